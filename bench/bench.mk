@@ -1,0 +1,4 @@
+bench:
+	@echo "no bench yet"
+mca:
+	@echo "no mca yet"

@@ -1,0 +1,63 @@
+"""mpn_mul_1: {rp, n} = {ap, n} * b, returning the high limb (GMP semantics).
+
+    a_k * b = hi_k:lo_k          rp_k <- lo_k + hi_(k-1) + carry        return hi_(n-1) + carry
+
+One carry chain (ADD/ADC after MULX on x86-64, adds/adcs after mul/umulh on AArch64).
+"""
+
+from ..kernel import KernelSpec, Variant, Param
+from . import x86_rows, a64_rows
+
+SPEC = KernelSpec(
+    name="mpn_mul_1",
+    operation="{rp,n} = {ap,n} * b; returns the high limb",
+    args=[("rp", "uint64_t *"), ("ap", "const uint64_t *"), ("n", "size_t"), ("b", "uint64_t")],
+    result="uint64_t",
+    shapes="rp, ap: n limbs of 64 bits, little-endian limb order (index 0 least significant).\n"
+           "b: one limb.",
+    units="lengths in limbs; the return value is the limb above {rp,n}.",
+    preconditions="n == 0 returns 0 and touches no memory. rp == ap (in place) is allowed;\n"
+                  "any other overlap gives an undefined result.",
+    source="GMP mpn_mul_1 (GMP manual, Low-level Functions).",
+)
+
+PARAMS = {
+    "unroll": Param(8, (2, 4, 8, 16), "limbs per loop iteration"),
+    "ahead": Param(1, (0, 1, 2, 3), "MULX of limb k+ahead issued among the adds of limb k"),
+}
+
+
+def build_x86(symbol, p):
+    from peachpy.x86_64 import GeneralPurposeRegister64, MOV, XOR, TEST, JZ, rdx
+    from ..x86 import function as x86
+    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    with f:
+        rp, ap, n, b = f.load_args()
+        cy = GeneralPurposeRegister64()
+        XOR(cy.as_dword, cy.as_dword)
+        TEST(n, n)
+        JZ(f.exit_label)
+        MOV(rdx, b)
+        x86_rows.row(f, x86_rows.Digits(rp), x86_rows.Digits(ap), n, "mul", "adc",
+                     p.unroll, p.ahead, cy)
+        f.ret(cy)
+    return f.finalize()
+
+
+def build_a64(symbol, p):
+    from ..a64.function import Function
+    f = Function(symbol, SPEC.args, SPEC.result)
+    rp, ap, n, b = f.arg_regs
+    cy = a64_rows.addmul_1(f, rp, ap, n, b, "mul", p)
+    f.ret(cy)
+    return f.finalize()
+
+
+VARIANTS = [
+    Variant("mulx", "x86_64", build_x86, PARAMS,
+            "MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,\n"
+            "... limbs, then n/unroll unrolled iterations."),
+    Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
+            "Pairs of limbs: ldp, mul/umulh, one adds/adcs chain, stp; the loads of the next\n"
+            "pair are issued among the multiplies of this one."),
+]

@@ -1,0 +1,31 @@
+"""mpn_sqr: {rp, 2n} = {ap, n}^2 (GMP semantics).
+
+Squaring computes each cross product once:
+
+    a^2 = sum_i a_i^2 B^(2i) + 2 * sum_(i<j) a_i a_j B^(i+j)          B = 2^64
+
+    1. triangle  T = sum_(i<j) a_i a_j B^(i+j): row 0 is a mul_1 of a_1..a_(n-1) by a_0 into
+       rp[1..n]; row i (1 <= i <= n-2) an addmul_1 of a_(i+1)..a_(n-1) by a_i into
+       rp[2i+1 .. i+n], its carry stored at rp[i+n]; rp[0] = rp[2n-1] = 0;
+    2. final pass: (rp[2q], rp[2q+1]) = 2*(rp[2q], rp[2q+1]) + a_q^2 + carries, q = 0..n-1.
+
+       rp:  [0][ T1 ][ T2 ] ... [T(2n-2)][0]      after the rows
+            [ lo(a0^2) | hi(a0^2) ] [ lo(a1^2) | hi(a1^2) ] ...    added to 2T
+"""
+
+from ..kernel import KernelSpec
+
+SPEC = KernelSpec(
+    name="mpn_sqr",
+    operation="{rp,2n} = {ap,n}^2",
+    args=[("rp", "uint64_t *"), ("ap", "const uint64_t *"), ("n", "size_t")],
+    result=None,
+    shapes="ap: n limbs, rp: 2n limbs; 64-bit limbs, little-endian limb order.",
+    units="lengths in limbs.",
+    preconditions="n == 0 writes nothing. {rp,2n} must not overlap {ap,n} (undefined result\n"
+                  "otherwise).",
+    source="GMP mpn_sqr (GMP manual, Low-level Functions); the triangle-and-double method\n"
+           "of GMP's sqr_basecase (and BigInteger.squareToLen).",
+)
+
+VARIANTS = []

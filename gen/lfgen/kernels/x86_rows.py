@@ -1,0 +1,132 @@
+"""x86-64 building blocks shared by the multiply kernels: digit access and mul_1/addmul_1 rows.
+
+A *row* is the inner loop of schoolbook multiplication: {out, len} (+)= {in, len} * m, with m
+in RDX (MULX reads it implicitly), returning the carry-out digit in a register.
+
+    digit k (0 = least significant) of an operand lives at [base + stride*k]
+      stride +8: native limbs (GMP mpn order);
+      stride -8 with rotate: java.math.BigInteger BE-words read two at a time; a 64-bit load of
+               words (w[j], w[j+1]) yields w[j+1]:w[j] swapped, so RORX 32 makes the digit
+               w[j]*2^32 + w[j+1], and the same rotation turns a result digit back.
+
+Chains (`chains`):
+  "adx": MULX + ADCX (CF: lo_k + hi_(k-1)) + ADOX (OF: + out_k) -- two independent carry
+         chains, 4 instructions per digit (GMP's and OpenSSL's Broadwell-and-later technique);
+  "adc": MULX + ADD/ADC with the carries folded into hi per digit (BMI2 only, no ADX).
+
+Row layout: the len mod U leading digits go through straight-line segments of 1, 2, 4, ...
+digits picked by testing the bits of len, then len / U iterations of a U-digit segment. Every
+segment starts with clear flags and ends with both chains folded into the carry register, so
+ordinary DEC/JNZ loop control is safe; `ahead` interleaves the MULX of digit k+ahead between
+the additions of digit k (sched.interleave_steps, dependency-checked).
+"""
+
+from peachpy.x86_64 import (GeneralPurposeRegister64, MULX, ADCX, ADOX, ADD, ADC, MOV, RORX,
+                            LEA, XOR, TEST, JZ, JNZ, DEC, SHR, Label, LABEL, rdx)
+
+from .. import sched
+
+
+class Digits:
+    def __init__(self, base, stride=8, rotate=False):
+        self.base = base
+        self.stride = stride
+        self.rotate = rotate
+
+    def mem(self, k):
+        return [self.base + self.stride * k]
+
+    def source(self, k):
+        """An operand holding digit k for MULX/ADOX (memory unless the digit is rotated)."""
+        if not self.rotate:
+            return self.mem(k)
+        t = GeneralPurposeRegister64()
+        RORX(t, self.mem(k), 32)
+        return t
+
+    def load(self, k, reg):
+        if self.rotate:
+            RORX(reg, self.mem(k), 32)
+        else:
+            MOV(reg, self.mem(k))
+
+    def store(self, k, reg):
+        if self.rotate:
+            RORX(reg, reg, 32)
+        MOV(self.mem(k), reg)
+
+    def advance(self, k):
+        LEA(self.base, [self.base + self.stride * k])
+
+
+def deps_for(*pointers):
+    """Dependency adapter under the kernels' aliasing contract: the operands of a row are
+    either the same array or disjoint."""
+    return sched.X86Deps(same_or_disjoint=[tuple(p.base for p in pointers)])
+
+
+def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps):
+    """s digits of out (+)= inp * rdx, carry in/out in cy; flags clear on entry (adx)."""
+    his = []
+    steps = []
+    for k in range(s):
+        with f.capture() as ld:
+            lo = GeneralPurposeRegister64()
+            hi = GeneralPurposeRegister64()
+            MULX(hi, lo, inp.source(k))
+        with f.capture() as wk:
+            prev = cy if k == 0 else his[k - 1]
+            if chains == "adx":
+                ADCX(lo, prev)
+                if mode == "addmul":
+                    ADOX(lo, out.source(k))
+            elif mode == "mul":
+                (ADD if k == 0 else ADC)(lo, prev)
+            else:
+                # per digit: lo + carry + out, both carries into hi (hi < 2^64 - 1)
+                ADD(lo, prev)
+                ADC(hi, 0)
+                ADD(lo, out.source(k))
+                ADC(hi, 0)
+            out.store(k, lo)
+        his.append(hi)
+        steps.append((ld, wk))
+    f.extend(sched.interleave_steps(steps, min(ahead, max(s - 1, 0)), deps))
+    last = his[-1]
+    if chains == "adx":
+        ADCX(last, zero)
+        if mode == "addmul":
+            ADOX(last, zero)
+    elif mode == "mul":
+        ADC(last, 0)
+    MOV(cy, last)
+    inp.advance(s)
+    out.advance(s)
+
+
+def row(f, out, inp, n, mode, chains, unroll, ahead, cy):
+    """Emit a whole row over a runtime length `n` (> 0, clobbered). Requires rdx = the
+    multiplier and cy = the carry-in; leaves the carry-out in cy."""
+    if unroll & (unroll - 1) or unroll < 1:
+        raise ValueError("unroll must be a power of two")
+    deps = deps_for(out, inp)
+    zero = GeneralPurposeRegister64()
+    bit = 1
+    while bit < unroll:
+        skip = Label()
+        TEST(n, bit)
+        JZ(skip)
+        XOR(zero.as_dword, zero.as_dword)          # zero = 0, CF = OF = 0
+        segment(f, out, inp, bit, mode, chains, ahead, cy, zero, deps)
+        LABEL(skip)
+        bit <<= 1
+    done = Label()
+    top = Label()
+    SHR(n, unroll.bit_length() - 1)
+    JZ(done)
+    LABEL(top)
+    XOR(zero.as_dword, zero.as_dword)
+    segment(f, out, inp, unroll, mode, chains, ahead, cy, zero, deps)
+    DEC(n)
+    JNZ(top)
+    LABEL(done)

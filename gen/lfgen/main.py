@@ -1,0 +1,190 @@
+"""`make gen`: every kernel x every variant -> generated/, deterministically.
+
+    /usr/bin/python3 -m lfgen gen      write generated/ (files rewritten only when they change)
+    /usr/bin/python3 -m lfgen check    regenerate in memory; exit 1 if generated/ differs
+    /usr/bin/python3 -m lfgen list     kernels, variants, features
+
+Output (all rendered from templates/):
+  generated/<arch>/<kernel>_<variant>.S   one function per file, header comment, prelude macros
+  generated/include/lf_asm.h              the assembly prelude
+  generated/include/lf_kernels.h          prototypes and kernel indices
+  generated/dispatch_table.c              variants with derived feature masks, best first
+  generated/sources.mk                    file lists for builds without Python
+  generated/MANIFEST.json                 what was generated from what, with sha256 of each file
+No timestamps, absolute paths or dictionary-order accidents enter the output.
+"""
+
+import glob
+import hashlib
+import json
+import os
+import sys
+
+from . import emit, schedule
+from .kernels import ALL as KERNELS
+
+ROOT = emit.ROOT
+ARCHS = ("x86_64", "aarch64")
+
+
+class _VariantOut:
+    def __init__(self, name, symbol, features, schedule_name, mask, features_text):
+        self.name = name
+        self.symbol = symbol
+        self.features = features
+        self.schedule = schedule_name
+        self.mask = mask
+        self.features_text = features_text
+
+
+class _KernelOut:
+    def __init__(self, spec):
+        self.spec = spec
+        self.variants = {a: [] for a in ARCHS}
+
+
+def _frame_text(comp, arch):
+    if not comp.saved:
+        return "no stack frame; no callee-saved register is used"
+    return "saves and restores callee-saved %s" % ", ".join(comp.saved)
+
+
+def build_all(only=None):
+    """Return ({relpath: text}, manifest dict)."""
+    env = emit.environment()
+    scheds = {a: schedule.load(a, "generic") for a in ARCHS}
+    for s in scheds.values():
+        s.check_against(KERNELS)
+    files = {}
+    manifest = {"generator": "gen/lfgen", "schedules": {}, "kernels": {}}
+    for a, s in scheds.items():
+        manifest["schedules"][a] = {"file": s.relpath, "provenance": s.provenance}
+    outs = []
+    for mod in KERNELS:
+        spec = mod.SPEC
+        kout = _KernelOut(spec)
+        mk = manifest["kernels"][spec.name] = {"api": spec.api,
+                                               "prototype": spec.prototype(spec.api),
+                                               "variants": []}
+        for arch in ARCHS:
+            for v in [v for v in mod.VARIANTS if v.arch == arch]:
+                if only and spec.name not in only:
+                    continue
+                values = scheds[arch].values(spec, v)
+                symbol = v.symbol(spec)
+                comp = v.build(symbol, values)
+                ftext = emit.features_text(comp.features)
+                rel = "generated/%s/%s_%s.S" % (arch, spec.name, v.name)
+                body = "\n".join(comp.lines)
+                files[rel] = emit.render(
+                    env, "asm/kernel.S.j2", symbol=symbol, spec=spec, variant=v, arch=arch,
+                    features_text=ftext, schedule=scheds[arch], values=values.items(),
+                    frame_text=_frame_text(comp, arch), body=body,
+                    count=sum(1 for l in comp.lines
+                              if l.startswith("\t") and not l.startswith("\t.cfi")
+                              and not l.startswith("\t/*")))
+                kout.variants[arch].append(_VariantOut(
+                    v.name, symbol, comp.features, "%s/%s" % (arch, scheds[arch].cpu),
+                    emit.mask_expr(comp.features), ftext))
+                mk["variants"].append({
+                    "arch": arch, "variant": v.name, "symbol": symbol, "file": rel,
+                    "features": comp.features, "schedule": scheds[arch].relpath,
+                    "values": dict(values.items()), "callee_saved": comp.saved})
+        mk["variants"].append({"arch": "any", "variant": "ref",
+                               "symbol": "lf_%s_ref" % spec.name,
+                               "file": "runtime/ref", "features": []})
+        outs.append(kout)
+    ctx = dict(kernels=outs, archs=ARCHS, arch_macro=emit.ARCH_MACRO)
+    files["generated/include/lf_asm.h"] = emit.render(env, "asm/lf_asm.h.j2")
+    files["generated/include/lf_kernels.h"] = emit.render(env, "c/lf_kernels.h.j2", **ctx)
+    files["generated/dispatch_table.c"] = emit.render(env, "c/dispatch_table.c.j2", **ctx)
+    asm = {a: sorted(f for f in files if f.startswith("generated/%s/" % a)) for a in ARCHS}
+    c_sources = sorted(os.path.relpath(p, ROOT) for p in
+                       glob.glob(os.path.join(ROOT, "runtime", "*.c")) +
+                       glob.glob(os.path.join(ROOT, "runtime", "ref", "*.c")))
+    c_sources.append("generated/dispatch_table.c")
+    files["generated/sources.mk"] = emit.render(env, "mk/sources.mk.j2", archs=ARCHS, asm=asm,
+                                                c_sources=c_sources)
+    manifest["files"] = {f: hashlib.sha256(files[f].encode()).hexdigest()
+                         for f in sorted(files)}
+    files["generated/MANIFEST.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+    return files, manifest
+
+
+def _existing():
+    out = set()
+    for p in glob.glob(os.path.join(ROOT, "generated", "**", "*"), recursive=True):
+        if os.path.isfile(p):
+            out.add(os.path.relpath(p, ROOT))
+    return out
+
+
+def write(files):
+    changed = []
+    for rel, text in sorted(files.items()):
+        path = os.path.join(ROOT, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        old = None
+        if os.path.exists(path):
+            with open(path) as f:
+                old = f.read()
+        if old != text:
+            with open(path, "w") as f:
+                f.write(text)
+            changed.append(rel)
+    stale = sorted(_existing() - set(files))
+    for rel in stale:
+        os.remove(os.path.join(ROOT, rel))
+    return changed, stale
+
+
+def check(files):
+    diffs = []
+    for rel, text in sorted(files.items()):
+        path = os.path.join(ROOT, rel)
+        if not os.path.exists(path):
+            diffs.append("missing " + rel)
+            continue
+        with open(path) as f:
+            if f.read() != text:
+                diffs.append("differs " + rel)
+    for rel in sorted(_existing() - set(files)):
+        diffs.append("stale " + rel)
+    return diffs
+
+
+def main(argv):
+    cmd = argv[0] if argv else "gen"
+    if cmd == "gen":
+        files, _ = build_all()
+        changed, stale = write(files)
+        print("lfgen: %d files, %d rewritten, %d stale removed"
+              % (len(files), len(changed), len(stale)))
+        for c in changed:
+            print("  wrote", c)
+        for s in stale:
+            print("  removed", s)
+        return 0
+    if cmd == "check":
+        files, _ = build_all()
+        diffs = check(files)
+        for d in diffs:
+            print("lfgen check:", d)
+        if diffs:
+            print("generated/ is not what the generator produces: run `make gen` and commit")
+            return 1
+        print("lfgen check: generated/ matches the generator (%d files)" % len(files))
+        return 0
+    if cmd == "list":
+        _, manifest = build_all()
+        for k, m in sorted(manifest["kernels"].items()):
+            for v in m["variants"]:
+                print("%-22s %-8s %-10s %s" % (k, v["arch"], v["variant"],
+                                               " ".join(v["features"]) or "-"))
+        return 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,331 @@
+"""The x86-64 kernel builder: PeachPy for instructions and allocation, our passes around it.
+
+    f = Function("lf_mpn_mul_1_mulx", [("rp", "uint64_t *"), ...], result="uint64_t")
+    with f:
+        rp, ap, n, b = f.load_args()          # virtual GPRs, LOAD.ARGUMENT from the SysV ABI
+        lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        MOV(rdx, b); MULX(hi, lo, [ap]); ...  # pins are plain physical registers (rdx for MULX)
+        f.ret(carry)                           # single exit: early exits jump to f.exit_label
+    out = f.finalize()
+
+PeachPy (Debian's python3-peachpy) does the encoding tables, liveness and register
+allocation, and synthesises push/pop of the callee-saved registers it allocated. Around it:
+  - `verify.check_bindings` re-checks the binding with our own liveness, counting implicit
+    operands (MULX reads RDX, MUL writes RDX:RAX) as writes of physical registers, so a hidden
+    scratch register that overlaps a live value stops generation;
+  - `cfi()` derives .cfi directives from the lowered prologue/epilogue;
+  - `vzeroupper` is ensured before `ret` when YMM/ZMM registers were touched;
+  - `gas.py` prints the result, ZMM and mask registers included;
+  - the required features are derived from the ISA extensions of the emitted instructions.
+"""
+
+import contextlib
+
+import peachpy
+import peachpy.stream
+from peachpy import Argument
+from peachpy.x86_64 import abi as pp_abi, isa, uarch
+from peachpy.x86_64.function import Function as PPFunction
+from peachpy.x86_64.instructions import Instruction, BranchInstruction
+from peachpy.x86_64.pseudo import LABEL, RETURN, LOAD, Label
+from peachpy.x86_64.registers import (Register, KRegister, GeneralPurposeRegister64,
+                                      YMMRegister, ZMMRegister, rdi, rsi, rdx, rcx, r8, r9, rsp,
+                                      k1, k2, k3, k4, k5, k6, k7)
+
+from .. import features
+from ..verify import check_bindings
+from . import gas
+
+SYSV_ARGS = (rdi, rsi, rdx, rcx, r8, r9)
+
+# Debian's PeachPy lists no mask register as allocatable in the SysV ABI, so a virtual
+# KRegister fails with "No physical registers". k1-k7 are volatile in the SysV ABI (k0 cannot
+# be a write mask); extend the ABI object in this process.
+_SYSV = pp_abi.system_v_x86_64_abi
+for _k in (k1, k2, k3, k4, k5, k6, k7):
+    if _k not in _SYSV.volatile_registers:
+        _SYSV.volatile_registers.append(_k)
+
+# Debian's PeachPy cannot rebuild a *physical* mask register from its liveness mask (0x40):
+# Register._reconstruct asserts "Unknown register mask component: 40" once k registers are
+# bound. Handle that component and leave the rest to PeachPy.
+_pp_reconstruct = Register._reconstruct
+
+
+def _reconstruct(internal_id, mask):
+    extra = set()
+    if internal_id >= 0 and mask & KRegister._mask:
+        mask &= ~KRegister._mask
+        extra.add(KRegister(physical_id=internal_id))
+    return _pp_reconstruct(internal_id, mask) | extra
+
+
+_reconstruct.limbforge = True
+if not getattr(Register._reconstruct, "limbforge", False):
+    Register._reconstruct = staticmethod(_reconstruct)
+# Every extension PeachPy may check against; what a kernel needs is derived afterwards.
+TARGET = (uarch.default + isa.bmi + isa.bmi2 + isa.adx + isa.avx + isa.avx2 + isa.fma3 +
+          isa.avx512f + isa.avx512dq + isa.avx512bw + isa.avx512vl + isa.avx512ifma +
+          isa.avx512vbmi + isa.movbe)
+
+_CTYPES = {
+    "uint64_t": peachpy.uint64_t, "int64_t": peachpy.int64_t, "uint32_t": peachpy.uint32_t,
+    "int32_t": peachpy.int32_t, "size_t": peachpy.size_t, "int": peachpy.int32_t,
+    "uint8_t": peachpy.uint8_t,
+}
+_CONST = {"uint64_t": peachpy.const_uint64_t, "int64_t": peachpy.const_int64_t,
+          "uint32_t": peachpy.const_uint32_t, "uint8_t": peachpy.const_uint8_t}
+
+
+def ctype(text):
+    t = text.replace("const ", "const_").replace(" *", "*").strip()
+    if t.endswith("*"):
+        base = t[:-1]
+        if base.startswith("const_"):
+            return peachpy.ptr(_CONST[base[len("const_"):]])
+        return peachpy.ptr(_CTYPES[base])
+    return _CTYPES[t]
+
+
+class COMMENT(Instruction):
+    """A comment or an llvm-mca marker line carried through PeachPy into the .S text."""
+
+    def __init__(self, text):
+        super().__init__("COMMENT")
+        self.text = text
+        if peachpy.stream.active_stream is not None:
+            peachpy.stream.active_stream.add_instruction(self)
+
+    def _filter_encodings(self):
+        return []
+
+    def encode(self):
+        return bytearray()
+
+
+class Compiled:
+    def __init__(self, name, lines, features, saved, instructions):
+        self.name = name
+        self.lines = lines
+        self.features = features
+        self.saved = saved
+        self.instructions = instructions
+
+    @property
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+    def mnemonics(self):
+        return [i.gas_name for i in self.instructions
+                if not isinstance(i, (LABEL, COMMENT)) and i.name != "RETURN"]
+
+
+class _Node:
+    """Adapter of a PeachPy instruction for dataflow/verify (uses/defs/branches)."""
+
+    class _R:
+        def __init__(self, reg):
+            self.reg = reg
+            if reg.is_virtual:
+                self.vid = ("v", reg.kind, reg.virtual_id)
+            else:
+                self.vid = ("p", reg.kind, reg.physical_id)
+
+        def __repr__(self):
+            return str(self.reg)
+
+    def __init__(self, insn, uses=None, defs=None):
+        self.insn = insn
+        self._uses = [self._R(r) for r in (insn.input_registers if uses is None else uses)]
+        self._defs = [self._R(r) for r in (insn.output_registers if defs is None else defs)]
+        self.pseudo = "label" if isinstance(insn, LABEL) else None
+        self.text = str(insn.operands[0]) if isinstance(insn, LABEL) else None
+        self.is_ret = isinstance(insn, RETURN)
+        self.is_branch = isinstance(insn, BranchInstruction) and insn.label_name is not None
+        self.is_conditional = self.is_branch and insn.is_conditional
+        self.target = str(insn.operands[0]) if self.is_branch else None
+
+    def uses(self):
+        return self._uses
+
+    def defs(self):
+        return self._defs
+
+    def __repr__(self):
+        return str(self.insn)
+
+
+class _Entry:
+    pseudo = "entry"
+    text = None
+    is_ret = is_branch = is_conditional = False
+    target = None
+
+    def __init__(self, regs):
+        self._defs = [_Node._R(r) for r in regs]
+
+    def uses(self):
+        return []
+
+    def defs(self):
+        return self._defs
+
+    def __repr__(self):
+        return "<entry>"
+
+
+class Function:
+    def __init__(self, name, args, result=None):
+        if len(args) > len(SYSV_ARGS):
+            raise ValueError("stack arguments are not supported")
+        self.name = name
+        self.arg_names = [a for a, _ in args]
+        self.arg_types = [t for _, t in args]
+        self._pp_args = [Argument(ctype(t), a) for a, t in args]
+        self.pp = PPFunction(name, tuple(self._pp_args), ctype(result) if result else None,
+                             target=TARGET)
+        self.result = result
+        self.exit_label = Label("exit")
+        self._arg_regs = None
+
+    def __enter__(self):
+        self.pp.attach()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:
+            self.pp.detach()
+            return False
+        self.pp.__exit__(None, None, None)
+        return False
+
+    def load_args(self):
+        """One virtual GPR per argument, loaded first (so no argument register is clobbered
+        before it is read; the verifier checks this too)."""
+        regs = []
+        for a in self._pp_args:
+            r = GeneralPurposeRegister64()
+            LOAD.ARGUMENT(r, a)
+            regs.append(r)
+        self._arg_regs = regs
+        return regs
+
+    def comment(self, text):
+        for line in text.splitlines():
+            COMMENT("\t/* %s */" % line)
+
+    def mca_begin(self, name):
+        COMMENT("/* LLVM-MCA-BEGIN %s */" % name)
+
+    def mca_end(self):
+        COMMENT("/* LLVM-MCA-END */")
+
+    @contextlib.contextmanager
+    def capture(self):
+        """Collect instructions into a list instead of the function (see sched.py)."""
+        with peachpy.stream.InstructionStream() as s:
+            yield s.instructions
+
+    def extend(self, insns):
+        self.pp.add_instructions(insns)
+
+    def ret(self, value=None):
+        """The single exit: binds `exit_label` and returns `value` (early exits jump there
+        with the result already in the register they pass here)."""
+        LABEL(self.exit_label)
+        if value is None:
+            RETURN()
+        else:
+            RETURN(value)
+
+    # passes ------------------------------------------------------------------------------
+    def finalize(self):
+        insns = self.pp._instructions
+        returns = [i for i, x in enumerate(insns) if isinstance(x, RETURN)]
+        if len(returns) != 1 or returns[0] != len(insns) - 1:
+            raise ValueError("%s: exactly one RETURN, at the end (use f.ret and jump to "
+                             "f.exit_label for early exits)" % self.name)
+        abif = self.pp.finalize(_SYSV)
+        self._verify(abif)
+        lowered = abif._instructions
+        lines, saved = self._lower_text(lowered)
+        exts = set()
+        for x in lowered:
+            exts |= {e.name for e in x.isa_extensions}
+        feats = features.x86_tokens(exts)
+        return Compiled(self.name, lines, feats, saved, lowered)
+
+    def _verify(self, abif):
+        allocs = {k: ra.register_allocations for k, ra in abif._register_allocators.items()}
+        stream = [_Entry(SYSV_ARGS[:len(self._pp_args)])]
+        for x in self.pp._instructions:
+            if isinstance(x, LOAD.ARGUMENT):
+                idx = [str(a.name) for a in self._pp_args].index(str(x.operands[1].name))
+                stream.append(_Node(x, uses=[SYSV_ARGS[idx]], defs=[x.operands[0]]))
+            elif isinstance(x, COMMENT):
+                continue
+            else:
+                stream.append(_Node(x))
+
+        def phys_of(r):
+            reg = r.reg
+            if reg.is_virtual:
+                # PeachPy keys allocations by the internal id (negative virtual id)
+                return (reg.kind, allocs[reg.kind][reg.virtual_id])
+            return (reg.kind, reg.physical_id)
+
+        def is_copy(node):
+            x = getattr(node, "insn", None)
+            if x is not None and x.name == "MOV" and len(x.operands) == 2 and all(
+                    isinstance(o, GeneralPurposeRegister64) for o in x.operands):
+                return (node.defs()[0].vid, node.uses()[0].vid)
+            return None
+
+        check_bindings(stream, phys_of, is_copy=is_copy)
+
+    def _lower_text(self, lowered):
+        """Print the lowered stream with CFI for every stack adjustment, vzeroupper before
+        `ret` when the upper YMM/ZMM state was touched."""
+        from peachpy.x86_64.generic import PUSH, POP, SUB, ADD, RET
+        from peachpy.x86_64.avx import VZEROUPPER
+        wide = any(isinstance(r, (YMMRegister, ZMMRegister))
+                   for x in lowered for r in x.register_objects)
+        lines, saved, depth = [], [], 0
+        for k, x in enumerate(lowered):
+            if isinstance(x, COMMENT):
+                lines.append(x.text)
+                continue
+            if isinstance(x, RET):
+                if k != len(lowered) - 1:
+                    raise ValueError("ret in the middle of %s" % self.name)
+                if wide and not isinstance(lowered[k - 1], VZEROUPPER) and not any(
+                        isinstance(y, VZEROUPPER) for y in lowered[max(0, k - 8):k]):
+                    lines.append("\tvzeroupper")
+                lines.append(gas.instruction(x, self.name))
+                continue
+            if (x.name == "MOV" and len(x.operands) == 2 and all(
+                    isinstance(o, GeneralPurposeRegister64) for o in x.operands)
+                    and x.operands[0] == x.operands[1]):
+                continue                                  # identity move left by coalescing
+            lines.append(gas.instruction(x, self.name))
+            if isinstance(x, PUSH):
+                depth += 8
+                saved.append(str(x.operands[0]))
+                lines.append("\t.cfi_adjust_cfa_offset 8")
+                lines.append("\t.cfi_rel_offset %%%s, 0" % x.operands[0])
+            elif isinstance(x, POP):
+                depth -= 8
+                lines.append("\t.cfi_adjust_cfa_offset -8")
+                lines.append("\t.cfi_restore %%%s" % x.operands[0])
+            elif isinstance(x, (SUB, ADD)) and x.operands[0] == rsp:
+                if not isinstance(x.operands[1], int):
+                    raise ValueError("non-constant stack adjustment in %s" % self.name)
+                delta = x.operands[1] if isinstance(x, SUB) else -x.operands[1]
+                depth += delta
+                lines.append("\t.cfi_adjust_cfa_offset %d" % delta)
+            elif any(r == rsp for r in x.output_registers):
+                raise ValueError("%s: unsupported write to rsp (%s); CFI cannot follow it"
+                                 % (self.name, x))
+        if depth != 0:
+            raise ValueError("%s: unbalanced stack (%d bytes)" % (self.name, depth))
+        return lines, saved

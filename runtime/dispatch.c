@@ -1,0 +1,116 @@
+/*
+ * dispatch.c -- choose, once per kernel, the best variant the CPU can run.
+ *
+ * Each kernel has a slot holding the function pointer in use.  The first call through an
+ * empty slot resolves it: the first variant in the table (best first) whose required
+ * features are all detected and allowed.  Resolution is idempotent, so concurrent first calls
+ * are harmless; slots are atomics.  lf_cpu_mask() and lf_impl_force() store into the slots.
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "limbforge.h"
+#include "lf_dispatch.h"
+
+static _Atomic(lf_fnptr) slot[LF_K_COUNT];
+static _Atomic int chosen[LF_K_COUNT];   /* index of the variant in the slot, -1 unknown */
+
+size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed)
+{
+	for (size_t i = 0; i < k->count; i++)
+		if ((k->variants[i].features & ~allowed) == 0)
+			return i;
+	return k->count - 1; /* unreachable: "ref" requires nothing */
+}
+
+static lf_fnptr resolve(enum lf_kernel_id id)
+{
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	size_t i = lf_dispatch_choose(k, lf_cpu_features());
+	atomic_store_explicit(&chosen[id], (int)i, memory_order_relaxed);
+	atomic_store_explicit(&slot[id], k->variants[i].fn, memory_order_release);
+	return k->variants[i].fn;
+}
+
+lf_fnptr lf_dispatch_get(enum lf_kernel_id id)
+{
+	lf_fnptr fn = atomic_load_explicit(&slot[id], memory_order_acquire);
+	return fn ? fn : resolve(id);
+}
+
+void lf_dispatch_reset(void)
+{
+	for (int i = 0; i < LF_K_COUNT; i++) {
+		atomic_store_explicit(&slot[i], NULL, memory_order_release);
+		atomic_store_explicit(&chosen[i], -1, memory_order_relaxed);
+	}
+}
+
+static int kernel_index(const char *name)
+{
+	if (!name)
+		return -1;
+	for (int i = 0; i < LF_K_COUNT; i++)
+		if (strcmp(lf_kernel_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+const char *lf_impl(const char *kernel)
+{
+	int id = kernel_index(kernel);
+	if (id < 0)
+		return NULL;
+	lf_fnptr fn = lf_dispatch_get((enum lf_kernel_id)id);
+	int i = atomic_load_explicit(&chosen[id], memory_order_relaxed);
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	if (i < 0 || (size_t)i >= k->count || k->variants[i].fn != fn) {
+		for (size_t j = 0; j < k->count; j++)
+			if (k->variants[j].fn == fn)
+				return k->variants[j].name;
+		return NULL;
+	}
+	return k->variants[i].name;
+}
+
+size_t lf_impl_list(const char *kernel, const char **names, size_t max)
+{
+	int id = kernel_index(kernel);
+	if (id < 0)
+		return 0;
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	uint64_t allowed = lf_cpu_features();
+	size_t n = 0;
+	for (size_t j = 0; j < k->count; j++) {
+		if (k->variants[j].features & ~allowed)
+			continue;
+		if (names && n < max)
+			names[n] = k->variants[j].name;
+		n++;
+	}
+	return n;
+}
+
+int lf_impl_force(const char *kernel, const char *variant)
+{
+	int id = kernel_index(kernel);
+	if (id < 0)
+		return -1;
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	if (!variant) {
+		atomic_store_explicit(&slot[id], NULL, memory_order_release);
+		atomic_store_explicit(&chosen[id], -1, memory_order_relaxed);
+		return 0;
+	}
+	uint64_t allowed = lf_cpu_features();
+	for (size_t j = 0; j < k->count; j++) {
+		if (strcmp(k->variants[j].name, variant) != 0)
+			continue;
+		if (k->variants[j].features & ~allowed)
+			return -1;
+		atomic_store_explicit(&chosen[id], (int)j, memory_order_relaxed);
+		atomic_store_explicit(&slot[id], k->variants[j].fn, memory_order_release);
+		return 0;
+	}
+	return -1;
+}

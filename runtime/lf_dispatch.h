@@ -1,0 +1,78 @@
+/*
+ * lf_dispatch.h -- internal: the dispatch table's types, CPU detection hooks for tests.
+ *
+ * The table itself (generated/dispatch_table.c) lists, per kernel, its variants best first
+ * with the LF_CPU_* features each requires (derived by the generator from the emitted
+ * instructions) and ends with the portable "ref" variant, which requires nothing.
+ */
+#ifndef LF_DISPATCH_H
+#define LF_DISPATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lf_kernels.h"
+
+#if defined(__GNUC__)
+#  define LF_INTERNAL __attribute__((visibility("hidden")))
+#else
+#  define LF_INTERNAL
+#endif
+
+typedef void (*lf_fnptr)(void);
+
+struct lf_variant {
+	const char *name;
+	lf_fnptr fn;
+	uint64_t features;      /* LF_CPU_* bits that must all be present and allowed */
+	const char *schedule;   /* e.g. "x86_64/generic" */
+};
+
+struct lf_kernel {
+	const char *name;
+	const struct lf_variant *variants;
+	size_t count;
+};
+
+LF_INTERNAL extern const struct lf_kernel lf_kernel_table[LF_K_COUNT];
+
+/* The function pointer in use for kernel `id` (resolved on first use). */
+LF_INTERNAL lf_fnptr lf_dispatch_get(enum lf_kernel_id id);
+/* Forget every resolution (after the allowed features changed). */
+LF_INTERNAL void lf_dispatch_reset(void);
+#define LF_CALL(k) ((lf_##k##_fn)lf_dispatch_get(LF_K_##k))
+
+/* Index of the variant chosen for a kernel under a feature word: the first whose features
+ * are a subset of `allowed`.  Pure; "ref" (features 0) guarantees a result. */
+LF_INTERNAL size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed);
+
+/* ---- CPU detection, split into raw words and a pure decoder so tests can feed synthetic
+ * CPUID/XCR0/HWCAP values ("feature present but OS state off" and the like). */
+struct lf_x86_cpuid {
+	uint32_t max_leaf;       /* CPUID.0:EAX */
+	uint32_t l1_ecx;         /* CPUID.1:ECX   (FMA 12, MOVBE 22, OSXSAVE 27, AVX 28) */
+	uint32_t l7_ebx;         /* CPUID.7.0:EBX (BMI1 3, AVX2 5, BMI2 8, AVX512F 16, DQ 17,
+	                            ADX 19, IFMA 21, BW 30, VL 31) */
+	uint32_t l7_ecx;         /* CPUID.7.0:ECX (VBMI 1, VBMI2 6) */
+	uint32_t l7s1_eax;       /* CPUID.7.1:EAX (AVX-IFMA 23) */
+	uint64_t xcr0;           /* XGETBV(0), meaningful only when OSXSAVE is set */
+};
+LF_INTERNAL uint64_t lf_cpu_decode_x86(const struct lf_x86_cpuid *c);
+LF_INTERNAL uint64_t lf_cpu_decode_aarch64(unsigned long hwcap, unsigned long hwcap2);
+
+/* Apply a LIMBFORGE_CPU string to `detected`; unknown tokens are reported on `warn` (if
+ * not NULL) and ignored.  Never adds a feature that is not in `detected`. */
+LF_INTERNAL uint64_t lf_cpu_parse_mask(const char *spec, uint64_t detected, FILE *warn);
+
+/* Feature name table: "bmi2" <-> LF_CPU_BMI2 ... (NULL-terminated). */
+struct lf_feature_name {
+	const char *name;
+	uint64_t bit;
+};
+LF_INTERNAL extern const struct lf_feature_name lf_feature_names[];
+
+/* Detected features before LIMBFORGE_CPU and lf_cpu_mask. */
+LF_INTERNAL uint64_t lf_cpu_detect(void);
+
+#endif /* LF_DISPATCH_H */
