@@ -31,6 +31,12 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 };
 
 static const struct lf_variant lf_mpn_sqr_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, 0, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C" },
 };
 

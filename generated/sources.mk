@@ -10,11 +10,13 @@ LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(L
 LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
-	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_1_a64.S
+	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_1_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/mpn_sqr_a64.S
 
 LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/api_bigint.c \

@@ -52,6 +52,12 @@ uint64_t lf_mpn_addmul_1_a64(uint64_t *rp, const uint64_t *ap, size_t n, uint64_
 /* mpn_sqr: {rp,2n} = {ap,n}^2 */
 typedef void (*lf_mpn_sqr_fn)(uint64_t *, const uint64_t *, size_t);
 void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
+#if defined(__x86_64__)
+void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
+#endif
+#if defined(__aarch64__)
+void lf_mpn_sqr_a64(uint64_t *rp, const uint64_t *ap, size_t n);   /* none (base instruction set) */
+#endif
 
 /* bi_mul_add: window of out += in * k (BigInteger.implMulAdd); returns the carry-out word */
 typedef uint32_t (*lf_bi_mul_add_fn)(uint32_t *, size_t, const uint32_t *, size_t, size_t, uint32_t);

@@ -39,7 +39,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	jz	.Llf_mpn_addmul_1_adx_exit
 	movq	%rcx, %rdx
 	testq	$1, %rax
-	jz	.Llf_mpn_addmul_1_adx_skip2
+	jz	.Llf_mpn_addmul_1_adx_skip0
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r8
 	adcxq	%r10, %r9
@@ -50,7 +50,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	movq	%r8, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
-.Llf_mpn_addmul_1_adx_skip2:
+.Llf_mpn_addmul_1_adx_skip0:
 	testq	$2, %rax
 	jz	.Llf_mpn_addmul_1_adx_skip1
 	xorl	%r11d, %r11d
@@ -68,7 +68,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	leaq	16(%rdi), %rdi
 .Llf_mpn_addmul_1_adx_skip1:
 	testq	$4, %rax
-	jz	.Llf_mpn_addmul_1_adx_skip0
+	jz	.Llf_mpn_addmul_1_adx_skip2
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r8, %r9
 	adcxq	%r10, %r8
@@ -90,7 +90,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	adoxq	%r11, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
-.Llf_mpn_addmul_1_adx_skip0:
+.Llf_mpn_addmul_1_adx_skip2:
 	shrq	$3, %rax
 	jz	.Llf_mpn_addmul_1_adx_done
 .Llf_mpn_addmul_1_adx_top:

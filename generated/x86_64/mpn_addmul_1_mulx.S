@@ -38,7 +38,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	jz	.Llf_mpn_addmul_1_mulx_exit
 	movq	%rcx, %rdx
 	testq	$1, %rax
-	jz	.Llf_mpn_addmul_1_mulx_skip1
+	jz	.Llf_mpn_addmul_1_mulx_skip0
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r11, %r9
 	addq	%r10, %r11
@@ -49,9 +49,9 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	movq	%r9, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx_skip1:
+.Llf_mpn_addmul_1_mulx_skip0:
 	testq	$2, %rax
-	jz	.Llf_mpn_addmul_1_mulx_skip0
+	jz	.Llf_mpn_addmul_1_mulx_skip1
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
@@ -67,7 +67,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	movq	%r8, 8(%rdi)
 	leaq	16(%rsi), %rsi
 	leaq	16(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx_skip0:
+.Llf_mpn_addmul_1_mulx_skip1:
 	testq	$4, %rax
 	jz	.Llf_mpn_addmul_1_mulx_skip2
 	xorl	%r11d, %r11d

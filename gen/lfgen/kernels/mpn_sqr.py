@@ -13,7 +13,8 @@ Squaring computes each cross product once:
             [ lo(a0^2) | hi(a0^2) ] [ lo(a1^2) | hi(a1^2) ] ...    added to 2T
 """
 
-from ..kernel import KernelSpec
+from ..kernel import KernelSpec, Variant, Param
+from . import a64_rows
 
 SPEC = KernelSpec(
     name="mpn_sqr",
@@ -28,4 +29,47 @@ SPEC = KernelSpec(
            "of GMP's sqr_basecase (and BigInteger.squareToLen).",
 )
 
-VARIANTS = []
+
+
+PARAMS = {
+    "unroll": Param(8, (2, 4, 8, 16), "limbs per iteration of the addmul_1 rows"),
+    "ahead": Param(1, (0, 1, 2, 3), "MULX of limb k+ahead issued among the adds of limb k"),
+}
+
+
+def build_x86(symbol, p):
+    from peachpy.x86_64 import MOV, TEST, JZ
+    from ..x86 import function as x86
+    from . import x86_sqr
+    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    with f:
+        rp, ap, n = f.load_args()
+        TEST(n, n)
+        JZ(f.exit_label)
+        x86_sqr.square(f, rp, ap, n, p,
+                       diag=lambda q, r: MOV(r, [ap] if q == 0 else [ap + q * 8]))
+        f.ret()
+    return f.finalize()
+
+
+def build_a64(symbol, p):
+    from ..a64.function import Function
+    from . import a64_sqr
+    f = Function(symbol, SPEC.args, SPEC.result)
+    rp, ap, n = f.arg_regs
+    done = f.new_label("n0")
+    f.cbz(n, done)
+    a64_sqr.square(f, rp, ap, n, p, diag=a64_sqr.plain_diag(f, ap))
+    f.bind(done)
+    f.ret()
+    return f.finalize()
+
+
+VARIANTS = [
+    Variant("adx", "x86_64", build_x86, PARAMS,
+            "Triangle by MULX/ADCX/ADOX rows (x86_rows), then one pass doubling on the CF\n"
+            "chain and adding the squares on the OF chain (x86_sqr)."),
+    Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
+            "Triangle by software-pipelined mul/umulh rows (a64_rows), then one pass of\n"
+            "extr-doubling with adds/adcs of the squares (a64_sqr)."),
+]
