@@ -41,10 +41,24 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 };
 
 static const struct lf_variant lf_bi_mul_add_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, 0, "aarch64/generic" },
+	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, 0, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C" },
 };
 
 static const struct lf_variant lf_bi_square_to_len_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_bi_square_to_len_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "x64", (lf_fnptr)lf_bi_square_to_len_x64, 0, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_bi_square_to_len_ref, 0, "portable C" },
 };
 

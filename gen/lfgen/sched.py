@@ -83,7 +83,9 @@ class A64Deps:
             return (("tag", m.tag[0]), m.tag[1], m.tag[1] + size, x.is_store)
         if m.index is not None:
             return (None, 0, 0, x.is_store)
-        lo = 0 if m.mode == "post" else m.off
+        lo = 0 if m.mode == "post" else m.displacement
+        if not hasattr(m.base, "vid"):
+            return ("sp", lo, lo + size, x.is_store)
         key = self.alias.get(m.base.vid, m.base.vid)
         return (key, lo, lo + size, x.is_store)
 

@@ -62,10 +62,24 @@ void lf_mpn_sqr_a64(uint64_t *rp, const uint64_t *ap, size_t n);   /* none (base
 /* bi_mul_add: window of out += in * k (BigInteger.implMulAdd); returns the carry-out word */
 typedef uint32_t (*lf_bi_mul_add_fn)(uint32_t *, size_t, const uint32_t *, size_t, size_t, uint32_t);
 uint32_t lf_bi_mul_add_ref(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+#if defined(__x86_64__)
+uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
+uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* bmi2 (LF_CPU_BMI2) */
+#endif
+#if defined(__aarch64__)
+uint32_t lf_bi_mul_add_x64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
+uint32_t lf_bi_mul_add_w32(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
+#endif
 
 /* bi_square_to_len: z = x^2 (BigInteger.implSquareToLen) */
 typedef void (*lf_bi_square_to_len_fn)(const uint32_t *, size_t, uint32_t *);
 void lf_bi_square_to_len_ref(const uint32_t *x, size_t len, uint32_t *z);
+#if defined(__x86_64__)
+void lf_bi_square_to_len_adx(const uint32_t *x, size_t len, uint32_t *z);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
+#endif
+#if defined(__aarch64__)
+void lf_bi_square_to_len_x64(const uint32_t *x, size_t len, uint32_t *z);   /* none (base instruction set) */
+#endif
 
 #ifdef __cplusplus
 }

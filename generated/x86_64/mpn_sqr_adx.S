@@ -81,11 +81,11 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	testq	$4, %r8
 	jz	.Llf_mpn_sqr_adx_skip2
 	xorl	%ecx, %ecx
-	mulxq	(%r9), %rcx, %rbx
-	addq	%r10, %rcx
+	mulxq	(%r9), %rbx, %rcx
+	addq	%r10, %rbx
 	mulxq	8(%r9), %rbp, %r10
-	movq	%rcx, (%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, (%r11)
+	adcq	%rcx, %rbp
 	mulxq	16(%r9), %rbx, %rcx
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
@@ -101,23 +101,23 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	jz	.Llf_mpn_sqr_adx_done0
 .Llf_mpn_sqr_adx_top0:
 	xorl	%ecx, %ecx
-	mulxq	(%r9), %rcx, %rbx
-	addq	%r10, %rcx
+	mulxq	(%r9), %rbx, %rcx
+	addq	%r10, %rbx
 	mulxq	8(%r9), %rbp, %r10
-	movq	%rcx, (%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, (%r11)
+	adcq	%rcx, %rbp
 	mulxq	16(%r9), %rbx, %rcx
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
 	mulxq	24(%r9), %rbp, %r10
 	movq	%rbx, 16(%r11)
 	adcq	%rcx, %rbp
-	mulxq	32(%r9), %rcx, %rbx
+	mulxq	32(%r9), %rbx, %rcx
 	movq	%rbp, 24(%r11)
-	adcq	%r10, %rcx
+	adcq	%r10, %rbx
 	mulxq	40(%r9), %rbp, %r10
-	movq	%rcx, 32(%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, 32(%r11)
+	adcq	%rcx, %rbp
 	mulxq	48(%r9), %rbx, %rcx
 	movq	%rbp, 40(%r11)
 	adcq	%r10, %rbx
@@ -177,12 +177,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	testq	$4, %r8
 	jz	.Llf_mpn_sqr_adx_skip5
 	xorl	%ebx, %ebx
-	mulxq	(%r9), %rbp, %r12
-	adcxq	%r10, %rbp
+	mulxq	(%r9), %r12, %rbp
+	adcxq	%r10, %r12
 	mulxq	8(%r9), %r13, %r10
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	adcxq	%r12, %r13
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r13
 	mulxq	16(%r9), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
@@ -202,12 +202,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	jz	.Llf_mpn_sqr_adx_done1
 .Llf_mpn_sqr_adx_top2:
 	xorl	%ebx, %ebx
-	mulxq	(%r9), %rbp, %r12
-	adcxq	%r10, %rbp
+	mulxq	(%r9), %r12, %rbp
+	adcxq	%r10, %r12
 	mulxq	8(%r9), %r13, %r10
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	adcxq	%r12, %r13
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r13
 	mulxq	16(%r9), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
@@ -216,14 +216,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
 	adcxq	%rbp, %r13
-	mulxq	32(%r9), %rbp, %r12
+	mulxq	32(%r9), %r12, %rbp
 	adoxq	24(%r11), %r13
 	movq	%r13, 24(%r11)
-	adcxq	%r10, %rbp
+	adcxq	%r10, %r12
 	mulxq	40(%r9), %r13, %r10
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	adcxq	%r12, %r13
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	adcxq	%rbp, %r13
 	mulxq	48(%r9), %r12, %rbp
 	adoxq	40(%r11), %r13
 	movq	%r13, 40(%r11)
@@ -252,30 +252,30 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%r11d, %r11d
 	movq	%r11, -8(%r10,%rax,8)
 	movq	(%rsi), %rdx
-	mulxq	%rdx, %r11, %r10
-	movq	%r11, (%rdi)
-	movq	8(%rdi), %r9
-	xorl	%r11d, %r11d
-	adcxq	%r9, %r9
-	adoxq	%r10, %r9
-	movq	%r9, 8(%rdi)
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rdi)
+	movq	8(%rdi), %r8
+	xorl	%r9d, %r9d
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rdi)
 	leaq	-1(%rax), %rcx
-	movq	$1, %rax
-	leaq	16(%rdi), %r8
+	leaq	16(%rdi), %rax
 .Llf_mpn_sqr_adx_top3:
 	jrcxz	.Llf_mpn_sqr_adx_done3
-	movq	(%rsi,%rax,8), %rdx
-	mulxq	%rdx, %r11, %r10
-	movq	(%r8), %rdx
-	movq	8(%r8), %r9
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	(%rax), %rdx
+	movq	8(%rax), %r8
 	adcxq	%rdx, %rdx
-	adcxq	%r9, %r9
-	adoxq	%r11, %rdx
-	adoxq	%r10, %r9
-	movq	%rdx, (%r8)
-	movq	%r9, 8(%r8)
-	leaq	16(%r8), %r8
-	leaq	1(%rax), %rax
+	adcxq	%r8, %r8
+	adoxq	%r9, %rdx
+	adoxq	%r11, %r8
+	movq	%rdx, (%rax)
+	movq	%r8, 8(%rax)
+	leaq	16(%rax), %rax
 	leaq	-1(%rcx), %rcx
 	jmp	.Llf_mpn_sqr_adx_top3
 .Llf_mpn_sqr_adx_done3:

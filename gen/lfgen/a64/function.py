@@ -20,7 +20,7 @@ import contextlib
 
 from ..verify import check_bindings
 from .insn import Insn, Imm, Label, Mem, SPEC
-from .regs import GPR, VEC, Reg, View, Zero, CALLEE_SAVED_GPR, CALLEE_SAVED_VEC
+from .regs import GPR, VEC, Reg, View, Zero, Local, SP, CALLEE_SAVED_GPR, CALLEE_SAVED_VEC
 from . import regalloc
 
 
@@ -68,6 +68,7 @@ class Function:
         self.stream.append(entry)
         self._result_reg = self._new(GPR, "result", pin=0) if result else None
         self._exit = self.new_label("exit")
+        self._locals = []
         self._finalized = False
 
     # registers ---------------------------------------------------------------------------
@@ -86,6 +87,21 @@ class Function:
 
     def vregs(self, count, name="v"):
         return [self._new(VEC, "%s%d" % (name, i)) for i in range(count)]
+
+    def local(self, name="slot"):
+        """An 8-byte stack slot for a value that would not fit in registers: address it
+        as mem(SP, slot). The frame pass places the slots above the callee-saved area."""
+        slot = Local(len(self._locals), name)
+        self._locals.append(slot)
+        return slot
+
+    def spill(self, reg, slot):
+        from .insn import mem
+        self.op("str", reg, mem(SP, slot))
+
+    def reload(self, reg, slot):
+        from .insn import mem
+        self.op("ldr", reg, mem(SP, slot))
 
     # emission ----------------------------------------------------------------------------
     def _emit(self, insn):
@@ -207,7 +223,9 @@ class Function:
         used_vec = sorted({phys[r.vid] for n in self.stream for r in n.defs()
                            if r.cls == VEC and phys[r.vid] in CALLEE_SAVED_VEC})
         saves = [("x%d" % p) for p in used_gpr] + [("d%d" % p) for p in used_vec]
-        frame = (8 * len(saves) + 15) // 16 * 16
+        for k, slot in enumerate(self._locals):
+            slot.offset = 8 * len(saves) + 8 * k
+        frame = (8 * (len(saves) + len(self._locals)) + 15) // 16 * 16
         prologue, epilogue = self._frame(saves, frame)
 
         kept = []
@@ -248,8 +266,11 @@ class Function:
 
     @staticmethod
     def _frame(saves, frame):
-        if not saves:
+        if not saves and not frame:
             return [], []
+        if not saves:
+            return (["\tsub\tsp, sp, #%d" % frame, "\t.cfi_def_cfa_offset %d" % frame],
+                    ["\tadd\tsp, sp, #%d" % frame, "\t.cfi_def_cfa_offset 0"])
         pro, epi = [], []
         pairs = [saves[i:i + 2] for i in range(0, len(saves), 2)]
         for k, pair in enumerate(pairs):

@@ -12,7 +12,7 @@ allocator, the dependency checker of the scheduling primitives and the feature d
 read this table, so an instruction cannot be emitted without saying what it touches.
 """
 
-from .regs import View, Reg, Zero, GPR
+from .regs import View, Reg, Zero, GPR, StackPointer, Local
 
 # role string, effects
 _ALU3 = ("DUU", set())
@@ -97,6 +97,9 @@ class Imm:
             return "#%d" % self.value
         return str(self.value)
 
+    def __repr__(self):
+        return self.format()
+
 
 class Label:
     def __init__(self, name):
@@ -112,8 +115,10 @@ class Mem:
     def __init__(self, base, off=0, mode="off", index=None, shift=0, size=8, count=1, tag=None):
         if isinstance(base, View):
             base = base.reg
-        if not (isinstance(base, Reg) and base.cls == GPR):
-            raise TypeError("memory base must be a general-purpose register")
+        if not (isinstance(base, Reg) and base.cls == GPR) and not isinstance(base, StackPointer):
+            raise TypeError("memory base must be a general-purpose register or sp")
+        if isinstance(off, Local) and not isinstance(base, StackPointer):
+            raise TypeError("a stack local is addressed from sp")
         if isinstance(index, View):
             index = index.reg
         self.base = base
@@ -132,18 +137,28 @@ class Mem:
         return self.mode in ("pre", "post")
 
     def regs_used(self):
-        return [self.base] + ([self.index] if self.index is not None else [])
+        base = [] if isinstance(self.base, StackPointer) else [self.base]
+        return base + ([self.index] if self.index is not None else [])
+
+    @property
+    def displacement(self):
+        return self.off.offset if isinstance(self.off, Local) else self.off
 
     def format(self, phys):
+        if isinstance(self.base, StackPointer):
+            if self.mode != "off" or self.index is not None:
+                raise ValueError("stack locals use plain [sp, #offset] addressing")
+            return "[sp, #%d]" % self.displacement
         b = "x%d" % phys[self.base.vid] if phys is not None else "%r" % self.base
         if self.index is not None:
             i = "x%d" % phys[self.index.vid]
             return "[%s, %s, lsl #%d]" % (b, i, self.shift) if self.shift else "[%s, %s]" % (b, i)
+        off = self.displacement
         if self.mode == "pre":
-            return "[%s, #%d]!" % (b, self.off)
+            return "[%s, #%d]!" % (b, off)
         if self.mode == "post":
-            return "[%s], #%d" % (b, self.off)
-        return "[%s, #%d]" % (b, self.off) if self.off else "[%s]" % b
+            return "[%s], #%d" % (b, off)
+        return "[%s, #%d]" % (b, off) if off else "[%s]" % b
 
 
 def post(base, off, **kw):
@@ -202,7 +217,7 @@ class Insn:
         for role, op in self._role_ops():
             if role in "DX" and isinstance(op, View):
                 out.append(op.reg)
-            elif role == "M" and op.writeback:
+            elif role == "M" and op.writeback and not isinstance(op.base, StackPointer):
                 out.append(op.base)
         return out
 

@@ -114,6 +114,31 @@ class Zero:
     def format(self, phys=None):
         return self.shape + "zr"
 
+    def __repr__(self):
+        return self.shape + "zr"
+
 
 XZR = Zero("x")
 WZR = Zero("w")
+
+
+class StackPointer:
+    """sp, only as a memory base for the frame's locals; never allocated."""
+
+    def format(self, phys=None):
+        return "sp"
+
+
+SP = StackPointer()
+
+
+class Local:
+    """An 8-byte stack slot; its sp offset is fixed when the frame is laid out."""
+
+    def __init__(self, index, name):
+        self.index = index
+        self.name = name
+        self.offset = None
+
+    def __repr__(self):
+        return "Local(%s)" % self.name

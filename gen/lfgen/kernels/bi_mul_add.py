@@ -5,7 +5,8 @@
     window <- window + in * k (low len words), return the carry-out word
 """
 
-from ..kernel import KernelSpec
+from ..kernel import KernelSpec, Variant, Param
+from . import a64_rows
 
 SPEC = KernelSpec(
     name="bi_mul_add",
@@ -24,4 +25,195 @@ SPEC = KernelSpec(
            "(JDK-8186915 on AArch64, MacroAssembler::mul_add on x86-64).",
 )
 
-VARIANTS = []
+
+
+# Word addressing: the window's least significant word is out[top], top = out_len-offset-1;
+# 64-bit digit j of the window is the word pair (top-2j-1, top-2j), i.e. the qword at
+# out + 4*(top-2j-1): digits run downwards in memory (stride -8) and are rotated by 32.
+# With len odd, the most significant word (in[0], out[top-len+1]) is one 32-bit step at the
+# end, where the carry digit is < 2^32 because k < 2^32.
+
+X86_PARAMS = {
+    "unroll": Param(8, (2, 4, 8, 16), "64-bit digits (word pairs) per loop iteration"),
+    "ahead": Param(1, (0, 1, 2), "MULX of digit j+ahead issued among the adds of digit j"),
+}
+
+W32_PARAMS = {
+    "unroll": Param(4, (1, 2, 4, 8), "words per loop iteration"),
+    "distance": Param(1, (0, 1), "1: loads of block i+1 issued during block i (pipelined)"),
+}
+
+
+def build_x86(chains):
+    def build(symbol, p):
+        from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, TEST, JZ, SUB, LEA,
+                                    SHR, IMUL, ADD, Label, LABEL, rdx)
+        from ..x86 import function as x86
+        from .x86_rows import Digits, row
+        f = x86.Function(symbol, SPEC.args, SPEC.result)
+        with f:
+            out, out_len, inp, offset, ln, k = f.load_args()
+            cy = GeneralPurposeRegister64()
+            XOR(cy.as_dword, cy.as_dword)
+            TEST(ln, ln)
+            JZ(f.exit_label)
+            MOV(rdx.as_dword, k.as_dword)          # zero-extends: k's upper half ignored
+            ob, ib = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+            SUB(out_len, offset)
+            LEA(ob, [out + out_len * 4 - 8])      # qword of digit 0: out + 4*(top-1)
+            LEA(ib, [inp + ln * 4 - 8])           # in + 4*(len-2)
+            nd = GeneralPurposeRegister64()
+            MOV(nd, ln)
+            SHR(nd, 1)
+            skip = Label("digits_done")
+            JZ(skip)
+            row(f, Digits(ob, -8, True), Digits(ib, -8, True), nd, "addmul", chains,
+                p.unroll, p.ahead, cy)
+            LABEL(skip)
+            TEST(ln, 1)
+            JZ(f.exit_label)
+            # top word: t = in[0]*k + out[top-len+1] + cy; the word is at digit base + 4
+            w, t = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+            MOV(w.as_dword, [ob + 4])
+            MOV(t.as_dword, [ib + 4])
+            IMUL(t, rdx)
+            ADD(t, w)
+            ADD(t, cy)
+            MOV([ob + 4], t.as_dword)
+            MOV(cy, t)
+            SHR(cy, 32)
+            f.ret(cy.as_dword)
+        return f.finalize()
+    return build
+
+
+def build_x64(symbol, p):
+    from ..a64.function import Function
+    from ..a64.insn import mem
+    from ..a64.regs import XZR
+    from .a64_rows import Digits, row
+    f = Function(symbol, SPEC.args, SPEC.result)
+    out, out_len, inp, offset, ln, k = f.arg_regs
+    cy, kk, ob, ib, nd = f.gpr("cy"), f.gpr("k"), f.gpr("ob"), f.gpr("ib"), f.gpr("nd")
+    f.mov(cy, XZR)
+    done = f.new_label("done")
+    f.cbz(ln, done)
+    f.mov(kk.w, k.w)                           # zero-extends: k's upper half ignored
+    f.sub(ob, out_len, offset)
+    f.add(ob, out, ob, "lsl #2")
+    f.sub(ob, ob, 8)                           # qword of digit 0
+    f.add(ib, inp, ln, "lsl #2")
+    f.sub(ib, ib, 8)
+    f.lsr(nd, ln, 1)
+    digits_done = f.new_label("digits_done")
+    f.cbz(nd, digits_done)
+    row(f, Digits(ob, -8, True), Digits(ib, -8, True), nd, kk, "addmul", p, cy)
+    f.bind(digits_done)
+    f.tbz(ln, 0, done)
+    w, t = f.gpr("w"), f.gpr("t")
+    f.ldr(w.w, mem(ob, 4))
+    f.ldr(t.w, mem(ib, 4))
+    f.umaddl(t, t.w, kk.w, w)
+    f.add(t, t, cy)
+    f.str_(t.w, mem(ob, 4))
+    f.lsr(cy, t, 32)
+    f.bind(done)
+    f.ret(cy)
+    return f.finalize()
+
+
+def build_w32(symbol, p):
+    """The seed design: one 32-bit word per step, umaddl off the carry chain, add + lsr on it.
+
+        p_j = in_j * k + out_j          (umaddl, independent of the carry)
+        t_j = p_j + carry ; out_j = low(t_j) ; carry = t_j >> 32
+    """
+    from ..a64.function import Function
+    from ..a64.insn import mem
+    from ..a64.regs import XZR
+    from .. import sched
+    f = Function(symbol, SPEC.args, SPEC.result)
+    out, out_len, inp, offset, ln, k = f.arg_regs
+    cy, ob, ib = f.gpr("cy"), f.gpr("ob"), f.gpr("ib")
+    U = p.unroll
+    f.mov(cy, XZR)
+    done = f.new_label("done")
+    f.cbz(ln, done)
+    f.sub(ob, out_len, offset)
+    f.add(ob, out, ob, "lsl #2")
+    f.sub(ob, ob, 4)                           # &out[top]
+    f.add(ib, inp, ln, "lsl #2")
+    f.sub(ib, ib, 4)                           # &in[len-1]
+
+    def loads(n, iw, ow, index):
+        for j in range(n):
+            f.ldr(iw[j].w, mem(ib, -4 * j, tag=("in", 4 * (index + j)), size=4))
+            f.ldr(ow[j].w, mem(ob, -4 * j, tag=("out", 4 * (index + j)), size=4))
+        f.sub(ib, ib, 4 * n)
+
+    def work(n, iw, ow, obase, index):
+        for j in range(n):
+            t = f.gpr("t")
+            f.umaddl(t, iw[j].w, k.w, ow[j])
+            f.add(t, t, cy)
+            f.str_(t.w, mem(obase, -4 * j, tag=("out", 4 * (index + j)), size=4))
+            f.lsr(cy, t, 32)
+        f.sub(obase, obase, 4 * n)
+
+    shift = U.bit_length() - 1
+    for bit in range(shift):
+        skip = f.new_label("seg%d" % (1 << bit))
+        f.tbz(ln, bit, skip)
+        n = 1 << bit
+        iw, ow = f.gprs(n, "i"), f.gprs(n, "o")
+        loads(n, iw, ow, 0)
+        work(n, iw, ow, ob, 0)
+        f.bind(skip)
+    c = f.gpr("c")
+    f.lsr(c, ln, shift)
+    f.cbz(c, done)
+    if p.distance == 0:
+        top = f.new_label("loop")
+        iw, ow = f.gprs(U, "i"), f.gprs(U, "o")
+        f.bind(top)
+        loads(U, iw, ow, 0)
+        work(U, iw, ow, ob, 0)
+        f.subs(c, c, 1)
+        f.b_ne(top)
+    else:
+        # the out words of block i+1 are read through `ol` ahead of the stores through ob
+        ol = f.gpr("ol")
+        f.mov(ol, ob)
+        iw, ow = f.gprs(U, "i"), f.gprs(U, "o")
+
+        def load(i, s):
+            for j in range(U):
+                f.ldr(iw[j].w, mem(ib, -4 * j, tag=("in", 4 * (U * i + j)), size=4))
+                f.ldr(ow[j].w, mem(ol, -4 * j, tag=("out", 4 * (U * i + j)), size=4))
+            f.sub(ib, ib, 4 * U)
+            f.sub(ol, ol, 4 * U)
+
+        sched.pipeline(
+            f, sched.A64Deps(), load, lambda i, s: work(U, iw, ow, ob, U * i),
+            enter_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
+            exit_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
+            loop_back=lambda lab: (f.subs(c, c, 1), f.b_ne(lab)),
+            jump=lambda lab: f.b(lab), done=done, distance=1, rotation=1, name="words")
+    f.bind(done)
+    f.ret(cy)
+    return f.finalize()
+
+
+VARIANTS = [
+    Variant("adx", "x86_64", build_x86("adx"), X86_PARAMS,
+            "Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of\n"
+            "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last."),
+    Variant("mulx", "x86_64", build_x86("adc"), X86_PARAMS,
+            "As adx with both carries folded per digit by ADD/ADC (BMI2 only, no ADX)."),
+    Variant("x64", "aarch64", build_x64, a64_rows.PARAMS,
+            "Word pairs as 64-bit digits (ror #32), mul/umulh addmul_1 row (a64_rows,\n"
+            "software-pipelined); an odd top word last with umaddl."),
+    Variant("w32", "aarch64", build_w32, W32_PARAMS,
+            "The JDK-8186915 design: 32-bit words, umaddl off the carry chain, add + lsr on\n"
+            "it; loads of the next block issued during this one."),
+]

@@ -38,7 +38,7 @@ PARAMS = {
 
 
 def build_x86(symbol, p):
-    from peachpy.x86_64 import MOV, TEST, JZ
+    from peachpy.x86_64 import TEST, JZ
     from ..x86 import function as x86
     from . import x86_sqr
     f = x86.Function(symbol, SPEC.args, SPEC.result)
@@ -46,8 +46,7 @@ def build_x86(symbol, p):
         rp, ap, n = f.load_args()
         TEST(n, n)
         JZ(f.exit_label)
-        x86_sqr.square(f, rp, ap, n, p,
-                       diag=lambda q, r: MOV(r, [ap] if q == 0 else [ap + q * 8]))
+        x86_sqr.square(f, rp, ap, n, p, diag=x86_sqr.PlainDiag(ap))
         f.ret()
     return f.finalize()
 

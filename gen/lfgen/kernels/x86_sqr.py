@@ -9,8 +9,9 @@ With digits d_0..d_(n-1) (B = 2^64) and a result array T of 2n digits:
                  doubling on the CF chain (ADCX t,t), squares on the OF chain (ADOX);
                  T[0] is never read (it is 0), so q = 0 is peeled.
 
-`dig` is where the rows read digits (plain little-endian digits), `diag(q)` yields digit q
-for the final pass (the BigInteger kernel reads those from its BE-word input).
+`dig` is where the rows read digits (plain little-endian digits); `diag` streams the digits
+for the final pass with first(reg)/next(reg), using only flag-free instructions (the
+BigInteger kernel reads those from its BE-word input).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, MULX, ADCX, ADOX, XOR, LEA, SUB,
@@ -60,16 +61,31 @@ def rows(f, T, dig, n, p):
     LABEL(done)
 
 
+class PlainDiag:
+    """Final-pass digits from a little-endian limb array."""
+
+    def __init__(self, base):
+        self.base = base
+        self.p = GeneralPurposeRegister64()
+
+    def first(self, reg):
+        MOV(reg, [self.base])
+        LEA(self.p, [self.base + 8])
+
+    def next(self, reg):
+        MOV(reg, [self.p])
+        LEA(self.p, [self.p + 8])
+
+
 def final_pass(f, T, n, diag, store_pos0=None):
-    """Step 2. diag(q_reg_or_0, reg) loads digit q into reg (q = 0 is a constant 0 call);
-    store_pos0(value) stores T[0] (None: plain store)."""
+    """Step 2. store_pos0(value) stores T[0] (None: plain store; it may use flags)."""
     zero = GeneralPurposeRegister64()
     lo = GeneralPurposeRegister64()
     hi = GeneralPurposeRegister64()
     t0 = GeneralPurposeRegister64()
     t1 = GeneralPurposeRegister64()
     # q = 0: T[0] = lo(d0^2), T[1] = 2 T[1] + hi(d0^2) (+ carries that flow on)
-    diag(0, rdx)
+    diag.first(rdx)
     MULX(hi, lo, rdx)
     if store_pos0 is None:
         MOV([T], lo)
@@ -81,16 +97,14 @@ def final_pass(f, T, n, diag, store_pos0=None):
     ADOX(t1, hi)
     MOV([T + 8], t1)
     # q = 1 .. n-1 with flag-preserving loop control (LEA, JRCXZ)
-    q = GeneralPurposeRegister64()
     ptr = GeneralPurposeRegister64()
     LEA(rcx, [n - 1])
-    MOV(q, 1)
     LEA(ptr, [T + 16])
     top = Label()
     done = Label()
     LABEL(top)
     JRCXZ(done)
-    diag(q, rdx)
+    diag.next(rdx)
     MULX(hi, lo, rdx)
     MOV(t0, [ptr])
     MOV(t1, [ptr + 8])
@@ -101,7 +115,6 @@ def final_pass(f, T, n, diag, store_pos0=None):
     MOV([ptr], t0)
     MOV([ptr + 8], t1)
     LEA(ptr, [ptr + 16])
-    LEA(q, [q + 1])
     LEA(rcx, [rcx - 1])
     JMP(top)
     LABEL(done)

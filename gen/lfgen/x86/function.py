@@ -196,8 +196,50 @@ class Function:
         if exc_type is not None:
             self.pp.detach()
             return False
+        self._name_labels()
         self.pp.__exit__(None, None, None)
         return False
+
+    def _name_labels(self):
+        """Name every anonymous `Label()` in program order before PeachPy does. PeachPy
+        disambiguates labels sharing a prename (three `skip = Label()` in a loop) by iterating
+        a set of Name objects whose hash is id()-based, so skip0/skip1/skip2 landed on
+        different labels from run to run. Here: a prename used once keeps it, repeated ones
+        get prename0, prename1, ... in the order their LABELs appear."""
+        scope = self.pp._scope
+        anon, seen = [], set()
+        for x in self.pp._instructions:
+            if isinstance(x, LABEL):
+                head = x.identifier[0]
+                if head.name is None and head.prename is not None and id(head) not in seen:
+                    seen.add(id(head))            # Name.__eq__ calls all unnamed Names equal
+                    anon.append(head)
+        counts = {}
+        for n in anon:
+            counts[n.prename] = counts.get(n.prename, 0) + 1
+        used = set(scope.names)
+        seq = {}
+        for n in anon:
+            if counts[n.prename] == 1 and n.prename not in used:
+                name = n.prename
+            else:
+                k = seq.get(n.prename, 0)
+                while "%s%d" % (n.prename, k) in used:
+                    k += 1
+                seq[n.prename] = k + 1
+                name = "%s%d" % (n.prename, k)
+            # leave PeachPy's pending set before renaming (the hash depends on the name)
+            rest = {m for m in scope.prenames.get(n.prename, ()) if m is not n}
+            if rest:
+                scope.prenames[n.prename] = rest
+            else:
+                scope.prenames.pop(n.prename, None)
+            n.prename = None
+            n.name = name
+            scope.names[name] = n
+            used.add(name)
+        # PeachPy's set of defined label identifiers was hashed with the old names
+        self.pp._label_names = {t for t in self.pp._label_names}   # (set(s) keeps old hashes)
 
     def load_args(self):
         """One virtual GPR per argument, loaded first (so no argument register is clobbered
