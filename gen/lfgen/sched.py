@@ -234,7 +234,7 @@ def interleave_steps(steps, distance, deps):
 
 
 def pipeline(f, deps, load, work, enter_check, exit_check, loop_back, jump, done, distance=1,
-             rotation=1, name="pipe"):
+             rotation=1, name="pipe", mca=None):
     """Software-pipelined loop: load(i, s) and work(i, s) emit the two stages of iteration i
     (i counts from the first iteration this code emits, s = i % rotation is the register
     set). Emitted:
@@ -247,16 +247,26 @@ def pipeline(f, deps, load, work, enter_check, exit_check, loop_back, jump, done
         epilogues     epi_k: work() of the `distance` iterations still in flight, then
                       jump(done); E is the epilogue of the last copy
 
+    `mca` (a region name) brackets the steady-state loop with llvm-mca markers.
+
     The caller owns the counter: it holds the iterations left minus `distance` on entry;
     exit_check/loop_back decrement it and branch on zero / non-zero."""
     if rotation < 1 or distance < 1:
         raise ValueError("rotation and distance must be >= 1")
+    if rotation < distance:
+        # iterations i+1 .. i+distance are loaded while work(i) runs; with fewer register
+        # sets two of them share one, and the later load overwrites a value still in flight
+        # (no single interleave can see that: the clash spans loop copies)
+        raise ValueError("pipeline: rotation (%d) must be >= distance (%d)"
+                         % (rotation, distance))
     top = f.new_label(name + "_loop")
     epis = [f.new_label("%s_epi%d" % (name, k)) for k in range(rotation)]
     for i in range(distance):
         load(i, i % rotation)
     enter_check(epis[rotation - 1])
     f.bind(top)
+    if mca:
+        f.mca_begin(mca)
     for k in range(rotation):
         with f.capture() as w:
             work(k, k % rotation)
@@ -267,6 +277,8 @@ def pipeline(f, deps, load, work, enter_check, exit_check, loop_back, jump, done
             exit_check(epis[k])
         else:
             loop_back(top)
+    if mca:
+        f.mca_end()
     for k in [rotation - 1] + list(range(rotation - 1)):
         f.bind(epis[k])
         for j in range(distance):

@@ -84,6 +84,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_w32)
 	sub	x2, x2, #1
 	cbz	x2, .Llf_bi_mul_add_w32_words_epi0
 .Llf_bi_mul_add_w32_words_loop:
+/* LLVM-MCA-BEGIN words words=4 */
 	umaddl	x4, w4, w5, x10
 	add	x4, x4, x6
 	str	w4, [x1]
@@ -113,6 +114,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_w32)
 	sub	x1, x1, #16
 	subs	x2, x2, #1
 	b.ne	.Llf_bi_mul_add_w32_words_loop
+/* LLVM-MCA-END */
 .Llf_bi_mul_add_w32_words_epi0:
 	umaddl	x0, w4, w5, x10
 	add	x0, x0, x6

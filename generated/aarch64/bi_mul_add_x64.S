@@ -113,6 +113,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_x64)
 	sub	x2, x2, #1
 	cbz	x2, .Llf_bi_mul_add_x64_row_epi0
 .Llf_bi_mul_add_x64_row_loop:
+/* LLVM-MCA-BEGIN addmul_row words=8 */
 	mul	x15, x7, x5
 	umulh	x20, x7, x5
 	mul	x16, x8, x5
@@ -154,6 +155,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_x64)
 	sub	x1, x1, #32
 	subs	x2, x2, #1
 	b.ne	.Llf_bi_mul_add_x64_row_loop
+/* LLVM-MCA-END */
 .Llf_bi_mul_add_x64_row_epi0:
 	mul	x2, x7, x5
 	umulh	x15, x7, x5

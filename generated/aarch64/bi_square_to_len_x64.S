@@ -120,6 +120,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_x64)
 	sub	x7, x7, #1
 	cbz	x7, .Llf_bi_square_to_len_x64_row_epi0
 .Llf_bi_square_to_len_x64_row_loop:
+/* LLVM-MCA-BEGIN mul_row words=8 */
 	mul	x12, x8, x1
 	umulh	x16, x8, x1
 	mul	x13, x9, x1
@@ -141,6 +142,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_x64)
 	add	x2, x2, #32
 	subs	x7, x7, #1
 	b.ne	.Llf_bi_square_to_len_x64_row_loop
+/* LLVM-MCA-END */
 .Llf_bi_square_to_len_x64_row_epi0:
 	mul	x6, x8, x1
 	umulh	x12, x8, x1
@@ -212,6 +214,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_x64)
 	sub	x7, x7, #1
 	cbz	x7, .Llf_bi_square_to_len_x64_row_epi02
 .Llf_bi_square_to_len_x64_row_loop2:
+/* LLVM-MCA-BEGIN addmul_row words=8 */
 	mul	x20, x11, x1
 	umulh	x24, x11, x1
 	mul	x21, x12, x1
@@ -241,6 +244,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_x64)
 	add	x2, x2, #32
 	subs	x7, x7, #1
 	b.ne	.Llf_bi_square_to_len_x64_row_loop2
+/* LLVM-MCA-END */
 .Llf_bi_square_to_len_x64_row_epi02:
 	mul	x6, x11, x1
 	umulh	x20, x11, x1

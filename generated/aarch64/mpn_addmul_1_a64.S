@@ -85,6 +85,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_a64)
 	sub	x2, x2, #1
 	cbz	x2, .Llf_mpn_addmul_1_a64_row_epi0
 .Llf_mpn_addmul_1_a64_row_loop:
+/* LLVM-MCA-BEGIN addmul_row limbs=4 */
 	mul	x14, x6, x3
 	umulh	x19, x6, x3
 	mul	x15, x7, x3
@@ -114,6 +115,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_a64)
 	add	x0, x0, #32
 	subs	x2, x2, #1
 	b.ne	.Llf_mpn_addmul_1_a64_row_loop
+/* LLVM-MCA-END */
 .Llf_mpn_addmul_1_a64_row_epi0:
 	mul	x1, x6, x3
 	umulh	x14, x6, x3

@@ -66,6 +66,7 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_a64)
 	sub	x2, x2, #1
 	cbz	x2, .Llf_mpn_mul_1_a64_row_epi0
 .Llf_mpn_mul_1_a64_row_loop:
+/* LLVM-MCA-BEGIN mul_row limbs=4 */
 	mul	x9, x5, x3
 	umulh	x13, x5, x3
 	mul	x10, x6, x3
@@ -87,6 +88,7 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_a64)
 	add	x0, x0, #32
 	subs	x2, x2, #1
 	b.ne	.Llf_mpn_mul_1_a64_row_loop
+/* LLVM-MCA-END */
 .Llf_mpn_mul_1_a64_row_epi0:
 	mul	x1, x5, x3
 	umulh	x9, x5, x3

@@ -88,6 +88,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_a64)
 	sub	x7, x7, #1
 	cbz	x7, .Llf_mpn_sqr_a64_row_epi0
 .Llf_mpn_sqr_a64_row_loop:
+/* LLVM-MCA-BEGIN mul_row limbs=4 */
 	mul	x12, x8, x4
 	umulh	x16, x8, x4
 	mul	x13, x9, x4
@@ -109,6 +110,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_a64)
 	add	x5, x5, #32
 	subs	x7, x7, #1
 	b.ne	.Llf_mpn_sqr_a64_row_loop
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_a64_row_epi0:
 	mul	x6, x8, x4
 	umulh	x12, x8, x4
@@ -180,6 +182,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_a64)
 	sub	x7, x7, #1
 	cbz	x7, .Llf_mpn_sqr_a64_row_epi02
 .Llf_mpn_sqr_a64_row_loop2:
+/* LLVM-MCA-BEGIN addmul_row limbs=4 */
 	mul	x21, x12, x4
 	umulh	x25, x12, x4
 	mul	x22, x13, x4
@@ -209,6 +212,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_a64)
 	add	x5, x5, #32
 	subs	x7, x7, #1
 	b.ne	.Llf_mpn_sqr_a64_row_loop2
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_a64_row_epi02:
 	mul	x6, x12, x4
 	umulh	x21, x12, x4

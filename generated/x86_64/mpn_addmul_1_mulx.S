@@ -25,7 +25,7 @@
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.mulx]
  *   ahead = 1
  *   unroll = 8
- *   provenance: kernel defaults; first-light values, not yet tuned (2026-11-29)
+ *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: no stack frame; no callee-saved register is used
  * 120 instructions.
  */
@@ -38,7 +38,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	jz	.Llf_mpn_addmul_1_mulx_exit
 	movq	%rcx, %rdx
 	testq	$1, %rax
-	jz	.Llf_mpn_addmul_1_mulx_skip0
+	jz	.Llf_mpn_addmul_1_mulx_skip1
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r11, %r9
 	addq	%r10, %r11
@@ -49,9 +49,9 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	movq	%r9, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx_skip0:
+.Llf_mpn_addmul_1_mulx_skip1:
 	testq	$2, %rax
-	jz	.Llf_mpn_addmul_1_mulx_skip1
+	jz	.Llf_mpn_addmul_1_mulx_skip2
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
@@ -67,9 +67,9 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	movq	%r8, 8(%rdi)
 	leaq	16(%rsi), %rsi
 	leaq	16(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx_skip1:
+.Llf_mpn_addmul_1_mulx_skip2:
 	testq	$4, %rax
-	jz	.Llf_mpn_addmul_1_mulx_skip2
+	jz	.Llf_mpn_addmul_1_mulx_skip4
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
@@ -97,7 +97,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	movq	%r8, 24(%rdi)
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx_skip2:
+.Llf_mpn_addmul_1_mulx_skip4:
 	shrq	$3, %rax
 	jz	.Llf_mpn_addmul_1_mulx_done
 .Llf_mpn_addmul_1_mulx_top:

@@ -118,9 +118,10 @@ def segment(f, out, inp, m, mode, cy, s):
     work(f, out, a, r, m, mode, cy)
 
 
-def row(f, out, inp, n, m, mode, p, cy):
+def row(f, out, inp, n, m, mode, p, cy, unit=("limbs", 1)):
     """Emit the row for a runtime length n (> 0; clobbered). cy holds the carry-in and
-    receives the carry-out."""
+    receives the carry-out. `unit` names what a digit is for the llvm-mca region marker
+    (("words", 2) for BigInteger word pairs)."""
     U = p.unroll
     shift = U.bit_length() - 1
     done = f.new_label("row_done")
@@ -132,12 +133,15 @@ def row(f, out, inp, n, m, mode, p, cy):
     c = n
     f.lsr(c, n, shift)
     f.cbz(c, done)
+    region = "%s_row %s=%d" % (mode, unit[0], U * unit[1])
     if p.distance == 0:
         top = f.new_label("row_loop")
         f.bind(top)
+        f.mca_begin(region)
         segment(f, out, inp, m, mode, cy, U)
         f.subs(c, c, 1)
         f.b_ne(top)
+        f.mca_end()
         f.bind(done)
         return
     # pipelined: `rin` reads the out digits ahead of the stores through `out`
@@ -166,7 +170,8 @@ def row(f, out, inp, n, m, mode, p, cy):
         enter_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
         exit_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
         loop_back=lambda lab: (f.subs(c, c, 1), f.b_ne(lab)),
-        jump=lambda lab: f.b(lab), done=done, distance=1, rotation=p.rotation, name="row")
+        jump=lambda lab: f.b(lab), done=done, distance=1, rotation=p.rotation, name="row",
+        mca=region)
     f.bind(done)
 
 

@@ -38,7 +38,7 @@ def plain_diag(f, base):
     return PlainDiag(f, base)
 
 
-def rows(f, T, dig, n, p):
+def rows(f, T, dig, n, p, unit=("limbs", 1)):
     """Step 1 for n >= 2 digits."""
     cy, m = f.gpr("cy"), f.gpr("m")
     o, a, ln = f.gpr("o"), f.gpr("a"), f.gpr("ln")
@@ -47,7 +47,7 @@ def rows(f, T, dig, n, p):
     f.add(a, dig, 8)
     f.sub(ln, n, 1)
     f.ldr(m, mem(dig))
-    a64_rows.row(f, Digits(o), Digits(a), ln, m, "mul", p, cy)
+    a64_rows.row(f, Digits(o), Digits(a), ln, m, "mul", p, cy, unit)
     f.str_(cy, mem(o))
     # rows i = 1 .. n-2 (lengths n-2 .. 1): ro = T + 16 i + 8, ra = dig + 8 (i + 1)
     ro, ra, rl = f.gpr("ro"), f.gpr("ra"), f.gpr("rl")
@@ -63,7 +63,7 @@ def rows(f, T, dig, n, p):
     f.mov(a, ra)
     f.mov(ln, rl)
     f.ldr(m, mem(ra, -8))
-    a64_rows.row(f, Digits(o), Digits(a), ln, m, "addmul", p, cy)
+    a64_rows.row(f, Digits(o), Digits(a), ln, m, "addmul", p, cy, unit)
     f.str_(cy, mem(o))
     f.add(ro, ro, 16)
     f.add(ra, ra, 8)
@@ -110,12 +110,12 @@ def final_pass(f, T, n, diag, store_pos0=None):
     f.bind(done)
 
 
-def square(f, T, dig, n, p, diag, store_pos0=None):
+def square(f, T, dig, n, p, diag, store_pos0=None, unit=("limbs", 1)):
     """Whole square for n >= 1 digits (n preserved)."""
     one = f.new_label("sqr1")
     f.cmp(n, 1)
     f.b_eq(one)
-    rows(f, T, dig, n, p)
+    rows(f, T, dig, n, p, unit)
     f.bind(one)
     top = f.gpr("top")
     f.add(top, T, n, "lsl #4")

@@ -107,7 +107,8 @@ def build_x64(symbol, p):
     f.lsr(nd, ln, 1)
     digits_done = f.new_label("digits_done")
     f.cbz(nd, digits_done)
-    row(f, Digits(ob, -8, True), Digits(ib, -8, True), nd, kk, "addmul", p, cy)
+    row(f, Digits(ob, -8, True), Digits(ib, -8, True), nd, kk, "addmul", p, cy,
+        unit=("words", 2))
     f.bind(digits_done)
     f.tbz(ln, 0, done)
     w, t = f.gpr("w"), f.gpr("t")
@@ -176,10 +177,12 @@ def build_w32(symbol, p):
         top = f.new_label("loop")
         iw, ow = f.gprs(U, "i"), f.gprs(U, "o")
         f.bind(top)
+        f.mca_begin("words words=%d" % U)
         loads(U, iw, ow, 0)
         work(U, iw, ow, ob, 0)
         f.subs(c, c, 1)
         f.b_ne(top)
+        f.mca_end()
     else:
         # the out words of block i+1 are read through `ol` ahead of the stores through ob
         ol = f.gpr("ol")
@@ -198,7 +201,8 @@ def build_w32(symbol, p):
             enter_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
             exit_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
             loop_back=lambda lab: (f.subs(c, c, 1), f.b_ne(lab)),
-            jump=lambda lab: f.b(lab), done=done, distance=1, rotation=1, name="words")
+            jump=lambda lab: f.b(lab), done=done, distance=1, rotation=1, name="words",
+            mca="words words=%d" % U)
     f.bind(done)
     f.ret(cy)
     return f.finalize()

@@ -73,7 +73,7 @@ def build_x86(symbol, p):
         MOV(s_z, z)
 
         def load_d0(reg, xd, ln):
-            even, done = Label(), Label()
+            even, done = f.new_label("d0_even"), f.new_label("d0_done")
             TEST(ln, 1)
             JZ(even)
             MOV(reg.as_dword, [xd])
@@ -87,7 +87,7 @@ def build_x86(symbol, p):
         t, q, pq = (GeneralPurposeRegister64() for _ in range(3))
         load_d0(t, xd, ln)
         MOV([dig], t)
-        conv, conv_done = Label(), Label()
+        conv, conv_done = f.new_label("conv"), f.new_label("conv_done")
         MOV(q, 1)
         LEA(pq, [xd - 8])
         LABEL(conv)
@@ -118,7 +118,7 @@ def build_x86(symbol, p):
                 LEA(self.p, [self.p - 8])
 
         def store_pos0(lo):
-            skip = Label()
+            skip = f.new_label("pos0")
             TEST(s_ln, 1)
             JNZ(skip)                           # odd: T[0] lies below z and is 0
             MOV([T], lo)
@@ -131,7 +131,7 @@ def build_x86(symbol, p):
         MOV(lo_p, s_z)
         MOV(hi_p, s_ln)
         LEA(hi_p, [lo_p + hi_p * 8 - 8])
-        rev, rev_done = Label(), Label()
+        rev, rev_done = f.new_label("rev"), f.new_label("rev_done")
         LABEL(rev)
         CMP(lo_p, hi_p)
         JAE(rev_done)
@@ -143,7 +143,7 @@ def build_x86(symbol, p):
         SUB(hi_p, 8)
         JMP(rev)
         LABEL(rev_done)
-        mid = Label()
+        mid = f.new_label("mid")
         JNE(mid)                                # lo_p == hi_p: the middle digit (len odd)
         RORX(a, [lo_p], 32)
         MOV([lo_p], a)
@@ -230,7 +230,7 @@ def build_a64(symbol, p):
         f.str_(lo, mem(T))
         f.bind(skip)
 
-    a64_sqr.square(f, T, dig, np_, p, BEDiag(), store_pos0)
+    a64_sqr.square(f, T, dig, np_, p, BEDiag(), store_pos0, unit=("words", 2))
 
     # reverse the 2*len words of z in place
     lo_p, hi_p, a, b = f.gpr("lo_p"), f.gpr("hi_p"), f.gpr("a"), f.gpr("b")

@@ -113,15 +113,15 @@ def row(f, out, inp, n, mode, chains, unroll, ahead, cy):
     zero = GeneralPurposeRegister64()
     bit = 1
     while bit < unroll:
-        skip = Label()
+        skip = f.new_label("skip%d" % bit)
         TEST(n, bit)
         JZ(skip)
         XOR(zero.as_dword, zero.as_dword)          # zero = 0, CF = OF = 0
         segment(f, out, inp, bit, mode, chains, ahead, cy, zero, deps)
         LABEL(skip)
         bit <<= 1
-    done = Label()
-    top = Label()
+    done = f.new_label("done")
+    top = f.new_label("top")
     SHR(n, unroll.bit_length() - 1)
     JZ(done)
     LABEL(top)

@@ -38,8 +38,8 @@ def rows(f, T, dig, n, p):
     # rows i = 1 .. n-2, lengths n-2 .. 1
     i = GeneralPurposeRegister64()
     MOV(i, 1)
-    top = Label()
-    done = Label()
+    top = f.new_label("top")
+    done = f.new_label("done")
     LEA(ln, [n - 2])
     TEST(ln, ln)
     JZ(done)
@@ -100,8 +100,8 @@ def final_pass(f, T, n, diag, store_pos0=None):
     ptr = GeneralPurposeRegister64()
     LEA(rcx, [n - 1])
     LEA(ptr, [T + 16])
-    top = Label()
-    done = Label()
+    top = f.new_label("top")
+    done = f.new_label("done")
     LABEL(top)
     JRCXZ(done)
     diag.next(rdx)
@@ -122,7 +122,7 @@ def final_pass(f, T, n, diag, store_pos0=None):
 
 def square(f, T, dig, n, p, diag, store_pos0=None):
     """Whole square for n >= 1 digits (n in a register, preserved)."""
-    one = Label()
+    one = f.new_label("one")
     CMP(n, 1)
     JBE(one)
     rows(f, T, dig, n, p)

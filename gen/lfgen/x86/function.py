@@ -252,6 +252,14 @@ class Function:
         self._arg_regs = regs
         return regs
 
+    def new_label(self, name):
+        """A label with a unique, deterministic name (`name`, `name_2`, ...), as in the
+        AArch64 builder; prefer it to anonymous `Label()` in helpers called repeatedly."""
+        self._label_seq = getattr(self, "_label_seq", {})
+        k = self._label_seq.get(name, 0) + 1
+        self._label_seq[name] = k
+        return Label(name if k == 1 else "%s_%d" % (name, k))
+
     def comment(self, text):
         for line in text.splitlines():
             COMMENT("\t/* %s */" % line)
