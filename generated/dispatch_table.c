@@ -46,6 +46,7 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
+	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, 0, "aarch64/generic" },
 	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, 0, "aarch64/generic" },
 	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, 0, "aarch64/generic" },
 #endif

@@ -18,6 +18,7 @@ LF_ASM_x86_64 := \
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w32.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \

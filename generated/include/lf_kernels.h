@@ -67,6 +67,7 @@ uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, si
 uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* bmi2 (LF_CPU_BMI2) */
 #endif
 #if defined(__aarch64__)
+uint32_t lf_bi_mul_add_w64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
 uint32_t lf_bi_mul_add_x64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
 uint32_t lf_bi_mul_add_w32(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
 #endif

@@ -208,12 +208,129 @@ def build_w32(symbol, p):
     return f.finalize()
 
 
+def build_w64(symbol, p):
+    """32-bit products, 64-bit carry chain: one chain step per word pair.
+
+        ldp  w_h, w_l, [in pair]       ldp v_h, v_l, [out pair]      (BE: h more significant)
+        p_l = in_l * k + out_l ; p_h = in_h * k + out_h              (umaddl, < 2^64 each)
+        D   = p_l + (p_h << 32)  (adds ... lsl #32)  carry-out c1
+        D  += cy  (adds)  ;  cy = (p_h >> 32) + c1 + c2              (two adc)
+        stp  D>>32, D (as w registers)
+
+    No umulh (slow on Neoverse-N1) and no rotation; the carry chain advances two words per
+    two dependent instructions instead of the seed design's add + lsr per word."""
+    from ..a64.function import Function
+    from ..a64.insn import mem
+    from ..a64.regs import XZR
+    from .. import sched
+    f = Function(symbol, SPEC.args, SPEC.result)
+    out, out_len, inp, offset, ln, k = f.arg_regs
+    cy, ob, ib = f.gpr("cy"), f.gpr("ob"), f.gpr("ib")
+    U = p.unroll
+    f.mov(cy, XZR)
+    done = f.new_label("done")
+    f.cbz(ln, done)
+    f.sub(ob, out_len, offset)
+    f.add(ob, out, ob, "lsl #2")
+    f.sub(ob, ob, 8)                           # &out[top-1]: the least significant pair
+    f.add(ib, inp, ln, "lsl #2")
+    f.sub(ib, ib, 8)                           # &in[len-2]
+
+    def load(n, base_i, base_o, regs, index):
+        ih, il, oh, ol = regs
+        for j in range(n):
+            f.ldp(ih[j].w, il[j].w, mem(base_i, -8 * j, tag=("in", 8 * (index + j)), size=4))
+            f.ldp(oh[j].w, ol[j].w, mem(base_o, -8 * j, tag=("out", 8 * (index + j)), size=4))
+        f.sub(base_i, base_i, 8 * n)
+        f.sub(base_o, base_o, 8 * n)
+
+    def work(n, regs, index):
+        ih, il, oh, ol = regs
+        for j in range(n):
+            pl, ph, d, t = f.gpr("pl"), f.gpr("ph"), f.gpr("d"), f.gpr("t")
+            f.umaddl(pl, il[j].w, k.w, ol[j])
+            f.umaddl(ph, ih[j].w, k.w, oh[j])
+            f.adds(d, pl, ph, "lsl #32")
+            f.lsr(t, ph, 32)
+            f.adc(t, t, XZR)
+            f.adds(d, d, cy)
+            f.adc(cy, t, XZR)
+            f.lsr(t, d, 32)
+            f.stp(t.w, d.w, mem(ob, -8 * j, tag=("out", 8 * (index + j)), size=4))
+        f.sub(ob, ob, 8 * n)
+
+    def fresh(n):
+        return (f.gprs(n, "ih"), f.gprs(n, "il"), f.gprs(n, "oh"), f.gprs(n, "ol"))
+
+    npairs = f.gpr("np")
+    f.lsr(npairs, ln, 1)
+    shift = U.bit_length() - 1
+    for bit in range(shift):
+        skip = f.new_label("seg%d" % (1 << bit))
+        f.tbz(npairs, bit, skip)
+        n = 1 << bit
+        regs = fresh(n)
+        load(n, ib, ob, regs, 0)
+        f.add(ob, ob, 8 * n)                   # the stores walk from the same start
+        work(n, regs, 0)
+        f.bind(skip)
+    c = f.gpr("c")
+    pairs_done = f.new_label("pairs_done")
+    f.lsr(c, npairs, shift)
+    f.cbz(c, pairs_done)
+    region = "pairs words=%d" % (2 * U)
+    if p.distance == 0:
+        top = f.new_label("loop")
+        regs = fresh(U)
+        f.bind(top)
+        f.mca_begin(region)
+        load(U, ib, ob, regs, 0)
+        f.add(ob, ob, 8 * U)
+        work(U, regs, 0)
+        f.subs(c, c, 1)
+        f.b_ne(top)
+        f.mca_end()
+    else:
+        ol_ = f.gpr("ol")                      # out pairs are read ahead through ol
+        f.mov(ol_, ob)
+        regs = fresh(U)
+        sched.pipeline(
+            f, sched.A64Deps(), lambda i, s: load(U, ib, ol_, regs, U * i),
+            lambda i, s: work(U, regs, U * i),
+            enter_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
+            exit_check=lambda lab: (f.sub(c, c, 1), f.cbz(c, lab)),
+            loop_back=lambda lab: (f.subs(c, c, 1), f.b_ne(lab)),
+            jump=lambda lab: f.b(lab), done=pairs_done, distance=1, rotation=1, name="pairs",
+            mca=region)
+    f.bind(pairs_done)
+    # odd len: the most significant word, in[0] and out[top-len+1], at ob + 4 / ib + 4
+    f.tbz(ln, 0, done)
+    w, t = f.gpr("w"), f.gpr("t")
+    f.ldr(w.w, mem(ob, 4, size=4))
+    f.ldr(t.w, mem(ib, 4, size=4))
+    f.umaddl(t, t.w, k.w, w)
+    f.add(t, t, cy)
+    f.str_(t.w, mem(ob, 4, size=4))
+    f.lsr(cy, t, 32)
+    f.bind(done)
+    f.ret(cy)
+    return f.finalize()
+
+
+W64_PARAMS = {
+    "unroll": Param(4, (1, 2, 4), "word pairs per loop iteration"),
+    "distance": Param(1, (0, 1), "1: loads of block i+1 issued during block i (pipelined)"),
+}
+
 VARIANTS = [
     Variant("adx", "x86_64", build_x86("adx"), X86_PARAMS,
             "Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of\n"
             "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last."),
     Variant("mulx", "x86_64", build_x86("adc"), X86_PARAMS,
             "As adx with both carries folded per digit by ADD/ADC (BMI2 only, no ADX)."),
+    Variant("w64", "aarch64", build_w64, W64_PARAMS,
+            "32-bit umaddl products summed on a 64-bit carry chain (adds with lsl #32),\n"
+            "two words per chain step, no umulh; loads of the next block ahead."),
     Variant("x64", "aarch64", build_x64, a64_rows.PARAMS,
             "Word pairs as 64-bit digits (ror #32), mul/umulh addmul_1 row (a64_rows,\n"
             "software-pipelined); an odd top word last with umaddl."),

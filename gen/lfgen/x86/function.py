@@ -33,7 +33,7 @@ from peachpy.x86_64.registers import (Register, KRegister, GeneralPurposeRegiste
                                       k1, k2, k3, k4, k5, k6, k7)
 
 from .. import features
-from ..verify import check_bindings
+from ..verify import check_bindings, AllocationError
 from . import gas
 
 SYSV_ARGS = (rdi, rsi, rdx, rcx, r8, r9)
@@ -137,6 +137,13 @@ class _Node:
     def __init__(self, insn, uses=None, defs=None):
         self.insn = insn
         self._uses = [self._R(r) for r in (insn.input_registers if uses is None else uses)]
+        if uses is None:
+            # PeachPy leaves the write mask of a memory operand (`[rdi]{k1}`) out of
+            # input_registers; count it as read so the verifier sees the mask live up to here
+            from peachpy.x86_64.operand import MemoryOperand
+            for o in insn.operands:
+                if isinstance(o, MemoryOperand) and o.mask is not None:
+                    self._uses.append(self._R(o.mask.mask_register))
         self._defs = [self._R(r) for r in (insn.output_registers if defs is None else defs)]
         self.pseudo = "label" if isinstance(insn, LABEL) else None
         self.text = str(insn.operands[0]) if isinstance(insn, LABEL) else None
@@ -321,6 +328,10 @@ class Function:
             reg = r.reg
             if reg.is_virtual:
                 # PeachPy keys allocations by the internal id (negative virtual id)
+                if reg.virtual_id not in allocs.get(reg.kind, {}):
+                    raise AllocationError(
+                        "%s: virtual register %s was not allocated by PeachPy (a mask of a "
+                        "memory operand? use a physical k register there)" % (self.name, reg))
                 return (reg.kind, allocs[reg.kind][reg.virtual_id])
             return (reg.kind, reg.physical_id)
 
