@@ -1,0 +1,294 @@
+/*
+ * kernels.c -- one benchmark driver per kernel of lf_kernel_table: its default sizes, its
+ * operands, the batch loop that calls a variant `reps` times, its GMP row and the output check.
+ *
+ * The variants themselves come from lf_kernel_table (main.c), so new variants are benchmarked
+ * without touching this file; a new *kernel* needs a driver here (main.c lists kernels that
+ * have none).  GMP rows:
+ *   mpn_mul_1, mpn_addmul_1, mpn_sqr   the same GMP function on the same limbs;
+ *   bi_mul_add, bi_square_to_len        GMP has no big-endian 32-bit-word API: the row is a
+ *       *peer* -- GMP mpn_addmul_1 / mpn_sqr on ceil(n/2) 64-bit limbs, the same number of
+ *       bits -- labelled as such and never compared for output.
+ * Operands are 64-byte aligned, pseudo-random (splitmix64), all in L1 for the sizes used.
+ * Calls in a batch reuse the buffers (addmul/mul_add accumulate in place, as in a row loop).
+ */
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+volatile uint64_t bench_sink;
+
+const char *gmp_version_string(void)
+{
+	return gmp_version;
+}
+
+struct bench_buf {
+	size_t n;                      /* size in the kernel's unit */
+	size_t nl;                     /* limbs of the GMP peer of a bi_* kernel: ceil(n/2) */
+	uint64_t b;                    /* limb multiplier */
+	uint32_t k;                    /* word multiplier */
+	uint64_t *rp, *rp0, *ap;       /* mpn: rp (2n for sqr), initial rp, ap */
+	uint32_t *out, *out0, *in;     /* bi: out (2n for square), initial out, in */
+	uint64_t *prp, *pap;           /* peer limbs: 2nl, nl */
+	size_t rp_len, out_len;
+};
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void *alloc64(size_t bytes)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, 64, bytes ? (bytes + 63) & ~(size_t)63 : 64) != 0) {
+		fprintf(stderr, "limbforge-bench: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static struct bench_buf *buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t out_len)
+{
+	struct bench_buf *b = calloc(1, sizeof *b);
+	if (!b)
+		exit(2);
+	b->n = n;
+	b->nl = (n + 1) / 2;
+	b->rp_len = rp_len;
+	b->out_len = out_len;
+	b->rp = alloc64(rp_len * 8);
+	b->rp0 = alloc64(rp_len * 8);
+	b->ap = alloc64(n * 8);
+	b->out = alloc64(out_len * 4);
+	b->out0 = alloc64(out_len * 4);
+	b->in = alloc64(n * 4);
+	b->prp = alloc64(2 * b->nl * 8);
+	b->pap = alloc64(b->nl * 8);
+	for (size_t i = 0; i < rp_len; i++)
+		b->rp0[i] = splitmix64(&seed);
+	for (size_t i = 0; i < n; i++)
+		b->ap[i] = splitmix64(&seed);
+	for (size_t i = 0; i < out_len; i++)
+		b->out0[i] = (uint32_t)splitmix64(&seed);
+	for (size_t i = 0; i < n; i++)
+		b->in[i] = (uint32_t)splitmix64(&seed);
+	for (size_t i = 0; i < 2 * b->nl; i++)
+		b->prp[i] = splitmix64(&seed);
+	for (size_t i = 0; i < b->nl; i++)
+		b->pap[i] = splitmix64(&seed);
+	b->b = splitmix64(&seed);
+	b->k = (uint32_t)splitmix64(&seed);
+	memcpy(b->rp, b->rp0, rp_len * 8);
+	memcpy(b->out, b->out0, out_len * 4);
+	return b;
+}
+
+void bench_buf_free(struct bench_buf *b)
+{
+	if (!b)
+		return;
+	free(b->rp);
+	free(b->rp0);
+	free(b->ap);
+	free(b->out);
+	free(b->out0);
+	free(b->in);
+	free(b->prp);
+	free(b->pap);
+	free(b);
+}
+
+static void buf_reset(struct bench_buf *b)
+{
+	memcpy(b->rp, b->rp0, b->rp_len * 8);
+	memcpy(b->out, b->out0, b->out_len * 4);
+}
+
+static struct bench_buf *alloc_limbs(size_t n, uint64_t seed)
+{
+	return buf_alloc(n, seed, n, 1);
+}
+
+static struct bench_buf *alloc_limbs_sqr(size_t n, uint64_t seed)
+{
+	return buf_alloc(n, seed, 2 * n, 1);
+}
+
+static struct bench_buf *alloc_words(size_t n, uint64_t seed)
+{
+	return buf_alloc(n, seed, 1, n);
+}
+
+static struct bench_buf *alloc_words_sqr(size_t n, uint64_t seed)
+{
+	return buf_alloc(n, seed, 1, 2 * n);
+}
+
+static int same_rp(const struct bench_buf *x, const struct bench_buf *y)
+{
+	return memcmp(x->rp, y->rp, x->rp_len * 8) == 0;
+}
+
+static int same_out(const struct bench_buf *x, const struct bench_buf *y)
+{
+	return memcmp(x->out, y->out, x->out_len * 4) == 0;
+}
+
+/* ---- batch loops: the only code between the two timer reads ---------------------------- */
+
+static uint64_t mul_1_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_mpn_mul_1_fn f = (lf_mpn_mul_1_fn)fn;
+	uint64_t s = 0, *rp = b->rp, m = b->b;
+	const uint64_t *ap = b->ap;
+	size_t n = b->n;
+	for (size_t i = 0; i < reps; i++)
+		s += f(rp, ap, n, m);
+	return s;
+}
+
+static uint64_t gmp_mul_1_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	uint64_t s = 0;
+	mp_limb_t *rp = (mp_limb_t *)b->rp, m = b->b;
+	const mp_limb_t *ap = (const mp_limb_t *)b->ap;
+	mp_size_t n = (mp_size_t)b->n;
+	for (size_t i = 0; i < reps; i++)
+		s += mpn_mul_1(rp, ap, n, m);
+	return s;
+}
+
+static uint64_t addmul_1_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_mpn_addmul_1_fn f = (lf_mpn_addmul_1_fn)fn;
+	uint64_t s = 0, *rp = b->rp, m = b->b;
+	const uint64_t *ap = b->ap;
+	size_t n = b->n;
+	for (size_t i = 0; i < reps; i++)
+		s += f(rp, ap, n, m);
+	return s;
+}
+
+static uint64_t gmp_addmul_1_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	uint64_t s = 0;
+	mp_limb_t *rp = (mp_limb_t *)b->rp, m = b->b;
+	const mp_limb_t *ap = (const mp_limb_t *)b->ap;
+	mp_size_t n = (mp_size_t)b->n;
+	for (size_t i = 0; i < reps; i++)
+		s += mpn_addmul_1(rp, ap, n, m);
+	return s;
+}
+
+static uint64_t sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_mpn_sqr_fn f = (lf_mpn_sqr_fn)fn;
+	uint64_t *rp = b->rp;
+	const uint64_t *ap = b->ap;
+	size_t n = b->n;
+	for (size_t i = 0; i < reps; i++)
+		f(rp, ap, n);
+	return rp[0];
+}
+
+static uint64_t gmp_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	mp_limb_t *rp = (mp_limb_t *)b->rp;
+	const mp_limb_t *ap = (const mp_limb_t *)b->ap;
+	mp_size_t n = (mp_size_t)b->n;
+	for (size_t i = 0; i < reps; i++)
+		mpn_sqr(rp, ap, n);
+	return rp[0];
+}
+
+static uint64_t bi_mul_add_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_bi_mul_add_fn f = (lf_bi_mul_add_fn)fn;
+	uint64_t s = 0;
+	uint32_t *out = b->out, k = b->k;
+	const uint32_t *in = b->in;
+	size_t n = b->n, out_len = b->out_len;
+	for (size_t i = 0; i < reps; i++)
+		s += f(out, out_len, in, 0, n, k);   /* the window is all of out */
+	return s;
+}
+
+/* peer: GMP mpn_addmul_1 on ceil(n/2) limbs */
+static uint64_t gmp_peer_addmul_1_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	uint64_t s = 0;
+	mp_limb_t *rp = (mp_limb_t *)b->prp, m = b->b;
+	const mp_limb_t *ap = (const mp_limb_t *)b->pap;
+	mp_size_t n = (mp_size_t)b->nl;
+	for (size_t i = 0; i < reps; i++)
+		s += mpn_addmul_1(rp, ap, n, m);
+	return s;
+}
+
+static uint64_t bi_square_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_bi_square_to_len_fn f = (lf_bi_square_to_len_fn)fn;
+	uint32_t *z = b->out;
+	const uint32_t *x = b->in;
+	size_t n = b->n;
+	for (size_t i = 0; i < reps; i++)
+		f(x, n, z);
+	return z[0];
+}
+
+/* peer: GMP mpn_sqr on ceil(n/2) limbs */
+static uint64_t gmp_peer_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	mp_limb_t *rp = (mp_limb_t *)b->prp;
+	const mp_limb_t *ap = (const mp_limb_t *)b->pap;
+	mp_size_t n = (mp_size_t)b->nl;
+	for (size_t i = 0; i < reps; i++)
+		mpn_sqr(rp, ap, n);
+	return rp[0];
+}
+
+/* ---- the drivers ---------------------------------------------------------------------- */
+
+/* limbs: the sizes plus the acceptance ranges (addmul_1 25..128, sqr 8..64) */
+static const size_t mpn_sizes[] = { 1, 2, 3, 5, 8, 10, 16, 25, 32, 50, 64, 100, 127, 128, 256, 0 };
+static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
+
+const struct bench_driver bench_drivers[] = {
+	{ "mpn_mul_1", "limb", NULL, mpn_sizes, mul_1_batch, "gmp", gmp_mul_1_batch,
+	  alloc_limbs, buf_reset, same_rp },
+	{ "mpn_addmul_1", "limb", NULL, mpn_sizes, addmul_1_batch, "gmp", gmp_addmul_1_batch,
+	  alloc_limbs, buf_reset, same_rp },
+	{ "mpn_sqr", "limb", NULL, mpn_sizes, sqr_batch, "gmp", gmp_sqr_batch,
+	  alloc_limbs_sqr, buf_reset, same_rp },
+	{ "bi_mul_add", "word",
+	  "GMP peer: mpn_addmul_1 on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has no "
+	  "BE-word API)",
+	  bi_sizes, bi_mul_add_batch, "gmp~addmul_1", gmp_peer_addmul_1_batch,
+	  alloc_words, buf_reset, same_out },
+	{ "bi_square_to_len", "word",
+	  "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has no "
+	  "BE-word API)",
+	  bi_sizes, bi_square_batch, "gmp~sqr", gmp_peer_sqr_batch,
+	  alloc_words_sqr, buf_reset, same_out },
+};
+const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
+
+const struct bench_driver *bench_find_driver(const char *kernel)
+{
+	for (size_t i = 0; i < bench_driver_count; i++)
+		if (strcmp(bench_drivers[i].kernel, kernel) == 0)
+			return &bench_drivers[i];
+	return NULL;
+}

@@ -1,0 +1,193 @@
+/*
+ * report.c -- output of the benchmark harness: the run header, the JMH-like table on stdout
+ * and the JSON results file (bench/results/<cpu>.json, read by bench/plot.py).
+ *
+ * Table columns: Benchmark = <kernel>.<variant> ('*' = the dispatcher's choice here), (size)
+ * in limbs (mpn_*) or BE words (bi_*), Mode "med" (median over Cnt timed batches of the mean
+ * cost per call in a batch), Score in core cycles per call, Error = median absolute deviation
+ * of the same, then cycles per limb/word, ns per call, the p10..p90 range, and the ratios
+ * xGMP = GMP median / this median and xref = ref median / this median (> 1: faster).
+ * Used by main.c (`make bench`).
+ */
+#include <string.h>
+
+#include "bench.h"
+
+void bench_print_header(const struct bench_run *r, FILE *f)
+{
+	fprintf(f, "# limbforge bench  %s  cpu: %s [%s]  %s\n", r->date, r->cpu.model, r->cpu.name,
+	        r->quick ? "(quick)" : "");
+	fprintf(f, "# compiler: %s  GMP %s  timer: %s (overhead %.0f ticks, subtracted)\n",
+	        BENCH_COMPILER, gmp_version_string(), bench_timer_name(), r->timer_overhead);
+#if defined(__x86_64__)
+	fprintf(f, "# TSC %.4f GHz (measured vs CLOCK_MONOTONIC_RAW); core cycles per TSC tick "
+	        "%.4f (median of %zu interleaved samples, p10..p90 %.4f..%.4f, first %.4f, last "
+	        "%.4f) => core ~%.3f GHz\n",
+	        r->ticks_per_ns, r->calib.median, r->calib_n, r->calib.p10, r->calib.p90,
+	        r->calib_first, r->calib_last, r->calib.median * r->ticks_per_ns);
+	fprintf(f, "#   calibration: chains of 1000 dependent register-register adds "
+	        "(add %%reg,%%acc), one core cycle each\n");
+#else
+	fprintf(f, "# core cycles per ns %.4f (median of %zu samples; dependent register adds)\n",
+	        r->calib.median, r->calib_n);
+#endif
+	if (r->emulated || !r->calib.median)
+		fprintf(f, "# WARNING: running under emulation (qemu): every timing below is "
+		        "MEANINGLESS; this run only proves that the harness builds and runs.\n");
+	fprintf(f, "# Score/Error: median / median-absolute-deviation of core cycles per call over "
+	        "Cnt batches, contenders interleaved round-robin.\n# xGMP, xref: median over the rounds "
+	        "of GMP's (or ref's) batch time / this row's batch time in the same round (> 1 = "
+	        "faster; paired, so robust to changing load).\n# Shared, noisy machine: quote "
+	        "ratios, not absolute figures.\n");
+}
+
+static void print_row(FILE *f, const struct bench_row *w)
+{
+	char name[80], ratio_g[16], ratio_r[16], range[40];
+	snprintf(name, sizeof name, "%s%s", w->c->label, w->c->chosen ? "*" : "");
+	if (w->ratio_gmp > 0)
+		snprintf(ratio_g, sizeof ratio_g, "%.2f", w->paired_gmp.median);
+	else
+		snprintf(ratio_g, sizeof ratio_g, "-");
+	if (w->ratio_ref > 0)
+		snprintf(ratio_r, sizeof ratio_r, "%.2f", w->paired_ref.median);
+	else
+		snprintf(ratio_r, sizeof ratio_r, "-");
+	snprintf(range, sizeof range, "%.1f..%.1f", w->cyc.p10, w->cyc.p90);
+	fprintf(f, "%-40s %6zu  med %5zu %10.1f ± %7.1f  cyc/op %9.3f %10.1f  %-20s %6s %6s%s\n",
+	        name, w->size, w->cnt, w->cyc.median, w->cyc.mad, w->cyc.median / (double)w->size,
+	        w->ns_per_call, range, ratio_g, ratio_r,
+	        strcmp(w->check, "MISMATCH") == 0 ? "  OUTPUT MISMATCH vs ref" : "");
+}
+
+void bench_print_table(const struct bench_run *r, FILE *f)
+{
+	const struct bench_driver *cur = NULL;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct bench_row *w = &r->rows[i];
+		if (w->drv != cur) {
+			cur = w->drv;
+			fprintf(f, "\n## %s  (size in %ss)%s%s\n", cur->kernel, cur->unit,
+			        cur->peer_note ? "  " : "", cur->peer_note ? cur->peer_note : "");
+			fprintf(f, "%-40s %6s  %-4s%5s %10s   %7s  %-6s %9s %10s  %-20s %6s %6s\n",
+			        "Benchmark", "(size)", "Mode", "Cnt", "Score", "Error", "Units",
+			        strcmp(cur->unit, "limb") == 0 ? "cyc/limb" : "cyc/word", "ns/op",
+			        "p10..p90 cyc/op", "xGMP", "xref");
+		}
+		print_row(f, w);
+	}
+	fprintf(f, "\n");
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *kind_name(enum bench_kind k)
+{
+	switch (k) {
+	case BK_VARIANT: return "variant";
+	case BK_REF: return "ref";
+	case BK_GMP: return "gmp";
+	case BK_GMP_PEER: return "gmp-peer";
+	}
+	return "?";
+}
+
+static void jstats(FILE *f, const struct bench_stats *s)
+{
+	fprintf(f, "{\"median\": %.4f, \"mad\": %.4f, \"p10\": %.4f, \"p90\": %.4f, \"min\": %.4f, "
+	        "\"mean\": %.4f}", s->median, s->mad, s->p10, s->p90, s->min, s->mean);
+}
+
+/* "name": {"paired_median", "paired_p10", "paired_p90", "of_medians"} or null */
+static void jratio(FILE *f, const char *name, double of_medians, const struct bench_stats *p)
+{
+	if (of_medians <= 0) {
+		fprintf(f, "\"%s\": null, ", name);
+		return;
+	}
+	fprintf(f, "\"%s\": {\"paired_median\": %.4f, \"paired_p10\": %.4f, "
+	        "\"paired_p90\": %.4f, \"of_medians\": %.4f}, ", name, p->median, p->p10, p->p90,
+	        of_medians);
+}
+
+int bench_write_json(const struct bench_run *r, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{\n  \"schema\": \"limbforge-bench/1\",\n  \"date\": ");
+	jstr(f, r->date);
+	fprintf(f, ",\n  \"cpu\": {\"model\": ");
+	jstr(f, r->cpu.model);
+	fprintf(f, ", \"name\": ");
+	jstr(f, r->cpu.name);
+	fprintf(f, ", \"arch\": ");
+	jstr(f, r->cpu.arch);
+	fprintf(f, ", \"family\": %u, \"model_id\": %u, \"stepping\": %u},\n", r->cpu.family,
+	        r->cpu.model_id, r->cpu.stepping);
+	fprintf(f, "  \"features\": \"0x%016llx\",\n", (unsigned long long)lf_cpu_features());
+	fprintf(f, "  \"emulated\": %s,\n  \"quick\": %s,\n  \"partial\": %s,\n  \"args\": ",
+	        r->emulated ? "true" : "false", r->quick ? "true" : "false",
+	        r->partial ? "true" : "false");
+	jstr(f, r->args);
+	fprintf(f, ",\n  \"compiler\": ");
+	jstr(f, BENCH_COMPILER);
+#ifdef BENCH_CFLAGS
+	fprintf(f, ",\n  \"cflags\": ");
+	jstr(f, BENCH_CFLAGS);
+#endif
+	fprintf(f, ",\n  \"gmp_version\": ");
+	jstr(f, gmp_version_string());
+	fprintf(f, ",\n  \"timer\": ");
+	jstr(f, bench_timer_name());
+	fprintf(f, ",\n  \"timer_overhead_ticks\": %.1f,\n  \"ticks_per_ns\": %.6f,\n",
+	        r->timer_overhead, r->ticks_per_ns);
+	fprintf(f, "  \"calibration\": {\"method\": \"chains of 1000 dependent register-register "
+	        "adds, 1 core cycle each, interleaved with the measurements\", "
+	        "\"core_cycles_per_tick\": ");
+	jstats(f, &r->calib);
+	fprintf(f, ", \"samples\": %zu, \"first\": %.4f, \"last\": %.4f, \"core_ghz\": %.4f},\n",
+	        r->calib_n, r->calib_first, r->calib_last, r->calib.median * r->ticks_per_ns);
+	fprintf(f, "  \"rows\": [");
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct bench_row *w = &r->rows[i];
+		fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
+		jstr(f, w->drv->kernel);
+		fprintf(f, ", \"variant\": ");
+		jstr(f, w->c->variant);
+		fprintf(f, ", \"label\": ");
+		jstr(f, w->c->label);
+		fprintf(f, ", \"kind\": \"%s\", \"chosen\": %s, \"size\": %zu, \"unit\": ",
+		        kind_name(w->c->kind), w->c->chosen ? "true" : "false", w->size);
+		jstr(f, w->drv->unit);
+		if (w->c->kind == BK_GMP_PEER) {
+			fprintf(f, ", \"peer_note\": ");
+			jstr(f, w->drv->peer_note);
+		}
+		fprintf(f, ", \"cnt\": %zu, \"batch_calls\": %zu, \"cycles_per_call\": ", w->cnt,
+		        w->batch_calls);
+		jstats(f, &w->cyc);
+		fprintf(f, ", \"cycles_per_unit\": %.4f, \"ns_per_call\": %.3f, ",
+		        w->cyc.median / (double)w->size, w->ns_per_call);
+		jratio(f, "ratio_vs_gmp", w->ratio_gmp, &w->paired_gmp);
+		jratio(f, "ratio_vs_ref", w->ratio_ref, &w->paired_ref);
+		fprintf(f, "\"check\": \"%s\"}", w->check);
+	}
+	fprintf(f, "\n  ]\n}\n");
+	return fclose(f);
+}
