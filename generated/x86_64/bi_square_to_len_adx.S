@@ -24,10 +24,11 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.adx]
  *   ahead = 1
+ *   small = 8
  *   unroll = 8
  *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 284 instructions.
+ * 1206 instructions.
  */
 #include "lf_asm.h"
 
@@ -82,6 +83,940 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	addq	$1, %rcx
 	jmp	.Llf_bi_square_to_len_adx_conv
 .Llf_bi_square_to_len_adx_conv_done:
+	cmpq	$8, %r10
+	ja	.Llf_bi_square_to_len_adx_generic
+	cmpq	$4, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt4
+	cmpq	$2, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt2
+	cmpq	$1, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt1
+	jmp	.Llf_bi_square_to_len_adx_small1
+.Llf_bi_square_to_len_adx_n_gt1:
+	jmp	.Llf_bi_square_to_len_adx_small2
+.Llf_bi_square_to_len_adx_n_gt2:
+	cmpq	$3, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt3
+	jmp	.Llf_bi_square_to_len_adx_small3
+.Llf_bi_square_to_len_adx_n_gt3:
+	jmp	.Llf_bi_square_to_len_adx_small4
+.Llf_bi_square_to_len_adx_n_gt4:
+	cmpq	$6, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt6
+	cmpq	$5, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt5
+	jmp	.Llf_bi_square_to_len_adx_small5
+.Llf_bi_square_to_len_adx_n_gt5:
+	jmp	.Llf_bi_square_to_len_adx_small6
+.Llf_bi_square_to_len_adx_n_gt6:
+	cmpq	$7, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt7
+	jmp	.Llf_bi_square_to_len_adx_small7
+.Llf_bi_square_to_len_adx_n_gt7:
+	jmp	.Llf_bi_square_to_len_adx_small8
+.Llf_bi_square_to_len_adx_small1:
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_2
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_2
+.Llf_bi_square_to_len_adx_d0_even_2:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_2:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0
+	movq	%r11, (%rax)
+.Llf_bi_square_to_len_adx_pos0:
+	xorl	%r11d, %r11d
+	movq	%r10, 8(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small2:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r11, %r10
+	movq	%r11, 8(%rax)
+	adcxq	%r9, %r10
+	movq	%r10, 16(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_3
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_3
+.Llf_bi_square_to_len_adx_d0_even_3:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_3:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_2
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_2:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	16(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 16(%rax)
+	movq	%r9, %r11
+	adcxq	%r9, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 24(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small3:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r8, %r10
+	movq	%r8, 8(%rax)
+	mulxq	16(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 16(%rax)
+	adcxq	%r9, %r8
+	movq	%r8, 24(%rax)
+	movq	8(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	16(%r11), %r11, %r10
+	adoxq	24(%rax), %r11
+	movq	%r11, 24(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 32(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_4
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_4
+.Llf_bi_square_to_len_adx_d0_even_4:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_4:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_3
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_3:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	16(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 16(%rax)
+	movq	24(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 24(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	32(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	movq	%r8, 32(%rax)
+	movq	%r9, %r10
+	adcxq	%r9, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 40(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small4:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r8, %r10
+	movq	%r8, 8(%rax)
+	mulxq	16(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 16(%rax)
+	mulxq	24(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 24(%rax)
+	adcxq	%r9, %r10
+	movq	%r10, 32(%rax)
+	movq	8(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	16(%r11), %r8, %r10
+	adoxq	24(%rax), %r8
+	movq	%r8, 24(%rax)
+	mulxq	24(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	32(%rax), %rcx
+	movq	%rcx, 32(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 40(%rax)
+	movq	16(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	24(%r11), %r11, %r10
+	adoxq	40(%rax), %r11
+	movq	%r11, 40(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 48(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_5
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_5
+.Llf_bi_square_to_len_adx_d0_even_5:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_5:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_4
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_4:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	16(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 16(%rax)
+	movq	24(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 24(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	32(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 32(%rax)
+	movq	40(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 40(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	48(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 48(%rax)
+	movq	%r9, %r11
+	adcxq	%r9, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 56(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small5:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r8, %r10
+	movq	%r8, 8(%rax)
+	mulxq	16(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 16(%rax)
+	mulxq	24(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 24(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 32(%rax)
+	adcxq	%r9, %r8
+	movq	%r8, 40(%rax)
+	movq	8(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	16(%r11), %r8, %r10
+	adoxq	24(%rax), %r8
+	movq	%r8, 24(%rax)
+	mulxq	24(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	32(%rax), %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	32(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	40(%rax), %rcx
+	movq	%rcx, 40(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 48(%rax)
+	movq	16(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	24(%r11), %r8, %r10
+	adoxq	40(%rax), %r8
+	movq	%r8, 40(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 56(%rax)
+	movq	24(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	32(%r11), %r11, %r10
+	adoxq	56(%rax), %r11
+	movq	%r11, 56(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 64(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_6
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_6
+.Llf_bi_square_to_len_adx_d0_even_6:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_6:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_5
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_5:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	16(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 16(%rax)
+	movq	24(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 24(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r8
+	movq	32(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r11, %rcx
+	movq	%rcx, 32(%rax)
+	movq	40(%rax), %r11
+	adcxq	%r11, %r11
+	adoxq	%r8, %r11
+	movq	%r11, 40(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	48(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 48(%rax)
+	movq	56(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 56(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	64(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	movq	%r8, 64(%rax)
+	movq	%r9, %r10
+	adcxq	%r9, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 72(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small6:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r8, %r10
+	movq	%r8, 8(%rax)
+	mulxq	16(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 16(%rax)
+	mulxq	24(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 24(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	40(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 40(%rax)
+	adcxq	%r9, %r10
+	movq	%r10, 48(%rax)
+	movq	8(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	16(%r11), %r8, %r10
+	adoxq	24(%rax), %r8
+	movq	%r8, 24(%rax)
+	mulxq	24(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	32(%rax), %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	32(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	40(%rax), %rcx
+	movq	%rcx, 40(%rax)
+	mulxq	40(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 56(%rax)
+	movq	16(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	24(%r11), %r8, %r10
+	adoxq	40(%rax), %r8
+	movq	%r8, 40(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	mulxq	40(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	56(%rax), %rcx
+	movq	%rcx, 56(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 64(%rax)
+	movq	24(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	32(%r11), %r8, %r10
+	adoxq	56(%rax), %r8
+	movq	%r8, 56(%rax)
+	mulxq	40(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	64(%rax), %rcx
+	movq	%rcx, 64(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 72(%rax)
+	movq	32(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	40(%r11), %r11, %r10
+	adoxq	72(%rax), %r11
+	movq	%r11, 72(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 80(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_7
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_7
+.Llf_bi_square_to_len_adx_d0_even_7:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_7:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_6
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_6:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r8
+	movq	16(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r11, %rcx
+	movq	%rcx, 16(%rax)
+	movq	24(%rax), %r11
+	adcxq	%r11, %r11
+	adoxq	%r8, %r11
+	movq	%r11, 24(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	32(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 32(%rax)
+	movq	40(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 40(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r8
+	movq	48(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r11, %rcx
+	movq	%rcx, 48(%rax)
+	movq	56(%rax), %r11
+	adcxq	%r11, %r11
+	adoxq	%r8, %r11
+	movq	%r11, 56(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	64(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 64(%rax)
+	movq	72(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 72(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	80(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	movq	%r8, 80(%rax)
+	movq	%r9, %r10
+	adcxq	%r9, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 88(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small7:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r8, %r10
+	movq	%r8, 8(%rax)
+	mulxq	16(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 16(%rax)
+	mulxq	24(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 24(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	40(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 40(%rax)
+	mulxq	48(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 48(%rax)
+	adcxq	%r9, %r8
+	movq	%r8, 56(%rax)
+	movq	8(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	16(%r11), %r8, %r10
+	adoxq	24(%rax), %r8
+	movq	%r8, 24(%rax)
+	mulxq	24(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	32(%rax), %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	32(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	40(%rax), %rcx
+	movq	%rcx, 40(%rax)
+	mulxq	40(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	mulxq	48(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	56(%rax), %rcx
+	movq	%rcx, 56(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 64(%rax)
+	movq	16(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	24(%r11), %r8, %r10
+	adoxq	40(%rax), %r8
+	movq	%r8, 40(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	mulxq	40(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	56(%rax), %rcx
+	movq	%rcx, 56(%rax)
+	mulxq	48(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	64(%rax), %rcx
+	movq	%rcx, 64(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 72(%rax)
+	movq	24(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	32(%r11), %r8, %r10
+	adoxq	56(%rax), %r8
+	movq	%r8, 56(%rax)
+	mulxq	40(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	64(%rax), %rcx
+	movq	%rcx, 64(%rax)
+	mulxq	48(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	72(%rax), %rcx
+	movq	%rcx, 72(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 80(%rax)
+	movq	32(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	40(%r11), %r8, %r10
+	adoxq	72(%rax), %r8
+	movq	%r8, 72(%rax)
+	mulxq	48(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	80(%rax), %rcx
+	movq	%rcx, 80(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 88(%rax)
+	movq	40(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	48(%r11), %r11, %r10
+	adoxq	88(%rax), %r11
+	movq	%r11, 88(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 96(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_8
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_8
+.Llf_bi_square_to_len_adx_d0_even_8:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_8:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_7
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_7:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	16(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 16(%rax)
+	movq	24(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 24(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r8
+	movq	32(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r11, %rcx
+	movq	%rcx, 32(%rax)
+	movq	40(%rax), %r11
+	adcxq	%r11, %r11
+	adoxq	%r8, %r11
+	movq	%r11, 40(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	48(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 48(%rax)
+	movq	56(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 56(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r8
+	movq	64(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r11, %rcx
+	movq	%rcx, 64(%rax)
+	movq	72(%rax), %r11
+	adcxq	%r11, %r11
+	adoxq	%r8, %r11
+	movq	%r11, 72(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	80(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 80(%rax)
+	movq	88(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 88(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	96(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	movq	%r8, 96(%rax)
+	movq	%r9, %r10
+	adcxq	%r9, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 104(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_small8:
+	movq	(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	8(%r11), %r8, %r10
+	movq	%r8, 8(%rax)
+	mulxq	16(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 16(%rax)
+	mulxq	24(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 24(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	40(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 40(%rax)
+	mulxq	48(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	movq	%rcx, 48(%rax)
+	mulxq	56(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, 56(%rax)
+	adcxq	%r9, %r10
+	movq	%r10, 64(%rax)
+	movq	8(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	16(%r11), %r8, %r10
+	adoxq	24(%rax), %r8
+	movq	%r8, 24(%rax)
+	mulxq	24(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	32(%rax), %rcx
+	movq	%rcx, 32(%rax)
+	mulxq	32(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	40(%rax), %rcx
+	movq	%rcx, 40(%rax)
+	mulxq	40(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	mulxq	48(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	56(%rax), %rcx
+	movq	%rcx, 56(%rax)
+	mulxq	56(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	64(%rax), %rcx
+	movq	%rcx, 64(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 72(%rax)
+	movq	16(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	24(%r11), %r8, %r10
+	adoxq	40(%rax), %r8
+	movq	%r8, 40(%rax)
+	mulxq	32(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	48(%rax), %rcx
+	movq	%rcx, 48(%rax)
+	mulxq	40(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	56(%rax), %rcx
+	movq	%rcx, 56(%rax)
+	mulxq	48(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	64(%rax), %rcx
+	movq	%rcx, 64(%rax)
+	mulxq	56(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	72(%rax), %rcx
+	movq	%rcx, 72(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 80(%rax)
+	movq	24(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	32(%r11), %r8, %r10
+	adoxq	56(%rax), %r8
+	movq	%r8, 56(%rax)
+	mulxq	40(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	64(%rax), %rcx
+	movq	%rcx, 64(%rax)
+	mulxq	48(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	72(%rax), %rcx
+	movq	%rcx, 72(%rax)
+	mulxq	56(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	80(%rax), %rcx
+	movq	%rcx, 80(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 88(%rax)
+	movq	32(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	40(%r11), %r8, %r10
+	adoxq	72(%rax), %r8
+	movq	%r8, 72(%rax)
+	mulxq	48(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	80(%rax), %rcx
+	movq	%rcx, 80(%rax)
+	mulxq	56(%r11), %rcx, %r10
+	adcxq	%r8, %rcx
+	adoxq	88(%rax), %rcx
+	movq	%rcx, 88(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 96(%rax)
+	movq	40(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	48(%r11), %r8, %r10
+	adoxq	88(%rax), %r8
+	movq	%r8, 88(%rax)
+	mulxq	56(%r11), %rcx, %r8
+	adcxq	%r10, %rcx
+	adoxq	96(%rax), %rcx
+	movq	%rcx, 96(%rax)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 104(%rax)
+	movq	48(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	56(%r11), %r11, %r10
+	adoxq	104(%rax), %r11
+	movq	%r11, 104(%rax)
+	adcxq	%r9, %r10
+	adoxq	%r9, %r10
+	movq	%r10, 112(%rax)
+	movq	8(%rsp), %r10
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_9
+	movl	(%r10), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_9
+.Llf_bi_square_to_len_adx_d0_even_9:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_9:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_8
+	movq	%r9, (%rax)
+.Llf_bi_square_to_len_adx_pos0_8:
+	xorl	%r9d, %r9d
+	movq	8(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	16(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 16(%rax)
+	movq	24(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 24(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	32(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 32(%rax)
+	movq	40(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 40(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	48(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 48(%rax)
+	movq	56(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 56(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	64(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 64(%rax)
+	movq	72(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 72(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	80(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 80(%rax)
+	movq	88(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 88(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	96(%rax), %rcx
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, 96(%rax)
+	movq	104(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 104(%rax)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	112(%rax), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 112(%rax)
+	movq	%r9, %r11
+	adcxq	%r9, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 120(%rax)
+	jmp	.Llf_bi_square_to_len_adx_sqr_done
+.Llf_bi_square_to_len_adx_generic:
 	cmpq	$1, %r10
 	jbe	.Llf_bi_square_to_len_adx_one
 	xorl	%r9d, %r9d
@@ -286,46 +1221,76 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	(%rax,%r10,8), %r11
 	xorl	%r9d, %r9d
 	movq	%r9, -8(%r11,%r10,8)
-	movq	8(%rsp), %r11
+	leaq	-1(%r10), %r11
+	movq	%r11, %rcx
+	andq	$1, %rcx
+	shrq	$1, %r11
+	movq	8(%rsp), %r10
 	movq	(%rsp), %r9
 	testq	$1, %r9
-	jz	.Llf_bi_square_to_len_adx_d0_even_2
-	movl	(%r11), %edx
+	jz	.Llf_bi_square_to_len_adx_d0_even_10
+	movl	(%r10), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_2
-.Llf_bi_square_to_len_adx_d0_even_2:
-	rorxq	$32, (%r11), %rdx
-.Llf_bi_square_to_len_adx_d0_done_2:
-	leaq	-8(%r11), %r11
-	mulxq	%rdx, %r8, %r9
+	jmp	.Llf_bi_square_to_len_adx_d0_done_10
+.Llf_bi_square_to_len_adx_d0_even_10:
+	rorxq	$32, (%r10), %rdx
+.Llf_bi_square_to_len_adx_d0_done_10:
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %rdx
 	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0
+	jnz	.Llf_bi_square_to_len_adx_pos0_9
 	movq	%r8, (%rax)
-.Llf_bi_square_to_len_adx_pos0:
-	movq	8(%rax), %rdx
+.Llf_bi_square_to_len_adx_pos0_9:
+	movq	8(%rax), %rsi
+	leaq	16(%rax), %r9
 	xorl	%r8d, %r8d
-	adcxq	%rdx, %rdx
-	adoxq	%r9, %rdx
-	movq	%rdx, 8(%rax)
-	leaq	-1(%r10), %rcx
-	leaq	16(%rax), %rax
+	adcxq	%rsi, %rsi
+	adoxq	%rdx, %rsi
+	movq	%rsi, 8(%rax)
+	jrcxz	.Llf_bi_square_to_len_adx_single_done
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %rdx
+	movq	(%r9), %rax
+	movq	8(%r9), %rsi
+	adcxq	%rax, %rax
+	adcxq	%rsi, %rsi
+	adoxq	%r8, %rax
+	adoxq	%rdx, %rsi
+	movq	%rax, (%r9)
+	movq	%rsi, 8(%r9)
+	leaq	16(%r9), %r9
+.Llf_bi_square_to_len_adx_single_done:
+	movq	%r11, %rcx
 .Llf_bi_square_to_len_adx_top_4:
 	jrcxz	.Llf_bi_square_to_len_adx_done_4
-	rorxq	$32, (%r11), %rdx
-	leaq	-8(%r11), %r11
-	mulxq	%rdx, %r8, %r9
-	movq	(%rax), %r10
-	movq	8(%rax), %rdx
-	adcxq	%r10, %r10
-	adcxq	%rdx, %rdx
-	adoxq	%r8, %r10
-	adoxq	%r9, %rdx
-	movq	%r10, (%rax)
-	movq	%rdx, 8(%rax)
-	leaq	16(%rax), %rax
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %rdx
+	movq	(%r9), %rax
+	movq	8(%r9), %rsi
+	adcxq	%rax, %rax
+	adcxq	%rsi, %rsi
+	adoxq	%r8, %rax
+	adoxq	%rdx, %rsi
+	movq	%rax, (%r9)
+	movq	%rsi, 8(%r9)
+	rorxq	$32, (%r10), %rdx
+	leaq	-8(%r10), %r10
+	mulxq	%rdx, %r8, %rdx
+	movq	16(%r9), %rax
+	movq	24(%r9), %rsi
+	adcxq	%rax, %rax
+	adcxq	%rsi, %rsi
+	adoxq	%r8, %rax
+	adoxq	%rdx, %rsi
+	movq	%rax, 16(%r9)
+	movq	%rsi, 24(%r9)
+	leaq	32(%r9), %r9
 	leaq	-1(%rcx), %rcx
 	jmp	.Llf_bi_square_to_len_adx_top_4
 .Llf_bi_square_to_len_adx_done_4:
+.Llf_bi_square_to_len_adx_sqr_done:
 	movq	16(%rsp), %rax
 	movq	(%rsp), %r10
 	leaq	-8(%rax,%r10,8), %r10

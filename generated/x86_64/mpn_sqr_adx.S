@@ -24,10 +24,11 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.adx]
  *   ahead = 1
+ *   small = 8
  *   unroll = 16
  *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 354 instructions.
+ * 1204 instructions.
  */
 #include "lf_asm.h"
 
@@ -47,6 +48,844 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%rdx, %rax
 	testq	%rax, %rax
 	jz	.Llf_mpn_sqr_adx_exit
+	cmpq	$8, %rax
+	ja	.Llf_mpn_sqr_adx_generic
+	cmpq	$4, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt4
+	cmpq	$2, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt1
+	jmp	.Llf_mpn_sqr_adx_small1
+.Llf_mpn_sqr_adx_n_gt1:
+	jmp	.Llf_mpn_sqr_adx_small2
+.Llf_mpn_sqr_adx_n_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt3
+	jmp	.Llf_mpn_sqr_adx_small3
+.Llf_mpn_sqr_adx_n_gt3:
+	jmp	.Llf_mpn_sqr_adx_small4
+.Llf_mpn_sqr_adx_n_gt4:
+	cmpq	$6, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt6
+	cmpq	$5, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt5
+	jmp	.Llf_mpn_sqr_adx_small5
+.Llf_mpn_sqr_adx_n_gt5:
+	jmp	.Llf_mpn_sqr_adx_small6
+.Llf_mpn_sqr_adx_n_gt6:
+	cmpq	$7, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt7
+	jmp	.Llf_mpn_sqr_adx_small7
+.Llf_mpn_sqr_adx_n_gt7:
+	jmp	.Llf_mpn_sqr_adx_small8
+.Llf_mpn_sqr_adx_small1:
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %r10, %rax
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
+	movq	%rax, 8(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small2:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	adcxq	%rax, %r10
+	movq	%r10, 16(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	16(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	movq	%rax, %r10
+	adcxq	%rax, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 24(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small3:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	adcxq	%rax, %r11
+	movq	%r11, 24(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 32(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	32(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	movq	%r9, 32(%rdi)
+	movq	%rax, %r10
+	adcxq	%rax, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 40(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small4:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	adcxq	%rax, %r10
+	movq	%r10, 32(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 40(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %r11, %r10
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 48(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 40(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	48(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 48(%rdi)
+	movq	%rax, %r11
+	adcxq	%rax, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 56(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small5:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 32(%rdi)
+	adcxq	%rax, %r11
+	movq	%r11, 40(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 48(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %r11, %r10
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 56(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	32(%rsi), %r11, %r10
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 64(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 24(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 56(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	64(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 64(%rdi)
+	movq	%rax, %r11
+	adcxq	%rax, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 72(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small6:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 32(%rdi)
+	mulxq	40(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	adcxq	%rax, %r10
+	movq	%r10, 48(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 56(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %r11, %r10
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 64(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	32(%rsi), %r11, %r10
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 72(%rdi)
+	movq	32(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	40(%rsi), %r11, %r10
+	adoxq	72(%rdi), %r11
+	movq	%r11, 72(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 80(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 40(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	64(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 64(%rdi)
+	movq	72(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 72(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	80(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 80(%rdi)
+	movq	%rax, %r11
+	adcxq	%rax, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 88(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small7:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 32(%rdi)
+	mulxq	40(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 48(%rdi)
+	adcxq	%rax, %r11
+	movq	%r11, 56(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	48(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 64(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %r11, %r10
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 72(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	32(%rsi), %r11, %r10
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	48(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 80(%rdi)
+	movq	32(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	40(%rsi), %r11, %r10
+	adoxq	72(%rdi), %r11
+	movq	%r11, 72(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 88(%rdi)
+	movq	40(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	48(%rsi), %r11, %r10
+	adoxq	88(%rdi), %r11
+	movq	%r11, 88(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 96(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 40(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	64(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 64(%rdi)
+	movq	72(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 72(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	80(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 80(%rdi)
+	movq	88(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 88(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	96(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 96(%rdi)
+	movq	%rax, %r11
+	adcxq	%rax, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 104(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small8:
+	movq	(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	8(%rsi), %r11, %r10
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 32(%rdi)
+	mulxq	40(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	movq	%r9, 48(%rdi)
+	mulxq	56(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	adcxq	%rax, %r10
+	movq	%r10, 64(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	48(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 72(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	24(%rsi), %r11, %r10
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	56(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 80(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	32(%rsi), %r11, %r10
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	48(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 88(%rdi)
+	movq	32(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	40(%rsi), %r11, %r10
+	adoxq	72(%rdi), %r11
+	movq	%r11, 72(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	56(%rsi), %r9, %r10
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 96(%rdi)
+	movq	40(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	48(%rsi), %r11, %r10
+	adoxq	88(%rdi), %r11
+	movq	%r11, 88(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%r10, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 104(%rdi)
+	movq	48(%rsi), %rdx
+	xorl	%eax, %eax
+	mulxq	56(%rsi), %r11, %r10
+	adoxq	104(%rdi), %r11
+	movq	%r11, 104(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 112(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %rax, %r11
+	movq	%rax, (%rdi)
+	xorl	%eax, %eax
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 24(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 56(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	64(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 64(%rdi)
+	movq	72(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 72(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	80(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 80(%rdi)
+	movq	88(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 88(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	96(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 96(%rdi)
+	movq	104(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 104(%rdi)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	112(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	movq	%r9, 112(%rdi)
+	movq	%rax, %r10
+	adcxq	%rax, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 120(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_generic:
 	cmpq	$1, %rax
 	jbe	.Llf_mpn_sqr_adx_one
 	xorl	%r10d, %r10d
@@ -270,14 +1109,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
 	adcxq	%rbp, %r13
-	mulxq	32(%r9), %r12, %rbp
+	mulxq	32(%r9), %rbp, %r12
 	adoxq	24(%r11), %r13
 	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
+	adcxq	%r10, %rbp
 	mulxq	40(%r9), %r13, %r10
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
+	adoxq	32(%r11), %rbp
+	movq	%rbp, 32(%r11)
+	adcxq	%r12, %r13
 	mulxq	48(%r9), %r12, %rbp
 	adoxq	40(%r11), %r13
 	movq	%r13, 40(%r11)
@@ -378,34 +1217,64 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	(%rdi,%rax,8), %r10
 	xorl	%r11d, %r11d
 	movq	%r11, -8(%r10,%rax,8)
+	leaq	-1(%rax), %rax
+	movq	%rax, %rcx
+	andq	$1, %rcx
+	shrq	$1, %rax
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r9, %r11
-	movq	%r9, (%rdi)
-	movq	8(%rdi), %r8
-	xorl	%r9d, %r9d
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%rdi)
-	leaq	-1(%rax), %rcx
-	leaq	16(%rdi), %rax
+	mulxq	%rdx, %r8, %r9
+	movq	%r8, (%rdi)
+	movq	8(%rdi), %rdx
+	leaq	16(%rdi), %r11
+	xorl	%r8d, %r8d
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %rdx
+	movq	%rdx, 8(%rdi)
+	jrcxz	.Llf_mpn_sqr_adx_single_done
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r8, %r9
+	movq	(%r11), %rsi
+	movq	8(%r11), %rdx
+	adcxq	%rsi, %rsi
+	adcxq	%rdx, %rdx
+	adoxq	%r8, %rsi
+	adoxq	%r9, %rdx
+	movq	%rsi, (%r11)
+	movq	%rdx, 8(%r11)
+	leaq	16(%r11), %r11
+.Llf_mpn_sqr_adx_single_done:
+	movq	%rax, %rcx
 .Llf_mpn_sqr_adx_top_4:
 	jrcxz	.Llf_mpn_sqr_adx_done_4
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r9, %r11
-	movq	(%rax), %rdx
-	movq	8(%rax), %r8
+	mulxq	%rdx, %r8, %r9
+	movq	(%r11), %rsi
+	movq	8(%r11), %rdx
+	adcxq	%rsi, %rsi
 	adcxq	%rdx, %rdx
-	adcxq	%r8, %r8
+	adoxq	%r8, %rsi
 	adoxq	%r9, %rdx
-	adoxq	%r11, %r8
-	movq	%rdx, (%rax)
-	movq	%r8, 8(%rax)
-	leaq	16(%rax), %rax
+	movq	%rsi, (%r11)
+	movq	%rdx, 8(%r11)
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r8, %r9
+	movq	16(%r11), %rsi
+	movq	24(%r11), %rdx
+	adcxq	%rsi, %rsi
+	adcxq	%rdx, %rdx
+	adoxq	%r8, %rsi
+	adoxq	%r9, %rdx
+	movq	%rsi, 16(%r11)
+	movq	%rdx, 24(%r11)
+	leaq	32(%r11), %r11
 	leaq	-1(%rcx), %rcx
 	jmp	.Llf_mpn_sqr_adx_top_4
 .Llf_mpn_sqr_adx_done_4:
+.Llf_mpn_sqr_adx_sqr_done:
 .Llf_mpn_sqr_adx_exit:
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8

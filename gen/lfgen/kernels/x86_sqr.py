@@ -15,7 +15,8 @@ BigInteger kernel reads those from its BE-word input).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, MULX, ADCX, ADOX, XOR, LEA, SUB,
-                            JZ, JNZ, JRCXZ, JMP, CMP, JBE, TEST, Label, LABEL, rdx, rcx)
+                            AND, SHR, JZ, JNZ, JRCXZ, JMP, CMP, JBE, JA, TEST, Label, LABEL,
+                            rdx, rcx)
 
 from . import x86_rows
 from .x86_rows import Digits
@@ -78,12 +79,20 @@ class PlainDiag:
 
 
 def final_pass(f, T, n, diag, store_pos0=None):
-    """Step 2. store_pos0(value) stores T[0] (None: plain store; it may use flags)."""
+    """Step 2. store_pos0(value) stores T[0] (None: plain store; it may use flags).
+    Two digits per loop iteration; a single step first when n-1 is odd. Once the chains
+    start, only flag-free instructions steer (MOV, LEA, JRCXZ, JMP)."""
     zero = GeneralPurposeRegister64()
     lo = GeneralPurposeRegister64()
     hi = GeneralPurposeRegister64()
     t0 = GeneralPurposeRegister64()
     t1 = GeneralPurposeRegister64()
+    cnt = GeneralPurposeRegister64()
+    ptr = GeneralPurposeRegister64()
+    LEA(cnt, [n - 1])
+    MOV(rcx, cnt)
+    AND(rcx, 1)                           # a single step first when n-1 is odd
+    SHR(cnt, 1)                           # then (n-1)/2 double steps
     # q = 0: T[0] = lo(d0^2), T[1] = 2 T[1] + hi(d0^2) (+ carries that flow on)
     diag.first(rdx)
     MULX(hi, lo, rdx)
@@ -92,36 +101,142 @@ def final_pass(f, T, n, diag, store_pos0=None):
     else:
         store_pos0(lo)
     MOV(t1, [T + 8])
+    LEA(ptr, [T + 16])
     XOR(zero.as_dword, zero.as_dword)     # CF = OF = 0
     ADCX(t1, t1)
     ADOX(t1, hi)
     MOV([T + 8], t1)
-    # q = 1 .. n-1 with flag-preserving loop control (LEA, JRCXZ)
-    ptr = GeneralPurposeRegister64()
-    LEA(rcx, [n - 1])
-    LEA(ptr, [T + 16])
+
+    def step(off):
+        diag.next(rdx)
+        MULX(hi, lo, rdx)
+        MOV(t0, [ptr + off])
+        MOV(t1, [ptr + off + 8])
+        ADCX(t0, t0)
+        ADCX(t1, t1)
+        ADOX(t0, lo)
+        ADOX(t1, hi)
+        MOV([ptr + off], t0)
+        MOV([ptr + off + 8], t1)
+
+    single = f.new_label("single_done")
+    JRCXZ(single)
+    step(0)
+    LEA(ptr, [ptr + 16])
+    LABEL(single)
+    MOV(rcx, cnt)
     top = f.new_label("top")
     done = f.new_label("done")
     LABEL(top)
     JRCXZ(done)
-    diag.next(rdx)
-    MULX(hi, lo, rdx)
-    MOV(t0, [ptr])
-    MOV(t1, [ptr + 8])
-    ADCX(t0, t0)
-    ADCX(t1, t1)
-    ADOX(t0, lo)
-    ADOX(t1, hi)
-    MOV([ptr], t0)
-    MOV([ptr + 8], t1)
-    LEA(ptr, [ptr + 16])
+    step(0)
+    step(16)
+    LEA(ptr, [ptr + 32])
     LEA(rcx, [rcx - 1])
     JMP(top)
     LABEL(done)
 
 
+def small(f, T, dig, k, diag, store_pos0=None):
+    """The whole square of a constant number k of digits as straight-line code: no loop
+    control, no pointer updates, T[2k-1] = 0 known, the last chains closed per row."""
+    zero = GeneralPurposeRegister64()
+    if k >= 2:
+        # row 0: T[1..k-1] = d_0 * d[1..k-1], T[k] = carry
+        MOV(rdx, [dig])
+        XOR(zero.as_dword, zero.as_dword)
+        prev = None
+        for j in range(1, k):
+            lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+            MULX(hi, lo, [dig + 8 * j])
+            if prev is not None:
+                ADCX(lo, prev)
+            MOV([T + 8 * j], lo)
+            prev = hi
+        ADCX(prev, zero)
+        MOV([T + 8 * k], prev)
+        # rows i = 1 .. k-2
+        for i in range(1, k - 1):
+            MOV(rdx, [dig + 8 * i])
+            XOR(zero.as_dword, zero.as_dword)
+            prev = None
+            for j in range(i + 1, k):
+                lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+                MULX(hi, lo, [dig + 8 * j])
+                if prev is not None:
+                    ADCX(lo, prev)
+                ADOX(lo, [T + 8 * (i + j)])
+                MOV([T + 8 * (i + j)], lo)
+                prev = hi
+            ADCX(prev, zero)
+            ADOX(prev, zero)
+            MOV([T + 8 * (i + k)], prev)
+    # final pass, T[2k-1] = 0 never loaded
+    lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+    diag.first(rdx)
+    MULX(hi, lo, rdx)
+    if store_pos0 is None:
+        MOV([T], lo)
+    else:
+        store_pos0(lo)
+    XOR(zero.as_dword, zero.as_dword)
+    t1 = GeneralPurposeRegister64()
+    if k == 1:
+        MOV([T + 8], hi)
+        return
+    MOV(t1, [T + 8])
+    ADCX(t1, t1)
+    ADOX(t1, hi)
+    MOV([T + 8], t1)
+    for q in range(1, k):
+        lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        t0, t1 = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        diag.next(rdx)
+        MULX(hi, lo, rdx)
+        MOV(t0, [T + 16 * q])
+        ADCX(t0, t0)
+        ADOX(t0, lo)
+        MOV([T + 16 * q], t0)
+        if q < k - 1:
+            MOV(t1, [T + 16 * q + 8])
+            ADCX(t1, t1)
+        else:
+            MOV(t1, zero)                 # T[2k-1] = 0: only the carry from doubling
+            ADCX(t1, zero)
+        ADOX(t1, hi)
+        MOV([T + 16 * q + 8], t1)
+
+
+def _tree(f, n, lo, hi, targets):
+    """Binary search on the register n over lo..hi, jumping to targets[k]."""
+    if lo == hi:
+        JMP(targets[lo])
+        return
+    mid = (lo + hi) // 2
+    right = f.new_label("n_gt%d" % mid)
+    CMP(n, mid)
+    JA(right)
+    _tree(f, n, lo, mid, targets)
+    LABEL(right)
+    _tree(f, n, mid + 1, hi, targets)
+
+
 def square(f, T, dig, n, p, diag, store_pos0=None):
-    """Whole square for n >= 1 digits (n in a register, preserved)."""
+    """Whole square for n >= 1 digits (n in a register, preserved). Up to p.small digits
+    go to straight-line code picked by a binary search on n; longer squares run the rows
+    and the final pass as loops."""
+    done = f.new_label("sqr_done")
+    generic = f.new_label("generic")
+    if p.small >= 1:
+        CMP(n, p.small)
+        JA(generic)
+        targets = {k: f.new_label("small%d" % k) for k in range(1, p.small + 1)}
+        _tree(f, n, 1, p.small, targets)
+        for k in range(1, p.small + 1):
+            LABEL(targets[k])
+            small(f, T, dig, k, diag, store_pos0)
+            JMP(done)
+    LABEL(generic)
     one = f.new_label("one")
     CMP(n, 1)
     JBE(one)
@@ -133,3 +248,4 @@ def square(f, T, dig, n, p, diag, store_pos0=None):
     XOR(z.as_dword, z.as_dword)
     MOV([top + n * 8 - 8], z)             # T[2n-1] = 0 (also T[1] when n == 1)
     final_pass(f, T, n, diag, store_pos0)
+    LABEL(done)
