@@ -24,11 +24,12 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.adx]
  *   ahead = 1
+ *   corner = 16
  *   small = 8
  *   unroll = 8
  *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 1206 instructions.
+ * 1786 instructions.
  */
 #include "lf_asm.h"
 
@@ -1017,8 +1018,49 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r11, 120(%rax)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_generic:
-	cmpq	$1, %r10
-	jbe	.Llf_bi_square_to_len_adx_one
+	cmpq	$16, %r10
+	ja	.Llf_bi_square_to_len_adx_large
+	xorl	%r8d, %r8d
+	leaq	-1(%r10), %r9
+	leaq	8(%rax), %rcx
+.Llf_bi_square_to_len_adx_zero_t:
+	movq	%r8, (%rcx)
+	leaq	8(%rcx), %rcx
+	subq	$1, %r9
+	jnz	.Llf_bi_square_to_len_adx_zero_t
+	leaq	(%rax,%r10,8), %r9
+	leaq	(%r9,%r10,8), %r9
+	leaq	(%r11,%r10,8), %r11
+	cmpq	$12, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt12
+	cmpq	$10, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt10
+	cmpq	$9, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt9
+	jmp	.Llf_bi_square_to_len_adx_corner_row8
+.Llf_bi_square_to_len_adx_n_gt9:
+	jmp	.Llf_bi_square_to_len_adx_corner_row9
+.Llf_bi_square_to_len_adx_n_gt10:
+	cmpq	$11, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt11
+	jmp	.Llf_bi_square_to_len_adx_corner_row10
+.Llf_bi_square_to_len_adx_n_gt11:
+	jmp	.Llf_bi_square_to_len_adx_corner_row11
+.Llf_bi_square_to_len_adx_n_gt12:
+	cmpq	$14, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt14
+	cmpq	$13, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt13
+	jmp	.Llf_bi_square_to_len_adx_corner_row12
+.Llf_bi_square_to_len_adx_n_gt13:
+	jmp	.Llf_bi_square_to_len_adx_corner_row13
+.Llf_bi_square_to_len_adx_n_gt14:
+	cmpq	$15, %r10
+	ja	.Llf_bi_square_to_len_adx_n_gt15
+	jmp	.Llf_bi_square_to_len_adx_corner_row14
+.Llf_bi_square_to_len_adx_n_gt15:
+	jmp	.Llf_bi_square_to_len_adx_corner_row15
+.Llf_bi_square_to_len_adx_large:
 	xorl	%r9d, %r9d
 	leaq	8(%rax), %r8
 	leaq	8(%r11), %rcx
@@ -1027,11 +1069,11 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1
 	xorl	%edi, %edi
-	mulxq	(%rcx), %rbx, %rdi
-	addq	%r9, %rbx
-	movq	%rbx, (%r8)
-	adcq	$0, %rdi
-	movq	%rdi, %r9
+	mulxq	(%rcx), %rdi, %rbx
+	addq	%r9, %rdi
+	movq	%rdi, (%r8)
+	adcq	$0, %rbx
+	movq	%rbx, %r9
 	leaq	8(%rcx), %rcx
 	leaq	8(%r8), %r8
 .Llf_bi_square_to_len_adx_skip1:
@@ -1040,11 +1082,12 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %rbp, %r9
+	mulxq	8(%rcx), %r9, %rbp
 	movq	%rbx, (%r8)
-	adcq	%rdi, %rbp
-	movq	%rbp, 8(%r8)
-	adcq	$0, %r9
+	adcq	%rdi, %r9
+	movq	%r9, 8(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
 	leaq	16(%rcx), %rcx
 	leaq	16(%r8), %r8
 .Llf_bi_square_to_len_adx_skip2:
@@ -1053,17 +1096,18 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %rbp, %r9
+	mulxq	8(%rcx), %r9, %rbp
 	movq	%rbx, (%r8)
-	adcq	%rdi, %rbp
+	adcq	%rdi, %r9
 	mulxq	16(%rcx), %rbx, %rdi
-	movq	%rbp, 8(%r8)
-	adcq	%r9, %rbx
-	mulxq	24(%rcx), %rbp, %r9
+	movq	%r9, 8(%r8)
+	adcq	%rbp, %rbx
+	mulxq	24(%rcx), %r9, %rbp
 	movq	%rbx, 16(%r8)
-	adcq	%rdi, %rbp
-	movq	%rbp, 24(%r8)
-	adcq	$0, %r9
+	adcq	%rdi, %r9
+	movq	%r9, 24(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4:
@@ -1073,29 +1117,30 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %rbp, %r9
+	mulxq	8(%rcx), %r9, %rbp
 	movq	%rbx, (%r8)
-	adcq	%rdi, %rbp
+	adcq	%rdi, %r9
 	mulxq	16(%rcx), %rbx, %rdi
-	movq	%rbp, 8(%r8)
-	adcq	%r9, %rbx
-	mulxq	24(%rcx), %rbp, %r9
+	movq	%r9, 8(%r8)
+	adcq	%rbp, %rbx
+	mulxq	24(%rcx), %r9, %rbp
 	movq	%rbx, 16(%r8)
-	adcq	%rdi, %rbp
+	adcq	%rdi, %r9
 	mulxq	32(%rcx), %rbx, %rdi
-	movq	%rbp, 24(%r8)
-	adcq	%r9, %rbx
-	mulxq	40(%rcx), %rbp, %r9
+	movq	%r9, 24(%r8)
+	adcq	%rbp, %rbx
+	mulxq	40(%rcx), %r9, %rbp
 	movq	%rbx, 32(%r8)
-	adcq	%rdi, %rbp
+	adcq	%rdi, %r9
 	mulxq	48(%rcx), %rbx, %rdi
-	movq	%rbp, 40(%r8)
-	adcq	%r9, %rbx
-	mulxq	56(%rcx), %rbp, %r9
+	movq	%r9, 40(%r8)
+	adcq	%rbp, %rbx
+	mulxq	56(%rcx), %r9, %rbp
 	movq	%rbx, 48(%r8)
-	adcq	%rdi, %rbp
-	movq	%rbp, 56(%r8)
-	adcq	$0, %r9
+	adcq	%rdi, %r9
+	movq	%r9, 56(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
 	decq	%rsi
@@ -1103,7 +1148,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_done:
 	movq	%r9, (%r8)
 	movq	$1, %rdi
-	leaq	-2(%r10), %rsi
+	leaq	-17(%r10), %rsi
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_done_2
 .Llf_bi_square_to_len_adx_top_2:
@@ -1118,13 +1163,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1_2
 	xorl	%ebx, %ebx
-	mulxq	(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	(%r8), %r12
-	movq	%r12, (%r8)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r9
+	mulxq	(%rcx), %rbp, %r12
+	adcxq	%r9, %rbp
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
+	adcxq	%rbx, %r12
+	adoxq	%rbx, %r12
+	movq	%r12, %r9
 	leaq	8(%rcx), %rcx
 	leaq	8(%r8), %r8
 .Llf_bi_square_to_len_adx_skip1_2:
@@ -1133,14 +1178,15 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r13, %r9
+	mulxq	8(%rcx), %r9, %r13
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r13
-	adoxq	8(%r8), %r13
-	movq	%r13, 8(%r8)
-	adcxq	%rbx, %r9
-	adoxq	%rbx, %r9
+	adcxq	%rbp, %r9
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
 	leaq	16(%rcx), %rcx
 	leaq	16(%r8), %r8
 .Llf_bi_square_to_len_adx_skip2_2:
@@ -1149,22 +1195,23 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r13, %r9
+	mulxq	8(%rcx), %r9, %r13
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r9
 	mulxq	16(%rcx), %r12, %rbp
-	adoxq	8(%r8), %r13
-	movq	%r13, 8(%r8)
-	adcxq	%r9, %r12
-	mulxq	24(%rcx), %r13, %r9
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
-	adcxq	%rbp, %r13
-	adoxq	24(%r8), %r13
-	movq	%r13, 24(%r8)
-	adcxq	%rbx, %r9
-	adoxq	%rbx, %r9
+	adcxq	%rbp, %r9
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4_2:
@@ -1174,38 +1221,39 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r13, %r9
+	mulxq	8(%rcx), %r9, %r13
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r9
 	mulxq	16(%rcx), %r12, %rbp
-	adoxq	8(%r8), %r13
-	movq	%r13, 8(%r8)
-	adcxq	%r9, %r12
-	mulxq	24(%rcx), %r13, %r9
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r9
 	mulxq	32(%rcx), %r12, %rbp
-	adoxq	24(%r8), %r13
-	movq	%r13, 24(%r8)
-	adcxq	%r9, %r12
-	mulxq	40(%rcx), %r13, %r9
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%r13, %r12
+	mulxq	40(%rcx), %r9, %r13
 	adoxq	32(%r8), %r12
 	movq	%r12, 32(%r8)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r9
 	mulxq	48(%rcx), %r12, %rbp
-	adoxq	40(%r8), %r13
-	movq	%r13, 40(%r8)
-	adcxq	%r9, %r12
-	mulxq	56(%rcx), %r13, %r9
+	adoxq	40(%r8), %r9
+	movq	%r9, 40(%r8)
+	adcxq	%r13, %r12
+	mulxq	56(%rcx), %r9, %r13
 	adoxq	48(%r8), %r12
 	movq	%r12, 48(%r8)
-	adcxq	%rbp, %r13
-	adoxq	56(%r8), %r13
-	movq	%r13, 56(%r8)
-	adcxq	%rbx, %r9
-	adoxq	%rbx, %r9
+	adcxq	%rbp, %r9
+	adoxq	56(%r8), %r9
+	movq	%r9, 56(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
 	decq	%rsi
@@ -1213,14 +1261,563 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_done_3:
 	movq	%r9, (%r8)
 	leaq	1(%rdi), %rdi
-	leaq	1(%rdi), %rsi
+	leaq	16(%rdi), %rsi
 	cmpq	%r10, %rsi
 	jnz	.Llf_bi_square_to_len_adx_top_2
 .Llf_bi_square_to_len_adx_done_2:
-.Llf_bi_square_to_len_adx_one:
-	leaq	(%rax,%r10,8), %r11
-	xorl	%r9d, %r9d
-	movq	%r9, -8(%r11,%r10,8)
+	leaq	(%rax,%r10,8), %r9
+	leaq	(%r9,%r10,8), %r9
+	leaq	(%r11,%r10,8), %r11
+.Llf_bi_square_to_len_adx_corner_row15:
+	movq	-128(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-120(%r11), %rsi, %rcx
+	adoxq	-248(%r9), %rsi
+	movq	%rsi, -248(%r9)
+	mulxq	-112(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-240(%r9), %rdi
+	movq	%rdi, -240(%r9)
+	mulxq	-104(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-232(%r9), %rdi
+	movq	%rdi, -232(%r9)
+	mulxq	-96(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-224(%r9), %rdi
+	movq	%rdi, -224(%r9)
+	mulxq	-88(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-216(%r9), %rdi
+	movq	%rdi, -216(%r9)
+	mulxq	-80(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-208(%r9), %rdi
+	movq	%rdi, -208(%r9)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-200(%r9), %rdi
+	movq	%rdi, -200(%r9)
+	mulxq	-64(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-192(%r9), %rdi
+	movq	%rdi, -192(%r9)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-184(%r9), %rdi
+	movq	%rdi, -184(%r9)
+	mulxq	-48(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r9), %rdi
+	movq	%rdi, -176(%r9)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-168(%r9), %rdi
+	movq	%rdi, -168(%r9)
+	mulxq	-32(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r9), %rdi
+	movq	%rdi, -160(%r9)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-152(%r9), %rdi
+	movq	%rdi, -152(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-136(%r9), %rdx
+	movq	%rdx, -136(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -128(%r9)
+.Llf_bi_square_to_len_adx_corner_row14:
+	movq	-120(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-112(%r11), %rsi, %rcx
+	adoxq	-232(%r9), %rsi
+	movq	%rsi, -232(%r9)
+	mulxq	-104(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-224(%r9), %rdi
+	movq	%rdi, -224(%r9)
+	mulxq	-96(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-216(%r9), %rdi
+	movq	%rdi, -216(%r9)
+	mulxq	-88(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-208(%r9), %rdi
+	movq	%rdi, -208(%r9)
+	mulxq	-80(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-200(%r9), %rdi
+	movq	%rdi, -200(%r9)
+	mulxq	-72(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-192(%r9), %rdi
+	movq	%rdi, -192(%r9)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-184(%r9), %rdi
+	movq	%rdi, -184(%r9)
+	mulxq	-56(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r9), %rdi
+	movq	%rdi, -176(%r9)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-168(%r9), %rdi
+	movq	%rdi, -168(%r9)
+	mulxq	-40(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r9), %rdi
+	movq	%rdi, -160(%r9)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-152(%r9), %rdi
+	movq	%rdi, -152(%r9)
+	mulxq	-24(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-136(%r9), %rdi
+	movq	%rdi, -136(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-128(%r9), %rsi
+	movq	%rsi, -128(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -120(%r9)
+.Llf_bi_square_to_len_adx_corner_row13:
+	movq	-112(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-104(%r11), %rsi, %rcx
+	adoxq	-216(%r9), %rsi
+	movq	%rsi, -216(%r9)
+	mulxq	-96(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-208(%r9), %rdi
+	movq	%rdi, -208(%r9)
+	mulxq	-88(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-200(%r9), %rdi
+	movq	%rdi, -200(%r9)
+	mulxq	-80(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-192(%r9), %rdi
+	movq	%rdi, -192(%r9)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-184(%r9), %rdi
+	movq	%rdi, -184(%r9)
+	mulxq	-64(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r9), %rdi
+	movq	%rdi, -176(%r9)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-168(%r9), %rdi
+	movq	%rdi, -168(%r9)
+	mulxq	-48(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r9), %rdi
+	movq	%rdi, -160(%r9)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-152(%r9), %rdi
+	movq	%rdi, -152(%r9)
+	mulxq	-32(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-136(%r9), %rdi
+	movq	%rdi, -136(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r9), %rdi
+	movq	%rdi, -128(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-120(%r9), %rdx
+	movq	%rdx, -120(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -112(%r9)
+.Llf_bi_square_to_len_adx_corner_row12:
+	movq	-104(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-96(%r11), %rsi, %rcx
+	adoxq	-200(%r9), %rsi
+	movq	%rsi, -200(%r9)
+	mulxq	-88(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-192(%r9), %rdi
+	movq	%rdi, -192(%r9)
+	mulxq	-80(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-184(%r9), %rdi
+	movq	%rdi, -184(%r9)
+	mulxq	-72(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r9), %rdi
+	movq	%rdi, -176(%r9)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-168(%r9), %rdi
+	movq	%rdi, -168(%r9)
+	mulxq	-56(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r9), %rdi
+	movq	%rdi, -160(%r9)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-152(%r9), %rdi
+	movq	%rdi, -152(%r9)
+	mulxq	-40(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-136(%r9), %rdi
+	movq	%rdi, -136(%r9)
+	mulxq	-24(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r9), %rdi
+	movq	%rdi, -128(%r9)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-120(%r9), %rdi
+	movq	%rdi, -120(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-112(%r9), %rsi
+	movq	%rsi, -112(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -104(%r9)
+.Llf_bi_square_to_len_adx_corner_row11:
+	movq	-96(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-88(%r11), %rsi, %rcx
+	adoxq	-184(%r9), %rsi
+	movq	%rsi, -184(%r9)
+	mulxq	-80(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r9), %rdi
+	movq	%rdi, -176(%r9)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-168(%r9), %rdi
+	movq	%rdi, -168(%r9)
+	mulxq	-64(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r9), %rdi
+	movq	%rdi, -160(%r9)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-152(%r9), %rdi
+	movq	%rdi, -152(%r9)
+	mulxq	-48(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-136(%r9), %rdi
+	movq	%rdi, -136(%r9)
+	mulxq	-32(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r9), %rdi
+	movq	%rdi, -128(%r9)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-120(%r9), %rdi
+	movq	%rdi, -120(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r9), %rdi
+	movq	%rdi, -112(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-104(%r9), %rdx
+	movq	%rdx, -104(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -96(%r9)
+.Llf_bi_square_to_len_adx_corner_row10:
+	movq	-88(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-80(%r11), %rsi, %rcx
+	adoxq	-168(%r9), %rsi
+	movq	%rsi, -168(%r9)
+	mulxq	-72(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r9), %rdi
+	movq	%rdi, -160(%r9)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-152(%r9), %rdi
+	movq	%rdi, -152(%r9)
+	mulxq	-56(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-136(%r9), %rdi
+	movq	%rdi, -136(%r9)
+	mulxq	-40(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r9), %rdi
+	movq	%rdi, -128(%r9)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-120(%r9), %rdi
+	movq	%rdi, -120(%r9)
+	mulxq	-24(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r9), %rdi
+	movq	%rdi, -112(%r9)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-104(%r9), %rdi
+	movq	%rdi, -104(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-96(%r9), %rsi
+	movq	%rsi, -96(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -88(%r9)
+.Llf_bi_square_to_len_adx_corner_row9:
+	movq	-80(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-72(%r11), %rsi, %rcx
+	adoxq	-152(%r9), %rsi
+	movq	%rsi, -152(%r9)
+	mulxq	-64(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r9), %rdi
+	movq	%rdi, -144(%r9)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-136(%r9), %rdi
+	movq	%rdi, -136(%r9)
+	mulxq	-48(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r9), %rdi
+	movq	%rdi, -128(%r9)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-120(%r9), %rdi
+	movq	%rdi, -120(%r9)
+	mulxq	-32(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r9), %rdi
+	movq	%rdi, -112(%r9)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-104(%r9), %rdi
+	movq	%rdi, -104(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r9), %rdi
+	movq	%rdi, -96(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-88(%r9), %rdx
+	movq	%rdx, -88(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -80(%r9)
+.Llf_bi_square_to_len_adx_corner_row8:
+	movq	-72(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-64(%r11), %rsi, %rcx
+	adoxq	-136(%r9), %rsi
+	movq	%rsi, -136(%r9)
+	mulxq	-56(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r9), %rdi
+	movq	%rdi, -128(%r9)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-120(%r9), %rdi
+	movq	%rdi, -120(%r9)
+	mulxq	-40(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r9), %rdi
+	movq	%rdi, -112(%r9)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-104(%r9), %rdi
+	movq	%rdi, -104(%r9)
+	mulxq	-24(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r9), %rdi
+	movq	%rdi, -96(%r9)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-88(%r9), %rdi
+	movq	%rdi, -88(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-80(%r9), %rsi
+	movq	%rsi, -80(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -72(%r9)
+	movq	-64(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-56(%r11), %rsi, %rcx
+	adoxq	-120(%r9), %rsi
+	movq	%rsi, -120(%r9)
+	mulxq	-48(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r9), %rdi
+	movq	%rdi, -112(%r9)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-104(%r9), %rdi
+	movq	%rdi, -104(%r9)
+	mulxq	-32(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r9), %rdi
+	movq	%rdi, -96(%r9)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-88(%r9), %rdi
+	movq	%rdi, -88(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r9), %rdi
+	movq	%rdi, -80(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-72(%r9), %rdx
+	movq	%rdx, -72(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -64(%r9)
+	movq	-56(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-48(%r11), %rsi, %rcx
+	adoxq	-104(%r9), %rsi
+	movq	%rsi, -104(%r9)
+	mulxq	-40(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r9), %rdi
+	movq	%rdi, -96(%r9)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-88(%r9), %rdi
+	movq	%rdi, -88(%r9)
+	mulxq	-24(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r9), %rdi
+	movq	%rdi, -80(%r9)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-72(%r9), %rdi
+	movq	%rdi, -72(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-64(%r9), %rsi
+	movq	%rsi, -64(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -56(%r9)
+	movq	-48(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-40(%r11), %rsi, %rcx
+	adoxq	-88(%r9), %rsi
+	movq	%rsi, -88(%r9)
+	mulxq	-32(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r9), %rdi
+	movq	%rdi, -80(%r9)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-72(%r9), %rdi
+	movq	%rdi, -72(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-64(%r9), %rdi
+	movq	%rdi, -64(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-56(%r9), %rdx
+	movq	%rdx, -56(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -48(%r9)
+	movq	-40(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-32(%r11), %rsi, %rcx
+	adoxq	-72(%r9), %rsi
+	movq	%rsi, -72(%r9)
+	mulxq	-24(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-64(%r9), %rdi
+	movq	%rdi, -64(%r9)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rsi, %rdi
+	adoxq	-56(%r9), %rdi
+	movq	%rdi, -56(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -40(%r9)
+	movq	-32(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-24(%r11), %rsi, %rcx
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	mulxq	-16(%r11), %rdi, %rsi
+	adcxq	%rcx, %rdi
+	adoxq	-48(%r9), %rdi
+	movq	%rdi, -48(%r9)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rsi, %rdx
+	adoxq	-40(%r9), %rdx
+	movq	%rdx, -40(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -32(%r9)
+	movq	-24(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-16(%r11), %rsi, %rcx
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	mulxq	-8(%r11), %rsi, %rdx
+	adcxq	%rcx, %rsi
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -24(%r9)
+	movq	-16(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-8(%r11), %rcx, %r11
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+	adcxq	%r8, %r11
+	adoxq	%r8, %r11
+	movq	%r11, -16(%r9)
+	xorl	%r8d, %r8d
+	movq	%r8, -8(%r9)
 	leaq	-1(%r10), %r11
 	movq	%r11, %rcx
 	andq	$1, %rcx

@@ -24,11 +24,12 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.adx]
  *   ahead = 1
+ *   corner = 16
  *   small = 8
  *   unroll = 16
  *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 1204 instructions.
+ * 1784 instructions.
  */
 #include "lf_asm.h"
 
@@ -886,8 +887,49 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%r10, 120(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_generic:
-	cmpq	$1, %rax
-	jbe	.Llf_mpn_sqr_adx_one
+	cmpq	$16, %rax
+	ja	.Llf_mpn_sqr_adx_large
+	xorl	%r11d, %r11d
+	leaq	-1(%rax), %r10
+	leaq	8(%rdi), %r9
+.Llf_mpn_sqr_adx_zero_t:
+	movq	%r11, (%r9)
+	leaq	8(%r9), %r9
+	subq	$1, %r10
+	jnz	.Llf_mpn_sqr_adx_zero_t
+	leaq	(%rdi,%rax,8), %r10
+	leaq	(%r10,%rax,8), %r10
+	leaq	(%rsi,%rax,8), %r11
+	cmpq	$12, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt12
+	cmpq	$10, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt10
+	cmpq	$9, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt9
+	jmp	.Llf_mpn_sqr_adx_corner_row8
+.Llf_mpn_sqr_adx_n_gt9:
+	jmp	.Llf_mpn_sqr_adx_corner_row9
+.Llf_mpn_sqr_adx_n_gt10:
+	cmpq	$11, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt11
+	jmp	.Llf_mpn_sqr_adx_corner_row10
+.Llf_mpn_sqr_adx_n_gt11:
+	jmp	.Llf_mpn_sqr_adx_corner_row11
+.Llf_mpn_sqr_adx_n_gt12:
+	cmpq	$14, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt14
+	cmpq	$13, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt13
+	jmp	.Llf_mpn_sqr_adx_corner_row12
+.Llf_mpn_sqr_adx_n_gt13:
+	jmp	.Llf_mpn_sqr_adx_corner_row13
+.Llf_mpn_sqr_adx_n_gt14:
+	cmpq	$15, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt15
+	jmp	.Llf_mpn_sqr_adx_corner_row14
+.Llf_mpn_sqr_adx_n_gt15:
+	jmp	.Llf_mpn_sqr_adx_corner_row15
+.Llf_mpn_sqr_adx_large:
 	xorl	%r10d, %r10d
 	leaq	8(%rdi), %r11
 	leaq	8(%rsi), %r9
@@ -896,11 +938,11 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	testq	$1, %r8
 	jz	.Llf_mpn_sqr_adx_skip1
 	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	adcq	$0, %rcx
-	movq	%rcx, %r10
+	mulxq	(%r9), %rcx, %rbx
+	addq	%r10, %rcx
+	movq	%rcx, (%r11)
+	adcq	$0, %rbx
+	movq	%rbx, %r10
 	leaq	8(%r9), %r9
 	leaq	8(%r11), %r11
 .Llf_mpn_sqr_adx_skip1:
@@ -922,12 +964,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
+	mulxq	8(%r9), %r10, %rbp
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
-	adcq	%r10, %rbx
+	movq	%r10, 8(%r11)
+	adcq	%rbp, %rbx
 	mulxq	24(%r9), %rbp, %r10
 	movq	%rbx, 16(%r11)
 	adcq	%rcx, %rbp
@@ -941,29 +983,30 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
+	mulxq	8(%r9), %r10, %rbp
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
-	adcq	%r10, %rbx
+	movq	%r10, 8(%r11)
+	adcq	%rbp, %rbx
 	mulxq	24(%r9), %rbp, %r10
 	movq	%rbx, 16(%r11)
 	adcq	%rcx, %rbp
 	mulxq	32(%r9), %rbx, %rcx
 	movq	%rbp, 24(%r11)
 	adcq	%r10, %rbx
-	mulxq	40(%r9), %rbp, %r10
+	mulxq	40(%r9), %r10, %rbp
 	movq	%rbx, 32(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	48(%r9), %rbx, %rcx
-	movq	%rbp, 40(%r11)
-	adcq	%r10, %rbx
-	mulxq	56(%r9), %rbp, %r10
+	movq	%r10, 40(%r11)
+	adcq	%rbp, %rbx
+	mulxq	56(%r9), %r10, %rbp
 	movq	%rbx, 48(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 56(%r11)
-	adcq	$0, %r10
+	adcq	%rcx, %r10
+	movq	%r10, 56(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
 	leaq	64(%r9), %r9
 	leaq	64(%r11), %r11
 .Llf_mpn_sqr_adx_skip8:
@@ -973,53 +1016,54 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
+	mulxq	8(%r9), %r10, %rbp
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
-	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
+	movq	%r10, 8(%r11)
+	adcq	%rbp, %rbx
+	mulxq	24(%r9), %r10, %rbp
 	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	32(%r9), %rbx, %rcx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rbx
-	mulxq	40(%r9), %rbp, %r10
+	movq	%r10, 24(%r11)
+	adcq	%rbp, %rbx
+	mulxq	40(%r9), %r10, %rbp
 	movq	%rbx, 32(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	48(%r9), %rbx, %rcx
-	movq	%rbp, 40(%r11)
-	adcq	%r10, %rbx
-	mulxq	56(%r9), %rbp, %r10
+	movq	%r10, 40(%r11)
+	adcq	%rbp, %rbx
+	mulxq	56(%r9), %r10, %rbp
 	movq	%rbx, 48(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	64(%r9), %rbx, %rcx
-	movq	%rbp, 56(%r11)
-	adcq	%r10, %rbx
-	mulxq	72(%r9), %rbp, %r10
+	movq	%r10, 56(%r11)
+	adcq	%rbp, %rbx
+	mulxq	72(%r9), %r10, %rbp
 	movq	%rbx, 64(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	80(%r9), %rbx, %rcx
-	movq	%rbp, 72(%r11)
-	adcq	%r10, %rbx
-	mulxq	88(%r9), %rbp, %r10
+	movq	%r10, 72(%r11)
+	adcq	%rbp, %rbx
+	mulxq	88(%r9), %r10, %rbp
 	movq	%rbx, 80(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	96(%r9), %rbx, %rcx
-	movq	%rbp, 88(%r11)
-	adcq	%r10, %rbx
-	mulxq	104(%r9), %rbp, %r10
+	movq	%r10, 88(%r11)
+	adcq	%rbp, %rbx
+	mulxq	104(%r9), %r10, %rbp
 	movq	%rbx, 96(%r11)
-	adcq	%rcx, %rbp
+	adcq	%rcx, %r10
 	mulxq	112(%r9), %rbx, %rcx
-	movq	%rbp, 104(%r11)
-	adcq	%r10, %rbx
-	mulxq	120(%r9), %rbp, %r10
+	movq	%r10, 104(%r11)
+	adcq	%rbp, %rbx
+	mulxq	120(%r9), %r10, %rbp
 	movq	%rbx, 112(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 120(%r11)
-	adcq	$0, %r10
+	adcq	%rcx, %r10
+	movq	%r10, 120(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
 	leaq	128(%r9), %r9
 	leaq	128(%r11), %r11
 	decq	%r8
@@ -1027,7 +1071,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 .Llf_mpn_sqr_adx_done:
 	movq	%r10, (%r11)
 	movq	$1, %rcx
-	leaq	-2(%rax), %r8
+	leaq	-17(%rax), %r8
 	testq	%r8, %r8
 	jz	.Llf_mpn_sqr_adx_done_2
 .Llf_mpn_sqr_adx_top_2:
@@ -1042,13 +1086,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	testq	$1, %r8
 	jz	.Llf_mpn_sqr_adx_skip1_2
 	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r10
+	mulxq	(%r9), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	adcxq	%rbx, %r12
+	adoxq	%rbx, %r12
+	movq	%r12, %r10
 	leaq	8(%r9), %r9
 	leaq	8(%r11), %r11
 .Llf_mpn_sqr_adx_skip1_2:
@@ -1057,14 +1101,15 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adcxq	%rbp, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	16(%r9), %r9
 	leaq	16(%r11), %r11
 .Llf_mpn_sqr_adx_skip2_2:
@@ -1073,22 +1118,23 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	adcxq	%r13, %r12
+	mulxq	24(%r9), %r10, %r13
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adcxq	%rbp, %r10
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4_2:
@@ -1097,38 +1143,39 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	adcxq	%r13, %r12
+	mulxq	24(%r9), %r10, %r13
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	mulxq	32(%r9), %rbp, %r12
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %rbp
-	mulxq	40(%r9), %r13, %r10
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	adcxq	%r12, %r13
+	adcxq	%rbp, %r10
+	mulxq	32(%r9), %r12, %rbp
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%r13, %r12
+	mulxq	40(%r9), %r10, %r13
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	adcxq	%rbp, %r10
 	mulxq	48(%r9), %r12, %rbp
-	adoxq	40(%r11), %r13
-	movq	%r13, 40(%r11)
-	adcxq	%r10, %r12
-	mulxq	56(%r9), %r13, %r10
+	adoxq	40(%r11), %r10
+	movq	%r10, 40(%r11)
+	adcxq	%r13, %r12
+	mulxq	56(%r9), %r10, %r13
 	adoxq	48(%r11), %r12
 	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r13
-	adoxq	56(%r11), %r13
-	movq	%r13, 56(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adcxq	%rbp, %r10
+	adoxq	56(%r11), %r10
+	movq	%r10, 56(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	64(%r9), %r9
 	leaq	64(%r11), %r11
 .Llf_mpn_sqr_adx_skip8_2:
@@ -1138,70 +1185,71 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	adcxq	%r13, %r12
+	mulxq	24(%r9), %r10, %r13
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	32(%r9), %r12, %rbp
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
-	mulxq	40(%r9), %r13, %r10
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%r13, %r12
+	mulxq	40(%r9), %r10, %r13
 	adoxq	32(%r11), %r12
 	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	48(%r9), %r12, %rbp
-	adoxq	40(%r11), %r13
-	movq	%r13, 40(%r11)
-	adcxq	%r10, %r12
-	mulxq	56(%r9), %r13, %r10
+	adoxq	40(%r11), %r10
+	movq	%r10, 40(%r11)
+	adcxq	%r13, %r12
+	mulxq	56(%r9), %r10, %r13
 	adoxq	48(%r11), %r12
 	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	64(%r9), %r12, %rbp
-	adoxq	56(%r11), %r13
-	movq	%r13, 56(%r11)
-	adcxq	%r10, %r12
-	mulxq	72(%r9), %r13, %r10
+	adoxq	56(%r11), %r10
+	movq	%r10, 56(%r11)
+	adcxq	%r13, %r12
+	mulxq	72(%r9), %r10, %r13
 	adoxq	64(%r11), %r12
 	movq	%r12, 64(%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	80(%r9), %r12, %rbp
-	adoxq	72(%r11), %r13
-	movq	%r13, 72(%r11)
-	adcxq	%r10, %r12
-	mulxq	88(%r9), %r13, %r10
+	adoxq	72(%r11), %r10
+	movq	%r10, 72(%r11)
+	adcxq	%r13, %r12
+	mulxq	88(%r9), %r10, %r13
 	adoxq	80(%r11), %r12
 	movq	%r12, 80(%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	96(%r9), %r12, %rbp
-	adoxq	88(%r11), %r13
-	movq	%r13, 88(%r11)
-	adcxq	%r10, %r12
-	mulxq	104(%r9), %r13, %r10
+	adoxq	88(%r11), %r10
+	movq	%r10, 88(%r11)
+	adcxq	%r13, %r12
+	mulxq	104(%r9), %r10, %r13
 	adoxq	96(%r11), %r12
 	movq	%r12, 96(%r11)
-	adcxq	%rbp, %r13
+	adcxq	%rbp, %r10
 	mulxq	112(%r9), %r12, %rbp
-	adoxq	104(%r11), %r13
-	movq	%r13, 104(%r11)
-	adcxq	%r10, %r12
-	mulxq	120(%r9), %r13, %r10
+	adoxq	104(%r11), %r10
+	movq	%r10, 104(%r11)
+	adcxq	%r13, %r12
+	mulxq	120(%r9), %r10, %r13
 	adoxq	112(%r11), %r12
 	movq	%r12, 112(%r11)
-	adcxq	%rbp, %r13
-	adoxq	120(%r11), %r13
-	movq	%r13, 120(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adcxq	%rbp, %r10
+	adoxq	120(%r11), %r10
+	movq	%r10, 120(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	128(%r9), %r9
 	leaq	128(%r11), %r11
 	decq	%r8
@@ -1209,38 +1257,587 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 .Llf_mpn_sqr_adx_done_3:
 	movq	%r10, (%r11)
 	leaq	1(%rcx), %rcx
-	leaq	1(%rcx), %r8
+	leaq	16(%rcx), %r8
 	cmpq	%rax, %r8
 	jnz	.Llf_mpn_sqr_adx_top_2
 .Llf_mpn_sqr_adx_done_2:
-.Llf_mpn_sqr_adx_one:
 	leaq	(%rdi,%rax,8), %r10
+	leaq	(%r10,%rax,8), %r10
+	leaq	(%rsi,%rax,8), %r11
+.Llf_mpn_sqr_adx_corner_row15:
+	movq	-128(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-120(%r11), %rcx, %r8
+	adoxq	-248(%r10), %rcx
+	movq	%rcx, -248(%r10)
+	mulxq	-112(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-240(%r10), %rbx
+	movq	%rbx, -240(%r10)
+	mulxq	-104(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-232(%r10), %rbx
+	movq	%rbx, -232(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-224(%r10), %rbx
+	movq	%rbx, -224(%r10)
+	mulxq	-88(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-72(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-200(%r10), %rbx
+	movq	%rbx, -200(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-56(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-40(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-24(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-136(%r10), %rdx
+	movq	%rdx, -136(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -128(%r10)
+.Llf_mpn_sqr_adx_corner_row14:
+	movq	-120(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-112(%r11), %rcx, %r8
+	adoxq	-232(%r10), %rcx
+	movq	%rcx, -232(%r10)
+	mulxq	-104(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-224(%r10), %rbx
+	movq	%rbx, -224(%r10)
+	mulxq	-96(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
+	mulxq	-88(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-80(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-200(%r10), %rbx
+	movq	%rbx, -200(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-64(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-48(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-32(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-16(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-128(%r10), %rdx
+	movq	%rdx, -128(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -120(%r10)
+.Llf_mpn_sqr_adx_corner_row13:
+	movq	-112(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-104(%r11), %rcx, %r8
+	adoxq	-216(%r10), %rcx
+	movq	%rcx, -216(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-88(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-200(%r10), %rbx
+	movq	%rbx, -200(%r10)
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-72(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-56(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-40(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-24(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-120(%r10), %rdx
+	movq	%rdx, -120(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -112(%r10)
+.Llf_mpn_sqr_adx_corner_row12:
+	movq	-104(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-96(%r11), %rcx, %r8
+	adoxq	-200(%r10), %rcx
+	movq	%rcx, -200(%r10)
+	mulxq	-88(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-80(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-64(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-48(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-32(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-16(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-112(%r10), %rdx
+	movq	%rdx, -112(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -104(%r10)
+.Llf_mpn_sqr_adx_corner_row11:
+	movq	-96(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-88(%r11), %rcx, %r8
+	adoxq	-184(%r10), %rcx
+	movq	%rcx, -184(%r10)
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-72(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-56(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-40(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-24(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-104(%r10), %rdx
+	movq	%rdx, -104(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -96(%r10)
+.Llf_mpn_sqr_adx_corner_row10:
+	movq	-88(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-80(%r11), %rcx, %r8
+	adoxq	-168(%r10), %rcx
+	movq	%rcx, -168(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-64(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-48(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-32(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-16(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-96(%r10), %rdx
+	movq	%rdx, -96(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -88(%r10)
+.Llf_mpn_sqr_adx_corner_row9:
+	movq	-80(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-72(%r11), %rcx, %r8
+	adoxq	-152(%r10), %rcx
+	movq	%rcx, -152(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-56(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-40(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-24(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-88(%r10), %rdx
+	movq	%rdx, -88(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -80(%r10)
+.Llf_mpn_sqr_adx_corner_row8:
+	movq	-72(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-64(%r11), %rcx, %r8
+	adoxq	-136(%r10), %rcx
+	movq	%rcx, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-48(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-32(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-16(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-80(%r10), %rdx
+	movq	%rdx, -80(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -72(%r10)
+	movq	-64(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-56(%r11), %rcx, %r8
+	adoxq	-120(%r10), %rcx
+	movq	%rcx, -120(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-40(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-24(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-72(%r10), %rdx
+	movq	%rdx, -72(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -64(%r10)
+	movq	-56(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-48(%r11), %rcx, %r8
+	adoxq	-104(%r10), %rcx
+	movq	%rcx, -104(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-32(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-16(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-72(%r10), %rbx
+	movq	%rbx, -72(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-64(%r10), %rdx
+	movq	%rdx, -64(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -56(%r10)
+	movq	-48(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-40(%r11), %rcx, %r8
+	adoxq	-88(%r10), %rcx
+	movq	%rcx, -88(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-24(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-72(%r10), %rbx
+	movq	%rbx, -72(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-64(%r10), %rbx
+	movq	%rbx, -64(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-56(%r10), %rdx
+	movq	%rdx, -56(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -48(%r10)
+	movq	-40(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-32(%r11), %rcx, %r8
+	adoxq	-72(%r10), %rcx
+	movq	%rcx, -72(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-64(%r10), %rbx
+	movq	%rbx, -64(%r10)
+	mulxq	-16(%r11), %rbx, %r8
+	adcxq	%rcx, %rbx
+	adoxq	-56(%r10), %rbx
+	movq	%rbx, -56(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-48(%r10), %rdx
+	movq	%rdx, -48(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -40(%r10)
+	movq	-32(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-24(%r11), %rcx, %r8
+	adoxq	-56(%r10), %rcx
+	movq	%rcx, -56(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%r8, %rbx
+	adoxq	-48(%r10), %rbx
+	movq	%rbx, -48(%r10)
+	mulxq	-8(%r11), %rdx, %r8
+	adcxq	%rcx, %rdx
+	adoxq	-40(%r10), %rdx
+	movq	%rdx, -40(%r10)
+	adcxq	%r9, %r8
+	adoxq	%r9, %r8
+	movq	%r8, -32(%r10)
+	movq	-24(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-16(%r11), %rcx, %r8
+	adoxq	-40(%r10), %rcx
+	movq	%rcx, -40(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%r8, %rdx
+	adoxq	-32(%r10), %rdx
+	movq	%rdx, -32(%r10)
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	movq	%rcx, -24(%r10)
+	movq	-16(%r11), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-8(%r11), %r8, %r11
+	adoxq	-24(%r10), %r8
+	movq	%r8, -24(%r10)
+	adcxq	%r9, %r11
+	adoxq	%r9, %r11
+	movq	%r11, -16(%r10)
 	xorl	%r11d, %r11d
-	movq	%r11, -8(%r10,%rax,8)
+	movq	%r11, -8(%r10)
 	leaq	-1(%rax), %rax
 	movq	%rax, %rcx
 	andq	$1, %rcx
 	shrq	$1, %rax
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r8, %r9
-	movq	%r8, (%rdi)
+	mulxq	%rdx, %r9, %r8
+	movq	%r9, (%rdi)
 	movq	8(%rdi), %rdx
 	leaq	16(%rdi), %r11
-	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
 	adcxq	%rdx, %rdx
-	adoxq	%r9, %rdx
+	adoxq	%r8, %rdx
 	movq	%rdx, 8(%rdi)
 	jrcxz	.Llf_mpn_sqr_adx_single_done
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r8, %r9
+	mulxq	%rdx, %r9, %r8
 	movq	(%r11), %rsi
 	movq	8(%r11), %rdx
 	adcxq	%rsi, %rsi
 	adcxq	%rdx, %rdx
-	adoxq	%r8, %rsi
-	adoxq	%r9, %rdx
+	adoxq	%r9, %rsi
+	adoxq	%r8, %rdx
 	movq	%rsi, (%r11)
 	movq	%rdx, 8(%r11)
 	leaq	16(%r11), %r11
@@ -1250,24 +1847,24 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	jrcxz	.Llf_mpn_sqr_adx_done_4
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r8, %r9
+	mulxq	%rdx, %r9, %r8
 	movq	(%r11), %rsi
 	movq	8(%r11), %rdx
 	adcxq	%rsi, %rsi
 	adcxq	%rdx, %rdx
-	adoxq	%r8, %rsi
-	adoxq	%r9, %rdx
+	adoxq	%r9, %rsi
+	adoxq	%r8, %rdx
 	movq	%rsi, (%r11)
 	movq	%rdx, 8(%r11)
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r8, %r9
+	mulxq	%rdx, %r9, %r8
 	movq	16(%r11), %rsi
 	movq	24(%r11), %rdx
 	adcxq	%rsi, %rsi
 	adcxq	%rdx, %rdx
-	adoxq	%r8, %rsi
-	adoxq	%r9, %rdx
+	adoxq	%r9, %rsi
+	adoxq	%r8, %rdx
 	movq	%rsi, 16(%r11)
 	movq	%rdx, 24(%r11)
 	leaq	32(%r11), %r11

@@ -40,6 +40,7 @@ X86_PARAMS = {
     "unroll": Param(8, (2, 4, 8, 16), "digits per iteration of the addmul_1 rows"),
     "ahead": Param(1, (0, 1, 2), "MULX of digit k+ahead issued among the adds of digit k"),
     "small": Param(8, (0, 4, 6, 8, 10, 12), "up to this many digits: straight-line code per n"),
+    "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner"),
 }
 
 

@@ -34,7 +34,8 @@ SPEC = KernelSpec(
 PARAMS = {
     "unroll": Param(8, (2, 4, 8, 16), "limbs per iteration of the addmul_1 rows"),
     "ahead": Param(1, (0, 1, 2, 3), "MULX of limb k+ahead issued among the adds of limb k"),
-    "small": Param(8, (0, 4, 6, 8, 10, 12), "up to this many limbs: straight-line code per n"),
+    "small": Param(8, (0, 4, 6, 8, 10, 12, 16), "up to this many limbs: straight-line code per n"),
+    "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner"),
 }
 
 

@@ -22,8 +22,9 @@ from . import x86_rows
 from .x86_rows import Digits
 
 
-def rows(f, T, dig, n, p):
-    """Step 1 for n >= 2 digits: T[1 .. 2n-2] written, T[2n-1] untouched."""
+def rows(f, T, dig, n, p, stop=1):
+    """Step 1 for n >= 2 digits down to rows of length `stop` (the corner does the shorter
+    ones): row i writes T[2i+1 .. i+n]; T[2n-1] untouched."""
     cy = GeneralPurposeRegister64()
     o = GeneralPurposeRegister64()
     a = GeneralPurposeRegister64()
@@ -41,7 +42,7 @@ def rows(f, T, dig, n, p):
     MOV(i, 1)
     top = f.new_label("top")
     done = f.new_label("done")
-    LEA(ln, [n - 2])
+    LEA(ln, [n - 1 - stop])               # rows 1 .. n-1-stop
     TEST(ln, ln)
     JZ(done)
     LABEL(top)
@@ -56,7 +57,7 @@ def rows(f, T, dig, n, p):
     x86_rows.row(f, Digits(o), Digits(a), ln, "addmul", "adx", p.unroll, p.ahead, cy)
     MOV([o], cy)                          # carry at T[i + n]
     LEA(i, [i + 1])
-    LEA(ln, [i + 1])
+    LEA(ln, [i + stop])
     CMP(ln, n)
     JNZ(top)
     LABEL(done)
@@ -221,12 +222,82 @@ def _tree(f, n, lo, hi, targets):
     _tree(f, n, mid + 1, hi, targets)
 
 
+def corner_rows(f, Ttop, Dtop, C, entries):
+    """Rows of lengths C-1 .. 1 of the triangle as straight-line addmul_1 code, addressed
+    from the top (Ttop = T + 16n, Dtop = dig + 8n), so the same code serves every n:
+
+        row of length L: multiplier d_(n-1-L) = [Dtop - 8(L+1)]
+                         digit t = 1..L:  [Dtop - 8(L+1-t)],  T at [Ttop - 8(2L+2-t)]
+                         carry -> [Ttop - 8(L+1)]
+
+    entries[L] is bound at the start of the row of length L (T must hold the partial sums
+    of the longer rows: the generic rows, or zeros)."""
+    zero = GeneralPurposeRegister64()
+    for L in range(C - 1, 0, -1):
+        LABEL(entries[L])
+        MOV(rdx, [Dtop - 8 * (L + 1)])
+        XOR(zero.as_dword, zero.as_dword)
+        prev = None
+        for t in range(1, L + 1):
+            lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+            MULX(hi, lo, [Dtop - 8 * (L + 1 - t)])
+            if prev is not None:
+                ADCX(lo, prev)
+            ADOX(lo, [Ttop - 8 * (2 * L + 2 - t)])
+            MOV([Ttop - 8 * (2 * L + 2 - t)], lo)
+            prev = hi
+        ADCX(prev, zero)
+        ADOX(prev, zero)
+        MOV([Ttop - 8 * (L + 1)], prev)
+
+
+def corner_final(f, Ttop, C, entries, diag):
+    """Final-pass steps for digits q = n-C+s (s = 1 .. C-1) addressed from the top:
+    T[2q] = [Ttop - 16(C-s)]. entries[s] starts step s; the q = 0 step and the chain start
+    come before (see final_head)."""
+    for s in range(1, C):
+        LABEL(entries[s])
+        lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        t0, t1 = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        diag.next(rdx)
+        MULX(hi, lo, rdx)
+        MOV(t0, [Ttop - 16 * (C - s)])
+        MOV(t1, [Ttop - 16 * (C - s) + 8])
+        ADCX(t0, t0)
+        ADCX(t1, t1)
+        ADOX(t0, lo)
+        ADOX(t1, hi)
+        MOV([Ttop - 16 * (C - s)], t0)
+        MOV([Ttop - 16 * (C - s) + 8], t1)
+
+
+def final_head(T, diag, store_pos0):
+    """q = 0 of the final pass: T[0] = lo(d0^2), T[1] = 2 T[1] + hi(d0^2), chains started."""
+    zero, lo, hi, t1 = (GeneralPurposeRegister64() for _ in range(4))
+    diag.first(rdx)
+    MULX(hi, lo, rdx)
+    if store_pos0 is None:
+        MOV([T], lo)
+    else:
+        store_pos0(lo)
+    MOV(t1, [T + 8])
+    XOR(zero.as_dword, zero.as_dword)     # CF = OF = 0
+    ADCX(t1, t1)
+    ADOX(t1, hi)
+    MOV([T + 8], t1)
+
+
 def square(f, T, dig, n, p, diag, store_pos0=None):
-    """Whole square for n >= 1 digits (n in a register, preserved). Up to p.small digits
-    go to straight-line code picked by a binary search on n; longer squares run the rows
-    and the final pass as loops."""
+    """Whole square for n >= 1 digits (n in a register, preserved).
+
+        n <= p.small             straight-line code for that n (binary search on n)
+        p.small < n <= p.corner  T[1..n-1] = 0, the corner rows entered at length n-1, the
+                                 straight-line final steps entered at q = 1
+        n > p.corner             looped rows down to length p.corner, the corner rows of
+                                 lengths p.corner-1 .. 1, the looped final pass"""
     done = f.new_label("sqr_done")
     generic = f.new_label("generic")
+    C = p.corner
     if p.small >= 1:
         CMP(n, p.small)
         JA(generic)
@@ -237,15 +308,45 @@ def square(f, T, dig, n, p, diag, store_pos0=None):
             small(f, T, dig, k, diag, store_pos0)
             JMP(done)
     LABEL(generic)
-    one = f.new_label("one")
-    CMP(n, 1)
-    JBE(one)
-    rows(f, T, dig, n, p)
-    LABEL(one)
-    top = GeneralPurposeRegister64()
-    z = GeneralPurposeRegister64()
-    LEA(top, [T + n * 8])
-    XOR(z.as_dword, z.as_dword)
-    MOV([top + n * 8 - 8], z)             # T[2n-1] = 0 (also T[1] when n == 1)
-    final_pass(f, T, n, diag, store_pos0)
+    Ttop, Dtop, z = (GeneralPurposeRegister64() for _ in range(3))
+    if C > p.small:
+        row_entry = {L: f.new_label("corner_row%d" % L) for L in range(1, C)}
+        large = f.new_label("large")
+        CMP(n, C)
+        JA(large)
+        # p.small < n <= C: zero T[1..n-1], rows from length n-1
+        XOR(z.as_dword, z.as_dword)
+        cnt = GeneralPurposeRegister64()
+        ptr = GeneralPurposeRegister64()
+        LEA(cnt, [n - 1])
+        LEA(ptr, [T + 8])
+        zl = f.new_label("zero_t")
+        LABEL(zl)
+        MOV([ptr], z)
+        LEA(ptr, [ptr + 8])
+        SUB(cnt, 1)
+        JNZ(zl)
+        LEA(Ttop, [T + n * 8])
+        LEA(Ttop, [Ttop + n * 8])
+        LEA(Dtop, [dig + n * 8])
+        _tree(f, n, max(p.small + 1, 2), C, {k: row_entry[k - 1] for k in range(2, C + 1)})
+        LABEL(large)
+        rows(f, T, dig, n, p, stop=C)
+        LEA(Ttop, [T + n * 8])
+        LEA(Ttop, [Ttop + n * 8])
+        LEA(Dtop, [dig + n * 8])
+        corner_rows(f, Ttop, Dtop, C, row_entry)
+        XOR(z.as_dword, z.as_dword)
+        MOV([Ttop - 8], z)                # T[2n-1] = 0
+        final_pass(f, T, n, diag, store_pos0)
+    else:
+        one = f.new_label("one")
+        CMP(n, 1)
+        JBE(one)
+        rows(f, T, dig, n, p)
+        LABEL(one)
+        LEA(Ttop, [T + n * 8])
+        XOR(z.as_dword, z.as_dword)
+        MOV([Ttop + n * 8 - 8], z)        # T[2n-1] = 0 (also T[1] when n == 1)
+        final_pass(f, T, n, diag, store_pos0)
     LABEL(done)
