@@ -1,6 +1,7 @@
 /*
- * limbforge-demo -- smoke demo run by `make gen`: a few known answers through the public API
- * with whatever variants the dispatcher chose.  Exit status 0 when all agree.
+ * limbforge-demo -- smoke demo run by `make gen`: one known answer per kernel through the
+ * public API, with whatever variants the dispatcher chose (try LIMBFORGE_CPU=none for ref).
+ * Exit status 0 when all agree.
  *
  * (2^64-1) * (2^64-1) = 2^128 - 2^65 + 1: high limb 2^64-2, low limb 1.
  */
@@ -21,10 +22,13 @@ int main(void)
 {
 	uint64_t a[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, r[8];
 
-	printf("limbforge demo (mpn_mul_1: %s, mpn_addmul_1: %s)\n", lf_impl("mpn_mul_1"),
-	       lf_impl("mpn_addmul_1"));
+	printf("limbforge demo: every kernel once, through the dispatcher (expected values\n"
+	       "computed with Python integers)\n");
 	uint64_t hi = lf_mpn_mul_1(r, a, 1, ~0ull);
 	expect("mpn_mul_1: (2^64-1)^2", hi == ~0ull - 1 && r[0] == 1);
+	printf("    (mpn_mul_1 = %s, mpn_addmul_1 = %s, mpn_sqr = %s, bi_mul_add = %s,\n"
+	       "     bi_square_to_len = %s)\n", lf_impl("mpn_mul_1"), lf_impl("mpn_addmul_1"),
+	       lf_impl("mpn_sqr"), lf_impl("bi_mul_add"), lf_impl("bi_square_to_len"));
 	/* P = (2^256-1)*(2^64-1): {r,4} = P mod 2^256, hi = P >> 256 = 2^64-2; then
 	 * {r,4} + P = 2^320 - 2^65 + 2 - 2^256 + ... : limbs 2, 2^64-2, 2^64-1, 2^64-1,
 	 * carry 2^64-1 (computed with Python integers) */
@@ -33,5 +37,24 @@ int main(void)
 	expect("mpn_addmul_1: (P mod 2^256) + P",
 	       r[0] == 2 && r[1] == ~0ull - 1 && r[2] == ~0ull && r[3] == ~0ull &&
 	       hi == ~0ull - 1 && hi2 == ~0ull);
+
+	uint64_t s3[3] = { ~0ull, 0x0123456789abcdefull, 1ull << 63 }, sq[6];
+	static const uint64_t sq_exp[6] = { 0x1, 0xfdb97530eca86420, 0xdeec6cd7a44a40ff,
+	                                    0x14b66dc33f6ab, 0x123456789abcdf0,
+	                                    0x4000000000000000 };
+	lf_mpn_sqr(sq, s3, 3);
+	expect("mpn_sqr: 3 limbs", memcmp(sq, sq_exp, sizeof sq) == 0);
+
+	/* BigInteger: out = {1,2,3,4}, window out[1..2] += {ffffffff,ffffffff} * ffffffff */
+	uint32_t out[4] = { 1, 2, 3, 4 }, in[2] = { 0xffffffffu, 0xffffffffu };
+	uint32_t c = lf_bi_mul_add(out, 4, in, 1, 2, 0xffffffffu);
+	expect("bi_mul_add: window + (2^64-1)(2^32-1)",
+	       c == 0xffffffffu && out[0] == 1 && out[1] == 1 && out[2] == 4 && out[3] == 4);
+
+	uint32_t x[3] = { 0xfedcba98, 0x76543210, 0xf0e1d2c3 }, z[6];
+	static const uint32_t z_exp[6] = { 0xfdbac097, 0xc8dc5ace, 0xbe8bee5b, 0xe88e8545,
+	                                   0x492eb6c1, 0xc84a8089 };
+	lf_bi_square_to_len(x, 3, z);
+	expect("bi_square_to_len: 3 words (odd length)", memcmp(z, z_exp, sizeof z) == 0);
 	return failures ? 1 : 0;
 }
