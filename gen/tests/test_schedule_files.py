@@ -1,0 +1,117 @@
+"""Schedule files (lfgen/schedule.py, kernel.Values): a stale or wrong schedule stops generation
+-- unknown kernel, variant or parameter, a value outside the Param's choices, missing
+provenance -- and the checked-in schedules load and match the kernels."""
+
+import os
+import types
+import unittest
+
+from lfgen import schedule
+from lfgen.kernel import KernelSpec, Variant, Param, Values
+from . import support
+
+PROVENANCE = """[provenance]
+cpu = "%s"
+method = "unit test"
+date = "2026-11-29"
+figures = "none"
+"""
+
+
+def fake_kernels():
+    spec = KernelSpec(name="k1", operation="op", args=[("p", "uint64_t *")], result=None,
+                      shapes="", units="", preconditions="", source="")
+    params = {"unroll": Param(4, (2, 4, 8), "u"), "ahead": Param(1, (0, 1), "a")}
+    mod = types.SimpleNamespace(SPEC=spec, VARIANTS=[
+        Variant("fast", "x86_64", None, params), Variant("a64", "aarch64", None, params)])
+    return [mod]
+
+
+class Files(unittest.TestCase):
+    def write(self, root, arch, cpu, text):
+        d = os.path.join(root, arch)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, cpu + ".toml"), "w") as f:
+            f.write(text)
+
+    def load(self, body, arch="x86_64", cpu="t", provenance=True):
+        with support.TempDir() as root:
+            self.write(root, arch, cpu, (PROVENANCE % cpu if provenance else "") + body)
+            return schedule.load(arch, cpu, root=root)
+
+    def test_good_file(self):
+        s = self.load("[k1.fast]\nunroll = 8\n")
+        k = fake_kernels()
+        s.check_against(k)
+        v = s.values(k[0].SPEC, k[0].VARIANTS[0])
+        self.assertEqual((v.unroll, v.ahead), (8, 1))       # ahead: the default
+        self.assertEqual(v.items(), [("ahead", 1), ("unroll", 8)])
+        self.assertEqual(s.provenance["method"], "unit test")
+
+    def test_unknown_kernel(self):
+        s = self.load("[nosuch.fast]\nunroll = 8\n")
+        with self.assertRaisesRegex(ValueError, "no x86_64 variant nosuch.fast"):
+            s.check_against(fake_kernels())
+
+    def test_unknown_variant(self):
+        s = self.load("[k1.slow]\nunroll = 8\n")
+        with self.assertRaisesRegex(ValueError, "k1.slow"):
+            s.check_against(fake_kernels())
+
+    def test_variant_of_the_other_arch(self):
+        s = self.load("[k1.a64]\nunroll = 8\n")         # an aarch64 variant in x86_64/
+        with self.assertRaises(ValueError):
+            s.check_against(fake_kernels())
+
+    def test_unknown_parameter(self):
+        s = self.load("[k1.fast]\nunrol = 8\n")
+        k = fake_kernels()
+        s.check_against(k)
+        with self.assertRaisesRegex(ValueError, r"unknown schedule parameter\(s\) \['unrol'\]"):
+            s.values(k[0].SPEC, k[0].VARIANTS[0])
+
+    def test_value_outside_choices(self):
+        k = fake_kernels()
+        for body in ("[k1.fast]\nunroll = 16\n", "[k1.fast]\nahead = 2\n",
+                     "[k1.fast]\nunroll = \"4\"\n"):
+            s = self.load(body)
+            with self.subTest(body=body), self.assertRaisesRegex(ValueError, "is not one of"):
+                s.values(k[0].SPEC, k[0].VARIANTS[0])
+
+    def test_provenance_required(self):
+        with self.assertRaisesRegex(ValueError, "provenance lacks"):
+            self.load("[k1.fast]\nunroll = 8\n", provenance=False)
+        for field in schedule.REQUIRED_PROVENANCE:
+            text = "\n".join(l for l in (PROVENANCE % "t").split("\n")
+                             if not l.startswith(field + " "))
+            with self.subTest(missing=field), self.assertRaisesRegex(ValueError, field):
+                self.load(text + "\n[k1.fast]\nunroll = 8\n", provenance=False)
+
+    def test_param_default_must_be_a_choice(self):
+        with self.assertRaises(ValueError):
+            Param(3, (2, 4), "bad default")
+
+    def test_values_attribute_access(self):
+        v = Values({"u": Param(2, (2, 4), "")}, {}, "here")
+        self.assertEqual(v.u, 2)
+        with self.assertRaises(AttributeError):
+            v.nope
+
+
+class CheckedIn(unittest.TestCase):
+    def test_every_arch_has_a_generic_schedule_matching_the_kernels(self):
+        from lfgen.kernels import ALL
+        for arch in ("x86_64", "aarch64"):
+            with self.subTest(arch=arch):
+                self.assertIn("generic", schedule.available(arch))
+                for cpu in schedule.available(arch):
+                    s = schedule.load(arch, cpu)
+                    s.check_against(ALL)
+                    for mod in ALL:
+                        for v in mod.VARIANTS:
+                            if v.arch == arch:
+                                s.values(mod.SPEC, v)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,549 @@
+#!/usr/bin/python3
+"""Assembler round trip of the generated kernels (TESTING.md item 12).
+
+For every generated/<arch>/*.S:
+  1. assemble it (gcc -c -Igenerated/include; aarch64-linux-gnu-gcc for AArch64), disassemble
+     the object with objdump and compare, instruction by instruction, with the instructions the
+     generator printed: mnemonic and operands after normalisation (immediates to integers,
+     AT&T size suffixes, condition-code spellings, the aliases objdump prefers: `mov` for
+     `orr`, `cmp` for `subs xzr`, `bti c` for `hint #34`, ...); branch targets are compared by
+     label (the address objdump shows must be the address of the instruction that follows
+     the label in the generator's text);
+  2. x86-64 only: re-run the generator in memory, encode every x86-64 function with PeachPy
+     (ABIFunction.encode) and check that objdump of PeachPy's bytes and objdump of gas's bytes
+     agree on every non-branch instruction -- an independent check of our GAS printer against
+     PeachPy's encoder (operand order, register names, masks, broadcasts, displacements).
+
+    /usr/bin/python3 tests/roundtrip.py [--arch x86_64|aarch64] [--no-peachpy] [-v] [FILE.S ...]
+
+Prints a summary (files, instructions compared) and exits 1 on any mismatch.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+INCLUDE = os.path.join(ROOT, "generated", "include")
+
+TOOLS = {
+    "x86_64": {"cc": "gcc", "objdump": "objdump", "pad": ("endbr64", []), "bfd": "i386:x86-64"},
+    "aarch64": {"cc": "aarch64-linux-gnu-gcc", "objdump": "aarch64-linux-gnu-objdump",
+                "pad": ("bti", ["c"]), "bfd": "aarch64"},
+}
+if os.uname().machine in ("aarch64", "arm64"):
+    TOOLS["aarch64"].update(cc="gcc", objdump="objdump")
+
+
+class Insn:
+    def __init__(self, mnem, ops, text, addr=None, size=None, target=None):
+        self.mnem = mnem
+        self.ops = ops            # operand strings
+        self.text = text
+        self.addr = addr
+        self.size = size
+        self.target = target      # branch target: label name (generator) or address (objdump)
+
+    def __repr__(self):
+        return self.text
+
+
+def split_operands(s):
+    """Split at top-level commas (not inside (), [] or {})."""
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+# -- branches ------------------------------------------------------------------------------
+
+X86_COND = {"z": "e", "nz": "ne", "c": "b", "nae": "b", "nc": "ae", "nb": "ae", "na": "be",
+            "nbe": "a", "pe": "p", "po": "np", "nge": "l", "nl": "ge", "ng": "le", "nle": "g"}
+
+
+def is_branch(arch, mnem):
+    if arch == "x86_64":
+        return mnem.startswith("j") or mnem in ("call", "callq", "loop")
+    return mnem in ("b", "bl", "cbz", "cbnz", "tbz", "tbnz") or mnem.startswith("b.")
+
+
+# -- parsing the generator's text ----------------------------------------------------------
+
+def parse_generated(text, arch):
+    """The function body between LF_FUNC_BEGIN(...) and LF_FUNC_END(...): instructions (with
+    the prelude's landing pad first) and {label: index of the next instruction}."""
+    m = re.search(r"^LF_FUNC_BEGIN\((\w+)\)\n(.*?)^LF_FUNC_END\(\1\)", text, re.M | re.S)
+    if not m:
+        raise ValueError("no LF_FUNC_BEGIN/LF_FUNC_END pair")
+    symbol, body = m.group(1), m.group(2)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    pad, pad_ops = TOOLS[arch]["pad"]
+    insns = [Insn(pad, list(pad_ops), "<landing pad from lf_asm.h>")]
+    labels = {}
+    aligns = set()          # indices preceded by an alignment directive (padding allowed)
+    for line in body.split("\n"):
+        line = line.split("//")[0].strip() if arch == "aarch64" else line.strip()
+        if not line:
+            continue
+        if re.match(r"^[.\w]+:$", line):
+            labels[line[:-1]] = len(insns)
+            continue
+        if line.startswith("."):
+            if line.startswith((".p2align", ".balign", ".align")):
+                aligns.add(len(insns))
+                continue
+            if line.startswith(".cfi_"):
+                continue
+            raise ValueError("unexpected directive in a function body: %s" % line)
+        parts = line.split(None, 1)
+        mnem = parts[0].lower()
+        ops = split_operands(parts[1]) if len(parts) > 1 else []
+        ins = Insn(mnem, ops, line)
+        if is_branch(arch, mnem) and ops:
+            ins.target = ops[-1]
+            ins.ops = ops[:-1]
+        insns.append(ins)
+    return symbol, insns, labels, aligns
+
+
+def is_padding(ins):
+    """A nop that an alignment directive may have put in (objdump's spellings)."""
+    if ins.mnem in ("nop", "nopw", "nopl", "cs", "data16"):
+        return True
+    return ins.mnem == "xchg" and ins.ops == ["%ax", "%ax"]
+
+
+# -- objdump -------------------------------------------------------------------------------
+
+_LINE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f ]+?)\s*\t(\S+)(?:\s+(.*?))?\s*$")
+
+
+def parse_objdump(out, arch, symbol=None):
+    """[(Insn)] of `symbol` (or of every function) from `objdump -d -w` output."""
+    insns, cur = [], None
+    for line in out.split("\n"):
+        h = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+        if h:
+            cur = h.group(1)
+            continue
+        m = _LINE.match(line)
+        if not m or (symbol is not None and cur != symbol):
+            continue
+        addr, raw, mnem, ops = int(m.group(1), 16), m.group(2), m.group(3), m.group(4) or ""
+        ops = re.sub(r"\s*(#|//).*$", "", ops) if arch == "x86_64" else \
+            re.sub(r"\s*//.*$", "", ops)
+        size = len(raw.split()) if arch == "x86_64" else 4
+        mnem = mnem.lower()
+        ins = Insn(mnem, [], line.strip(), addr, size)
+        ops = split_operands(ops)
+        if is_branch(arch, mnem) and ops:
+            t = re.match(r"^(0x)?([0-9a-f]+)( <.*>)?$", ops[-1])
+            if t:
+                ins.target = int(t.group(2), 16)
+                ops = ops[:-1]
+        ins.ops = ops
+        insns.append(ins)
+    return insns
+
+
+def objdump(arch, obj, binary=False):
+    cmd = [TOOLS[arch]["objdump"], "-d", "-w"]
+    if binary:
+        cmd = [TOOLS[arch]["objdump"], "-D", "-w", "-b", "binary", "-m", TOOLS[arch]["bfd"]]
+    p = subprocess.run(cmd + [obj], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode:
+        raise RuntimeError("objdump failed: %s" % p.stderr)
+    return p.stdout
+
+
+def assemble(arch, src, obj):
+    p = subprocess.run([TOOLS[arch]["cc"], "-c", "-I" + INCLUDE, src, "-o", obj],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode:
+        raise RuntimeError("assembling %s failed:\n%s" % (src, p.stderr))
+    if p.stderr.strip():
+        raise RuntimeError("assembler warnings for %s:\n%s" % (src, p.stderr))
+
+
+def symbol_size(arch, obj, symbol):
+    tool = "readelf" if arch == "x86_64" or TOOLS[arch]["cc"] == "gcc" else \
+        "aarch64-linux-gnu-readelf"
+    out = subprocess.run([tool, "-sW", obj], stdout=subprocess.PIPE, text=True).stdout
+    for line in out.split("\n"):
+        f = line.split()
+        if len(f) >= 8 and f[7] == symbol:
+            return int(f[1], 16), int(f[2], 0)
+    raise RuntimeError("no symbol %s in %s" % (symbol, obj))
+
+
+# -- normalisation -------------------------------------------------------------------------
+
+def _int(s):
+    s = s.strip()
+    neg = s.startswith("-")
+    v = int(s[1:] if neg else s, 0)
+    return -v if neg else v
+
+
+def norm_x86_operand(op):
+    op = op.strip().replace(" ", "")
+    if op.startswith("$"):
+        try:
+            return ("imm", _int(op[1:]))
+        except ValueError:
+            return op
+    m = re.match(r"^(-?(?:0x[0-9a-f]+|\d+))?\(([^)]*)\)(.*)$", op)
+    if m:
+        return ("mem", _int(m.group(1)) if m.group(1) else 0, m.group(2), m.group(3))
+    return op.lower()
+
+
+def norm_x86_mnem(m):
+    m = m.lower()
+    for pre in ("cmov", "set", "j"):
+        if m.startswith(pre):
+            cc = m[len(pre):]
+            suffix = ""
+            if pre == "cmov" and cc[-1:] in "wlq" and cc[:-1] in X86_COND.values() | X86_COND.keys():
+                cc, suffix = cc[:-1], cc[-1]
+            if cc in X86_COND:
+                return pre + X86_COND[cc] + suffix
+    return {"cqo": "cqto", "cdqe": "cltq", "cwde": "cwtl", "cdq": "cltd"}.get(m, m)
+
+
+def mnem_eq_x86(a, b):
+    a, b = norm_x86_mnem(a), norm_x86_mnem(b)
+    return a == b or (a[:-1] == b and a[-1] in "bwlq") or (b[:-1] == a and b[-1] in "bwlq")
+
+
+def imm_eq(a, b):
+    if a == b or (a - b) % (1 << 64) == 0:
+        return True
+    # objdump shows an imm8/imm32 sign-extended to the operand size (e.g. $0xfffffff0)
+    return (a - b) % (1 << 32) == 0 and max(a, b) < (1 << 32)
+
+
+def operands_eq(x, y):
+    if isinstance(x, tuple) and isinstance(y, tuple) and x[0] == y[0] == "imm":
+        return imm_eq(x[1], y[1])
+    return x == y
+
+
+_SHIFT1 = ("shl", "shr", "sar", "sal", "rol", "ror", "rcl", "rcr")
+
+
+def x86_ops(ins):
+    ops = [norm_x86_operand(o) for o in ins.ops]
+    # `shrq $1, %rax` assembles to the shift-by-one form that objdump prints as `shr %rax`
+    if any(norm_x86_mnem(ins.mnem).startswith(s) for s in _SHIFT1) and len(ops) == 2 \
+            and ops[0] == ("imm", 1):
+        ops = ops[1:]
+    return ops
+
+
+A64_INV = {"eq": "ne", "ne": "eq", "cs": "cc", "cc": "cs", "mi": "pl", "pl": "mi", "vs": "vc",
+           "vc": "vs", "hi": "ls", "ls": "hi", "ge": "lt", "lt": "ge", "gt": "le", "le": "gt"}
+A64_COND = {"hs": "cs", "lo": "cc"}
+_ZR = ("xzr", "wzr")
+
+
+def norm_a64_operand(op):
+    op = op.strip()
+    if op.startswith("#"):
+        try:
+            return ("imm", _int(op[1:]))
+        except ValueError:
+            return op.lower()
+    if op.startswith("["):
+        inner, rest = op[1:op.index("]")], op[op.index("]") + 1:]
+        parts = tuple(norm_a64_operand(p) for p in split_operands(inner))
+        return ("mem", parts, rest.strip())
+    if op.startswith("{"):
+        return ("list", tuple(norm_a64_operand(p) for p in split_operands(op[1:-1])))
+    m = re.match(r"^(lsl|lsr|asr|ror|msl|uxt[bhwx]|sxt[bhwx])\s*(#\S+)?$", op, re.I)
+    if m:
+        return ("shift", m.group(1).lower(), _int(m.group(2)[1:]) if m.group(2) else None)
+    op = op.lower()
+    return A64_COND.get(op, op)
+
+
+def a64_canonical(mnem, ops):
+    """Rewrite an instruction into the alias objdump prints (applied to both sides)."""
+    m, o = mnem.lower(), list(ops)
+    if m.startswith("b.") and m[2:] in A64_COND:
+        m = "b." + A64_COND[m[2:]]
+    if m == "hint" and o == [("imm", 34)]:
+        return "bti", ["c"]
+    if m in ("tbz", "tbnz") and o and isinstance(o[0], str) and o[0].startswith("w"):
+        o[0] = "x" + o[0][1:]
+    if m == "orr" and len(o) == 3 and o[1] in _ZR:
+        return "mov", [o[0], o[2]]
+    if m == "orr" and len(o) == 3 and o[1] == o[2] and isinstance(o[0], str) \
+            and o[0].startswith("v"):
+        return "mov", [o[0], o[1]]
+    if m in ("subs", "adds", "ands") and len(o) >= 3 and o[0] in _ZR:
+        return {"subs": "cmp", "adds": "cmn", "ands": "tst"}[m], o[1:]
+    if m == "sub" and len(o) == 3 and o[1] in _ZR:
+        return "neg", [o[0], o[2]]
+    if m == "subs" and len(o) == 3 and o[1] in _ZR:
+        return "negs", [o[0], o[2]]
+    if m in ("sbc", "sbcs") and len(o) == 3 and o[1] in _ZR:
+        return {"sbc": "ngc", "sbcs": "ngcs"}[m], [o[0], o[2]]
+    if m == "orn" and len(o) == 3 and o[1] in _ZR:
+        return "mvn", [o[0], o[2]]
+    if m in ("madd", "msub", "umaddl", "smaddl", "umsubl", "smsubl") and len(o) == 4 \
+            and o[3] in _ZR:
+        return {"madd": "mul", "msub": "mneg", "umaddl": "umull", "smaddl": "smull",
+                "umsubl": "umnegl", "smsubl": "smnegl"}[m], o[:3]
+    if m in ("movz", "movn") and len(o) in (2, 3) and isinstance(o[1], tuple) \
+            and o[1][0] == "imm":
+        v = o[1][1] << (o[2][2] if len(o) == 3 else 0)
+        if m == "movn":
+            v = ~v
+        return "mov", [o[0], ("imm", v)]
+    if m == "csinc" and len(o) == 4 and o[1] in _ZR and o[2] in _ZR:
+        return "cset", [o[0], A64_INV[o[3]]]
+    if m == "csinv" and len(o) == 4 and o[1] in _ZR and o[2] in _ZR:
+        return "csetm", [o[0], A64_INV[o[3]]]
+    if m == "csinc" and len(o) == 4 and o[1] == o[2]:
+        return "cinc", [o[0], o[1], A64_INV[o[3]]]
+    if m == "extr" and len(o) == 4 and o[1] == o[2]:
+        return "ror", [o[0], o[1], o[3]]
+    if m in ("ldur", "stur", "ldurb", "sturb", "ldurh", "sturh", "ldursw", "ldursb",
+             "ldursh"):
+        # gas picks the unscaled form for negative or unaligned offsets of ldr/str
+        return m.replace("ur", "r", 1), o
+    if m == "umov" and len(o) == 2:
+        return "mov", o
+    if m == "ins":
+        return "mov", o
+    return m, o
+
+
+def normalise(arch, ins):
+    if arch == "x86_64":
+        return norm_x86_mnem(ins.mnem), x86_ops(ins)
+    return a64_canonical(ins.mnem, [norm_a64_operand(o) for o in ins.ops])
+
+
+def same_insn(arch, g, o):
+    gm, go = normalise(arch, g)
+    om, oo = normalise(arch, o)
+    if arch == "x86_64":
+        if not mnem_eq_x86(gm, om):
+            return False
+    elif gm != om:
+        return False
+    return len(go) == len(oo) and all(operands_eq(a, b) for a, b in zip(go, oo))
+
+
+# -- 1. generator text vs the assembler ----------------------------------------------------
+
+def compare_text(arch, text, workdir, name="kernel"):
+    """Assemble `text` (a generated .S) and compare with objdump. Returns (count, errors)."""
+    symbol, gen, labels, aligns = parse_generated(text, arch)
+    src = os.path.join(workdir, name + ".S")
+    obj = os.path.join(workdir, name + ".o")
+    with open(src, "w") as f:
+        f.write(text)
+    assemble(arch, src, obj)
+    dis = parse_objdump(objdump(arch, obj), arch, symbol)
+    start, size = symbol_size(arch, obj, symbol)
+    dis = [d for d in dis if start <= d.addr < start + size]
+    # drop the padding that alignment directives inserted (only where the text aligns)
+    kept, j = [], 0
+    for i in range(len(gen) + 1):
+        while i in aligns and j < len(dis) and is_padding(dis[j]) and \
+                (i == len(gen) or not is_padding(gen[i])):
+            j += 1
+        if i < len(gen) and j < len(dis):
+            kept.append(dis[j])
+            j += 1
+    kept += dis[j:]
+    dis = kept
+    errors = []
+    if len(gen) != len(dis):
+        errors.append("%s: %d instructions printed, %d disassembled" % (name, len(gen),
+                                                                         len(dis)))
+    addr_of = [d.addr for d in dis] + [start + size]
+    for i, (g, d) in enumerate(zip(gen, dis)):
+        if not same_insn(arch, g, d):
+            errors.append("%s: instruction %d: generator `%s`, objdump `%s`" % (
+                name, i, g.text, d.text))
+            if len(errors) > 10:
+                break
+            continue
+        if g.target is not None:
+            if g.target not in labels:
+                errors.append("%s: branch to unknown label %s" % (name, g.target))
+            elif d.target != addr_of[labels[g.target]]:
+                errors.append("%s: instruction %d `%s` branches to %#x, label %s is at %#x"
+                              % (name, i, g.text, d.target or -1, g.target,
+                                 addr_of[labels[g.target]]))
+        elif d.target is not None:
+            errors.append("%s: objdump sees a branch at %d: %s" % (name, i, d.text))
+    return len(gen), errors
+
+
+# -- 2. PeachPy's encoder vs gas (x86-64) --------------------------------------------------
+
+_GPR64 = re.compile(r"^%r(ax|bx|cx|dx|si|di|bp|sp|8|9|1[0-5])$")
+
+
+def _is_identity_move(ins):
+    """`mov %rX, %rX` (64-bit), which the printer drops; a 32-bit `mov %eX, %eX` is kept:
+    it zero-extends."""
+    ops = x86_ops(ins)
+    return norm_x86_mnem(ins.mnem) in ("mov", "movq") and len(ops) == 2 and ops[0] == ops[1] \
+        and isinstance(ops[0], str) and bool(_GPR64.match(ops[0]))
+
+
+def compare_peachpy(code, text, workdir, name="kernel"):
+    """code: PeachPy's encoded bytes of the function whose GAS text is `text`. Compare the
+    non-branch instructions of both disassemblies. Returns (count, errors, notes)."""
+    binpath = os.path.join(workdir, name + ".pp.bin")
+    with open(binpath, "wb") as f:
+        f.write(bytes(code))
+    pp = parse_objdump(objdump("x86_64", binpath, binary=True), "x86_64")
+    symbol = parse_generated(text, "x86_64")[0]
+    src = os.path.join(workdir, name + ".pp.S")
+    obj = os.path.join(workdir, name + ".pp.o")
+    with open(src, "w") as f:
+        f.write(text)
+    assemble("x86_64", src, obj)
+    gas = parse_objdump(objdump("x86_64", obj), "x86_64", symbol)
+    if gas and gas[0].mnem == "endbr64":
+        gas = gas[1:]                              # landing pad of the prelude
+    pp = [x for x in pp if not is_branch("x86_64", x.mnem) and not _is_identity_move(x)
+          and not is_padding(x)]
+    gas = [x for x in gas if not is_branch("x86_64", x.mnem) and not is_padding(x)]
+    errors, notes, i, j, count = [], [], 0, 0, 0
+    while i < len(pp) and j < len(gas):
+        a, b = pp[i], gas[j]
+        if b.mnem == "vzeroupper" and a.mnem != "vzeroupper":
+            notes.append("%s: vzeroupper inserted by the printer before ret" % name)
+            j += 1
+            continue
+        if not same_insn("x86_64", a, b):
+            errors.append("%s: PeachPy encodes `%s`, gas assembled `%s`" % (name, a.text,
+                                                                            b.text))
+            if len(errors) > 10:
+                break
+        count += 1
+        i += 1
+        j += 1
+    if not errors and (i < len(pp) or j < len(gas)):
+        errors.append("%s: %d PeachPy vs %d gas instructions left over" % (
+            name, len(pp) - i, len(gas) - j))
+    return count, errors, notes
+
+
+def peachpy_functions():
+    """Run the generator in memory, capturing each x86-64 function's PeachPy ABIFunction.
+    Returns ({relpath: text}, {symbol: encoded bytes})."""
+    sys.path.insert(0, os.path.join(ROOT, "gen"))
+    from lfgen.x86 import function as xf
+    from lfgen import main
+    captured = {}
+    orig = xf.Function._verify
+
+    def _verify(self, abif):
+        captured[self.name] = abif
+        return orig(self, abif)
+
+    xf.Function._verify = _verify
+    try:
+        files, _ = main.build_all()
+    finally:
+        xf.Function._verify = orig
+    return files, {s: a.encode().code_section.content for s, a in captured.items()}
+
+
+# -- driver --------------------------------------------------------------------------------
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--arch", choices=sorted(TOOLS), action="append")
+    ap.add_argument("--no-peachpy", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args(argv)
+    archs = args.arch or sorted(TOOLS)
+    jobs = []
+    if args.files:
+        for p in args.files:
+            arch = "aarch64" if "/aarch64/" in os.path.abspath(p) else "x86_64"
+            jobs.append((arch, p))
+    else:
+        for arch in archs:
+            d = os.path.join(ROOT, "generated", arch)
+            for n in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+                if n.endswith(".S"):
+                    jobs.append((arch, os.path.join(d, n)))
+    errors, counts = [], {a: [0, 0] for a in TOOLS}
+    with tempfile.TemporaryDirectory(prefix="lf-roundtrip-") as tmp:
+        def one(job):
+            arch, path = job
+            name = "%s_%s" % (arch, os.path.basename(path)[:-2])
+            with open(path) as f:
+                text = f.read()
+            try:
+                return arch, path, compare_text(arch, text, tmp, name)
+            except Exception as e:          # a tool failure is a test failure
+                return arch, path, (0, ["%s: %s" % (path, e)])
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+            for arch, path, (n, errs) in ex.map(one, jobs):
+                counts[arch][0] += 1
+                counts[arch][1] += n
+                errors += errs
+                if args.verbose:
+                    print("  %-50s %5d instructions%s" % (os.path.relpath(path, ROOT), n,
+                                                          "" if not errs else "  MISMATCH"))
+        pp_count, pp_files, notes = 0, 0, []
+        if "x86_64" in archs and not args.no_peachpy and not args.files:
+            files, codes = peachpy_functions()
+            for rel, text in sorted(files.items()):
+                if not (rel.startswith("generated/x86_64/") and rel.endswith(".S")):
+                    continue
+                on_disk = os.path.join(ROOT, rel)
+                if not os.path.exists(on_disk) or open(on_disk).read() != text:
+                    errors.append("%s differs from what the generator produces now "
+                                  "(run `make gen`)" % rel)
+                symbol = parse_generated(text, "x86_64")[0]
+                n, errs, nts = compare_peachpy(codes[symbol], text, tmp,
+                                               os.path.basename(rel)[:-2])
+                pp_files += 1
+                pp_count += n
+                errors += errs
+                notes += nts
+    for arch in archs:
+        print("roundtrip %-8s %3d files, %6d instructions compared with objdump"
+              % (arch, counts[arch][0], counts[arch][1]))
+    if "x86_64" in archs and not args.no_peachpy and not args.files:
+        print("roundtrip x86_64   %3d files, %6d non-branch instructions: PeachPy encoder "
+              "== gas (%d vzeroupper added by the printer)" % (pp_files, pp_count, len(notes)))
+    if sum(c[0] for c in counts.values()) == 0:
+        errors.append("no generated .S files found")
+    for e in errors:
+        print("roundtrip FAIL:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
