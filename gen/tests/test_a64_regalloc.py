@@ -196,7 +196,7 @@ class Failures(unittest.TestCase):
         msg = str(cm.exception)
         self.assertIn("out of general-purpose registers", msg)
         self.assertIn("values live at instruction", msg)
-        self.assertRegex(msg, r"%x\d+\(v\d+\)")      # names the live values
+        self.assertRegex(msg, r"%g\d+\(v\d+\)")      # names the live values
         self.assertGreaterEqual(msg.count("(v"), 28)
 
     def test_out_of_vector_registers(self):

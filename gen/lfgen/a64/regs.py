@@ -82,7 +82,8 @@ class Reg:
         return View(self, "%s[%d]" % (kind, index))
 
     def __repr__(self):
-        return "%%%s%d(%s)" % ("x" if self.cls == GPR else "v", self.vid, self.name)
+        # virtual registers read as %gN / %vN so they never look like physical x30 or v3
+        return "%%%s%d(%s)" % ("g" if self.cls == GPR else "v", self.vid, self.name)
 
 
 class View:

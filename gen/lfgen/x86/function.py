@@ -267,6 +267,11 @@ class Function:
         self._label_seq[name] = k
         return Label(name if k == 1 else "%s_%d" % (name, k))
 
+    def bind(self, label):
+        """Place `label` here (the AArch64 builder's spelling of LABEL, so the scheduling
+        primitives drive both targets)."""
+        LABEL(label)
+
     def comment(self, text):
         for line in text.splitlines():
             COMMENT("\t/* %s */" % line)
