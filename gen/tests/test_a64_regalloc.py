@@ -370,3 +370,18 @@ class Loops(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WMoveKept(unittest.TestCase):
+    """`mov wN, wN` zero-extends: the identity-move pass must keep it (found by the Check
+    suite: bi_mul_add/x64 used k's garbage upper half after `mov w5, w5` was dropped)."""
+
+    def test_w_move_onto_itself_is_kept(self):
+        from lfgen.a64.function import Function
+        f = Function("lf_t_wmove", [("k", "uint64_t")], result="uint64_t")
+        (k,) = f.arg_regs
+        kk = f.gpr("kk")
+        f.mov(kk.w, k.w)
+        f.ret(kk)
+        text = f.finalize().text
+        self.assertRegex(text, r"\tmov\tw0, w0")

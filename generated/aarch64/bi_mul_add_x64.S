@@ -12,7 +12,8 @@
  *    lengths and offset in 32-bit words; k and the result are words.
  * Preconditions and bad input:
  *    offset < out_len and len <= out_len - offset (Java's implMulAddCheck).
- *    len == 0 returns 0 and touches no memory. in may be the window itself;
+ *    len == 0 returns 0 and touches no memory (out_len and offset unused, out
+ *    and in may be NULL). in may be the window itself;
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: none (base instruction set)
@@ -31,7 +32,7 @@
  *   unroll = 4
  *   provenance: kernel defaults; first-light values, not yet tuned (2026-11-29)
  * Frame: saves and restores callee-saved x19, x20, x21, x22, x23
- * 146 instructions.
+ * 147 instructions.
  */
 #include "lf_asm.h"
 
@@ -47,6 +48,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_x64)
 	.cfi_offset x23, -16
 	mov	x6, xzr
 	cbz	x4, .Llf_bi_mul_add_x64_done
+	mov	w5, w5
 	sub	x1, x1, x3
 	add	x1, x0, x1, lsl #2
 	sub	x1, x1, #8

@@ -10,8 +10,8 @@
  * Units:
  *    lengths in 32-bit words.
  * Preconditions and bad input:
- *    z need not be initialised and must not overlap x. len == 0 writes
- *    nothing. Correct for every len; tuned for 1..127 words.
+ *    z need not be initialised and must not overlap x. len == 0 touches no
+ *    memory (x, z may be NULL). Correct for every len; tuned for 1..127 words.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
  * Follows:

@@ -11,8 +11,9 @@
  * Units:
  *    lengths in limbs; the return value is the limb that does not fit in {rp,n}.
  * Preconditions and bad input:
- *    n == 0 returns 0 and touches no memory. rp == ap (in place) is allowed;
- *    any other overlap of {rp,n} and {ap,n} gives an undefined result.
+ *    n == 0 returns 0 and touches no memory (rp, ap may be NULL). rp == ap
+ *    (in place) is allowed; any other overlap of {rp,n} and {ap,n} gives an
+ *    undefined result.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
  * Follows:

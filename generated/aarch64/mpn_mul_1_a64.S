@@ -11,8 +11,8 @@
  * Units:
  *    lengths in limbs; the return value is the limb above {rp,n}.
  * Preconditions and bad input:
- *    n == 0 returns 0 and touches no memory. rp == ap (in place) is allowed;
- *    any other overlap gives an undefined result.
+ *    n == 0 returns 0 and touches no memory (rp, ap may be NULL). rp == ap (in
+ *    place) is allowed; any other overlap gives an undefined result.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
  * Follows:

@@ -12,7 +12,8 @@
  *    lengths and offset in 32-bit words; k and the result are words.
  * Preconditions and bad input:
  *    offset < out_len and len <= out_len - offset (Java's implMulAddCheck).
- *    len == 0 returns 0 and touches no memory. in may be the window itself;
+ *    len == 0 returns 0 and touches no memory (out_len and offset unused, out
+ *    and in may be NULL). in may be the window itself;
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)

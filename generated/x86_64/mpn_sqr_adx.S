@@ -10,8 +10,8 @@
  * Units:
  *    lengths in limbs.
  * Preconditions and bad input:
- *    n == 0 writes nothing. {rp,2n} must not overlap {ap,n} (undefined result
- *    otherwise).
+ *    n == 0 touches no memory (rp, ap may be NULL). {rp,2n} must not overlap
+ *    {ap,n} (undefined result otherwise).
  * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
  * Follows:

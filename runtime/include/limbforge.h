@@ -90,27 +90,31 @@ LF_API int lf_impl_force(const char *kernel, const char *variant);
  * and returns the carry-out word.  The window ends `offset` words before the end of `out`
  * (offset 0: it ends at out[out_len-1]).
  * Preconditions: offset < out_len, len <= out_len - offset, in has len words.  len == 0
- * returns 0 and touches nothing (in and out may then be NULL).  `in` and the window may be the
- * same words (in == &out[top-len+1]); any other overlap is undefined. */
+ * returns 0 and touches nothing; out_len and offset are then not looked at and out and in may
+ * be NULL.  `in` and the window may be the same words (in == &out[top-len+1]); any other
+ * overlap is undefined.  Only the low 32 bits of k are used. */
 LF_API uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset,
                               size_t len, uint32_t k);
 
 /* implSquareToLen: z[0..2*len) = x[0..len)^2 (BE-words).  z need not be initialised and must
- * not overlap x.  len == 0 writes nothing.  Correct for every len; the kernels are tuned for
- * 1..127 words (BigInteger calls it below KARATSUBA_SQUARE_THRESHOLD = 128). */
+ * not overlap x.  len == 0 touches nothing (x and z may then be NULL).  Correct for every len;
+ * the kernels are tuned for 1..127 words (BigInteger calls it below
+ * KARATSUBA_SQUARE_THRESHOLD = 128). */
 LF_API void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
 
 /* ---- native 64-bit limbs, GMP mpn semantics -------------------------------------------------
  * Limbs little-endian (index 0 least significant). */
 
 /* {rp,n} += {ap,n} * b; returns the carry-out limb.  rp == ap (in place) is allowed; other
- * overlaps are undefined.  n == 0 returns 0 and touches nothing. */
+ * overlaps are undefined.  n == 0 returns 0 and touches nothing (rp, ap may be NULL). */
 LF_API uint64_t lf_mpn_addmul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 
-/* {rp,n} = {ap,n} * b; returns the high limb.  rp == ap allowed.  n == 0 returns 0. */
+/* {rp,n} = {ap,n} * b; returns the high limb.  rp == ap allowed; other overlaps are
+ * undefined.  n == 0 returns 0 and touches nothing (rp, ap may be NULL). */
 LF_API uint64_t lf_mpn_mul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 
-/* {rp,2n} = {ap,n}^2.  rp must not overlap ap.  n == 0 writes nothing. */
+/* {rp,2n} = {ap,n}^2.  {rp,2n} must not overlap {ap,n}.  n == 0 touches nothing (rp, ap may
+ * be NULL). */
 LF_API void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n);
 
 #ifdef __cplusplus

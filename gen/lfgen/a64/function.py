@@ -12,7 +12,8 @@ Passes run in `finalize`:
   1. allocation (`regalloc.allocate`) and its independent check (`verify.check_bindings`);
   2. frame synthesis: callee-saved registers the allocation used (x19-x28, d8-d15) are saved
      and restored with stp/ldp pairs, with matching CFI;
-  3. text: identity moves and branches to the next instruction dropped, one `ret` at the end;
+  3. text: identity moves (x to x; never `mov wN, wN`, which zero-extends) and branches to
+     the next instruction dropped, one `ret` at the end;
   4. feature derivation: the union of the HWCAP features of every emitted instruction.
 """
 
@@ -237,8 +238,10 @@ class Function:
                 continue
             if n.pseudo is None and n.mnem in ("mov", "mov.v") and len(n.ops) == 2:
                 d, s = n.ops
+                # only x-to-x (and same-arrangement vector) moves are no-ops: `mov wN, wN`
+                # clears the upper half of xN and must stay
                 if (isinstance(d, View) and isinstance(s, View) and d.shape == s.shape
-                        and phys[d.reg.vid] == phys[s.reg.vid]):
+                        and d.shape != "w" and phys[d.reg.vid] == phys[s.reg.vid]):
                     continue
             kept.append(n)
         targets = {n.target for n in kept if n.pseudo is None and n.is_branch}

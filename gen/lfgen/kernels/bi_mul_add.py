@@ -18,7 +18,8 @@ SPEC = KernelSpec(
            "out[top-len+1 .. top] with top = out_len - offset - 1; in has len words.",
     units="lengths and offset in 32-bit words; k and the result are words.",
     preconditions="offset < out_len and len <= out_len - offset (Java's implMulAddCheck).\n"
-                  "len == 0 returns 0 and touches no memory. in may be the window itself;\n"
+                  "len == 0 returns 0 and touches no memory (out_len and offset unused, out\n"
+                  "and in may be NULL). in may be the window itself;\n"
                   "other overlaps are undefined. The upper 32 bits of the k register are\n"
                   "ignored.",
     source="OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs\n"

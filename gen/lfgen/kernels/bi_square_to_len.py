@@ -29,8 +29,8 @@ SPEC = KernelSpec(
     result=None,
     shapes="BE-words (uint32_t, index 0 most significant): x has len words, z has 2*len.",
     units="lengths in 32-bit words.",
-    preconditions="z need not be initialised and must not overlap x. len == 0 writes\n"
-                  "nothing. Correct for every len; tuned for 1..127 words.",
+    preconditions="z need not be initialised and must not overlap x. len == 0 touches no\n"
+                  "memory (x, z may be NULL). Correct for every len; tuned for 1..127 words.",
     source="OpenJDK java.math.BigInteger.implSquareToLen; HotSpot squareToLen stubs\n"
            "(MacroAssembler::square_to_len on x86-64, JDK-8186915 on AArch64).",
 )

@@ -23,8 +23,9 @@ SPEC = KernelSpec(
     shapes="rp, ap: n limbs of 64 bits, little-endian limb order (index 0 least significant).\n"
            "b: one limb.",
     units="lengths in limbs; the return value is the limb that does not fit in {rp,n}.",
-    preconditions="n == 0 returns 0 and touches no memory. rp == ap (in place) is allowed;\n"
-                  "any other overlap of {rp,n} and {ap,n} gives an undefined result.",
+    preconditions="n == 0 returns 0 and touches no memory (rp, ap may be NULL). rp == ap\n"
+                  "(in place) is allowed; any other overlap of {rp,n} and {ap,n} gives an\n"
+                  "undefined result.",
     source="GMP mpn_addmul_1 (GMP manual, Low-level Functions); the x86-64 two-chain form\n"
            "follows Intel's ADX white paper (Ozturk et al., 2012) as used by GMP/OpenSSL.",
 )

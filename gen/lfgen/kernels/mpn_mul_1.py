@@ -16,8 +16,8 @@ SPEC = KernelSpec(
     shapes="rp, ap: n limbs of 64 bits, little-endian limb order (index 0 least significant).\n"
            "b: one limb.",
     units="lengths in limbs; the return value is the limb above {rp,n}.",
-    preconditions="n == 0 returns 0 and touches no memory. rp == ap (in place) is allowed;\n"
-                  "any other overlap gives an undefined result.",
+    preconditions="n == 0 returns 0 and touches no memory (rp, ap may be NULL). rp == ap (in\n"
+                  "place) is allowed; any other overlap gives an undefined result.",
     source="GMP mpn_mul_1 (GMP manual, Low-level Functions).",
 )
 

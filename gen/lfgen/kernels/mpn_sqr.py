@@ -23,8 +23,8 @@ SPEC = KernelSpec(
     result=None,
     shapes="ap: n limbs, rp: 2n limbs; 64-bit limbs, little-endian limb order.",
     units="lengths in limbs.",
-    preconditions="n == 0 writes nothing. {rp,2n} must not overlap {ap,n} (undefined result\n"
-                  "otherwise).",
+    preconditions="n == 0 touches no memory (rp, ap may be NULL). {rp,2n} must not overlap\n"
+                  "{ap,n} (undefined result otherwise).",
     source="GMP mpn_sqr (GMP manual, Low-level Functions); the triangle-and-double method\n"
            "of GMP's sqr_basecase (and BigInteger.squareToLen).",
 )

@@ -1,0 +1,204 @@
+/*
+ * harness.h -- shared pieces of the limbforge Check suite.
+ *
+ * Faults this layer exists to expose (each test file states its own):
+ *   - a variant tested against an oracle that shares its bugs: oracles here are GMP (mpn for
+ *     64-bit limbs, mpz for BE-words) and Python integers (tests/kat/gen_vectors.py), never
+ *     a limbforge kernel, not even `ref`;
+ *   - reads or writes outside the operands: every buffer sits in its own mapping between two
+ *     PROT_NONE pages, the bytes around the data are canaries, inputs are checked unchanged;
+ *   - a variant silently left untested: variants are enumerated from lf_kernel_table at run
+ *     time, each test records what it ran in a coverage table shared across Check's forks,
+ *     and check_main fails when a runnable variant missed a test kind.
+ */
+#ifndef LF_TEST_HARNESS_H
+#define LF_TEST_HARNESS_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "limbforge.h"
+#include "lf_dispatch.h"
+#include "lf_kernels.h"
+
+/* ---- deterministic random numbers (splitmix64); LF_TEST_SEED=<n> overrides the seed ------ */
+typedef struct {
+	uint64_t s;
+} rng_t;
+
+static inline uint64_t rng_next(rng_t *r)
+{
+	uint64_t z = (r->s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+uint64_t test_seed(void);
+/* A generator for one test: the run's seed mixed with a tag naming the test. */
+void rng_init(rng_t *r, const char *tag, uint64_t extra);
+
+/* ---- variants under test and coverage ----------------------------------------------------- */
+enum cov_kind {
+	COV_KAT,      /* known answers (Python vectors, hand-checked values) */
+	COV_LATTICE,  /* edge-limb lattice and whole-value patterns, differential vs GMP */
+	COV_CARRY,    /* carries solved to 0/1/2/max at every position */
+	COV_LENGTH,   /* length sweep 0..130, 256, 513, 8k-1/8k/8k+1 */
+	COV_GUARD,    /* operands ending at / starting after a PROT_NONE page */
+	COV_ALIGN,    /* operands at every 8-byte (limbs) / 4-byte (words) offset mod 64 */
+	COV_INPLACE,  /* rp == ap, in == window */
+	COV_ZERO,     /* length 0: returns 0, touches nothing, NULL allowed */
+	COV_API,      /* through the public lf_* entry point with lf_impl_force */
+	COV_ABI,      /* through the callee-saved/stack/upper-state trampoline */
+	COV_NKINDS
+};
+extern const char *const cov_kind_name[COV_NKINDS];
+
+/* One variant of one kernel, as found in lf_kernel_table. */
+struct tvar {
+	enum lf_kernel_id kid;
+	size_t vidx;                  /* index in lf_kernel_table[kid].variants */
+	const struct lf_kernel *k;
+	const struct lf_variant *v;
+	char label[64];               /* "mpn_addmul_1/adx" */
+};
+
+/* Call once before building the suites: enumerates the table against lf_cpu_features(). */
+void tv_init(void);
+/* Variants of `kid` that can run here (features present and allowed), table order. */
+size_t tv_runnable_count(enum lf_kernel_id kid);
+const struct tvar *tv_runnable(enum lf_kernel_id kid, size_t i);
+/* Print the plan: per kernel, each variant TEST or SKIP with the reason. */
+void tv_print_plan(FILE *f);
+/* Does this suite have tests for the kernel?  (Kernels added to the table later are reported.) */
+int tv_kernel_known(enum lf_kernel_id kid);
+/* Kinds expected for a kernel (in-place only where the API allows it). */
+int cov_required(enum lf_kernel_id kid, enum cov_kind kind);
+
+void cov_add(const struct tvar *t, enum cov_kind kind, unsigned long calls);
+/* Print what each variant covered; with enforce, return the number of gaps. */
+int cov_report(FILE *f, int enforce);
+
+/* Names of the LF_CPU_* bits in `bits` ("adx bmi2"), into buf. */
+const char *feature_names(uint64_t bits, char *buf, size_t len);
+
+/* ---- guarded buffers ---------------------------------------------------------------------
+ * Each buffer gets its own mapping: PROT_NONE page, read-write pages, PROT_NONE page.  All
+ * read-write bytes outside [p, p+len) hold a position-dependent canary pattern. */
+enum gb_place {
+	GB_MID,    /* canaries on both sides: p = first rw byte + 64 + shift */
+	GB_START,  /* p = first rw byte + shift: shift 0 starts right after a guard page */
+	GB_END,    /* p + len = last rw byte + 1 - shift: shift 0 ends right at a guard page */
+};
+struct gbuf {
+	unsigned char *map, *lo, *hi;  /* mapping, read-write [lo, hi) */
+	size_t map_len;
+	unsigned char *p;
+	size_t len;
+};
+void *gb_alloc(struct gbuf *g, size_t len, enum gb_place place, size_t shift);
+void gb_free(struct gbuf *g);
+/* Offset (from p; negative before) of the first damaged canary byte, or 0 with *ok = 1. */
+long gb_canary_check(const struct gbuf *g, int *ok);
+/* A pointer into a PROT_NONE page: any access faults ("touches nothing" tests). */
+void *gb_noaccess(void);
+const char *gb_place_name(enum gb_place p);
+
+#define ASSERT_CANARIES(g, label, name, what)                                               \
+	do {                                                                                \
+		int ok_;                                                                    \
+		long off_ = gb_canary_check((g), &ok_);                                     \
+		ck_assert_msg(ok_, "%s %s: canary around `%s` damaged at byte offset %ld "  \
+		              "from its start", (label), (what), (name), off_);            \
+	} while (0)
+
+/* ---- oracles (GMP only) ------------------------------------------------------------------ */
+uint64_t or_mul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+uint64_t or_addmul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+void or_sqr(uint64_t *rp, const uint64_t *ap, size_t n);
+/* Same contract as lf_bi_mul_add (window at the end of out, in may equal the window). */
+uint32_t or_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len,
+                    uint32_t k);
+void or_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
+
+/* ---- operand patterns --------------------------------------------------------------------- */
+#define N_EDGE64 10
+#define N_EDGE32 10
+/* {0, 1, 2, 2^31, 2^32-1, 2^32, 2^63, 2^64-2, 2^64-1, random} */
+uint64_t edge64(unsigned i, rng_t *r);
+/* {0, 1, 2, 2^31-1, 2^31, 2^32-2, 2^32-1, 0x10000, 0xffff, random} */
+uint32_t edge32(unsigned i, rng_t *r);
+
+enum pattern {
+	PAT_RANDOM, PAT_LATTICE, PAT_ONES, PAT_TOP_ONES, PAT_TOPBIT, PAT_7F, PAT_BYTES,
+	PAT_SPARSE, PAT_ALT, PAT_ZERO, PAT_ONE, PAT_MAXHOLE, N_PAT
+};
+const char *pat_name(enum pattern p);
+/* Little-endian limbs; "top" is a[n-1]. */
+void fill64(uint64_t *a, size_t n, enum pattern p, rng_t *r);
+/* BE-words; "top" is a[0].  The lattice mixes 32-bit edge words and split 64-bit edges. */
+void fill32be(uint32_t *a, size_t n, enum pattern p, rng_t *r);
+
+/* Carry targets.  CT_MAX = the largest carry reachable at that position. */
+#define CT_MAX UINT64_MAX
+/* Choose a[i] so that the carry out of limb i of {r,n} + {a,n}*b (r NULL: {a,n}*b) equals
+ * target[i] where reachable (else the nearest reachable value); a 0 target that cannot be
+ * met because r[i] + carry overflows is met by lowering r[i].  Returns how many positions
+ * hit their target, recomputed independently of the solver. */
+size_t solve_carries64(uint64_t *a, uint64_t *r, size_t n, uint64_t b, const uint64_t *target);
+/* The same for BE-words: in[len-1-i], window w[len-1-i]; target[i] for significance i. */
+size_t solve_carries32(uint32_t *in, uint32_t *w, size_t len, uint32_t k, const uint64_t *target);
+
+/* ---- execution against the oracle (tests/harness/exec.c) ---------------------------------
+ * Each builds guarded buffers with the given placement, computes the expected result with
+ * the oracle (or takes it from `exp_*` when not NULL: known answers), calls `fn`, and checks
+ * the result, the return value, the canaries around every buffer and that inputs are
+ * unchanged.  `what` names the case in failure messages.  One coverage count per call. */
+struct exec_ctx {
+	const struct tvar *t;    /* variant the call counts for */
+	lf_fnptr fn;             /* what to call: the variant itself or a public lf_* function */
+	enum cov_kind kind;
+	enum gb_place place;
+	size_t shift;            /* bytes, see enum gb_place */
+	const char *what;
+};
+/* addmul: 0 -> mul_1.  inplace: rp == ap (r0 ignored; for addmul the sum is {a} + {a}*b). */
+void exec_mul1(const struct exec_ctx *c, int addmul, const uint64_t *a, const uint64_t *r0,
+               size_t n, uint64_t b, int inplace, const uint64_t *exp_r, const uint64_t *exp_ret);
+void exec_sqr(const struct exec_ctx *c, const uint64_t *a, size_t n, const uint64_t *exp_r);
+/* inplace: in = the window of out (in ignored). */
+void exec_mul_add(const struct exec_ctx *c, const uint32_t *out0, size_t out_len,
+                  const uint32_t *in, size_t offset, size_t len, uint32_t k, int inplace,
+                  const uint32_t *exp_out, const uint32_t *exp_ret);
+void exec_square_to_len(const struct exec_ctx *c, const uint32_t *x, size_t len,
+                        const uint32_t *exp_z);
+
+/* Fill `n` limbs with a pattern that is neither a plausible answer nor zero (outputs that
+ * must be fully overwritten start like this). */
+void fill_garbage64(uint64_t *a, size_t n);
+void fill_garbage32(uint32_t *a, size_t n);
+void *xmalloc(size_t n);
+
+/* ---- crash reports in no-fork mode --------------------------------------------------------
+ * With CK_FORK=no (qemu) a fault in a kernel kills the whole run and Check cannot say where;
+ * exec_* and the ABI calls record the call in progress and check_main installs a handler that
+ * prints it before exiting.  (In fork mode Check reports the signal per test itself.) */
+void crash_note(const char *label, const char *what, size_t n);
+void crash_handler_install(void);
+
+/* ---- the suites --------------------------------------------------------------------------- */
+Suite *suite_kat(void);
+Suite *suite_mpn(void);
+Suite *suite_mpn_sqr(void);
+Suite *suite_bigint(void);
+Suite *suite_bigint_sqr(void);
+Suite *suite_api(void);
+Suite *suite_abi(void);
+Suite *suite_dispatch(void);
+Suite *suite_mask(void);
+
+/* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
+#define LF_TEST_TIMEOUT 300
+
+#endif /* LF_TEST_HARNESS_H */

@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""Known-answer vectors for the limbforge kernels, computed with Python integers.
+
+Fault this is designed to catch: a kernel and the GMP oracle agreeing on a wrong answer
+(e.g. the harness driving GMP or mpz wrongly, or a misread JDK contract) -- these answers come
+from a second, unrelated arithmetic: Python's integers applied to the definitions below.
+
+    /usr/bin/python3 tests/kat/gen_vectors.py OUT.h
+
+writes a C header (data only; the types are in tests/kat/kat.h) that tests/test_kat.c
+compiles in.  The output is a pure function of this file: a fixed seed, Python's
+Mersenne Twister (getrandbits is stable across Python 3 versions), no clock, no hash order.
+Running it twice gives the same bytes; `make test` regenerates it into build/<arch>/kat/.
+
+The answers are computed from the definitions, with Python's arbitrary-precision integers
+(nothing here transcribes a limbforge kernel or the Java loops):
+  mpn_mul_1        {r,n} = a*b mod 2^(64n),          ret = a*b >> 64n
+  mpn_addmul_1     {r,n} = (r + a*b) mod 2^(64n),    ret = (r + a*b) >> 64n
+  mpn_sqr          {r,2n} = a*a
+  bi_mul_add       window W = out[out_len-offset-len .. out_len-offset-1] (BE words),
+                   S = W + in*k; window = S mod 2^(32 len), ret = S >> 32 len
+                   (in place: `in` is the window itself)
+  bi_square_to_len {z,2len} = x*x (BE words)
+"""
+
+import random
+import sys
+
+SEED = 20261129
+M64 = (1 << 64) - 1
+M32 = (1 << 32) - 1
+EDGE64 = [0, 1, 2, 1 << 31, M32, 1 << 32, 1 << 63, M64 - 1, M64]
+EDGE32 = [0, 1, 2, (1 << 31) - 1, 1 << 31, M32 - 1, M32, 1 << 16, (1 << 16) - 1]
+
+rng = random.Random(SEED)
+
+
+def le_limbs(v, n):
+    return [(v >> (64 * i)) & M64 for i in range(n)]
+
+
+def le_value(limbs):
+    return sum(x << (64 * i) for i, x in enumerate(limbs))
+
+
+def be_words(v, n):
+    return [(v >> (32 * (n - 1 - i))) & M32 for i in range(n)]
+
+
+def be_value(words):
+    v = 0
+    for w in words:
+        v = (v << 32) | w
+    return v
+
+
+def limbs(n, pat):
+    if pat == "random":
+        return [rng.getrandbits(64) for _ in range(n)]
+    if pat == "ones":
+        return [M64] * n
+    if pat == "lattice":
+        return [rng.choice(EDGE64 + [rng.getrandbits(64)]) for _ in range(n)]
+    if pat == "topbit":
+        return [0] * (n - 1) + [1 << 63] if n else []
+    if pat == "7f":
+        return [M64] * (n - 1) + [M64 >> 1] if n else []
+    raise ValueError(pat)
+
+
+def words(n, pat):
+    if pat == "random":
+        return [rng.getrandbits(32) for _ in range(n)]
+    if pat == "ones":
+        return [M32] * n
+    if pat == "lattice":
+        return [rng.choice(EDGE32 + [rng.getrandbits(32)]) for _ in range(n)]
+    if pat == "topbit":
+        return [1 << 31] + [0] * (n - 1) if n else []
+    raise ValueError(pat)
+
+
+class Pool:
+    def __init__(self):
+        self.items = []
+
+    def add(self, seq):
+        off = len(self.items)
+        self.items.extend(seq)
+        return off
+
+
+L = Pool()  # uint64_t
+W = Pool()  # uint32_t
+SMALL = list(range(0, 41))
+BIG = [64, 65, 127, 128, 129, 130, 256, 513]
+
+mul1 = []
+for addmul in (0, 1):
+    for n in SMALL + BIG:
+        for pat in (["random", "ones", "lattice", "topbit"] if n <= 40 else ["random", "ones"]):
+            a = limbs(n, pat)
+            r = limbs(n, "ones" if pat == "ones" else "random")
+            b = {"random": rng.getrandbits(64), "ones": M64, "topbit": M64,
+                 "lattice": rng.choice(EDGE64)}[pat]
+            s = le_value(a) * b + (le_value(r) if addmul else 0)
+            mul1.append((pat, addmul, n, b, L.add(a), L.add(r), L.add(le_limbs(s, n)),
+                         s >> (64 * n)))
+
+sqr = []
+for n in SMALL + BIG:
+    for pat in (["random", "ones", "lattice", "7f"] if n <= 40 else ["random", "ones"]):
+        a = limbs(n, pat)
+        sqr.append((pat, n, L.add(a), L.add(le_limbs(le_value(a) ** 2, 2 * n))))
+
+mul_add = []
+for ln in SMALL + BIG:
+    configs = [("random", ln + 2, 0, 0), ("ones", ln + 2, 2, 0), ("lattice", ln, 0, 0),
+               ("random", ln + 3, 1, 1)]
+    if ln > 40:
+        configs = configs[:2] + configs[3:]
+    for pat, out_len, offset, inplace in configs:
+        if offset >= out_len:  # precondition offset < out_len (len 0 only)
+            continue
+        out = words(out_len, pat)
+        start = out_len - offset - ln
+        if inplace:
+            inw = out[start:start + ln]
+        else:
+            inw = words(ln, pat)
+        k = {"random": rng.getrandbits(32), "ones": M32, "lattice": rng.choice(EDGE32)}[pat]
+        s = be_value(out[start:start + ln]) + be_value(inw) * k
+        res = list(out)
+        res[start:start + ln] = be_words(s, ln)
+        mul_add.append((pat + (" in place" if inplace else ""), out_len, offset, ln, k,
+                        inplace, W.add(out), W.add(inw), W.add(res), s >> (32 * ln)))
+
+square = []
+for ln in SMALL[1:] + BIG:
+    for pat in (["random", "ones", "lattice", "topbit"] if ln <= 40 else ["random", "ones"]):
+        x = words(ln, pat)
+        square.append((pat, ln, W.add(x), W.add(be_words(be_value(x) ** 2, 2 * ln))))
+
+
+def emit(out):
+    p = out.write
+    p("/* Generated by tests/kat/gen_vectors.py (seed %d) -- do not edit. */\n" % SEED)
+    p("/* Answers computed with Python integers; types in tests/kat/kat.h. */\n\n")
+    p("static const uint64_t kat_limbs[%d] = {\n" % max(1, len(L.items)))
+    for i in range(0, len(L.items), 4):
+        p("\t" + " ".join("UINT64_C(0x%016x)," % x for x in L.items[i:i + 4]) + "\n")
+    p("};\n\nstatic const uint32_t kat_words[%d] = {\n" % max(1, len(W.items)))
+    for i in range(0, len(W.items), 8):
+        p("\t" + " ".join("0x%08xu," % x for x in W.items[i:i + 8]) + "\n")
+    p("};\n\nstatic const struct kat_mul1 kat_mul1[] = {\n")
+    for pat, addmul, n, b, a, r, ro, ret in mul1:
+        p('\t{ "%s", %d, %d, UINT64_C(0x%016x), %d, %d, %d, UINT64_C(0x%016x) },\n'
+          % (pat, addmul, n, b, a, r, ro, ret))
+    p("};\n\nstatic const struct kat_sqr kat_sqr[] = {\n")
+    for pat, n, a, r in sqr:
+        p('\t{ "%s", %d, %d, %d },\n' % (pat, n, a, r))
+    p("};\n\nstatic const struct kat_mul_add kat_mul_add[] = {\n")
+    for pat, out_len, offset, ln, k, inplace, o, i, res, ret in mul_add:
+        p('\t{ "%s", %d, %d, %d, 0x%08xu, %d, %d, %d, %d, 0x%08xu },\n'
+          % (pat, out_len, offset, ln, k, inplace, o, i, res, ret))
+    p("};\n\nstatic const struct kat_square kat_square[] = {\n")
+    for pat, ln, x, z in square:
+        p('\t{ "%s", %d, %d, %d },\n' % (pat, ln, x, z))
+    p("};\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: gen_vectors.py OUT.h")
+    with open(sys.argv[1] + ".tmp", "w") as f:
+        emit(f)
+    import os
+    os.replace(sys.argv[1] + ".tmp", sys.argv[1])

@@ -1,0 +1,67 @@
+#!/bin/sh
+# mutants.sh -- does the suite fail when the code is broken?  (`make test-mutants`, ~3 min)
+#
+# Fault this is designed to catch: tests that cannot fail.  Each mutant copies the tree
+# (without build/ and .git/) into a scratch directory, applies one deliberate bug with a perl
+# substitution -- a dropped carry, an over-read, a stray write, a wrong window, a lost bit, a
+# broken CPU decoder, a dispatcher that ignores features, a clobbered callee-saved register in
+# generated assembly, ... -- builds the host suite there and runs the suites named; the
+# mutant must make the run fail.  Prints CAUGHT / MISSED / STALE (the substitution no longer
+# applies because the source changed: update the pattern) per mutant; exits 1 unless every
+# mutant is caught.  Nothing in the working tree is modified.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/limbforge-mutants.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+bad=0
+
+mutant() {
+	name=$1 file=$2 subst=$3
+	shift 3
+	d=$scratch/$name
+	mkdir -p "$d"
+	(cd "$top" && tar cf - --exclude=./build --exclude=./.git .) | (cd "$d" && tar xf -)
+	cp "$d/$file" "$d/$file.orig"
+	perl -0pi -e "$subst" "$d/$file"
+	if cmp -s "$d/$file" "$d/$file.orig"; then
+		echo "STALE   $name: the substitution no longer matches $file"
+		bad=1
+		return
+	fi
+	if ! make -s -C "$d" ARCH=x86_64 build/x86_64/tests/check_limbforge >"$d/build.log" 2>&1; then
+		echo "STALE   $name: the mutant does not build"
+		tail -3 "$d/build.log"
+		bad=1
+		return
+	fi
+	if (cd "$d" && build/x86_64/tests/check_limbforge "$@" >run.log 2>&1); then
+		echo "MISSED  $name ($file; suites: $*)"
+		bad=1
+	else
+		echo "CAUGHT  $name: $(grep -m1 -E ':[FE]:' "$d/run.log" | cut -d: -f7- | cut -c1-150)"
+	fi
+	rm -rf "$d"
+}
+
+M=runtime/ref/mpn_ref.c
+B=runtime/ref/bigint_ref.c
+mutant addmul_dropped_carry $M 's/(lo \+= rp\[i\];)\n\t\thi \+= lo < rp\[i\];/$1/' kat mpn
+mutant mul_1_reads_past_end $M 's/(cy = hi;\n\t\}\n)(\treturn cy;\n\}\n\nuint64_t lf_mpn_addmul_1_ref)/$1\tif (n)\n\t\tcy += 0 * ((volatile const uint64_t *)ap)[n];\n$2/' mpn
+mutant mul_1_writes_past_end $M 's/(cy = hi;\n\t\}\n)(\treturn cy;\n\}\n\nuint64_t lf_mpn_addmul_1_ref)/$1\tif (n)\n\t\trp[n] = cy;\n$2/' mpn
+mutant sqr_dropped_carry $M 's/\t\tc1 \+= s1 < c0;\n//' mpn_sqr
+mutant sqr_writes_when_n_0 $M 's/if \(n == 0\)\n\t\treturn;\n\trp\[0\] = 0;/if (n == 0) {\n\t\trp[0] = 0;\n\t\treturn;\n\t}\n\trp[0] = 0;/' mpn_sqr
+mutant mul_add_window_off_by_one $B 's/size_t o = out_len - offset - 1;/size_t o = out_len - offset - 2;/' bigint
+mutant mul_add_reads_before_in $B 's/(size_t o = out_len - offset - 1;\n)/$1\tif (len)\n\t\tcarry = 0 * ((volatile const uint32_t *)in)[-1];\n/' bigint
+mutant mul_add_no_carry_out $B 's/(\t\tcarry = product >> 32;\n\t\}\n\treturn) \(uint32_t\)carry;/$1 0;/' kat bigint
+mutant square_lost_low_bit $B 's/\tz\[zlen - 1\] \|= x\[len - 1\] & 1;\n//' kat bigint_sqr
+mutant decode_ignores_zmm_state runtime/cpu.c 's/zmm = ymm && \(c->xcr0 & 0xe0\) == 0xe0;/zmm = ymm;/' dispatch
+mutant parse_adds_undetected runtime/cpu.c 's/f \|= bit & detected;/f |= bit;/' dispatch
+mutant choose_not_best runtime/dispatch.c 's/\t\tif \(\(k->variants\[i\].features & ~allowed\) == 0\)\n\t\t\treturn i;/\t\tif ((k->variants[i].features & ~allowed) == 0) {\n\t\t\tsize_t j = i;\n\t\t\twhile (j + 1 < k->count && (k->variants[j + 1].features & ~allowed) == 0)\n\t\t\t\tj++;\n\t\t\treturn j;\n\t\t}/' dispatch
+mutant force_ignores_features runtime/dispatch.c 's/\t\tif \(k->variants\[j\].features & ~allowed\)\n\t\t\treturn -1;\n//' mask
+mutant mask_keeps_slots runtime/cpu.c 's/(atomic_fetch_and_explicit\(&allowed_mask, allowed, memory_order_relaxed\);)\n\tlf_dispatch_reset\(\);/$1/' mask
+mutant api_swaps_offset_len runtime/api_bigint.c 's/\(out, out_len, in, offset, len, k\)/(out, out_len, in, len, offset, k)/' api
+mutant asm_clobbers_rbx generated/x86_64/mpn_addmul_1_adx.S 's/(LF_FUNC_BEGIN\(lf_mpn_addmul_1_adx\)\n)/$1\txorl\t%ebx, %ebx\n/' abi
+mutant asm_adc_to_add generated/x86_64/mpn_mul_1_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' mpn
+
+[ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
+exit $bad

@@ -1,0 +1,163 @@
+/*
+ * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len) with each
+ * runnable variant forced in turn by lf_impl_force, and with the dispatcher's own choice.
+ *
+ * Faults this is designed to catch:
+ *   - a wrapper in runtime/api_*.c that reorders, truncates or drops an argument (e.g.
+ *     out_len/offset of mulAdd, a 32-bit k), or post-processes the result;
+ *   - lf_impl_force reporting success but leaving another variant in the slot, or
+ *     lf_impl naming a different variant than the one that runs;
+ *   - the dispatcher's default choice computing a wrong answer.
+ * Every call is compared with GMP, in guarded buffers, as in the direct-call suites.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NLEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static const size_t lens[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+	24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 64, 127, 128, 129, 130,
+	513,
+};
+
+static lf_fnptr public_fn(enum lf_kernel_id kid)
+{
+	switch (kid) {
+	case LF_K_mpn_mul_1:
+		return (lf_fnptr)lf_mpn_mul_1;
+	case LF_K_mpn_addmul_1:
+		return (lf_fnptr)lf_mpn_addmul_1;
+	case LF_K_mpn_sqr:
+		return (lf_fnptr)lf_mpn_sqr;
+	case LF_K_bi_mul_add:
+		return (lf_fnptr)lf_bi_mul_add;
+	case LF_K_bi_square_to_len:
+		return (lf_fnptr)lf_bi_square_to_len;
+	default:
+		return NULL;
+	}
+}
+
+static void run_cases(const struct tvar *t, const char *what)
+{
+	struct exec_ctx c = { t, public_fn(t->kid), COV_API, GB_MID, 0, what };
+	uint64_t a[513], r[513];
+	uint32_t out[516], in[513];
+	rng_t rng;
+	rng_init(&rng, t->label, 41);
+
+	ck_assert_msg(c.fn != NULL, "no public entry point known for %s", t->k->name);
+	for (size_t li = 0; li < NLEN(lens); li++) {
+		size_t n = lens[li];
+		for (int rep = 0; rep < 3; rep++) {
+			enum pattern p = rep == 1 ? PAT_ONES : rep == 2 ? PAT_LATTICE : PAT_RANDOM;
+			c.place = rep == 2 ? GB_END : GB_MID;
+			switch (t->kid) {
+			case LF_K_mpn_mul_1:
+			case LF_K_mpn_addmul_1: {
+				uint64_t b = p == PAT_ONES ? UINT64_MAX : rng_next(&rng);
+				int addmul = t->kid == LF_K_mpn_addmul_1;
+				fill64(a, n, p, &rng);
+				fill64(r, n, p, &rng);
+				exec_mul1(&c, addmul, a, r, n, b, 0, NULL, NULL);
+				exec_mul1(&c, addmul, a, r, n, b, 1, NULL, NULL);
+				break;
+			}
+			case LF_K_mpn_sqr:
+				fill64(a, n, p, &rng);
+				exec_sqr(&c, a, n, NULL);
+				break;
+			case LF_K_bi_mul_add: {
+				uint32_t k = p == PAT_ONES ? UINT32_MAX : (uint32_t)rng_next(&rng);
+				fill32be(out, n + 3, p, &rng);
+				fill32be(in, n, p, &rng);
+				for (size_t offset = 0; offset <= 3 && offset < n + 3; offset += 3) {
+					exec_mul_add(&c, out, n + 3, in, offset, n, k, 0, NULL, NULL);
+					exec_mul_add(&c, out, n + 3, in, offset, n, k, 1, NULL, NULL);
+				}
+				break;
+			}
+			case LF_K_bi_square_to_len:
+				fill32be(in, n, p, &rng);
+				exec_square_to_len(&c, in, n, NULL);
+				break;
+			default:
+				ck_abort_msg("no API cases for %s", t->k->name);
+			}
+		}
+	}
+}
+
+static void api_variant(enum lf_kernel_id kid, int vi)
+{
+	const struct tvar *t = tv_runnable(kid, (size_t)vi);
+	ck_assert_msg(lf_impl_force(t->k->name, t->v->name) == 0,
+	              "lf_impl_force(\"%s\", \"%s\") failed for a runnable variant", t->k->name,
+	              t->v->name);
+	const char *cur = lf_impl(t->k->name);
+	ck_assert_msg(cur && strcmp(cur, t->v->name) == 0, "after forcing %s, lf_impl says %s",
+	              t->label, cur ? cur : "NULL");
+	run_cases(t, "public API, variant forced");
+	/* still the forced one after the calls */
+	cur = lf_impl(t->k->name);
+	ck_assert_msg(cur && strcmp(cur, t->v->name) == 0, "forced %s, later lf_impl says %s",
+	              t->label, cur ? cur : "NULL");
+	ck_assert_int_eq(lf_impl_force(t->k->name, NULL), 0);
+}
+
+/* With no force: the dispatcher's own choice, whichever it is, through the public API. */
+static void api_default(enum lf_kernel_id kid)
+{
+	const char *name = lf_impl(lf_kernel_table[kid].name);
+	ck_assert_msg(name != NULL, "lf_impl(%s) = NULL", lf_kernel_table[kid].name);
+	for (size_t i = 0; i < tv_runnable_count(kid); i++) {
+		const struct tvar *t = tv_runnable(kid, i);
+		if (strcmp(t->v->name, name) == 0) {
+			run_cases(t, "public API, dispatcher's choice");
+			return;
+		}
+	}
+	ck_abort_msg("dispatcher chose %s/%s, which is not runnable here", lf_kernel_table[kid].name,
+	             name);
+}
+
+static void restore_all(void)
+{
+	for (int kid = 0; kid < LF_K_COUNT; kid++)
+		lf_impl_force(lf_kernel_table[kid].name, NULL);
+}
+
+#define API_TESTS(kernel)                                                                   \
+	START_TEST(test_api_##kernel) { api_variant(LF_K_##kernel, _i); }                   \
+	END_TEST                                                                            \
+	START_TEST(test_api_default_##kernel) { api_default(LF_K_##kernel); }               \
+	END_TEST
+
+API_TESTS(mpn_mul_1)
+API_TESTS(mpn_addmul_1)
+API_TESTS(mpn_sqr)
+API_TESTS(bi_mul_add)
+API_TESTS(bi_square_to_len)
+
+Suite *suite_api(void)
+{
+	Suite *s = suite_create("api");
+	TCase *tc = tcase_create("forced_and_default");
+	tcase_set_timeout(tc, LF_TEST_TIMEOUT);
+	/* no-fork mode (qemu) shares one process: undo every force, even after a failure */
+	tcase_add_checked_fixture(tc, restore_all, restore_all);
+#define ADD(kernel)                                                                         \
+	tcase_add_loop_test(tc, test_api_##kernel, 0, (int)tv_runnable_count(LF_K_##kernel)); \
+	tcase_add_test(tc, test_api_default_##kernel)
+	ADD(mpn_mul_1);
+	ADD(mpn_addmul_1);
+	ADD(mpn_sqr);
+	ADD(bi_mul_add);
+	ADD(bi_square_to_len);
+#undef ADD
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,228 @@
+/*
+ * test_kat.c -- known answers: vectors computed with Python integers
+ * (tests/kat/gen_vectors.py, regenerated into build/<arch>/kat/ by `make test`) and a few
+ * products worked out by hand, for every runnable variant of every kernel.
+ *
+ * Faults this is designed to catch:
+ *   - a kernel that is wrong in the same way as GMP is used (it is not: the Python vectors
+ *     are a second, unrelated oracle, and the "oracles" case checks GMP against them);
+ *   - misreading the JDK contracts: the mulAdd window addressed from the end of `out`,
+ *     the returned overflow word, BE word order, the 2*len-word square;
+ *   - wrong answers at the lengths and patterns of the vectors (0..40, 64, 65, 127..130,
+ *     256, 513 words/limbs; random, all ones, lattice, top-bit-only, 0x7f..f; in place).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kat.h"
+#include "kat_vectors.h"
+
+#define NLEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct exec_ctx ctx(const struct tvar *t, const char *what)
+{
+	struct exec_ctx c = { t, t->v->fn, COV_KAT, GB_MID, 0, what };
+	return c;
+}
+
+/* ---- hand-checked answers ---------------------------------------------------------------
+ * (2^64-1)^2 = 2^128 - 2^65 + 1                        -> limbs {1, 2^64-2}
+ * (2^64-1)^2 + (2^64-1) = 2^128 - 2^64                 -> limbs {0, 2^64-1}
+ * (2^128-1)^2 = 2^256 - 2^129 + 1                      -> limbs {1, 0, 2^64-2, 2^64-1}
+ * (2^32-1) + (2^32-1)^2 = 2^64 - 2^32 = (2^32-1)*2^32  -> window {0}, overflow 2^32-1
+ * (2^32-1)^2 = 2^64 - 2^33 + 1                         -> BE words {0xfffffffe, 1}
+ * (2^32)^2 = 2^64                                      -> BE words {0, 1, 0, 0}  */
+static void hand_mpn(const struct tvar *t)
+{
+	const uint64_t M = UINT64_MAX;
+	if (t->kid == LF_K_mpn_mul_1) {
+		const uint64_t a[2] = { M, M }, e1[1] = { 1 }, r1 = M - 1;
+		const uint64_t e2[2] = { 1, M }, r2 = M - 1; /* (2^128-1)(2^64-1) = 2^192-2^128-2^64+1 */
+		const uint64_t a3[2] = { 0, 1 }, e3[2] = { 0, UINT64_C(1) << 63 }, r3 = 0;
+		struct exec_ctx c = ctx(t, "hand: (2^64-1)*(2^64-1)");
+		exec_mul1(&c, 0, a, NULL, 1, M, 0, e1, &r1);
+		c.what = "hand: (2^128-1)*(2^64-1)";
+		exec_mul1(&c, 0, a, NULL, 2, M, 0, e2, &r2);
+		c.what = "hand: 2^64 * 2^63";
+		exec_mul1(&c, 0, a3, NULL, 2, UINT64_C(1) << 63, 0, e3, &r3);
+	} else if (t->kid == LF_K_mpn_addmul_1) {
+		const uint64_t a[1] = { M }, r[1] = { M }, e[1] = { 0 }, ret = M;
+		const uint64_t a2[2] = { M, M }, r2[2] = { M, M }, e2[2] = { 0, M }, ret2 = M;
+		/* (2^128-1)(2^64-1) + 2^128-1 = (2^128-1) 2^64 = 2^192 - 2^64 -> {0, M}, ret M */
+		struct exec_ctx c = ctx(t, "hand: (2^64-1) + (2^64-1)^2");
+		exec_mul1(&c, 1, a, r, 1, M, 0, e, &ret);
+		c.what = "hand: (2^128-1) + (2^128-1)*(2^64-1)";
+		exec_mul1(&c, 1, a2, r2, 2, M, 0, e2, &ret2);
+	} else if (t->kid == LF_K_mpn_sqr) {
+		const uint64_t a[2] = { M, M }, e1[2] = { 1, M - 1 }, e2[4] = { 1, 0, M - 1, M };
+		const uint64_t a3[2] = { 0, 1 }, e3[4] = { 0, 0, 1, 0 };
+		struct exec_ctx c = ctx(t, "hand: (2^64-1)^2");
+		exec_sqr(&c, a, 1, e1);
+		c.what = "hand: (2^128-1)^2";
+		exec_sqr(&c, a, 2, e2);
+		c.what = "hand: (2^64)^2";
+		exec_sqr(&c, a3, 2, e3);
+	}
+}
+
+static void hand_bigint(const struct tvar *t)
+{
+	if (t->kid == LF_K_bi_mul_add) {
+		const uint32_t out[3] = { 7, 0xffffffffu, 9 }, in[1] = { 0xffffffffu };
+		const uint32_t e[3] = { 7, 0, 9 }, ret = 0xffffffffu;
+		/* window = out[1] (out_len 3, offset 1): (2^32-1) + (2^32-1)^2 */
+		struct exec_ctx c = ctx(t, "hand: (2^32-1) + (2^32-1)^2, window in the middle");
+		exec_mul_add(&c, out, 3, in, 1, 1, 0xffffffffu, 0, e, &ret);
+		/* out = {1, 2, 3}, window = last two words {2, 3} = 2*2^32 + 3; in {0, 5}: 5*k, k=2
+		 * -> 2*2^32 + 13 = {2, 13}, overflow 0; out[0] untouched */
+		const uint32_t out2[3] = { 1, 2, 3 }, in2[2] = { 0, 5 }, e2[3] = { 1, 2, 13 }, ret2 = 0;
+		c.what = "hand: {2,3} + {0,5}*2 at the end of out";
+		exec_mul_add(&c, out2, 3, in2, 0, 2, 2, 0, e2, &ret2);
+	} else if (t->kid == LF_K_bi_square_to_len) {
+		const uint32_t x1[1] = { 0xffffffffu }, z1[2] = { 0xfffffffeu, 1 };
+		const uint32_t x2[2] = { 1, 0 }, z2[4] = { 0, 1, 0, 0 };
+		struct exec_ctx c = ctx(t, "hand: (2^32-1)^2");
+		exec_square_to_len(&c, x1, 1, z1);
+		c.what = "hand: (2^32)^2";
+		exec_square_to_len(&c, x2, 2, z2);
+	}
+}
+
+/* ---- Python vectors --------------------------------------------------------------------- */
+static void kat_vectors(const struct tvar *t)
+{
+	size_t used = 0;
+	switch (t->kid) {
+	case LF_K_mpn_mul_1:
+	case LF_K_mpn_addmul_1:
+		for (size_t i = 0; i < NLEN(kat_mul1); i++) {
+			const struct kat_mul1 *v = &kat_mul1[i];
+			if (v->addmul != (t->kid == LF_K_mpn_addmul_1))
+				continue;
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_mul1(&c, v->addmul, kat_limbs + v->a, kat_limbs + v->r_in, v->n, v->b, 0,
+			          kat_limbs + v->r_out, &v->ret);
+			used++;
+		}
+		break;
+	case LF_K_mpn_sqr:
+		for (size_t i = 0; i < NLEN(kat_sqr); i++) {
+			const struct kat_sqr *v = &kat_sqr[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_sqr(&c, kat_limbs + v->a, v->n, kat_limbs + v->r);
+			used++;
+		}
+		break;
+	case LF_K_bi_mul_add:
+		for (size_t i = 0; i < NLEN(kat_mul_add); i++) {
+			const struct kat_mul_add *v = &kat_mul_add[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_mul_add(&c, kat_words + v->out_in, v->out_len, kat_words + v->in, v->offset,
+			             v->len, v->k, v->inplace, kat_words + v->out_out, &v->ret);
+			used++;
+		}
+		break;
+	case LF_K_bi_square_to_len:
+		for (size_t i = 0; i < NLEN(kat_square); i++) {
+			const struct kat_square *v = &kat_square[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_square_to_len(&c, kat_words + v->x, v->len, kat_words + v->z);
+			used++;
+		}
+		break;
+	default:
+		break;
+	}
+	ck_assert_msg(used > 0, "%s: no known-answer vectors for this kernel", t->label);
+}
+
+#define KAT_TEST(kernel)                                                                    \
+	START_TEST(test_kat_##kernel)                                                       \
+	{                                                                                   \
+		const struct tvar *t = tv_runnable(LF_K_##kernel, (size_t)_i);              \
+		hand_mpn(t);                                                                \
+		hand_bigint(t);                                                             \
+		kat_vectors(t);                                                             \
+	}                                                                                   \
+	END_TEST
+
+KAT_TEST(mpn_mul_1)
+KAT_TEST(mpn_addmul_1)
+KAT_TEST(mpn_sqr)
+KAT_TEST(bi_mul_add)
+KAT_TEST(bi_square_to_len)
+
+/* The two oracles must agree with each other on every vector; if GMP (or the way the
+ * harness drives it) disagreed with Python, every differential test would be suspect. */
+START_TEST(test_oracles_agree)
+{
+	size_t checked = 0;
+	for (size_t i = 0; i < NLEN(kat_mul1); i++) {
+		const struct kat_mul1 *v = &kat_mul1[i];
+		uint64_t *r = xmalloc(v->n * 8 + 8);
+		memcpy(r, kat_limbs + v->r_in, v->n * 8);
+		uint64_t ret = v->addmul ? or_addmul_1(r, kat_limbs + v->a, v->n, v->b)
+		                         : or_mul_1(r, kat_limbs + v->a, v->n, v->b);
+		ck_assert_msg(ret == v->ret && memcmp(r, kat_limbs + v->r_out, v->n * 8) == 0,
+		              "GMP disagrees with Python on %s n=%zu (%s)",
+		              v->addmul ? "addmul_1" : "mul_1", v->n, v->what);
+		free(r);
+		checked++;
+	}
+	for (size_t i = 0; i < NLEN(kat_sqr); i++) {
+		const struct kat_sqr *v = &kat_sqr[i];
+		uint64_t *r = xmalloc(v->n * 16 + 8);
+		or_sqr(r, kat_limbs + v->a, v->n);
+		ck_assert_msg(memcmp(r, kat_limbs + v->r, v->n * 16) == 0,
+		              "GMP disagrees with Python on sqr n=%zu (%s)", v->n, v->what);
+		free(r);
+		checked++;
+	}
+	for (size_t i = 0; i < NLEN(kat_mul_add); i++) {
+		const struct kat_mul_add *v = &kat_mul_add[i];
+		uint32_t *o = xmalloc(v->out_len * 4 + 4);
+		memcpy(o, kat_words + v->out_in, v->out_len * 4);
+		uint32_t ret = or_mul_add(o, v->out_len, kat_words + v->in, v->offset, v->len, v->k);
+		ck_assert_msg(ret == v->ret && memcmp(o, kat_words + v->out_out, v->out_len * 4) == 0,
+		              "mpz oracle disagrees with Python on mul_add len=%zu (%s)", v->len,
+		              v->what);
+		free(o);
+		checked++;
+	}
+	for (size_t i = 0; i < NLEN(kat_square); i++) {
+		const struct kat_square *v = &kat_square[i];
+		uint32_t *z = xmalloc(v->len * 8 + 4);
+		or_square_to_len(kat_words + v->x, v->len, z);
+		ck_assert_msg(memcmp(z, kat_words + v->z, v->len * 8) == 0,
+		              "mpz oracle disagrees with Python on square_to_len len=%zu (%s)",
+		              v->len, v->what);
+		free(z);
+		checked++;
+	}
+	ck_assert_msg(checked > 500, "only %zu vectors: is kat_vectors.h truncated?", checked);
+}
+END_TEST
+
+Suite *suite_kat(void)
+{
+	Suite *s = suite_create("kat");
+	TCase *tc = tcase_create("oracles");
+	tcase_add_test(tc, test_oracles_agree);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("known_answers");
+	tcase_set_timeout(tc, LF_TEST_TIMEOUT);
+	tcase_add_loop_test(tc, test_kat_mpn_mul_1, 0, (int)tv_runnable_count(LF_K_mpn_mul_1));
+	tcase_add_loop_test(tc, test_kat_mpn_addmul_1, 0, (int)tv_runnable_count(LF_K_mpn_addmul_1));
+	tcase_add_loop_test(tc, test_kat_mpn_sqr, 0, (int)tv_runnable_count(LF_K_mpn_sqr));
+	tcase_add_loop_test(tc, test_kat_bi_mul_add, 0, (int)tv_runnable_count(LF_K_bi_mul_add));
+	tcase_add_loop_test(tc, test_kat_bi_square_to_len, 0,
+	                    (int)tv_runnable_count(LF_K_bi_square_to_len));
+	suite_add_tcase(s, tc);
+	return s;
+}

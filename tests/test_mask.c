@@ -1,0 +1,101 @@
+/*
+ * test_mask.c -- lf_cpu_mask: restricting features at run time re-resolves every kernel.
+ *
+ * Faults this is designed to catch:
+ *   - a kernel slot not re-resolved after lf_cpu_mask (a masked variant keeps running);
+ *   - lf_cpu_mask adding features back (it is cumulative and may only remove);
+ *   - an lf_impl_force surviving lf_cpu_mask (the header says it is dropped), or a masked
+ *     variant still forceable/listed;
+ *   - the re-resolved function computing a wrong answer (one small oracle check per step).
+ * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
+ * (in no-fork mode -- qemu -- everything runs in one process).
+ */
+#include <string.h>
+
+#include "harness.h"
+
+static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
+{
+	for (size_t j = 0; j < k->count; j++)
+		if ((k->variants[j].features & ~allowed) == 0)
+			return j;
+	return k->count - 1;
+}
+
+/* Every kernel uses the best variant allowed by `allowed`, lists and forces accordingly,
+ * and still computes correctly (one mpn_addmul_1 and one bi_mul_add oracle check). */
+static void check_state(uint64_t allowed, const char *when)
+{
+	ck_assert_msg(lf_cpu_features() == allowed, "%s: lf_cpu_features() = %#llx, want %#llx",
+	              when, (unsigned long long)lf_cpu_features(), (unsigned long long)allowed);
+	for (int kid = 0; kid < LF_K_COUNT; kid++) {
+		const struct lf_kernel *k = &lf_kernel_table[kid];
+		const struct lf_variant *want = &k->variants[expected_choice(k, allowed)];
+		const char *cur = lf_impl(k->name);
+		ck_assert_msg(cur && strcmp(cur, want->name) == 0, "%s: %s runs %s, want %s", when,
+		              k->name, cur ? cur : "NULL", want->name);
+		ck_assert_msg(lf_dispatch_get((enum lf_kernel_id)kid) == want->fn,
+		              "%s: %s slot not re-resolved", when, k->name);
+		for (size_t j = 0; j < k->count; j++) {
+			const struct lf_variant *v = &k->variants[j];
+			int runnable = (v->features & ~allowed) == 0;
+			int r = lf_impl_force(k->name, v->name);
+			ck_assert_msg(r == (runnable ? 0 : -1), "%s: lf_impl_force(%s, %s) = %d", when,
+			              k->name, v->name, r);
+		}
+		ck_assert_int_eq(lf_impl_force(k->name, NULL), 0);
+	}
+	uint64_t a[3] = { UINT64_MAX, UINT64_MAX, UINT64_MAX }, r[3] = { 1, 2, UINT64_MAX };
+	uint64_t w[3] = { 1, 2, UINT64_MAX };
+	uint64_t c1 = lf_mpn_addmul_1(r, a, 3, UINT64_MAX), c2 = or_addmul_1(w, a, 3, UINT64_MAX);
+	ck_assert_msg(c1 == c2 && memcmp(r, w, sizeof r) == 0, "%s: lf_mpn_addmul_1 (%s) wrong",
+	              when, lf_impl("mpn_addmul_1"));
+	uint32_t o[3] = { 5, UINT32_MAX, UINT32_MAX }, wo[3] = { 5, UINT32_MAX, UINT32_MAX };
+	uint32_t in[2] = { UINT32_MAX, UINT32_MAX };
+	uint32_t d1 = lf_bi_mul_add(o, 3, in, 0, 2, UINT32_MAX);
+	uint32_t d2 = or_mul_add(wo, 3, in, 0, 2, UINT32_MAX);
+	ck_assert_msg(d1 == d2 && memcmp(o, wo, sizeof o) == 0, "%s: lf_bi_mul_add (%s) wrong",
+	              when, lf_impl("bi_mul_add"));
+}
+
+START_TEST(test_cpu_mask)
+{
+	uint64_t f0 = lf_cpu_features(), cur = f0;
+	char when[128];
+
+	check_state(f0, "before any lf_cpu_mask");
+
+	/* a force is dropped by lf_cpu_mask, even one that stays runnable */
+	for (int kid = 0; kid < LF_K_COUNT; kid++)
+		ck_assert_int_eq(lf_impl_force(lf_kernel_table[kid].name, "ref"), 0);
+	lf_cpu_mask(~UINT64_C(0));
+	check_state(f0, "after lf_cpu_mask(~0) following lf_impl_force(ref)");
+
+	/* remove the features one at a time */
+	for (const struct lf_feature_name *n = lf_feature_names; n->name; n++) {
+		if (!(cur & n->bit))
+			continue;
+		lf_cpu_mask(~n->bit);
+		cur &= ~n->bit;
+		snprintf(when, sizeof when, "after lf_cpu_mask(~%s)", n->name);
+		check_state(cur, when);
+		/* cumulative: allowing everything again brings nothing back */
+		lf_cpu_mask(~UINT64_C(0));
+		check_state(cur, "lf_cpu_mask(~0) after masking");
+	}
+	lf_cpu_mask(0);
+	check_state(0, "after lf_cpu_mask(0)");
+	printf("mask: masked %d features one by one; the choice followed each step\n",
+	       __builtin_popcountll(f0));
+	fflush(stdout);
+}
+END_TEST
+
+Suite *suite_mask(void)
+{
+	Suite *s = suite_create("mask");
+	TCase *tc = tcase_create("lf_cpu_mask");
+	tcase_add_test(tc, test_cpu_mask);
+	suite_add_tcase(s, tc);
+	return s;
+}
