@@ -175,12 +175,19 @@ def row(f, out, inp, n, m, mode, p, cy, unit=("limbs", 1)):
     f.bind(done)
 
 
-def addmul_1(f, rp, ap, n, b, mode, p):
-    """The mpn_mul_1 / mpn_addmul_1 kernel body: returns the register holding the result."""
-    cy = f.gpr("cy")
-    f.mov(cy, XZR)
-    zero = f.new_label("n0")
-    f.cbz(n, zero)
-    row(f, Digits(rp), Digits(ap), n, b, mode, p, cy)
-    f.bind(zero)
-    return cy
+def mpn_row_kernel(spec, mode):
+    """Build function of an mpn_mul_1 (mode "mul") or mpn_addmul_1 ("addmul") variant:
+    (rp, ap, n, b) -> carry limb, n == 0 touching nothing."""
+    def build(symbol, p):
+        from ..a64.function import Function
+        f = Function(symbol, spec.args, spec.result)
+        rp, ap, n, b = f.arg_regs
+        cy = f.gpr("cy")
+        f.mov(cy, XZR)
+        zero = f.new_label("n0")
+        f.cbz(n, zero)
+        row(f, Digits(rp), Digits(ap), n, b, mode, p, cy)
+        f.bind(zero)
+        f.ret(cy)
+        return f.finalize()
+    return build

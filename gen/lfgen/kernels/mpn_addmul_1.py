@@ -36,41 +36,14 @@ PARAMS = {
 }
 
 
-def build_x86(chains):
-    def build(symbol, p):
-        from peachpy.x86_64 import GeneralPurposeRegister64, MOV, XOR, TEST, JZ, rdx
-        from ..x86 import function as x86
-        f = x86.Function(symbol, SPEC.args, SPEC.result)
-        with f:
-            rp, ap, n, b = f.load_args()
-            cy = GeneralPurposeRegister64()
-            XOR(cy.as_dword, cy.as_dword)
-            TEST(n, n)
-            JZ(f.exit_label)
-            MOV(rdx, b)
-            x86_rows.row(f, x86_rows.Digits(rp), x86_rows.Digits(ap), n, "addmul", chains,
-                         p.unroll, p.ahead, cy)
-            f.ret(cy)
-        return f.finalize()
-    return build
-
-
-def build_a64(symbol, p):
-    from ..a64.function import Function
-    f = Function(symbol, SPEC.args, SPEC.result)
-    rp, ap, n, b = f.arg_regs
-    cy = a64_rows.addmul_1(f, rp, ap, n, b, "addmul", p)
-    f.ret(cy)
-    return f.finalize()
-
 
 VARIANTS = [
-    Variant("adx", "x86_64", build_x86("adx"), PARAMS,
+    Variant("adx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adx"), PARAMS,
             "Rows of MULX with ADCX/ADOX carry chains; n mod unroll leading limbs in\n"
             "straight-line segments of 1, 2, 4, ... limbs, then n/unroll unrolled iterations."),
-    Variant("mulx", "x86_64", build_x86("adc"), PARAMS,
+    Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adc"), PARAMS,
             "MULX with ADD/ADC, both carries folded into the high half per limb (no ADX)."),
-    Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
+    Variant("a64", "aarch64", a64_rows.mpn_row_kernel(SPEC, "addmul"), a64_rows.PARAMS,
             "Pairs of limbs: ldp, mul/umulh, adds/adcs product chain then adds/adcs into rp,\n"
             "stp; loads of the next pair interleaved with the multiplies of this one."),
 ]

@@ -27,37 +27,12 @@ PARAMS = {
 }
 
 
-def build_x86(symbol, p):
-    from peachpy.x86_64 import GeneralPurposeRegister64, MOV, XOR, TEST, JZ, rdx
-    from ..x86 import function as x86
-    f = x86.Function(symbol, SPEC.args, SPEC.result)
-    with f:
-        rp, ap, n, b = f.load_args()
-        cy = GeneralPurposeRegister64()
-        XOR(cy.as_dword, cy.as_dword)
-        TEST(n, n)
-        JZ(f.exit_label)
-        MOV(rdx, b)
-        x86_rows.row(f, x86_rows.Digits(rp), x86_rows.Digits(ap), n, "mul", "adc",
-                     p.unroll, p.ahead, cy)
-        f.ret(cy)
-    return f.finalize()
-
-
-def build_a64(symbol, p):
-    from ..a64.function import Function
-    f = Function(symbol, SPEC.args, SPEC.result)
-    rp, ap, n, b = f.arg_regs
-    cy = a64_rows.addmul_1(f, rp, ap, n, b, "mul", p)
-    f.ret(cy)
-    return f.finalize()
-
 
 VARIANTS = [
-    Variant("mulx", "x86_64", build_x86, PARAMS,
+    Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "mul", "adc"), PARAMS,
             "MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,\n"
             "... limbs, then n/unroll unrolled iterations."),
-    Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
+    Variant("a64", "aarch64", a64_rows.mpn_row_kernel(SPEC, "mul"), a64_rows.PARAMS,
             "Pairs of limbs: ldp, mul/umulh, one adds/adcs chain, stp; the loads of the next\n"
             "pair are issued among the multiplies of this one."),
 ]

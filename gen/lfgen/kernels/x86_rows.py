@@ -130,3 +130,22 @@ def row(f, out, inp, n, mode, chains, unroll, ahead, cy):
     DEC(n)
     JNZ(top)
     LABEL(done)
+
+
+def mpn_row_kernel(spec, mode, chains):
+    """Build function of an mpn_mul_1 (mode "mul") or mpn_addmul_1 ("addmul") variant:
+    (rp, ap, n, b) -> carry limb, n == 0 touching nothing."""
+    def build(symbol, p):
+        from ..x86 import function as x86
+        f = x86.Function(symbol, spec.args, spec.result)
+        with f:
+            rp, ap, n, b = f.load_args()
+            cy = GeneralPurposeRegister64()
+            XOR(cy.as_dword, cy.as_dword)
+            TEST(n, n)
+            JZ(f.exit_label)
+            MOV(rdx, b)
+            row(f, Digits(rp), Digits(ap), n, mode, chains, p.unroll, p.ahead, cy)
+            f.ret(cy)
+        return f.finalize()
+    return build
