@@ -32,6 +32,7 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 
 static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)

@@ -14,7 +14,8 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w32.S \

@@ -53,6 +53,7 @@ uint64_t lf_mpn_addmul_1_a64(uint64_t *rp, const uint64_t *ap, size_t n, uint64_
 typedef void (*lf_mpn_sqr_fn)(uint64_t *, const uint64_t *, size_t);
 void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
 #if defined(__x86_64__)
+void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);   /* adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2) */
 void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
 #endif
 #if defined(__aarch64__)

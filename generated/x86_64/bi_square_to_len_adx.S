@@ -29,7 +29,7 @@
  *   unroll = 8
  *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 1786 instructions.
+ * 1814 instructions.
  */
 #include "lf_asm.h"
 
@@ -50,17 +50,17 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	.cfi_adjust_cfa_offset 32
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_exit
-	leaq	1(%rsi), %r10
-	shrq	$1, %r10
+	leaq	1(%rsi), %rax
+	shrq	$1, %rax
 	movq	%rsi, %r11
 	andq	$1, %r11
-	movq	%rdx, %rax
+	movq	%rdx, %r10
 	shlq	$3, %r11
-	subq	%r11, %rax
+	subq	%r11, %r10
 	leaq	-8(%rdi,%rsi,4), %r9
 	shrq	$1, %r11
 	addq	%r11, %r9
-	leaq	(%rax,%r10,8), %r11
+	leaq	(%r10,%rax,8), %r11
 	movq	%rsi, (%rsp)
 	movq	%r9, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -76,7 +76,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	$1, %rcx
 	leaq	-8(%r9), %r9
 .Llf_bi_square_to_len_adx_conv:
-	cmpq	%r10, %rcx
+	cmpq	%rax, %rcx
 	jae	.Llf_bi_square_to_len_adx_conv_done
 	rorxq	$32, (%r9), %r8
 	movq	%r8, (%r11,%rcx,8)
@@ -84,987 +84,987 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	addq	$1, %rcx
 	jmp	.Llf_bi_square_to_len_adx_conv
 .Llf_bi_square_to_len_adx_conv_done:
-	cmpq	$8, %r10
+	cmpq	$8, %rax
 	ja	.Llf_bi_square_to_len_adx_generic
-	cmpq	$4, %r10
+	cmpq	$4, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt4
-	cmpq	$2, %r10
+	cmpq	$2, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt2
-	cmpq	$1, %r10
+	cmpq	$1, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt1
 	jmp	.Llf_bi_square_to_len_adx_small1
 .Llf_bi_square_to_len_adx_n_gt1:
 	jmp	.Llf_bi_square_to_len_adx_small2
 .Llf_bi_square_to_len_adx_n_gt2:
-	cmpq	$3, %r10
+	cmpq	$3, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt3
 	jmp	.Llf_bi_square_to_len_adx_small3
 .Llf_bi_square_to_len_adx_n_gt3:
 	jmp	.Llf_bi_square_to_len_adx_small4
 .Llf_bi_square_to_len_adx_n_gt4:
-	cmpq	$6, %r10
+	cmpq	$6, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt6
-	cmpq	$5, %r10
+	cmpq	$5, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt5
 	jmp	.Llf_bi_square_to_len_adx_small5
 .Llf_bi_square_to_len_adx_n_gt5:
 	jmp	.Llf_bi_square_to_len_adx_small6
 .Llf_bi_square_to_len_adx_n_gt6:
-	cmpq	$7, %r10
+	cmpq	$7, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt7
 	jmp	.Llf_bi_square_to_len_adx_small7
 .Llf_bi_square_to_len_adx_n_gt7:
 	jmp	.Llf_bi_square_to_len_adx_small8
 .Llf_bi_square_to_len_adx_small1:
-	movq	8(%rsp), %r10
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_2
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_2
 .Llf_bi_square_to_len_adx_d0_even_2:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_2:
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0
-	movq	%r11, (%rax)
+	movq	%r11, (%r10)
 .Llf_bi_square_to_len_adx_pos0:
 	xorl	%r11d, %r11d
-	movq	%r10, 8(%rax)
+	movq	%rax, 8(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small2:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r11, %r10
-	movq	%r11, 8(%rax)
-	adcxq	%r9, %r10
-	movq	%r10, 16(%rax)
-	movq	8(%rsp), %r10
+	mulxq	8(%r11), %r11, %rax
+	movq	%r11, 8(%r10)
+	adcxq	%r9, %rax
+	movq	%rax, 16(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_3
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_3
 .Llf_bi_square_to_len_adx_d0_even_3:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_3:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_2
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_2:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
-	movq	16(%rax), %r8
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
+	movq	16(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 16(%rax)
+	movq	%r8, 16(%r10)
 	movq	%r9, %r11
 	adcxq	%r9, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 24(%rax)
+	adoxq	%rax, %r11
+	movq	%r11, 24(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small3:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %r10
-	movq	%r8, 8(%rax)
+	mulxq	8(%r11), %r8, %rax
+	movq	%r8, 8(%r10)
 	mulxq	16(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 16(%rax)
+	adcxq	%rax, %rcx
+	movq	%rcx, 16(%r10)
 	adcxq	%r9, %r8
-	movq	%r8, 24(%rax)
+	movq	%r8, 24(%r10)
 	movq	8(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r11, %r10
-	adoxq	24(%rax), %r11
-	movq	%r11, 24(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 32(%rax)
-	movq	8(%rsp), %r10
+	mulxq	16(%r11), %r11, %rax
+	adoxq	24(%r10), %r11
+	movq	%r11, 24(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 32(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_4
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_4
 .Llf_bi_square_to_len_adx_d0_even_4:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_4:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_3
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_3:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	16(%rax), %rcx
+	movq	16(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 16(%rax)
-	movq	24(%rax), %r8
+	movq	%rcx, 16(%r10)
+	movq	24(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 24(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
-	movq	32(%rax), %r8
+	movq	%r8, 24(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
+	movq	32(%r10), %r8
 	adcxq	%r8, %r8
-	adoxq	%r10, %r8
-	movq	%r8, 32(%rax)
-	movq	%r9, %r10
-	adcxq	%r9, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 40(%rax)
+	adoxq	%rax, %r8
+	movq	%r8, 32(%r10)
+	movq	%r9, %rax
+	adcxq	%r9, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 40(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small4:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %r10
-	movq	%r8, 8(%rax)
+	mulxq	8(%r11), %r8, %rax
+	movq	%r8, 8(%r10)
 	mulxq	16(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 16(%rax)
-	mulxq	24(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 16(%r10)
+	mulxq	24(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 24(%rax)
-	adcxq	%r9, %r10
-	movq	%r10, 32(%rax)
+	movq	%rcx, 24(%r10)
+	adcxq	%r9, %rax
+	movq	%rax, 32(%r10)
 	movq	8(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %r10
-	adoxq	24(%rax), %r8
-	movq	%r8, 24(%rax)
+	mulxq	16(%r11), %r8, %rax
+	adoxq	24(%r10), %r8
+	movq	%r8, 24(%r10)
 	mulxq	24(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	32(%rax), %rcx
-	movq	%rcx, 32(%rax)
+	adcxq	%rax, %rcx
+	adoxq	32(%r10), %rcx
+	movq	%rcx, 32(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 40(%rax)
+	movq	%r8, 40(%r10)
 	movq	16(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r11, %r10
-	adoxq	40(%rax), %r11
-	movq	%r11, 40(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 48(%rax)
-	movq	8(%rsp), %r10
+	mulxq	24(%r11), %r11, %rax
+	adoxq	40(%r10), %r11
+	movq	%r11, 40(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 48(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_5
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_5
 .Llf_bi_square_to_len_adx_d0_even_5:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_5:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_4
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_4:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	16(%rax), %rcx
+	movq	16(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 16(%rax)
-	movq	24(%rax), %r8
+	movq	%rcx, 16(%r10)
+	movq	24(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 24(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 24(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	32(%rax), %rcx
+	movq	32(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 32(%rax)
-	movq	40(%rax), %r8
+	movq	%rcx, 32(%r10)
+	movq	40(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 40(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
-	movq	48(%rax), %r8
+	movq	%r8, 40(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
+	movq	48(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 48(%rax)
+	movq	%r8, 48(%r10)
 	movq	%r9, %r11
 	adcxq	%r9, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 56(%rax)
+	adoxq	%rax, %r11
+	movq	%r11, 56(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small5:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %r10
-	movq	%r8, 8(%rax)
+	mulxq	8(%r11), %r8, %rax
+	movq	%r8, 8(%r10)
 	mulxq	16(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 16(%rax)
-	mulxq	24(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 16(%r10)
+	mulxq	24(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 24(%rax)
+	movq	%rcx, 24(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 32(%rax)
+	adcxq	%rax, %rcx
+	movq	%rcx, 32(%r10)
 	adcxq	%r9, %r8
-	movq	%r8, 40(%rax)
+	movq	%r8, 40(%r10)
 	movq	8(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %r10
-	adoxq	24(%rax), %r8
-	movq	%r8, 24(%rax)
+	mulxq	16(%r11), %r8, %rax
+	adoxq	24(%r10), %r8
+	movq	%r8, 24(%r10)
 	mulxq	24(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	32(%rax), %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	32(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	32(%r10), %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	32(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	40(%rax), %rcx
-	movq	%rcx, 40(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 48(%rax)
+	adoxq	40(%r10), %rcx
+	movq	%rcx, 40(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 48(%r10)
 	movq	16(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %r10
-	adoxq	40(%rax), %r8
-	movq	%r8, 40(%rax)
+	mulxq	24(%r11), %r8, %rax
+	adoxq	40(%r10), %r8
+	movq	%r8, 40(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 56(%rax)
+	movq	%r8, 56(%r10)
 	movq	24(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r11, %r10
-	adoxq	56(%rax), %r11
-	movq	%r11, 56(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 64(%rax)
-	movq	8(%rsp), %r10
+	mulxq	32(%r11), %r11, %rax
+	adoxq	56(%r10), %r11
+	movq	%r11, 56(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 64(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_6
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_6
 .Llf_bi_square_to_len_adx_d0_even_6:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_6:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_5
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_5:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	16(%rax), %rcx
+	movq	16(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 16(%rax)
-	movq	24(%rax), %r8
+	movq	%rcx, 16(%r10)
+	movq	24(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 24(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 24(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %r8
-	movq	32(%rax), %rcx
+	movq	32(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r11, %rcx
-	movq	%rcx, 32(%rax)
-	movq	40(%rax), %r11
+	movq	%rcx, 32(%r10)
+	movq	40(%r10), %r11
 	adcxq	%r11, %r11
 	adoxq	%r8, %r11
-	movq	%r11, 40(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r11, 40(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	48(%rax), %rcx
+	movq	48(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 48(%rax)
-	movq	56(%rax), %r8
+	movq	%rcx, 48(%r10)
+	movq	56(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 56(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
-	movq	64(%rax), %r8
+	movq	%r8, 56(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
+	movq	64(%r10), %r8
 	adcxq	%r8, %r8
-	adoxq	%r10, %r8
-	movq	%r8, 64(%rax)
-	movq	%r9, %r10
-	adcxq	%r9, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 72(%rax)
+	adoxq	%rax, %r8
+	movq	%r8, 64(%r10)
+	movq	%r9, %rax
+	adcxq	%r9, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 72(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small6:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %r10
-	movq	%r8, 8(%rax)
+	mulxq	8(%r11), %r8, %rax
+	movq	%r8, 8(%r10)
 	mulxq	16(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 16(%rax)
-	mulxq	24(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 16(%r10)
+	mulxq	24(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 24(%rax)
+	movq	%rcx, 24(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	40(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	40(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 40(%rax)
-	adcxq	%r9, %r10
-	movq	%r10, 48(%rax)
+	movq	%rcx, 40(%r10)
+	adcxq	%r9, %rax
+	movq	%rax, 48(%r10)
 	movq	8(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %r10
-	adoxq	24(%rax), %r8
-	movq	%r8, 24(%rax)
+	mulxq	16(%r11), %r8, %rax
+	adoxq	24(%r10), %r8
+	movq	%r8, 24(%r10)
 	mulxq	24(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	32(%rax), %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	32(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	32(%r10), %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	32(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	40(%rax), %rcx
-	movq	%rcx, 40(%rax)
+	adoxq	40(%r10), %rcx
+	movq	%rcx, 40(%r10)
 	mulxq	40(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 56(%rax)
+	movq	%r8, 56(%r10)
 	movq	16(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %r10
-	adoxq	40(%rax), %r8
-	movq	%r8, 40(%rax)
+	mulxq	24(%r11), %r8, %rax
+	adoxq	40(%r10), %r8
+	movq	%r8, 40(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
-	mulxq	40(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
+	mulxq	40(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	56(%rax), %rcx
-	movq	%rcx, 56(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 64(%rax)
+	adoxq	56(%r10), %rcx
+	movq	%rcx, 56(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 64(%r10)
 	movq	24(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r8, %r10
-	adoxq	56(%rax), %r8
-	movq	%r8, 56(%rax)
+	mulxq	32(%r11), %r8, %rax
+	adoxq	56(%r10), %r8
+	movq	%r8, 56(%r10)
 	mulxq	40(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	64(%rax), %rcx
-	movq	%rcx, 64(%rax)
+	adcxq	%rax, %rcx
+	adoxq	64(%r10), %rcx
+	movq	%rcx, 64(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 72(%rax)
+	movq	%r8, 72(%r10)
 	movq	32(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	40(%r11), %r11, %r10
-	adoxq	72(%rax), %r11
-	movq	%r11, 72(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 80(%rax)
-	movq	8(%rsp), %r10
+	mulxq	40(%r11), %r11, %rax
+	adoxq	72(%r10), %r11
+	movq	%r11, 72(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 80(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_7
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_7
 .Llf_bi_square_to_len_adx_d0_even_7:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_7:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_6
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_6:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %r8
-	movq	16(%rax), %rcx
+	movq	16(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r11, %rcx
-	movq	%rcx, 16(%rax)
-	movq	24(%rax), %r11
+	movq	%rcx, 16(%r10)
+	movq	24(%r10), %r11
 	adcxq	%r11, %r11
 	adoxq	%r8, %r11
-	movq	%r11, 24(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r11, 24(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	32(%rax), %rcx
+	movq	32(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 32(%rax)
-	movq	40(%rax), %r8
+	movq	%rcx, 32(%r10)
+	movq	40(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 40(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 40(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %r8
-	movq	48(%rax), %rcx
+	movq	48(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r11, %rcx
-	movq	%rcx, 48(%rax)
-	movq	56(%rax), %r11
+	movq	%rcx, 48(%r10)
+	movq	56(%r10), %r11
 	adcxq	%r11, %r11
 	adoxq	%r8, %r11
-	movq	%r11, 56(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r11, 56(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	64(%rax), %rcx
+	movq	64(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 64(%rax)
-	movq	72(%rax), %r8
+	movq	%rcx, 64(%r10)
+	movq	72(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 72(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
-	movq	80(%rax), %r8
+	movq	%r8, 72(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
+	movq	80(%r10), %r8
 	adcxq	%r8, %r8
-	adoxq	%r10, %r8
-	movq	%r8, 80(%rax)
-	movq	%r9, %r10
-	adcxq	%r9, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 88(%rax)
+	adoxq	%rax, %r8
+	movq	%r8, 80(%r10)
+	movq	%r9, %rax
+	adcxq	%r9, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 88(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small7:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %r10
-	movq	%r8, 8(%rax)
+	mulxq	8(%r11), %r8, %rax
+	movq	%r8, 8(%r10)
 	mulxq	16(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 16(%rax)
-	mulxq	24(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 16(%r10)
+	mulxq	24(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 24(%rax)
+	movq	%rcx, 24(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	40(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	40(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 40(%rax)
+	movq	%rcx, 40(%r10)
 	mulxq	48(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 48(%rax)
+	adcxq	%rax, %rcx
+	movq	%rcx, 48(%r10)
 	adcxq	%r9, %r8
-	movq	%r8, 56(%rax)
+	movq	%r8, 56(%r10)
 	movq	8(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %r10
-	adoxq	24(%rax), %r8
-	movq	%r8, 24(%rax)
+	mulxq	16(%r11), %r8, %rax
+	adoxq	24(%r10), %r8
+	movq	%r8, 24(%r10)
 	mulxq	24(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	32(%rax), %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	32(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	32(%r10), %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	32(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	40(%rax), %rcx
-	movq	%rcx, 40(%rax)
+	adoxq	40(%r10), %rcx
+	movq	%rcx, 40(%r10)
 	mulxq	40(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
-	mulxq	48(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
+	mulxq	48(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	56(%rax), %rcx
-	movq	%rcx, 56(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 64(%rax)
+	adoxq	56(%r10), %rcx
+	movq	%rcx, 56(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 64(%r10)
 	movq	16(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %r10
-	adoxq	40(%rax), %r8
-	movq	%r8, 40(%rax)
+	mulxq	24(%r11), %r8, %rax
+	adoxq	40(%r10), %r8
+	movq	%r8, 40(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
-	mulxq	40(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
+	mulxq	40(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	56(%rax), %rcx
-	movq	%rcx, 56(%rax)
+	adoxq	56(%r10), %rcx
+	movq	%rcx, 56(%r10)
 	mulxq	48(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	64(%rax), %rcx
-	movq	%rcx, 64(%rax)
+	adcxq	%rax, %rcx
+	adoxq	64(%r10), %rcx
+	movq	%rcx, 64(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 72(%rax)
+	movq	%r8, 72(%r10)
 	movq	24(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r8, %r10
-	adoxq	56(%rax), %r8
-	movq	%r8, 56(%rax)
+	mulxq	32(%r11), %r8, %rax
+	adoxq	56(%r10), %r8
+	movq	%r8, 56(%r10)
 	mulxq	40(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	64(%rax), %rcx
-	movq	%rcx, 64(%rax)
-	mulxq	48(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	64(%r10), %rcx
+	movq	%rcx, 64(%r10)
+	mulxq	48(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	72(%rax), %rcx
-	movq	%rcx, 72(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 80(%rax)
+	adoxq	72(%r10), %rcx
+	movq	%rcx, 72(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 80(%r10)
 	movq	32(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	40(%r11), %r8, %r10
-	adoxq	72(%rax), %r8
-	movq	%r8, 72(%rax)
+	mulxq	40(%r11), %r8, %rax
+	adoxq	72(%r10), %r8
+	movq	%r8, 72(%r10)
 	mulxq	48(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	80(%rax), %rcx
-	movq	%rcx, 80(%rax)
+	adcxq	%rax, %rcx
+	adoxq	80(%r10), %rcx
+	movq	%rcx, 80(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 88(%rax)
+	movq	%r8, 88(%r10)
 	movq	40(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	48(%r11), %r11, %r10
-	adoxq	88(%rax), %r11
-	movq	%r11, 88(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 96(%rax)
-	movq	8(%rsp), %r10
+	mulxq	48(%r11), %r11, %rax
+	adoxq	88(%r10), %r11
+	movq	%r11, 88(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 96(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_8
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_8
 .Llf_bi_square_to_len_adx_d0_even_8:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_8:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_7
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_7:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	16(%rax), %rcx
+	movq	16(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 16(%rax)
-	movq	24(%rax), %r8
+	movq	%rcx, 16(%r10)
+	movq	24(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 24(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 24(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %r8
-	movq	32(%rax), %rcx
+	movq	32(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r11, %rcx
-	movq	%rcx, 32(%rax)
-	movq	40(%rax), %r11
+	movq	%rcx, 32(%r10)
+	movq	40(%r10), %r11
 	adcxq	%r11, %r11
 	adoxq	%r8, %r11
-	movq	%r11, 40(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r11, 40(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	48(%rax), %rcx
+	movq	48(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 48(%rax)
-	movq	56(%rax), %r8
+	movq	%rcx, 48(%r10)
+	movq	56(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 56(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 56(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %r8
-	movq	64(%rax), %rcx
+	movq	64(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r11, %rcx
-	movq	%rcx, 64(%rax)
-	movq	72(%rax), %r11
+	movq	%rcx, 64(%r10)
+	movq	72(%r10), %r11
 	adcxq	%r11, %r11
 	adoxq	%r8, %r11
-	movq	%r11, 72(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r11, 72(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	80(%rax), %rcx
+	movq	80(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 80(%rax)
-	movq	88(%rax), %r8
+	movq	%rcx, 80(%r10)
+	movq	88(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 88(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
-	movq	96(%rax), %r8
+	movq	%r8, 88(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
+	movq	96(%r10), %r8
 	adcxq	%r8, %r8
-	adoxq	%r10, %r8
-	movq	%r8, 96(%rax)
-	movq	%r9, %r10
-	adcxq	%r9, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 104(%rax)
+	adoxq	%rax, %r8
+	movq	%r8, 96(%r10)
+	movq	%r9, %rax
+	adcxq	%r9, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 104(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_small8:
 	movq	(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %r10
-	movq	%r8, 8(%rax)
+	mulxq	8(%r11), %r8, %rax
+	movq	%r8, 8(%r10)
 	mulxq	16(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 16(%rax)
-	mulxq	24(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 16(%r10)
+	mulxq	24(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 24(%rax)
+	movq	%rcx, 24(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	40(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	40(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 40(%rax)
+	movq	%rcx, 40(%r10)
 	mulxq	48(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	movq	%rcx, 48(%rax)
-	mulxq	56(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	movq	%rcx, 48(%r10)
+	mulxq	56(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	movq	%rcx, 56(%rax)
-	adcxq	%r9, %r10
-	movq	%r10, 64(%rax)
+	movq	%rcx, 56(%r10)
+	adcxq	%r9, %rax
+	movq	%rax, 64(%r10)
 	movq	8(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %r10
-	adoxq	24(%rax), %r8
-	movq	%r8, 24(%rax)
+	mulxq	16(%r11), %r8, %rax
+	adoxq	24(%r10), %r8
+	movq	%r8, 24(%r10)
 	mulxq	24(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	32(%rax), %rcx
-	movq	%rcx, 32(%rax)
-	mulxq	32(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	32(%r10), %rcx
+	movq	%rcx, 32(%r10)
+	mulxq	32(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	40(%rax), %rcx
-	movq	%rcx, 40(%rax)
+	adoxq	40(%r10), %rcx
+	movq	%rcx, 40(%r10)
 	mulxq	40(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
-	mulxq	48(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
+	mulxq	48(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	56(%rax), %rcx
-	movq	%rcx, 56(%rax)
+	adoxq	56(%r10), %rcx
+	movq	%rcx, 56(%r10)
 	mulxq	56(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	64(%rax), %rcx
-	movq	%rcx, 64(%rax)
+	adcxq	%rax, %rcx
+	adoxq	64(%r10), %rcx
+	movq	%rcx, 64(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 72(%rax)
+	movq	%r8, 72(%r10)
 	movq	16(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %r10
-	adoxq	40(%rax), %r8
-	movq	%r8, 40(%rax)
+	mulxq	24(%r11), %r8, %rax
+	adoxq	40(%r10), %r8
+	movq	%r8, 40(%r10)
 	mulxq	32(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	48(%rax), %rcx
-	movq	%rcx, 48(%rax)
-	mulxq	40(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	48(%r10), %rcx
+	movq	%rcx, 48(%r10)
+	mulxq	40(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	56(%rax), %rcx
-	movq	%rcx, 56(%rax)
+	adoxq	56(%r10), %rcx
+	movq	%rcx, 56(%r10)
 	mulxq	48(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	64(%rax), %rcx
-	movq	%rcx, 64(%rax)
-	mulxq	56(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	64(%r10), %rcx
+	movq	%rcx, 64(%r10)
+	mulxq	56(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	72(%rax), %rcx
-	movq	%rcx, 72(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 80(%rax)
+	adoxq	72(%r10), %rcx
+	movq	%rcx, 72(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 80(%r10)
 	movq	24(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r8, %r10
-	adoxq	56(%rax), %r8
-	movq	%r8, 56(%rax)
+	mulxq	32(%r11), %r8, %rax
+	adoxq	56(%r10), %r8
+	movq	%r8, 56(%r10)
 	mulxq	40(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	64(%rax), %rcx
-	movq	%rcx, 64(%rax)
-	mulxq	48(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	64(%r10), %rcx
+	movq	%rcx, 64(%r10)
+	mulxq	48(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	72(%rax), %rcx
-	movq	%rcx, 72(%rax)
+	adoxq	72(%r10), %rcx
+	movq	%rcx, 72(%r10)
 	mulxq	56(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	80(%rax), %rcx
-	movq	%rcx, 80(%rax)
+	adcxq	%rax, %rcx
+	adoxq	80(%r10), %rcx
+	movq	%rcx, 80(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 88(%rax)
+	movq	%r8, 88(%r10)
 	movq	32(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	40(%r11), %r8, %r10
-	adoxq	72(%rax), %r8
-	movq	%r8, 72(%rax)
+	mulxq	40(%r11), %r8, %rax
+	adoxq	72(%r10), %r8
+	movq	%r8, 72(%r10)
 	mulxq	48(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	80(%rax), %rcx
-	movq	%rcx, 80(%rax)
-	mulxq	56(%r11), %rcx, %r10
+	adcxq	%rax, %rcx
+	adoxq	80(%r10), %rcx
+	movq	%rcx, 80(%r10)
+	mulxq	56(%r11), %rcx, %rax
 	adcxq	%r8, %rcx
-	adoxq	88(%rax), %rcx
-	movq	%rcx, 88(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 96(%rax)
+	adoxq	88(%r10), %rcx
+	movq	%rcx, 88(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 96(%r10)
 	movq	40(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	48(%r11), %r8, %r10
-	adoxq	88(%rax), %r8
-	movq	%r8, 88(%rax)
+	mulxq	48(%r11), %r8, %rax
+	adoxq	88(%r10), %r8
+	movq	%r8, 88(%r10)
 	mulxq	56(%r11), %rcx, %r8
-	adcxq	%r10, %rcx
-	adoxq	96(%rax), %rcx
-	movq	%rcx, 96(%rax)
+	adcxq	%rax, %rcx
+	adoxq	96(%r10), %rcx
+	movq	%rcx, 96(%r10)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	movq	%r8, 104(%rax)
+	movq	%r8, 104(%r10)
 	movq	48(%r11), %rdx
 	xorl	%r9d, %r9d
-	mulxq	56(%r11), %r11, %r10
-	adoxq	104(%rax), %r11
-	movq	%r11, 104(%rax)
-	adcxq	%r9, %r10
-	adoxq	%r9, %r10
-	movq	%r10, 112(%rax)
-	movq	8(%rsp), %r10
+	mulxq	56(%r11), %r11, %rax
+	adoxq	104(%r10), %r11
+	movq	%r11, 104(%r10)
+	adcxq	%r9, %rax
+	adoxq	%r9, %rax
+	movq	%rax, 112(%r10)
+	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
 	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_9
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_9
 .Llf_bi_square_to_len_adx_d0_even_9:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_9:
-	leaq	-8(%r10), %r10
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_8
-	movq	%r9, (%rax)
+	movq	%r9, (%r10)
 .Llf_bi_square_to_len_adx_pos0_8:
 	xorl	%r9d, %r9d
-	movq	8(%rax), %r8
+	movq	8(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 8(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	16(%rax), %rcx
+	movq	16(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 16(%rax)
-	movq	24(%rax), %r8
+	movq	%rcx, 16(%r10)
+	movq	24(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 24(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 24(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	32(%rax), %rcx
+	movq	32(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 32(%rax)
-	movq	40(%rax), %r8
+	movq	%rcx, 32(%r10)
+	movq	40(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 40(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 40(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	48(%rax), %rcx
+	movq	48(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 48(%rax)
-	movq	56(%rax), %r8
+	movq	%rcx, 48(%r10)
+	movq	56(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 56(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 56(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	64(%rax), %rcx
+	movq	64(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 64(%rax)
-	movq	72(%rax), %r8
+	movq	%rcx, 64(%r10)
+	movq	72(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 72(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 72(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	80(%rax), %rcx
+	movq	80(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 80(%rax)
-	movq	88(%rax), %r8
+	movq	%rcx, 80(%r10)
+	movq	88(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 88(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
+	movq	%r8, 88(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r8, %r11
-	movq	96(%rax), %rcx
+	movq	96(%r10), %rcx
 	adcxq	%rcx, %rcx
 	adoxq	%r8, %rcx
-	movq	%rcx, 96(%rax)
-	movq	104(%rax), %r8
+	movq	%rcx, 96(%r10)
+	movq	104(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 104(%rax)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
-	movq	112(%rax), %r8
+	movq	%r8, 104(%r10)
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
+	movq	112(%r10), %r8
 	adcxq	%r8, %r8
 	adoxq	%r11, %r8
-	movq	%r8, 112(%rax)
+	movq	%r8, 112(%r10)
 	movq	%r9, %r11
 	adcxq	%r9, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rax)
+	adoxq	%rax, %r11
+	movq	%r11, 120(%r10)
 	jmp	.Llf_bi_square_to_len_adx_sqr_done
 .Llf_bi_square_to_len_adx_generic:
-	cmpq	$16, %r10
+	cmpq	$16, %rax
 	ja	.Llf_bi_square_to_len_adx_large
 	xorl	%r8d, %r8d
-	leaq	-1(%r10), %r9
-	leaq	8(%rax), %rcx
+	leaq	-1(%rax), %r9
+	leaq	8(%r10), %rcx
 .Llf_bi_square_to_len_adx_zero_t:
 	movq	%r8, (%rcx)
 	leaq	8(%rcx), %rcx
 	subq	$1, %r9
 	jnz	.Llf_bi_square_to_len_adx_zero_t
-	leaq	(%rax,%r10,8), %r9
-	leaq	(%r9,%r10,8), %r9
-	leaq	(%r11,%r10,8), %r11
-	cmpq	$12, %r10
+	leaq	(%r10,%rax,8), %r9
+	leaq	(%r9,%rax,8), %r9
+	leaq	(%r11,%rax,8), %r11
+	cmpq	$12, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt12
-	cmpq	$10, %r10
+	cmpq	$10, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt10
-	cmpq	$9, %r10
+	cmpq	$9, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt9
 	jmp	.Llf_bi_square_to_len_adx_corner_row8
 .Llf_bi_square_to_len_adx_n_gt9:
 	jmp	.Llf_bi_square_to_len_adx_corner_row9
 .Llf_bi_square_to_len_adx_n_gt10:
-	cmpq	$11, %r10
+	cmpq	$11, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt11
 	jmp	.Llf_bi_square_to_len_adx_corner_row10
 .Llf_bi_square_to_len_adx_n_gt11:
 	jmp	.Llf_bi_square_to_len_adx_corner_row11
 .Llf_bi_square_to_len_adx_n_gt12:
-	cmpq	$14, %r10
+	cmpq	$14, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt14
-	cmpq	$13, %r10
+	cmpq	$13, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt13
 	jmp	.Llf_bi_square_to_len_adx_corner_row12
 .Llf_bi_square_to_len_adx_n_gt13:
 	jmp	.Llf_bi_square_to_len_adx_corner_row13
 .Llf_bi_square_to_len_adx_n_gt14:
-	cmpq	$15, %r10
+	cmpq	$15, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt15
 	jmp	.Llf_bi_square_to_len_adx_corner_row14
 .Llf_bi_square_to_len_adx_n_gt15:
 	jmp	.Llf_bi_square_to_len_adx_corner_row15
 .Llf_bi_square_to_len_adx_large:
 	xorl	%r9d, %r9d
-	leaq	8(%rax), %r8
+	leaq	8(%r10), %r8
 	leaq	8(%r11), %rcx
-	leaq	-1(%r10), %rsi
+	leaq	-1(%rax), %rsi
 	movq	(%r11), %rdx
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1
@@ -1148,16 +1148,16 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_done:
 	movq	%r9, (%r8)
 	movq	$1, %rdi
-	leaq	-17(%r10), %rsi
+	leaq	-17(%rax), %rsi
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_done_2
 .Llf_bi_square_to_len_adx_top_2:
 	xorl	%r9d, %r9d
-	leaq	(%rax,%rdi,8), %r8
+	leaq	(%r10,%rdi,8), %r8
 	leaq	8(%r8,%rdi,8), %r8
 	leaq	8(%r11,%rdi,8), %rcx
 	movq	-8(%rcx), %rdx
-	movq	%r10, %rsi
+	movq	%rax, %rsi
 	subq	%rdi, %rsi
 	subq	$1, %rsi
 	testq	$1, %rsi
@@ -1262,12 +1262,12 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r9, (%r8)
 	leaq	1(%rdi), %rdi
 	leaq	16(%rdi), %rsi
-	cmpq	%r10, %rsi
+	cmpq	%rax, %rsi
 	jnz	.Llf_bi_square_to_len_adx_top_2
 .Llf_bi_square_to_len_adx_done_2:
-	leaq	(%rax,%r10,8), %r9
-	leaq	(%r9,%r10,8), %r9
-	leaq	(%r11,%r10,8), %r11
+	leaq	(%r10,%rax,8), %r9
+	leaq	(%r9,%rax,8), %r9
+	leaq	(%r11,%rax,8), %r11
 .Llf_bi_square_to_len_adx_corner_row15:
 	movq	-128(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -1818,75 +1818,111 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r11, -16(%r9)
 	xorl	%r8d, %r8d
 	movq	%r8, -8(%r9)
-	leaq	-1(%r10), %r11
-	movq	%r11, %rcx
-	andq	$1, %rcx
-	shrq	$1, %r11
-	movq	8(%rsp), %r10
-	movq	(%rsp), %r9
-	testq	$1, %r9
+	cmpq	$1, %rax
+	jne	.Llf_bi_square_to_len_adx_final_multi
+	movq	8(%rsp), %rax
+	movq	(%rsp), %r11
+	testq	$1, %r11
 	jz	.Llf_bi_square_to_len_adx_d0_even_10
-	movl	(%r10), %edx
+	movl	(%rax), %edx
 	shlq	$32, %rdx
 	jmp	.Llf_bi_square_to_len_adx_d0_done_10
 .Llf_bi_square_to_len_adx_d0_even_10:
-	rorxq	$32, (%r10), %rdx
+	rorxq	$32, (%rax), %rdx
 .Llf_bi_square_to_len_adx_d0_done_10:
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r8, %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
 	testq	$1, (%rsp)
 	jnz	.Llf_bi_square_to_len_adx_pos0_9
-	movq	%r8, (%rax)
+	movq	%r11, (%r10)
 .Llf_bi_square_to_len_adx_pos0_9:
-	movq	8(%rax), %rsi
-	leaq	16(%rax), %r9
+	movq	8(%r10), %r11
+	xorl	%r9d, %r9d
+	adcxq	%r11, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 8(%r10)
+	jmp	.Llf_bi_square_to_len_adx_final_done
+.Llf_bi_square_to_len_adx_final_multi:
+	movq	%rax, %rcx
+	shrq	$1, %rcx
+	testq	$1, %rax
+	jz	.Llf_bi_square_to_len_adx_final_even
+	movq	8(%rsp), %rax
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_11
+	movl	(%rax), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_11
+.Llf_bi_square_to_len_adx_d0_even_11:
+	rorxq	$32, (%rax), %rdx
+.Llf_bi_square_to_len_adx_d0_done_11:
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_10
+	movq	%r9, (%r10)
+.Llf_bi_square_to_len_adx_pos0_10:
+	movq	8(%r10), %r9
 	xorl	%r8d, %r8d
-	adcxq	%rsi, %rsi
-	adoxq	%rdx, %rsi
-	movq	%rsi, 8(%rax)
-	jrcxz	.Llf_bi_square_to_len_adx_single_done
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r8, %rdx
-	movq	(%r9), %rax
-	movq	8(%r9), %rsi
-	adcxq	%rax, %rax
-	adcxq	%rsi, %rsi
-	adoxq	%r8, %rax
-	adoxq	%rdx, %rsi
-	movq	%rax, (%r9)
-	movq	%rsi, 8(%r9)
-	leaq	16(%r9), %r9
-.Llf_bi_square_to_len_adx_single_done:
-	movq	%r11, %rcx
-.Llf_bi_square_to_len_adx_top_4:
-	jrcxz	.Llf_bi_square_to_len_adx_done_4
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r8, %rdx
-	movq	(%r9), %rax
-	movq	8(%r9), %rsi
-	adcxq	%rax, %rax
-	adcxq	%rsi, %rsi
-	adoxq	%r8, %rax
-	adoxq	%rdx, %rsi
-	movq	%rax, (%r9)
-	movq	%rsi, 8(%r9)
-	rorxq	$32, (%r10), %rdx
-	leaq	-8(%r10), %r10
-	mulxq	%rdx, %r8, %rdx
-	movq	16(%r9), %rax
-	movq	24(%r9), %rsi
-	adcxq	%rax, %rax
-	adcxq	%rsi, %rsi
-	adoxq	%r8, %rax
-	adoxq	%rdx, %rsi
-	movq	%rax, 16(%r9)
-	movq	%rsi, 24(%r9)
-	leaq	32(%r9), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%r10)
+	leaq	16(%r10), %r10
+	jmp	.Llf_bi_square_to_len_adx_final_a
+.Llf_bi_square_to_len_adx_final_even:
+	movq	8(%rsp), %rax
+	movq	(%rsp), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_square_to_len_adx_d0_even_12
+	movl	(%rax), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_square_to_len_adx_d0_done_12
+.Llf_bi_square_to_len_adx_d0_even_12:
+	rorxq	$32, (%rax), %rdx
+.Llf_bi_square_to_len_adx_d0_done_12:
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	testq	$1, (%rsp)
+	jnz	.Llf_bi_square_to_len_adx_pos0_11
+	movq	%r9, (%r10)
+.Llf_bi_square_to_len_adx_pos0_11:
+	movq	8(%r10), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%r10)
+	leaq	(%r10), %r10
+	jmp	.Llf_bi_square_to_len_adx_final_b
+.Llf_bi_square_to_len_adx_final_a:
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	(%r10), %r8
+	movq	8(%r10), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
+	movq	%r8, (%r10)
+	movq	%rdx, 8(%r10)
+.Llf_bi_square_to_len_adx_final_b:
+	rorxq	$32, (%rax), %rdx
+	leaq	-8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	16(%r10), %r8
+	movq	24(%r10), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
+	movq	%r8, 16(%r10)
+	movq	%rdx, 24(%r10)
+	leaq	32(%r10), %r10
 	leaq	-1(%rcx), %rcx
-	jmp	.Llf_bi_square_to_len_adx_top_4
-.Llf_bi_square_to_len_adx_done_4:
+	jrcxz	.Llf_bi_square_to_len_adx_final_done
+	jmp	.Llf_bi_square_to_len_adx_final_a
+.Llf_bi_square_to_len_adx_final_done:
 .Llf_bi_square_to_len_adx_sqr_done:
 	movq	16(%rsp), %rax
 	movq	(%rsp), %r10

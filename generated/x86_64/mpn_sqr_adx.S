@@ -29,7 +29,7 @@
  *   unroll = 16
  *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 1784 instructions.
+ * 1794 instructions.
  */
 #include "lf_asm.h"
 
@@ -82,7 +82,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	jmp	.Llf_mpn_sqr_adx_small8
 .Llf_mpn_sqr_adx_small1:
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
+	leaq	8(%rsi), %rax
 	mulxq	%rdx, %r10, %rax
 	movq	%r10, (%rdi)
 	xorl	%r10d, %r10d
@@ -90,61 +90,61 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small2:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
-	adcxq	%rax, %r10
-	movq	%r10, 16(%rdi)
+	adcxq	%r10, %rax
+	movq	%rax, 16(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
 	movq	16(%rdi), %r9
 	adcxq	%r9, %r9
-	adoxq	%r10, %r9
+	adoxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	movq	%rax, %r10
-	adcxq	%rax, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 24(%rdi)
+	movq	%r10, %rax
+	adcxq	%r10, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 24(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small3:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
 	mulxq	16(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	adcxq	%rax, %r11
+	adcxq	%r10, %r11
 	movq	%r11, 24(%rdi)
 	movq	8(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	16(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
 	adoxq	24(%rdi), %r11
 	movq	%r11, 24(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 32(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 32(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	16(%rdi), %r8
 	adcxq	%r8, %r8
@@ -154,62 +154,62 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 24(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
 	movq	32(%rdi), %r9
 	adcxq	%r9, %r9
-	adoxq	%r10, %r9
+	adoxq	%rax, %r9
 	movq	%r9, 32(%rdi)
-	movq	%rax, %r10
-	adcxq	%rax, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 40(%rdi)
+	movq	%r10, %rax
+	adcxq	%r10, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 40(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small4:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
 	mulxq	16(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r10
+	mulxq	24(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 24(%rdi)
-	adcxq	%rax, %r10
-	movq	%r10, 32(%rdi)
+	adcxq	%r10, %rax
+	movq	%rax, 32(%rdi)
 	movq	8(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	16(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
 	adoxq	24(%rdi), %r11
 	movq	%r11, 24(%rdi)
 	mulxq	24(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	32(%rdi), %r9
 	movq	%r9, 32(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 40(%rdi)
 	movq	16(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	24(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
 	adoxq	40(%rdi), %r11
 	movq	%r11, 40(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 48(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 48(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	16(%rdi), %r8
 	adcxq	%r8, %r8
@@ -219,8 +219,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 24(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	32(%rdi), %r8
 	adcxq	%r8, %r8
@@ -230,81 +230,81 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 40(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
 	movq	48(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 48(%rdi)
-	movq	%rax, %r11
-	adcxq	%rax, %r11
-	adoxq	%r10, %r11
+	movq	%r10, %r11
+	adcxq	%r10, %r11
+	adoxq	%rax, %r11
 	movq	%r11, 56(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small5:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
 	mulxq	16(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r10
+	mulxq	24(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 24(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 32(%rdi)
-	adcxq	%rax, %r11
+	adcxq	%r10, %r11
 	movq	%r11, 40(%rdi)
 	movq	8(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	16(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
 	adoxq	24(%rdi), %r11
 	movq	%r11, 24(%rdi)
 	mulxq	24(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	32(%rdi), %r9
 	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %r10
+	mulxq	32(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	40(%rdi), %r9
 	movq	%r9, 40(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 48(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 48(%rdi)
 	movq	16(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	24(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
 	adoxq	40(%rdi), %r11
 	movq	%r11, 40(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 56(%rdi)
 	movq	24(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	32(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
 	adoxq	56(%rdi), %r11
 	movq	%r11, 56(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 64(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 64(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	16(%rdi), %r8
 	adcxq	%r8, %r8
@@ -314,8 +314,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 24(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	32(%rdi), %r8
 	adcxq	%r8, %r8
@@ -325,8 +325,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 40(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	48(%rdi), %r8
 	adcxq	%r8, %r8
@@ -336,104 +336,104 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 56(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
 	movq	64(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 64(%rdi)
-	movq	%rax, %r11
-	adcxq	%rax, %r11
-	adoxq	%r10, %r11
+	movq	%r10, %r11
+	adcxq	%r10, %r11
+	adoxq	%rax, %r11
 	movq	%r11, 72(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small6:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
 	mulxq	16(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r10
+	mulxq	24(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 24(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %r10
+	mulxq	40(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 40(%rdi)
-	adcxq	%rax, %r10
-	movq	%r10, 48(%rdi)
+	adcxq	%r10, %rax
+	movq	%rax, 48(%rdi)
 	movq	8(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	16(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
 	adoxq	24(%rdi), %r11
 	movq	%r11, 24(%rdi)
 	mulxq	24(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	32(%rdi), %r9
 	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %r10
+	mulxq	32(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	40(%rdi), %r9
 	movq	%r9, 40(%rdi)
 	mulxq	40(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 56(%rdi)
 	movq	16(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	24(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
 	adoxq	40(%rdi), %r11
 	movq	%r11, 40(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %r10
+	mulxq	40(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	56(%rdi), %r9
 	movq	%r9, 56(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 64(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 64(%rdi)
 	movq	24(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	32(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
 	adoxq	56(%rdi), %r11
 	movq	%r11, 56(%rdi)
 	mulxq	40(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	64(%rdi), %r9
 	movq	%r9, 64(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 72(%rdi)
 	movq	32(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	40(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	40(%rsi), %r11, %rax
 	adoxq	72(%rdi), %r11
 	movq	%r11, 72(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 80(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 80(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	16(%rdi), %r8
 	adcxq	%r8, %r8
@@ -443,8 +443,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 24(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	32(%rdi), %r8
 	adcxq	%r8, %r8
@@ -454,8 +454,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 40(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	48(%rdi), %r8
 	adcxq	%r8, %r8
@@ -465,8 +465,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 56(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	64(%rdi), %r8
 	adcxq	%r8, %r8
@@ -476,131 +476,131 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 72(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
 	movq	80(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 80(%rdi)
-	movq	%rax, %r11
-	adcxq	%rax, %r11
-	adoxq	%r10, %r11
+	movq	%r10, %r11
+	adcxq	%r10, %r11
+	adoxq	%rax, %r11
 	movq	%r11, 88(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small7:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
 	mulxq	16(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r10
+	mulxq	24(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 24(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %r10
+	mulxq	40(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 40(%rdi)
 	mulxq	48(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 48(%rdi)
-	adcxq	%rax, %r11
+	adcxq	%r10, %r11
 	movq	%r11, 56(%rdi)
 	movq	8(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	16(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
 	adoxq	24(%rdi), %r11
 	movq	%r11, 24(%rdi)
 	mulxq	24(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	32(%rdi), %r9
 	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %r10
+	mulxq	32(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	40(%rdi), %r9
 	movq	%r9, 40(%rdi)
 	mulxq	40(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %r10
+	mulxq	48(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	56(%rdi), %r9
 	movq	%r9, 56(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 64(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 64(%rdi)
 	movq	16(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	24(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
 	adoxq	40(%rdi), %r11
 	movq	%r11, 40(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %r10
+	mulxq	40(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	56(%rdi), %r9
 	movq	%r9, 56(%rdi)
 	mulxq	48(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	64(%rdi), %r9
 	movq	%r9, 64(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 72(%rdi)
 	movq	24(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	32(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
 	adoxq	56(%rdi), %r11
 	movq	%r11, 56(%rdi)
 	mulxq	40(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	64(%rdi), %r9
 	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %r10
+	mulxq	48(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	72(%rdi), %r9
 	movq	%r9, 72(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 80(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 80(%rdi)
 	movq	32(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	40(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	40(%rsi), %r11, %rax
 	adoxq	72(%rdi), %r11
 	movq	%r11, 72(%rdi)
 	mulxq	48(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	80(%rdi), %r9
 	movq	%r9, 80(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 88(%rdi)
 	movq	40(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	48(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	48(%rsi), %r11, %rax
 	adoxq	88(%rdi), %r11
 	movq	%r11, 88(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 96(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 96(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	16(%rdi), %r8
 	adcxq	%r8, %r8
@@ -610,8 +610,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 24(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	32(%rdi), %r8
 	adcxq	%r8, %r8
@@ -621,8 +621,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 40(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	48(%rdi), %r8
 	adcxq	%r8, %r8
@@ -632,8 +632,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 56(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	64(%rdi), %r8
 	adcxq	%r8, %r8
@@ -643,8 +643,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 72(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	80(%rdi), %r8
 	adcxq	%r8, %r8
@@ -654,162 +654,162 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 88(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
 	movq	96(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 96(%rdi)
-	movq	%rax, %r11
-	adcxq	%rax, %r11
-	adoxq	%r10, %r11
+	movq	%r10, %r11
+	adcxq	%r10, %r11
+	adoxq	%rax, %r11
 	movq	%r11, 104(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_small8:
 	movq	(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	8(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
 	movq	%r11, 8(%rdi)
 	mulxq	16(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r10
+	mulxq	24(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 24(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %r10
+	mulxq	40(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 40(%rdi)
 	mulxq	48(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %r10
+	mulxq	56(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	movq	%r9, 56(%rdi)
-	adcxq	%rax, %r10
-	movq	%r10, 64(%rdi)
+	adcxq	%r10, %rax
+	movq	%rax, 64(%rdi)
 	movq	8(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	16(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
 	adoxq	24(%rdi), %r11
 	movq	%r11, 24(%rdi)
 	mulxq	24(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	32(%rdi), %r9
 	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %r10
+	mulxq	32(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	40(%rdi), %r9
 	movq	%r9, 40(%rdi)
 	mulxq	40(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %r10
+	mulxq	48(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	56(%rdi), %r9
 	movq	%r9, 56(%rdi)
 	mulxq	56(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	64(%rdi), %r9
 	movq	%r9, 64(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 72(%rdi)
 	movq	16(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	24(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
 	adoxq	40(%rdi), %r11
 	movq	%r11, 40(%rdi)
 	mulxq	32(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	48(%rdi), %r9
 	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %r10
+	mulxq	40(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	56(%rdi), %r9
 	movq	%r9, 56(%rdi)
 	mulxq	48(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	64(%rdi), %r9
 	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %r10
+	mulxq	56(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	72(%rdi), %r9
 	movq	%r9, 72(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 80(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 80(%rdi)
 	movq	24(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	32(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
 	adoxq	56(%rdi), %r11
 	movq	%r11, 56(%rdi)
 	mulxq	40(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	64(%rdi), %r9
 	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %r10
+	mulxq	48(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	72(%rdi), %r9
 	movq	%r9, 72(%rdi)
 	mulxq	56(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	80(%rdi), %r9
 	movq	%r9, 80(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 88(%rdi)
 	movq	32(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	40(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	40(%rsi), %r11, %rax
 	adoxq	72(%rdi), %r11
 	movq	%r11, 72(%rdi)
 	mulxq	48(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	80(%rdi), %r9
 	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %r10
+	mulxq	56(%rsi), %r9, %rax
 	adcxq	%r11, %r9
 	adoxq	88(%rdi), %r9
 	movq	%r9, 88(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 96(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 96(%rdi)
 	movq	40(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	48(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	48(%rsi), %r11, %rax
 	adoxq	88(%rdi), %r11
 	movq	%r11, 88(%rdi)
 	mulxq	56(%rsi), %r9, %r11
-	adcxq	%r10, %r9
+	adcxq	%rax, %r9
 	adoxq	96(%rdi), %r9
 	movq	%r9, 96(%rdi)
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	movq	%r11, 104(%rdi)
 	movq	48(%rsi), %rdx
-	xorl	%eax, %eax
-	mulxq	56(%rsi), %r11, %r10
+	xorl	%r10d, %r10d
+	mulxq	56(%rsi), %r11, %rax
 	adoxq	104(%rdi), %r11
 	movq	%r11, 104(%rdi)
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	movq	%r10, 112(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 112(%rdi)
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %rax, %r11
-	movq	%rax, (%rdi)
-	xorl	%eax, %eax
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
 	movq	8(%rdi), %r9
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	16(%rdi), %r8
 	adcxq	%r8, %r8
@@ -819,8 +819,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 24(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	32(%rdi), %r8
 	adcxq	%r8, %r8
@@ -830,8 +830,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 40(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	48(%rdi), %r8
 	adcxq	%r8, %r8
@@ -841,8 +841,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 56(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	64(%rdi), %r8
 	adcxq	%r8, %r8
@@ -852,8 +852,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 72(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r11, %r9
 	movq	80(%rdi), %r8
 	adcxq	%r8, %r8
@@ -863,8 +863,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r11, %r11
 	adoxq	%r9, %r11
 	movq	%r11, 88(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 	movq	96(%rdi), %r8
 	adcxq	%r8, %r8
@@ -874,17 +874,17 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r9
 	adoxq	%r11, %r9
 	movq	%r9, 104(%rdi)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
 	movq	112(%rdi), %r9
 	adcxq	%r9, %r9
-	adoxq	%r10, %r9
+	adoxq	%rax, %r9
 	movq	%r9, 112(%rdi)
-	movq	%rax, %r10
-	adcxq	%rax, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 120(%rdi)
+	movq	%r10, %rax
+	adcxq	%r10, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 120(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_generic:
 	cmpq	$16, %rax
@@ -1814,63 +1814,75 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%r11, -16(%r10)
 	xorl	%r11d, %r11d
 	movq	%r11, -8(%r10)
-	leaq	-1(%rax), %rax
-	movq	%rax, %rcx
-	andq	$1, %rcx
-	shrq	$1, %rax
+	cmpq	$1, %rax
+	jne	.Llf_mpn_sqr_adx_final_multi
 	movq	(%rsi), %rdx
-	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r9, %r8
-	movq	%r9, (%rdi)
-	movq	8(%rdi), %rdx
-	leaq	16(%rdi), %r11
-	xorl	%r9d, %r9d
-	adcxq	%rdx, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, 8(%rdi)
-	jrcxz	.Llf_mpn_sqr_adx_single_done
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r9, %r8
-	movq	(%r11), %rsi
-	movq	8(%r11), %rdx
-	adcxq	%rsi, %rsi
-	adcxq	%rdx, %rdx
-	adoxq	%r9, %rsi
-	adoxq	%r8, %rdx
-	movq	%rsi, (%r11)
-	movq	%rdx, 8(%r11)
-	leaq	16(%r11), %r11
-.Llf_mpn_sqr_adx_single_done:
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %rax
+	movq	%r10, (%rdi)
+	movq	8(%rdi), %r10
+	xorl	%r11d, %r11d
+	adcxq	%r10, %r10
+	adoxq	%rax, %r10
+	movq	%r10, 8(%rdi)
+	jmp	.Llf_mpn_sqr_adx_final_done
+.Llf_mpn_sqr_adx_final_multi:
 	movq	%rax, %rcx
-.Llf_mpn_sqr_adx_top_4:
-	jrcxz	.Llf_mpn_sqr_adx_done_4
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r9, %r8
-	movq	(%r11), %rsi
-	movq	8(%r11), %rdx
-	adcxq	%rsi, %rsi
+	shrq	$1, %rcx
+	testq	$1, %rax
+	jz	.Llf_mpn_sqr_adx_final_even
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r11, %r10
+	movq	%r11, (%rdi)
+	movq	8(%rdi), %r11
+	xorl	%r9d, %r9d
+	adcxq	%r11, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 8(%rdi)
+	leaq	16(%rdi), %r10
+	jmp	.Llf_mpn_sqr_adx_final_a
+.Llf_mpn_sqr_adx_final_even:
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r11, %r10
+	movq	%r11, (%rdi)
+	movq	8(%rdi), %r11
+	xorl	%r9d, %r9d
+	adcxq	%r11, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 8(%rdi)
+	leaq	(%rdi), %r10
+	jmp	.Llf_mpn_sqr_adx_final_b
+.Llf_mpn_sqr_adx_final_a:
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	(%r10), %r8
+	movq	8(%r10), %rdx
+	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
-	adoxq	%r9, %rsi
-	adoxq	%r8, %rdx
-	movq	%rsi, (%r11)
-	movq	%rdx, 8(%r11)
-	movq	(%r10), %rdx
-	leaq	8(%r10), %r10
-	mulxq	%rdx, %r9, %r8
-	movq	16(%r11), %rsi
-	movq	24(%r11), %rdx
-	adcxq	%rsi, %rsi
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
+	movq	%r8, (%r10)
+	movq	%rdx, 8(%r10)
+.Llf_mpn_sqr_adx_final_b:
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	16(%r10), %r8
+	movq	24(%r10), %rdx
+	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
-	adoxq	%r9, %rsi
-	adoxq	%r8, %rdx
-	movq	%rsi, 16(%r11)
-	movq	%rdx, 24(%r11)
-	leaq	32(%r11), %r11
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
+	movq	%r8, 16(%r10)
+	movq	%rdx, 24(%r10)
+	leaq	32(%r10), %r10
 	leaq	-1(%rcx), %rcx
-	jmp	.Llf_mpn_sqr_adx_top_4
-.Llf_mpn_sqr_adx_done_4:
+	jrcxz	.Llf_mpn_sqr_adx_final_done
+	jmp	.Llf_mpn_sqr_adx_final_a
+.Llf_mpn_sqr_adx_final_done:
 .Llf_mpn_sqr_adx_sqr_done:
 .Llf_mpn_sqr_adx_exit:
 	popq	%rbx

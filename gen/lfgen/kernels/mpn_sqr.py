@@ -14,7 +14,7 @@ Squaring computes each cross product once:
 """
 
 from ..kernel import KernelSpec, Variant, Param
-from . import a64_rows
+from . import a64_rows, x86_ifma_sqr
 
 SPEC = KernelSpec(
     name="mpn_sqr",
@@ -53,6 +53,21 @@ def build_x86(symbol, p):
     return f.finalize()
 
 
+def build_ifma(symbol, p):
+    from peachpy.x86_64 import TEST, JZ
+    from ..x86 import function as x86
+    from . import x86_sqr
+    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
+    with f:
+        rp, ap, n = f.load_args()
+        TEST(n, n)
+        JZ(f.exit_label)
+        x86_ifma_sqr.square(f, rp, ap, n, p, scalar=lambda: x86_sqr.square(
+            f, rp, ap, n, p, diag=x86_sqr.PlainDiag(ap)))
+        f.ret()
+    return f.finalize()
+
+
 def build_a64(symbol, p):
     from ..a64.function import Function
     from . import a64_sqr
@@ -67,6 +82,10 @@ def build_a64(symbol, p):
 
 
 VARIANTS = [
+    Variant("ifma", "x86_64", build_ifma, dict(PARAMS, **x86_ifma_sqr.PARAMS),
+            "Radix 2^52: the triangle by AVX-512 IFMA into zmm accumulators (a window of 8\n"
+            "digits times broadcast digits), doubled, plus the squares, normalised and packed\n"
+            "back to 64-bit limbs (x86_ifma_sqr); the adx core below ifma_min / above ifma_max."),
     Variant("adx", "x86_64", build_x86, PARAMS,
             "Triangle by MULX/ADCX/ADOX rows (x86_rows), then one pass doubling on the CF\n"
             "chain and adding the squares on the OF chain (x86_sqr)."),

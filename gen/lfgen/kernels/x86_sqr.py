@@ -15,7 +15,8 @@ BigInteger kernel reads those from its BE-word input).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, MULX, ADCX, ADOX, XOR, LEA, SUB,
-                            AND, SHR, JZ, JNZ, JRCXZ, JMP, CMP, JBE, JA, TEST, Label, LABEL,
+                            AND, SHR, JZ, JNZ, JNE, JRCXZ, JMP, CMP, JBE, JA, TEST, Label,
+                            LABEL,
                             rdx, rcx)
 
 from . import x86_rows
@@ -81,32 +82,34 @@ class PlainDiag:
 
 def final_pass(f, T, n, diag, store_pos0=None):
     """Step 2. store_pos0(value) stores T[0] (None: plain store; it may use flags).
-    Two digits per loop iteration; a single step first when n-1 is odd. Once the chains
-    start, only flag-free instructions steer (MOV, LEA, JRCXZ, JMP)."""
-    zero = GeneralPurposeRegister64()
-    lo = GeneralPurposeRegister64()
-    hi = GeneralPurposeRegister64()
-    t0 = GeneralPurposeRegister64()
-    t1 = GeneralPurposeRegister64()
-    cnt = GeneralPurposeRegister64()
+
+    Every decision is taken before the carry chains start (n == 1, the parity of n - 1); the
+    loop then runs two digits per iteration, entered at its second half when n - 1 is odd,
+    and steers with flag-free instructions only: LEA for the counter, a JRCXZ that jumps two
+    bytes (over the back JMP; JRCXZ has no rel32 form) and JMP."""
+    done = f.new_label("final_done")
+    multi = f.new_label("final_multi")
+    even = f.new_label("final_even")
+    loop_a = f.new_label("final_a")
+    loop_b = f.new_label("final_b")
     ptr = GeneralPurposeRegister64()
-    LEA(cnt, [n - 1])
-    MOV(rcx, cnt)
-    AND(rcx, 1)                           # a single step first when n-1 is odd
-    SHR(cnt, 1)                           # then (n-1)/2 double steps
-    # q = 0: T[0] = lo(d0^2), T[1] = 2 T[1] + hi(d0^2) (+ carries that flow on)
-    diag.first(rdx)
-    MULX(hi, lo, rdx)
-    if store_pos0 is None:
-        MOV([T], lo)
-    else:
-        store_pos0(lo)
-    MOV(t1, [T + 8])
+    lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+    t0, t1 = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+    CMP(n, 1)
+    JNE(multi)
+    final_head(T, diag, store_pos0)       # n == 1
+    JMP(done)
+    LABEL(multi)
+    MOV(rcx, n)
+    SHR(rcx, 1)                           # ceil((n-1)/2) iterations of two digits
+    TEST(n, 1)
+    JZ(even)
+    final_head(T, diag, store_pos0)       # n - 1 even: start with the first half
     LEA(ptr, [T + 16])
-    XOR(zero.as_dword, zero.as_dword)     # CF = OF = 0
-    ADCX(t1, t1)
-    ADOX(t1, hi)
-    MOV([T + 8], t1)
+    JMP(loop_a)
+    LABEL(even)
+    final_head(T, diag, store_pos0)       # n - 1 odd: start with the second half
+    LEA(ptr, [T])
 
     def step(off):
         diag.next(rdx)
@@ -120,21 +123,15 @@ def final_pass(f, T, n, diag, store_pos0=None):
         MOV([ptr + off], t0)
         MOV([ptr + off + 8], t1)
 
-    single = f.new_label("single_done")
-    JRCXZ(single)
+    JMP(loop_b)
+    LABEL(loop_a)
     step(0)
-    LEA(ptr, [ptr + 16])
-    LABEL(single)
-    MOV(rcx, cnt)
-    top = f.new_label("top")
-    done = f.new_label("done")
-    LABEL(top)
-    JRCXZ(done)
-    step(0)
+    LABEL(loop_b)
     step(16)
     LEA(ptr, [ptr + 32])
     LEA(rcx, [rcx - 1])
-    JMP(top)
+    JRCXZ(done)
+    JMP(loop_a)
     LABEL(done)
 
 
@@ -249,26 +246,6 @@ def corner_rows(f, Ttop, Dtop, C, entries):
         ADCX(prev, zero)
         ADOX(prev, zero)
         MOV([Ttop - 8 * (L + 1)], prev)
-
-
-def corner_final(f, Ttop, C, entries, diag):
-    """Final-pass steps for digits q = n-C+s (s = 1 .. C-1) addressed from the top:
-    T[2q] = [Ttop - 16(C-s)]. entries[s] starts step s; the q = 0 step and the chain start
-    come before (see final_head)."""
-    for s in range(1, C):
-        LABEL(entries[s])
-        lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
-        t0, t1 = GeneralPurposeRegister64(), GeneralPurposeRegister64()
-        diag.next(rdx)
-        MULX(hi, lo, rdx)
-        MOV(t0, [Ttop - 16 * (C - s)])
-        MOV(t1, [Ttop - 16 * (C - s) + 8])
-        ADCX(t0, t0)
-        ADCX(t1, t1)
-        ADOX(t0, lo)
-        ADOX(t1, hi)
-        MOV([Ttop - 16 * (C - s)], t0)
-        MOV([Ttop - 16 * (C - s) + 8], t1)
 
 
 def final_head(T, diag, store_pos0):
