@@ -43,6 +43,7 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 
 static const struct lf_variant lf_bi_mul_add_variants[] = {
 #if defined(__x86_64__)
+	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_BMI2, "x86_64/generic" },
 #endif

@@ -9,6 +9,7 @@ LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(L
 
 LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \

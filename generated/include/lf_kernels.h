@@ -64,6 +64,7 @@ void lf_mpn_sqr_a64(uint64_t *rp, const uint64_t *ap, size_t n);   /* none (base
 typedef uint32_t (*lf_bi_mul_add_fn)(uint32_t *, size_t, const uint32_t *, size_t, size_t, uint32_t);
 uint32_t lf_bi_mul_add_ref(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #if defined(__x86_64__)
+uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* adx avx avx512dq avx512f bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2) */
 uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
 uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* bmi2 (LF_CPU_BMI2) */
 #endif

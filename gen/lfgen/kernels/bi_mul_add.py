@@ -6,7 +6,7 @@
 """
 
 from ..kernel import KernelSpec, Variant, Param
-from . import a64_rows
+from . import a64_rows, x86_bi_vec
 
 SPEC = KernelSpec(
     name="bi_mul_add",
@@ -324,6 +324,13 @@ W64_PARAMS = {
 }
 
 VARIANTS = [
+    Variant("avx512", "x86_64", x86_bi_vec.build, x86_bi_vec.PARAMS,
+            "16 BE-words per zmm block (x86_bi_vec): VPMULUDQ products of the even and odd\n"
+            "words plus the window, one VPERMT2D lines the even products' halves up with the\n"
+            "odd ones into 64-bit digit sums, lane carries move up one lane by VALIGNQ; a block\n"
+            "where a carry meets an all-ones digit is finished exactly by generate/propagate\n"
+            "masks. Tails (len mod 16) up to scalar_tail words and windows below vec_min by\n"
+            "the adx row, longer tails by one masked block."),
     Variant("adx", "x86_64", build_x86("adx"), X86_PARAMS,
             "Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of\n"
             "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last."),
