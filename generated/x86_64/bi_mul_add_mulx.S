@@ -52,9 +52,9 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	addq	%r10, %rsi
+	rorxq	$32, (%r11), %rdi
+	addq	%rdi, %rsi
 	adcq	$0, %rcx
-	rorxq	$32, (%r11), %r10
 	addq	%r10, %rsi
 	adcq	$0, %rcx
 	rorxq	$32, %rsi, %rsi
@@ -67,20 +67,20 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	jz	.Llf_bi_mul_add_mulx_skip2
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -8(%rax), %r10
+	mulxq	%rcx, %rcx, %rsi
 	rorxq	$32, (%r11), %rdi
-	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
-	adcq	$0, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, (%r11)
-	addq	%rcx, %rdi
-	adcq	$0, %r10
+	addq	%rdi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	adcq	$0, %rsi
+	addq	%r10, %rcx
+	mulxq	%rdi, %rdi, %r10
+	adcq	$0, %rsi
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r11)
 	rorxq	$32, -8(%r11), %rcx
 	addq	%rcx, %rdi
+	adcq	$0, %r10
+	addq	%rsi, %rdi
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -8(%r11)
@@ -91,37 +91,37 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	jz	.Llf_bi_mul_add_mulx_skip4
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -8(%rax), %r10
+	mulxq	%rcx, %rcx, %rsi
 	rorxq	$32, (%r11), %rdi
-	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
-	adcq	$0, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, (%r11)
+	addq	%rdi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	adcq	$0, %rsi
+	addq	%r10, %rcx
+	mulxq	%rdi, %rdi, %r10
+	adcq	$0, %rsi
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r11)
+	rorxq	$32, -8(%r11), %rcx
 	addq	%rcx, %rdi
-	adcq	$0, %r10
 	rorxq	$32, -16(%rax), %rcx
-	rorxq	$32, -8(%r11), %rsi
+	adcq	$0, %r10
 	addq	%rsi, %rdi
 	mulxq	%rcx, %rsi, %rcx
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -8(%r11)
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -24(%rax), %r10
 	rorxq	$32, -16(%r11), %rdi
 	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
+	rorxq	$32, -24(%rax), %rdi
+	adcq	$0, %rcx
+	addq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
 	adcq	$0, %rcx
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -16(%r11)
-	addq	%rcx, %rdi
+	rorxq	$32, -24(%r11), %rsi
+	addq	%rsi, %rdi
 	adcq	$0, %r10
-	rorxq	$32, -24(%r11), %rcx
 	addq	%rcx, %rdi
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi
@@ -134,73 +134,73 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 .Llf_bi_mul_add_mulx_top:
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -8(%rax), %r10
+	mulxq	%rcx, %rcx, %rsi
 	rorxq	$32, (%r11), %rdi
-	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
-	adcq	$0, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, (%r11)
+	addq	%rdi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	adcq	$0, %rsi
+	addq	%r10, %rcx
+	mulxq	%rdi, %rdi, %r10
+	adcq	$0, %rsi
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r11)
+	rorxq	$32, -8(%r11), %rcx
 	addq	%rcx, %rdi
-	adcq	$0, %r10
 	rorxq	$32, -16(%rax), %rcx
-	rorxq	$32, -8(%r11), %rsi
+	adcq	$0, %r10
 	addq	%rsi, %rdi
 	mulxq	%rcx, %rsi, %rcx
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -8(%r11)
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -24(%rax), %r10
 	rorxq	$32, -16(%r11), %rdi
 	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
+	rorxq	$32, -24(%rax), %rdi
+	adcq	$0, %rcx
+	addq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
 	adcq	$0, %rcx
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -16(%r11)
-	addq	%rcx, %rdi
-	adcq	$0, %r10
-	rorxq	$32, -32(%rax), %rcx
 	rorxq	$32, -24(%r11), %rsi
 	addq	%rsi, %rdi
-	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -32(%rax), %rsi
+	adcq	$0, %r10
+	addq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -24(%r11)
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -40(%rax), %r10
 	rorxq	$32, -32(%r11), %rdi
 	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
+	rorxq	$32, -40(%rax), %rdi
+	adcq	$0, %rcx
+	addq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
 	adcq	$0, %rcx
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -32(%r11)
-	addq	%rcx, %rdi
-	adcq	$0, %r10
-	rorxq	$32, -48(%rax), %rcx
 	rorxq	$32, -40(%r11), %rsi
 	addq	%rsi, %rdi
-	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -48(%rax), %rsi
+	adcq	$0, %r10
+	addq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -40(%r11)
-	addq	%r10, %rsi
-	adcq	$0, %rcx
-	rorxq	$32, -56(%rax), %r10
 	rorxq	$32, -48(%r11), %rdi
 	addq	%rdi, %rsi
-	mulxq	%r10, %rdi, %r10
+	rorxq	$32, -56(%rax), %rdi
+	adcq	$0, %rcx
+	addq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
 	adcq	$0, %rcx
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -48(%r11)
-	addq	%rcx, %rdi
+	rorxq	$32, -56(%r11), %rsi
+	addq	%rsi, %rdi
 	adcq	$0, %r10
-	rorxq	$32, -56(%r11), %rcx
 	addq	%rcx, %rdi
 	adcq	$0, %r10
 	rorxq	$32, %rdi, %rdi

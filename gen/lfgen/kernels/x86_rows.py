@@ -83,10 +83,11 @@ def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps):
             elif mode == "mul":
                 (ADD if k == 0 else ADC)(lo, prev)
             else:
-                # per digit: lo + carry + out, both carries into hi (hi < 2^64 - 1)
-                ADD(lo, prev)
-                ADC(hi, 0)
+                # per digit: lo + out + carry, both carries into hi (hi < 2^64 - 1); out
+                # first, so the carry chain is ADD + ADC (2 cycles) per digit, not 3
                 ADD(lo, out.source(k))
+                ADC(hi, 0)
+                ADD(lo, prev)
                 ADC(hi, 0)
             out.store(k, lo)
         his.append(hi)
