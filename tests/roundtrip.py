@@ -171,6 +171,20 @@ def objdump(arch, obj, binary=False):
     return p.stdout
 
 
+def relocs(arch, obj, _cache={}):
+    """[(offset, symbol)] of the object's relocations (objdump -r)."""
+    if obj not in _cache:
+        out = subprocess.run([TOOLS[arch]["objdump"], "-r", "-w", obj], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True).stdout
+        rel = []
+        for line in out.splitlines():
+            m = re.match(r"^([0-9a-f]{8,16})\s+\S+\s+([A-Za-z_.][\w.]*)", line)
+            if m:
+                rel.append((int(m.group(1), 16), m.group(2)))
+        _cache[obj] = rel
+    return _cache[obj]
+
+
 def assemble(arch, src, obj):
     p = subprocess.run([TOOLS[arch]["cc"], "-c", "-I" + INCLUDE, src, "-o", obj],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -402,7 +416,14 @@ def compare_text(arch, text, workdir, name="kernel"):
             if len(errors) > 10:
                 break
             continue
-        if g.target is not None:
+        if g.target is not None and g.target.startswith("LF_SYM("):
+            # a tail jump to a sibling variant (size dispatch): a relocation against it
+            sym = g.target[len("LF_SYM("):-1]
+            nxt = addr_of[i + 1]
+            if not any(r[1] == sym and d.addr <= r[0] < nxt for r in relocs(arch, obj)):
+                errors.append("%s: instruction %d `%s` has no relocation against %s"
+                              % (name, i, g.text, sym))
+        elif g.target is not None:
             if g.target not in labels:
                 errors.append("%s: branch to unknown label %s" % (name, g.target))
             elif d.target != addr_of[labels[g.target]]:
@@ -443,6 +464,9 @@ def compare_peachpy(code, text, workdir, name="kernel"):
     gas = parse_objdump(objdump("x86_64", obj), "x86_64", symbol)
     if gas and gas[0].mnem == "endbr64":
         gas = gas[1:]                              # landing pad of the prelude
+    pre = _preamble_length(text)
+    if pre:                                        # size dispatch before the frame: not
+        gas = gas[pre:]                            # PeachPy's, printed by our builder
     pp = [x for x in pp if not is_branch("x86_64", x.mnem) and not _is_identity_move(x)
           and not is_padding(x)]
     gas = [x for x in gas if not is_branch("x86_64", x.mnem) and not is_padding(x)]
@@ -490,6 +514,20 @@ def _peachpy_broadcast_disp(pp_text, gas_text):
     da, db = int(a.group(1) or "0", 16), int(b.group(1) or "0", 16)
     strip = lambda t, m: (t[:m.start()] + t[m.end():]).split("\t")[-1]
     return da * lanes == db and da != db and strip(pp_text, a) == strip(gas_text, b)
+
+
+def _preamble_length(text):
+    """Instructions of the size dispatch that the x86 builder prints before the frame
+    (Function.tail_call_outside), between its two marker comments."""
+    inside, count = False, 0
+    for line in text.splitlines():
+        if "size dispatch before the frame" in line:
+            inside = True
+        elif "end of size dispatch" in line:
+            return count
+        elif inside and line.startswith("\t") and not line.lstrip().startswith("/*"):
+            count += 1
+    return 0
 
 
 def _peachpy_cmp_mask(pp_text, gas_text):

@@ -49,6 +49,23 @@ def _frame_text(comp, arch):
     return "saves and restores callee-saved %s" % ", ".join(comp.saved)
 
 
+def _required_features(spec, built):
+    """The features a variant requires: those of its own instructions and of every sibling
+    it can jump to before its frame (size dispatch). A target must be another variant of the
+    same kernel and architecture; chains are followed to the end."""
+    def walk(symbol, seen):
+        comp = built[symbol]
+        feats = set(comp.features)
+        for target in getattr(comp, "tail_targets", ()):
+            if target not in built or target in seen:
+                raise ValueError("%s jumps to %s, which is not another %s variant of this "
+                                 "architecture (or the jumps form a cycle)"
+                                 % (symbol, target, spec.name))
+            feats |= walk(target, seen | {target})
+        return feats
+    return {s: sorted(walk(s, {s})) for s in built}
+
+
 def build_all(only=None):
     """Return ({relpath: text}, manifest dict)."""
     env = emit.environment()
@@ -62,34 +79,43 @@ def build_all(only=None):
     outs = []
     for mod in KERNELS:
         spec = mod.SPEC
+        if only and spec.name not in only:
+            continue
         kout = _KernelOut(spec)
         mk = manifest["kernels"][spec.name] = {"api": spec.api,
                                                "prototype": spec.prototype(spec.api),
                                                "variants": []}
         for arch in ARCHS:
+            # build every variant first: a variant's requirements include its tail targets'
+            built, order = {}, []
             for v in [v for v in mod.VARIANTS if v.arch == arch]:
-                if only and spec.name not in only:
-                    continue
                 values = scheds[arch].values(spec, v)
                 symbol = v.symbol(spec)
-                comp = v.build(symbol, values)
-                ftext = emit.features_text(comp.features)
+                built[symbol] = v.build(symbol, values)
+                order.append((v, symbol, values))
+            required = _required_features(spec, built)
+            for v, symbol, values in order:
+                comp, feats = built[symbol], required[symbol]
+                ftext = emit.features_text(feats)
+                if comp.tail_targets:
+                    ftext += "\n *   (including %s, reached by size dispatch)" % \
+                        ", ".join(comp.tail_targets)
                 rel = "generated/%s/%s_%s.S" % (arch, spec.name, v.name)
-                body = "\n".join(comp.lines)
                 files[rel] = emit.render(
                     env, "asm/kernel.S.j2", symbol=symbol, spec=spec, variant=v, arch=arch,
                     features_text=ftext, schedule=scheds[arch], values=values.items(),
-                    frame_text=_frame_text(comp, arch), body=body,
+                    frame_text=_frame_text(comp, arch), body="\n".join(comp.lines),
                     count=sum(1 for l in comp.lines
                               if l.startswith("\t") and not l.startswith("\t.cfi")
                               and not l.startswith("\t/*")))
                 kout.variants[arch].append(_VariantOut(
-                    v.name, symbol, comp.features, "%s/%s" % (arch, scheds[arch].cpu),
-                    emit.mask_expr(comp.features), ftext))
+                    v.name, symbol, feats, "%s/%s" % (arch, scheds[arch].cpu),
+                    emit.mask_expr(feats), emit.features_text(feats)))
                 mk["variants"].append({
                     "arch": arch, "variant": v.name, "symbol": symbol, "file": rel,
-                    "features": comp.features, "schedule": scheds[arch].relpath,
-                    "values": dict(values.items()), "callee_saved": comp.saved})
+                    "features": feats, "schedule": scheds[arch].relpath,
+                    "values": dict(values.items()), "callee_saved": comp.saved,
+                    "tail_targets": comp.tail_targets})
         mk["variants"].append({"arch": "any", "variant": "ref",
                                "symbol": "lf_%s_ref" % spec.name,
                                "file": "runtime/ref", "features": []})

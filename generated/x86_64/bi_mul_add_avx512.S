@@ -38,7 +38,7 @@
  *   unroll = 2
  *   vec_min = 16
  *   word_tail = 7
- *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
+ *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbx
  * 553 instructions.
  */

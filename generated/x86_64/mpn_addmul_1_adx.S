@@ -27,7 +27,7 @@
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.adx]
  *   ahead = 1
  *   unroll = 16
- *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
+ *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * 169 instructions.
  */

@@ -13,6 +13,7 @@
  *    n == 0 touches no memory (rp, ap may be NULL). {rp,2n} must not overlap
  *    {ap,n} (undefined result otherwise).
  * Requires CPU features: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2)
+ *   (including lf_mpn_sqr_adx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    GMP mpn_sqr (GMP manual, Low-level Functions); the triangle-and-double method
@@ -21,31 +22,29 @@
  * Algorithm (ifma, x86_64):
  *    Radix 2^52: the triangle by AVX-512 IFMA into zmm accumulators (a window of 8
  *    digits times broadcast digits), doubled, plus the squares, normalised and packed
- *    back to 64-bit limbs (x86_ifma_sqr); the adx core below ifma_min / above ifma_max.
+ *    back to 64-bit limbs (x86_ifma_sqr); other sizes jump to the adx variant before
+ *    the frame.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.ifma]
- *   ahead = 1
  *   blocks = 4
- *   corner = 16
  *   first = 8
  *   ifma_max = 256
- *   ifma_min = 15
- *   small = 16
- *   unroll = 16
+ *   ifma_min = 10
  *   wunroll = 2
- *   provenance: hand-picked from a sweep of unroll x ahead on the development host (Intel Xeon, family 6 model 207, KVM), throwaway rdtsc harness, median of 300 batches (2026-11-29)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 6663 instructions.
+ *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
+ * Frame: saves and restores callee-saved rbp, rbx
+ * 1695 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
+	/* size dispatch before the frame: other sizes run lf_mpn_sqr_adx */
+	vzeroupper
+	cmpq	$10, %rdx
+	jb	LF_SYM(lf_mpn_sqr_adx)
+	cmpq	$256, %rdx
+	ja	LF_SYM(lf_mpn_sqr_adx)
+	/* end of size dispatch */
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -54,105 +53,99 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	.cfi_rel_offset %rbx, 0
 	subq	$3272, %rsp
 	.cfi_adjust_cfa_offset 3272
-	movq	%rdx, %rax
-	testq	%rax, %rax
-	jz	.Llf_mpn_sqr_ifma_exit
-	cmpq	$15, %rax
-	jb	.Llf_mpn_sqr_ifma_scalar
-	cmpq	$256, %rax
-	ja	.Llf_mpn_sqr_ifma_scalar
-	leaq	(%rsp), %r10
-	leaq	511(%r10), %r11
-	andq	$-64, %r11
-	movq	$506097522914230528, %r9
-	movq	%r9, (%r10)
-	movq	$1301839411197643016, %r9
-	movq	%r9, 8(%r10)
-	movq	$1880560806837687315, %r9
-	movq	%r9, 16(%r10)
-	movq	$2676302708056529947, %r9
-	movq	%r9, 24(%r10)
-	movq	$3471196872874927910, %r9
-	movq	%r9, 32(%r10)
-	movq	$4050765991979987505, %r9
-	movq	%r9, 40(%r10)
-	movq	$1010514489, %r9
-	movq	%r9, 48(%r10)
-	movq	$0, %r9
-	movq	%r9, 56(%r10)
-	movq	$4503599627370495, %r9
-	vpbroadcastq	%r9, %zmm8
-	xorl	%r9d, %r9d
-	vpbroadcastq	%r9, %zmm9
-	movq	$3253604552159331840, %r9
-	vmovq	%r9, %xmm10
+	leaq	(%rsp), %rax
+	leaq	511(%rax), %r10
+	andq	$-64, %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%rax)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%rax)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%rax)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%rax)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%rax)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%rax)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%rax)
+	movq	$0, %r11
+	movq	%r11, 56(%rax)
+	movq	$4503599627370495, %r11
+	vpbroadcastq	%r11, %zmm8
+	xorl	%r11d, %r11d
+	vpbroadcastq	%r11, %zmm9
+	movq	$3253604552159331840, %r11
+	vmovq	%r11, %xmm10
 	vpmovzxbq	%xmm10, %zmm10
-	movq	$578721382704613384, %r9
-	vpbroadcastq	%r9, %zmm11
+	movq	$578721382704613384, %r11
+	vpbroadcastq	%r11, %zmm11
 	vpunpcklqdq	%zmm11, %zmm9, %zmm11
 	vpshufb	%zmm11, %zmm10, %zmm10
-	movq	$506097522914230528, %r9
-	vpbroadcastq	%r9, %zmm11
+	movq	$506097522914230528, %r11
+	vpbroadcastq	%r11, %zmm11
 	vpaddb	%zmm11, %zmm10, %zmm10
-	movq	$288234774265332736, %r9
-	vmovq	%r9, %xmm11
+	movq	$288234774265332736, %r11
+	vmovq	%r11, %xmm11
 	vpmovzxbq	%xmm11, %zmm11
-	movq	%rax, %r9
-	shlq	$3, %r9
-	movq	%rsi, %r8
-	movq	%r11, %rcx
-	movq	$-1, %rdx
+	movq	%rdx, %r11
+	shlq	$3, %r11
+	movq	%rsi, %r9
+	movq	%r10, %r8
+	movq	$-1, %rcx
 .Llf_mpn_sqr_ifma_conv:
 	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	bzhi	%rsi, %rdx, %rsi
+	cmpq	$64, %r11
+	cmovb	%r11, %rsi
+	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vmovdqu8	(%r9), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%rcx)
-	addq	$52, %r8
-	addq	$64, %rcx
-	subq	$52, %r9
+	vmovdqa64	%zmm12, (%r8)
+	addq	$52, %r9
+	addq	$64, %r8
+	subq	$52, %r11
 	jg	.Llf_mpn_sqr_ifma_conv
-	vmovdqa64	%zmm9, -64(%r11)
-	vmovdqa64	%zmm9, -128(%r11)
-	vmovdqa64	%zmm9, -192(%r11)
-	vmovdqa64	%zmm9, -256(%r11)
-	vmovdqa64	%zmm9, -320(%r11)
-	vmovdqa64	%zmm9, -384(%r11)
-	vmovdqa64	%zmm9, (%rcx)
-	vmovdqa64	%zmm9, 64(%rcx)
-	vmovdqa64	%zmm9, 128(%rcx)
-	vmovdqu64	(%r10), %zmm10
-	movq	$793488963204614144, %r10
-	vmovq	%r10, %xmm11
+	vmovdqa64	%zmm9, -64(%r10)
+	vmovdqa64	%zmm9, -128(%r10)
+	vmovdqa64	%zmm9, -192(%r10)
+	vmovdqa64	%zmm9, -256(%r10)
+	vmovdqa64	%zmm9, -320(%r10)
+	vmovdqa64	%zmm9, -384(%r10)
+	vmovdqa64	%zmm9, (%r8)
+	vmovdqa64	%zmm9, 64(%r8)
+	vmovdqa64	%zmm9, 128(%r8)
+	vmovdqu64	(%rax), %zmm10
+	movq	$793488963204614144, %rax
+	vmovq	%rax, %xmm11
 	vpmovzxbq	%xmm11, %zmm11
-	movq	$1082849654556920836, %r10
-	vmovq	%r10, %xmm12
+	movq	$1082849654556920836, %rax
+	vmovq	%rax, %xmm12
 	vpmovzxbq	%xmm12, %zmm12
-	movl	$192, %r9d
-	kmovb	%r9d, %k1
-	movl	$240, %r9d
-	kmovb	%r9d, %k2
-	movl	$252, %r9d
-	kmovb	%r9d, %k3
-	movl	$85, %r9d
-	kmovb	%r9d, %k4
-	movq	$4503599627370495, %r9
-	kmovq	%r9, %k6
-	movq	%rax, %r10
-	shlq	$4, %r10
-	addq	$12, %r10
-	imulq	$1321528399, %r10, %r10
-	shrq	$34, %r10
-	leaq	12(,%rax,4), %r9
-	imulq	$1321528399, %r9, %r9
-	shrq	$34, %r9
-	movq	%rdi, %r8
+	movl	$192, %r11d
+	kmovb	%r11d, %k1
+	movl	$240, %r11d
+	kmovb	%r11d, %k2
+	movl	$252, %r11d
+	kmovb	%r11d, %k3
+	movl	$85, %r11d
+	kmovb	%r11d, %k4
+	movq	$4503599627370495, %r11
+	kmovq	%r11, %k6
+	movq	%rdx, %rax
 	shlq	$4, %rax
+	addq	$12, %rax
+	imulq	$1321528399, %rax, %rax
+	shrq	$34, %rax
+	leaq	12(,%rdx,4), %r11
+	imulq	$1321528399, %r11, %r11
+	shrq	$34, %r11
+	movq	%rdi, %r9
+	movq	%rdx, %r8
+	shlq	$4, %r8
 	xorl	%ecx, %ecx
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
@@ -172,394 +165,400 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	%zmm9, %zmm28
 	vmovdqa64	%zmm9, %zmm29
 	/* first group: blocks 0 .. 7, windows -3 .. 56 */
-	vmovdqa64	(%r11), %zmm30
+	vmovdqa64	(%r10), %zmm30
 	valignq	$5, %zmm9, %zmm30, %zmm31
-	vpmadd52luq	24(%r11){1to8}, %zmm31, %zmm14{%k1}
-	vpmadd52huq	16(%r11){1to8}, %zmm31, %zmm22{%k1}
+	vpmadd52luq	24(%r10){1to8}, %zmm31, %zmm14{%k1}
+	vpmadd52huq	16(%r10){1to8}, %zmm31, %zmm22{%k1}
 	valignq	$6, %zmm9, %zmm30, %zmm31
-	vpmadd52luq	16(%r11){1to8}, %zmm31, %zmm14{%k2}
-	vpmadd52huq	8(%r11){1to8}, %zmm31, %zmm22{%k2}
+	vpmadd52luq	16(%r10){1to8}, %zmm31, %zmm14{%k2}
+	vpmadd52huq	8(%r10){1to8}, %zmm31, %zmm22{%k2}
 	valignq	$7, %zmm9, %zmm30, %zmm31
-	vpmadd52luq	8(%r11){1to8}, %zmm31, %zmm14{%k3}
-	vpmadd52huq	(%r11){1to8}, %zmm31, %zmm22{%k3}
-	vpmadd52luq	(%r11){1to8}, %zmm30, %zmm14
-	vpmadd52huq	-8(%r11){1to8}, %zmm30, %zmm22
-	vmovdqa64	64(%r11), %zmm31
+	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm14{%k3}
+	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm22{%k3}
+	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm22
+	vmovdqa64	64(%r10), %zmm31
 	valignq	$1, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm15{%k1}
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm23{%k1}
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm15{%k1}
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm23{%k1}
 	valignq	$2, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm15{%k2}
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm23{%k2}
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm15{%k2}
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm23{%k2}
 	valignq	$3, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm15{%k3}
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm23{%k3}
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm15{%k3}
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm23{%k3}
 	valignq	$4, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm15
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm23
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm15
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm23
 	valignq	$5, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm15
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm23
-	vpmadd52luq	88(%r11){1to8}, %zmm7, %zmm16{%k1}
-	vpmadd52huq	80(%r11){1to8}, %zmm7, %zmm24{%k1}
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm15
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm23
+	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm16{%k1}
+	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm24{%k1}
 	valignq	$6, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm15
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm23
-	vpmadd52luq	80(%r11){1to8}, %zmm7, %zmm16{%k2}
-	vpmadd52huq	72(%r11){1to8}, %zmm7, %zmm24{%k2}
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm15
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm23
+	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm16{%k2}
+	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm24{%k2}
 	valignq	$7, %zmm30, %zmm31, %zmm30
-	vpmadd52luq	8(%r11){1to8}, %zmm30, %zmm15
-	vpmadd52huq	(%r11){1to8}, %zmm30, %zmm23
-	vpmadd52luq	72(%r11){1to8}, %zmm30, %zmm16{%k3}
-	vpmadd52huq	64(%r11){1to8}, %zmm30, %zmm24{%k3}
-	vpmadd52luq	(%r11){1to8}, %zmm31, %zmm15
-	vpmadd52huq	-8(%r11){1to8}, %zmm31, %zmm23
-	vpmadd52luq	64(%r11){1to8}, %zmm31, %zmm16
-	vpmadd52huq	56(%r11){1to8}, %zmm31, %zmm24
-	vmovdqa64	128(%r11), %zmm30
+	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm15
+	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm23
+	vpmadd52luq	72(%r10){1to8}, %zmm30, %zmm16{%k3}
+	vpmadd52huq	64(%r10){1to8}, %zmm30, %zmm24{%k3}
+	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm15
+	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm23
+	vpmadd52luq	64(%r10){1to8}, %zmm31, %zmm16
+	vpmadd52huq	56(%r10){1to8}, %zmm31, %zmm24
+	vmovdqa64	128(%r10), %zmm30
 	valignq	$1, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm16
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm24
-	vpmadd52luq	120(%r11){1to8}, %zmm7, %zmm17{%k1}
-	vpmadd52huq	112(%r11){1to8}, %zmm7, %zmm25{%k1}
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm16
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm24
+	vpmadd52luq	120(%r10){1to8}, %zmm7, %zmm17{%k1}
+	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm25{%k1}
 	valignq	$2, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm16
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm24
-	vpmadd52luq	112(%r11){1to8}, %zmm7, %zmm17{%k2}
-	vpmadd52huq	104(%r11){1to8}, %zmm7, %zmm25{%k2}
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm16
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm24
+	vpmadd52luq	112(%r10){1to8}, %zmm7, %zmm17{%k2}
+	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm25{%k2}
 	valignq	$3, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm16
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm24
-	vpmadd52luq	104(%r11){1to8}, %zmm7, %zmm17{%k3}
-	vpmadd52huq	96(%r11){1to8}, %zmm7, %zmm25{%k3}
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm16
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm24
+	vpmadd52luq	104(%r10){1to8}, %zmm7, %zmm17{%k3}
+	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm25{%k3}
 	valignq	$4, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm16
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm24
-	vpmadd52luq	96(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	88(%r11){1to8}, %zmm7, %zmm25
-	valignq	$5, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm16
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm24
-	vpmadd52luq	88(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	80(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	152(%r11){1to8}, %zmm7, %zmm18{%k1}
-	vpmadd52huq	144(%r11){1to8}, %zmm7, %zmm26{%k1}
-	valignq	$6, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm16
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm24
-	vpmadd52luq	80(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	72(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	144(%r11){1to8}, %zmm7, %zmm18{%k2}
-	vpmadd52huq	136(%r11){1to8}, %zmm7, %zmm26{%k2}
-	valignq	$7, %zmm31, %zmm30, %zmm31
-	vpmadd52luq	8(%r11){1to8}, %zmm31, %zmm16
-	vpmadd52huq	(%r11){1to8}, %zmm31, %zmm24
-	vpmadd52luq	72(%r11){1to8}, %zmm31, %zmm17
-	vpmadd52huq	64(%r11){1to8}, %zmm31, %zmm25
-	vpmadd52luq	136(%r11){1to8}, %zmm31, %zmm18{%k3}
-	vpmadd52huq	128(%r11){1to8}, %zmm31, %zmm26{%k3}
-	vpmadd52luq	(%r11){1to8}, %zmm30, %zmm16
-	vpmadd52huq	-8(%r11){1to8}, %zmm30, %zmm24
-	vpmadd52luq	64(%r11){1to8}, %zmm30, %zmm17
-	vpmadd52huq	56(%r11){1to8}, %zmm30, %zmm25
-	vpmadd52luq	128(%r11){1to8}, %zmm30, %zmm18
-	vpmadd52huq	120(%r11){1to8}, %zmm30, %zmm26
-	vmovdqa64	192(%r11), %zmm31
-	valignq	$1, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	120(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	112(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	184(%r11){1to8}, %zmm7, %zmm19{%k1}
-	vpmadd52huq	176(%r11){1to8}, %zmm7, %zmm27{%k1}
-	valignq	$2, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	112(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	104(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	176(%r11){1to8}, %zmm7, %zmm19{%k2}
-	vpmadd52huq	168(%r11){1to8}, %zmm7, %zmm27{%k2}
-	cmpq	$19, %r10
-	jle	.Llf_mpn_sqr_ifma_first_fin
-	valignq	$3, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	104(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	96(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	168(%r11){1to8}, %zmm7, %zmm19{%k3}
-	vpmadd52huq	160(%r11){1to8}, %zmm7, %zmm27{%k3}
-	valignq	$4, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	96(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	88(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	160(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	152(%r11){1to8}, %zmm7, %zmm27
-	cmpq	$21, %r10
-	jle	.Llf_mpn_sqr_ifma_first_fin
-	valignq	$5, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	88(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	80(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	152(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	144(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	216(%r11){1to8}, %zmm7, %zmm20{%k1}
-	vpmadd52huq	208(%r11){1to8}, %zmm7, %zmm28{%k1}
-	valignq	$6, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm17
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm25
-	vpmadd52luq	80(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	72(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	144(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	136(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	208(%r11){1to8}, %zmm7, %zmm20{%k2}
-	vpmadd52huq	200(%r11){1to8}, %zmm7, %zmm28{%k2}
-	cmpq	$23, %r10
-	jle	.Llf_mpn_sqr_ifma_first_fin
-	valignq	$7, %zmm30, %zmm31, %zmm30
-	vpmadd52luq	8(%r11){1to8}, %zmm30, %zmm17
-	vpmadd52huq	(%r11){1to8}, %zmm30, %zmm25
-	vpmadd52luq	72(%r11){1to8}, %zmm30, %zmm18
-	vpmadd52huq	64(%r11){1to8}, %zmm30, %zmm26
-	vpmadd52luq	136(%r11){1to8}, %zmm30, %zmm19
-	vpmadd52huq	128(%r11){1to8}, %zmm30, %zmm27
-	vpmadd52luq	200(%r11){1to8}, %zmm30, %zmm20{%k3}
-	vpmadd52huq	192(%r11){1to8}, %zmm30, %zmm28{%k3}
-	vpmadd52luq	(%r11){1to8}, %zmm31, %zmm17
-	vpmadd52huq	-8(%r11){1to8}, %zmm31, %zmm25
-	vpmadd52luq	64(%r11){1to8}, %zmm31, %zmm18
-	vpmadd52huq	56(%r11){1to8}, %zmm31, %zmm26
-	vpmadd52luq	128(%r11){1to8}, %zmm31, %zmm19
-	vpmadd52huq	120(%r11){1to8}, %zmm31, %zmm27
-	vpmadd52luq	192(%r11){1to8}, %zmm31, %zmm20
-	vpmadd52huq	184(%r11){1to8}, %zmm31, %zmm28
-	cmpq	$25, %r10
-	jle	.Llf_mpn_sqr_ifma_first_fin
-	vmovdqa64	256(%r11), %zmm30
-	valignq	$1, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	120(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	112(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	184(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	176(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	248(%r11){1to8}, %zmm7, %zmm21{%k1}
-	vpmadd52huq	240(%r11){1to8}, %zmm7, %zmm29{%k1}
-	valignq	$2, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	112(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	104(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	176(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	168(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	240(%r11){1to8}, %zmm7, %zmm21{%k2}
-	vpmadd52huq	232(%r11){1to8}, %zmm7, %zmm29{%k2}
-	cmpq	$27, %r10
-	jle	.Llf_mpn_sqr_ifma_first_fin
-	valignq	$3, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	104(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	96(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	168(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	160(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	232(%r11){1to8}, %zmm7, %zmm21{%k3}
-	vpmadd52huq	224(%r11){1to8}, %zmm7, %zmm29{%k3}
-	valignq	$4, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	96(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	88(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	160(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	152(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	224(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	216(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$29, %r10
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm16
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm24
+	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm25
+	cmpq	$13, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	88(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	80(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	152(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	144(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	216(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	208(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm16
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm24
+	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	152(%r10){1to8}, %zmm7, %zmm18{%k1}
+	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm26{%k1}
 	valignq	$6, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm18
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm26
-	vpmadd52luq	80(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	72(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	144(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	136(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	208(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	200(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$31, %r10
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm16
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm24
+	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	144(%r10){1to8}, %zmm7, %zmm18{%k2}
+	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm26{%k2}
+	cmpq	$15, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm31, %zmm30, %zmm31
-	vpmadd52luq	8(%r11){1to8}, %zmm31, %zmm18
-	vpmadd52huq	(%r11){1to8}, %zmm31, %zmm26
-	vpmadd52luq	72(%r11){1to8}, %zmm31, %zmm19
-	vpmadd52huq	64(%r11){1to8}, %zmm31, %zmm27
-	vpmadd52luq	136(%r11){1to8}, %zmm31, %zmm20
-	vpmadd52huq	128(%r11){1to8}, %zmm31, %zmm28
-	vpmadd52luq	200(%r11){1to8}, %zmm31, %zmm21
-	vpmadd52huq	192(%r11){1to8}, %zmm31, %zmm29
-	vpmadd52luq	(%r11){1to8}, %zmm30, %zmm18
-	vpmadd52huq	-8(%r11){1to8}, %zmm30, %zmm26
-	vpmadd52luq	64(%r11){1to8}, %zmm30, %zmm19
-	vpmadd52huq	56(%r11){1to8}, %zmm30, %zmm27
-	vpmadd52luq	128(%r11){1to8}, %zmm30, %zmm20
-	vpmadd52huq	120(%r11){1to8}, %zmm30, %zmm28
-	vpmadd52luq	192(%r11){1to8}, %zmm30, %zmm21
-	vpmadd52huq	184(%r11){1to8}, %zmm30, %zmm29
-	cmpq	$33, %r10
+	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm16
+	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm24
+	vpmadd52luq	72(%r10){1to8}, %zmm31, %zmm17
+	vpmadd52huq	64(%r10){1to8}, %zmm31, %zmm25
+	vpmadd52luq	136(%r10){1to8}, %zmm31, %zmm18{%k3}
+	vpmadd52huq	128(%r10){1to8}, %zmm31, %zmm26{%k3}
+	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm24
+	vpmadd52luq	64(%r10){1to8}, %zmm30, %zmm17
+	vpmadd52huq	56(%r10){1to8}, %zmm30, %zmm25
+	vpmadd52luq	128(%r10){1to8}, %zmm30, %zmm18
+	vpmadd52huq	120(%r10){1to8}, %zmm30, %zmm26
+	cmpq	$17, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
-	vmovdqa64	320(%r11), %zmm31
+	vmovdqa64	192(%r10), %zmm31
 	valignq	$1, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	120(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	112(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	184(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	176(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	120(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	184(%r10){1to8}, %zmm7, %zmm19{%k1}
+	vpmadd52huq	176(%r10){1to8}, %zmm7, %zmm27{%k1}
 	valignq	$2, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	112(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	104(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	176(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	168(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$35, %r10
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	112(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	176(%r10){1to8}, %zmm7, %zmm19{%k2}
+	vpmadd52huq	168(%r10){1to8}, %zmm7, %zmm27{%k2}
+	cmpq	$19, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	104(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	96(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	168(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	160(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	104(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	168(%r10){1to8}, %zmm7, %zmm19{%k3}
+	vpmadd52huq	160(%r10){1to8}, %zmm7, %zmm27{%k3}
 	valignq	$4, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	96(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	88(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	160(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	152(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$37, %r10
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	160(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	152(%r10){1to8}, %zmm7, %zmm27
+	cmpq	$21, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	88(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	80(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	152(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	144(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	152(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	216(%r10){1to8}, %zmm7, %zmm20{%k1}
+	vpmadd52huq	208(%r10){1to8}, %zmm7, %zmm28{%k1}
 	valignq	$6, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm19
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm27
-	vpmadd52luq	80(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	72(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	144(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	136(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$39, %r10
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm17
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm25
+	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	144(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	208(%r10){1to8}, %zmm7, %zmm20{%k2}
+	vpmadd52huq	200(%r10){1to8}, %zmm7, %zmm28{%k2}
+	cmpq	$23, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm30, %zmm31, %zmm30
-	vpmadd52luq	8(%r11){1to8}, %zmm30, %zmm19
-	vpmadd52huq	(%r11){1to8}, %zmm30, %zmm27
-	vpmadd52luq	72(%r11){1to8}, %zmm30, %zmm20
-	vpmadd52huq	64(%r11){1to8}, %zmm30, %zmm28
-	vpmadd52luq	136(%r11){1to8}, %zmm30, %zmm21
-	vpmadd52huq	128(%r11){1to8}, %zmm30, %zmm29
-	vpmadd52luq	(%r11){1to8}, %zmm31, %zmm19
-	vpmadd52huq	-8(%r11){1to8}, %zmm31, %zmm27
-	vpmadd52luq	64(%r11){1to8}, %zmm31, %zmm20
-	vpmadd52huq	56(%r11){1to8}, %zmm31, %zmm28
-	vpmadd52luq	128(%r11){1to8}, %zmm31, %zmm21
-	vpmadd52huq	120(%r11){1to8}, %zmm31, %zmm29
-	cmpq	$41, %r10
+	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm17
+	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm25
+	vpmadd52luq	72(%r10){1to8}, %zmm30, %zmm18
+	vpmadd52huq	64(%r10){1to8}, %zmm30, %zmm26
+	vpmadd52luq	136(%r10){1to8}, %zmm30, %zmm19
+	vpmadd52huq	128(%r10){1to8}, %zmm30, %zmm27
+	vpmadd52luq	200(%r10){1to8}, %zmm30, %zmm20{%k3}
+	vpmadd52huq	192(%r10){1to8}, %zmm30, %zmm28{%k3}
+	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm17
+	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm25
+	vpmadd52luq	64(%r10){1to8}, %zmm31, %zmm18
+	vpmadd52huq	56(%r10){1to8}, %zmm31, %zmm26
+	vpmadd52luq	128(%r10){1to8}, %zmm31, %zmm19
+	vpmadd52huq	120(%r10){1to8}, %zmm31, %zmm27
+	vpmadd52luq	192(%r10){1to8}, %zmm31, %zmm20
+	vpmadd52huq	184(%r10){1to8}, %zmm31, %zmm28
+	cmpq	$25, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
-	vmovdqa64	384(%r11), %zmm30
+	vmovdqa64	256(%r10), %zmm30
 	valignq	$1, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	120(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	112(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	120(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	184(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	176(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	248(%r10){1to8}, %zmm7, %zmm21{%k1}
+	vpmadd52huq	240(%r10){1to8}, %zmm7, %zmm29{%k1}
 	valignq	$2, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	112(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	104(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$43, %r10
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	112(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	176(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	168(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	240(%r10){1to8}, %zmm7, %zmm21{%k2}
+	vpmadd52huq	232(%r10){1to8}, %zmm7, %zmm29{%k2}
+	cmpq	$27, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	104(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	96(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	104(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	168(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	160(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	232(%r10){1to8}, %zmm7, %zmm21{%k3}
+	vpmadd52huq	224(%r10){1to8}, %zmm7, %zmm29{%k3}
 	valignq	$4, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	96(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	88(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$45, %r10
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	160(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	152(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	224(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	216(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$29, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	88(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	80(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	152(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	216(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	208(%r10){1to8}, %zmm7, %zmm29
 	valignq	$6, %zmm31, %zmm30, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm20
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm28
-	vpmadd52luq	80(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	72(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$47, %r10
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm18
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm26
+	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	144(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	208(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	200(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$31, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm31, %zmm30, %zmm31
-	vpmadd52luq	8(%r11){1to8}, %zmm31, %zmm20
-	vpmadd52huq	(%r11){1to8}, %zmm31, %zmm28
-	vpmadd52luq	72(%r11){1to8}, %zmm31, %zmm21
-	vpmadd52huq	64(%r11){1to8}, %zmm31, %zmm29
-	vpmadd52luq	(%r11){1to8}, %zmm30, %zmm20
-	vpmadd52huq	-8(%r11){1to8}, %zmm30, %zmm28
-	vpmadd52luq	64(%r11){1to8}, %zmm30, %zmm21
-	vpmadd52huq	56(%r11){1to8}, %zmm30, %zmm29
-	cmpq	$49, %r10
+	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm18
+	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm26
+	vpmadd52luq	72(%r10){1to8}, %zmm31, %zmm19
+	vpmadd52huq	64(%r10){1to8}, %zmm31, %zmm27
+	vpmadd52luq	136(%r10){1to8}, %zmm31, %zmm20
+	vpmadd52huq	128(%r10){1to8}, %zmm31, %zmm28
+	vpmadd52luq	200(%r10){1to8}, %zmm31, %zmm21
+	vpmadd52huq	192(%r10){1to8}, %zmm31, %zmm29
+	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm18
+	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm26
+	vpmadd52luq	64(%r10){1to8}, %zmm30, %zmm19
+	vpmadd52huq	56(%r10){1to8}, %zmm30, %zmm27
+	vpmadd52luq	128(%r10){1to8}, %zmm30, %zmm20
+	vpmadd52huq	120(%r10){1to8}, %zmm30, %zmm28
+	vpmadd52luq	192(%r10){1to8}, %zmm30, %zmm21
+	vpmadd52huq	184(%r10){1to8}, %zmm30, %zmm29
+	cmpq	$33, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
-	vmovdqa64	448(%r11), %zmm31
+	vmovdqa64	320(%r10), %zmm31
 	valignq	$1, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	56(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	48(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	120(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	184(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	176(%r10){1to8}, %zmm7, %zmm29
 	valignq	$2, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	48(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	40(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$51, %r10
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	112(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	176(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	168(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$35, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	40(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	32(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	104(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	168(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	160(%r10){1to8}, %zmm7, %zmm29
 	valignq	$4, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	32(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	24(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$53, %r10
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	160(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	152(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$37, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	24(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	16(%r11){1to8}, %zmm7, %zmm29
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	152(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm29
 	valignq	$6, %zmm30, %zmm31, %zmm7
-	vpmadd52luq	16(%r11){1to8}, %zmm7, %zmm21
-	vpmadd52huq	8(%r11){1to8}, %zmm7, %zmm29
-	cmpq	$55, %r10
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm19
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm27
+	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	144(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$39, %rax
 	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm30, %zmm31, %zmm30
-	vpmadd52luq	8(%r11){1to8}, %zmm30, %zmm21
-	vpmadd52huq	(%r11){1to8}, %zmm30, %zmm29
-	vpmadd52luq	(%r11){1to8}, %zmm31, %zmm21
-	vpmadd52huq	-8(%r11){1to8}, %zmm31, %zmm29
+	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm19
+	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm27
+	vpmadd52luq	72(%r10){1to8}, %zmm30, %zmm20
+	vpmadd52huq	64(%r10){1to8}, %zmm30, %zmm28
+	vpmadd52luq	136(%r10){1to8}, %zmm30, %zmm21
+	vpmadd52huq	128(%r10){1to8}, %zmm30, %zmm29
+	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm19
+	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm27
+	vpmadd52luq	64(%r10){1to8}, %zmm31, %zmm20
+	vpmadd52huq	56(%r10){1to8}, %zmm31, %zmm28
+	vpmadd52luq	128(%r10){1to8}, %zmm31, %zmm21
+	vpmadd52huq	120(%r10){1to8}, %zmm31, %zmm29
+	cmpq	$41, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	vmovdqa64	384(%r10), %zmm30
+	valignq	$1, %zmm31, %zmm30, %zmm7
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	120(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm29
+	valignq	$2, %zmm31, %zmm30, %zmm7
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	112(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$43, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	valignq	$3, %zmm31, %zmm30, %zmm7
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	104(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm29
+	valignq	$4, %zmm31, %zmm30, %zmm7
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$45, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	valignq	$5, %zmm31, %zmm30, %zmm7
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm29
+	valignq	$6, %zmm31, %zmm30, %zmm7
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm20
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm28
+	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$47, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	valignq	$7, %zmm31, %zmm30, %zmm31
+	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm20
+	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm28
+	vpmadd52luq	72(%r10){1to8}, %zmm31, %zmm21
+	vpmadd52huq	64(%r10){1to8}, %zmm31, %zmm29
+	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm20
+	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm28
+	vpmadd52luq	64(%r10){1to8}, %zmm30, %zmm21
+	vpmadd52huq	56(%r10){1to8}, %zmm30, %zmm29
+	cmpq	$49, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	vmovdqa64	448(%r10), %zmm31
+	valignq	$1, %zmm30, %zmm31, %zmm7
+	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm29
+	valignq	$2, %zmm30, %zmm31, %zmm7
+	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$51, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	valignq	$3, %zmm30, %zmm31, %zmm7
+	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm29
+	valignq	$4, %zmm30, %zmm31, %zmm7
+	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$53, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	valignq	$5, %zmm30, %zmm31, %zmm7
+	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm29
+	valignq	$6, %zmm30, %zmm31, %zmm7
+	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm21
+	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$55, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
+	valignq	$7, %zmm30, %zmm31, %zmm30
+	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm21
+	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm29
+	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm21
+	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm29
 .Llf_mpn_sqr_ifma_first_fin:
-	vmovdqa64	(%r11), %zmm30
+	vmovdqa64	(%r10), %zmm30
 	vmovdqa64	%zmm9, %zmm31
 	vpmadd52luq	%zmm30, %zmm30, %zmm31
 	vmovdqa64	%zmm9, %zmm7
@@ -585,12 +584,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm30, %zmm13, %zmm13
 	vporq	%zmm14, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vpaddq	%zmm23, %zmm15, %zmm15
 	vpaddq	%zmm15, %zmm15, %zmm15
 	vpaddq	%zmm31, %zmm15, %zmm15
@@ -608,13 +607,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm22, %zmm14, %zmm14
 	vporq	%zmm15, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_2
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_2:
-	addq	$52, %r8
-	subq	$52, %rax
-	vmovdqa64	64(%r11), %zmm14
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10), %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vpmadd52luq	%zmm14, %zmm14, %zmm15
 	vmovdqa64	%zmm9, %zmm22
@@ -640,12 +639,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm22, %zmm13, %zmm13
 	vporq	%zmm16, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_3
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_3:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vpaddq	%zmm25, %zmm17, %zmm17
 	vpaddq	%zmm17, %zmm17, %zmm17
 	vpaddq	%zmm15, %zmm17, %zmm17
@@ -663,13 +662,15 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm15, %zmm14, %zmm14
 	vporq	%zmm17, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_4
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_4:
-	addq	$52, %r8
-	subq	$52, %rax
-	vmovdqa64	128(%r11), %zmm14
+	addq	$52, %r9
+	subq	$52, %r8
+	cmpq	$4, %r11
+	jle	.Llf_mpn_sqr_ifma_ifma_done
+	vmovdqa64	128(%r10), %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vpmadd52luq	%zmm14, %zmm14, %zmm15
 	vmovdqa64	%zmm9, %zmm16
@@ -695,13 +696,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm16, %zmm13, %zmm13
 	vporq	%zmm18, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_5
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_5:
-	addq	$52, %r8
-	subq	$52, %rax
-	cmpq	$5, %r9
+	addq	$52, %r9
+	subq	$52, %r8
+	cmpq	$5, %r11
 	jle	.Llf_mpn_sqr_ifma_ifma_done
 	vpaddq	%zmm27, %zmm19, %zmm19
 	vpaddq	%zmm19, %zmm19, %zmm19
@@ -720,15 +721,15 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm15, %zmm14, %zmm14
 	vporq	%zmm19, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_6
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_6:
-	addq	$52, %r8
-	subq	$52, %rax
-	cmpq	$6, %r9
+	addq	$52, %r9
+	subq	$52, %r8
+	cmpq	$6, %r11
 	jle	.Llf_mpn_sqr_ifma_ifma_done
-	vmovdqa64	192(%r11), %zmm14
+	vmovdqa64	192(%r10), %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vpmadd52luq	%zmm14, %zmm14, %zmm15
 	vmovdqa64	%zmm9, %zmm16
@@ -754,13 +755,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm16, %zmm13, %zmm13
 	vporq	%zmm20, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_7
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_7:
-	addq	$52, %r8
-	subq	$52, %rax
-	cmpq	$7, %r9
+	addq	$52, %r9
+	subq	$52, %r8
+	cmpq	$7, %r11
 	jle	.Llf_mpn_sqr_ifma_ifma_done
 	vpaddq	%zmm29, %zmm21, %zmm21
 	vpaddq	%zmm21, %zmm21, %zmm21
@@ -779,18 +780,18 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm15, %zmm14, %zmm14
 	vporq	%zmm21, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_8
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_8:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vmovdqa64	%zmm13, %zmm13
 	movq	$32, %rdx
-	subq	$8, %r9
+	subq	$8, %r11
 	jle	.Llf_mpn_sqr_ifma_ifma_done
 .Llf_mpn_sqr_ifma_groups:
-	cmpq	$4, %r9
+	cmpq	$4, %r11
 	jb	.Llf_mpn_sqr_ifma_tail
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
@@ -800,8 +801,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	%zmm9, %zmm19
 	vmovdqa64	%zmm9, %zmm20
 	vmovdqa64	%zmm9, %zmm21
-	leaq	-24(%r11,%rdx,8), %rsi
-	leaq	24(%r11,%rdx,8), %rdi
+	leaq	-24(%r10,%rdx,8), %rsi
+	leaq	24(%r10,%rdx,8), %rdi
 	/* group of 4 blocks: diagonal windows */
 	vmovdqu64	(%rsi), %zmm22
 	vpmadd52luq	(%rdi){1to8}, %zmm22, %zmm14{%k1}
@@ -900,7 +901,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52luq	72(%rdi){1to8}, %zmm22, %zmm17
 	vpmadd52huq	64(%rdi){1to8}, %zmm22, %zmm21
 	leaq	12(%rdx), %rbx
-	movq	%r10, %rbp
+	movq	%rax, %rbp
 	subq	%rdx, %rbp
 	subq	$12, %rbp
 	cmpq	%rbp, %rbx
@@ -936,7 +937,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jnz	.Llf_mpn_sqr_ifma_steady
 .Llf_mpn_sqr_ifma_steady_skip:
 	/* group of 4 blocks: finish */
-	vmovdqa64	(%r11,%rdx,8), %zmm22
+	vmovdqa64	(%r10,%rdx,8), %zmm22
 	vmovdqa64	%zmm9, %zmm23
 	vpmadd52luq	%zmm22, %zmm22, %zmm23
 	vmovdqa64	%zmm9, %zmm24
@@ -962,12 +963,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm22, %zmm13, %zmm13
 	vporq	%zmm14, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_9
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_9:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vpaddq	%zmm19, %zmm15, %zmm15
 	vpaddq	%zmm15, %zmm15, %zmm15
 	vpaddq	%zmm23, %zmm15, %zmm15
@@ -985,13 +986,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm18, %zmm14, %zmm14
 	vporq	%zmm15, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_10
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_10:
-	addq	$52, %r8
-	subq	$52, %rax
-	vmovdqa64	64(%r11,%rdx,8), %zmm14
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10,%rdx,8), %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vpmadd52luq	%zmm14, %zmm14, %zmm15
 	vmovdqa64	%zmm9, %zmm18
@@ -1017,12 +1018,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm18, %zmm13, %zmm13
 	vporq	%zmm16, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_11
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_11:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vpaddq	%zmm21, %zmm17, %zmm17
 	vpaddq	%zmm17, %zmm17, %zmm17
 	vpaddq	%zmm15, %zmm17, %zmm17
@@ -1040,66 +1041,66 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm15, %zmm14, %zmm14
 	vporq	%zmm17, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_12
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_12:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vmovdqa64	%zmm13, %zmm13
 	addq	$16, %rdx
-	subq	$4, %r9
+	subq	$4, %r11
 	jmp	.Llf_mpn_sqr_ifma_groups
 .Llf_mpn_sqr_ifma_tail:
-	testq	%r9, %r9
+	testq	%r11, %r11
 	jz	.Llf_mpn_sqr_ifma_ifma_done
-	cmpq	$1, %r9
+	cmpq	$1, %r11
 	jz	.Llf_mpn_sqr_ifma_tail1
-	cmpq	$2, %r9
+	cmpq	$2, %r11
 	jz	.Llf_mpn_sqr_ifma_tail2
 	jmp	.Llf_mpn_sqr_ifma_tail3
 .Llf_mpn_sqr_ifma_tail1:
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
-	leaq	-24(%r11,%rdx,8), %r9
-	leaq	24(%r11,%rdx,8), %rsi
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
 	/* group of 1 blocks: diagonal windows */
-	vmovdqu64	(%r9), %zmm16
+	vmovdqu64	(%r11), %zmm16
 	vpmadd52luq	(%rsi){1to8}, %zmm16, %zmm14{%k1}
 	vpmadd52huq	-8(%rsi){1to8}, %zmm16, %zmm15{%k1}
-	vmovdqu64	8(%r9), %zmm16
+	vmovdqu64	8(%r11), %zmm16
 	vpmadd52luq	-8(%rsi){1to8}, %zmm16, %zmm14{%k2}
 	vpmadd52huq	-16(%rsi){1to8}, %zmm16, %zmm15{%k2}
-	vmovdqu64	16(%r9), %zmm16
+	vmovdqu64	16(%r11), %zmm16
 	vpmadd52luq	-16(%rsi){1to8}, %zmm16, %zmm14{%k3}
 	vpmadd52huq	-24(%rsi){1to8}, %zmm16, %zmm15{%k3}
-	vmovdqu64	24(%r9), %zmm16
+	vmovdqu64	24(%r11), %zmm16
 	vpmadd52luq	-24(%rsi){1to8}, %zmm16, %zmm14
 	vpmadd52huq	-32(%rsi){1to8}, %zmm16, %zmm15
 	leaq	(%rdx), %rdi
-	subq	%rdx, %r10
-	cmpq	%r10, %rdi
-	cmovg	%r10, %rdi
-	addq	$32, %r9
+	subq	%rdx, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$32, %r11
 	subq	$32, %rsi
 	testq	%rdi, %rdi
 	jle	.Llf_mpn_sqr_ifma_steady_skip_2
 	addq	$1, %rdi
 	shrq	$1, %rdi
 .Llf_mpn_sqr_ifma_steady_2:
-	vmovdqu64	(%r9), %zmm16
+	vmovdqu64	(%r11), %zmm16
 	vpmadd52luq	(%rsi){1to8}, %zmm16, %zmm14
 	vpmadd52huq	-8(%rsi){1to8}, %zmm16, %zmm15
-	vmovdqu64	8(%r9), %zmm16
+	vmovdqu64	8(%r11), %zmm16
 	vpmadd52luq	-8(%rsi){1to8}, %zmm16, %zmm14
 	vpmadd52huq	-16(%rsi){1to8}, %zmm16, %zmm15
-	addq	$16, %r9
+	addq	$16, %r11
 	subq	$16, %rsi
 	decq	%rdi
 	jnz	.Llf_mpn_sqr_ifma_steady_2
 .Llf_mpn_sqr_ifma_steady_skip_2:
 	/* group of 1 blocks: finish */
-	vmovdqa64	(%r11,%rdx,8), %zmm16
+	vmovdqa64	(%r10,%rdx,8), %zmm16
 	vmovdqa64	%zmm9, %zmm17
 	vpmadd52luq	%zmm16, %zmm16, %zmm17
 	vmovdqa64	%zmm9, %zmm18
@@ -1116,8 +1117,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	valignq	$7, %zmm13, %zmm9, %zmm11
 	vpaddq	%zmm11, %zmm14, %zmm14
 	vpcmpuq	$5, %zmm8, %zmm14, %k1
-	kmovb	%k1, %r10d
-	orq	%rcx, %r10
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
 	jnz	.Llf_mpn_sqr_ifma_ripple_13
 .Llf_mpn_sqr_ifma_ripple_done_13:
 	vpsllq	$52, %zmm14, %zmm8
@@ -1125,12 +1126,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm11, %zmm8, %zmm8
 	vporq	%zmm14, %zmm8, %zmm8{%k4}
 	vpermb	%zmm8, %zmm10, %zmm8
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_13
-	vmovdqu8	%zmm8, (%r8){%k6}
+	vmovdqu8	%zmm8, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_13:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vmovdqa64	%zmm9, %zmm13
 	addq	$4, %rdx
 	jmp	.Llf_mpn_sqr_ifma_ifma_done
@@ -1139,70 +1140,70 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	%zmm9, %zmm15
 	vmovdqa64	%zmm9, %zmm16
 	vmovdqa64	%zmm9, %zmm17
-	leaq	-24(%r11,%rdx,8), %r9
-	leaq	24(%r11,%rdx,8), %rsi
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
 	/* group of 2 blocks: diagonal windows */
-	vmovdqu64	(%r9), %zmm18
+	vmovdqu64	(%r11), %zmm18
 	vpmadd52luq	(%rsi){1to8}, %zmm18, %zmm14{%k1}
 	vpmadd52huq	-8(%rsi){1to8}, %zmm18, %zmm16{%k1}
-	vmovdqu64	8(%r9), %zmm18
+	vmovdqu64	8(%r11), %zmm18
 	vpmadd52luq	-8(%rsi){1to8}, %zmm18, %zmm14{%k2}
 	vpmadd52huq	-16(%rsi){1to8}, %zmm18, %zmm16{%k2}
-	vmovdqu64	16(%r9), %zmm18
+	vmovdqu64	16(%r11), %zmm18
 	vpmadd52luq	-16(%rsi){1to8}, %zmm18, %zmm14{%k3}
 	vpmadd52huq	-24(%rsi){1to8}, %zmm18, %zmm16{%k3}
-	vmovdqu64	24(%r9), %zmm18
+	vmovdqu64	24(%r11), %zmm18
 	vpmadd52luq	-24(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-32(%rsi){1to8}, %zmm18, %zmm16
-	vmovdqu64	32(%r9), %zmm18
+	vmovdqu64	32(%r11), %zmm18
 	vpmadd52luq	-32(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-40(%rsi){1to8}, %zmm18, %zmm16
 	vpmadd52luq	32(%rsi){1to8}, %zmm18, %zmm15{%k1}
 	vpmadd52huq	24(%rsi){1to8}, %zmm18, %zmm17{%k1}
-	vmovdqu64	40(%r9), %zmm18
+	vmovdqu64	40(%r11), %zmm18
 	vpmadd52luq	-40(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-48(%rsi){1to8}, %zmm18, %zmm16
 	vpmadd52luq	24(%rsi){1to8}, %zmm18, %zmm15{%k2}
 	vpmadd52huq	16(%rsi){1to8}, %zmm18, %zmm17{%k2}
-	vmovdqu64	48(%r9), %zmm18
+	vmovdqu64	48(%r11), %zmm18
 	vpmadd52luq	-48(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-56(%rsi){1to8}, %zmm18, %zmm16
 	vpmadd52luq	16(%rsi){1to8}, %zmm18, %zmm15{%k3}
 	vpmadd52huq	8(%rsi){1to8}, %zmm18, %zmm17{%k3}
-	vmovdqu64	56(%r9), %zmm18
+	vmovdqu64	56(%r11), %zmm18
 	vpmadd52luq	-56(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-64(%rsi){1to8}, %zmm18, %zmm16
 	vpmadd52luq	8(%rsi){1to8}, %zmm18, %zmm15
 	vpmadd52huq	(%rsi){1to8}, %zmm18, %zmm17
 	leaq	4(%rdx), %rdi
-	subq	%rdx, %r10
-	subq	$4, %r10
-	cmpq	%r10, %rdi
-	cmovg	%r10, %rdi
-	addq	$64, %r9
+	subq	%rdx, %rax
+	subq	$4, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$64, %r11
 	subq	$64, %rsi
 	testq	%rdi, %rdi
 	jle	.Llf_mpn_sqr_ifma_steady_skip_3
 	addq	$1, %rdi
 	shrq	$1, %rdi
 .Llf_mpn_sqr_ifma_steady_3:
-	vmovdqu64	(%r9), %zmm18
+	vmovdqu64	(%r11), %zmm18
 	vpmadd52luq	(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-8(%rsi){1to8}, %zmm18, %zmm16
 	vpmadd52luq	64(%rsi){1to8}, %zmm18, %zmm15
 	vpmadd52huq	56(%rsi){1to8}, %zmm18, %zmm17
-	vmovdqu64	8(%r9), %zmm18
+	vmovdqu64	8(%r11), %zmm18
 	vpmadd52luq	-8(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-16(%rsi){1to8}, %zmm18, %zmm16
 	vpmadd52luq	56(%rsi){1to8}, %zmm18, %zmm15
 	vpmadd52huq	48(%rsi){1to8}, %zmm18, %zmm17
-	addq	$16, %r9
+	addq	$16, %r11
 	subq	$16, %rsi
 	decq	%rdi
 	jnz	.Llf_mpn_sqr_ifma_steady_3
 .Llf_mpn_sqr_ifma_steady_skip_3:
 	/* group of 2 blocks: finish */
-	vmovdqa64	(%r11,%rdx,8), %zmm18
+	vmovdqa64	(%r10,%rdx,8), %zmm18
 	vmovdqa64	%zmm9, %zmm19
 	vpmadd52luq	%zmm18, %zmm18, %zmm19
 	vmovdqa64	%zmm9, %zmm20
@@ -1219,8 +1220,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	valignq	$7, %zmm13, %zmm9, %zmm11
 	vpaddq	%zmm11, %zmm14, %zmm14
 	vpcmpuq	$5, %zmm8, %zmm14, %k1
-	kmovb	%k1, %r10d
-	orq	%rcx, %r10
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
 	jnz	.Llf_mpn_sqr_ifma_ripple_14
 .Llf_mpn_sqr_ifma_ripple_done_14:
 	vpsllq	$52, %zmm14, %zmm11
@@ -1228,12 +1229,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm12, %zmm11, %zmm11
 	vporq	%zmm14, %zmm11, %zmm11{%k4}
 	vpermb	%zmm11, %zmm10, %zmm11
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_14
-	vmovdqu8	%zmm11, (%r8){%k6}
+	vmovdqu8	%zmm11, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_14:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vpaddq	%zmm17, %zmm15, %zmm15
 	vpaddq	%zmm15, %zmm15, %zmm15
 	vpaddq	%zmm19, %zmm15, %zmm15
@@ -1242,8 +1243,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	valignq	$7, %zmm9, %zmm11, %zmm9
 	vpaddq	%zmm9, %zmm15, %zmm15
 	vpcmpuq	$5, %zmm8, %zmm15, %k1
-	kmovb	%k1, %r10d
-	orq	%rcx, %r10
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
 	jnz	.Llf_mpn_sqr_ifma_ripple_15
 .Llf_mpn_sqr_ifma_ripple_done_15:
 	vpsllq	$52, %zmm15, %zmm8
@@ -1251,12 +1252,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm9, %zmm8, %zmm8
 	vporq	%zmm15, %zmm8, %zmm8{%k4}
 	vpermb	%zmm8, %zmm10, %zmm8
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_15
-	vmovdqu8	%zmm8, (%r8){%k6}
+	vmovdqu8	%zmm8, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_15:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vmovdqa64	%zmm11, %zmm13
 	addq	$8, %rdx
 	jmp	.Llf_mpn_sqr_ifma_ifma_done
@@ -1267,63 +1268,63 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	%zmm9, %zmm17
 	vmovdqa64	%zmm9, %zmm18
 	vmovdqa64	%zmm9, %zmm19
-	leaq	-24(%r11,%rdx,8), %r9
-	leaq	24(%r11,%rdx,8), %rsi
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
 	/* group of 3 blocks: diagonal windows */
-	vmovdqu64	(%r9), %zmm20
+	vmovdqu64	(%r11), %zmm20
 	vpmadd52luq	(%rsi){1to8}, %zmm20, %zmm14{%k1}
 	vpmadd52huq	-8(%rsi){1to8}, %zmm20, %zmm17{%k1}
-	vmovdqu64	8(%r9), %zmm20
+	vmovdqu64	8(%r11), %zmm20
 	vpmadd52luq	-8(%rsi){1to8}, %zmm20, %zmm14{%k2}
 	vpmadd52huq	-16(%rsi){1to8}, %zmm20, %zmm17{%k2}
-	vmovdqu64	16(%r9), %zmm20
+	vmovdqu64	16(%r11), %zmm20
 	vpmadd52luq	-16(%rsi){1to8}, %zmm20, %zmm14{%k3}
 	vpmadd52huq	-24(%rsi){1to8}, %zmm20, %zmm17{%k3}
-	vmovdqu64	24(%r9), %zmm20
+	vmovdqu64	24(%r11), %zmm20
 	vpmadd52luq	-24(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-32(%rsi){1to8}, %zmm20, %zmm17
-	vmovdqu64	32(%r9), %zmm20
+	vmovdqu64	32(%r11), %zmm20
 	vpmadd52luq	-32(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-40(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	32(%rsi){1to8}, %zmm20, %zmm15{%k1}
 	vpmadd52huq	24(%rsi){1to8}, %zmm20, %zmm18{%k1}
-	vmovdqu64	40(%r9), %zmm20
+	vmovdqu64	40(%r11), %zmm20
 	vpmadd52luq	-40(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-48(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	24(%rsi){1to8}, %zmm20, %zmm15{%k2}
 	vpmadd52huq	16(%rsi){1to8}, %zmm20, %zmm18{%k2}
-	vmovdqu64	48(%r9), %zmm20
+	vmovdqu64	48(%r11), %zmm20
 	vpmadd52luq	-48(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-56(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	16(%rsi){1to8}, %zmm20, %zmm15{%k3}
 	vpmadd52huq	8(%rsi){1to8}, %zmm20, %zmm18{%k3}
-	vmovdqu64	56(%r9), %zmm20
+	vmovdqu64	56(%r11), %zmm20
 	vpmadd52luq	-56(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-64(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	8(%rsi){1to8}, %zmm20, %zmm15
 	vpmadd52huq	(%rsi){1to8}, %zmm20, %zmm18
-	vmovdqu64	64(%r9), %zmm20
+	vmovdqu64	64(%r11), %zmm20
 	vpmadd52luq	-64(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-72(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	(%rsi){1to8}, %zmm20, %zmm15
 	vpmadd52huq	-8(%rsi){1to8}, %zmm20, %zmm18
 	vpmadd52luq	64(%rsi){1to8}, %zmm20, %zmm16{%k1}
 	vpmadd52huq	56(%rsi){1to8}, %zmm20, %zmm19{%k1}
-	vmovdqu64	72(%r9), %zmm20
+	vmovdqu64	72(%r11), %zmm20
 	vpmadd52luq	-72(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-80(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	-8(%rsi){1to8}, %zmm20, %zmm15
 	vpmadd52huq	-16(%rsi){1to8}, %zmm20, %zmm18
 	vpmadd52luq	56(%rsi){1to8}, %zmm20, %zmm16{%k2}
 	vpmadd52huq	48(%rsi){1to8}, %zmm20, %zmm19{%k2}
-	vmovdqu64	80(%r9), %zmm20
+	vmovdqu64	80(%r11), %zmm20
 	vpmadd52luq	-80(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-88(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	-16(%rsi){1to8}, %zmm20, %zmm15
 	vpmadd52huq	-24(%rsi){1to8}, %zmm20, %zmm18
 	vpmadd52luq	48(%rsi){1to8}, %zmm20, %zmm16{%k3}
 	vpmadd52huq	40(%rsi){1to8}, %zmm20, %zmm19{%k3}
-	vmovdqu64	88(%r9), %zmm20
+	vmovdqu64	88(%r11), %zmm20
 	vpmadd52luq	-88(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-96(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	-24(%rsi){1to8}, %zmm20, %zmm15
@@ -1331,38 +1332,38 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52luq	40(%rsi){1to8}, %zmm20, %zmm16
 	vpmadd52huq	32(%rsi){1to8}, %zmm20, %zmm19
 	leaq	8(%rdx), %rdi
-	subq	%rdx, %r10
-	subq	$8, %r10
-	cmpq	%r10, %rdi
-	cmovg	%r10, %rdi
-	addq	$96, %r9
+	subq	%rdx, %rax
+	subq	$8, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$96, %r11
 	subq	$96, %rsi
 	testq	%rdi, %rdi
 	jle	.Llf_mpn_sqr_ifma_steady_skip_4
 	addq	$1, %rdi
 	shrq	$1, %rdi
 .Llf_mpn_sqr_ifma_steady_4:
-	vmovdqu64	(%r9), %zmm20
+	vmovdqu64	(%r11), %zmm20
 	vpmadd52luq	(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-8(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	64(%rsi){1to8}, %zmm20, %zmm15
 	vpmadd52huq	56(%rsi){1to8}, %zmm20, %zmm18
 	vpmadd52luq	128(%rsi){1to8}, %zmm20, %zmm16
 	vpmadd52huq	120(%rsi){1to8}, %zmm20, %zmm19
-	vmovdqu64	8(%r9), %zmm20
+	vmovdqu64	8(%r11), %zmm20
 	vpmadd52luq	-8(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-16(%rsi){1to8}, %zmm20, %zmm17
 	vpmadd52luq	56(%rsi){1to8}, %zmm20, %zmm15
 	vpmadd52huq	48(%rsi){1to8}, %zmm20, %zmm18
 	vpmadd52luq	120(%rsi){1to8}, %zmm20, %zmm16
 	vpmadd52huq	112(%rsi){1to8}, %zmm20, %zmm19
-	addq	$16, %r9
+	addq	$16, %r11
 	subq	$16, %rsi
 	decq	%rdi
 	jnz	.Llf_mpn_sqr_ifma_steady_4
 .Llf_mpn_sqr_ifma_steady_skip_4:
 	/* group of 3 blocks: finish */
-	vmovdqa64	(%r11,%rdx,8), %zmm20
+	vmovdqa64	(%r10,%rdx,8), %zmm20
 	vmovdqa64	%zmm9, %zmm21
 	vpmadd52luq	%zmm20, %zmm20, %zmm21
 	vmovdqa64	%zmm9, %zmm22
@@ -1379,8 +1380,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	valignq	$7, %zmm13, %zmm17, %zmm13
 	vpaddq	%zmm13, %zmm14, %zmm14
 	vpcmpuq	$5, %zmm8, %zmm14, %k1
-	kmovb	%k1, %r10d
-	orq	%rcx, %r10
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
 	jnz	.Llf_mpn_sqr_ifma_ripple_16
 .Llf_mpn_sqr_ifma_ripple_done_16:
 	vpsllq	$52, %zmm14, %zmm13
@@ -1388,12 +1389,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm20, %zmm13, %zmm13
 	vporq	%zmm14, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_16
-	vmovdqu8	%zmm13, (%r8){%k6}
+	vmovdqu8	%zmm13, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_16:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vpaddq	%zmm18, %zmm15, %zmm15
 	vpaddq	%zmm15, %zmm15, %zmm15
 	vpaddq	%zmm21, %zmm15, %zmm15
@@ -1402,8 +1403,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	valignq	$7, %zmm17, %zmm13, %zmm14
 	vpaddq	%zmm14, %zmm15, %zmm15
 	vpcmpuq	$5, %zmm8, %zmm15, %k1
-	kmovb	%k1, %r10d
-	orq	%rcx, %r10
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
 	jnz	.Llf_mpn_sqr_ifma_ripple_17
 .Llf_mpn_sqr_ifma_ripple_done_17:
 	vpsllq	$52, %zmm15, %zmm14
@@ -1411,13 +1412,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm17, %zmm14, %zmm14
 	vporq	%zmm15, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_17
-	vmovdqu8	%zmm14, (%r8){%k6}
+	vmovdqu8	%zmm14, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_17:
-	addq	$52, %r8
-	subq	$52, %rax
-	vmovdqa64	64(%r11,%rdx,8), %zmm14
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10,%rdx,8), %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vpmadd52luq	%zmm14, %zmm14, %zmm15
 	vmovdqa64	%zmm9, %zmm17
@@ -1434,8 +1435,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	valignq	$7, %zmm13, %zmm9, %zmm11
 	vpaddq	%zmm11, %zmm16, %zmm16
 	vpcmpuq	$5, %zmm8, %zmm16, %k1
-	kmovb	%k1, %r10d
-	orq	%rcx, %r10
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
 	jnz	.Llf_mpn_sqr_ifma_ripple_18
 .Llf_mpn_sqr_ifma_ripple_done_18:
 	vpsllq	$52, %zmm16, %zmm8
@@ -1443,12 +1444,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpunpckhqdq	%zmm11, %zmm8, %zmm8
 	vporq	%zmm16, %zmm8, %zmm8{%k4}
 	vpermb	%zmm8, %zmm10, %zmm8
-	cmpq	$52, %rax
+	cmpq	$52, %r8
 	jb	.Llf_mpn_sqr_ifma_part_18
-	vmovdqu8	%zmm8, (%r8){%k6}
+	vmovdqu8	%zmm8, (%r9){%k6}
 .Llf_mpn_sqr_ifma_stored_18:
-	addq	$52, %r8
-	subq	$52, %rax
+	addq	$52, %r9
+	subq	$52, %r8
 	vmovdqa64	%zmm9, %zmm13
 	addq	$12, %rdx
 	jmp	.Llf_mpn_sqr_ifma_ifma_done
@@ -1469,9 +1470,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done
 .Llf_mpn_sqr_ifma_part:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored
 .Llf_mpn_sqr_ifma_ripple_2:
 	vpcmpuq	$6, %zmm8, %zmm15, %k5
@@ -1490,9 +1491,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_2
 .Llf_mpn_sqr_ifma_part_2:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_2
 .Llf_mpn_sqr_ifma_ripple_3:
 	vpcmpuq	$6, %zmm8, %zmm16, %k5
@@ -1511,9 +1512,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_3
 .Llf_mpn_sqr_ifma_part_3:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_3
 .Llf_mpn_sqr_ifma_ripple_4:
 	vpcmpuq	$6, %zmm8, %zmm17, %k5
@@ -1532,9 +1533,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_4
 .Llf_mpn_sqr_ifma_part_4:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_4
 .Llf_mpn_sqr_ifma_ripple_5:
 	vpcmpuq	$6, %zmm8, %zmm18, %k5
@@ -1553,9 +1554,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_5
 .Llf_mpn_sqr_ifma_part_5:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_5
 .Llf_mpn_sqr_ifma_ripple_6:
 	vpcmpuq	$6, %zmm8, %zmm19, %k5
@@ -1574,9 +1575,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_6
 .Llf_mpn_sqr_ifma_part_6:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_6
 .Llf_mpn_sqr_ifma_ripple_7:
 	vpcmpuq	$6, %zmm8, %zmm20, %k5
@@ -1595,9 +1596,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_7
 .Llf_mpn_sqr_ifma_part_7:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_7
 .Llf_mpn_sqr_ifma_ripple_8:
 	vpcmpuq	$6, %zmm8, %zmm21, %k5
@@ -1616,9 +1617,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_8
 .Llf_mpn_sqr_ifma_part_8:
 	movq	$-1, %rdx
-	bzhi	%rax, %rdx, %rdx
+	bzhi	%r8, %rdx, %rdx
 	kmovq	%rdx, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_8
 .Llf_mpn_sqr_ifma_ripple_9:
 	vpcmpuq	$6, %zmm8, %zmm14, %k5
@@ -1637,9 +1638,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_9
 .Llf_mpn_sqr_ifma_part_9:
 	movq	$-1, %rsi
-	bzhi	%rax, %rsi, %rsi
+	bzhi	%r8, %rsi, %rsi
 	kmovq	%rsi, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_9
 .Llf_mpn_sqr_ifma_ripple_10:
 	vpcmpuq	$6, %zmm8, %zmm15, %k5
@@ -1658,9 +1659,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_10
 .Llf_mpn_sqr_ifma_part_10:
 	movq	$-1, %rsi
-	bzhi	%rax, %rsi, %rsi
+	bzhi	%r8, %rsi, %rsi
 	kmovq	%rsi, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_10
 .Llf_mpn_sqr_ifma_ripple_11:
 	vpcmpuq	$6, %zmm8, %zmm16, %k5
@@ -1679,9 +1680,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_11
 .Llf_mpn_sqr_ifma_part_11:
 	movq	$-1, %rsi
-	bzhi	%rax, %rsi, %rsi
+	bzhi	%r8, %rsi, %rsi
 	kmovq	%rsi, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_11
 .Llf_mpn_sqr_ifma_ripple_12:
 	vpcmpuq	$6, %zmm8, %zmm17, %k5
@@ -1700,5164 +1701,138 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_12
 .Llf_mpn_sqr_ifma_part_12:
 	movq	$-1, %rsi
-	bzhi	%rax, %rsi, %rsi
+	bzhi	%r8, %rsi, %rsi
 	kmovq	%rsi, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_12
 .Llf_mpn_sqr_ifma_ripple_13:
 	vpcmpuq	$6, %zmm8, %zmm14, %k1
 	vpcmpeqq	%zmm8, %zmm14, %k2
-	kmovb	%k1, %r10d
-	kmovb	%k2, %r11d
-	leaq	(%rcx,%r10,2), %r10
-	addq	%r11, %r10
-	xorq	%r11, %r10
-	movq	%r10, %rcx
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
 	shrq	$8, %rcx
-	kmovb	%r10d, %k1
+	kmovb	%eax, %k1
 	vpmovm2q	%k1, %zmm11
 	vpsubq	%zmm11, %zmm14, %zmm14
 	vpandq	%zmm8, %zmm14, %zmm14
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_13
 .Llf_mpn_sqr_ifma_part_13:
-	movq	$-1, %r10
-	bzhi	%rax, %r10, %r10
-	kmovq	%r10, %k7
-	vmovdqu8	%zmm8, (%r8){%k7}
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_13
 .Llf_mpn_sqr_ifma_ripple_14:
 	vpcmpuq	$6, %zmm8, %zmm14, %k1
 	vpcmpeqq	%zmm8, %zmm14, %k2
-	kmovb	%k1, %r10d
-	kmovb	%k2, %r11d
-	leaq	(%rcx,%r10,2), %r10
-	addq	%r11, %r10
-	xorq	%r11, %r10
-	movq	%r10, %rcx
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
 	shrq	$8, %rcx
-	kmovb	%r10d, %k1
+	kmovb	%eax, %k1
 	vpmovm2q	%k1, %zmm11
 	vpsubq	%zmm11, %zmm14, %zmm14
 	vpandq	%zmm8, %zmm14, %zmm14
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_14
 .Llf_mpn_sqr_ifma_part_14:
-	movq	$-1, %r10
-	bzhi	%rax, %r10, %r10
-	kmovq	%r10, %k7
-	vmovdqu8	%zmm11, (%r8){%k7}
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm11, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_14
 .Llf_mpn_sqr_ifma_ripple_15:
 	vpcmpuq	$6, %zmm8, %zmm15, %k1
 	vpcmpeqq	%zmm8, %zmm15, %k2
-	kmovb	%k1, %r10d
-	kmovb	%k2, %r11d
-	leaq	(%rcx,%r10,2), %r10
-	addq	%r11, %r10
-	xorq	%r11, %r10
-	movq	%r10, %rcx
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
 	shrq	$8, %rcx
-	kmovb	%r10d, %k1
+	kmovb	%eax, %k1
 	vpmovm2q	%k1, %zmm9
 	vpsubq	%zmm9, %zmm15, %zmm15
 	vpandq	%zmm8, %zmm15, %zmm15
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_15
 .Llf_mpn_sqr_ifma_part_15:
-	movq	$-1, %r10
-	bzhi	%rax, %r10, %r10
-	kmovq	%r10, %k7
-	vmovdqu8	%zmm8, (%r8){%k7}
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_15
 .Llf_mpn_sqr_ifma_ripple_16:
 	vpcmpuq	$6, %zmm8, %zmm14, %k1
 	vpcmpeqq	%zmm8, %zmm14, %k2
-	kmovb	%k1, %r10d
-	kmovb	%k2, %r9d
-	leaq	(%rcx,%r10,2), %r10
-	addq	%r9, %r10
-	xorq	%r9, %r10
-	movq	%r10, %rcx
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
 	shrq	$8, %rcx
-	kmovb	%r10d, %k1
+	kmovb	%eax, %k1
 	vpmovm2q	%k1, %zmm13
 	vpsubq	%zmm13, %zmm14, %zmm14
 	vpandq	%zmm8, %zmm14, %zmm14
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_16
 .Llf_mpn_sqr_ifma_part_16:
-	movq	$-1, %r10
-	bzhi	%rax, %r10, %r10
-	kmovq	%r10, %k7
-	vmovdqu8	%zmm13, (%r8){%k7}
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_16
 .Llf_mpn_sqr_ifma_ripple_17:
 	vpcmpuq	$6, %zmm8, %zmm15, %k1
 	vpcmpeqq	%zmm8, %zmm15, %k2
-	kmovb	%k1, %r10d
-	kmovb	%k2, %r9d
-	leaq	(%rcx,%r10,2), %r10
-	addq	%r9, %r10
-	xorq	%r9, %r10
-	movq	%r10, %rcx
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
 	shrq	$8, %rcx
-	kmovb	%r10d, %k1
+	kmovb	%eax, %k1
 	vpmovm2q	%k1, %zmm14
 	vpsubq	%zmm14, %zmm15, %zmm15
 	vpandq	%zmm8, %zmm15, %zmm15
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_17
 .Llf_mpn_sqr_ifma_part_17:
-	movq	$-1, %r10
-	bzhi	%rax, %r10, %r10
-	kmovq	%r10, %k7
-	vmovdqu8	%zmm14, (%r8){%k7}
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_17
 .Llf_mpn_sqr_ifma_ripple_18:
 	vpcmpuq	$6, %zmm8, %zmm16, %k1
 	vpcmpeqq	%zmm8, %zmm16, %k2
-	kmovb	%k1, %r10d
-	kmovb	%k2, %r11d
-	leaq	(%rcx,%r10,2), %r10
-	addq	%r11, %r10
-	xorq	%r11, %r10
-	movq	%r10, %rcx
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
 	shrq	$8, %rcx
-	kmovb	%r10d, %k1
+	kmovb	%eax, %k1
 	vpmovm2q	%k1, %zmm11
 	vpsubq	%zmm11, %zmm16, %zmm16
 	vpandq	%zmm8, %zmm16, %zmm16
 	jmp	.Llf_mpn_sqr_ifma_ripple_done_18
 .Llf_mpn_sqr_ifma_part_18:
-	movq	$-1, %r10
-	bzhi	%rax, %r10, %r10
-	kmovq	%r10, %k7
-	vmovdqu8	%zmm8, (%r8){%k7}
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_18
 .Llf_mpn_sqr_ifma_ifma_done:
-	jmp	.Llf_mpn_sqr_ifma_sqr_done
-.Llf_mpn_sqr_ifma_scalar:
-	cmpq	$16, %rax
-	ja	.Llf_mpn_sqr_ifma_generic
-	cmpq	$8, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt8
-	cmpq	$4, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt4
-	cmpq	$2, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt2
-	cmpq	$1, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt1
-	jmp	.Llf_mpn_sqr_ifma_small1
-.Llf_mpn_sqr_ifma_n_gt1:
-	jmp	.Llf_mpn_sqr_ifma_small2
-.Llf_mpn_sqr_ifma_n_gt2:
-	cmpq	$3, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt3
-	jmp	.Llf_mpn_sqr_ifma_small3
-.Llf_mpn_sqr_ifma_n_gt3:
-	jmp	.Llf_mpn_sqr_ifma_small4
-.Llf_mpn_sqr_ifma_n_gt4:
-	cmpq	$6, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt6
-	cmpq	$5, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt5
-	jmp	.Llf_mpn_sqr_ifma_small5
-.Llf_mpn_sqr_ifma_n_gt5:
-	jmp	.Llf_mpn_sqr_ifma_small6
-.Llf_mpn_sqr_ifma_n_gt6:
-	cmpq	$7, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt7
-	jmp	.Llf_mpn_sqr_ifma_small7
-.Llf_mpn_sqr_ifma_n_gt7:
-	jmp	.Llf_mpn_sqr_ifma_small8
-.Llf_mpn_sqr_ifma_n_gt8:
-	cmpq	$12, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt12
-	cmpq	$10, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt10
-	cmpq	$9, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt9
-	jmp	.Llf_mpn_sqr_ifma_small9
-.Llf_mpn_sqr_ifma_n_gt9:
-	jmp	.Llf_mpn_sqr_ifma_small10
-.Llf_mpn_sqr_ifma_n_gt10:
-	cmpq	$11, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt11
-	jmp	.Llf_mpn_sqr_ifma_small11
-.Llf_mpn_sqr_ifma_n_gt11:
-	jmp	.Llf_mpn_sqr_ifma_small12
-.Llf_mpn_sqr_ifma_n_gt12:
-	cmpq	$14, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt14
-	cmpq	$13, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt13
-	jmp	.Llf_mpn_sqr_ifma_small13
-.Llf_mpn_sqr_ifma_n_gt13:
-	jmp	.Llf_mpn_sqr_ifma_small14
-.Llf_mpn_sqr_ifma_n_gt14:
-	cmpq	$15, %rax
-	ja	.Llf_mpn_sqr_ifma_n_gt15
-	jmp	.Llf_mpn_sqr_ifma_small15
-.Llf_mpn_sqr_ifma_n_gt15:
-	jmp	.Llf_mpn_sqr_ifma_small16
-.Llf_mpn_sqr_ifma_small1:
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %rax
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	%rax, 8(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small2:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 16(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	16(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 16(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 24(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small3:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 24(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 32(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	32(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 40(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small4:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 32(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 40(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 48(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	48(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 48(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 56(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small5:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 40(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 48(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 56(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 64(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	64(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 64(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 72(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small6:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 48(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 56(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 64(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 72(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	80(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 88(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small7:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 56(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 64(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 72(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	96(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 96(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 104(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small8:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 64(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 72(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	112(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 112(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 120(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small9:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 72(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	128(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 128(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 136(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small10:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	144(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 144(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 152(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small11:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	160(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 160(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 168(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small12:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 168(%rdi)
-	movq	80(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	88(%rsi), %r11, %rax
-	adoxq	168(%rdi), %r11
-	movq	%r11, 168(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 176(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	160(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 160(%rdi)
-	movq	168(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 168(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	176(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 176(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 184(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small13:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 168(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 176(%rdi)
-	movq	80(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	88(%rsi), %r11, %rax
-	adoxq	168(%rdi), %r11
-	movq	%r11, 168(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 184(%rdi)
-	movq	88(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	96(%rsi), %r11, %rax
-	adoxq	184(%rdi), %r11
-	movq	%r11, 184(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 192(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	160(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 160(%rdi)
-	movq	168(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 168(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	176(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 176(%rdi)
-	movq	184(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 184(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	192(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 192(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 200(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small14:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 96(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 168(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 176(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 184(%rdi)
-	movq	80(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	88(%rsi), %r11, %rax
-	adoxq	168(%rdi), %r11
-	movq	%r11, 168(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	184(%rdi), %r9
-	movq	%r9, 184(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 192(%rdi)
-	movq	88(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	96(%rsi), %r11, %rax
-	adoxq	184(%rdi), %r11
-	movq	%r11, 184(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	192(%rdi), %r9
-	movq	%r9, 192(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 200(%rdi)
-	movq	96(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	104(%rsi), %r11, %rax
-	adoxq	200(%rdi), %r11
-	movq	%r11, 200(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 208(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	160(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 160(%rdi)
-	movq	168(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 168(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	176(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 176(%rdi)
-	movq	184(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 184(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	192(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 192(%rdi)
-	movq	200(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 200(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	208(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 208(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 216(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small15:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 96(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 168(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 176(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 184(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	184(%rdi), %r9
-	movq	%r9, 184(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 192(%rdi)
-	movq	80(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	88(%rsi), %r11, %rax
-	adoxq	168(%rdi), %r11
-	movq	%r11, 168(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	184(%rdi), %r9
-	movq	%r9, 184(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	192(%rdi), %r9
-	movq	%r9, 192(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 200(%rdi)
-	movq	88(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	96(%rsi), %r11, %rax
-	adoxq	184(%rdi), %r11
-	movq	%r11, 184(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	192(%rdi), %r9
-	movq	%r9, 192(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	200(%rdi), %r9
-	movq	%r9, 200(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 208(%rdi)
-	movq	96(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	104(%rsi), %r11, %rax
-	adoxq	200(%rdi), %r11
-	movq	%r11, 200(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	208(%rdi), %r9
-	movq	%r9, 208(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 216(%rdi)
-	movq	104(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	112(%rsi), %r11, %rax
-	adoxq	216(%rdi), %r11
-	movq	%r11, 216(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 224(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	160(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 160(%rdi)
-	movq	168(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 168(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	176(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 176(%rdi)
-	movq	184(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 184(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	192(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 192(%rdi)
-	movq	200(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 200(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	208(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 208(%rdi)
-	movq	216(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 216(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	224(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 224(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 232(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_small16:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 96(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 112(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 168(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 176(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 184(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	184(%rdi), %r9
-	movq	%r9, 184(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 192(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	mulxq	96(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	168(%rdi), %r9
-	movq	%r9, 168(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	184(%rdi), %r9
-	movq	%r9, 184(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	192(%rdi), %r9
-	movq	%r9, 192(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 200(%rdi)
-	movq	80(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	88(%rsi), %r11, %rax
-	adoxq	168(%rdi), %r11
-	movq	%r11, 168(%rdi)
-	mulxq	96(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	176(%rdi), %r9
-	movq	%r9, 176(%rdi)
-	mulxq	104(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	184(%rdi), %r9
-	movq	%r9, 184(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	192(%rdi), %r9
-	movq	%r9, 192(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	200(%rdi), %r9
-	movq	%r9, 200(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 208(%rdi)
-	movq	88(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	96(%rsi), %r11, %rax
-	adoxq	184(%rdi), %r11
-	movq	%r11, 184(%rdi)
-	mulxq	104(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	192(%rdi), %r9
-	movq	%r9, 192(%rdi)
-	mulxq	112(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	200(%rdi), %r9
-	movq	%r9, 200(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	208(%rdi), %r9
-	movq	%r9, 208(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 216(%rdi)
-	movq	96(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	104(%rsi), %r11, %rax
-	adoxq	200(%rdi), %r11
-	movq	%r11, 200(%rdi)
-	mulxq	112(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	208(%rdi), %r9
-	movq	%r9, 208(%rdi)
-	mulxq	120(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	216(%rdi), %r9
-	movq	%r9, 216(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 224(%rdi)
-	movq	104(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	112(%rsi), %r11, %rax
-	adoxq	216(%rdi), %r11
-	movq	%r11, 216(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	224(%rdi), %r9
-	movq	%r9, 224(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 232(%rdi)
-	movq	112(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	120(%rsi), %r11, %rax
-	adoxq	232(%rdi), %r11
-	movq	%r11, 232(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 240(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	160(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 160(%rdi)
-	movq	168(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 168(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	176(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 176(%rdi)
-	movq	184(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 184(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	192(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 192(%rdi)
-	movq	200(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 200(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	208(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 208(%rdi)
-	movq	216(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 216(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	224(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 224(%rdi)
-	movq	232(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 232(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	240(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 240(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 248(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_sqr_done_2
-.Llf_mpn_sqr_ifma_generic:
-	cmpq	$1, %rax
-	jbe	.Llf_mpn_sqr_ifma_one
-	xorl	%r10d, %r10d
-	leaq	8(%rdi), %r11
-	leaq	8(%rsi), %r9
-	leaq	-1(%rax), %r8
-	movq	(%rsi), %rdx
-	testq	$1, %r8
-	jz	.Llf_mpn_sqr_ifma_skip1
-	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	adcq	$0, %rcx
-	movq	%rcx, %r10
-	leaq	8(%r9), %r9
-	leaq	8(%r11), %r11
-.Llf_mpn_sqr_ifma_skip1:
-	testq	$2, %r8
-	jz	.Llf_mpn_sqr_ifma_skip2
-	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
-	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 8(%r11)
-	adcq	$0, %r10
-	leaq	16(%r9), %r9
-	leaq	16(%r11), %r11
-.Llf_mpn_sqr_ifma_skip2:
-	testq	$4, %r8
-	jz	.Llf_mpn_sqr_ifma_skip4
-	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
-	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
-	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
-	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 24(%r11)
-	adcq	$0, %r10
-	leaq	32(%r9), %r9
-	leaq	32(%r11), %r11
-.Llf_mpn_sqr_ifma_skip4:
-	testq	$8, %r8
-	jz	.Llf_mpn_sqr_ifma_skip8
-	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
-	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
-	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
-	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
-	mulxq	32(%r9), %rbx, %rcx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rbx
-	mulxq	40(%r9), %rbp, %r10
-	movq	%rbx, 32(%r11)
-	adcq	%rcx, %rbp
-	mulxq	48(%r9), %rbx, %rcx
-	movq	%rbp, 40(%r11)
-	adcq	%r10, %rbx
-	mulxq	56(%r9), %rbp, %r10
-	movq	%rbx, 48(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 56(%r11)
-	adcq	$0, %r10
-	leaq	64(%r9), %r9
-	leaq	64(%r11), %r11
-.Llf_mpn_sqr_ifma_skip8:
-	shrq	$4, %r8
-	jz	.Llf_mpn_sqr_ifma_done
-.Llf_mpn_sqr_ifma_top:
-	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
-	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
-	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
-	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
-	mulxq	32(%r9), %rbx, %rcx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rbx
-	mulxq	40(%r9), %rbp, %r10
-	movq	%rbx, 32(%r11)
-	adcq	%rcx, %rbp
-	mulxq	48(%r9), %rbx, %rcx
-	movq	%rbp, 40(%r11)
-	adcq	%r10, %rbx
-	mulxq	56(%r9), %rbp, %r10
-	movq	%rbx, 48(%r11)
-	adcq	%rcx, %rbp
-	mulxq	64(%r9), %rbx, %rcx
-	movq	%rbp, 56(%r11)
-	adcq	%r10, %rbx
-	mulxq	72(%r9), %rbp, %r10
-	movq	%rbx, 64(%r11)
-	adcq	%rcx, %rbp
-	mulxq	80(%r9), %rbx, %rcx
-	movq	%rbp, 72(%r11)
-	adcq	%r10, %rbx
-	mulxq	88(%r9), %rbp, %r10
-	movq	%rbx, 80(%r11)
-	adcq	%rcx, %rbp
-	mulxq	96(%r9), %rbx, %rcx
-	movq	%rbp, 88(%r11)
-	adcq	%r10, %rbx
-	mulxq	104(%r9), %rbp, %r10
-	movq	%rbx, 96(%r11)
-	adcq	%rcx, %rbp
-	mulxq	112(%r9), %rbx, %rcx
-	movq	%rbp, 104(%r11)
-	adcq	%r10, %rbx
-	mulxq	120(%r9), %rbp, %r10
-	movq	%rbx, 112(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 120(%r11)
-	adcq	$0, %r10
-	leaq	128(%r9), %r9
-	leaq	128(%r11), %r11
-	decq	%r8
-	jnz	.Llf_mpn_sqr_ifma_top
-.Llf_mpn_sqr_ifma_done:
-	movq	%r10, (%r11)
-	movq	$1, %rcx
-	leaq	-2(%rax), %r8
-	testq	%r8, %r8
-	jz	.Llf_mpn_sqr_ifma_done_2
-.Llf_mpn_sqr_ifma_top_2:
-	xorl	%r10d, %r10d
-	leaq	(%rdi,%rcx,8), %r11
-	leaq	8(%r11,%rcx,8), %r11
-	leaq	8(%rsi,%rcx,8), %r9
-	movq	-8(%r9), %rdx
-	movq	%rax, %r8
-	subq	%rcx, %r8
-	subq	$1, %r8
-	testq	$1, %r8
-	jz	.Llf_mpn_sqr_ifma_skip1_2
-	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r10
-	leaq	8(%r9), %r9
-	leaq	8(%r11), %r11
-.Llf_mpn_sqr_ifma_skip1_2:
-	testq	$2, %r8
-	jz	.Llf_mpn_sqr_ifma_skip2_2
-	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
-	leaq	16(%r9), %r9
-	leaq	16(%r11), %r11
-.Llf_mpn_sqr_ifma_skip2_2:
-	testq	$4, %r8
-	jz	.Llf_mpn_sqr_ifma_skip4_2
-	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
-	adoxq	16(%r11), %r12
-	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
-	leaq	32(%r9), %r9
-	leaq	32(%r11), %r11
-.Llf_mpn_sqr_ifma_skip4_2:
-	testq	$8, %r8
-	jz	.Llf_mpn_sqr_ifma_skip8_2
-	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
-	adoxq	16(%r11), %r12
-	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	mulxq	32(%r9), %r12, %rbp
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
-	mulxq	40(%r9), %r13, %r10
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
-	mulxq	48(%r9), %r12, %rbp
-	adoxq	40(%r11), %r13
-	movq	%r13, 40(%r11)
-	adcxq	%r10, %r12
-	mulxq	56(%r9), %r13, %r10
-	adoxq	48(%r11), %r12
-	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r13
-	adoxq	56(%r11), %r13
-	movq	%r13, 56(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
-	leaq	64(%r9), %r9
-	leaq	64(%r11), %r11
-.Llf_mpn_sqr_ifma_skip8_2:
-	shrq	$4, %r8
-	jz	.Llf_mpn_sqr_ifma_done_3
-.Llf_mpn_sqr_ifma_top_3:
-	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
-	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
-	adoxq	16(%r11), %r12
-	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	mulxq	32(%r9), %r12, %rbp
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
-	mulxq	40(%r9), %r13, %r10
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
-	mulxq	48(%r9), %r12, %rbp
-	adoxq	40(%r11), %r13
-	movq	%r13, 40(%r11)
-	adcxq	%r10, %r12
-	mulxq	56(%r9), %r13, %r10
-	adoxq	48(%r11), %r12
-	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r13
-	mulxq	64(%r9), %r12, %rbp
-	adoxq	56(%r11), %r13
-	movq	%r13, 56(%r11)
-	adcxq	%r10, %r12
-	mulxq	72(%r9), %r13, %r10
-	adoxq	64(%r11), %r12
-	movq	%r12, 64(%r11)
-	adcxq	%rbp, %r13
-	mulxq	80(%r9), %r12, %rbp
-	adoxq	72(%r11), %r13
-	movq	%r13, 72(%r11)
-	adcxq	%r10, %r12
-	mulxq	88(%r9), %r13, %r10
-	adoxq	80(%r11), %r12
-	movq	%r12, 80(%r11)
-	adcxq	%rbp, %r13
-	mulxq	96(%r9), %r12, %rbp
-	adoxq	88(%r11), %r13
-	movq	%r13, 88(%r11)
-	adcxq	%r10, %r12
-	mulxq	104(%r9), %r13, %r10
-	adoxq	96(%r11), %r12
-	movq	%r12, 96(%r11)
-	adcxq	%rbp, %r13
-	mulxq	112(%r9), %r12, %rbp
-	adoxq	104(%r11), %r13
-	movq	%r13, 104(%r11)
-	adcxq	%r10, %r12
-	mulxq	120(%r9), %r13, %r10
-	adoxq	112(%r11), %r12
-	movq	%r12, 112(%r11)
-	adcxq	%rbp, %r13
-	adoxq	120(%r11), %r13
-	movq	%r13, 120(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
-	leaq	128(%r9), %r9
-	leaq	128(%r11), %r11
-	decq	%r8
-	jnz	.Llf_mpn_sqr_ifma_top_3
-.Llf_mpn_sqr_ifma_done_3:
-	movq	%r10, (%r11)
-	leaq	1(%rcx), %rcx
-	leaq	1(%rcx), %r8
-	cmpq	%rax, %r8
-	jnz	.Llf_mpn_sqr_ifma_top_2
-.Llf_mpn_sqr_ifma_done_2:
-.Llf_mpn_sqr_ifma_one:
-	leaq	(%rdi,%rax,8), %r10
-	xorl	%r11d, %r11d
-	movq	%r11, -8(%r10,%rax,8)
-	cmpq	$1, %rax
-	jne	.Llf_mpn_sqr_ifma_final_multi
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %rax, %r10
-	movq	%rax, (%rdi)
-	movq	8(%rdi), %rax
-	xorl	%r11d, %r11d
-	adcxq	%rax, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 8(%rdi)
-	jmp	.Llf_mpn_sqr_ifma_final_done
-.Llf_mpn_sqr_ifma_final_multi:
-	movq	%rax, %rcx
-	shrq	$1, %rcx
-	testq	$1, %rax
-	jz	.Llf_mpn_sqr_ifma_final_even
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r11, %r10
-	movq	%r11, (%rdi)
-	movq	8(%rdi), %r11
-	xorl	%r9d, %r9d
-	adcxq	%r11, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 8(%rdi)
-	leaq	16(%rdi), %r10
-	jmp	.Llf_mpn_sqr_ifma_final_a
-.Llf_mpn_sqr_ifma_final_even:
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	movq	8(%rdi), %r10
-	xorl	%r9d, %r9d
-	adcxq	%r10, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 8(%rdi)
-	leaq	(%rdi), %r10
-	jmp	.Llf_mpn_sqr_ifma_final_b
-.Llf_mpn_sqr_ifma_final_a:
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	(%r10), %r8
-	movq	8(%r10), %rdx
-	adcxq	%r8, %r8
-	adcxq	%rdx, %rdx
-	adoxq	%r9, %r8
-	adoxq	%r11, %rdx
-	movq	%r8, (%r10)
-	movq	%rdx, 8(%r10)
-.Llf_mpn_sqr_ifma_final_b:
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%r10), %r8
-	movq	24(%r10), %rdx
-	adcxq	%r8, %r8
-	adcxq	%rdx, %rdx
-	adoxq	%r9, %r8
-	adoxq	%r11, %rdx
-	movq	%r8, 16(%r10)
-	movq	%rdx, 24(%r10)
-	leaq	32(%r10), %r10
-	leaq	-1(%rcx), %rcx
-	jrcxz	.Llf_mpn_sqr_ifma_final_done
-	jmp	.Llf_mpn_sqr_ifma_final_a
-.Llf_mpn_sqr_ifma_final_done:
-.Llf_mpn_sqr_ifma_sqr_done_2:
-.Llf_mpn_sqr_ifma_sqr_done:
-.Llf_mpn_sqr_ifma_exit:
+	vzeroupper
 	addq	$3272, %rsp
 	.cfi_adjust_cfa_offset -3272
 	popq	%rbx
@@ -6866,13 +1841,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	vzeroupper
 	ret
 LF_FUNC_END(lf_mpn_sqr_ifma)
 

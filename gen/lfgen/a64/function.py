@@ -35,6 +35,7 @@ class Compiled:
         self.stream = stream
         self.phys = phys
         self.arg_names = arg_names
+        self.tail_targets = []      # (size dispatch to siblings: x86-64 builder only so far)
 
     @property
     def text(self):

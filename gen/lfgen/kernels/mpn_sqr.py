@@ -34,7 +34,7 @@ SPEC = KernelSpec(
 PARAMS = {
     "unroll": Param(8, (2, 4, 8, 16), "limbs per iteration of the addmul_1 rows"),
     "ahead": Param(1, (0, 1, 2, 3), "MULX of limb k+ahead issued among the adds of limb k"),
-    "small": Param(8, (0, 4, 6, 8, 10, 12, 16), "up to this many limbs: straight-line code per n"),
+    "small": Param(8, (0, 4, 6, 8, 9, 10, 12, 16), "up to this many limbs: straight-line code per n"),
     "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner"),
 }
 
@@ -54,16 +54,15 @@ def build_x86(symbol, p):
 
 
 def build_ifma(symbol, p):
-    from peachpy.x86_64 import TEST, JZ
     from ..x86 import function as x86
-    from . import x86_sqr
+    from . import x86_ifma_sqr
     f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
+    # n outside [ifma_min, ifma_max] (n == 0 included) runs the scalar adx variant, reached
+    # before this function's frame is built: no register saves, no vzeroupper on that path
+    f.tail_call_outside(2, p.ifma_min, p.ifma_max, "lf_mpn_sqr_adx")
     with f:
         rp, ap, n = f.load_args()
-        TEST(n, n)
-        JZ(f.exit_label)
-        x86_ifma_sqr.square(f, rp, ap, n, p, scalar=lambda: x86_sqr.square(
-            f, rp, ap, n, p, diag=x86_sqr.PlainDiag(ap)))
+        x86_ifma_sqr.square(f, rp, ap, n, p)
         f.ret()
     return f.finalize()
 
@@ -82,10 +81,11 @@ def build_a64(symbol, p):
 
 
 VARIANTS = [
-    Variant("ifma", "x86_64", build_ifma, dict(PARAMS, **x86_ifma_sqr.PARAMS),
+    Variant("ifma", "x86_64", build_ifma, x86_ifma_sqr.PARAMS,
             "Radix 2^52: the triangle by AVX-512 IFMA into zmm accumulators (a window of 8\n"
             "digits times broadcast digits), doubled, plus the squares, normalised and packed\n"
-            "back to 64-bit limbs (x86_ifma_sqr); the adx core below ifma_min / above ifma_max."),
+            "back to 64-bit limbs (x86_ifma_sqr); other sizes jump to the adx variant before\n"
+            "the frame."),
     Variant("adx", "x86_64", build_x86, PARAMS,
             "Triangle by MULX/ADCX/ADOX rows (x86_rows), then one pass doubling on the CF\n"
             "chain and adding the squares on the OF chain (x86_sqr)."),

@@ -127,21 +127,11 @@ class _Ctx:
     pass
 
 
-def square(f, rp, ap, n, p, scalar):
-    """The whole kernel body for n >= 1 (n preserved): IFMA for ifma_min <= n <= ifma_max,
-    `scalar()` (emitting the scalar core) otherwise."""
+def square(f, rp, ap, n, p):
+    """The kernel body for ifma_min <= n <= ifma_max (n preserved); the caller sends other
+    sizes elsewhere before the frame (Function.tail_call_outside)."""
     _check(p)
-    done = f.new_label("sqr_done")
-    use_scalar = f.new_label("scalar")
-    CMP(n, p.ifma_min)
-    JB(use_scalar)
-    CMP(n, p.ifma_max)
-    JA(use_scalar)
     _ifma(f, rp, ap, n, p)
-    JMP(done)
-    LABEL(use_scalar)
-    scalar()
-    LABEL(done)
 
 
 def _ifma(f, rp, ap, n, p):

@@ -198,12 +198,13 @@ class COMMENT(Instruction):
 
 
 class Compiled:
-    def __init__(self, name, lines, features, saved, instructions):
+    def __init__(self, name, lines, features, saved, instructions, tail_targets=()):
         self.name = name
         self.lines = lines
         self.features = features
         self.saved = saved
         self.instructions = instructions
+        self.tail_targets = list(tail_targets)   # sibling variants jumped to before the frame
 
     @property
     def text(self):
@@ -291,6 +292,8 @@ class Function:
         self.result = result
         self.exit_label = Label("exit")
         self._arg_regs = None
+        self._preamble = []
+        self._tail_targets = []
 
     def __enter__(self):
         self.pp.attach()
@@ -355,6 +358,34 @@ class Function:
             regs.append(r)
         self._arg_regs = regs
         return regs
+
+    def tail_call_outside(self, arg, lo, hi, target):
+        """Size dispatch before the frame: when argument `arg` (an index into the C
+        arguments, compared unsigned) is below `lo` or above `hi` (None: no bound), jump
+        straight to the sibling variant `target` (a symbol with the same prototype). Nothing
+        has been pushed or loaded yet, so it is a plain tail call: the sibling returns to our
+        caller, no frame, register save or vzeroupper is paid on that path. The generator
+        checks that `target` is a variant of the same kernel and needs no feature this one
+        lacks."""
+        self._preamble.append((SYSV_ARGS[arg], lo, hi, target))
+        self._tail_targets.append(target)
+
+    def _preamble_lines(self, wide):
+        """The size dispatch as text. A function that touches YMM/ZMM promises clean upper
+        state on every return, so it executes vzeroupper before jumping to a sibling too (the
+        caller may have left the state dirty; the ABI test checks this)."""
+        lines = []
+        for reg, lo, hi, target in self._preamble:
+            lines.append("\t/* size dispatch before the frame: other sizes run %s */" % target)
+            if wide:
+                lines.append("\tvzeroupper")
+            r = "%" + str(reg)
+            if lo is not None:
+                lines += ["\tcmpq\t$%d, %s" % (lo, r), "\tjb\tLF_SYM(%s)" % target]
+            if hi is not None:
+                lines += ["\tcmpq\t$%d, %s" % (hi, r), "\tja\tLF_SYM(%s)" % target]
+            lines.append("\t/* end of size dispatch */")
+        return lines
 
     def new_label(self, name):
         """A label with a unique, deterministic name (`name`, `name_2`, ...), as in the
@@ -421,7 +452,10 @@ class Function:
                 if any(not isinstance(r, ZMMRegister) for r in high):
                     exts.add("AVX512VL")
         feats = features.x86_tokens(exts)
-        return Compiled(self.name, lines, feats, saved, lowered)
+        wide = any(isinstance(r, (YMMRegister, ZMMRegister))
+                   for x in lowered for r in x.register_objects)
+        return Compiled(self.name, self._preamble_lines(wide) + lines, feats, saved, lowered,
+                        self._tail_targets)
 
     def _verify(self, abif):
         allocs = {k: ra.register_allocations for k, ra in abif._register_allocators.items()}
