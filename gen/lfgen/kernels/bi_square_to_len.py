@@ -46,7 +46,7 @@ X86_PARAMS = {
 
 def build_x86(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, RORX, SHL, LEA, SUB, ADD, AND,
-                                TEST, JZ, JNZ, JMP, CMP, JAE, JNE, SHR, Label, LABEL,
+                                TEST, JZ, JNZ, JMP, CMP, JAE, JNE, SHR, LABEL,
                                 LocalVariable)
     from ..x86 import function as x86
     from . import x86_sqr
@@ -157,7 +157,6 @@ def build_x86(symbol, p):
 def build_a64(symbol, p):
     from ..a64.function import Function
     from ..a64.insn import mem
-    from ..a64.regs import XZR
     from . import a64_sqr
     f = Function(symbol, SPEC.args, SPEC.result)
     x, ln, z = f.arg_regs

@@ -61,7 +61,7 @@ Outside [ifma_min, ifma_max] limbs the scalar MULX/ADCX/ADOX core of x86_sqr run
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, XMMRegister, KRegister,
                             LocalVariable, MOV, LEA, ADD, SUB, SHR, SHL, AND, OR, XOR, CMP, TEST,
-                            DEC, IMUL, CMOVB, CMOVG, BZHI, JZ, JNZ, JB, JA, JG, JLE, JMP, LABEL,
+                            DEC, IMUL, CMOVB, CMOVG, BZHI, JZ, JNZ, JB, JG, JLE, JMP, LABEL,
                             KMOVB, KMOVQ, VMOVQ, VMOVDQU64, VMOVDQA64, VMOVDQU8,
                             VPBROADCASTQ, VPMOVZXBQ, VPSHUFB, VPADDB, VPUNPCKLQDQ, VPUNPCKHQDQ,
                             VPERMB, VPERMT2Q, VPSRLVQ, VPANDQ, VPORQ, VPADDQ, VPSUBQ,

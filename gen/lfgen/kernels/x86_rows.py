@@ -22,7 +22,7 @@ the additions of digit k (sched.interleave_steps, dependency-checked).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, MULX, ADCX, ADOX, ADD, ADC, MOV, RORX,
-                            LEA, XOR, TEST, JZ, JNZ, DEC, SHR, Label, LABEL, rdx)
+                            LEA, XOR, TEST, JZ, JNZ, DEC, SHR, LABEL, rdx)
 
 from .. import sched
 

@@ -15,8 +15,7 @@ BigInteger kernel reads those from its BE-word input).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, MULX, ADCX, ADOX, XOR, LEA, SUB,
-                            AND, SHR, JZ, JNZ, JNE, JRCXZ, JMP, CMP, JBE, JA, TEST, Label,
-                            LABEL,
+                            SHR, JZ, JNZ, JNE, JRCXZ, JMP, CMP, JBE, JA, TEST, LABEL,
                             rdx, rcx)
 
 from . import x86_rows

@@ -13,10 +13,12 @@ allocation, and synthesises push/pop of the callee-saved registers it allocated.
   - `verify.check_bindings` re-checks the binding with our own liveness, counting implicit
     operands (MULX reads RDX, MUL writes RDX:RAX) as writes of physical registers, so a hidden
     scratch register that overlaps a live value stops generation;
-  - `cfi()` derives .cfi directives from the lowered prologue/epilogue;
+  - `_lower_text` derives .cfi directives from the lowered prologue/epilogue;
   - `vzeroupper` is ensured before `ret` when YMM/ZMM registers were touched;
   - `gas.py` prints the result, ZMM and mask registers included;
-  - the required features are derived from the ISA extensions of the emitted instructions.
+  - the required features are derived from the ISA extensions of the emitted instructions;
+  - `tail_call_outside` adds a size dispatch to a sibling variant before the frame.
+PeachPy's own gaps for AVX-512 are filled in `peachpy_ext.py`.
 """
 
 import contextlib
@@ -24,139 +26,21 @@ import contextlib
 import peachpy
 import peachpy.stream
 from peachpy import Argument
-from peachpy.x86_64 import abi as pp_abi, isa, uarch
+from peachpy.x86_64 import isa, uarch
 from peachpy.x86_64.function import Function as PPFunction
 from peachpy.x86_64.instructions import Instruction, BranchInstruction
 from peachpy.x86_64.pseudo import LABEL, RETURN, LOAD, Label
-from peachpy.x86_64.registers import (Register, KRegister, GeneralPurposeRegister64,
-                                      YMMRegister, ZMMRegister, rdi, rsi, rdx, rcx, r8, r9, rsp,
-                                      k1, k2, k3, k4, k5, k6, k7)
+from peachpy.x86_64.registers import (GeneralPurposeRegister64, XMMRegister, YMMRegister,
+                                      ZMMRegister, rdi, rsi, rdx, rcx, r8, r9, rsp)
 
 from .. import features
 from ..verify import check_bindings, AllocationError
-from . import gas
+from . import gas, peachpy_ext
 
 SYSV_ARGS = (rdi, rsi, rdx, rcx, r8, r9)
 
-# Debian's PeachPy lists no mask register as allocatable in the SysV ABI, so a virtual
-# KRegister fails with "No physical registers". k1-k7 are volatile in the SysV ABI (k0 cannot
-# be a write mask); extend the ABI object in this process.
-_SYSV = pp_abi.system_v_x86_64_abi
-for _k in (k1, k2, k3, k4, k5, k6, k7):
-    if _k not in _SYSV.volatile_registers:
-        _SYSV.volatile_registers.append(_k)
+_SYSV, _SYSV32 = peachpy_ext.SYSV, peachpy_ext.SYSV32
 
-# Debian's PeachPy cannot rebuild a *physical* mask register from its liveness mask (0x40):
-# Register._reconstruct asserts "Unknown register mask component: 40" once k registers are
-# bound. Handle that component and leave the rest to PeachPy.
-_pp_reconstruct = Register._reconstruct
-
-
-def _reconstruct(internal_id, mask):
-    extra = set()
-    if internal_id >= 0 and mask & KRegister._mask:
-        mask &= ~KRegister._mask
-        extra.add(KRegister(physical_id=internal_id))
-    return _pp_reconstruct(internal_id, mask) | extra
-
-
-_reconstruct.limbforge = True
-if not getattr(Register._reconstruct, "limbforge", False):
-    Register._reconstruct = staticmethod(_reconstruct)
-
-# Debian's PeachPy counts the write mask of a masked *register* destination (`zmm1{k1}`,
-# `zmm1{k1}{z}`) as part of the destination: an output of every such instruction, and an
-# input only when the destination is also read (VPMADD52LUQ, merge into VPADDQ's dst is not
-# seen). So `VPORQ(z(k), x, y)` "defines" k, its liveness ends there and the allocator hands
-# k's physical register to another mask that is live across it. A write mask is only read:
-# count it as an input of the instruction and never as an output (mask bits only; the ids of
-# virtual registers of different kinds may coincide); with merge masking the destination is
-# read as well. The mask of a memory operand (`[rdi]{k7}`) is not an input for PeachPy
-# either: counted here, so the allocator keeps other masks off a physical k register that is
-# live up to a masked store (PeachPy does not bind registers there, so it must be physical).
-from peachpy.x86_64.registers import MaskedRegister as _MaskedRegister
-
-_pp_in_masks = Instruction.input_registers_masks.fget
-_pp_out_masks = Instruction.output_registers_masks.fget
-
-
-def _write_masks(insn):
-    return [op.mask.mask_register for op in insn.operands if isinstance(op, _MaskedRegister)]
-
-
-def _in_masks(self):
-    from peachpy.x86_64.operand import MemoryOperand
-    masks = _pp_in_masks(self)
-    regs = []
-    for op in self.operands:
-        if isinstance(op, _MaskedRegister):
-            regs.append(op.mask.mask_register)
-            if not op.mask.is_zeroing:
-                regs.append(op.register)      # merge masking keeps the other lanes: a read
-        elif isinstance(op, MemoryOperand) and op.mask is not None:
-            regs.append(op.mask.mask_register)    # `[rdi]{k7}`: PeachPy leaves it out
-    if regs:
-        masks = dict(masks)
-        for r in regs:
-            masks[r._internal_id] = masks.get(r._internal_id, 0) | r.mask
-    return masks
-
-
-def _out_masks(self):
-    masks = _pp_out_masks(self)
-    ks = _write_masks(self)
-    if ks:
-        masks = dict(masks)
-        for k in ks:
-            left = masks.get(k._internal_id, 0) & ~k.mask
-            if left:
-                masks[k._internal_id] = left
-            else:
-                masks.pop(k._internal_id, None)
-    return masks
-
-
-_in_masks.limbforge = True
-if not getattr(Instruction.input_registers_masks.fget, "limbforge", False):
-    Instruction.input_registers_masks = property(_in_masks)
-    Instruction.output_registers_masks = property(_out_masks)
-
-# zmm16-31 (opt-in, `Function(..., zmm32=True)`): Debian's PeachPy allocates vector registers
-# from the ABI's lists, which name xmm0-15 only, and `_check_live_registers` stops at 16 live
-# vector registers. A function that opts in finalizes against a copy of the SysV ABI with
-# xmm16-31 added as volatile (they are call-clobbered in SysV; vzeroupper leaves them alone)
-# and checks against 32. Opt-in only: an AVX2 kernel must never get a register that needs an
-# EVEX encoding; for an opted-in function, features() adds avx512f (and avx512vl when an
-# XMM/YMM register >= 16 appears) because PeachPy reports VEX forms by their VEX extension.
-import copy as _copy
-from peachpy.x86_64.registers import XMMRegister as _XMMRegister
-
-_SYSV32 = _copy.copy(_SYSV)
-_SYSV32.volatile_registers = list(_SYSV.volatile_registers) + [
-    _XMMRegister(i) for i in range(16, 32)]
-_pp_check_live = PPFunction._check_live_registers
-
-
-def _check_live_registers(self):
-    limit = getattr(self, "_lf_vector_limit", 16)
-    if limit == 16:
-        return _pp_check_live(self)
-    from peachpy.x86_64.registers import GeneralPurposeRegister, MMXRegister, KRegister
-    import peachpy as _pp
-    budget = {GeneralPurposeRegister._kind: 15, MMXRegister._kind: 8,
-              _XMMRegister._kind: limit, KRegister._kind: 8}
-    for insn in self._instructions:
-        left = dict(budget)
-        for reg in insn.live_registers:
-            left[reg.kind] -= 1
-        if any(v < 0 for v in left.values()):
-            raise _pp.RegisterAllocationError(
-                "The number of live virtual registers exceeds physical constraints %s" % insn)
-
-
-_check_live_registers.limbforge = True
-if not getattr(PPFunction._check_live_registers, "limbforge", False):
-    PPFunction._check_live_registers = _check_live_registers
 # Every extension PeachPy may check against; what a kernel needs is derived afterwards.
 TARGET = (uarch.default + isa.bmi + isa.bmi2 + isa.adx + isa.avx + isa.avx2 + isa.fma3 +
           isa.avx512f + isa.avx512dq + isa.avx512bw + isa.avx512vl + isa.avx512ifma +
@@ -444,7 +328,7 @@ class Function:
             exts |= {e.name for e in x.isa_extensions}
             if self.zmm32:
                 high = [r for r in x.register_objects
-                        if isinstance(r, (_XMMRegister, YMMRegister, ZMMRegister))
+                        if isinstance(r, (XMMRegister, YMMRegister, ZMMRegister))
                         and r.physical_id is not None
                         and r.physical_id >= 16]
                 if high:
