@@ -31,11 +31,12 @@ RUN := qemu-aarch64 -L /usr/aarch64-linux-gnu
 endif
 
 CFLAGS_x86_64 := -fcf-protection=full
-CFLAGS_aarch64 := -mbranch-protection=standard
+# inline atomics: libgcc's outline-atomics helpers carry no BTI marking and would strip it
+CFLAGS_aarch64 := -mbranch-protection=standard -mno-outline-atomics
 CFLAGS ?= -O2 -g
 LF_CFLAGS := $(CFLAGS) -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden $(CFLAGS_$(ARCH))
 LF_CPPFLAGS := -Iruntime/include -Iruntime -Iruntime/ref -Igenerated/include -D_GNU_SOURCE
-LF_ASFLAGS := -DLF_HIDDEN $(CFLAGS_$(ARCH))
+LF_ASFLAGS := $(CFLAGS_$(ARCH))
 
 LIMBFORGE_DIR := .
 include generated/sources.mk
@@ -51,11 +52,12 @@ all: lib $(BUILD)/limbforge-info $(BUILD)/limbforge-demo
 
 lib: $(BUILD)/liblimbforge.a $(BUILD)/liblimbforge.so
 
-$(BUILD)/obj/%.S.o: %.S generated/include/lf_asm.h
+$(BUILD)/obj/%.S.o: %.S generated/include/lf_asm.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_ASFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.c.o: %.c runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h
+$(BUILD)/obj/%.c.o: %.c runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h \
+                    Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -c $< -o $@
 
@@ -63,8 +65,14 @@ $(BUILD)/liblimbforge.a: $(OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/liblimbforge.so: $(OBJS)
-	$(CC) -shared -Wl,-soname,liblimbforge.so.0 -Wl,-z,noexecstack -Wl,-z,now -o $@ $^
+# The library has no constructors; without Debian's unmarked crti/crtn/crtbegin objects
+# (-nostartfiles) the CET (x86-64) and BTI/PAC (AArch64) property notes survive the link.
+$(BUILD)/liblimbforge.so.0: $(OBJS)
+	$(CC) -shared -nostartfiles -Wl,-soname,liblimbforge.so.0 -Wl,-z,noexecstack -Wl,-z,now \
+		-o $@ $^
+
+$(BUILD)/liblimbforge.so: $(BUILD)/liblimbforge.so.0
+	ln -sf liblimbforge.so.0 $@
 
 $(BUILD)/limbforge-info: runtime/tools/limbforge-info.c $(BUILD)/liblimbforge.a
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(BUILD)/liblimbforge.a

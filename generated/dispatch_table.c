@@ -11,56 +11,56 @@
 
 static const struct lf_variant lf_mpn_mul_1_variants[] = {
 #if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_mul_1_a64, 0, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_mul_1_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_mpn_mul_1_ref, 0, "portable C" },
 };
 
 static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_addmul_1_a64, 0, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_addmul_1_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C" },
 };
 
 static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, 0, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C" },
 };
 
 static const struct lf_variant lf_bi_mul_add_variants[] = {
 #if defined(__x86_64__)
-	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_BMI2, "x86_64/generic" },
+	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
-	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, 0, "aarch64/generic" },
-	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, 0, "aarch64/generic" },
-	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, 0, "aarch64/generic" },
+	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic" },
+	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, LF_CPU_ASM, "aarch64/generic" },
+	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C" },
 };
 
 static const struct lf_variant lf_bi_square_to_len_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_bi_square_to_len_adx, LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_bi_square_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
-	{ "x64", (lf_fnptr)lf_bi_square_to_len_x64, 0, "aarch64/generic" },
+	{ "x64", (lf_fnptr)lf_bi_square_to_len_x64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_bi_square_to_len_ref, 0, "portable C" },
 };

@@ -5,6 +5,7 @@
  * OS has enabled their register state, read with XGETBV(0) after checking OSXSAVE:
  * XCR0 bits 1-2 (XMM, YMM) for AVX/AVX2/FMA/AVX-IFMA, and bits 5-7 (opmask, ZMM_Hi256,
  * Hi16_ZMM) in addition for AVX-512.  AArch64 Linux: getauxval(AT_HWCAP/AT_HWCAP2).
+ * LF_CPU_ASM ("asm") is set on both architectures: every assembly variant requires it.
  * Everything else in the library sees only lf_cpu_features().
  */
 #include <stdatomic.h>
@@ -26,7 +27,7 @@ const struct lf_feature_name lf_feature_names[] = {
 	{ "asimd", LF_CPU_ASIMD },           { "aes", LF_CPU_AES },
 	{ "pmull", LF_CPU_PMULL },           { "sha2", LF_CPU_SHA2 },
 	{ "sha3", LF_CPU_SHA3 },             { "sve", LF_CPU_SVE },
-	{ "sve2", LF_CPU_SVE2 },
+	{ "sve2", LF_CPU_SVE2 },             { "asm", LF_CPU_ASM },
 	{ NULL, 0 }
 };
 
@@ -132,14 +133,14 @@ uint64_t lf_cpu_detect(void)
 	}
 	if (BIT(c.l1_ecx, 27))
 		c.xcr0 = xgetbv0();
-	return lf_cpu_decode_x86(&c);
+	return lf_cpu_decode_x86(&c) | LF_CPU_ASM;
 }
 #elif defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 
 uint64_t lf_cpu_detect(void)
 {
-	return lf_cpu_decode_aarch64(getauxval(AT_HWCAP), getauxval(AT_HWCAP2));
+	return lf_cpu_decode_aarch64(getauxval(AT_HWCAP), getauxval(AT_HWCAP2)) | LF_CPU_ASM;
 }
 #else
 uint64_t lf_cpu_detect(void)
@@ -163,10 +164,16 @@ uint64_t lf_cpu_parse_mask(const char *spec, uint64_t detected, FILE *warn)
 
 	while (p && *p) {
 		const char *end = strchr(p, ',');
+		const char *tok = p;
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		char sign = 0;
-		const char *tok = p;
 
+		while (len && (*tok == ' ' || *tok == '\t')) {
+			tok++;
+			len--;
+		}
+		while (len && (tok[len - 1] == ' ' || tok[len - 1] == '\t'))
+			len--;
 		if (len && (*tok == '-' || *tok == '+')) {
 			sign = *tok++;
 			len--;
@@ -186,9 +193,28 @@ uint64_t lf_cpu_parse_mask(const char *spec, uint64_t detected, FILE *warn)
 			} else {
 				f |= bit & detected;
 			}
+		} else if (sign && warn) {
+			fprintf(warn, "limbforge: LIMBFORGE_CPU: '%c' without a feature ignored\n",
+			        sign);
 		}
 		p = end ? end + 1 : NULL;
 	}
+	return lf_cpu_implied(f);
+}
+
+uint64_t lf_cpu_implied(uint64_t f)
+{
+	/* a feature whose register state or base instructions are gone goes with them */
+	const uint64_t avx512_ext = LF_CPU_AVX512DQ | LF_CPU_AVX512BW | LF_CPU_AVX512VL |
+	                            LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VBMI2;
+	if (!(f & LF_CPU_AVX))
+		f &= ~(LF_CPU_AVX2 | LF_CPU_FMA | LF_CPU_AVXIFMA | LF_CPU_AVX512F | avx512_ext);
+	if (!(f & LF_CPU_AVX512F))
+		f &= ~avx512_ext;
+	if (!(f & LF_CPU_ASIMD))
+		f &= ~(LF_CPU_AES | LF_CPU_PMULL | LF_CPU_SHA2 | LF_CPU_SHA3);
+	if (!(f & LF_CPU_SVE))
+		f &= ~LF_CPU_SVE2;
 	return f;
 }
 
@@ -198,6 +224,8 @@ static _Atomic int cached_valid = 0;
 
 uint64_t lf_cpu_features(void)
 {
+	uint64_t f;
+
 	if (!atomic_load_explicit(&cached_valid, memory_order_acquire)) {
 		/* Idempotent: racing threads compute and store the same value. */
 		uint64_t f = lf_cpu_detect();
@@ -207,12 +235,13 @@ uint64_t lf_cpu_features(void)
 		atomic_store_explicit(&cached, f, memory_order_relaxed);
 		atomic_store_explicit(&cached_valid, 1, memory_order_release);
 	}
-	return atomic_load_explicit(&cached, memory_order_relaxed) &
-	       atomic_load_explicit(&allowed_mask, memory_order_relaxed);
+	f = atomic_load_explicit(&cached, memory_order_relaxed) &
+	    atomic_load_explicit(&allowed_mask, memory_order_acquire);
+	return lf_cpu_implied(f);
 }
 
 void lf_cpu_mask(uint64_t allowed)
 {
-	atomic_fetch_and_explicit(&allowed_mask, allowed, memory_order_relaxed);
-	lf_dispatch_reset();
+	atomic_fetch_and_explicit(&allowed_mask, allowed, memory_order_release);
+	lf_dispatch_reset();    /* after the mask: see the generation protocol in dispatch.c */
 }

@@ -4,7 +4,14 @@
  * Each kernel has a slot holding the function pointer in use.  The first call through an
  * empty slot resolves it: the first variant in the table (best first) whose required
  * features are all detected and allowed.  Resolution is idempotent, so concurrent first calls
- * are harmless; slots are atomics.  lf_cpu_mask() and lf_impl_force() store into the slots.
+ * are harmless; slots are atomics.
+ *
+ * lf_cpu_mask() narrows the allowed features, bumps `generation`, then empties every slot.
+ * A resolver that read the features before the mask changed could otherwise store its stale
+ * choice after the slots were emptied, and keep it for good.  So a resolver notes the
+ * generation before reading the features, publishes its choice, and checks the generation
+ * again: if it moved, it takes the choice back (if still there) and resolves anew.  Either
+ * its store came before the emptying (and was emptied) or it sees the new generation.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -14,6 +21,7 @@
 
 static _Atomic(lf_fnptr) slot[LF_K_COUNT];
 static _Atomic int chosen[LF_K_COUNT];   /* index of the variant in the slot, -1 unknown */
+static _Atomic unsigned long generation;
 
 size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed)
 {
@@ -26,10 +34,21 @@ size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed)
 static lf_fnptr resolve(enum lf_kernel_id id)
 {
 	const struct lf_kernel *k = &lf_kernel_table[id];
-	size_t i = lf_dispatch_choose(k, lf_cpu_features());
-	atomic_store_explicit(&chosen[id], (int)i, memory_order_relaxed);
-	atomic_store_explicit(&slot[id], k->variants[i].fn, memory_order_release);
-	return k->variants[i].fn;
+	for (;;) {
+		unsigned long g = atomic_load_explicit(&generation, memory_order_acquire);
+		size_t i = lf_dispatch_choose(k, lf_cpu_features());
+		lf_fnptr fn = k->variants[i].fn, expected = NULL;
+		atomic_store_explicit(&chosen[id], (int)i, memory_order_relaxed);
+		if (!atomic_compare_exchange_strong_explicit(&slot[id], &expected, fn,
+		                                             memory_order_acq_rel,
+		                                             memory_order_acquire))
+			fn = expected;  /* another thread resolved (or forced) it first */
+		if (atomic_load_explicit(&generation, memory_order_acquire) == g)
+			return fn;
+		expected = fn;      /* the features changed meanwhile: take it back, retry */
+		atomic_compare_exchange_strong_explicit(&slot[id], &expected, NULL,
+		                                        memory_order_acq_rel, memory_order_acquire);
+	}
 }
 
 lf_fnptr lf_dispatch_get(enum lf_kernel_id id)
@@ -40,6 +59,7 @@ lf_fnptr lf_dispatch_get(enum lf_kernel_id id)
 
 void lf_dispatch_reset(void)
 {
+	atomic_fetch_add_explicit(&generation, 1, memory_order_acq_rel);
 	for (int i = 0; i < LF_K_COUNT; i++) {
 		atomic_store_explicit(&slot[i], NULL, memory_order_release);
 		atomic_store_explicit(&chosen[i], -1, memory_order_relaxed);

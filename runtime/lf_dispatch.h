@@ -65,6 +65,10 @@ LF_INTERNAL uint64_t lf_cpu_decode_aarch64(unsigned long hwcap, unsigned long hw
  * not NULL) and ignored.  Never adds a feature that is not in `detected`. */
 LF_INTERNAL uint64_t lf_cpu_parse_mask(const char *spec, uint64_t detected, FILE *warn);
 
+/* Drop the features whose prerequisite is absent (AVX2 without AVX, AVX-512 extensions
+ * without AVX-512F, ...). */
+LF_INTERNAL uint64_t lf_cpu_implied(uint64_t features);
+
 /* Feature name table: "bmi2" <-> LF_CPU_BMI2 ... (NULL-terminated). */
 struct lf_feature_name {
 	const char *name;
@@ -72,7 +76,7 @@ struct lf_feature_name {
 };
 LF_INTERNAL extern const struct lf_feature_name lf_feature_names[];
 
-/* Detected features before LIMBFORGE_CPU and lf_cpu_mask. */
+/* Detected features before LIMBFORGE_CPU and lf_cpu_mask (LF_CPU_ASM included). */
 LF_INTERNAL uint64_t lf_cpu_detect(void);
 
 #endif /* LF_DISPATCH_H */

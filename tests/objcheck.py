@@ -7,7 +7,7 @@ lib` builds them):
   - .note.gnu.property carries X86_FEATURE_1_AND = IBT, SHSTK (x86-64) or
     AARCH64_FEATURE_1_AND = BTI, PAC (AArch64);
   - the object exports exactly one symbol, lf_<file name>, of type FUNC, non-zero size, hidden
-    (the library assembles with -DLF_HIDDEN), whose first instruction is endbr64 / bti c;
+    (kernels are hidden unless LF_EXPORT_KERNELS), whose first instruction is endbr64 / bti c;
   - .eh_frame has an FDE covering exactly [symbol, symbol + size), and at every instruction the
     CFA of the unwind table equals the stack depth simulated from the disassembly (push/pop,
     stp/ldp with writeback, sub/add of the stack pointer); every callee-saved register stored
@@ -296,7 +296,7 @@ def check_object(arch, obj, hidden=None, expect_symbol=None):
             errors.append("%s: %s has size 0" % (obj, name))
             continue
         if hidden is True and s["vis"] != "HIDDEN":
-            errors.append("%s: %s is %s, the library assembles with -DLF_HIDDEN"
+            errors.append("%s: %s is %s, kernels are hidden unless LF_EXPORT_KERNELS"
                           % (obj, name, s["vis"]))
         start, end = s["value"], s["value"] + s["size"]
         insns = disassemble(arch, obj, start, end)

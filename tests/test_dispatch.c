@@ -42,6 +42,7 @@ static const struct {
 	{ "aes", LF_CPU_AES },         { "pmull", LF_CPU_PMULL },
 	{ "sha2", LF_CPU_SHA2 },       { "sha3", LF_CPU_SHA3 },
 	{ "sve", LF_CPU_SVE },         { "sve2", LF_CPU_SVE2 },
+	{ "asm", LF_CPU_ASM },
 };
 #define X86_ALL (LF_CPU_BMI1 | LF_CPU_BMI2 | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_FMA | \
                  LF_CPU_AVX512F | LF_CPU_AVX512DQ | LF_CPU_AVX512BW | LF_CPU_AVX512VL |       \
@@ -52,6 +53,22 @@ static const struct {
 #define VEX_ALL (LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_FMA | LF_CPU_AVXIFMA | AVX512_ALL)
 #define A64_ALL (LF_CPU_ASIMD | LF_CPU_AES | LF_CPU_PMULL | LF_CPU_SHA2 | LF_CPU_SHA3 |      \
                  LF_CPU_SVE | LF_CPU_SVE2)
+
+/* The dependency rule limbforge.h states, restated here independently of cpu.c: a feature
+ * goes when what it needs goes (AVX2/FMA/AVX-IFMA/AVX-512 need AVX, the AVX-512 extensions
+ * AVX-512F, the AArch64 crypto extensions ASIMD, SVE2 needs SVE). */
+static uint64_t doc_implied(uint64_t f)
+{
+	if (!(f & LF_CPU_AVX))
+		f &= ~VEX_ALL;
+	if (!(f & LF_CPU_AVX512F))
+		f &= ~AVX512_ALL;
+	if (!(f & LF_CPU_ASIMD))
+		f &= ~(LF_CPU_AES | LF_CPU_PMULL | LF_CPU_SHA2 | LF_CPU_SHA3);
+	if (!(f & LF_CPU_SVE))
+		f &= ~LF_CPU_SVE2;
+	return f;
+}
 
 static uint64_t doc_bit(const char *name)
 {
@@ -307,6 +324,10 @@ END_TEST
 START_TEST(test_detect_host)
 {
 	uint64_t d = lf_cpu_detect();
+#if defined(__x86_64__) || defined(__aarch64__)
+	ck_assert_msg(d & LF_CPU_ASM, "LF_CPU_ASM not set where assembly kernels exist");
+	d &= ~LF_CPU_ASM;
+#endif
 #if defined(__x86_64__)
 	static const struct {
 		const char *flag;
@@ -418,15 +439,28 @@ START_TEST(test_parse_mask)
 	ck_assert_msg(strstr(w, "ad") != NULL, "no warning for '-ad' (got \"%s\")", w);
 	ASSERT_FEATURES(lf_cpu_parse_mask("-bogus,-adx", D, NULL), NO_ADX, "warn == NULL");
 
-	/* every documented name, removed and kept alone */
+	/* every documented name, removed and kept alone (with what depends on it) */
 	for (size_t i = 0; i < NLEN(doc_features); i++) {
 		char spec[64];
 		snprintf(spec, sizeof spec, "-%s", doc_features[i].name);
-		ASSERT_FEATURES(parse(spec, D, w, sizeof w), D & ~doc_features[i].bit, "%s", spec);
+		ASSERT_FEATURES(parse(spec, D, w, sizeof w), doc_implied(D & ~doc_features[i].bit),
+		                "%s", spec);
 		snprintf(spec, sizeof spec, "none,+%s", doc_features[i].name);
-		ASSERT_FEATURES(parse(spec, D, w, sizeof w), D & doc_features[i].bit, "%s", spec);
+		ASSERT_FEATURES(parse(spec, D, w, sizeof w), doc_implied(D & doc_features[i].bit),
+		                "%s", spec);
 		ck_assert_msg(w[0] == 0, "%s warned: %s", spec, w);
 	}
+
+	/* blanks around tokens are ignored; a bare sign is warned about */
+	ASSERT_FEATURES(parse(" -adx , -bmi2", D, w, sizeof w), D & ~(LF_CPU_ADX | LF_CPU_BMI2),
+	                "blanks around tokens");
+	ck_assert_msg(w[0] == 0, "blanks warned: %s", w);
+	ASSERT_FEATURES(parse("-", D, w, sizeof w), D, "bare -");
+	ck_assert_msg(w[0] != 0, "no warning for a bare '-'");
+	/* dependants go with what they need */
+	ASSERT_FEATURES(parse("-avx", D, w, sizeof w), D & ~VEX_ALL, "-avx drops AVX2, AVX-512");
+	ASSERT_FEATURES(parse("-avx512f", D, w, sizeof w), D & ~AVX512_ALL,
+	                "-avx512f drops the AVX-512 extensions");
 
 	/* property: whatever the tokens, the result is a subset of what was detected */
 	rng_t rng;
@@ -479,9 +513,9 @@ START_TEST(test_table_shape)
 		                             [LF_K_bi_square_to_len] = "bi_square_to_len" };
 	uint64_t arch_bits = 0;
 #if defined(__x86_64__)
-	arch_bits = X86_ALL;
+	arch_bits = X86_ALL | LF_CPU_ASM;
 #elif defined(__aarch64__)
-	arch_bits = A64_ALL;
+	arch_bits = A64_ALL | LF_CPU_ASM;
 #endif
 	for (int kid = 0; kid < LF_K_COUNT; kid++) {
 		const struct lf_kernel *k = &lf_kernel_table[kid];
@@ -708,6 +742,7 @@ START_TEST(test_env_mask)
 				want |= doc_bit(tok + (tok[0] == '+')) & det;
 		}
 	}
+	want = doc_implied(want);
 	ASSERT_FEATURES(lf_cpu_features(), want, "lf_cpu_features() under LIMBFORGE_CPU=%s",
 	                env ? env : "(unset)");
 	uint64_t removed = det & ~want;

@@ -41,4 +41,6 @@ def features_text(tokens):
 
 
 def mask_expr(tokens):
-    return " | ".join(features.macros(tokens)) if tokens else "0"
+    """Dispatch mask of a generated variant: LF_CPU_ASM (assembly allowed at all: cleared by
+    LIMBFORGE_CPU=none even where the variant needs no optional feature) and its features."""
+    return " | ".join(["LF_CPU_ASM"] + features.macros(tokens))

@@ -57,8 +57,9 @@ class Header(unittest.TestCase):
     def test_macros_and_mask_expressions(self):
         from lfgen import emit
         self.assertEqual(features.macros(["adx", "bmi2"]), ["LF_CPU_ADX", "LF_CPU_BMI2"])
-        self.assertEqual(emit.mask_expr([]), "0")
-        self.assertEqual(emit.mask_expr(["adx", "bmi2"]), "LF_CPU_ADX | LF_CPU_BMI2")
+        # every generated variant also requires LF_CPU_ASM (LIMBFORGE_CPU=none -> ref)
+        self.assertEqual(emit.mask_expr([]), "LF_CPU_ASM")
+        self.assertEqual(emit.mask_expr(["adx", "bmi2"]), "LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2")
 
 
 class X86Mapping(unittest.TestCase):

@@ -52,10 +52,10 @@ class ObjCheck(unittest.TestCase):
 
     @support.needs_gcc
     def test_hidden_expected(self):
-        errs = self.check("x86_64", GOOD_X86, hidden=True)
-        self.assertTrue([e for e in errs if "LF_HIDDEN" in e], errs)
-        self.assertEqual(self.check("x86_64", GOOD_X86, hidden=True, flags=["-DLF_HIDDEN"]),
-                         [])
+        # kernels are hidden unless LF_EXPORT_KERNELS: an exported one is reported
+        errs = self.check("x86_64", GOOD_X86, hidden=True, flags=["-DLF_EXPORT_KERNELS"])
+        self.assertTrue([e for e in errs if "hidden" in e], errs)
+        self.assertEqual(self.check("x86_64", GOOD_X86, hidden=True), [])
 
     @support.needs_gcc
     def test_missing_notes(self):

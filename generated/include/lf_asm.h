@@ -13,8 +13,12 @@
  *                       BTI|PAC (AArch64; the kernels are leaves and never spill x30)
  *
  * Knobs for consumers who assemble the files in their own build:
- *   -DLF_PREFIX=myproj_   prefix every kernel symbol (two copies can live in one process)
- *   -DLF_HIDDEN           give the kernels hidden visibility (what liblimbforge does)
+ *   (default)             kernel symbols have hidden visibility: a shared library built from
+ *                         these files exports only the public lf_* API of runtime/
+ *   -DLF_EXPORT_KERNELS   export the lf_<kernel>_<variant> symbols instead
+ *   -DLF_PREFIX=myproj_   prefix the assembly symbols (myproj_lf_...); the C runtime does not
+ *                         follow this prefix yet, so it only helps a build that calls the
+ *                         variants directly
  * Flavours: ELF (Linux, BSD) and Mach-O (__APPLE__: leading underscore, no .type/.size).
  */
 #ifndef LF_ASM_H
@@ -30,19 +34,19 @@
 #  define LF_SYM(name) LF_CAT(_, LF_CAT(LF_PREFIX, name))
 #  define LF_TYPE(sym)
 #  define LF_SIZE(sym)
-#  if defined(LF_HIDDEN)
-#    define LF_VISIBILITY(sym) .private_extern sym
-#  else
+#  if defined(LF_EXPORT_KERNELS)
 #    define LF_VISIBILITY(sym)
+#  else
+#    define LF_VISIBILITY(sym) .private_extern sym
 #  endif
 #else
 #  define LF_SYM(name) LF_CAT(LF_PREFIX, name)
 #  define LF_TYPE(sym) .type sym, %function
 #  define LF_SIZE(sym) .size sym, .-sym
-#  if defined(LF_HIDDEN)
-#    define LF_VISIBILITY(sym) .hidden sym
-#  else
+#  if defined(LF_EXPORT_KERNELS)
 #    define LF_VISIBILITY(sym)
+#  else
+#    define LF_VISIBILITY(sym) .hidden sym
 #  endif
 #endif
 

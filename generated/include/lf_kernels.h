@@ -17,6 +17,14 @@
 extern "C" {
 #endif
 
+/* The variants are internal: hidden, like their assembly (see lf_asm.h), unless
+ * LF_EXPORT_KERNELS is defined. */
+#if defined(LF_EXPORT_KERNELS) || !defined(__GNUC__)
+#  define LF_KERNEL_DECL
+#else
+#  define LF_KERNEL_DECL __attribute__((visibility("hidden")))
+#endif
+
 /* kernel indices in the dispatch table */
 enum lf_kernel_id {
 	LF_K_mpn_mul_1 = 0,
@@ -30,58 +38,74 @@ enum lf_kernel_id {
 
 /* mpn_mul_1: {rp,n} = {ap,n} * b; returns the high limb */
 typedef uint64_t (*lf_mpn_mul_1_fn)(uint64_t *, const uint64_t *, size_t, uint64_t);
-uint64_t lf_mpn_mul_1_ref(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+LF_KERNEL_DECL uint64_t lf_mpn_mul_1_ref(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #if defined(__x86_64__)
-uint64_t lf_mpn_mul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);   /* bmi2 (LF_CPU_BMI2) */
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
 #if defined(__aarch64__)
-uint64_t lf_mpn_mul_1_a64(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);   /* none (base instruction set) */
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL uint64_t lf_mpn_mul_1_a64(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
 
 /* mpn_addmul_1: {rp,n} += {ap,n} * b; returns the carry-out limb */
 typedef uint64_t (*lf_mpn_addmul_1_fn)(uint64_t *, const uint64_t *, size_t, uint64_t);
-uint64_t lf_mpn_addmul_1_ref(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_ref(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #if defined(__x86_64__)
-uint64_t lf_mpn_addmul_1_adx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
-uint64_t lf_mpn_addmul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);   /* bmi2 (LF_CPU_BMI2) */
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
 #if defined(__aarch64__)
-uint64_t lf_mpn_addmul_1_a64(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);   /* none (base instruction set) */
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_a64(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
 
 /* mpn_sqr: {rp,2n} = {ap,n}^2 */
 typedef void (*lf_mpn_sqr_fn)(uint64_t *, const uint64_t *, size_t);
-void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
+LF_KERNEL_DECL void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
 #if defined(__x86_64__)
-void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);   /* adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2) */
-void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
+/* ifma requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);
 #endif
 #if defined(__aarch64__)
-void lf_mpn_sqr_a64(uint64_t *rp, const uint64_t *ap, size_t n);   /* none (base instruction set) */
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_mpn_sqr_a64(uint64_t *rp, const uint64_t *ap, size_t n);
 #endif
 
 /* bi_mul_add: window of out += in * k (BigInteger.implMulAdd); returns the carry-out word */
 typedef uint32_t (*lf_bi_mul_add_fn)(uint32_t *, size_t, const uint32_t *, size_t, size_t, uint32_t);
-uint32_t lf_bi_mul_add_ref(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_ref(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #if defined(__x86_64__)
-uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* adx avx avx512dq avx512f bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2) */
-uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
-uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* bmi2 (LF_CPU_BMI2) */
+/* avx512 requires: adx avx avx512dq avx512f bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #endif
 #if defined(__aarch64__)
-uint32_t lf_bi_mul_add_w64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
-uint32_t lf_bi_mul_add_x64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
-uint32_t lf_bi_mul_add_w32(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);   /* none (base instruction set) */
+/* w64 requires: no optional feature */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_w64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* x64 requires: no optional feature */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_x64(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* w32 requires: no optional feature */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_w32(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #endif
 
 /* bi_square_to_len: z = x^2 (BigInteger.implSquareToLen) */
 typedef void (*lf_bi_square_to_len_fn)(const uint32_t *, size_t, uint32_t *);
-void lf_bi_square_to_len_ref(const uint32_t *x, size_t len, uint32_t *z);
+LF_KERNEL_DECL void lf_bi_square_to_len_ref(const uint32_t *x, size_t len, uint32_t *z);
 #if defined(__x86_64__)
-void lf_bi_square_to_len_adx(const uint32_t *x, size_t len, uint32_t *z);   /* adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2) */
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_bi_square_to_len_adx(const uint32_t *x, size_t len, uint32_t *z);
 #endif
 #if defined(__aarch64__)
-void lf_bi_square_to_len_x64(const uint32_t *x, size_t len, uint32_t *z);   /* none (base instruction set) */
+/* x64 requires: no optional feature */
+LF_KERNEL_DECL void lf_bi_square_to_len_x64(const uint32_t *x, size_t len, uint32_t *z);
 #endif
 
 #ifdef __cplusplus

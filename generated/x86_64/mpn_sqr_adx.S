@@ -25,11 +25,11 @@
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.adx]
  *   ahead = 1
  *   corner = 16
- *   small = 9
+ *   small = 12
  *   unroll = 16
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
- * 2053 instructions.
+ * 3164 instructions.
  */
 #include "lf_asm.h"
 
@@ -49,10 +49,10 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%rdx, %rax
 	testq	%rax, %rax
 	jz	.Llf_mpn_sqr_adx_exit
-	cmpq	$9, %rax
+	cmpq	$12, %rax
 	ja	.Llf_mpn_sqr_adx_generic
-	cmpq	$5, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt5
+	cmpq	$6, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt6
 	cmpq	$3, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt3
 	cmpq	$2, %rax
@@ -65,25 +65,37 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 .Llf_mpn_sqr_adx_n_gt2:
 	jmp	.Llf_mpn_sqr_adx_small3
 .Llf_mpn_sqr_adx_n_gt3:
+	cmpq	$5, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt5
 	cmpq	$4, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt4
 	jmp	.Llf_mpn_sqr_adx_small4
 .Llf_mpn_sqr_adx_n_gt4:
 	jmp	.Llf_mpn_sqr_adx_small5
 .Llf_mpn_sqr_adx_n_gt5:
-	cmpq	$7, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt7
-	cmpq	$6, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt6
 	jmp	.Llf_mpn_sqr_adx_small6
 .Llf_mpn_sqr_adx_n_gt6:
-	jmp	.Llf_mpn_sqr_adx_small7
-.Llf_mpn_sqr_adx_n_gt7:
+	cmpq	$9, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt9
 	cmpq	$8, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt8
+	cmpq	$7, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt7
+	jmp	.Llf_mpn_sqr_adx_small7
+.Llf_mpn_sqr_adx_n_gt7:
 	jmp	.Llf_mpn_sqr_adx_small8
 .Llf_mpn_sqr_adx_n_gt8:
 	jmp	.Llf_mpn_sqr_adx_small9
+.Llf_mpn_sqr_adx_n_gt9:
+	cmpq	$11, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt11
+	cmpq	$10, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt10
+	jmp	.Llf_mpn_sqr_adx_small10
+.Llf_mpn_sqr_adx_n_gt10:
+	jmp	.Llf_mpn_sqr_adx_small11
+.Llf_mpn_sqr_adx_n_gt11:
+	jmp	.Llf_mpn_sqr_adx_small12
 .Llf_mpn_sqr_adx_small1:
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %rax
@@ -1156,6 +1168,1120 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adoxq	%rax, %r11
 	movq	%r11, 136(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small10:
+	movq	(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 32(%rdi)
+	mulxq	40(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 48(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 64(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 72(%rdi)
+	adcxq	%r10, %rax
+	movq	%rax, 80(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	48(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 88(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 96(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	48(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 104(%rdi)
+	movq	32(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	40(%rsi), %r11, %rax
+	adoxq	72(%rdi), %r11
+	movq	%r11, 72(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 112(%rdi)
+	movq	40(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	48(%rsi), %r11, %rax
+	adoxq	88(%rdi), %r11
+	movq	%r11, 88(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 120(%rdi)
+	movq	48(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	56(%rsi), %r11, %rax
+	adoxq	104(%rdi), %r11
+	movq	%r11, 104(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	120(%rdi), %r9
+	movq	%r9, 120(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 128(%rdi)
+	movq	56(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	64(%rsi), %r11, %rax
+	adoxq	120(%rdi), %r11
+	movq	%r11, 120(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	128(%rdi), %r9
+	movq	%r9, 128(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 136(%rdi)
+	movq	64(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	72(%rsi), %r11, %rax
+	adoxq	136(%rdi), %r11
+	movq	%r11, 136(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 144(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 24(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 56(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	64(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 64(%rdi)
+	movq	72(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 72(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	80(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 80(%rdi)
+	movq	88(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 88(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	96(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 96(%rdi)
+	movq	104(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 104(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	112(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 112(%rdi)
+	movq	120(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 120(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	128(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 128(%rdi)
+	movq	136(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 136(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
+	movq	144(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%rax, %r9
+	movq	%r9, 144(%rdi)
+	movq	%r10, %rax
+	adcxq	%r10, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 152(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small11:
+	movq	(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 32(%rdi)
+	mulxq	40(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 48(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 64(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 72(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 80(%rdi)
+	adcxq	%r10, %r11
+	movq	%r11, 88(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	48(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 96(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 104(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	48(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 112(%rdi)
+	movq	32(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	40(%rsi), %r11, %rax
+	adoxq	72(%rdi), %r11
+	movq	%r11, 72(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 120(%rdi)
+	movq	40(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	48(%rsi), %r11, %rax
+	adoxq	88(%rdi), %r11
+	movq	%r11, 88(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	120(%rdi), %r9
+	movq	%r9, 120(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 128(%rdi)
+	movq	48(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	56(%rsi), %r11, %rax
+	adoxq	104(%rdi), %r11
+	movq	%r11, 104(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	120(%rdi), %r9
+	movq	%r9, 120(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	128(%rdi), %r9
+	movq	%r9, 128(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 136(%rdi)
+	movq	56(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	64(%rsi), %r11, %rax
+	adoxq	120(%rdi), %r11
+	movq	%r11, 120(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	128(%rdi), %r9
+	movq	%r9, 128(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	136(%rdi), %r9
+	movq	%r9, 136(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 144(%rdi)
+	movq	64(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	72(%rsi), %r11, %rax
+	adoxq	136(%rdi), %r11
+	movq	%r11, 136(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	144(%rdi), %r9
+	movq	%r9, 144(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 152(%rdi)
+	movq	72(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	80(%rsi), %r11, %rax
+	adoxq	152(%rdi), %r11
+	movq	%r11, 152(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 160(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 40(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	64(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 64(%rdi)
+	movq	72(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 72(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	80(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 80(%rdi)
+	movq	88(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 88(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	96(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 96(%rdi)
+	movq	104(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 104(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	112(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 112(%rdi)
+	movq	120(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 120(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	128(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 128(%rdi)
+	movq	136(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 136(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	144(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 144(%rdi)
+	movq	152(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 152(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %rax, %r11
+	movq	160(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%rax, %r9
+	movq	%r9, 160(%rdi)
+	movq	%r10, %rax
+	adcxq	%r10, %rax
+	adoxq	%r11, %rax
+	movq	%rax, 168(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
+.Llf_mpn_sqr_adx_small12:
+	movq	(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	8(%rsi), %r11, %rax
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 32(%rdi)
+	mulxq	40(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 48(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 64(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 72(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	movq	%r9, 80(%rdi)
+	mulxq	88(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	movq	%r9, 88(%rdi)
+	adcxq	%r10, %rax
+	movq	%rax, 96(%rdi)
+	movq	8(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	16(%rsi), %r11, %rax
+	adoxq	24(%rdi), %r11
+	movq	%r11, 24(%rdi)
+	mulxq	24(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	32(%rdi), %r9
+	movq	%r9, 32(%rdi)
+	mulxq	32(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	40(%rdi), %r9
+	movq	%r9, 40(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	48(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	88(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 104(%rdi)
+	movq	16(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	24(%rsi), %r11, %rax
+	adoxq	40(%rdi), %r11
+	movq	%r11, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	48(%rdi), %r9
+	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	56(%rdi), %r9
+	movq	%r9, 56(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	88(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 112(%rdi)
+	movq	24(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	32(%rsi), %r11, %rax
+	adoxq	56(%rdi), %r11
+	movq	%r11, 56(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	64(%rdi), %r9
+	movq	%r9, 64(%rdi)
+	mulxq	48(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	72(%rdi), %r9
+	movq	%r9, 72(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	mulxq	88(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 120(%rdi)
+	movq	32(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	40(%rsi), %r11, %rax
+	adoxq	72(%rdi), %r11
+	movq	%r11, 72(%rdi)
+	mulxq	48(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	80(%rdi), %r9
+	movq	%r9, 80(%rdi)
+	mulxq	56(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	88(%rdi), %r9
+	movq	%r9, 88(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	mulxq	88(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	120(%rdi), %r9
+	movq	%r9, 120(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 128(%rdi)
+	movq	40(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	48(%rsi), %r11, %rax
+	adoxq	88(%rdi), %r11
+	movq	%r11, 88(%rdi)
+	mulxq	56(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	96(%rdi), %r9
+	movq	%r9, 96(%rdi)
+	mulxq	64(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	104(%rdi), %r9
+	movq	%r9, 104(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	120(%rdi), %r9
+	movq	%r9, 120(%rdi)
+	mulxq	88(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	128(%rdi), %r9
+	movq	%r9, 128(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 136(%rdi)
+	movq	48(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	56(%rsi), %r11, %rax
+	adoxq	104(%rdi), %r11
+	movq	%r11, 104(%rdi)
+	mulxq	64(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	112(%rdi), %r9
+	movq	%r9, 112(%rdi)
+	mulxq	72(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	120(%rdi), %r9
+	movq	%r9, 120(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	128(%rdi), %r9
+	movq	%r9, 128(%rdi)
+	mulxq	88(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	136(%rdi), %r9
+	movq	%r9, 136(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 144(%rdi)
+	movq	56(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	64(%rsi), %r11, %rax
+	adoxq	120(%rdi), %r11
+	movq	%r11, 120(%rdi)
+	mulxq	72(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	128(%rdi), %r9
+	movq	%r9, 128(%rdi)
+	mulxq	80(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	136(%rdi), %r9
+	movq	%r9, 136(%rdi)
+	mulxq	88(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	144(%rdi), %r9
+	movq	%r9, 144(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 152(%rdi)
+	movq	64(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	72(%rsi), %r11, %rax
+	adoxq	136(%rdi), %r11
+	movq	%r11, 136(%rdi)
+	mulxq	80(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	144(%rdi), %r9
+	movq	%r9, 144(%rdi)
+	mulxq	88(%rsi), %r9, %rax
+	adcxq	%r11, %r9
+	adoxq	152(%rdi), %r9
+	movq	%r9, 152(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 160(%rdi)
+	movq	72(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	80(%rsi), %r11, %rax
+	adoxq	152(%rdi), %r11
+	movq	%r11, 152(%rdi)
+	mulxq	88(%rsi), %r9, %r11
+	adcxq	%rax, %r9
+	adoxq	160(%rdi), %r9
+	movq	%r9, 160(%rdi)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 168(%rdi)
+	movq	80(%rsi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	88(%rsi), %r11, %rax
+	adoxq	168(%rdi), %r11
+	movq	%r11, 168(%rdi)
+	adcxq	%r10, %rax
+	adoxq	%r10, %rax
+	movq	%rax, 176(%rdi)
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %rax
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rdi)
+	xorl	%r10d, %r10d
+	movq	8(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 16(%rdi)
+	movq	24(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 24(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	32(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 32(%rdi)
+	movq	40(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 40(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	48(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 48(%rdi)
+	movq	56(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 56(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	64(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 64(%rdi)
+	movq	72(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 72(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	80(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 80(%rdi)
+	movq	88(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 88(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	96(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 96(%rdi)
+	movq	104(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 104(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	112(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 112(%rdi)
+	movq	120(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 120(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	128(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 128(%rdi)
+	movq	136(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 136(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r9, %r11
+	movq	144(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	movq	%r8, 144(%rdi)
+	movq	152(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 152(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %r9
+	movq	160(%rdi), %r8
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 160(%rdi)
+	movq	168(%rdi), %r11
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 168(%rdi)
+	movq	(%rax), %rdx
+	leaq	8(%rax), %rax
+	mulxq	%rdx, %r11, %rax
+	movq	176(%rdi), %r9
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 176(%rdi)
+	movq	%r10, %r11
+	adcxq	%r10, %r11
+	adoxq	%rax, %r11
+	movq	%r11, 184(%rdi)
+	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_generic:
 	cmpq	$16, %rax
 	ja	.Llf_mpn_sqr_adx_large
@@ -1170,28 +2296,16 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	(%rdi,%rax,8), %r10
 	leaq	(%r10,%rax,8), %r10
 	leaq	(%rsi,%rax,8), %r11
-	cmpq	$13, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt13
-	cmpq	$11, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt11
-	cmpq	$10, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt10
-	jmp	.Llf_mpn_sqr_adx_corner_row9
-.Llf_mpn_sqr_adx_n_gt10:
-	jmp	.Llf_mpn_sqr_adx_corner_row10
-.Llf_mpn_sqr_adx_n_gt11:
-	cmpq	$12, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt12
-	jmp	.Llf_mpn_sqr_adx_corner_row11
-.Llf_mpn_sqr_adx_n_gt12:
-	jmp	.Llf_mpn_sqr_adx_corner_row12
-.Llf_mpn_sqr_adx_n_gt13:
-	cmpq	$15, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt15
 	cmpq	$14, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt14
+	cmpq	$13, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt13
+	jmp	.Llf_mpn_sqr_adx_corner_row12
+.Llf_mpn_sqr_adx_n_gt13:
 	jmp	.Llf_mpn_sqr_adx_corner_row13
 .Llf_mpn_sqr_adx_n_gt14:
+	cmpq	$15, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt15
 	jmp	.Llf_mpn_sqr_adx_corner_row14
 .Llf_mpn_sqr_adx_n_gt15:
 	jmp	.Llf_mpn_sqr_adx_corner_row15
@@ -1760,7 +2874,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %rcx
 	adoxq	%r9, %rcx
 	movq	%rcx, -104(%r10)
-.Llf_mpn_sqr_adx_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-88(%r11), %rcx, %r8
@@ -1809,7 +2922,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
 	movq	%r8, -96(%r10)
-.Llf_mpn_sqr_adx_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-80(%r11), %rcx, %r8
@@ -1854,7 +2966,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %rcx
 	adoxq	%r9, %rcx
 	movq	%rcx, -88(%r10)
-.Llf_mpn_sqr_adx_corner_row9:
 	movq	-80(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-72(%r11), %rcx, %r8

@@ -29,18 +29,18 @@
  *   blocks = 4
  *   first = 8
  *   ifma_max = 256
- *   ifma_min = 10
+ *   ifma_min = 13
  *   wunroll = 2
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbp, rbx
- * 1695 instructions.
+ * 1693 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	/* size dispatch before the frame: other sizes run lf_mpn_sqr_adx */
 	vzeroupper
-	cmpq	$10, %rdx
+	cmpq	$13, %rdx
 	jb	LF_SYM(lf_mpn_sqr_adx)
 	cmpq	$256, %rdx
 	ja	LF_SYM(lf_mpn_sqr_adx)
@@ -230,8 +230,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm24
 	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm17
 	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm25
-	cmpq	$13, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm16
 	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm24
@@ -246,8 +244,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm25
 	vpmadd52luq	144(%r10){1to8}, %zmm7, %zmm18{%k2}
 	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm26{%k2}
-	cmpq	$15, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm31, %zmm30, %zmm31
 	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm16
 	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm24
@@ -255,14 +251,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	64(%r10){1to8}, %zmm31, %zmm25
 	vpmadd52luq	136(%r10){1to8}, %zmm31, %zmm18{%k3}
 	vpmadd52huq	128(%r10){1to8}, %zmm31, %zmm26{%k3}
+	cmpq	$16, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm16
 	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm24
 	vpmadd52luq	64(%r10){1to8}, %zmm30, %zmm17
 	vpmadd52huq	56(%r10){1to8}, %zmm30, %zmm25
 	vpmadd52luq	128(%r10){1to8}, %zmm30, %zmm18
 	vpmadd52huq	120(%r10){1to8}, %zmm30, %zmm26
-	cmpq	$17, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	vmovdqa64	192(%r10), %zmm31
 	valignq	$1, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm17
@@ -271,6 +267,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm26
 	vpmadd52luq	184(%r10){1to8}, %zmm7, %zmm19{%k1}
 	vpmadd52huq	176(%r10){1to8}, %zmm7, %zmm27{%k1}
+	cmpq	$18, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$2, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm17
 	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm25
@@ -278,8 +276,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm26
 	vpmadd52luq	176(%r10){1to8}, %zmm7, %zmm19{%k2}
 	vpmadd52huq	168(%r10){1to8}, %zmm7, %zmm27{%k2}
-	cmpq	$19, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm17
 	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm25
@@ -287,6 +283,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm26
 	vpmadd52luq	168(%r10){1to8}, %zmm7, %zmm19{%k3}
 	vpmadd52huq	160(%r10){1to8}, %zmm7, %zmm27{%k3}
+	cmpq	$20, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$4, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm17
 	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm25
@@ -294,8 +292,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm26
 	vpmadd52luq	160(%r10){1to8}, %zmm7, %zmm19
 	vpmadd52huq	152(%r10){1to8}, %zmm7, %zmm27
-	cmpq	$21, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm17
 	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm25
@@ -305,6 +301,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm27
 	vpmadd52luq	216(%r10){1to8}, %zmm7, %zmm20{%k1}
 	vpmadd52huq	208(%r10){1to8}, %zmm7, %zmm28{%k1}
+	cmpq	$22, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$6, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm17
 	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm25
@@ -314,8 +312,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm27
 	vpmadd52luq	208(%r10){1to8}, %zmm7, %zmm20{%k2}
 	vpmadd52huq	200(%r10){1to8}, %zmm7, %zmm28{%k2}
-	cmpq	$23, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm30, %zmm31, %zmm30
 	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm17
 	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm25
@@ -325,6 +321,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	128(%r10){1to8}, %zmm30, %zmm27
 	vpmadd52luq	200(%r10){1to8}, %zmm30, %zmm20{%k3}
 	vpmadd52huq	192(%r10){1to8}, %zmm30, %zmm28{%k3}
+	cmpq	$24, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm17
 	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm25
 	vpmadd52luq	64(%r10){1to8}, %zmm31, %zmm18
@@ -333,8 +331,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	120(%r10){1to8}, %zmm31, %zmm27
 	vpmadd52luq	192(%r10){1to8}, %zmm31, %zmm20
 	vpmadd52huq	184(%r10){1to8}, %zmm31, %zmm28
-	cmpq	$25, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	vmovdqa64	256(%r10), %zmm30
 	valignq	$1, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm18
@@ -345,6 +341,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	176(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	248(%r10){1to8}, %zmm7, %zmm21{%k1}
 	vpmadd52huq	240(%r10){1to8}, %zmm7, %zmm29{%k1}
+	cmpq	$26, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$2, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm18
 	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm26
@@ -354,8 +352,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	168(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	240(%r10){1to8}, %zmm7, %zmm21{%k2}
 	vpmadd52huq	232(%r10){1to8}, %zmm7, %zmm29{%k2}
-	cmpq	$27, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm18
 	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm26
@@ -365,6 +361,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	160(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	232(%r10){1to8}, %zmm7, %zmm21{%k3}
 	vpmadd52huq	224(%r10){1to8}, %zmm7, %zmm29{%k3}
+	cmpq	$28, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$4, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm18
 	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm26
@@ -374,8 +372,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	152(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	224(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	216(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$29, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm18
 	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm26
@@ -385,6 +381,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	216(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	208(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$30, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$6, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm18
 	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm26
@@ -394,8 +392,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	208(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	200(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$31, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm31, %zmm30, %zmm31
 	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm18
 	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm26
@@ -405,6 +401,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	128(%r10){1to8}, %zmm31, %zmm28
 	vpmadd52luq	200(%r10){1to8}, %zmm31, %zmm21
 	vpmadd52huq	192(%r10){1to8}, %zmm31, %zmm29
+	cmpq	$32, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm18
 	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm26
 	vpmadd52luq	64(%r10){1to8}, %zmm30, %zmm19
@@ -413,8 +411,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	120(%r10){1to8}, %zmm30, %zmm28
 	vpmadd52luq	192(%r10){1to8}, %zmm30, %zmm21
 	vpmadd52huq	184(%r10){1to8}, %zmm30, %zmm29
-	cmpq	$33, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	vmovdqa64	320(%r10), %zmm31
 	valignq	$1, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm19
@@ -423,6 +419,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	184(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	176(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$34, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$2, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm19
 	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm27
@@ -430,8 +428,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	176(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	168(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$35, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm19
 	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm27
@@ -439,6 +435,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	168(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	160(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$36, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$4, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm19
 	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm27
@@ -446,8 +444,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	160(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	152(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$37, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm19
 	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm27
@@ -455,6 +451,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	152(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	144(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$38, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$6, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm19
 	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm27
@@ -462,8 +460,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	144(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	136(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$39, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm30, %zmm31, %zmm30
 	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm19
 	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm27
@@ -471,90 +467,92 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmadd52huq	64(%r10){1to8}, %zmm30, %zmm28
 	vpmadd52luq	136(%r10){1to8}, %zmm30, %zmm21
 	vpmadd52huq	128(%r10){1to8}, %zmm30, %zmm29
+	cmpq	$40, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm19
 	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm27
 	vpmadd52luq	64(%r10){1to8}, %zmm31, %zmm20
 	vpmadd52huq	56(%r10){1to8}, %zmm31, %zmm28
 	vpmadd52luq	128(%r10){1to8}, %zmm31, %zmm21
 	vpmadd52huq	120(%r10){1to8}, %zmm31, %zmm29
-	cmpq	$41, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	vmovdqa64	384(%r10), %zmm30
 	valignq	$1, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm20
 	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	120(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	112(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$42, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$2, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm20
 	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	112(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	104(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$43, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm20
 	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	104(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	96(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$44, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$4, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm20
 	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	96(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	88(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$45, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm20
 	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	88(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	80(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$46, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$6, %zmm31, %zmm30, %zmm7
 	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm20
 	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm28
 	vpmadd52luq	80(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	72(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$47, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm31, %zmm30, %zmm31
 	vpmadd52luq	8(%r10){1to8}, %zmm31, %zmm20
 	vpmadd52huq	(%r10){1to8}, %zmm31, %zmm28
 	vpmadd52luq	72(%r10){1to8}, %zmm31, %zmm21
 	vpmadd52huq	64(%r10){1to8}, %zmm31, %zmm29
+	cmpq	$48, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	vpmadd52luq	(%r10){1to8}, %zmm30, %zmm20
 	vpmadd52huq	-8(%r10){1to8}, %zmm30, %zmm28
 	vpmadd52luq	64(%r10){1to8}, %zmm30, %zmm21
 	vpmadd52huq	56(%r10){1to8}, %zmm30, %zmm29
-	cmpq	$49, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	vmovdqa64	448(%r10), %zmm31
 	valignq	$1, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	56(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	48(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$50, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$2, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	48(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	40(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$51, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$3, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	40(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	32(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$52, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$4, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	32(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	24(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$53, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$5, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	24(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	16(%r10){1to8}, %zmm7, %zmm29
+	cmpq	$54, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$6, %zmm30, %zmm31, %zmm7
 	vpmadd52luq	16(%r10){1to8}, %zmm7, %zmm21
 	vpmadd52huq	8(%r10){1to8}, %zmm7, %zmm29
-	cmpq	$55, %rax
-	jle	.Llf_mpn_sqr_ifma_first_fin
 	valignq	$7, %zmm30, %zmm31, %zmm30
 	vpmadd52luq	8(%r10){1to8}, %zmm30, %zmm21
 	vpmadd52huq	(%r10){1to8}, %zmm30, %zmm29
+	cmpq	$56, %rax
+	jle	.Llf_mpn_sqr_ifma_first_fin
 	vpmadd52luq	(%r10){1to8}, %zmm31, %zmm21
 	vpmadd52huq	-8(%r10){1to8}, %zmm31, %zmm29
 .Llf_mpn_sqr_ifma_first_fin:

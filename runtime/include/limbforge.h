@@ -1,7 +1,7 @@
 /*
  * limbforge.h -- public API of limbforge: hand-scheduled big-number kernels with CPU dispatch.
  *
- * Conventions (see DESIGN.md §4 and KERNELS.md §1 of the project):
+ * Conventions:
  *   - "BE-words": uint32_t array, index 0 is the most significant word, as the magnitude of
  *     java.math.BigInteger.  Words are unsigned.
  *   - "limbs": uint64_t array, index 0 is the least significant limb (GMP mpn order).
@@ -33,8 +33,12 @@ extern "C" {
 /* ---- CPU features ---------------------------------------------------------------------------
  * One 64-bit word; x86-64 features in bits 0-31, AArch64 features in bits 32-63.  A feature
  * counts only if the CPU has it *and* the OS enables its register state (XCR0 for AVX/AVX-512).
- * The quoted name is the token accepted by the LIMBFORGE_CPU environment variable, e.g.
- * LIMBFORGE_CPU=-avx512ifma,-adx  or  LIMBFORGE_CPU=none  (only the portable `ref` kernels).
+ * The quoted name is the token accepted by the LIMBFORGE_CPU environment variable: a comma
+ * list applied left to right to the detected set, "-x" removing x, "x" or "+x" putting back
+ * a detected x, "none" clearing everything (then only the portable `ref` kernels run), "all"
+ * restoring the detected set; e.g. LIMBFORGE_CPU=-avx512ifma,-adx or LIMBFORGE_CPU=none.
+ * Features that need another are dropped with it (no AVX2 without AVX, no AVX-512 extension
+ * without AVX-512F).
  * The generator reads this list to name the features each generated kernel requires. */
 #define LF_CPU_BMI1        (UINT64_C(1) << 0)   /* "bmi1"        x86-64 BMI1 (andn, tzcnt)      */
 #define LF_CPU_BMI2        (UINT64_C(1) << 1)   /* "bmi2"        x86-64 BMI2 (mulx, rorx, shlx)  */
@@ -58,6 +62,10 @@ extern "C" {
 #define LF_CPU_SHA3        (UINT64_C(1) << 36)  /* "sha3"        AArch64 SHA-3 (eor3, rax1)      */
 #define LF_CPU_SVE         (UINT64_C(1) << 37)  /* "sve"         AArch64 SVE                     */
 #define LF_CPU_SVE2        (UINT64_C(1) << 38)  /* "sve2"        AArch64 SVE2                    */
+/* Not a CPU feature: set wherever limbforge has assembly kernels (x86-64, AArch64) and
+ * required by every one of them, so LIMBFORGE_CPU=none or -asm selects the portable `ref`
+ * kernels even on AArch64, where the base kernels need no optional feature. */
+#define LF_CPU_ASM         (UINT64_C(1) << 63)  /* "asm"         generated assembly kernels      */
 
 /* ---- runtime and dispatch ------------------------------------------------------------------ */
 
@@ -81,7 +89,7 @@ LF_API size_t lf_impl_list(const char *kernel, const char **names, size_t max);
  * or not runnable with the allowed features.  variant == NULL restores the dispatcher's choice. */
 LF_API int lf_impl_force(const char *kernel, const char *variant);
 
-/* ---- java.math.BigInteger kernels (exact JDK semantics; KERNELS.md §1) ----------------------
+/* ---- java.math.BigInteger kernels (exact JDK semantics) -----------------------------------
  * All operands are BE-words.  These are the bodies of BigInteger.implMulAdd and
  * implSquareToLen with the argument checks of their Java wrappers stated as preconditions. */
 

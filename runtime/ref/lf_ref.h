@@ -13,7 +13,8 @@
 static inline void lf_umul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
 #if defined(__SIZEOF_INT128__)
-	unsigned __int128 p = (unsigned __int128)a * b;
+	__extension__ typedef unsigned __int128 u128;   /* __extension__: quiet -Wpedantic */
+	u128 p = (u128)a * b;
 	*hi = (uint64_t)(p >> 64);
 	*lo = (uint64_t)p;
 #else

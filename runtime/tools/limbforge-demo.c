@@ -22,13 +22,14 @@ int main(void)
 {
 	uint64_t a[4] = { ~0ull, ~0ull, ~0ull, ~0ull }, r[8];
 
-	printf("limbforge demo: every kernel once, through the dispatcher (expected values\n"
-	       "computed with Python integers)\n");
+	printf("limbforge demo: every kernel through the dispatcher (expected values from Python\n"
+	       "integers or closed forms)\n");
 	uint64_t hi = lf_mpn_mul_1(r, a, 1, ~0ull);
+	printf("  variants: mpn_mul_1 = %s, mpn_addmul_1 = %s, mpn_sqr = %s,\n"
+	       "            bi_mul_add = %s, bi_square_to_len = %s\n", lf_impl("mpn_mul_1"),
+	       lf_impl("mpn_addmul_1"), lf_impl("mpn_sqr"), lf_impl("bi_mul_add"),
+	       lf_impl("bi_square_to_len"));
 	expect("mpn_mul_1: (2^64-1)^2", hi == ~0ull - 1 && r[0] == 1);
-	printf("    (mpn_mul_1 = %s, mpn_addmul_1 = %s, mpn_sqr = %s, bi_mul_add = %s,\n"
-	       "     bi_square_to_len = %s)\n", lf_impl("mpn_mul_1"), lf_impl("mpn_addmul_1"),
-	       lf_impl("mpn_sqr"), lf_impl("bi_mul_add"), lf_impl("bi_square_to_len"));
 	/* P = (2^256-1)*(2^64-1): {r,4} = P mod 2^256, hi = P >> 256 = 2^64-2; then
 	 * {r,4} + P = 2^320 - 2^65 + 2 - 2^256 + ... : limbs 2, 2^64-2, 2^64-1, 2^64-1,
 	 * carry 2^64-1 (computed with Python integers) */
@@ -56,5 +57,34 @@ int main(void)
 	                                   0x492eb6c1, 0xc84a8089 };
 	lf_bi_square_to_len(x, 3, z);
 	expect("bi_square_to_len: 3 words (odd length)", memcmp(z, z_exp, sizeof z) == 0);
+
+	/* Sizes that reach the vector paths, with closed forms (B = 2^64 or 2^32):
+	 *   (B^n - 1)^2 = B^2n - 2 B^n + 1: digits 1, 0 (n-1 times), B-2, B-1 (n-1 times)
+	 *   (B^L - 1) + (B^L - 1)(B - 1) = (B^L - 1) B: window B^L - B, carry B - 1 */
+	enum { N = 32, L = 64, Q = 63 };
+	uint64_t big[N], sq2[2 * N];
+	uint32_t w[L], inw[L], xq[Q], zq[2 * Q];
+	int ok = 1;
+	for (int i = 0; i < N; i++)
+		big[i] = ~0ull;
+	lf_mpn_sqr(sq2, big, N);
+	for (int i = 0; i < 2 * N; i++)
+		ok &= sq2[i] == (i == 0 ? 1 : i < N ? 0 : i == N ? ~0ull - 1 : ~0ull);
+	expect("mpn_sqr: (2^2048-1)^2", ok);
+	for (int i = 0; i < L; i++)
+		w[i] = inw[i] = 0xffffffffu;
+	c = lf_bi_mul_add(w, L, inw, 0, L, 0xffffffffu);
+	ok = c == 0xffffffffu && w[L - 1] == 0;
+	for (int i = 0; i < L - 1; i++)
+		ok &= w[i] == 0xffffffffu;
+	expect("bi_mul_add: 64 words, every carry rippling", ok);
+	for (int i = 0; i < Q; i++)
+		xq[i] = 0xffffffffu;
+	lf_bi_square_to_len(xq, Q, zq);
+	ok = 1;
+	for (int i = 0; i < 2 * Q; i++)    /* BE: index 0 most significant */
+		ok &= zq[i] == (i < Q - 1 ? 0xffffffffu : i == Q - 1 ? 0xfffffffeu :
+		                i < 2 * Q - 1 ? 0 : 1);
+	expect("bi_square_to_len: (2^2016-1)^2", ok);
 	return failures ? 1 : 0;
 }
