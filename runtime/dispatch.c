@@ -23,6 +23,10 @@ static _Atomic(lf_fnptr) slot[LF_K_COUNT];
 static _Atomic int chosen[LF_K_COUNT];   /* index of the variant in the slot, -1 unknown */
 static _Atomic unsigned long generation;
 
+/* Test hook (tests/stress/mask_race.c): called between reading the features and publishing
+ * the choice, to hold a resolver exactly inside the window lf_cpu_mask must not lose. */
+void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
+
 size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed)
 {
 	for (size_t i = 0; i < k->count; i++)
@@ -38,6 +42,8 @@ static lf_fnptr resolve(enum lf_kernel_id id)
 		unsigned long g = atomic_load_explicit(&generation, memory_order_acquire);
 		size_t i = lf_dispatch_choose(k, lf_cpu_features());
 		lf_fnptr fn = k->variants[i].fn, expected = NULL;
+		if (lf_dispatch_test_pause)
+			lf_dispatch_test_pause(id);
 		atomic_store_explicit(&chosen[id], (int)i, memory_order_relaxed);
 		if (!atomic_compare_exchange_strong_explicit(&slot[id], &expected, fn,
 		                                             memory_order_acq_rel,

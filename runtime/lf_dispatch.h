@@ -39,6 +39,10 @@ LF_INTERNAL extern const struct lf_kernel lf_kernel_table[LF_K_COUNT];
 
 /* The function pointer in use for kernel `id` (resolved on first use). */
 LF_INTERNAL lf_fnptr lf_dispatch_get(enum lf_kernel_id id);
+/* Test hook: if set, called by a resolver between reading the features and publishing its
+ * choice (tests/stress/mask_race.c holds a resolver there while lf_cpu_mask runs). */
+LF_INTERNAL extern void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
+
 /* Forget every resolution (after the allowed features changed). */
 LF_INTERNAL void lf_dispatch_reset(void);
 #define LF_CALL(k) ((lf_##k##_fn)lf_dispatch_get(LF_K_##k))

@@ -66,8 +66,10 @@ endif
 TEST_MASKS_x86_64 := none -adx -bmi2 -adx,-bmi2 -avx2 -avx512ifma,-adx -avx512vl -avx512f
 TEST_MASKS_aarch64 := none -asimd -sve,-sve2
 
-test-suite: $(TEST_BIN) test-objects
+test-suite: $(TEST_BIN) test-objects $(TEST_DIR)/mask_race
 	$(TEST_ENV) $(RUN) $(TEST_BIN)
+	$(if $(RUN),@echo "mask_race: host only (threads + fork under qemu-user are not reliable)",\
+		$(TEST_DIR)/mask_race 300)
 	@for m in $(TEST_MASKS_$(ARCH)); do \
 		echo "== LIMBFORGE_CPU=$$m: dispatch and api suites ($(ARCH))"; \
 		LIMBFORGE_CPU=$$m $(TEST_ENV) CK_VERBOSITY=minimal $(RUN) $(TEST_BIN) dispatch api \
@@ -75,6 +77,12 @@ test-suite: $(TEST_BIN) test-objects
 		grep -E "^(dispatch: LIMBFORGE_CPU|  SKIP|limbforge tests:|[0-9]+%:)" \
 			$(TEST_DIR)/masked.log | sort -u; \
 	done
+
+# lf_cpu_mask against concurrent resolution (tests/stress/mask_race.c)
+$(TEST_DIR)/mask_race: tests/stress/mask_race.c $(BUILD)/liblimbforge.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LF_CPPFLAGS) $(TEST_INC) $(LF_CFLAGS) $(TEST_LDFLAGS) -pthread -o $@ $< \
+		$(BUILD)/liblimbforge.a $(TEST_LIBS)
 
 test-objects: $(BUILD)/liblimbforge.a $(BUILD)/liblimbforge.so
 	@sh tests/check_objects.sh $(ARCH) $(BUILD) $(READELF) $(OBJDUMP)
