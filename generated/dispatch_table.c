@@ -44,8 +44,8 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 static const struct lf_variant lf_bi_mul_add_variants[] = {
 #if defined(__x86_64__)
 	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
 	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic" },

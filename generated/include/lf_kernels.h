@@ -82,10 +82,10 @@ LF_KERNEL_DECL uint32_t lf_bi_mul_add_ref(uint32_t *out, size_t out_len, const u
 #if defined(__x86_64__)
 /* avx512 requires: adx avx avx512dq avx512f bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
-/* adx requires: adx bmi2 */
-LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #endif
 #if defined(__aarch64__)
 /* w64 requires: no optional feature */

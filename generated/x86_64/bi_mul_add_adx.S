@@ -17,6 +17,7 @@
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
+ *   (including lf_bi_mul_add_mulx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs
@@ -28,14 +29,19 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.adx]
  *   ahead = 1
+ *   short_to_mulx = 16
  *   unroll = 8
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbx
- * 162 instructions.
+ * 164 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_mul_add_adx)
+	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx */
+	cmpq	$16, %r8
+	jb	LF_SYM(lf_bi_mul_add_mulx)
+	/* end of size dispatch */
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0

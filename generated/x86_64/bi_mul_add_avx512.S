@@ -17,6 +17,7 @@
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: adx avx avx512dq avx512f bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2)
+ *   (including lf_bi_mul_add_mulx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs
@@ -34,17 +35,23 @@
  *   row_ahead = 1
  *   row_unroll = 4
  *   scalar_tail = 11
+ *   short_to_mulx = 16
  *   small_words = 5
  *   unroll = 2
  *   vec_min = 16
  *   word_tail = 7
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbx
- * 553 instructions.
+ * 414 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
+	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx */
+	vzeroupper
+	cmpq	$16, %r8
+	jb	LF_SYM(lf_bi_mul_add_mulx)
+	/* end of size dispatch */
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
@@ -57,8 +64,6 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	subq	%rcx, %rsi
 	subq	%r8, %rsi
 	leaq	(%rdi,%rsi,4), %r11
-	cmpq	$16, %r8
-	jb	.Llf_bi_mul_add_avx512_small
 	vpbroadcastq	%rdx, %zmm9
 	movq	$1592326032572354579, %r10
 	movq	$2162040216022226971, %r9
@@ -476,155 +481,6 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	shrq	$8, %r10
 	vmovq	%r10, %xmm12
 	jmp	.Llf_bi_mul_add_avx512_stored_3
-.Llf_bi_mul_add_avx512_small:
-	cmpq	$5, %r8
-	ja	.Llf_bi_mul_add_avx512_small_row
-	movl	-4(%r11,%r8,4), %r10d
-	movl	-4(%rax,%r8,4), %r9d
-	imulq	%rdx, %r9
-	addq	%r10, %r9
-	movl	%r9d, -4(%r11,%r8,4)
-	movq	%r9, %r10
-	shrq	$32, %r10
-	cmpq	$2, %r8
-	jb	.Llf_bi_mul_add_avx512_word_steps_done_2
-	movl	-8(%r11,%r8,4), %r9d
-	movl	-8(%rax,%r8,4), %ecx
-	imulq	%rdx, %rcx
-	addq	%r9, %rcx
-	addq	%r10, %rcx
-	movl	%ecx, -8(%r11,%r8,4)
-	movq	%rcx, %r10
-	shrq	$32, %r10
-	cmpq	$3, %r8
-	jb	.Llf_bi_mul_add_avx512_word_steps_done_2
-	movl	-12(%r11,%r8,4), %r9d
-	movl	-12(%rax,%r8,4), %ecx
-	imulq	%rdx, %rcx
-	addq	%r9, %rcx
-	addq	%r10, %rcx
-	movl	%ecx, -12(%r11,%r8,4)
-	movq	%rcx, %r10
-	shrq	$32, %r10
-	cmpq	$4, %r8
-	jb	.Llf_bi_mul_add_avx512_word_steps_done_2
-	movl	-16(%r11,%r8,4), %r9d
-	movl	-16(%rax,%r8,4), %ecx
-	imulq	%rdx, %rcx
-	addq	%r9, %rcx
-	addq	%r10, %rcx
-	movl	%ecx, -16(%r11,%r8,4)
-	movq	%rcx, %r10
-	shrq	$32, %r10
-	cmpq	$5, %r8
-	jb	.Llf_bi_mul_add_avx512_word_steps_done_2
-	movl	-20(%r11,%r8,4), %r9d
-	movl	-20(%rax,%r8,4), %eax
-	imulq	%rdx, %rax
-	addq	%r9, %rax
-	addq	%r10, %rax
-	movl	%eax, -20(%r11,%r8,4)
-	movq	%rax, %r10
-	shrq	$32, %r10
-.Llf_bi_mul_add_avx512_word_steps_done_2:
-	jmp	.Llf_bi_mul_add_avx512_exit
-.Llf_bi_mul_add_avx512_small_row:
-	leaq	(%r11,%r8,4), %r11
-	leaq	(%rax,%r8,4), %rax
-	leaq	-8(%r11), %r11
-	leaq	-8(%rax), %rax
-	movq	%r8, %r9
-	shrq	$1, %r9
-	jz	.Llf_bi_mul_add_avx512_pairs_done_2
-	testq	$1, %r9
-	jz	.Llf_bi_mul_add_avx512_skip1_2
-	xorl	%ecx, %ecx
-	rorxq	$32, (%rax), %rsi
-	mulxq	%rsi, %rdi, %rsi
-	adcxq	%r10, %rdi
-	rorxq	$32, (%r11), %r10
-	adoxq	%r10, %rdi
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, (%r11)
-	adcxq	%rcx, %rsi
-	adoxq	%rcx, %rsi
-	movq	%rsi, %r10
-	leaq	-8(%rax), %rax
-	leaq	-8(%r11), %r11
-.Llf_bi_mul_add_avx512_skip1_2:
-	testq	$2, %r9
-	jz	.Llf_bi_mul_add_avx512_skip2_2
-	xorl	%ecx, %ecx
-	rorxq	$32, (%rax), %rsi
-	mulxq	%rsi, %rdi, %rsi
-	adcxq	%r10, %rdi
-	rorxq	$32, -8(%rax), %r10
-	rorxq	$32, (%r11), %rbx
-	adoxq	%rbx, %rdi
-	mulxq	%r10, %rbx, %r10
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, (%r11)
-	adcxq	%rsi, %rbx
-	rorxq	$32, -8(%r11), %rsi
-	adoxq	%rsi, %rbx
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -8(%r11)
-	adcxq	%rcx, %r10
-	adoxq	%rcx, %r10
-	leaq	-16(%rax), %rax
-	leaq	-16(%r11), %r11
-.Llf_bi_mul_add_avx512_skip2_2:
-	shrq	$2, %r9
-	jz	.Llf_bi_mul_add_avx512_done_2
-.Llf_bi_mul_add_avx512_top_2:
-	xorl	%ecx, %ecx
-	rorxq	$32, (%rax), %rsi
-	mulxq	%rsi, %rdi, %rsi
-	adcxq	%r10, %rdi
-	rorxq	$32, -8(%rax), %r10
-	rorxq	$32, (%r11), %rbx
-	adoxq	%rbx, %rdi
-	mulxq	%r10, %rbx, %r10
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, (%r11)
-	adcxq	%rsi, %rbx
-	rorxq	$32, -16(%rax), %rsi
-	rorxq	$32, -8(%r11), %rdi
-	adoxq	%rdi, %rbx
-	mulxq	%rsi, %rdi, %rsi
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -8(%r11)
-	adcxq	%r10, %rdi
-	rorxq	$32, -24(%rax), %r10
-	rorxq	$32, -16(%r11), %rbx
-	adoxq	%rbx, %rdi
-	mulxq	%r10, %rbx, %r10
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -16(%r11)
-	adcxq	%rsi, %rbx
-	rorxq	$32, -24(%r11), %rsi
-	adoxq	%rsi, %rbx
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -24(%r11)
-	adcxq	%rcx, %r10
-	adoxq	%rcx, %r10
-	leaq	-32(%rax), %rax
-	leaq	-32(%r11), %r11
-	decq	%r9
-	jnz	.Llf_bi_mul_add_avx512_top_2
-.Llf_bi_mul_add_avx512_done_2:
-.Llf_bi_mul_add_avx512_pairs_done_2:
-	testq	$1, %r8
-	jz	.Llf_bi_mul_add_avx512_even_2
-	movl	4(%r11), %r9d
-	movl	4(%rax), %eax
-	imulq	%rdx, %rax
-	addq	%r9, %rax
-	addq	%r10, %rax
-	movl	%eax, 4(%r11)
-	movq	%rax, %r10
-	shrq	$32, %r10
-.Llf_bi_mul_add_avx512_even_2:
 .Llf_bi_mul_add_avx512_exit:
 	movl	%r10d, %eax
 	vzeroupper

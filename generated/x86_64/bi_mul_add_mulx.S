@@ -23,7 +23,9 @@
  *    (JDK-8186915 on AArch64, MacroAssembler::mul_add on x86-64).
  *
  * Algorithm (mulx, x86_64):
- *    As adx with both carries folded per digit by ADD/ADC (BMI2 only, no ADX).
+ *    As adx with both carries folded per digit by ADD/ADC (BMI2 only). Ahead of adx
+ *    on the development host at every length: the RORX word rotations, not the
+ *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.mulx]
  *   ahead = 1

@@ -39,6 +39,9 @@ X86_PARAMS = {
     "ahead": Param(1, (0, 1, 2), "MULX of digit j+ahead issued among the adds of digit j"),
 }
 
+ADX_PARAMS = dict(X86_PARAMS, short_to_mulx=Param(
+    16, (0, 8, 12, 16, 20), "below this many words jump to the mulx variant before the frame"))
+
 W32_PARAMS = {
     "unroll": Param(4, (1, 2, 4, 8), "words per loop iteration"),
     "distance": Param(1, (0, 1), "1: loads of block i+1 issued during block i (pipelined)"),
@@ -47,11 +50,16 @@ W32_PARAMS = {
 
 def build_x86(chains):
     def build(symbol, p):
+        # short windows: the BMI2 (mulx) variant is faster below ~16 words (its carry path is
+        # shorter than ADCX/ADOX's setup); jump there before the frame
+        short = getattr(p, "short_to_mulx", 0)
         from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, TEST, JZ, SUB, LEA,
                                     SHR, IMUL, ADD, Label, LABEL, rdx)
         from ..x86 import function as x86
         from .x86_rows import Digits, row
         f = x86.Function(symbol, SPEC.args, SPEC.result)
+        if short:
+            f.tail_call_outside(4, short, None, "lf_bi_mul_add_mulx")
         with f:
             out, out_len, inp, offset, ln, k = f.load_args()
             cy = GeneralPurposeRegister64()
@@ -331,11 +339,13 @@ VARIANTS = [
             "where a carry meets an all-ones digit is finished exactly by generate/propagate\n"
             "masks. Tails (len mod 16) up to scalar_tail words and windows below vec_min by\n"
             "the adx row, longer tails by one masked block."),
-    Variant("adx", "x86_64", build_x86("adx"), X86_PARAMS,
+    Variant("mulx", "x86_64", build_x86("adc"), X86_PARAMS,
+            "As adx with both carries folded per digit by ADD/ADC (BMI2 only). Ahead of adx\n"
+            "on the development host at every length: the RORX word rotations, not the\n"
+            "carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup."),
+    Variant("adx", "x86_64", build_x86("adx"), ADX_PARAMS,
             "Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of\n"
             "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last."),
-    Variant("mulx", "x86_64", build_x86("adc"), X86_PARAMS,
-            "As adx with both carries folded per digit by ADD/ADC (BMI2 only, no ADX)."),
     Variant("w64", "aarch64", build_w64, W64_PARAMS,
             "32-bit umaddl products summed on a 64-bit carry chain (adds with lsl #32),\n"
             "two words per chain step, no umulh; loads of the next block ahead."),

@@ -72,6 +72,9 @@ from .x86_rows import Digits, row
 PARAMS = {
     "vec_min": Param(16, (16, 20, 24, 32, 48),
                      "from this many words on the vector path (below: the scalar row)"),
+    "short_to_mulx": Param(16, (0, 16),
+                           "16: windows below vec_min jump to the mulx variant before the "
+                           "frame (no frame, no vector setup); 0: handled here"),
     "scalar_tail": Param(11, (0, 3, 5, 7, 9, 11, 13, 15),
                          "tails (len mod 16) of up to this many words by the scalar row, "
                          "longer ones by a masked vector block"),
@@ -314,12 +317,14 @@ def _blocks(c, p, done):
 
 
 def bi_mul_add(f, w, inp, ln, cy, p, exit_label):
-    """Whole body after len == 0 was handled: w = window start, rdx = k, cy = 0."""
+    """Whole body after len == 0 was handled: w = window start, rdx = k, cy = 0. With
+    p.short_to_mulx, windows below vec_min never get here (size dispatch before the frame)."""
     c = _Ctx()
     c.f, c.w, c.inp, c.slow = f, w, inp, []
     small = f.new_label("small")
-    CMP(ln, p.vec_min)
-    JB(small)
+    if not p.short_to_mulx:
+        CMP(ln, p.vec_min)
+        JB(small)
 
     # ---- constants ----------------------------------------------------------------------
     t = GeneralPurposeRegister64()
@@ -401,6 +406,8 @@ def bi_mul_add(f, w, inp, ln, cy, p, exit_label):
     for emit in c.slow:
         emit()
 
+    if p.short_to_mulx:
+        return
     LABEL(small)
     if p.small_words:
         row_path = f.new_label("small_row")
@@ -496,6 +503,10 @@ def build(symbol, p):
     from ..x86 import function as x86
     from .bi_mul_add import SPEC
     f = x86.Function(symbol, SPEC.args, SPEC.result)
+    if p.short_to_mulx:
+        if p.short_to_mulx != p.vec_min:
+            raise ValueError("short_to_mulx must be 0 or equal vec_min")
+        f.tail_call_outside(4, p.vec_min, None, "lf_bi_mul_add_mulx")
     with f:
         out, out_len, inp, offset, ln, k = f.load_args()
         cy = GeneralPurposeRegister64()
