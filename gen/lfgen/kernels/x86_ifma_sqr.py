@@ -56,7 +56,8 @@ Normalisation and packing, per block in ascending order (carries across blocks a
     3-byte gaps, a byte-masked store puts 52 bytes at rp + 52k (the last block only up to
     rp[2n-1]; nothing is written past it).
 
-Outside [ifma_min, ifma_max] limbs the scalar MULX/ADCX/ADOX core of x86_sqr runs instead.
+Outside [ifma_min, ifma_max] limbs the kernel jumps to the scalar adx variant before building
+its frame (mpn_sqr.py, Function.tail_call_outside).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, XMMRegister, KRegister,
