@@ -19,7 +19,9 @@
  *   -DLF_PREFIX=myproj_   prefix the assembly symbols (myproj_lf_...); the C runtime does not
  *                         follow this prefix yet, so it only helps a build that calls the
  *                         variants directly
- * Flavours: ELF (Linux, BSD) and Mach-O (__APPLE__: leading underscore, no .type/.size).
+ * Flavours: ELF (Linux, BSD) and Mach-O (__APPLE__: leading underscore, no .type/.size or
+ * notes, `%%` between statements on AArch64; the `.L` labels remain as non-external local
+ * symbols there).
  */
 #ifndef LF_ASM_H
 #define LF_ASM_H
@@ -60,11 +62,20 @@
 #  error "limbforge generated kernels exist for x86-64 and AArch64 only"
 #endif
 
-#define LF_FUNC_BEGIN(name) \
-	.text; LF_FUNC_ALIGN; .globl LF_SYM(name); LF_VISIBILITY(LF_SYM(name)); \
-	LF_TYPE(LF_SYM(name)); LF_SYM(name): ; .cfi_startproc; LF_LANDING_PAD
+/* Statement separator inside the multi-statement macros: `;` starts a comment in Apple's
+ * AArch64 assembler, which separates statements with `%%`. */
+#if defined(__APPLE__) && defined(__aarch64__)
+#  define LF_SEP %%
+#else
+#  define LF_SEP ;
+#endif
 
-#define LF_FUNC_END(name) .cfi_endproc; LF_SIZE(LF_SYM(name))
+#define LF_FUNC_BEGIN(name) \
+	.text LF_SEP LF_FUNC_ALIGN LF_SEP .globl LF_SYM(name) LF_SEP \
+	LF_VISIBILITY(LF_SYM(name)) LF_SEP LF_TYPE(LF_SYM(name)) LF_SEP \
+	LF_SYM(name): LF_SEP .cfi_startproc LF_SEP LF_LANDING_PAD
+
+#define LF_FUNC_END(name) .cfi_endproc LF_SEP LF_SIZE(LF_SYM(name))
 
 #if defined(__APPLE__)
 #  define LF_ASM_NOTES
@@ -78,10 +89,10 @@
 #    define LF_PROPERTY_BITS 3          /* BTI | PAC */
 #  endif
 #  define LF_ASM_NOTES \
-	.section .note.GNU-stack, "", %progbits; \
-	.section .note.gnu.property, "a"; .p2align 3; \
-	.long 4; .long 16; .long 5; .asciz "GNU"; \
-	.long LF_PROPERTY_TYPE; .long 4; .long LF_PROPERTY_BITS; .long 0; \
+	.section .note.GNU-stack, "", %progbits LF_SEP \
+	.section .note.gnu.property, "a" LF_SEP .p2align 3 LF_SEP \
+	.long 4 LF_SEP .long 16 LF_SEP .long 5 LF_SEP .asciz "GNU" LF_SEP \
+	.long LF_PROPERTY_TYPE LF_SEP .long 4 LF_SEP .long LF_PROPERTY_BITS LF_SEP .long 0 LF_SEP \
 	.text
 #endif
 
