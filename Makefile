@@ -7,6 +7,9 @@
 #   make bench         JMH-like table beside GMP; bench/results/<cpu>.json and .png
 #   make mca           llvm-mca-19 estimates of the AArch64 loops on five CPU models
 #   make deps          only install the Debian packages (see .ci/install-deps)
+#   make install PREFIX=/usr/local DESTDIR=   static + shared library, header, pkg-config file
+#   make uninstall     the same paths removed
+#   make LF_PREFIX=myproj_ [install]   every symbol renamed myproj_lf_... (build/<arch>-myproj_/)
 #
 # Python is needed only by `make gen`/`make test` (Debian's /usr/bin/python3 with PeachPy and
 # Jinja2); building the library needs only a C compiler and generated/ + runtime/.
@@ -15,7 +18,15 @@ HOST_ARCH := $(shell uname -m | sed -e 's/arm64/aarch64/')
 ARCH ?= $(HOST_ARCH)
 PY := /usr/bin/python3
 PYGEN := PYTHONPATH=$(CURDIR)/gen $(PY) -m lfgen
-BUILD := build/$(ARCH)
+# make LF_PREFIX=myproj_: every symbol becomes myproj_lf_... (lf_prefix.h, LF_SYM), built
+# into build/<arch>-myproj_/ so that prefixed and plain builds never share objects
+LF_PREFIX ?=
+BUILD := build/$(ARCH)$(if $(LF_PREFIX),-$(LF_PREFIX))
+# library name: limbforge, or <prefix>limbforge for a prefixed build (two prefixed copies can
+# be installed side by side)
+LIBNAME := $(LF_PREFIX)limbforge
+VERSION := 0.1.0
+SOMAJOR := 0
 
 CC_x86_64 ?= gcc
 CC_aarch64 ?= $(if $(filter aarch64,$(HOST_ARCH)),gcc,aarch64-linux-gnu-gcc)
@@ -35,7 +46,8 @@ CFLAGS_x86_64 := -fcf-protection=full
 CFLAGS_aarch64 := -mbranch-protection=standard -mno-outline-atomics
 CFLAGS ?= -O2 -g
 LF_CFLAGS := $(CFLAGS) -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden $(CFLAGS_$(ARCH))
-LF_CPPFLAGS := -Iruntime/include -Iruntime -Iruntime/ref -Igenerated/include -D_GNU_SOURCE
+LF_CPPFLAGS := -Iruntime/include -Iruntime -Iruntime/ref -Igenerated/include -D_GNU_SOURCE \
+               $(if $(LF_PREFIX),-DLF_PREFIX=$(LF_PREFIX))
 LF_ASFLAGS := $(CFLAGS_$(ARCH))
 
 LIMBFORGE_DIR := .
@@ -45,12 +57,12 @@ C_SRC := $(LF_C_SOURCES)
 OBJS := $(patsubst ./%,$(BUILD)/obj/%.o,$(ASM_SRC) $(C_SRC))
 
 .PHONY: all lib gen test test-gen test-host test-aarch64 bench mca deps clean check-generated \
-        demo info
+        demo info install uninstall
 .DEFAULT_GOAL := all
 
 all: lib $(BUILD)/limbforge-info $(BUILD)/limbforge-demo
 
-lib: $(BUILD)/liblimbforge.a $(BUILD)/liblimbforge.so
+lib: $(BUILD)/lib$(LIBNAME).a $(BUILD)/lib$(LIBNAME).so
 
 $(BUILD)/obj/%.S.o: %.S generated/include/lf_asm.h Makefile
 	@mkdir -p $(dir $@)
@@ -61,24 +73,58 @@ $(BUILD)/obj/%.c.o: %.c runtime/include/limbforge.h runtime/lf_dispatch.h genera
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -c $< -o $@
 
-$(BUILD)/liblimbforge.a: $(OBJS)
+$(BUILD)/lib$(LIBNAME).a: $(OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 # The library has no constructors; without Debian's unmarked crti/crtn/crtbegin objects
 # (-nostartfiles) the CET (x86-64) and BTI/PAC (AArch64) property notes survive the link.
-$(BUILD)/liblimbforge.so.0: $(OBJS)
-	$(CC) -shared -nostartfiles -Wl,-soname,liblimbforge.so.0 -Wl,-z,noexecstack -Wl,-z,now \
-		-o $@ $^
+$(BUILD)/lib$(LIBNAME).so.$(VERSION): $(OBJS)
+	$(CC) -shared -nostartfiles -Wl,-soname,lib$(LIBNAME).so.$(SOMAJOR) -Wl,-z,noexecstack \
+		-Wl,-z,now -o $@ $^
 
-$(BUILD)/liblimbforge.so: $(BUILD)/liblimbforge.so.0
-	ln -sf liblimbforge.so.0 $@
+$(BUILD)/lib$(LIBNAME).so.$(SOMAJOR): $(BUILD)/lib$(LIBNAME).so.$(VERSION)
+	ln -sf lib$(LIBNAME).so.$(VERSION) $@
 
-$(BUILD)/limbforge-info: runtime/tools/limbforge-info.c $(BUILD)/liblimbforge.a
-	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(BUILD)/liblimbforge.a
+$(BUILD)/lib$(LIBNAME).so: $(BUILD)/lib$(LIBNAME).so.$(SOMAJOR)
+	ln -sf lib$(LIBNAME).so.$(SOMAJOR) $@
 
-$(BUILD)/limbforge-demo: runtime/tools/limbforge-demo.c $(BUILD)/liblimbforge.a
-	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(BUILD)/liblimbforge.a
+$(BUILD)/limbforge-info: runtime/tools/limbforge-info.c $(BUILD)/lib$(LIBNAME).a
+	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(BUILD)/lib$(LIBNAME).a
+
+$(BUILD)/limbforge-demo: runtime/tools/limbforge-demo.c $(BUILD)/lib$(LIBNAME).a
+	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(BUILD)/lib$(LIBNAME).a
+
+# ---- install: static + shared library (soname lib<name>.so.0), header(s), pkg-config file.
+# Plain builds put limbforge.h in $(INCLUDEDIR); prefixed ones in $(INCLUDEDIR)/<name>/, and
+# their .pc adds -DLF_PREFIX, so `pkg-config --cflags <name>` is all a consumer needs.
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+HDRDIR := $(INCLUDEDIR)$(if $(LF_PREFIX),/$(LIBNAME))
+INSTALLED_HEADERS := runtime/include/limbforge.h generated/include/limbforge_prefix.h
+
+install: lib
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(HDRDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(BUILD)/lib$(LIBNAME).a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/lib$(LIBNAME).so.$(VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf lib$(LIBNAME).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so.$(SOMAJOR)
+	ln -sf lib$(LIBNAME).so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so
+	install -m 644 $(INSTALLED_HEADERS) $(DESTDIR)$(HDRDIR)/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(HDRDIR)' '' \
+		'Name: $(LIBNAME)' \
+		'Description: hand-scheduled big-number kernels with CPU dispatch (limbforge)' \
+		'Version: $(VERSION)' 'Libs: -L$${libdir} -l$(LIBNAME)' \
+		'Cflags: -I$${includedir}$(if $(LF_PREFIX), -DLF_PREFIX=$(LF_PREFIX))' \
+		> $(DESTDIR)$(PKGCONFIGDIR)/$(LIBNAME).pc
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).a $(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so \
+		$(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so.$(SOMAJOR) \
+		$(DESTDIR)$(LIBDIR)/lib$(LIBNAME).so.$(VERSION) $(DESTDIR)$(PKGCONFIGDIR)/$(LIBNAME).pc \
+		$(addprefix $(DESTDIR)$(HDRDIR)/,$(notdir $(INSTALLED_HEADERS)))
+	$(if $(LF_PREFIX),-rmdir $(DESTDIR)$(HDRDIR))
 
 info: $(BUILD)/limbforge-info
 	$(RUN) $(BUILD)/limbforge-info

@@ -14,10 +14,11 @@
 # `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
 
 -include tests/gen.mk
+-include tests/consumer.mk
 
 .PHONY: test test-host test-aarch64 test-suite test-objects test-mutants
 
-test: deps check-generated test-gen test-host test-aarch64
+test: deps check-generated test-gen test-host test-aarch64 test-consumer
 
 test-host:
 	@$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) test-suite

@@ -8,8 +8,9 @@ Output (all rendered from templates/):
   generated/<arch>/<kernel>_<variant>.S   one function per file, header comment, prelude macros
   generated/include/lf_asm.h              the assembly prelude
   generated/include/lf_kernels.h          prototypes and kernel indices
+  generated/include/limbforge_prefix.h    renames every external symbol under LF_PREFIX
   generated/dispatch_table.c              variants with derived feature masks, best first
-  generated/sources.mk                    file lists for builds without Python
+  generated/sources.mk, sources.json      file lists for builds without Python
   generated/MANIFEST.json                 what was generated from what, with sha256 of each file
 No timestamps, absolute paths or dictionary-order accidents enter the output.
 """
@@ -20,7 +21,7 @@ import json
 import os
 import sys
 
-from . import emit, schedule
+from . import emit, schedule, symbols
 from .kernels import ALL as KERNELS
 
 ROOT = emit.ROOT
@@ -123,6 +124,8 @@ def build_all(only=None):
     ctx = dict(kernels=outs, archs=ARCHS, arch_macro=emit.ARCH_MACRO)
     files["generated/include/lf_asm.h"] = emit.render(env, "asm/lf_asm.h.j2")
     files["generated/include/lf_kernels.h"] = emit.render(env, "c/lf_kernels.h.j2", **ctx)
+    files["generated/include/limbforge_prefix.h"] = emit.render(env, "c/limbforge_prefix.h.j2",
+                                                         symbols=symbols.all_symbols(KERNELS))
     files["generated/dispatch_table.c"] = emit.render(env, "c/dispatch_table.c.j2", **ctx)
     asm = {a: sorted(f for f in files if f.startswith("generated/%s/" % a)) for a in ARCHS}
     c_sources = sorted(os.path.relpath(p, ROOT) for p in
@@ -131,10 +134,36 @@ def build_all(only=None):
     c_sources.append("generated/dispatch_table.c")
     files["generated/sources.mk"] = emit.render(env, "mk/sources.mk.j2", archs=ARCHS, asm=asm,
                                                 c_sources=c_sources)
+    files["generated/sources.json"] = json.dumps(_sources_json(asm, c_sources), indent=1,
+                                                 sort_keys=True) + "\n"
     manifest["files"] = {f: hashlib.sha256(files[f].encode()).hexdigest()
                          for f in sorted(files)}
     files["generated/MANIFEST.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
     return files, manifest
+
+
+def _sources_json(asm, c_sources):
+    """What a Make, CMake or Meson build needs, without Python (paths relative to the
+    directory that holds generated/ and runtime/)."""
+    return {
+        "about": "limbforge sources for builds without the generator; paths are relative to "
+                 "the directory holding generated/ and runtime/",
+        "include_dirs": ["runtime/include", "runtime", "generated/include"],
+        "c_sources": c_sources,
+        "c_standard": "c11",
+        "asm": {a: {"files": asm[a], "language": "assembler-with-cpp (.S)",
+                    "flavours": ["elf", "macho"]} for a in ARCHS},
+        "flavours": {
+            "elf": "Linux, BSD: -target *-linux-gnu or the native gcc/clang",
+            "macho": "macOS: clang -target x86_64-apple-macos11 / arm64-apple-macos11",
+        },
+        "defines": {
+            "LF_PREFIX": "optional, e.g. myproj_: renames every symbol (C and assembly)",
+            "LF_EXPORT_KERNELS": "optional: export the lf_<kernel>_<variant> symbols "
+                                 "(hidden by default)",
+        },
+        "public_header": "runtime/include/limbforge.h",
+    }
 
 
 def _existing():

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "limbforge_prefix.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

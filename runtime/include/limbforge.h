@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "limbforge_prefix.h"   /* -DLF_PREFIX=myproj_ renames every symbol (generated/include) */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
