@@ -39,6 +39,10 @@ test-consumer:
 			-c two_copies/copy.c -o out-b/copy.o && \
 		$(NOPY_ENV) cc -O2 two_copies/main.c out-a/copy.o out-b/copy.o out-a/liblimbforge.a \
 			out-b/liblimbforge.a -o two_copies/two && ./two_copies/two
+	@bad=$$(nm -g --defined-only $(CONSUMER)/src/out-a/liblimbforge.a | \
+		awk 'NF == 3 && $$3 !~ /^lfa_/ {print $$3}'); if [ -n "$$bad" ]; then \
+		echo "unprefixed symbols in the lfa_ copy: $$bad"; exit 1; fi; \
+		echo "every global symbol of the lfa_ copy starts with lfa_"
 	@echo "== make install + pkg-config (plain and LF_PREFIX=myproj_)"
 	$(MAKE) --no-print-directory -s install PREFIX=/usr DESTDIR=$(abspath $(CONSUMER))/inst
 	$(MAKE) --no-print-directory -s LF_PREFIX=myproj_ install PREFIX=/usr \
