@@ -2,7 +2,9 @@
 # Sources of limbforge for builds that consume generated/ + runtime/ without Python.
 # Set LIMBFORGE_DIR to the directory holding generated/ and runtime/ (default: this tree).
 # Per architecture: assemble LF_ASM_<arch> (.S, preprocessed), compile LF_C_SOURCES, with
-# -I for every directory in LF_INCLUDE_DIRS.  Add -DLF_HIDDEN to keep kernel symbols hidden.
+# -I for every directory in LF_INCLUDE_DIRS.  Kernel symbols are hidden unless
+# -DLF_EXPORT_KERNELS.  Flavours: the files are the same for ELF, Mach-O (__APPLE__) and, for
+# x86-64, Win64 (PE/COFF, Microsoft x64 convention; _WIN32/__CYGWIN__): lf_asm.h picks one.
 LIMBFORGE_DIR ?= .
 
 LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(LIMBFORGE_DIR)/generated/include

@@ -37,6 +37,8 @@ TOOLS = {
 }
 if os.uname().machine in ("aarch64", "arm64"):
     TOOLS["aarch64"].update(cc="gcc", objdump="objdump")
+# the Win64 flavour of the x86-64 files (PE/COFF; tests/flavours.py uses it)
+WIN64_TOOLS = {"cc": "x86_64-w64-mingw32-gcc", "objdump": "x86_64-w64-mingw32-objdump"}
 
 
 class Insn:
@@ -84,14 +86,40 @@ def is_branch(arch, mnem):
 
 # -- parsing the generator's text ----------------------------------------------------------
 
-def parse_generated(text, arch):
+def flavour_lines(body, win64=False):
+    """The lines of a body as one flavour assembles them: `#if defined(LF_WIN64)` hunks
+    (where the Win64 form of a body differs, gen/lfgen/x86/win64.py) kept for Win64 only,
+    `#if !defined(LF_WIN64)` and `#else` branches for the others."""
+    out, keep, depth = [], True, 0
+    for line in body.split("\n"):
+        t = line.strip()
+        if t in ("#if defined(LF_WIN64)", "#if !defined(LF_WIN64)"):
+            if depth:
+                raise ValueError("nested #if in a function body")
+            depth, keep = 1, (t == "#if defined(LF_WIN64)") == win64
+        elif t == "#else" and depth:
+            keep = not keep
+        elif t == "#endif" and depth:
+            depth, keep = 0, True
+        elif t.startswith("#"):
+            raise ValueError("unexpected preprocessor line in a function body: %s" % t)
+        elif keep:
+            out.append(line)
+    if depth:
+        raise ValueError("unterminated #if in a function body")
+    return "\n".join(out)
+
+
+def parse_generated(text, arch, win64=False):
     """The function body between LF_FUNC_BEGIN(...) and LF_FUNC_END(...): instructions (with
-    the prelude's landing pad first) and {label: index of the next instruction}."""
+    the prelude's landing pad first) and {label: index of the next instruction}. `win64`:
+    the body as the Win64 flavour assembles it (x86-64)."""
     m = re.search(r"^LF_FUNC_BEGIN\((\w+)\)\n(.*?)^LF_FUNC_END\(\1\)", text, re.M | re.S)
     if not m:
         raise ValueError("no LF_FUNC_BEGIN/LF_FUNC_END pair")
     symbol, body = m.group(1), m.group(2)
     body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    body = flavour_lines(body, win64)
     pad, pad_ops = TOOLS[arch]["pad"]
     insns = [Insn(pad, list(pad_ops), "<landing pad from lf_asm.h>")]
     labels = {}
@@ -103,6 +131,8 @@ def parse_generated(text, arch):
         if re.match(r"^[.\w]+:$", line):
             labels[line[:-1]] = len(insns)
             continue
+        if re.match(r"^LF_SEH_[A-Z]+(\(.*\))?$", line):
+            continue                    # Windows unwind directives (empty outside Win64)
         if line.startswith("."):
             if line.startswith((".p2align", ".balign", ".align")):
                 aligns.add(len(insns))
@@ -161,8 +191,8 @@ def parse_objdump(out, arch, symbol=None):
     return insns
 
 
-def objdump(arch, obj, binary=False):
-    cmd = [TOOLS[arch]["objdump"], "-d", "-w"]
+def objdump(arch, obj, binary=False, tool=None):
+    cmd = [tool or TOOLS[arch]["objdump"], "-d", "-w"]
     if binary:
         cmd = [TOOLS[arch]["objdump"], "-D", "-w", "-b", "binary", "-m", TOOLS[arch]["bfd"]]
     p = subprocess.run(cmd + [obj], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -171,10 +201,11 @@ def objdump(arch, obj, binary=False):
     return p.stdout
 
 
-def relocs(arch, obj, _cache={}):
+def relocs(arch, obj, _cache={}, tool=None):
     """[(offset, symbol)] of the object's relocations (objdump -r)."""
     if obj not in _cache:
-        out = subprocess.run([TOOLS[arch]["objdump"], "-r", "-w", obj], stdout=subprocess.PIPE,
+        out = subprocess.run([tool or TOOLS[arch]["objdump"], "-r", "-w", obj],
+                             stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True).stdout
         rel = []
         for line in out.splitlines():
@@ -185,8 +216,8 @@ def relocs(arch, obj, _cache={}):
     return _cache[obj]
 
 
-def assemble(arch, src, obj):
-    p = subprocess.run([TOOLS[arch]["cc"], "-c", "-I" + INCLUDE, src, "-o", obj],
+def assemble(arch, src, obj, cc=None):
+    p = subprocess.run([cc or TOOLS[arch]["cc"], "-c", "-I" + INCLUDE, src, "-o", obj],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode:
         raise RuntimeError("assembling %s failed:\n%s" % (src, p.stderr))
@@ -382,16 +413,26 @@ def same_insn(arch, g, o):
 
 # -- 1. generator text vs the assembler ----------------------------------------------------
 
-def compare_text(arch, text, workdir, name="kernel"):
-    """Assemble `text` (a generated .S) and compare with objdump. Returns (count, errors)."""
-    symbol, gen, labels, aligns = parse_generated(text, arch)
+def compare_text(arch, text, workdir, name="kernel", win64=False):
+    """Assemble `text` (a generated .S) and compare with objdump. Returns (count, errors).
+    win64: the x86-64 body as the Win64 flavour assembles it (mingw-w64 gas; the body is
+    lf_..._sysv there, and COFF has no symbol sizes: it ends where the entry begins)."""
+    symbol, gen, labels, aligns = parse_generated(text, arch, win64)
     src = os.path.join(workdir, name + ".S")
-    obj = os.path.join(workdir, name + ".o")
+    obj = os.path.join(workdir, name + (".obj" if win64 else ".o"))
     with open(src, "w") as f:
         f.write(text)
-    assemble(arch, src, obj)
-    dis = parse_objdump(objdump(arch, obj), arch, symbol)
-    start, size = symbol_size(arch, obj, symbol)
+    tools = WIN64_TOOLS if win64 else TOOLS[arch]
+    suffix = "_sysv" if win64 else ""
+    assemble(arch, src, obj, tools["cc"])
+    dis = parse_objdump(objdump(arch, obj, tool=tools["objdump"]), arch, symbol + suffix)
+    if win64:
+        while dis and is_padding(dis[-1]):           # alignment of the entry that follows
+            dis.pop()
+        start = dis[0].addr if dis else 0
+        size = dis[-1].addr + dis[-1].size - start if dis else 0
+    else:
+        start, size = symbol_size(arch, obj, symbol)
     dis = [d for d in dis if start <= d.addr < start + size]
     # drop the padding that alignment directives inserted (only where the text aligns)
     kept, j = [], 0
@@ -416,11 +457,12 @@ def compare_text(arch, text, workdir, name="kernel"):
             if len(errors) > 10:
                 break
             continue
-        if g.target is not None and g.target.startswith("LF_SYM("):
+        if g.target is not None and g.target.startswith("LF_BODY("):
             # a tail jump to a sibling variant (size dispatch): a relocation against it
-            sym = g.target[len("LF_SYM("):-1]
+            sym = g.target[len("LF_BODY("):-1] + suffix
             nxt = addr_of[i + 1]
-            if not any(r[1] == sym and d.addr <= r[0] < nxt for r in relocs(arch, obj)):
+            if not any(r[1] == sym and d.addr <= r[0] < nxt
+                       for r in relocs(arch, obj, tool=tools["objdump"])):
                 errors.append("%s: instruction %d `%s` has no relocation against %s"
                               % (name, i, g.text, sym))
         elif g.target is not None:
@@ -552,7 +594,8 @@ def peachpy_functions():
     orig = xf.Function._verify
 
     def _verify(self, abif):
-        captured[self.name] = abif
+        if self.flavour == "sysv":        # (not the Win64 form of a red-zone body)
+            captured[self.name] = abif
         return orig(self, abif)
 
     xf.Function._verify = _verify

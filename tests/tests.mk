@@ -6,6 +6,8 @@
 #   make test-suite     internal: build and run the suite for $(ARCH)
 #   make test-mutants   not part of `make test` (~3 min): deliberately broken copies of the
 #                       tree must each make the host suite fail (tests/mutants.sh)
+#   make test-flavours  every generated file assembled for ELF, Mach-O and Win64, objects
+#                       checked, the Win64 flavour run under wine64 (tests/flavours.mk)
 #
 # Each architecture's run: the whole suite once (every runnable variant of every kernel,
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
@@ -15,10 +17,11 @@
 
 -include tests/gen.mk
 -include tests/consumer.mk
+-include tests/flavours.mk
 
 .PHONY: test test-host test-aarch64 test-suite test-objects test-mutants
 
-test: deps check-generated test-gen test-host test-aarch64 test-consumer
+test: deps check-generated test-gen test-host test-aarch64 test-consumer test-flavours
 
 test-host:
 	@$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) test-suite

@@ -23,6 +23,7 @@ import sys
 
 from . import emit, schedule, symbols
 from .kernels import ALL as KERNELS
+from .x86 import win64
 
 ROOT = emit.ROOT
 ARCHS = ("x86_64", "aarch64")
@@ -95,6 +96,10 @@ def build_all(only=None):
                 built[symbol] = v.build(symbol, values)
                 order.append((v, symbol, values))
             required = _required_features(spec, built)
+            jumped_from = {}
+            for s, c in sorted(built.items()):
+                for t in c.tail_targets:
+                    jumped_from.setdefault(t, []).append(s)
             for v, symbol, values in order:
                 comp, feats = built[symbol], required[symbol]
                 ftext = emit.features_text(feats)
@@ -102,13 +107,19 @@ def build_all(only=None):
                     ftext += "\n *   (including %s, reached by size dispatch)" % \
                         ", ".join(comp.tail_targets)
                 rel = "generated/%s/%s_%s.S" % (arch, spec.name, v.name)
+                # x86-64: the Win64 entry (and the body's Win64 form where it differs)
+                w64 = win64.flavour(v, symbol, values, spec, built, feats,
+                                    jumped_from.get(symbol, ())) if arch == "x86_64" else None
                 files[rel] = emit.render(
                     env, "asm/kernel.S.j2", symbol=symbol, spec=spec, variant=v, arch=arch,
                     features_text=ftext, schedule=scheds[arch], values=values.items(),
-                    frame_text=_frame_text(comp, arch), body="\n".join(comp.lines),
+                    frame_text=_frame_text(comp, arch),
+                    body="\n".join(w64.body if w64 else comp.lines),
+                    win64_text=w64.text if w64 else "",
+                    win64_entry="\n".join(w64.entry) if w64 else "",
                     count=sum(1 for l in comp.lines
                               if l.startswith("\t") and not l.startswith("\t.cfi")
-                              and not l.startswith("\t/*")))
+                              and not l.startswith("\t/*") and not l.startswith("\tLF_")))
                 kout.variants[arch].append(_VariantOut(
                     v.name, symbol, feats, "%s/%s" % (arch, scheds[arch].cpu),
                     emit.mask_expr(feats), emit.features_text(feats)))
@@ -117,6 +128,12 @@ def build_all(only=None):
                     "features": feats, "schedule": scheds[arch].relpath,
                     "values": dict(values.items()), "callee_saved": comp.saved,
                     "tail_targets": comp.tail_targets})
+                if w64:
+                    mk["variants"][-1]["win64"] = {
+                        "entry": symbol, "body": symbol + "_sysv",
+                        "body_external": bool(jumped_from.get(symbol)),
+                        "saved": ["rdi", "rsi"] + ["xmm%d" % i for i in w64.xmm],
+                        "body_frame_instead_of_red_zone": w64.reframed}
         mk["variants"].append({"arch": "any", "variant": "ref",
                                "symbol": "lf_%s_ref" % spec.name,
                                "file": "runtime/ref", "features": []})
@@ -152,10 +169,14 @@ def _sources_json(asm, c_sources):
         "c_sources": c_sources,
         "c_standard": "c11",
         "asm": {a: {"files": asm[a], "language": "assembler-with-cpp (.S)",
-                    "flavours": ["elf", "macho"]} for a in ARCHS},
+                    "flavours": ["elf", "macho"] + (["win64"] if a == "x86_64" else [])}
+                for a in ARCHS},
         "flavours": {
             "elf": "Linux, BSD: -target *-linux-gnu or the native gcc/clang",
             "macho": "macOS: clang -target x86_64-apple-macos11 / arm64-apple-macos11",
+            "win64": "Windows x86-64 (PE/COFF, Microsoft x64 calling convention): the same "
+                     "x86_64 files; mingw-w64 gcc, clang -target x86_64-w64-mingw32 or "
+                     "x86_64-pc-windows-msvc (lf_asm.h switches on _WIN32/__CYGWIN__)",
         },
         "defines": {
             "LF_PREFIX": "optional, e.g. myproj_: renames every symbol (C and assembly)",

@@ -60,8 +60,8 @@ class Preamble(unittest.TestCase):
     def test_checks_come_before_the_prologue(self):
         lines = _build(False).lines
         body = [l.strip() for l in lines if l.startswith("\t") and "/*" not in l]
-        self.assertEqual(body[:4], ["cmpq\t$10, %rdx", "jb\tLF_SYM(lf_t_sqr_w)",
-                                    "cmpq\t$256, %rdx", "ja\tLF_SYM(lf_t_sqr_w)"])
+        self.assertEqual(body[:4], ["cmpq\t$10, %rdx", "jb\tLF_BODY(lf_t_sqr_w)",
+                                    "cmpq\t$256, %rdx", "ja\tLF_BODY(lf_t_sqr_w)"])
         self.assertTrue(body[4].startswith("pushq"), body[4])
         self.assertEqual(_build(False).tail_targets, ["lf_t_sqr_w"])
 

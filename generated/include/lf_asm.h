@@ -11,6 +11,11 @@
  *   LF_FUNC_END(sym)    .cfi_endproc and .size
  *   LF_ASM_NOTES        .note.GNU-stack; .note.gnu.property with IBT|SHSTK (x86-64) or
  *                       BTI|PAC (AArch64; the kernels are leaves and never spill x30)
+ *   LF_BODY(sym)        the symbol of sym's SysV body (size-dispatch jumps go there)
+ *   LF_SEH_PUSHREG(reg), LF_SEH_STACKALLOC(n), LF_SEH_ENDPROLOGUE
+ *                       the body's prologue for Windows unwinding (empty outside Win64)
+ *   LF_WIN64_BODY_STATIC(sym), LF_WIN64_BODY_EXTERN(sym), LF_WIN64_ENTRY(sym),
+ *   LF_WIN64_ENTRY_END(sym)   Win64 only: the body's COFF symbol and the exported entry shim
  *
  * Knobs for consumers who assemble the files in their own build:
  *   (default)             kernel symbols have hidden visibility: a shared library built from
@@ -19,9 +24,22 @@
  *   -DLF_PREFIX=myproj_   prefix the assembly symbols (myproj_lf_...); the C runtime does not
  *                         follow this prefix yet, so it only helps a build that calls the
  *                         variants directly
- * Flavours: ELF (Linux, BSD) and Mach-O (__APPLE__: leading underscore, no .type/.size or
+ * Flavours: ELF (Linux, BSD), Mach-O (__APPLE__: leading underscore, no .type/.size or
  * notes, `%%` between statements on AArch64; the `.L` labels remain as non-external local
- * symbols there).
+ * symbols there) and, for x86-64, Win64 (PE/COFF with the Microsoft x64 calling convention;
+ * _WIN32 or __CYGWIN__ on x86-64: mingw-w64 gcc/gas, clang -target x86_64-w64-mingw32 or
+ * x86_64-pc-windows-msvc).  Every kernel body is SysV code; in the Win64 flavour it becomes
+ * lf_<kernel>_<variant>_sysv (LF_BODY: a static COFF function, external only where a sibling
+ * variant jumps to it by size dispatch), and each generated file adds, inside
+ * `#if defined(LF_WIN64)`, the exported entry lf_<kernel>_<variant>: it saves rdi, rsi and the
+ * xmm6-xmm15 the body (or a sibling it jumps to) writes, moves rcx, rdx, r8, r9 and the
+ * stack arguments (5th and 6th) into the SysV registers, calls the body and returns.  Windows
+ * unwinds with the SEH tables (.pdata/.xdata) that the .seh_* directives of the body and the
+ * entry build; the .cfi_* directives go to .debug_frame (for debuggers, as mingw-w64 gcc -g
+ * does), not to an .eh_frame nobody registers.  -DLF_EXPORT_KERNELS exports the entries from
+ * a DLL (an -export: directive in .drectve); without it the objects ask for no export (COFF
+ * has no hidden visibility: mingw-w64 ld's auto-export, used only when nothing in a DLL is
+ * dllexport'ed, would still export every external symbol).
  */
 #ifndef LF_ASM_H
 #define LF_ASM_H
@@ -32,6 +50,12 @@
 #define LF_CAT_(a, b) a##b
 #define LF_CAT(a, b) LF_CAT_(a, b)
 
+#if (defined(_WIN32) || defined(__CYGWIN__)) && defined(__x86_64__)
+#  define LF_WIN64 1
+#elif defined(_WIN32) || defined(__CYGWIN__)
+#  error "limbforge has no Windows flavour for this architecture (Win64 on x86-64 only)"
+#endif
+
 #if defined(__APPLE__)
 #  define LF_SYM(name) LF_CAT(_, LF_CAT(LF_PREFIX, name))
 #  define LF_TYPE(sym)
@@ -41,6 +65,8 @@
 #  else
 #    define LF_VISIBILITY(sym) .private_extern sym
 #  endif
+#elif defined(LF_WIN64)
+#  define LF_SYM(name) LF_CAT(LF_PREFIX, name)
 #else
 #  define LF_SYM(name) LF_CAT(LF_PREFIX, name)
 #  define LF_TYPE(sym) .type sym, %function
@@ -70,14 +96,47 @@
 #  define LF_SEP ;
 #endif
 
-#define LF_FUNC_BEGIN(name) \
+#if defined(LF_WIN64)
+/* The SysV body: a COFF function symbol of its own; the exported name belongs to the entry
+ * shim that follows it in the same file.  The symbol class is given after the body (by
+ * LF_WIN64_BODY_STATIC or _EXTERN): gas and clang disagree on `.globl` after `.scl 3`. */
+#  define LF_BODY(name) LF_SYM(LF_CAT(name, _sysv))
+#  define LF_FUNC_BEGIN(name) \
+	.text LF_SEP LF_FUNC_ALIGN LF_SEP .cfi_sections .debug_frame LF_SEP \
+	LF_BODY(name): LF_SEP .seh_proc LF_BODY(name) LF_SEP .cfi_startproc LF_SEP LF_LANDING_PAD
+#  define LF_FUNC_END(name) .cfi_endproc LF_SEP .seh_endproc
+#  define LF_SEH_PUSHREG(reg) .seh_pushreg reg
+#  define LF_SEH_STACKALLOC(n) .seh_stackalloc n
+#  define LF_SEH_ENDPROLOGUE .seh_endprologue
+#  define LF_COFF_FUNC(sym, storage) .def sym LF_SEP .scl storage LF_SEP .type 32 LF_SEP .endef
+#  define LF_WIN64_BODY_STATIC(name) LF_COFF_FUNC(LF_BODY(name), 3)
+#  define LF_WIN64_BODY_EXTERN(name) .globl LF_BODY(name) LF_SEP LF_COFF_FUNC(LF_BODY(name), 2)
+#  if defined(LF_EXPORT_KERNELS)
+#    define LF_STR_(x) #x
+#    define LF_STR(x) LF_STR_(x)
+#    define LF_WIN64_EXPORT(sym) \
+	.section .drectve, "yn" LF_SEP .ascii " -export:", LF_STR(sym) LF_SEP .text
+#  else
+#    define LF_WIN64_EXPORT(sym)
+#  endif
+#  define LF_WIN64_ENTRY(name) \
+	LF_WIN64_EXPORT(LF_SYM(name)) LF_SEP .text LF_SEP .p2align 4 LF_SEP \
+	.globl LF_SYM(name) LF_SEP LF_COFF_FUNC(LF_SYM(name), 2) LF_SEP \
+	LF_SYM(name): LF_SEP .seh_proc LF_SYM(name) LF_SEP .cfi_startproc LF_SEP LF_LANDING_PAD
+#  define LF_WIN64_ENTRY_END(name) .cfi_endproc LF_SEP .seh_endproc
+#else
+#  define LF_BODY(name) LF_SYM(name)
+#  define LF_FUNC_BEGIN(name) \
 	.text LF_SEP LF_FUNC_ALIGN LF_SEP .globl LF_SYM(name) LF_SEP \
 	LF_VISIBILITY(LF_SYM(name)) LF_SEP LF_TYPE(LF_SYM(name)) LF_SEP \
 	LF_SYM(name): LF_SEP .cfi_startproc LF_SEP LF_LANDING_PAD
+#  define LF_FUNC_END(name) .cfi_endproc LF_SEP LF_SIZE(LF_SYM(name))
+#  define LF_SEH_PUSHREG(reg)
+#  define LF_SEH_STACKALLOC(n)
+#  define LF_SEH_ENDPROLOGUE
+#endif
 
-#define LF_FUNC_END(name) .cfi_endproc LF_SEP LF_SIZE(LF_SYM(name))
-
-#if defined(__APPLE__)
+#if defined(__APPLE__) || defined(LF_WIN64)
 #  define LF_ASM_NOTES
 #else
 /* NT_GNU_PROPERTY_TYPE_0 note: namesz 4, descsz 16, type 5, "GNU", one property of 4 bytes */

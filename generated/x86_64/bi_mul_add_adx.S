@@ -33,6 +33,9 @@
  *   unroll = 8
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbx
+ * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_adx is an entry that
+ * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
+ * registers and calls this body, lf_bi_mul_add_adx_sysv.
  * 164 instructions.
  */
 #include "lf_asm.h"
@@ -40,11 +43,13 @@
 LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx */
 	cmpq	$16, %r8
-	jb	LF_SYM(lf_bi_mul_add_mulx)
+	jb	LF_BODY(lf_bi_mul_add_mulx)
 	/* end of size dispatch */
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
+	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	movl	%r9d, %r9d
 	xorl	%r10d, %r10d
@@ -216,5 +221,39 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	.cfi_restore %rbx
 	ret
 LF_FUNC_END(lf_bi_mul_add_adx)
+
+#if defined(LF_WIN64)
+LF_WIN64_BODY_STATIC(lf_bi_mul_add_adx)
+LF_WIN64_ENTRY(lf_bi_mul_add_adx)
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rsi, 0
+	.seh_pushreg %rsi
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rdi, 0
+	.seh_pushreg %rdi
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	.seh_stackalloc 8
+	.seh_endprologue
+	movq	%rcx, %rdi
+	movq	%rdx, %rsi
+	movq	%r8, %rdx
+	movq	%r9, %rcx
+	movq	64(%rsp), %r8
+	movq	72(%rsp), %r9
+	call	LF_BODY(lf_bi_mul_add_adx)
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rdi
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rsi
+	ret
+LF_WIN64_ENTRY_END(lf_bi_mul_add_adx)
+#endif
 
 LF_ASM_NOTES

@@ -42,6 +42,11 @@
  *   word_tail = 7
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbx
+ * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_avx512 is an entry that
+ * saves rdi, rsi, xmm6-xmm15 (written here or by lf_bi_mul_add_mulx), moves its arguments
+ * (rcx, rdx, r8, r9, 2 from the stack) into the SysV registers and calls this body,
+ * lf_bi_mul_add_avx512_sysv; Windows has no red zone, so the body's Win64 form keeps what the
+ * SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64) lines).
  * 414 instructions.
  */
 #include "lf_asm.h"
@@ -50,11 +55,18 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx */
 	vzeroupper
 	cmpq	$16, %r8
-	jb	LF_SYM(lf_bi_mul_add_mulx)
+	jb	LF_BODY(lf_bi_mul_add_mulx)
 	/* end of size dispatch */
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
+#if defined(LF_WIN64)
+	subq	$24, %rsp
+	.cfi_adjust_cfa_offset 24
+	LF_SEH_STACKALLOC(24)
+#endif
+	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	movl	%r9d, %r9d
 	xorl	%r10d, %r10d
@@ -82,9 +94,15 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	cmpq	$11, %rcx
 	ja	.Llf_bi_mul_add_avx512_vector_tail
 .Llf_bi_mul_add_avx512_scalar_tail:
+#if defined(LF_WIN64)
+	movq	%r11, (%rsp)
+	movq	%rax, 8(%rsp)
+	movq	%r9, 16(%rsp)
+#else
 	movq	%r11, -8(%rsp)
 	movq	%rax, -16(%rsp)
 	movq	%r9, -24(%rsp)
+#endif
 	leaq	(%r11,%r8,4), %r11
 	leaq	(%rax,%r8,4), %rax
 	xorl	%r10d, %r10d
@@ -182,9 +200,15 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	movq	%rax, %r10
 	shrq	$32, %r10
 .Llf_bi_mul_add_avx512_even:
+#if defined(LF_WIN64)
+	movq	(%rsp), %r11
+	movq	8(%rsp), %rax
+	movq	16(%rsp), %r9
+#else
 	movq	-8(%rsp), %r11
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r9
+#endif
 	shlq	$32, %r10
 	vmovq	%r10, %xmm8
 	vpxorq	%zmm9, %zmm9, %zmm11
@@ -484,10 +508,78 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 .Llf_bi_mul_add_avx512_exit:
 	movl	%r10d, %eax
 	vzeroupper
+#if defined(LF_WIN64)
+	addq	$24, %rsp
+	.cfi_adjust_cfa_offset -24
+#endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
 	ret
 LF_FUNC_END(lf_bi_mul_add_avx512)
+
+#if defined(LF_WIN64)
+LF_WIN64_BODY_STATIC(lf_bi_mul_add_avx512)
+LF_WIN64_ENTRY(lf_bi_mul_add_avx512)
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rsi, 0
+	.seh_pushreg %rsi
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rdi, 0
+	.seh_pushreg %rdi
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	.seh_stackalloc 168
+	vmovaps	%xmm6, (%rsp)
+	.seh_savexmm %xmm6, 0
+	vmovaps	%xmm7, 16(%rsp)
+	.seh_savexmm %xmm7, 16
+	vmovaps	%xmm8, 32(%rsp)
+	.seh_savexmm %xmm8, 32
+	vmovaps	%xmm9, 48(%rsp)
+	.seh_savexmm %xmm9, 48
+	vmovaps	%xmm10, 64(%rsp)
+	.seh_savexmm %xmm10, 64
+	vmovaps	%xmm11, 80(%rsp)
+	.seh_savexmm %xmm11, 80
+	vmovaps	%xmm12, 96(%rsp)
+	.seh_savexmm %xmm12, 96
+	vmovaps	%xmm13, 112(%rsp)
+	.seh_savexmm %xmm13, 112
+	vmovaps	%xmm14, 128(%rsp)
+	.seh_savexmm %xmm14, 128
+	vmovaps	%xmm15, 144(%rsp)
+	.seh_savexmm %xmm15, 144
+	.seh_endprologue
+	movq	%rcx, %rdi
+	movq	%rdx, %rsi
+	movq	%r8, %rdx
+	movq	%r9, %rcx
+	movq	224(%rsp), %r8
+	movq	232(%rsp), %r9
+	call	LF_BODY(lf_bi_mul_add_avx512)
+	vmovaps	(%rsp), %xmm6
+	vmovaps	16(%rsp), %xmm7
+	vmovaps	32(%rsp), %xmm8
+	vmovaps	48(%rsp), %xmm9
+	vmovaps	64(%rsp), %xmm10
+	vmovaps	80(%rsp), %xmm11
+	vmovaps	96(%rsp), %xmm12
+	vmovaps	112(%rsp), %xmm13
+	vmovaps	128(%rsp), %xmm14
+	vmovaps	144(%rsp), %xmm15
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rdi
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rsi
+	ret
+LF_WIN64_ENTRY_END(lf_bi_mul_add_avx512)
+#endif
 
 LF_ASM_NOTES

@@ -32,11 +32,15 @@
  *   unroll = 8
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
+ * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_mulx is an entry that
+ * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
+ * registers and calls this body, lf_bi_mul_add_mulx_sysv.
  * 182 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
+	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	movl	%r9d, %r9d
 	xorl	%r10d, %r10d
@@ -227,5 +231,39 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	movl	%r10d, %eax
 	ret
 LF_FUNC_END(lf_bi_mul_add_mulx)
+
+#if defined(LF_WIN64)
+LF_WIN64_BODY_EXTERN(lf_bi_mul_add_mulx)	/* lf_bi_mul_add_adx, lf_bi_mul_add_avx512 jump here */
+LF_WIN64_ENTRY(lf_bi_mul_add_mulx)
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rsi, 0
+	.seh_pushreg %rsi
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rdi, 0
+	.seh_pushreg %rdi
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	.seh_stackalloc 8
+	.seh_endprologue
+	movq	%rcx, %rdi
+	movq	%rdx, %rsi
+	movq	%r8, %rdx
+	movq	%r9, %rcx
+	movq	64(%rsp), %r8
+	movq	72(%rsp), %r9
+	call	LF_BODY(lf_bi_mul_add_mulx)
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rdi
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rsi
+	ret
+LF_WIN64_ENTRY_END(lf_bi_mul_add_mulx)
+#endif
 
 LF_ASM_NOTES

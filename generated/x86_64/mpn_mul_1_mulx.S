@@ -27,11 +27,15 @@
  *   unroll = 8
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
+ * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_1_mulx is an entry that
+ * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls
+ * this body, lf_mpn_mul_1_mulx_sysv.
  * 79 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
+	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	xorl	%r10d, %r10d
 	testq	%rax, %rax
@@ -118,5 +122,37 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	movq	%r10, %rax
 	ret
 LF_FUNC_END(lf_mpn_mul_1_mulx)
+
+#if defined(LF_WIN64)
+LF_WIN64_BODY_STATIC(lf_mpn_mul_1_mulx)
+LF_WIN64_ENTRY(lf_mpn_mul_1_mulx)
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rsi, 0
+	.seh_pushreg %rsi
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rdi, 0
+	.seh_pushreg %rdi
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	.seh_stackalloc 8
+	.seh_endprologue
+	movq	%rcx, %rdi
+	movq	%rdx, %rsi
+	movq	%r8, %rdx
+	movq	%r9, %rcx
+	call	LF_BODY(lf_mpn_mul_1_mulx)
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rdi
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rsi
+	ret
+LF_WIN64_ENTRY_END(lf_mpn_mul_1_mulx)
+#endif
 
 LF_ASM_NOTES

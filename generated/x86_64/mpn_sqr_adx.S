@@ -29,6 +29,9 @@
  *   unroll = 16
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
+ * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_adx is an entry that saves
+ * rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this body,
+ * lf_mpn_sqr_adx_sysv.
  * 3164 instructions.
  */
 #include "lf_asm.h"
@@ -37,15 +40,20 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	pushq	%r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
+	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	testq	%rax, %rax
 	jz	.Llf_mpn_sqr_adx_exit
@@ -3269,5 +3277,36 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_mpn_sqr_adx)
+
+#if defined(LF_WIN64)
+LF_WIN64_BODY_EXTERN(lf_mpn_sqr_adx)	/* lf_mpn_sqr_ifma jumps here */
+LF_WIN64_ENTRY(lf_mpn_sqr_adx)
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rsi, 0
+	.seh_pushreg %rsi
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rdi, 0
+	.seh_pushreg %rdi
+	subq	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	.seh_stackalloc 8
+	.seh_endprologue
+	movq	%rcx, %rdi
+	movq	%rdx, %rsi
+	movq	%r8, %rdx
+	call	LF_BODY(lf_mpn_sqr_adx)
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rdi
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rsi
+	ret
+LF_WIN64_ENTRY_END(lf_mpn_sqr_adx)
+#endif
 
 LF_ASM_NOTES

@@ -33,6 +33,9 @@
  *   wunroll = 2
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
  * Frame: saves and restores callee-saved rbp, rbx
+ * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_ifma is an entry that saves
+ * rdi, rsi, xmm7-xmm15 (written here or by lf_mpn_sqr_adx), moves its arguments (rcx, rdx, r8)
+ * into the SysV registers and calls this body, lf_mpn_sqr_ifma_sysv.
  * 1693 instructions.
  */
 #include "lf_asm.h"
@@ -41,18 +44,22 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	/* size dispatch before the frame: other sizes run lf_mpn_sqr_adx */
 	vzeroupper
 	cmpq	$13, %rdx
-	jb	LF_SYM(lf_mpn_sqr_adx)
+	jb	LF_BODY(lf_mpn_sqr_adx)
 	cmpq	$256, %rdx
-	ja	LF_SYM(lf_mpn_sqr_adx)
+	ja	LF_BODY(lf_mpn_sqr_adx)
 	/* end of size dispatch */
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
 	subq	$3272, %rsp
 	.cfi_adjust_cfa_offset 3272
+	LF_SEH_STACKALLOC(3272)
+	LF_SEH_ENDPROLOGUE
 	leaq	(%rsp), %rax
 	leaq	511(%rax), %r10
 	andq	$-64, %r10
@@ -1841,5 +1848,63 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	.cfi_restore %rbp
 	ret
 LF_FUNC_END(lf_mpn_sqr_ifma)
+
+#if defined(LF_WIN64)
+LF_WIN64_BODY_STATIC(lf_mpn_sqr_ifma)
+LF_WIN64_ENTRY(lf_mpn_sqr_ifma)
+	pushq	%rsi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rsi, 0
+	.seh_pushreg %rsi
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rdi, 0
+	.seh_pushreg %rdi
+	subq	$152, %rsp
+	.cfi_adjust_cfa_offset 152
+	.seh_stackalloc 152
+	vmovaps	%xmm7, (%rsp)
+	.seh_savexmm %xmm7, 0
+	vmovaps	%xmm8, 16(%rsp)
+	.seh_savexmm %xmm8, 16
+	vmovaps	%xmm9, 32(%rsp)
+	.seh_savexmm %xmm9, 32
+	vmovaps	%xmm10, 48(%rsp)
+	.seh_savexmm %xmm10, 48
+	vmovaps	%xmm11, 64(%rsp)
+	.seh_savexmm %xmm11, 64
+	vmovaps	%xmm12, 80(%rsp)
+	.seh_savexmm %xmm12, 80
+	vmovaps	%xmm13, 96(%rsp)
+	.seh_savexmm %xmm13, 96
+	vmovaps	%xmm14, 112(%rsp)
+	.seh_savexmm %xmm14, 112
+	vmovaps	%xmm15, 128(%rsp)
+	.seh_savexmm %xmm15, 128
+	.seh_endprologue
+	movq	%rcx, %rdi
+	movq	%rdx, %rsi
+	movq	%r8, %rdx
+	call	LF_BODY(lf_mpn_sqr_ifma)
+	vmovaps	(%rsp), %xmm7
+	vmovaps	16(%rsp), %xmm8
+	vmovaps	32(%rsp), %xmm9
+	vmovaps	48(%rsp), %xmm10
+	vmovaps	64(%rsp), %xmm11
+	vmovaps	80(%rsp), %xmm12
+	vmovaps	96(%rsp), %xmm13
+	vmovaps	112(%rsp), %xmm14
+	vmovaps	128(%rsp), %xmm15
+	addq	$152, %rsp
+	.cfi_adjust_cfa_offset -152
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rdi
+	popq	%rsi
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rsi
+	ret
+LF_WIN64_ENTRY_END(lf_mpn_sqr_ifma)
+#endif
 
 LF_ASM_NOTES

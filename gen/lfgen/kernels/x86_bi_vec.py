@@ -54,7 +54,8 @@ zero-masked VMOVDQU32 loads and a masked store (nothing outside the window is re
 written; a wrap there redoes the tail by the row). Windows below `vec_min` words: the row,
 or up to `small_words` words the 32-bit steps. The row needs as many GPRs as in the adx
 variant, so w, in and the block index wait in the red zone meanwhile (one callee-saved
-register, rbx, as in adx; no stack frame).
+register, rbx, as in adx; no stack frame). Windows has no red zone: the Win64 flavour's form
+of the body keeps them in a 24-byte frame (Function.red_zone_slots).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, XMMRegister, KRegister,
@@ -64,7 +65,6 @@ from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, XMMRegister, 
                             VMOVDQU64, VMOVDQU32, VMOVDQA64, VPMULUDQ, VPADDQ, VPSUBQ,
                             VPSRLQ, VPRORQ, VPERMT2D, VPTERNLOGQ, VALIGNQ, VPCMPUQ, VPCMPEQQ,
                             VPTESTMQ, VSHUFI64X2, VPSHUFD, VPXORQ, zword)
-from peachpy.x86_64.registers import rsp
 
 from ..kernel import Param
 from .x86_rows import Digits, row
@@ -362,8 +362,9 @@ def bi_mul_add(f, w, inp, ln, cy, p, exit_label):
     LABEL(stail)
     # w, inp and b wait in the SysV red zone during the row, which then finds as many free
     # GPRs as in the adx variant (no more callee-saved registers); a leaf may use the red
-    # zone without moving rsp, and a frame (sub/add rsp) costs the short windows a cycle
-    s_w, s_in, s_b = [rsp - 8], [rsp - 16], [rsp - 24]
+    # zone without moving rsp, and a frame (sub/add rsp) costs the short windows a cycle.
+    # (The Win64 flavour's form of this body gets three slots of a real frame instead.)
+    s_w, s_in, s_b = f.red_zone_slots(3)
     MOV(s_w, w)
     MOV(s_in, inp)
     MOV(s_b, b)

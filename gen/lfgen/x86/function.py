@@ -19,6 +19,14 @@ allocation, and synthesises push/pop of the callee-saved registers it allocated.
   - the required features are derived from the ISA extensions of the emitted instructions;
   - `tail_call_outside` adds a size dispatch to a sibling variant before the frame.
 PeachPy's own gaps for AVX-512 are filled in `peachpy_ext.py`.
+
+Win64 (`win64.py` adds the entry shim): the body is SysV code in every flavour, so the lowering
+also prints the body's prologue for Windows unwinding (LF_SEH_PUSHREG/STACKALLOC/ENDPROLOGUE,
+empty outside Win64) and insists on the shape Windows' unwinder can follow: every push and
+stack allocation in one run at the start, every pop and release in one run right before the
+`ret`. It records the xmm6-xmm15 the body writes (nonvolatile in Win64, the shim saves them)
+and whether the body keeps values in the SysV red zone: a body that does is built a second
+time `with flavour("win64")`, where `red_zone_slots` hands out slots of a real frame instead.
 """
 
 import contextlib
@@ -38,6 +46,23 @@ from ..verify import check_bindings, AllocationError
 from . import gas, peachpy_ext
 
 SYSV_ARGS = (rdi, rsi, rdx, rcx, r8, r9)
+
+# The form the functions built now take: "sysv" (every flavour's body) or "win64" (a second
+# build of a body that uses the SysV red zone, for the Win64 flavour; see red_zone_slots)
+FLAVOURS = ("sysv", "win64")
+_flavour = ["sysv"]
+
+
+@contextlib.contextmanager
+def flavour(name):
+    """Build the functions created inside the block in form `name`."""
+    if name not in FLAVOURS:
+        raise ValueError("unknown flavour %r" % name)
+    _flavour.append(name)
+    try:
+        yield
+    finally:
+        _flavour.pop()
 
 _SYSV, _SYSV32 = peachpy_ext.SYSV, peachpy_ext.SYSV32
 
@@ -82,13 +107,18 @@ class COMMENT(Instruction):
 
 
 class Compiled:
-    def __init__(self, name, lines, features, saved, instructions, tail_targets=()):
+    def __init__(self, name, lines, features, saved, instructions, tail_targets=(),
+                 flavour="sysv", red_zone=False, xmm_written=(), frame=0):
         self.name = name
         self.lines = lines
         self.features = features
         self.saved = saved
         self.instructions = instructions
         self.tail_targets = list(tail_targets)   # sibling variants jumped to before the frame
+        self.flavour = flavour                   # "sysv" or "win64" (see `flavour`)
+        self.red_zone = red_zone                 # memory below rsp is used (SysV only)
+        self.xmm_written = list(xmm_written)     # ids 6..15 of vector registers written
+        self.frame = frame                       # bytes allocated by the prologue's sub
 
     @property
     def text(self):
@@ -178,6 +208,7 @@ class Function:
         self._arg_regs = None
         self._preamble = []
         self._tail_targets = []
+        self.flavour = _flavour[-1]
 
     def __enter__(self):
         self.pp.attach()
@@ -243,6 +274,18 @@ class Function:
         self._arg_regs = regs
         return regs
 
+    def red_zone_slots(self, n):
+        """n 8-byte memory operands for values parked while every register is needed. SysV
+        form: the red zone below rsp (no frame; a leaf may use it). Win64 form: PeachPy
+        locals in a real frame, because Windows has no red zone -- whatever lies below rsp
+        may be overwritten at any time (exception dispatch, debuggers), and an entry shim
+        cannot protect it: the red zone is below the *body's* rsp, which is below every byte
+        the shim could reserve."""
+        if self.flavour == "win64":
+            from peachpy.x86_64.function import LocalVariable
+            return [LocalVariable(8) for _ in range(n)]
+        return [[rsp - 8 * (i + 1)] for i in range(n)]
+
     def tail_call_outside(self, arg, lo, hi, target):
         """Size dispatch before the frame: when argument `arg` (an index into the C
         arguments, compared unsigned) is below `lo` or above `hi` (None: no bound), jump
@@ -264,10 +307,12 @@ class Function:
             if wide:
                 lines.append("\tvzeroupper")
             r = "%" + str(reg)
+            # LF_BODY: the sibling's SysV body (in the Win64 flavour not its Win64 entry: the
+            # arguments are in the SysV registers by now)
             if lo is not None:
-                lines += ["\tcmpq\t$%d, %s" % (lo, r), "\tjb\tLF_SYM(%s)" % target]
+                lines += ["\tcmpq\t$%d, %s" % (lo, r), "\tjb\tLF_BODY(%s)" % target]
             if hi is not None:
-                lines += ["\tcmpq\t$%d, %s" % (hi, r), "\tja\tLF_SYM(%s)" % target]
+                lines += ["\tcmpq\t$%d, %s" % (hi, r), "\tja\tLF_BODY(%s)" % target]
             lines.append("\t/* end of size dispatch */")
         return lines
 
@@ -338,8 +383,13 @@ class Function:
         feats = features.x86_tokens(exts)
         wide = any(isinstance(r, (YMMRegister, ZMMRegister))
                    for x in lowered for r in x.register_objects)
+        red_zone = _uses_red_zone(lowered)
+        if red_zone and self.flavour == "win64":
+            raise ValueError("%s: the Win64 form addresses memory below rsp (Windows has no "
+                             "red zone; use Function.red_zone_slots)" % self.name)
         return Compiled(self.name, self._preamble_lines(wide) + lines, feats, saved, lowered,
-                        self._tail_targets)
+                        self._tail_targets, flavour=self.flavour, red_zone=red_zone,
+                        xmm_written=_xmm_written(lowered), frame=self._frame)
 
     def _verify(self, abif):
         allocs = {k: ra.register_allocations for k, ra in abif._register_allocators.items()}
@@ -373,24 +423,64 @@ class Function:
 
         check_bindings(stream, phys_of, is_copy=is_copy)
 
+    def _frame_shape(self, lowered):
+        """(index of the first instruction after the prologue, index of the first instruction
+        of the epilogue). The prologue is the leading run of pushes and `sub $n, %rsp`, the
+        epilogue the run of `add $n, %rsp` and pops right before the final `ret`: the only
+        places where the stack pointer may move. That is the shape Windows' unwinder needs
+        (unwind codes describe the prologue; an epilogue is recognised by its instructions:
+        add/lea rsp, pops, ret), so it is required in every flavour."""
+        from peachpy.x86_64.generic import PUSH, POP, SUB, ADD
+
+        def moves_rsp(x, kinds):
+            return isinstance(x, kinds) and (
+                isinstance(x, (PUSH, POP)) or x.operands[0] == rsp)
+        code = [k for k, x in enumerate(lowered) if not isinstance(x, COMMENT)]
+        pro = 0
+        while pro < len(code) and moves_rsp(lowered[code[pro]], (PUSH, SUB)):
+            pro += 1
+        epi = len(code) - 1                                   # the ret
+        while epi - 1 >= pro and moves_rsp(lowered[code[epi - 1]], (POP, ADD)):
+            epi -= 1
+        for j in list(range(pro, epi)):
+            x = lowered[code[j]]
+            if moves_rsp(x, (PUSH, POP, SUB, ADD)):
+                raise ValueError("%s: `%s` moves the stack pointer outside the prologue and "
+                                 "the epilogue (Windows' unwind tables cannot describe it)"
+                                 % (self.name, gas.instruction(x, self.name).strip()))
+        prologue = [lowered[code[j]] for j in range(pro)]
+        subs = [x for x in prologue if isinstance(x, SUB)]
+        first_sub = next((j for j, x in enumerate(prologue) if isinstance(x, SUB)), pro)
+        if any(isinstance(x, PUSH) for x in prologue[first_sub:]):
+            raise ValueError("%s: a push after the stack allocation" % self.name)
+        self._frame = sum(x.operands[1] for x in subs if isinstance(x.operands[1], int))
+        if self._frame >= 4096:
+            raise ValueError("%s: a %d-byte frame would need stack probes (Windows commits "
+                             "the stack one guard page at a time)" % (self.name, self._frame))
+        return (code[pro] if pro < len(code) else len(lowered)), code[epi]
+
     def _lower_text(self, lowered):
-        """Print the lowered stream with CFI for every stack adjustment, vzeroupper before
-        `ret` when the upper YMM/ZMM state was touched."""
+        """Print the lowered stream with CFI for every stack adjustment, the LF_SEH_* prologue
+        description, vzeroupper before the epilogue when the upper YMM/ZMM state was touched
+        (before the pops, so that the epilogue keeps the shape Windows recognises)."""
         from peachpy.x86_64.generic import PUSH, POP, SUB, ADD, RET
         from peachpy.x86_64.avx import VZEROUPPER
         wide = any(isinstance(r, (YMMRegister, ZMMRegister))
                    for x in lowered for r in x.register_objects)
+        pro_end, epi_start = self._frame_shape(lowered)
         lines, saved, depth = [], [], 0
         for k, x in enumerate(lowered):
+            if k == pro_end:
+                lines.append("\tLF_SEH_ENDPROLOGUE")
+            if k == epi_start and wide and not any(
+                    isinstance(y, VZEROUPPER) for y in lowered[max(0, k - 8):k]):
+                lines.append("\tvzeroupper")
             if isinstance(x, COMMENT):
                 lines.append(x.text)
                 continue
             if isinstance(x, RET):
                 if k != len(lowered) - 1:
                     raise ValueError("ret in the middle of %s" % self.name)
-                if wide and not isinstance(lowered[k - 1], VZEROUPPER) and not any(
-                        isinstance(y, VZEROUPPER) for y in lowered[max(0, k - 8):k]):
-                    lines.append("\tvzeroupper")
                 lines.append(gas.instruction(x, self.name))
                 continue
             if (x.name == "MOV" and len(x.operands) == 2 and all(
@@ -403,6 +493,7 @@ class Function:
                 saved.append(str(x.operands[0]))
                 lines.append("\t.cfi_adjust_cfa_offset 8")
                 lines.append("\t.cfi_rel_offset %%%s, 0" % x.operands[0])
+                lines.append("\tLF_SEH_PUSHREG(%%%s)" % x.operands[0])
             elif isinstance(x, POP):
                 depth -= 8
                 lines.append("\t.cfi_adjust_cfa_offset -8")
@@ -413,9 +504,38 @@ class Function:
                 delta = x.operands[1] if isinstance(x, SUB) else -x.operands[1]
                 depth += delta
                 lines.append("\t.cfi_adjust_cfa_offset %d" % delta)
+                if isinstance(x, SUB):
+                    lines.append("\tLF_SEH_STACKALLOC(%d)" % delta)
             elif any(r == rsp for r in x.output_registers):
                 raise ValueError("%s: unsupported write to rsp (%s); CFI cannot follow it"
                                  % (self.name, x))
         if depth != 0:
             raise ValueError("%s: unbalanced stack (%d bytes)" % (self.name, depth))
         return lines, saved
+
+
+def _uses_red_zone(lowered):
+    """True when an instruction addresses memory below rsp (the SysV red zone)."""
+    from peachpy.x86_64.operand import MemoryOperand, MemoryAddress
+    for x in lowered:
+        for o in x.operands:
+            if isinstance(o, MemoryOperand) and isinstance(o.address, MemoryAddress) and \
+                    o.address.base == rsp and o.address.index is None and \
+                    o.address.displacement < 0:
+                return True
+    return False
+
+
+def _xmm_written(lowered):
+    """Ids 6..15 of the XMM/YMM/ZMM registers the lowered code writes: their low 128 bits
+    are nonvolatile in Win64 (the upper bits and zmm16-31 are volatile)."""
+    from peachpy.x86_64.avx import VZEROALL
+    ids = set()
+    for x in lowered:
+        if isinstance(x, VZEROALL):
+            ids |= set(range(6, 16))
+        for r in x.output_registers:
+            if isinstance(r, (XMMRegister, YMMRegister, ZMMRegister)) and \
+                    r.physical_id is not None and 6 <= r.physical_id <= 15:
+                ids.add(r.physical_id)
+    return sorted(ids)

@@ -1,0 +1,411 @@
+/*
+ * win64_kat.c -- the Win64 flavour at run time (built with mingw-w64, run under wine64).
+ *
+ * Built from generated/ (the same x86_64 .S files, assembled for x86_64-w64-mingw32) and
+ * runtime/, like a Windows consumer would.  For every x86-64 variant this CPU can run:
+ *   1. known answers: random and all-ones inputs at the sizes around every size dispatch,
+ *      unrolling and tail boundary, in place where allowed, compared with the portable ref
+ *      variant; guard words around every buffer must survive;
+ *   2. the Microsoft x64 ABI, on every one of those calls (tests/flavours/win64_call.S):
+ *      rbx rbp rdi rsi r12-r15 and xmm6-xmm15 preserved, rsp restored, the caller's stack
+ *      above the two stack arguments untouched, arguments 5 and 6 taken from the stack;
+ *   3. Windows unwinding (SEH: .pdata/.xdata of the entry and of the body): a few calls per
+ *      variant run with the trap flag set, and at every instruction of the entry and the
+ *      body (and of a sibling body reached by size dispatch) a vectored exception handler
+ *      unwinds with RtlLookupFunctionEntry/RtlVirtualUnwind to the caller, which must come
+ *      out with the return address, rsp and every nonvolatile register (canaries) it had.
+ * Then the public API once per kernel through the runtime's dispatcher.
+ * Exit status 0 when everything holds.  Faults caught: a missing argument move or a stack
+ * argument read at the wrong offset (KAT), a nonvolatile register the entry does not save,
+ * a red-zone spill (clobbered by the exception dispatch of the stepped calls), unwind codes
+ * that disagree with the prologue or an epilogue Windows does not recognise (unwinding).
+ */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "limbforge.h"
+#include "lf_dispatch.h"
+#include "w64call.h"
+
+_Static_assert(offsetof(struct w64_call, args) == W_ARGS, "w64call.h: W_ARGS");
+_Static_assert(offsetof(struct w64_call, canary) == W_CANARY, "w64call.h: W_CANARY");
+_Static_assert(offsetof(struct w64_call, seen) == W_SEEN, "w64call.h: W_SEEN");
+_Static_assert(offsetof(struct w64_call, xcanary) == W_XCANARY, "w64call.h: W_XCANARY");
+_Static_assert(offsetof(struct w64_call, xseen) == W_XSEEN, "w64call.h: W_XSEEN");
+_Static_assert(offsetof(struct w64_call, flags) == W_FLAGS, "w64call.h: W_FLAGS");
+_Static_assert(offsetof(struct w64_call, call_sp) == W_CALL_SP, "w64call.h: W_CALL_SP");
+_Static_assert(offsetof(struct w64_call, ret) == W_RET, "w64call.h: W_RET");
+_Static_assert(offsetof(struct w64_call, sp_after) == W_SP_AFTER, "w64call.h: W_SP_AFTER");
+_Static_assert(offsetof(struct w64_call, guard) == W_GUARD, "w64call.h: W_GUARD");
+_Static_assert(sizeof(struct w64_call) == W_SIZE, "w64call.h: W_SIZE");
+
+static const char *const REG[8] = {"rbx", "rbp", "rdi", "rsi", "r12", "r13", "r14", "r15"};
+
+static int failures;
+static const char *what;                  /* the call under test, for messages */
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	if (++failures > 40)
+		return;
+	printf("FAIL %s: ", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* ---- single-step unwinding ----------------------------------------------------------- */
+
+static struct w64_call *volatile stepping;  /* the call being single-stepped, or NULL */
+static long steps, step_frames[4];
+
+static void check_unwind(const CONTEXT *at)
+{
+	CONTEXT u = *at;
+	struct w64_call *c = stepping;
+	int frames = 0;
+	while (u.Rip != (DWORD64)(uintptr_t)w64_call_ret) {
+		DWORD64 base = 0, frame = 0;
+		PVOID data = NULL;
+		PRUNTIME_FUNCTION rf = RtlLookupFunctionEntry(u.Rip, &base, NULL);
+		if (rf == NULL) {
+			fail("at rip %p (%d frames): unwound to %p, which has no unwind entry (.pdata)",
+			     (void *)(uintptr_t)at->Rip, frames, (void *)(uintptr_t)u.Rip);
+			return;
+		}
+		if (frames == 1 && base + rf->BeginAddress != c->fn)
+			fail("at rip %p: the body unwinds into %p, not into the entry %p",
+			     (void *)(uintptr_t)at->Rip,
+			     (void *)(uintptr_t)(base + rf->BeginAddress), (void *)(uintptr_t)c->fn);
+		RtlVirtualUnwind(UNW_FLAG_NHANDLER, base, u.Rip, rf, &u, &data, &frame, NULL);
+		if (++frames > 2) {
+			fail("at rip %p: no way back to the caller after 3 frames",
+			     (void *)(uintptr_t)at->Rip);
+			return;
+		}
+	}
+	step_frames[frames]++;
+	const DWORD64 got[8] = {u.Rbx, u.Rbp, u.Rdi, u.Rsi, u.R12, u.R13, u.R14, u.R15};
+	if (u.Rsp != c->call_sp)
+		fail("at rip %p (%d frames): unwound rsp %#llx, the caller's is %#llx",
+		     (void *)(uintptr_t)at->Rip, frames, (unsigned long long)u.Rsp,
+		     (unsigned long long)c->call_sp);
+	for (int i = 0; i < 8; i++)
+		if (got[i] != c->canary[i])
+			fail("at rip %p (%d frames): unwound %s = %#llx, the caller's is %#llx",
+			     (void *)(uintptr_t)at->Rip, frames, REG[i],
+			     (unsigned long long)got[i], (unsigned long long)c->canary[i]);
+	const M128A *x = &u.Xmm6;
+	for (int i = 0; i < 10; i++)
+		if (x[i].Low != c->xcanary[i][0] || (uint64_t)x[i].High != c->xcanary[i][1])
+			fail("at rip %p (%d frames): unwound xmm%d differs from the caller's",
+			     (void *)(uintptr_t)at->Rip, frames, 6 + i);
+}
+
+static LONG CALLBACK on_exception(EXCEPTION_POINTERS *ep)
+{
+	CONTEXT *ctx = ep->ContextRecord;
+	if (ep->ExceptionRecord->ExceptionCode != EXCEPTION_SINGLE_STEP || stepping == NULL)
+		return EXCEPTION_CONTINUE_SEARCH;
+	if (ctx->Rip == (DWORD64)(uintptr_t)w64_call_ret) {
+		ctx->EFlags &= ~0x100u;                 /* back in the caller: stop stepping */
+		return EXCEPTION_CONTINUE_EXECUTION;
+	}
+	steps++;
+	check_unwind(ctx);
+	ctx->EFlags |= 0x100u;
+	return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+/* ---- one call through the trampoline ------------------------------------------------- */
+
+static long calls, stepped_calls;
+
+static uint64_t call(lf_fnptr fn, int step, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+                     uint64_t a4, uint64_t a5)
+{
+	struct w64_call c;
+	memset(&c, 0, sizeof c);
+	c.fn = (uint64_t)(uintptr_t)fn;
+	c.args[0] = a0, c.args[1] = a1, c.args[2] = a2;
+	c.args[3] = a3, c.args[4] = a4, c.args[5] = a5;
+	for (int i = 0; i < 8; i++)
+		c.canary[i] = rnd();
+	for (int i = 0; i < 10; i++)
+		c.xcanary[i][0] = rnd(), c.xcanary[i][1] = rnd();
+	c.flags = step ? W_STEP : 0;
+	if (step)
+		stepping = &c;
+	w64_call(&c);
+	stepping = NULL;
+	calls++;
+	stepped_calls += step;
+	for (int i = 0; i < 8; i++)
+		if (c.seen[i] != c.canary[i])
+			fail("%s not preserved (%#llx -> %#llx)", REG[i],
+			     (unsigned long long)c.canary[i], (unsigned long long)c.seen[i]);
+	for (int i = 0; i < 10; i++)
+		if (c.xseen[i][0] != c.xcanary[i][0] || c.xseen[i][1] != c.xcanary[i][1])
+			fail("xmm%d not preserved", 6 + i);
+	if (c.sp_after != c.call_sp)
+		fail("rsp %#llx after the call, %#llx before", (unsigned long long)c.sp_after,
+		     (unsigned long long)c.call_sp);
+	if (c.guard[0] != W_GUARD_VALUE || c.guard[1] != W_GUARD_VALUE)
+		fail("the caller's stack above the stack arguments was written");
+	return c.ret;
+}
+
+/* ---- buffers with guard words -------------------------------------------------------- */
+
+#define GUARD 4
+#define GUARD_WORD 0xa5a5a5a5a5a5a5a5ull
+
+static uint64_t *buf64(size_t n)
+{
+	if (n > (1u << 20))
+		abort();
+	uint64_t *p = malloc((n + 2 * GUARD) * sizeof *p);
+	for (size_t i = 0; i < n + 2 * GUARD; i++)
+		p[i] = GUARD_WORD;
+	return p + GUARD;
+}
+
+static void check_guards64(const uint64_t *p, size_t n, const char *name)
+{
+	for (size_t i = 0; i < GUARD; i++)
+		if (p[-1 - (long)i] != GUARD_WORD || p[n + i] != GUARD_WORD)
+			fail("wrote outside %s[0..%zu)", name, n);
+}
+
+static void fill64(uint64_t *p, size_t n, int kind)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = kind == 1 ? ~0ull : kind == 2 ? (rnd() & 1 ? ~0ull : rnd()) : rnd();
+}
+
+/* ---- per kernel ----------------------------------------------------------------------- */
+
+static const size_t MPN_SIZES[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                   17, 20, 24, 25, 31, 32, 33, 40, 63, 64, 65, 100, 128,
+                                   255, 256, 257, 300};
+static const size_t BI_SIZES[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                  17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                  32, 33, 34, 40, 47, 48, 49, 63, 64, 65, 100, 127, 128, 129,
+                                  200, 255};
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* sizes stepped per variant: short ones (size dispatch, tails) and one past every unrolling */
+static int stepped(const char *kernel, size_t n)
+{
+	if (!strcmp(kernel, "bi_mul_add"))
+		return n == 5 || n == 41;
+	if (!strcmp(kernel, "bi_square_to_len"))
+		return n == 5 || n == 21;
+	return n == 5 || n == 20;
+}
+
+static void test_mpn_1(const char *kernel, lf_fnptr fn, lf_fnptr ref, int add)
+{
+	for (size_t s = 0; s < COUNT(MPN_SIZES) + 2; s++) {
+		size_t n = s < COUNT(MPN_SIZES) ? MPN_SIZES[s] : s == COUNT(MPN_SIZES) ? 5 : 20;
+		for (int kind = 0; kind < 4; kind++) {
+			int inplace = kind == 3, step = kind == 0 && s >= COUNT(MPN_SIZES) &&
+			                                stepped(kernel, n);
+			uint64_t *ap = buf64(n), *rp = buf64(n), *rr = buf64(n);
+			fill64(ap, n, kind % 3);
+			fill64(rp, n, kind % 3);
+			uint64_t b = kind == 1 ? ~0ull : rnd();
+			memcpy(rr, inplace ? ap : rp, n * 8);
+			uint64_t want = add ? ((lf_mpn_addmul_1_fn)ref)(rr, inplace ? rr : ap, n, b)
+			                    : ((lf_mpn_mul_1_fn)ref)(rr, inplace ? rr : ap, n, b);
+			uint64_t *dst = inplace ? ap : rp;
+			uint64_t got = call(fn, step, (uintptr_t)dst, (uintptr_t)ap, n, b, 0, 0);
+			if (got != want || memcmp(dst, rr, n * 8))
+				fail("n=%zu kind=%d%s: wrong result", n, kind, inplace ? " in place" : "");
+			check_guards64(dst, n, "rp");
+			free(ap - GUARD), free(rp - GUARD), free(rr - GUARD);
+		}
+	}
+}
+
+static void test_mpn_sqr(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(MPN_SIZES) + 2; s++) {
+		size_t n = s < COUNT(MPN_SIZES) ? MPN_SIZES[s] : s == COUNT(MPN_SIZES) ? 5 : 20;
+		for (int kind = 0; kind < 3; kind++) {
+			int step = kind == 0 && s >= COUNT(MPN_SIZES) && stepped(kernel, n);
+			uint64_t *ap = buf64(n), *rp = buf64(2 * n), *rr = buf64(2 * n);
+			fill64(ap, n, kind);
+			fill64(rp, 2 * n, 0);
+			((lf_mpn_sqr_fn)ref)(rr, ap, n);
+			call(fn, step, (uintptr_t)rp, (uintptr_t)ap, n, 0, 0, 0);
+			if (memcmp(rp, rr, 2 * n * 8))
+				fail("n=%zu kind=%d: wrong square", n, kind);
+			check_guards64(rp, 2 * n, "rp");
+			free(ap - GUARD), free(rp - GUARD), free(rr - GUARD);
+		}
+	}
+}
+
+static void fill32(uint32_t *p, size_t n, int kind)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = kind == 1 ? 0xffffffffu : kind == 2 ? (rnd() & 1 ? 0xffffffffu : (uint32_t)rnd())
+		                                           : (uint32_t)rnd();
+}
+
+static void test_bi_mul_add(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(BI_SIZES) + 2; s++) {
+		size_t len = s < COUNT(BI_SIZES) ? BI_SIZES[s] : s == COUNT(BI_SIZES) ? 5 : 41;
+		for (int kind = 0; kind < 3; kind++) {
+			int step = kind == 0 && s >= COUNT(BI_SIZES) && stepped(kernel, len);
+			size_t offset = rnd() % 4, out_len = len + offset + rnd() % 4;
+			uint64_t *o64 = buf64(out_len / 2 + 1), *r64 = buf64(out_len / 2 + 1);
+			uint32_t *out = (uint32_t *)o64, *rr = (uint32_t *)r64;
+			uint32_t *in = malloc(len * 4 + 4);
+			fill32(out, out_len, kind);
+			if (out_len & 1)
+				out[out_len] = (uint32_t)GUARD_WORD;
+			memcpy(rr, out, (out_len / 2 + 1) * 8);
+			fill32(in, len, kind);
+			uint32_t k = kind == 1 ? 0xffffffffu : (uint32_t)rnd();
+			uint32_t want = ((lf_bi_mul_add_fn)ref)(rr, out_len, in, offset, len, k);
+			/* the upper halves of the 32-bit and size arguments in registers and on the
+			 * stack: junk is allowed for k (uint32_t), so pass some */
+			uint64_t got = call(fn, step, (uintptr_t)out, out_len, (uintptr_t)in, offset, len,
+			                    k | (rnd() << 32));
+			if ((uint32_t)got != want || memcmp(out, rr, (out_len / 2 + 1) * 8))
+				fail("len=%zu offset=%zu out_len=%zu kind=%d: wrong result", len, offset,
+				     out_len, kind);
+			check_guards64(o64, out_len / 2 + 1, "out");
+			free(o64 - GUARD), free(r64 - GUARD), free(in);
+		}
+	}
+}
+
+static void test_bi_sqr(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(BI_SIZES) + 2; s++) {
+		size_t len = s < COUNT(BI_SIZES) ? BI_SIZES[s] : s == COUNT(BI_SIZES) ? 5 : 21;
+		for (int kind = 0; kind < 3; kind++) {
+			int step = kind == 0 && s >= COUNT(BI_SIZES) && stepped(kernel, len);
+			uint32_t *x = malloc(len * 4 + 4);
+			uint64_t *z64 = buf64(len), *r64 = buf64(len);
+			fill32(x, len, kind);
+			fill64(z64, len, 0);
+			((lf_bi_square_to_len_fn)ref)(x, len, (uint32_t *)r64);
+			call(fn, step, (uintptr_t)x, len, (uintptr_t)z64, 0, 0, 0);
+			if (memcmp(z64, r64, len * 8))
+				fail("len=%zu kind=%d: wrong square", len, kind);
+			check_guards64(z64, len, "z");
+			free(x), free(z64 - GUARD), free(r64 - GUARD);
+		}
+	}
+}
+
+/* ---- the public API through the dispatcher ------------------------------------------- */
+
+static void public_api(void)
+{
+	enum { N = 40, L = 70 };
+	uint64_t a[N], r[2 * N], want[2 * N];
+	uint32_t x[L], z[2 * L], zw[2 * L];
+	what = "public API";
+	fill64(a, N, 0);
+	lf_mpn_sqr(r, a, N);
+	lf_mpn_sqr_ref(want, a, N);
+	if (memcmp(r, want, sizeof r))
+		fail("lf_mpn_sqr");
+	fill32(x, L, 0);
+	lf_bi_square_to_len(x, L, z);
+	lf_bi_square_to_len_ref(x, L, zw);
+	if (memcmp(z, zw, sizeof z))
+		fail("lf_bi_square_to_len");
+	memcpy(want, r, sizeof r);
+	if (lf_mpn_addmul_1(r, a, N, 12345) != lf_mpn_addmul_1_ref(want, a, N, 12345) ||
+	    memcmp(r, want, sizeof r))
+		fail("lf_mpn_addmul_1");
+	if (lf_mpn_mul_1(r, a, N, ~0ull) != lf_mpn_mul_1_ref(want, a, N, ~0ull) ||
+	    memcmp(r, want, sizeof r))
+		fail("lf_mpn_mul_1");
+	memcpy(zw, z, sizeof z);
+	if (lf_bi_mul_add(z, 2 * L, x, 3, L, 0xfedcba98u) !=
+	    lf_bi_mul_add_ref(zw, 2 * L, x, 3, L, 0xfedcba98u) || memcmp(z, zw, sizeof z))
+		fail("lf_bi_mul_add");
+	printf("public API (dispatched): mpn_mul_1 %s, mpn_addmul_1 %s, mpn_sqr %s, "
+	       "bi_mul_add %s, bi_square_to_len %s\n", lf_impl("mpn_mul_1"),
+	       lf_impl("mpn_addmul_1"), lf_impl("mpn_sqr"), lf_impl("bi_mul_add"),
+	       lf_impl("bi_square_to_len"));
+}
+
+int main(void)
+{
+	uint64_t have = lf_cpu_features();
+	int variants = 0;
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (!AddVectoredExceptionHandler(1, on_exception)) {
+		printf("AddVectoredExceptionHandler failed\n");
+		return 1;
+	}
+	for (size_t k = 0; k < LF_K_COUNT; k++) {
+		const struct lf_kernel *ker = &lf_kernel_table[k];
+		lf_fnptr ref = ker->variants[ker->count - 1].fn;
+		for (size_t i = 0; i + 1 < ker->count; i++) {
+			const struct lf_variant *v = &ker->variants[i];
+			char name[96];
+			snprintf(name, sizeof name, "%s.%s", ker->name, v->name);
+			what = name;
+			if (v->features & ~have) {
+				printf("  %-26s skipped: this CPU lacks some of its features\n", name);
+				continue;
+			}
+			long c0 = calls, s0 = steps, sc0 = stepped_calls, f0 = failures;
+			long fr1 = step_frames[1], fr2 = step_frames[2];
+			if (!strcmp(ker->name, "mpn_mul_1"))
+				test_mpn_1(ker->name, v->fn, ref, 0);
+			else if (!strcmp(ker->name, "mpn_addmul_1"))
+				test_mpn_1(ker->name, v->fn, ref, 1);
+			else if (!strcmp(ker->name, "mpn_sqr"))
+				test_mpn_sqr(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "bi_mul_add"))
+				test_bi_mul_add(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "bi_square_to_len"))
+				test_bi_sqr(ker->name, v->fn, ref);
+			else {
+				fail("no test for this kernel");
+				continue;
+			}
+			if (step_frames[2] == fr2)
+				fail("no stepped instruction was in the body (unwinding not exercised)");
+			variants++;
+			printf("  %-26s %4ld calls, ABI ok; %ld stepped calls: %5ld instructions "
+			       "unwound to the caller (%ld in the entry, %ld in a body)%s\n", name,
+			       calls - c0, stepped_calls - sc0, steps - s0, step_frames[1] - fr1,
+			       step_frames[2] - fr2, failures > f0 ? "  FAILED" : "");
+		}
+	}
+	public_api();
+	printf("win64: %d variants, %ld calls through the Microsoft x64 ABI, %ld instructions "
+	       "single-stepped and unwound: %s\n", variants, calls, steps,
+	       failures ? "FAILED" : "ok");
+	return failures != 0 || variants == 0;
+}
