@@ -18,10 +18,11 @@
 -include tests/gen.mk
 -include tests/consumer.mk
 -include tests/flavours.mk
+-include tests/unwind.mk
 
 .PHONY: test test-host test-aarch64 test-suite test-objects test-mutants
 
-test: deps check-generated test-gen test-host test-aarch64 test-consumer test-flavours
+test: deps check-generated test-gen test-host test-aarch64 test-consumer test-unwind test-flavours
 
 test-host:
 	@$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) test-suite
