@@ -21,9 +21,10 @@
  *   (default)             kernel symbols have hidden visibility: a shared library built from
  *                         these files exports only the public lf_* API of runtime/
  *   -DLF_EXPORT_KERNELS   export the lf_<kernel>_<variant> symbols instead
- *   -DLF_PREFIX=myproj_   prefix the assembly symbols (myproj_lf_...); the C runtime does not
- *                         follow this prefix yet, so it only helps a build that calls the
- *                         variants directly
+ *   -DLF_PREFIX=myproj_   every symbol becomes myproj_lf_...; pass the same define to the
+ *                         C files (limbforge_prefix.h renames the runtime's and the
+ *                         kernels' symbols there), and two prefixed copies link into one
+ *                         program
  * Flavours: ELF (Linux, BSD), Mach-O (__APPLE__: leading underscore, no .type/.size or
  * notes, `%%` between statements on AArch64; the `.L` labels remain as non-external local
  * symbols there) and, for x86-64, Win64 (PE/COFF with the Microsoft x64 calling convention;
