@@ -44,6 +44,9 @@ endif
 CFLAGS_x86_64 := -fcf-protection=full
 # inline atomics: libgcc's outline-atomics helpers carry no BTI marking and would strip it
 CFLAGS_aarch64 := -mbranch-protection=standard -mno-outline-atomics
+# the shared library link fails on any object without the CET / BTI marking
+LDFLAGS_x86_64 := -Wl,-z,cet-report=error
+LDFLAGS_aarch64 := -Wl,-z,force-bti
 CFLAGS ?= -O2 -g
 LF_CFLAGS := $(CFLAGS) -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden $(CFLAGS_$(ARCH))
 LF_CPPFLAGS := -Iruntime/include -Iruntime -Iruntime/ref -Igenerated/include -D_GNU_SOURCE \
@@ -81,7 +84,7 @@ $(BUILD)/lib$(LIBNAME).a: $(OBJS)
 # (-nostartfiles) the CET (x86-64) and BTI/PAC (AArch64) property notes survive the link.
 $(BUILD)/lib$(LIBNAME).so.$(VERSION): $(OBJS)
 	$(CC) -shared -nostartfiles -Wl,-soname,lib$(LIBNAME).so.$(SOMAJOR) -Wl,-z,noexecstack \
-		-Wl,-z,now -o $@ $^
+		-Wl,-z,now $(LDFLAGS_$(ARCH)) -o $@ $^
 
 $(BUILD)/lib$(LIBNAME).so.$(SOMAJOR): $(BUILD)/lib$(LIBNAME).so.$(VERSION)
 	ln -sf lib$(LIBNAME).so.$(VERSION) $@

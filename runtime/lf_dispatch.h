@@ -14,10 +14,10 @@
 
 #include "lf_kernels.h"
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(_WIN32) && !defined(__CYGWIN__)
 #  define LF_INTERNAL __attribute__((visibility("hidden")))
 #else
-#  define LF_INTERNAL
+#  define LF_INTERNAL      /* COFF: not exported unless dllexported (LF_BUILD_DLL) */
 #endif
 
 typedef void (*lf_fnptr)(void);

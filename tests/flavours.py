@@ -554,7 +554,7 @@ def build_and_run_wine(build, verbose):
                   [os.path.join("generated", "x86_64", f) for f in
                    os.listdir(os.path.join(ROOT, "generated", "x86_64")) if f.endswith(".S")] +
                   ["tests/flavours/win64_call.S", "tests/flavours/win64_kat.c"])
-    cmd = [MINGW_CC, "-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-attributes",
+    cmd = [MINGW_CC, "-O2", "-std=c11", "-Wall", "-Wextra", "-Werror",
            "-Iruntime/include", "-Iruntime", "-Iruntime/ref", "-Igenerated/include",
            "-Itests/flavours", "-o", exe] + srcs
     rc, so, se = run(cmd, cwd=ROOT)
@@ -576,7 +576,7 @@ def build_and_run_wine(build, verbose):
                                                               p.stderr[-2000:])], None
     # the example consumer's known answers, built the way README's Windows paragraph says
     kat = os.path.join(build, "consumer_kat.exe")
-    rc, so, se = run([MINGW_CC, "-O2", "-std=c11", "-Wno-attributes", "-Iruntime/include",
+    rc, so, se = run([MINGW_CC, "-O2", "-std=c11", "-Iruntime/include",
                       "-Iruntime", "-Igenerated/include", "tests/consumer/kat.c"] +
                      [x for x in srcs if not x.startswith("tests/")] + ["-o", kat], cwd=ROOT)
     if rc:

@@ -21,7 +21,7 @@ extern "C" {
 
 /* The variants are internal: hidden, like their assembly (see lf_asm.h), unless
  * LF_EXPORT_KERNELS is defined. */
-#if defined(LF_EXPORT_KERNELS) || !defined(__GNUC__)
+#if defined(LF_EXPORT_KERNELS) || !defined(__GNUC__) || defined(_WIN32) || defined(__CYGWIN__)
 #  define LF_KERNEL_DECL
 #else
 #  define LF_KERNEL_DECL __attribute__((visibility("hidden")))

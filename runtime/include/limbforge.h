@@ -24,8 +24,19 @@
 extern "C" {
 #endif
 
+/* Exported API.  ELF/Mach-O: default visibility (everything else is hidden).  Windows:
+ * -DLF_BUILD_DLL when building limbforge as a DLL (dllexport), -DLF_USE_DLL in its users
+ * (dllimport); neither for a static build. */
 #ifndef LF_API
-#  if defined(__GNUC__)
+#  if defined(_WIN32) || defined(__CYGWIN__)
+#    if defined(LF_BUILD_DLL)
+#      define LF_API __declspec(dllexport)
+#    elif defined(LF_USE_DLL)
+#      define LF_API __declspec(dllimport)
+#    else
+#      define LF_API
+#    endif
+#  elif defined(__GNUC__)
 #    define LF_API __attribute__((visibility("default")))
 #  else
 #    define LF_API
