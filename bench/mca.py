@@ -483,6 +483,16 @@ def main():
     if partial and out == ap.get_default("json"):
         out = os.path.join(a.work, "mca-aarch64.partial.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
+    try:            # llvm-mca is deterministic: keep the file (and its date) if nothing changed
+        with open(out) as f:
+            old = json.load(f)
+        old["date"] = doc["date"]
+        unchanged = old == json.loads(json.dumps(doc))
+    except (OSError, ValueError, KeyError):
+        unchanged = False
+    if unchanged:
+        print("json: %s (figures unchanged, file kept)" % os.path.relpath(out, ROOT))
+        return 0
     with open(out, "w") as f:
         json.dump(doc, f, indent=1)
     print("json: %s" % os.path.relpath(out, ROOT))

@@ -48,14 +48,17 @@ test-consumer:
 	$(MAKE) --no-print-directory -s LF_PREFIX=myproj_ install PREFIX=/usr \
 		DESTDIR=$(abspath $(CONSUMER))/inst
 	@for pc in limbforge myproj_limbforge; do \
+		for link in shared static; do \
+		if [ $$link = static ]; then st="--static"; ld="-static"; else st=""; ld=""; fi; \
 		flags=$$(PKG_CONFIG_SYSROOT_DIR=$(abspath $(CONSUMER))/inst \
 			PKG_CONFIG_PATH=$(abspath $(CONSUMER))/inst/usr/lib/pkgconfig \
-			pkg-config --cflags --libs $$pc) || exit 1; \
-		echo "   $$pc: $$flags"; \
-		cc -O2 tests/consumer/kat.c $$flags -o $(CONSUMER)/kat-$$pc || exit 1; \
-		LD_LIBRARY_PATH=$(abspath $(CONSUMER))/inst/usr/lib $(CONSUMER)/kat-$$pc \
-			> $(CONSUMER)/kat-$$pc.log || { cat $(CONSUMER)/kat-$$pc.log; exit 1; }; \
-		tail -1 $(CONSUMER)/kat-$$pc.log; \
+			pkg-config --cflags --libs $$st $$pc) || exit 1; \
+		echo "   $$pc ($$link): $$flags $$ld"; \
+		cc -O2 tests/consumer/kat.c $$flags $$ld -o $(CONSUMER)/kat-$$pc-$$link || exit 1; \
+		LD_LIBRARY_PATH=$(abspath $(CONSUMER))/inst/usr/lib $(CONSUMER)/kat-$$pc-$$link \
+			> $(CONSUMER)/kat.log || { cat $(CONSUMER)/kat.log; exit 1; }; \
+		tail -1 $(CONSUMER)/kat.log; \
+		done; \
 	done
 	$(MAKE) --no-print-directory -s uninstall PREFIX=/usr DESTDIR=$(abspath $(CONSUMER))/inst
 	$(MAKE) --no-print-directory -s LF_PREFIX=myproj_ uninstall PREFIX=/usr \
