@@ -151,6 +151,7 @@ check-generated:
 
 include tests/tests.mk
 include bench/bench.mk
+include gen/tune.mk
 
 clean:
 	rm -rf build

@@ -4,7 +4,8 @@
  * The harness (build/<arch>/bench/limbforge-bench, built and run by `make bench`) times, in one
  * process and interleaved round-robin, every runnable variant of every kernel in
  * lf_kernel_table, the portable `ref` variants and GMP peers; it prints a JMH-like table and
- * writes a JSON file (see main.c for the options, report.c for the formats).
+ * writes a JSON file (see main.c for the options, report.c for the formats).  --check
+ * compares the variants with ref without timing anything (main.c).
  *
  *   timer.c    tick source (rdtsc+lfence / clock_gettime) and the core-cycles-per-tick
  *              calibration with a dependent register-register add chain
@@ -39,7 +40,7 @@ double bench_timer_overhead(void);
 
 /* ---- stats.c ---------------------------------------------------------------------------- */
 struct bench_stats {
-	double median, mad, p10, p90, min, mean;
+	double median, mad, p10, p25, p75, p90, min, mean;
 };
 /* Sorts v in place. */
 void bench_stats(double *v, size_t n, struct bench_stats *out);
@@ -47,12 +48,15 @@ void bench_stats(double *v, size_t n, struct bench_stats *out);
 /* ---- kernels.c -------------------------------------------------------------------------- */
 struct bench_buf;                  /* the operands of one (kernel, size) */
 
+/* Most contenders (variants incl. ref, plus GMP) of one kernel. */
+#define BENCH_MAX_CONTENDERS 40
+
 enum bench_kind { BK_VARIANT, BK_REF, BK_GMP, BK_GMP_PEER };
 
 /* Something that can be timed: an lf variant (incl. ref) or a GMP function. */
 struct bench_contender {
-	char label[64];                /* "mpn_addmul_1.adx", "bi_mul_add.gmp_addmul_1" */
-	char variant[48];              /* "adx", "ref", "gmp", "gmp_addmul_1(ceil(n/2) limbs)" */
+	char label[64];                /* "mpn_addmul_1.adx", "mpn_sqr.adx@sapphirerapids#12" */
+	char variant[48];              /* "adx", "adx#3", "ref", "gmp", "gmp~addmul_1" */
 	enum bench_kind kind;
 	int chosen;                    /* the dispatcher's choice for this kernel */
 	lf_fnptr fn;                   /* lf variant, or NULL for GMP */
@@ -80,6 +84,24 @@ extern const struct bench_driver bench_drivers[];
 extern const size_t bench_driver_count;
 const struct bench_driver *bench_find_driver(const char *kernel);
 void bench_buf_free(struct bench_buf *b);
+
+/* --check operand patterns, applied by bench_buf_fill after alloc: */
+enum bench_pattern {
+	BP_RANDOM,                     /* keep alloc's pseudo-random operands */
+	BP_ONES,                       /* every input limb/word, b/k and the initial rp/out: ~0 */
+	BP_ZEROS,                      /* multiplicand (ap / in) zero, everything else ~0 */
+	BP_COUNT
+};
+extern const char *const bench_pattern_names[BP_COUNT];   /* "random", "ones", "zeros" */
+/* Overwrite the operands (ap, in, initial rp/out, b, k) with `pattern`, then reset. */
+void bench_buf_fill(struct bench_buf *b, int pattern);
+/* 0 if a call wrote outside its output (rp[0..rp_len), out[0..out_len)): the outputs sit
+ * between guard zones of BENCH_GUARD_BYTES on each side, checked by --check. */
+#define BENCH_GUARD_BYTES 64
+int bench_buf_guard_ok(const struct bench_buf *b);
+/* --check-selftest: damage what a correct call leaves behind.  how 0: flip one bit of the
+ * output (rp and out) when n >= 1; how 1: change the element just past each output. */
+void bench_buf_corrupt(struct bench_buf *b, int how);
 /* The sink that keeps results observable. */
 extern volatile uint64_t bench_sink;
 /* GMP's version string (gmp_version). */
@@ -115,6 +137,9 @@ struct bench_row {
 	 * ratios of batches timed next to each other -- robust to load changing over time */
 	double ratio_gmp, ratio_ref;
 	struct bench_stats paired_gmp, paired_ref;
+	/* --baseline V: per-round baseline batch time / this one (paired_base.median > 1: this
+	 * row is faster than the baseline) */
+	struct bench_stats paired_base;
 	const char *check;             /* "ok", "MISMATCH", "n/a" */
 };
 
@@ -122,6 +147,7 @@ struct bench_run {
 	struct bench_cpu cpu;
 	int emulated, quick, partial;
 	const char *args;
+	const char *baseline;          /* --baseline variant name, NULL without */
 	double ticks_per_ns;           /* TSC GHz on x86-64; 1 with clock_gettime */
 	struct bench_stats calib;      /* core cycles per tick */
 	size_t calib_n;

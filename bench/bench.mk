@@ -7,6 +7,17 @@
 #                                   build/<arch>/bench/ (never over bench/results/)
 #   make bench ARCH=aarch64         cross-built, run under qemu: checks the harness works;
 #                                   timings are meaningless (the harness says so)
+#   make bench BENCH_ARGS="--kernel mpn_addmul_1 --variant adx,adx#3 --baseline adx --no-gmp"
+#                                   schedule tuning: column xbase / JSON ratio_vs_base = paired
+#                                   per-round ratios vs the --baseline variant; --no-gmp drops
+#                                   the GMP rows
+#   $(BENCH_BIN) --check [--kernel K] [--variant V] [--json F]
+#                                   correctness only (no timing, well under a second): every
+#                                   non-ref variant vs ref over sizes 0..513 and operand
+#                                   patterns random/ones/zeros, outputs and guard zones;
+#                                   "check K.V ok N" / "... MISMATCH size= pattern= seed=",
+#                                   exit 1 on a mismatch (under qemu: $(RUN) $(BENCH_BIN) --check)
+#   $(BENCH_BIN) --check-selftest   the check must catch deliberately wrong wrappers of ref
 #   make mca                        llvm-mca-19 cycles/limb of the AArch64 loops, ours vs gcc -O3
 #                                   ref, five CPU models; bench/results/mca-aarch64.json
 #   make mca MCA_ARGS="--kernel mpn_addmul_1 --cpu neoverse-n1 -v"

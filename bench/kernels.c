@@ -11,6 +11,8 @@
  *       bits -- labelled as such and never compared for output.
  * Operands are 64-byte aligned, pseudo-random (splitmix64), all in L1 for the sizes used.
  * Calls in a batch reuse the buffers (addmul/mul_add accumulate in place, as in a row loop).
+ * The outputs (rp, out) sit between BENCH_GUARD_BYTES guard zones that --check inspects;
+ * bench_buf_fill gives --check its all-ones / zero-multiplicand operand patterns.
  */
 #include <gmp.h>
 #include <stdlib.h>
@@ -44,6 +46,10 @@ static uint64_t splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+#define GUARD_LIMBS (BENCH_GUARD_BYTES / 8)
+#define GUARD_WORDS (BENCH_GUARD_BYTES / 4)
+#define GUARD_BYTE 0xa5
+
 static void *alloc64(size_t bytes)
 {
 	void *p = NULL;
@@ -63,10 +69,13 @@ static struct bench_buf *buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_
 	b->nl = (n + 1) / 2;
 	b->rp_len = rp_len;
 	b->out_len = out_len;
-	b->rp = alloc64(rp_len * 8);
+	/* rp and out: guard zones before and after, the output itself stays 64-byte aligned */
+	b->rp = (uint64_t *)alloc64(rp_len * 8 + 2 * BENCH_GUARD_BYTES) + GUARD_LIMBS;
+	memset(b->rp - GUARD_LIMBS, GUARD_BYTE, rp_len * 8 + 2 * BENCH_GUARD_BYTES);
 	b->rp0 = alloc64(rp_len * 8);
 	b->ap = alloc64(n * 8);
-	b->out = alloc64(out_len * 4);
+	b->out = (uint32_t *)alloc64(out_len * 4 + 2 * BENCH_GUARD_BYTES) + GUARD_WORDS;
+	memset(b->out - GUARD_WORDS, GUARD_BYTE, out_len * 4 + 2 * BENCH_GUARD_BYTES);
 	b->out0 = alloc64(out_len * 4);
 	b->in = alloc64(n * 4);
 	b->prp = alloc64(2 * b->nl * 8);
@@ -94,10 +103,10 @@ void bench_buf_free(struct bench_buf *b)
 {
 	if (!b)
 		return;
-	free(b->rp);
+	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
-	free(b->out);
+	free(b->out - GUARD_WORDS);
 	free(b->out0);
 	free(b->in);
 	free(b->prp);
@@ -109,6 +118,57 @@ static void buf_reset(struct bench_buf *b)
 {
 	memcpy(b->rp, b->rp0, b->rp_len * 8);
 	memcpy(b->out, b->out0, b->out_len * 4);
+}
+
+/* ---- --check support ----------------------------------------------------------------- */
+
+const char *const bench_pattern_names[BP_COUNT] = { "random", "ones", "zeros" };
+
+void bench_buf_fill(struct bench_buf *b, int pattern)
+{
+	if (pattern == BP_ONES || pattern == BP_ZEROS) {
+		int mul = pattern == BP_ONES ? 0xff : 0;   /* the multiplicand */
+		memset(b->ap, mul, b->n * 8);
+		memset(b->in, mul, b->n * 4);
+		memset(b->rp0, 0xff, b->rp_len * 8);
+		memset(b->out0, 0xff, b->out_len * 4);
+		b->b = ~UINT64_C(0);
+		b->k = ~UINT32_C(0);
+	}
+	buf_reset(b);
+}
+
+static int guard_clean(const unsigned char *p, size_t bytes)
+{
+	for (size_t i = 0; i < bytes; i++)
+		if (p[i] != GUARD_BYTE)
+			return 0;
+	return 1;
+}
+
+int bench_buf_guard_ok(const struct bench_buf *b)
+{
+	const unsigned char *rp = (const unsigned char *)b->rp;
+	const unsigned char *out = (const unsigned char *)b->out;
+	return guard_clean(rp - BENCH_GUARD_BYTES, BENCH_GUARD_BYTES) &&
+	       guard_clean(rp + b->rp_len * 8, BENCH_GUARD_BYTES) &&
+	       guard_clean(out - BENCH_GUARD_BYTES, BENCH_GUARD_BYTES) &&
+	       guard_clean(out + b->out_len * 4, BENCH_GUARD_BYTES);
+}
+
+/* The limb drivers compare rp, the word drivers out; the other buffer has one unused
+ * element, so flipping a bit in both corrupts exactly the compared output. */
+void bench_buf_corrupt(struct bench_buf *b, int how)
+{
+	if (how == 1) {                /* into the guard zones */
+		b->rp[b->rp_len] ^= 1;
+		b->out[b->out_len] ^= 1;
+		return;
+	}
+	if (b->n == 0)
+		return;
+	b->rp[(b->rp_len - 1) / 2] ^= UINT64_C(1) << (b->n % 64);
+	b->out[(b->out_len - 1) / 2] ^= UINT32_C(1) << (b->n % 32);
 }
 
 static struct bench_buf *alloc_limbs(size_t n, uint64_t seed)

@@ -4,6 +4,9 @@
  *   make bench                                        full run, bench/results/<cpu>.{json,png}
  *   make bench BENCH_ARGS="--kernel mpn_addmul_1 --sizes 25,64,128 --quick"
  *   build/<arch>/bench/limbforge-bench --help
+ *   limbforge-bench --kernel mpn_addmul_1 --variant adx,adx#3 --baseline adx --no-gmp --json F
+ *                                                     schedule tuning: ratios vs a baseline
+ *   limbforge-bench --check [--kernel K] [--variant V]   correctness only, no timing
  *
  * Schedule, per kernel and size: all contenders (the variants of lf_kernel_table runnable here,
  * ref, GMP) get the same operands; each is checked once against ref's output, warmed up, and
@@ -12,6 +15,24 @@
  * contender rotating each round, plus one core-clock calibration sample (timer.c) per round.
  * A row reports the median and spread over its batches (report.c).  Filtered or --quick runs
  * are "partial": their JSON goes to the scratch directory, never over bench/results/.
+ *
+ * --baseline V adds, per row, the paired per-round ratios V's batch time / this row's (column
+ * xbase, JSON "ratio_vs_base"); V is a variant name of every selected kernel ("adx", "adx#3",
+ * "adx@sapphirerapids", also "ref").  --no-gmp drops the GMP rows (ref is always kept).
+ *
+ * --check: no spin-up, calibration or timing.  Every selected non-ref variant runs once per
+ * (size, operand pattern, seed) next to ref on identical operands; return value, output and
+ * the guard zones around the output (no writes outside it) must agree.  Sizes 0..40 and
+ * 47..49, 63..65, 95..97, 127..129, 255..257, 513 (or --sizes, where 0 is then allowed);
+ * patterns: random (3 seeds), ones (every input, b/k and the initial output all ones), zeros
+ * (multiplicand zero, everything else ones).  One line per variant,
+ *   check <kernel>.<variant> ok <checks>
+ *   check <kernel>.<variant> MISMATCH size=<n> pattern=<p> seed=<s>      (first failure)
+ * exit status 1 on any mismatch, 2 when a --variant name matches no runnable variant; --json F
+ * writes {"schema": "limbforge-check/1", "results": [...]}.  --check-selftest runs the same
+ * machinery against deliberately wrong wrappers of ref (output bit flipped, return value
+ * changed, a write past the output) and exits 0 only if each of them is reported MISMATCH
+ * (and ref against itself ok).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,11 +47,13 @@
 struct options {
 	char *kernels[16];
 	size_t nkernels;
-	char *variants[16];
+	char *variants[32];
 	size_t nvariants;
 	size_t sizes[64];
 	size_t nsizes;
 	int quick, emulated, list, pin;
+	int no_gmp, check, check_selftest;
+	const char *baseline;
 	size_t repeats;
 	double batch_us;
 	const char *json, *json_dir, *scratch_dir;
@@ -42,8 +65,11 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: limbforge-bench [options]\n"
 	        "  --kernel K[,K..]    only these kernels (repeatable); see --list\n"
-	        "  --variant V[,V..]   only these assembly variants (ref and GMP rows always kept)\n"
+	        "  --variant V[,V..]   only these assembly variants, up to 32 names (ref and GMP rows\n"
+	        "                      always kept); names as in --list, e.g. adx, adx@sapphirerapids,\n"
+	        "                      adx#3\n"
 	        "  --sizes N[,N..]     sizes in limbs (mpn_*) or words (bi_*) instead of the defaults\n"
+	        "                      (at most 63; 0 only with --check)\n"
 	        "  --quick             fewer, shorter batches (31 x 5 us) for quick iteration\n"
 	        "  --repeats N         timed batches per row (default 301)\n"
 	        "  --batch-us U        target length of one batch in microseconds (default 20)\n"
@@ -52,13 +78,30 @@ static void usage(FILE *f)
 	        "  --json-dir DIR      directory for <cpu>.json of full runs (default bench/results)\n"
 	        "  --scratch-dir DIR   directory for partial/quick/emulated runs (default: no JSON)\n"
 	        "  --emulated          running under qemu: warn that timings are meaningless\n"
-	        "  --list              list kernels, drivers and runnable variants, then exit\n");
+	        "  --list              list kernels, drivers and runnable variants, then exit\n"
+	        "  --baseline V        paired per-round ratios V / this row for every row: column\n"
+	        "                      xbase, JSON ratio_vs_base; V must be a contender of every\n"
+	        "                      selected kernel (exit 2 otherwise); makes the run partial\n"
+	        "  --no-gmp            no GMP rows (ref rows are always kept); makes the run partial\n"
+	        "  --check             correctness only, no timing: each selected non-ref variant vs\n"
+	        "                      ref on sizes 0..40,47..49,63..65,95..97,127..129,255..257,513\n"
+	        "                      (or --sizes), patterns random (3 seeds), ones, zeros; prints\n"
+	        "                      'check K.V ok N' or 'check K.V MISMATCH size= pattern= seed='\n"
+	        "                      (first failure); exit 1 on a mismatch; --json FILE writes\n"
+	        "                      schema limbforge-check/1\n"
+	        "  --check-selftest    --check against deliberately wrong wrappers of ref: exit 0\n"
+	        "                      only if every one of them is reported as MISMATCH\n");
 }
 
-static void split_into(char *arg, char **dst, size_t *n, size_t cap)
+static void split_into(const char *opt, char *arg, char **dst, size_t *n, size_t cap)
 {
-	for (char *t = strtok(arg, ","); t && *n < cap; t = strtok(NULL, ","))
+	for (char *t = strtok(arg, ","); t; t = strtok(NULL, ",")) {
+		if (*n == cap) {
+			fprintf(stderr, "%s: at most %zu names\n", opt, cap);
+			exit(2);
+		}
 		dst[(*n)++] = t;
+	}
 }
 
 static void parse(int argc, char **argv, struct options *o)
@@ -68,27 +111,29 @@ static void parse(int argc, char **argv, struct options *o)
 	o->batch_us = 20;
 	o->json_dir = "bench/results";
 	o->pin = -1;
-	int repeats_set = 0, batch_set = 0;
+	int repeats_set = 0, batch_set = 0, size0 = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEEDV() do { if (!v) { fprintf(stderr, "%s needs a value\n", a); exit(2); } i++; } while (0)
 		if (!strcmp(a, "--kernel")) {
 			NEEDV();
-			split_into(argv[i], o->kernels, &o->nkernels, 16);
+			split_into(a, argv[i], o->kernels, &o->nkernels, 16);
 			o->partial = 1;
 		} else if (!strcmp(a, "--variant")) {
 			NEEDV();
-			split_into(argv[i], o->variants, &o->nvariants, 16);
+			split_into(a, argv[i], o->variants, &o->nvariants, 32);
 			o->partial = 1;
 		} else if (!strcmp(a, "--sizes")) {
 			NEEDV();
 			for (char *t = strtok(argv[i], ","); t && o->nsizes < 63; t = strtok(NULL, ",")) {
-				long s = strtol(t, NULL, 10);
-				if (s < 1) {
+				char *end;
+				long s = strtol(t, &end, 10);
+				if (s < 0 || end == t || *end) {
 					fprintf(stderr, "bad size %s\n", t);
 					exit(2);
 				}
+				size0 |= s == 0;   /* only --check takes 0: checked below */
 				o->sizes[o->nsizes++] = (size_t)s;
 			}
 			o->partial = 1;
@@ -121,6 +166,17 @@ static void parse(int argc, char **argv, struct options *o)
 			o->emulated = 1;
 		} else if (!strcmp(a, "--list")) {
 			o->list = 1;
+		} else if (!strcmp(a, "--baseline")) {
+			NEEDV();
+			o->baseline = argv[i];
+			o->partial = 1;
+		} else if (!strcmp(a, "--no-gmp")) {
+			o->no_gmp = 1;
+			o->partial = 1;   /* never a bench/results/ file without the GMP rows */
+		} else if (!strcmp(a, "--check")) {
+			o->check = 1;
+		} else if (!strcmp(a, "--check-selftest")) {
+			o->check_selftest = 1;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			exit(0);
@@ -129,6 +185,10 @@ static void parse(int argc, char **argv, struct options *o)
 			usage(stderr);
 			exit(2);
 		}
+	}
+	if (size0 && !o->check && !o->check_selftest) {
+		fprintf(stderr, "bad size 0 (allowed only with --check)\n");
+		exit(2);
 	}
 	if (o->quick) {
 		if (!repeats_set)
@@ -158,30 +218,45 @@ static const struct lf_kernel *table_kernel(const char *name)
 	return NULL;
 }
 
-/* The contenders of one kernel: runnable assembly variants (table order), ref, GMP. */
+/* The contenders of one kernel: runnable assembly variants (table order), ref, GMP (unless
+ * --no-gmp or `with_gmp` is 0). */
 static size_t contenders(const struct bench_driver *d, const struct options *o,
-                         struct bench_contender *c, size_t cap)
+                         struct bench_contender *c, size_t cap, int with_gmp)
 {
 	const struct lf_kernel *k = table_kernel(d->kernel);
 	uint64_t allowed = lf_cpu_features();
 	const char *cur = lf_impl(d->kernel);
-	size_t n = 0;
-	for (size_t i = 0; i < k->count && n + 1 < cap; i++) {
+	size_t n = 0, dropped = 0;
+	with_gmp = with_gmp && !o->no_gmp;
+	for (size_t i = 0; i < k->count; i++) {
 		const struct lf_variant *v = &k->variants[i];
 		int is_ref = !strcmp(v->name, "ref");
 		if (v->features & ~allowed)
 			continue;
 		if (!is_ref && !wanted(o->variants, o->nvariants, v->name))
 			continue;
+		/* a slot stays free for ref (last in the table) and GMP */
+		if (n + (size_t)with_gmp + !is_ref >= cap) {
+			dropped++;
+			continue;
+		}
 		struct bench_contender *x = &c[n++];
 		memset(x, 0, sizeof *x);
-		snprintf(x->label, sizeof x->label, "%s.%s", d->kernel, v->name);
-		snprintf(x->variant, sizeof x->variant, "%s", v->name);
+		if ((size_t)snprintf(x->label, sizeof x->label, "%s.%s", d->kernel, v->name) >=
+		            sizeof x->label ||
+		    (size_t)snprintf(x->variant, sizeof x->variant, "%s", v->name) >= sizeof x->variant)
+			fprintf(stderr, "limbforge-bench: variant name %s.%s too long, truncated\n",
+			        d->kernel, v->name);
 		x->kind = is_ref ? BK_REF : BK_VARIANT;
 		x->chosen = cur && !strcmp(cur, v->name);
 		x->fn = v->fn;
 		x->batch = d->variant_batch;
 	}
+	if (dropped)
+		fprintf(stderr, "limbforge-bench: %s: more than %zu contenders, the last %zu variants "
+		        "dropped (narrow with --variant)\n", d->kernel, cap, dropped);
+	if (!with_gmp)
+		return n;
 	struct bench_contender *g = &c[n++];
 	memset(g, 0, sizeof *g);
 	snprintf(g->label, sizeof g->label, "%s.%s", d->kernel, d->gmp_name);
@@ -234,31 +309,250 @@ static const char *check(const struct bench_driver *d, const struct bench_conten
 	return same ? "ok" : "MISMATCH";
 }
 
+/* ---- --check / --check-selftest ------------------------------------------------------- */
+
+static const size_t check_sizes[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+	21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
+	47, 48, 49, 63, 64, 65, 95, 96, 97, 127, 128, 129, 255, 256, 257, 513
+};
+static const uint64_t check_seeds[] = { 12345, 1, 0x5eed5eed };
+#define NCHECK_SEEDS (sizeof check_seeds / sizeof check_seeds[0])
+
+struct check_result {
+	const struct bench_driver *drv;
+	const struct bench_contender *c;
+	size_t checked;                /* comparisons passed */
+	int ok;
+	size_t size;                   /* the first failure */
+	int pattern;
+	uint64_t seed;
+	const char *what;
+};
+
+/* ref and c once each on identical operands: NULL if they agree, else what differs */
+static const char *check_one(const struct bench_driver *d, const struct bench_contender *ref,
+                             const struct bench_contender *c, size_t n, int pattern,
+                             uint64_t seed)
+{
+	struct bench_buf *a = d->alloc(n, seed), *b = d->alloc(n, seed);
+	bench_buf_fill(a, pattern);
+	bench_buf_fill(b, pattern);
+	uint64_t ra = ref->batch(a, ref->fn, 1);
+	uint64_t rb = c->batch(b, c->fn, 1);
+	const char *what = NULL;
+	if (!bench_buf_guard_ok(b))
+		what = "wrote outside its output";
+	else if (!d->same_output(a, b))
+		what = "output differs";
+	else if (ra != rb)
+		what = "return value differs";
+	bench_buf_free(a);
+	bench_buf_free(b);
+	return what;
+}
+
+/* every size x pattern (x seed for the random one) until the first failure */
+static void check_variant(const struct bench_driver *d, const struct bench_contender *ref,
+                          const struct bench_contender *c, const size_t *sizes, size_t nsz,
+                          struct check_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->drv = d;
+	res->c = c;
+	res->ok = 1;
+	for (size_t si = 0; si < nsz; si++)
+		for (int p = 0; p < BP_COUNT; p++)
+			for (size_t s = 0; s < (p == BP_RANDOM ? NCHECK_SEEDS : 1); s++) {
+				const char *what = check_one(d, ref, c, sizes[si], p, check_seeds[s]);
+				if (what) {
+					res->ok = 0;
+					res->size = sizes[si];
+					res->pattern = p;
+					res->seed = check_seeds[s];
+					res->what = what;
+					return;
+				}
+				res->checked++;
+			}
+}
+
+static void check_print(const struct check_result *r)
+{
+	if (r->ok) {
+		printf("check %s ok %zu\n", r->c->label, r->checked);
+	} else {
+		printf("check %s MISMATCH size=%zu pattern=%s seed=%llu\n", r->c->label, r->size,
+		       bench_pattern_names[r->pattern], (unsigned long long)r->seed);
+		fprintf(stderr, "# %s: %s (vs ref)\n", r->c->label, r->what);
+	}
+	fflush(stdout);
+}
+
+static int check_write_json(const char *path, const struct check_result *r, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{\"schema\": \"limbforge-check/1\", \"results\": [");
+	for (size_t i = 0; i < n; i++) {
+		/* names come from the dispatch table: [A-Za-z0-9_.@#~-], nothing to escape */
+		fprintf(f, "%s\n  {\"kernel\": \"%s\", \"variant\": \"%s\", \"ok\": %s, "
+		        "\"checked\": %zu, \"first_failure\": ", i ? "," : "", r[i].drv->kernel,
+		        r[i].c->variant, r[i].ok ? "true" : "false", r[i].checked);
+		if (r[i].ok)
+			fprintf(f, "null}");
+		else
+			fprintf(f, "{\"size\": %zu, \"pattern\": \"%s\", \"seed\": %llu, "
+			        "\"what\": \"%s\"}}", r[i].size, bench_pattern_names[r[i].pattern],
+			        (unsigned long long)r[i].seed, r[i].what);
+	}
+	fprintf(f, "\n]}\n");
+	return fclose(f);
+}
+
+/* --check: 0 all ok, 1 a mismatch, 2 a --variant name that matched nothing runnable */
+static int run_check(const struct options *o, const struct bench_contender *cstore,
+                     const size_t *ncont)
+{
+	const size_t *sizes = o->nsizes ? o->sizes : check_sizes;
+	size_t nsz = o->nsizes ? o->nsizes : sizeof check_sizes / sizeof check_sizes[0];
+	size_t cap = 1, nres = 0;
+	for (size_t di = 0; di < bench_driver_count; di++)
+		cap += ncont[di];
+	struct check_result *res = calloc(cap, sizeof *res);
+	if (!res)
+		return 2;
+	int rc = 0;
+	for (size_t di = 0; di < bench_driver_count; di++) {
+		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS], *ref = NULL;
+		if (!ncont[di])
+			continue;
+		for (size_t j = 0; j < ncont[di]; j++)
+			if (c[j].kind == BK_REF)
+				ref = &c[j];
+		if (!ref)
+			continue;
+		/* variants asked for by name that cannot run here */
+		const struct lf_kernel *k = table_kernel(d->kernel);
+		for (size_t i = 0; o->nvariants && i < k->count; i++)
+			if ((k->variants[i].features & ~lf_cpu_features()) &&
+			    wanted(o->variants, o->nvariants, k->variants[i].name))
+				fprintf(stderr, "# check %s.%s: not runnable on this CPU, skipped\n",
+				        d->kernel, k->variants[i].name);
+		for (size_t j = 0; j < ncont[di]; j++) {
+			if (c[j].kind != BK_VARIANT)
+				continue;
+			check_variant(d, ref, &c[j], sizes, nsz, &res[nres]);
+			check_print(&res[nres]);
+			if (!res[nres].ok)
+				rc = 1;
+			nres++;
+		}
+	}
+	for (size_t i = 0; i < o->nvariants; i++) {
+		int found = !strcmp(o->variants[i], "ref");   /* always there, never checked */
+		for (size_t r = 0; r < nres; r++)
+			found |= !strcmp(res[r].c->variant, o->variants[i]);
+		if (!found) {
+			fprintf(stderr, "limbforge-bench: --check: no runnable variant %s in the selected "
+			        "kernels (see --list)\n", o->variants[i]);
+			rc = 2;
+		}
+	}
+	if (o->json) {
+		if (check_write_json(o->json, res, nres) != 0) {
+			perror(o->json);
+			rc = 2;
+		} else {
+			printf("json: %s\n", o->json);
+		}
+	}
+	free(res);
+	return rc;
+}
+
+/* --check-selftest: wrong wrappers around ref's batch loop */
+static uint64_t (*selftest_inner)(struct bench_buf *b, lf_fnptr fn, size_t reps);
+
+static uint64_t selftest_flip_output(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	uint64_t r = selftest_inner(b, fn, reps);
+	bench_buf_corrupt(b, 0);
+	return r;
+}
+
+static uint64_t selftest_flip_return(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return selftest_inner(b, fn, reps) ^ 1;
+}
+
+static uint64_t selftest_overrun(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	uint64_t r = selftest_inner(b, fn, reps);
+	bench_buf_corrupt(b, 1);
+	return r;
+}
+
+static int run_check_selftest(const struct options *o, const struct bench_contender *cstore,
+                              const size_t *ncont)
+{
+	static const struct {
+		const char *name;
+		uint64_t (*batch)(struct bench_buf *, lf_fnptr, size_t);
+	} wrong[] = {
+		{ "selftest-ref", NULL },  /* ref itself: must be ok */
+		{ "selftest-flip-output", selftest_flip_output },
+		{ "selftest-flip-return", selftest_flip_return },
+		{ "selftest-overrun", selftest_overrun },
+	};
+	const size_t *sizes = o->nsizes ? o->sizes : check_sizes;
+	size_t nsz = o->nsizes ? o->nsizes : sizeof check_sizes / sizeof check_sizes[0];
+	int bad = 0;
+	for (size_t di = 0; di < bench_driver_count; di++) {
+		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS], *ref = NULL;
+		for (size_t j = 0; j < ncont[di]; j++)
+			if (c[j].kind == BK_REF)
+				ref = &c[j];
+		if (!ref)
+			continue;
+		for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; w++) {
+			struct bench_contender x = *ref;
+			struct check_result r;
+			snprintf(x.label, sizeof x.label, "%s.%s", d->kernel, wrong[w].name);
+			x.kind = BK_VARIANT;
+			if (wrong[w].batch) {
+				selftest_inner = ref->batch;
+				x.batch = wrong[w].batch;
+			}
+			check_variant(d, ref, &x, sizes, nsz, &r);
+			check_print(&r);
+			if (r.ok != !wrong[w].batch) {
+				fprintf(stderr, "limbforge-bench: selftest: %s was %s\n", x.label,
+				        r.ok ? "NOT caught" : "wrongly reported");
+				bad = 1;
+			}
+		}
+	}
+	printf("check-selftest %s\n", bad ? "FAILED" : "ok");
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	struct bench_run run;
 	memset(&run, 0, sizeof run);
 
-	char args[512] = "";
+	char args[2048] = "";
 	for (int i = 1; i < argc; i++) {
 		strncat(args, argv[i], sizeof args - strlen(args) - 2);
 		if (i + 1 < argc)
 			strncat(args, " ", sizeof args - strlen(args) - 1);
 	}
 	parse(argc, argv, &o);
-	run.args = args;
-	run.quick = o.quick;
-	run.partial = o.partial;
-	run.emulated = o.emulated;
-#if !defined(__x86_64__)
-	if (o.emulated)
-		fprintf(stderr, "limbforge-bench: WARNING: running under emulation; timings are "
-		        "meaningless (the run only checks that the harness works)\n");
-#endif
-	bench_cpu_identify(&run.cpu, o.emulated);
-	time_t now = time(NULL);
-	strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 
 	/* kernels in the table without a driver, and the --list output */
 	for (size_t i = 0; i < LF_K_COUNT; i++) {
@@ -283,6 +577,55 @@ int main(int argc, char **argv)
 			return 2;
 		}
 
+	/* the contenders of every selected kernel; they must outlive the rows pointing to them */
+	struct bench_contender *cstore = calloc(bench_driver_count * BENCH_MAX_CONTENDERS,
+	                                        sizeof *cstore);
+	size_t *ncont = calloc(bench_driver_count, sizeof *ncont);
+	size_t *ibase = calloc(bench_driver_count, sizeof *ibase);
+	if (!cstore || !ncont || !ibase)
+		return 2;
+	for (size_t di = 0; di < bench_driver_count; di++) {
+		const struct bench_driver *d = &bench_drivers[di];
+		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->kernel))
+			continue;
+		struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS];
+		ncont[di] = contenders(d, &o, c, BENCH_MAX_CONTENDERS,
+		                       !o.check && !o.check_selftest);
+		if (!o.baseline || o.check || o.check_selftest)
+			continue;
+		ibase[di] = ncont[di];
+		for (size_t j = 0; j < ncont[di]; j++)
+			if (!strcmp(c[j].variant, o.baseline))
+				ibase[di] = j;
+		if (ibase[di] == ncont[di]) {
+			fprintf(stderr, "--baseline %s is not a contender of %s (runnable here and "
+			        "selected by --variant; see --list)\n", o.baseline, d->kernel);
+			return 2;
+		}
+	}
+	if (o.check || o.check_selftest) {
+		int rc = o.check_selftest ? run_check_selftest(&o, cstore, ncont)
+		                          : run_check(&o, cstore, ncont);
+		free(cstore);
+		free(ncont);
+		free(ibase);
+		return rc;
+	}
+
+	run.args = args;
+	run.quick = o.quick;
+	run.partial = o.partial;
+	run.emulated = o.emulated;
+	run.baseline = o.baseline;
+#if !defined(__x86_64__)
+	if (o.emulated)
+		fprintf(stderr, "limbforge-bench: WARNING: running under emulation; timings are "
+		        "meaningless (the run only checks that the harness works)\n");
+#endif
+	bench_cpu_identify(&run.cpu, o.emulated);
+	time_t now = time(NULL);
+	strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+
 	if (o.pin >= 0) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
@@ -304,11 +647,9 @@ int main(int argc, char **argv)
 	double *cal = malloc(cal_cap * sizeof *cal);
 	size_t row_cap = 256;
 	run.rows = malloc(row_cap * sizeof *run.rows);
-	/* contenders must outlive the rows that point to them */
-	struct bench_contender *cstore = calloc(bench_driver_count * 16, sizeof *cstore);
-	double *samples = malloc(16 * o.repeats * sizeof *samples);
+	double *samples = malloc(BENCH_MAX_CONTENDERS * o.repeats * sizeof *samples);
 	double *ratio = malloc(o.repeats * sizeof *ratio);
-	if (!cal || !run.rows || !cstore || !samples || !ratio)
+	if (!cal || !run.rows || !samples || !ratio)
 		return 2;
 	run.calib_first = bench_calib_sample(calib_loops);
 
@@ -316,8 +657,8 @@ int main(int argc, char **argv)
 		const struct bench_driver *d = &bench_drivers[di];
 		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->kernel))
 			continue;
-		struct bench_contender *c = &cstore[di * 16];
-		size_t nc = contenders(d, &o, c, 16);
+		struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS];
+		size_t nc = ncont[di];
 		const struct bench_contender *ref = NULL;
 		for (size_t j = 0; j < nc; j++)
 			if (c[j].kind == BK_REF)
@@ -330,8 +671,8 @@ int main(int argc, char **argv)
 		for (size_t si = 0; si < nsz; si++) {
 			size_t n = sizes[si];
 			struct bench_buf *buf = d->alloc(n, 1 + n);
-			size_t reps[16];
-			const char *chk[16];
+			size_t reps[BENCH_MAX_CONTENDERS];
+			const char *chk[BENCH_MAX_CONTENDERS];
 			for (size_t j = 0; j < nc; j++) {
 				chk[j] = check(d, &c[j], ref, n);
 				reps[j] = batch_length(&c[j], buf, target);
@@ -392,6 +733,13 @@ int main(int argc, char **argv)
 						           samples[j * o.repeats + r];
 					bench_stats(ratio, o.repeats, dst);
 				}
+				if (o.baseline) {
+					size_t g = ibase[di];
+					for (size_t r = 0; r < o.repeats; r++)
+						ratio[r] = samples[g * o.repeats + r] /
+						           samples[j * o.repeats + r];
+					bench_stats(ratio, o.repeats, &w->paired_base);
+				}
 			}
 			for (size_t j = 0; j < nc; j++)
 				bench_stats(&samples[j * o.repeats], o.repeats,
@@ -414,6 +762,8 @@ int main(int argc, char **argv)
 		w->cyc.median *= k;
 		w->cyc.mad *= k;
 		w->cyc.p10 *= k;
+		w->cyc.p25 *= k;
+		w->cyc.p75 *= k;
 		w->cyc.p90 *= k;
 		w->cyc.min *= k;
 		w->cyc.mean *= k;
@@ -457,5 +807,9 @@ int main(int argc, char **argv)
 	free(cal);
 	free(samples);
 	free(ratio);
+	free(run.rows);
+	free(cstore);
+	free(ncont);
+	free(ibase);
 	return bad ? 1 : 0;
 }

@@ -59,6 +59,10 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "gen"))
+from lfgen import mca as core                                        # noqa: E402
+from lfgen.mca import (functions, marked_regions, mnemonic, parse_keys,   # noqa: E402,F401
+                       region_text, statements)
 MODELS = ["cortex-a72", "neoverse-n1", "neoverse-v1", "thunderx2t99", "apple-m1"]
 INCLUDES = ["-Iruntime/include", "-Iruntime", "-Iruntime/ref", "-Igenerated/include",
             "-D_GNU_SOURCE"]
@@ -66,8 +70,6 @@ MULS = {"mul", "umulh", "smulh", "umull", "smull", "umaddl", "smaddl", "madd", "
         "umsubl", "smsubl", "mneg", "umnegl", "smnegl"}
 BRANCH = re.compile(r"^(b|b\.\w+|b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)|"
                     r"cbz|cbnz|tbz|tbnz)$")
-MARK_BEGIN = re.compile(r"/\*\s*LLVM-MCA-BEGIN\s*(.*?)\s*\*/")
-MARK_END = re.compile(r"/\*\s*LLVM-MCA-END\s*\*/")
 TIE = 0.02  # speedups within 2% of 1 are reported as ties
 PRODUCT_KERNELS = {"bi_square_to_len", "bi_multiply_to_len", "bi_montgomery_multiply",
                    "bi_montgomery_square"}
@@ -80,65 +82,6 @@ def unit_of(kernel):
 
 
 # ---- parsing assembly ---------------------------------------------------------------------
-
-def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
-
-
-def statements(text):
-    """Split assembly text into entries: ('label', name), ('insn', text), or markers.
-    Markers (C comments) are recognised before comments are stripped."""
-    out = []
-    pos = 0
-    marks = []
-    for m in MARK_BEGIN.finditer(text):
-        marks.append((m.start(), m.end(), ("begin", m.group(1))))
-    for m in MARK_END.finditer(text):
-        marks.append((m.start(), m.end(), ("end", "")))
-    marks.sort()
-    chunks = []
-    for s, e, mk in marks:
-        chunks.append(("text", text[pos:s]))
-        chunks.append(mk)
-        pos = e
-    chunks.append(("text", text[pos:]))
-    for kind, body in chunks:
-        if kind != "text":
-            out.append((kind, body))
-            continue
-        for line in strip_comments(body).split("\n"):
-            for st in line.split(";"):
-                st = st.strip()
-                while st:
-                    m = re.match(r"^([\w.$]+):\s*(.*)$", st)
-                    if m:
-                        out.append(("label", m.group(1)))
-                        st = m.group(2).strip()
-                        continue
-                    if st.startswith(".") or st.startswith("#"):
-                        break  # directive
-                    out.append(("insn", re.sub(r"\s+", " ", st.replace("\t", " "), count=1)))
-                    break
-    return out
-
-
-def mnemonic(insn):
-    return insn.split(None, 1)[0].lower()
-
-
-def functions(entries):
-    """{symbol: entries of its body}; a symbol is a label that does not start with '.L'."""
-    funcs, cur = {}, None
-    for e in entries:
-        if e[0] == "label" and not e[1].startswith(".L"):
-            cur = e[1]
-            funcs[cur] = []
-            continue
-        if cur is not None:
-            funcs[cur].append(e)
-    return funcs
-
 
 def loops(body):
     """(start, end) index pairs: label at start, last backward branch to it at end."""
@@ -173,20 +116,6 @@ def hot_loop(body):
     return best[1] if best else None
 
 
-def marked_regions(entries):
-    regions, cur = [], None
-    for e in entries:
-        if e[0] == "begin":
-            cur = (e[1], [])
-        elif e[0] == "end":
-            if cur:
-                regions.append(cur)
-            cur = None
-        elif cur is not None and e[0] in ("insn", "label"):
-            cur[1].append(e)
-    return regions
-
-
 def units(kernel, region, marker_keys):
     """Units per iteration and the rule used (module docstring, step 4)."""
     u = unit_of(kernel)
@@ -219,20 +148,6 @@ def units(kernel, region, marker_keys):
     return n32, "%d 32-bit multiplies" % n32
 
 
-def parse_keys(spec):
-    name, keys = None, {}
-    for tok in spec.split():
-        if "=" in tok:
-            k, v = tok.split("=", 1)
-            try:
-                keys[k] = int(v)
-            except ValueError:
-                pass
-        elif name is None:
-            name = tok
-    return name, keys
-
-
 # ---- tools ---------------------------------------------------------------------------------
 
 def tool(name, hint):
@@ -250,28 +165,7 @@ def run(cmd, **kw):
 
 
 def mca(llvm_mca, region_file, cpu, iterations):
-    r = subprocess.run([llvm_mca, "-mtriple=aarch64", "-mcpu=" + cpu,
-                        "-iterations=%d" % iterations, region_file],
-                       capture_output=True, text=True)
-    if r.returncode != 0 or "not a recognized processor" in r.stderr:
-        return {"error": (r.stderr.strip().splitlines() or ["failed"])[0]}
-    out = {}
-    for key, pat in (("iterations", r"^Iterations:\s+(\d+)"),
-                     ("total_cycles", r"^Total Cycles:\s+(\d+)"),
-                     ("instructions", r"^Instructions:\s+(\d+)"),
-                     ("ipc", r"^IPC:\s+([\d.]+)"),
-                     ("block_rthroughput", r"^Block RThroughput:\s+([\d.]+)")):
-        m = re.search(pat, r.stdout, re.M)
-        out[key] = float(m.group(1)) if m else None
-    out["cycles_per_iter"] = out["total_cycles"] / out["iterations"]
-    return out
-
-
-def region_text(region):
-    lines = []
-    for kind, body in region:
-        lines.append(body + ":" if kind == "label" else "\t" + body)
-    return "\n".join(lines) + "\n"
+    return core.run(llvm_mca, region_file, "aarch64", cpu, iterations)
 
 
 # ---- main ----------------------------------------------------------------------------------
@@ -286,7 +180,7 @@ def aarch64_variants():
         for k, kd in sorted(m.get("kernels", {}).items()):
             for v in kd.get("variants", []):
                 if v.get("arch") == "aarch64":
-                    out.append((k, v["variant"], v["file"]))
+                    out.append((k, v.get("name", v["variant"]), v["file"]))
         if out:
             return out
     for path in sorted(glob.glob(os.path.join(ROOT, "generated", "aarch64", "*.S"))):

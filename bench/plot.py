@@ -31,6 +31,9 @@ def main(argv):
         return 0
     with open(src) as f:
         run = json.load(f)
+    if "rows" not in run:  # e.g. a --check result (schema limbforge-check/1): nothing to plot
+        print("plot.py: %s has no timing rows, no PNG" % src, file=sys.stderr)
+        return 0
 
     kernels = []
     series = {}  # kernel -> label -> rows

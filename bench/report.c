@@ -6,7 +6,10 @@
  * in limbs (mpn_*) or BE words (bi_*), Mode "med" (median over Cnt timed batches of the mean
  * cost per call in a batch), Score in core cycles per call, Error = median absolute deviation
  * of the same, then cycles per limb/word, ns per call, the p10..p90 range, and the ratios
- * xGMP = GMP median / this median and xref = ref median / this median (> 1: faster).
+ * xGMP = GMP median / this median and xref = ref median / this median (> 1: faster), and with
+ * --baseline V a column xbase = V / this.  The ratios shown are the medians over the rounds
+ * of the per-round (paired) ratios; the JSON gives their p10/p25/p75/p90 too (ratio_vs_gmp,
+ * ratio_vs_ref, with --baseline ratio_vs_base and the top-level "baseline").
  * Used by main.c (`make bench`).
  */
 #include <string.h>
@@ -39,11 +42,14 @@ void bench_print_header(const struct bench_run *r, FILE *f)
 	        "of GMP's (or ref's) batch time / this row's batch time in the same round (> 1 = "
 	        "faster; paired, so robust to changing load).\n# Shared, noisy machine: quote "
 	        "ratios, not absolute figures.\n");
+	if (r->baseline)
+		fprintf(f, "# xbase: the same paired ratio with baseline %s's batch time (> 1 = faster "
+		        "than %s).\n", r->baseline, r->baseline);
 }
 
-static void print_row(FILE *f, const struct bench_row *w)
+static void print_row(FILE *f, const struct bench_row *w, int with_base)
 {
-	char name[80], ratio_g[16], ratio_r[16], range[40];
+	char name[80], ratio_g[16], ratio_r[16], ratio_b[24] = "", range[40];
 	snprintf(name, sizeof name, "%s%s", w->c->label, w->c->chosen ? "*" : "");
 	if (w->ratio_gmp > 0)
 		snprintf(ratio_g, sizeof ratio_g, "%.2f", w->paired_gmp.median);
@@ -53,10 +59,12 @@ static void print_row(FILE *f, const struct bench_row *w)
 		snprintf(ratio_r, sizeof ratio_r, "%.2f", w->paired_ref.median);
 	else
 		snprintf(ratio_r, sizeof ratio_r, "-");
+	if (with_base)
+		snprintf(ratio_b, sizeof ratio_b, " %6.2f", w->paired_base.median);
 	snprintf(range, sizeof range, "%.1f..%.1f", w->cyc.p10, w->cyc.p90);
-	fprintf(f, "%-40s %6zu  med %5zu %10.1f ± %7.1f  cyc/op %9.3f %10.1f  %-20s %6s %6s%s\n",
+	fprintf(f, "%-40s %6zu  med %5zu %10.1f ± %7.1f  cyc/op %9.3f %10.1f  %-20s %6s %6s%s%s\n",
 	        name, w->size, w->cnt, w->cyc.median, w->cyc.mad, w->cyc.median / (double)w->size,
-	        w->ns_per_call, range, ratio_g, ratio_r,
+	        w->ns_per_call, range, ratio_g, ratio_r, ratio_b,
 	        strcmp(w->check, "MISMATCH") == 0 ? "  OUTPUT MISMATCH vs ref" : "");
 }
 
@@ -69,12 +77,12 @@ void bench_print_table(const struct bench_run *r, FILE *f)
 			cur = w->drv;
 			fprintf(f, "\n## %s  (size in %ss)%s%s\n", cur->kernel, cur->unit,
 			        cur->peer_note ? "  " : "", cur->peer_note ? cur->peer_note : "");
-			fprintf(f, "%-40s %6s  %-4s%5s %10s   %7s  %-6s %9s %10s  %-20s %6s %6s\n",
+			fprintf(f, "%-40s %6s  %-4s%5s %10s   %7s  %-6s %9s %10s  %-20s %6s %6s%s\n",
 			        "Benchmark", "(size)", "Mode", "Cnt", "Score", "Error", "Units",
 			        strcmp(cur->unit, "limb") == 0 ? "cyc/limb" : "cyc/word", "ns/op",
-			        "p10..p90 cyc/op", "xGMP", "xref");
+			        "p10..p90 cyc/op", "xGMP", "xref", r->baseline ? "  xbase" : "");
 		}
-		print_row(f, w);
+		print_row(f, w, r->baseline != NULL);
 	}
 	fprintf(f, "\n");
 }
@@ -113,7 +121,8 @@ static void jstats(FILE *f, const struct bench_stats *s)
 	        "\"mean\": %.4f}", s->median, s->mad, s->p10, s->p90, s->min, s->mean);
 }
 
-/* "name": {"paired_median", "paired_p10", "paired_p90", "of_medians"} or null */
+/* "name": {"paired_median", "paired_p10", "paired_p25", "paired_p75", "paired_p90",
+ * "of_medians"} or null */
 static void jratio(FILE *f, const char *name, double of_medians, const struct bench_stats *p)
 {
 	if (of_medians <= 0) {
@@ -121,7 +130,8 @@ static void jratio(FILE *f, const char *name, double of_medians, const struct be
 		return;
 	}
 	fprintf(f, "\"%s\": {\"paired_median\": %.4f, \"paired_p10\": %.4f, "
-	        "\"paired_p90\": %.4f, \"of_medians\": %.4f}, ", name, p->median, p->p10, p->p90,
+	        "\"paired_p25\": %.4f, \"paired_p75\": %.4f, \"paired_p90\": %.4f, "
+	        "\"of_medians\": %.4f}, ", name, p->median, p->p10, p->p25, p->p75, p->p90,
 	        of_medians);
 }
 
@@ -145,6 +155,10 @@ int bench_write_json(const struct bench_run *r, const char *path)
 	        r->emulated ? "true" : "false", r->quick ? "true" : "false",
 	        r->partial ? "true" : "false");
 	jstr(f, r->args);
+	if (r->baseline) {
+		fprintf(f, ",\n  \"baseline\": ");
+		jstr(f, r->baseline);
+	}
 	fprintf(f, ",\n  \"compiler\": ");
 	jstr(f, BENCH_COMPILER);
 #ifdef BENCH_CFLAGS
@@ -186,6 +200,11 @@ int bench_write_json(const struct bench_run *r, const char *path)
 		        w->cyc.median / (double)w->size, w->ns_per_call);
 		jratio(f, "ratio_vs_gmp", w->ratio_gmp, &w->paired_gmp);
 		jratio(f, "ratio_vs_ref", w->ratio_ref, &w->paired_ref);
+		if (r->baseline)
+			fprintf(f, "\"ratio_vs_base\": {\"paired_median\": %.4f, \"paired_p25\": %.4f, "
+			        "\"paired_p75\": %.4f, \"paired_p10\": %.4f, \"paired_p90\": %.4f, "
+			        "\"n\": %zu}, ", w->paired_base.median, w->paired_base.p25,
+			        w->paired_base.p75, w->paired_base.p10, w->paired_base.p90, w->cnt);
 		fprintf(f, "\"check\": \"%s\"}", w->check);
 	}
 	fprintf(f, "\n  ]\n}\n");

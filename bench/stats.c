@@ -1,6 +1,6 @@
 /*
  * stats.c -- robust summary of a benchmark sample: median, median absolute deviation (MAD),
- * 10th/90th percentiles (linear interpolation), minimum and mean.  Used by main.c and
+ * 10th/25th/75th/90th percentiles (linear interpolation), minimum and mean.  Used by main.c and
  * timer.c; nothing to run on its own.
  */
 #include <stdlib.h>
@@ -37,6 +37,8 @@ void bench_stats(double *v, size_t n, struct bench_stats *out)
 	out->min = v[0];
 	out->median = quantile(v, n, 0.5);
 	out->p10 = quantile(v, n, 0.1);
+	out->p25 = quantile(v, n, 0.25);
+	out->p75 = quantile(v, n, 0.75);
 	out->p90 = quantile(v, n, 0.9);
 
 	double *dev = malloc(n * sizeof *dev);

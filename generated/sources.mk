@@ -36,4 +36,5 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/dispatch.c \
 	$(LIMBFORGE_DIR)/runtime/ref/bigint_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/mpn_ref.c \
+	$(LIMBFORGE_DIR)/runtime/schedule.c \
 	$(LIMBFORGE_DIR)/generated/dispatch_table.c

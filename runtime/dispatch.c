@@ -2,16 +2,18 @@
  * dispatch.c -- choose, once per kernel, the best variant the CPU can run.
  *
  * Each kernel has a slot holding the function pointer in use.  The first call through an
- * empty slot resolves it: the first variant in the table (best first) whose required
- * features are all detected and allowed.  Resolution is idempotent, so concurrent first calls
- * are harmless; slots are atomics.
+ * empty slot resolves it: the first build in the order of the schedule in use (schedule.c;
+ * best first) whose required features are all detected and allowed.  Resolution is
+ * idempotent, so concurrent first calls are harmless; slots are atomics.
  *
- * lf_cpu_mask() narrows the allowed features, bumps `generation`, then empties every slot.
+ * lf_cpu_mask() narrows the allowed features (lf_schedule_force() changes the schedule),
+ * bumps `generation`, then empties every slot.
  * A resolver that read the features before the mask changed could otherwise store its stale
  * choice after the slots were emptied, and keep it for good.  So a resolver notes the
  * generation before reading the features, publishes its choice, and checks the generation
  * again: if it moved, it takes the choice back (if still there) and resolves anew.  Either
  * its store came before the emptying (and was emptied) or it sees the new generation.
+ * The schedule is read after the generation, like the features.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -27,12 +29,13 @@ static _Atomic unsigned long generation;
  * the choice, to hold a resolver exactly inside the window lf_cpu_mask must not lose. */
 void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
 
-size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed)
+size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed, size_t sched)
 {
-	for (size_t i = 0; i < k->count; i++)
-		if ((k->variants[i].features & ~allowed) == 0)
-			return i;
-	return k->count - 1; /* unreachable: "ref" requires nothing */
+	const uint8_t *o = k->order[sched];
+	for (; *o != LF_ORDER_END; o++)
+		if ((k->variants[*o].features & ~allowed) == 0)
+			return *o;
+	return k->count - 1; /* unreachable: every order ends with "ref", which requires nothing */
 }
 
 static lf_fnptr resolve(enum lf_kernel_id id)
@@ -40,7 +43,7 @@ static lf_fnptr resolve(enum lf_kernel_id id)
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	for (;;) {
 		unsigned long g = atomic_load_explicit(&generation, memory_order_acquire);
-		size_t i = lf_dispatch_choose(k, lf_cpu_features());
+		size_t i = lf_dispatch_choose(k, lf_cpu_features(), lf_schedule_current());
 		lf_fnptr fn = k->variants[i].fn, expected = NULL;
 		if (lf_dispatch_test_pause)
 			lf_dispatch_test_pause(id);
@@ -106,14 +109,21 @@ size_t lf_impl_list(const char *kernel, const char **names, size_t max)
 		return 0;
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	uint64_t allowed = lf_cpu_features();
-	size_t n = 0;
-	for (size_t j = 0; j < k->count; j++) {
-		if (k->variants[j].features & ~allowed)
-			continue;
-		if (names && n < max)
-			names[n] = k->variants[j].name;
-		n++;
-	}
+	size_t n = 0, ref = k->count - 1;
+	unsigned char listed[256] = { 0 };
+	listed[ref] = 1;                       /* ref goes last */
+	/* the schedule in use's builds best first, then the other schedules' builds */
+	for (const uint8_t *o = k->order[lf_schedule_current()]; *o != LF_ORDER_END; o++)
+		if (!listed[*o]) {
+			listed[*o] = 1;
+			if (!(k->variants[*o].features & ~allowed) && n++ < max && names)
+				names[n - 1] = k->variants[*o].name;
+		}
+	for (size_t j = 0; j < k->count; j++)
+		if (!listed[j] && !(k->variants[j].features & ~allowed) && n++ < max && names)
+			names[n - 1] = k->variants[j].name;
+	if (n++ < max && names)
+		names[n - 1] = k->variants[ref].name;
 	return n;
 }
 

@@ -23,17 +23,66 @@
 typedef void (*lf_fnptr)(void);
 
 struct lf_variant {
-	const char *name;
+	const char *name;       /* "adx"; a CPU schedule's own build: "adx@sapphirerapids" */
 	lf_fnptr fn;
 	uint64_t features;      /* LF_CPU_* bits that must all be present and allowed */
-	const char *schedule;   /* e.g. "x86_64/generic" */
+	const char *schedule;   /* e.g. "x86_64/generic", "aarch64/neoverse-n1", "portable C" */
 };
+
+#define LF_ORDER_END 0xff
 
 struct lf_kernel {
 	const char *name;
-	const struct lf_variant *variants;
+	const struct lf_variant *variants;   /* generic builds, CPU schedules' builds, "ref" */
 	size_t count;
+	/* order[s]: for schedule s (index into lf_schedule_table) the indices of the builds to
+	 * try, best first, ending with ref's, then LF_ORDER_END */
+	const uint8_t *const *order;
 };
+
+/* ---- schedules: gen/schedules/<arch>/<cpu>.toml, generic first ---------------------------- */
+#define LF_SCHEDULE_ANY 0xffff
+struct lf_schedule_id {
+	uint16_t a;             /* x86-64: display family;  AArch64: MIDR implementer */
+	uint16_t b;             /* x86-64: display model;   AArch64: MIDR part; ANY: every one */
+};
+
+struct lf_schedule {
+	const char *name;       /* "generic", "sapphirerapids", "neoverse-n1"; NULL ends the table */
+	const char *file;       /* the schedule file it was generated from */
+	const char *vendor;     /* x86-64: CPUID vendor string; NULL on AArch64 and for generic */
+	const struct lf_schedule_id *ids;
+	size_t nids;            /* 0 for generic: it is the fallback, matched by nothing */
+};
+
+/* This architecture's schedules: [0] is generic; ends with a NULL name. */
+LF_INTERNAL extern const struct lf_schedule lf_schedule_table[];
+
+/* What the schedules are matched against. */
+struct lf_cpu_ident {
+	char vendor[13];        /* x86-64: CPUID.0 vendor ("GenuineIntel"); "" elsewhere */
+	unsigned family, model, stepping;       /* x86-64: display family/model (CPUID.1) */
+	unsigned implementer, part, variant, revision;   /* AArch64: fields of MIDR_EL1 */
+	int known;              /* 0 when the CPU could not be identified */
+};
+
+/* Identify the CPU this runs on (runtime/schedule.c); known = 0 where that is impossible. */
+LF_INTERNAL void lf_cpu_identify(struct lf_cpu_ident *id);
+/* Pure decoders, for tests: CPUID.0 EBX/EDX/ECX (vendor) and CPUID.1 EAX; MIDR_EL1. */
+LF_INTERNAL void lf_cpu_ident_x86(struct lf_cpu_ident *id, uint32_t vendor_ebx,
+                                  uint32_t vendor_edx, uint32_t vendor_ecx, uint32_t l1_eax);
+LF_INTERNAL void lf_cpu_ident_midr(struct lf_cpu_ident *id, uint64_t midr);
+/* Does schedule `s` list the CPU `id`?  (generic lists none: it is the fallback) */
+LF_INTERNAL int lf_schedule_matches(const struct lf_schedule *s, const struct lf_cpu_ident *id);
+/* Index in lf_schedule_table of the first schedule matching `id`, 0 (generic) if none. */
+LF_INTERNAL size_t lf_schedule_select(const struct lf_cpu_ident *id);
+/* Index of the schedule called `name`, -1 if there is none. */
+LF_INTERNAL int lf_schedule_lookup(const char *name);
+/* Apply a LIMBFORGE_SCHEDULE value to the automatic choice: a schedule name wins, "auto",
+ * "" or NULL keep `auto_choice`, an unknown name is reported on `warn` and ignored. */
+LF_INTERNAL size_t lf_schedule_env(const char *env, size_t auto_choice, FILE *warn);
+/* Index of the schedule in use (lf_schedule_force, else LIMBFORGE_SCHEDULE, else the CPU). */
+LF_INTERNAL size_t lf_schedule_current(void);
 
 LF_INTERNAL extern const struct lf_kernel lf_kernel_table[LF_K_COUNT];
 
@@ -47,9 +96,11 @@ LF_INTERNAL extern void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
 LF_INTERNAL void lf_dispatch_reset(void);
 #define LF_CALL(k) ((lf_##k##_fn)lf_dispatch_get(LF_K_##k))
 
-/* Index of the variant chosen for a kernel under a feature word: the first whose features
- * are a subset of `allowed`.  Pure; "ref" (features 0) guarantees a result. */
-LF_INTERNAL size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed);
+/* Index of the build chosen for a kernel under a feature word and schedule: the first in
+ * k->order[sched] whose features are a subset of `allowed`.  Pure; "ref" (features 0)
+ * guarantees a result. */
+LF_INTERNAL size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed,
+                                      size_t sched);
 
 /* ---- CPU detection, split into raw words and a pure decoder so tests can feed synthetic
  * CPUID/XCR0/HWCAP values ("feature present but OS state off" and the like). */

@@ -548,13 +548,10 @@ START_TEST(test_table_shape)
 }
 END_TEST
 
-/* The variant a correct dispatcher picks: the first whose features are all allowed. */
+/* The build a correct dispatcher picks under the schedule in use (harness/variants.c). */
 static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 {
-	for (size_t j = 0; j < k->count; j++)
-		if ((k->variants[j].features & ~allowed) == 0)
-			return j;
-	return k->count; /* none: a broken table (test_table_shape says so) */
+	return tv_expected_choice(k, allowed, lf_schedule_current());
 }
 
 START_TEST(test_choose)
@@ -587,7 +584,9 @@ START_TEST(test_choose)
 			if (used >> b & 1)
 				bits[nb++] = b;
 		ck_assert_msg(nb <= 16, "%s uses %u feature bits; enumerate fewer", k->name, nb);
-		/* every subset of the features the table uses, plus the synthetic machines */
+		/* under every schedule: every subset of the features the table uses, plus the
+		 * synthetic machines */
+		for (size_t sc = 0; lf_schedule_table[sc].name; sc++) {
 		for (uint64_t s = 0; s < (UINT64_C(1) << nb) + ns; s++) {
 			uint64_t m = 0;
 			if (s < (UINT64_C(1) << nb)) {
@@ -597,7 +596,7 @@ START_TEST(test_choose)
 			} else {
 				m = synthetic[s - (UINT64_C(1) << nb)];
 			}
-			size_t got = lf_dispatch_choose(k, m), want = expected_choice(k, m);
+			size_t got = lf_dispatch_choose(k, m, sc), want = tv_expected_choice(k, m, sc);
 			ck_assert_msg(got < k->count, "%s: choice %zu out of range", k->name, got);
 			ck_assert_msg((k->variants[got].features & ~m) == 0,
 			              "%s: chose %s needing {%s} under {%s}", k->name,
@@ -605,9 +604,10 @@ START_TEST(test_choose)
 			ck_assert_msg(got == want, "%s under {%s}: chose %s, the best allowed is %s",
 			              k->name, fnames(m), k->variants[got].name, k->variants[want].name);
 		}
-		size_t z = lf_dispatch_choose(k, 0);
+		size_t z = lf_dispatch_choose(k, 0, sc);
 		ck_assert_msg(k->variants[z].features == 0, "%s: mask 0 chose %s", k->name,
 		              k->variants[z].name);
+		}
 	}
 }
 END_TEST
@@ -655,15 +655,24 @@ START_TEST(test_impl_list)
 			names[i] = "sentinel";
 		size_t n = lf_impl_list(k->name, names, 64);
 		ck_assert_msg(n == want, "lf_impl_list(%s) = %zu, want %zu", k->name, n, want);
-		size_t o = 0;
-		for (size_t j = 0; j < k->count; j++) {
-			if (k->variants[j].features & ~allowed)
-				continue;
-			ck_assert_msg(strcmp(names[o], k->variants[j].name) == 0,
-			              "lf_impl_list(%s)[%zu] = %s, want %s (table order)", k->name, o,
-			              names[o], k->variants[j].name);
-			o++;
+		/* the schedule in use's preference, then the other builds in table order, ref */
+		size_t pref[64], np = tv_expected_order(k, lf_schedule_current(), pref, 64), o = 0;
+		unsigned char seen[64] = { 0 };
+		const char *expect[64];
+		for (size_t i = 0; i + 1 < np; i++) {
+			seen[pref[i]] = 1;
+			if (!(k->variants[pref[i]].features & ~allowed))
+				expect[o++] = k->variants[pref[i]].name;
 		}
+		for (size_t j = 0; j + 1 < k->count; j++)
+			if (!seen[j] && !(k->variants[j].features & ~allowed))
+				expect[o++] = k->variants[j].name;
+		expect[o++] = "ref";
+		ck_assert_uint_eq(o, want);
+		for (size_t i = 0; i < o; i++)
+			ck_assert_msg(strcmp(names[i], expect[i]) == 0,
+			              "lf_impl_list(%s)[%zu] = %s, want %s", k->name, i, names[i],
+			              expect[i]);
 		ck_assert_str_eq(names[n - 1], "ref");
 		ck_assert_str_eq(names[n], "sentinel");
 		/* truncated: the count is still the full count, nothing past max is written */
@@ -690,6 +699,7 @@ START_TEST(test_impl_force)
 		ck_assert_int_eq(lf_impl_force(k->name, "no-such-variant"), -1);
 		ck_assert_int_eq(lf_impl_force(k->name, ""), -1);
 		ck_assert_str_eq(lf_impl(k->name), def);
+		const char *cur = def;
 		for (size_t j = 0; j < k->count; j++) {
 			const struct lf_variant *v = &k->variants[j];
 			if (v->features & ~allowed) {
@@ -697,12 +707,13 @@ START_TEST(test_impl_force)
 				ck_assert_msg(lf_impl_force(k->name, v->name) == -1,
 				              "forcing unrunnable %s/%s (needs {%s}) succeeded", k->name,
 				              v->name, fnames(v->features & ~allowed));
-				ck_assert_str_eq(lf_impl(k->name), def);
+				ck_assert_str_eq(lf_impl(k->name), cur);
 				unrunnable_tested++;
 				continue;
 			}
 			ck_assert_int_eq(lf_impl_force(k->name, v->name), 0);
 			ck_assert_str_eq(lf_impl(k->name), v->name);
+			cur = v->name;
 			ck_assert_msg(lf_dispatch_get((enum lf_kernel_id)kid) == v->fn,
 			              "forced %s/%s but the slot holds another function", k->name,
 			              v->name);

@@ -16,10 +16,7 @@
 
 static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 {
-	for (size_t j = 0; j < k->count; j++)
-		if ((k->variants[j].features & ~allowed) == 0)
-			return j;
-	return k->count - 1;
+	return tv_expected_choice(k, allowed, lf_schedule_current());
 }
 
 /* Every kernel uses the best variant allowed by `allowed`, lists and forces accordingly,

@@ -67,6 +67,11 @@ READELF := aarch64-linux-gnu-readelf
 OBJDUMP := aarch64-linux-gnu-objdump
 endif
 
+# every schedule of the architecture, forced by name; under qemu, CPU models whose MIDR
+# must select their schedule (or generic when there is none)
+TEST_SCHEDULES := $(sort $(basename $(notdir $(wildcard gen/schedules/$(ARCH)/*.toml))))
+TEST_QEMU_CPUS := cortex-a72 neoverse-n1 max
+
 # LIMBFORGE_CPU masks for the second round: each removes features one at a time (or all)
 TEST_MASKS_x86_64 := none -adx -bmi2 -adx,-bmi2 -avx2 -avx512ifma,-adx -avx512vl -avx512f
 TEST_MASKS_aarch64 := none -asimd -sve,-sve2
@@ -82,6 +87,21 @@ test-suite: $(TEST_BIN) test-objects $(TEST_DIR)/mask_race
 		grep -E "^(dispatch: LIMBFORGE_CPU|  SKIP|limbforge tests:|[0-9]+%:)" \
 			$(TEST_DIR)/masked.log | sort -u; \
 	done
+	@for s in $(TEST_SCHEDULES); do \
+		echo "== LIMBFORGE_SCHEDULE=$$s: dispatch and schedule suites ($(ARCH))"; \
+		LIMBFORGE_SCHEDULE=$$s LF_TEST_EXPECT_SCHEDULE=$$s $(TEST_ENV) CK_VERBOSITY=minimal \
+			$(RUN) $(TEST_BIN) dispatch schedule > $(TEST_DIR)/sched.log 2>&1 \
+			|| { cat $(TEST_DIR)/sched.log; exit 1; }; \
+		grep -E "^(schedule: host|limbforge tests:|[0-9]+%:)" $(TEST_DIR)/sched.log; \
+	done
+	$(if $(RUN),@for m in $(TEST_QEMU_CPUS); do \
+		if [ -f gen/schedules/$(ARCH)/$$m.toml ]; then e=$$m; else e=generic; fi; \
+		echo "== qemu -cpu $$m: the schedule chosen by MIDR must be $$e"; \
+		LF_TEST_EXPECT_SCHEDULE=$$e $(TEST_ENV) CK_VERBOSITY=minimal \
+			$(RUN) -cpu $$m $(TEST_BIN) schedule > $(TEST_DIR)/sched.log 2>&1 \
+			|| { cat $(TEST_DIR)/sched.log; exit 1; }; \
+		grep -E "^(schedule: host|limbforge tests:|[0-9]+%:)" $(TEST_DIR)/sched.log; \
+	done)
 
 # lf_cpu_mask against concurrent resolution (tests/stress/mask_race.c)
 $(TEST_DIR)/mask_race: tests/stress/mask_race.c $(BUILD)/liblimbforge.a

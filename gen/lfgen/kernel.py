@@ -15,14 +15,29 @@ who only has the generated file.
 
 
 class Param:
-    """A schedule tunable: default value, the values the tuner may try, and what it means."""
+    """A schedule tunable: default value, the values the tuner may try, and what it means.
 
-    def __init__(self, default, choices, doc):
+    kind "loop": shapes a steady-state loop (unroll, load-ahead, interleave, blocks per
+    iteration) -- the tuner ranks its candidates with llvm-mca on the loop's marked region
+    before timing the best few, and on CPUs it can only model, by the model alone.
+    kind "size": decides by size which code runs (thresholds, straight-line cutoffs, tails)
+    -- no loop model sees it, so only timing ranks it, at `sizes` (units of the kernel),
+    the sizes where its choices make a difference."""
+
+    KINDS = ("loop", "size")
+
+    def __init__(self, default, choices, doc, kind="loop", sizes=None):
         if default not in choices:
             raise ValueError("default %r not among choices %r" % (default, choices))
+        if kind not in self.KINDS:
+            raise ValueError("kind %r is not one of %s" % (kind, self.KINDS))
+        if kind == "size" and not sizes:
+            raise ValueError("a size parameter names the sizes where it matters")
         self.default = default
         self.choices = tuple(choices)
         self.doc = doc
+        self.kind = kind
+        self.sizes = tuple(sizes or ())
 
 
 class KernelSpec:
@@ -30,7 +45,7 @@ class KernelSpec:
               "source")
 
     def __init__(self, name, operation, args, result, shapes, units, preconditions, source,
-                 api=None):
+                 api=None, tune_sizes=(16, 32, 64, 128)):
         self.name = name
         self.operation = operation
         self.args = list(args)
@@ -40,6 +55,9 @@ class KernelSpec:
         self.preconditions = preconditions
         self.source = source
         self.api = api or "lf_" + name
+        # sizes (in the kernel's unit) at which the tuner times the loop parameters and
+        # compares variants: the lengths the kernel is used for
+        self.tune_sizes = tuple(tune_sizes)
 
     def prototype(self, symbol):
         ret = self.result or "void"
@@ -86,6 +104,20 @@ class Values:
             return self.__dict__["_v"][k]
         except KeyError:
             raise AttributeError(k)
+
+    def set_siblings(self, symbols):
+        """The symbols of the kernel's other variants under the same schedule (set by the
+        generator before building): a size dispatch jumps to `p.sibling("adx")`, which is the
+        schedule's own build of that variant where it has one, else generic's."""
+        self.__dict__["_siblings"] = dict(symbols)
+
+    def sibling(self, name):
+        sib = self.__dict__.get("_siblings")
+        if sib is None:
+            raise ValueError("sibling(%r): the generator has not set the sibling symbols" % name)
+        if name not in sib:
+            raise ValueError("sibling(%r): no such variant (have %s)" % (name, sorted(sib)))
+        return sib[name]
 
     def items(self):
         return sorted(self._v.items())

@@ -3,6 +3,7 @@
     /usr/bin/python3 -m lfgen gen      write generated/ (files rewritten only when they change)
     /usr/bin/python3 -m lfgen check    regenerate in memory; exit 1 if generated/ differs
     /usr/bin/python3 -m lfgen list     kernels, variants, features
+    /usr/bin/python3 -m lfgen tune     search schedules per CPU (make tune; lfgen/tune)
 
 Output (all rendered from templates/):
   generated/<arch>/<kernel>_<variant>.S   one function per file, header comment, prelude macros
@@ -30,6 +31,8 @@ ARCHS = ("x86_64", "aarch64")
 
 
 class _VariantOut:
+    """One entry of a kernel's dispatch table: a build of a variant under a schedule."""
+
     def __init__(self, name, symbol, features, schedule_name, mask, features_text):
         self.name = name
         self.symbol = symbol
@@ -43,6 +46,31 @@ class _KernelOut:
     def __init__(self, spec):
         self.spec = spec
         self.variants = {a: [] for a in ARCHS}
+        # per arch: [(schedule ident, [entry indices best first, then ref's])]
+        self.orders = {a: [] for a in ARCHS}
+
+
+class Build:
+    """A variant built under one schedule."""
+
+    def __init__(self, variant, sched, symbol, values, comp, spec_name):
+        self.variant = variant
+        self.sched = sched
+        self.symbol = symbol
+        self.values = values
+        self.comp = comp
+        self.spec_name = spec_name
+
+    @property
+    def entry_name(self):
+        n = self.variant.name
+        return n if self.sched.is_generic else "%s@%s" % (n, self.sched.cpu)
+
+    @property
+    def relpath(self):
+        suffix = "" if self.sched.is_generic else "__" + self.sched.ident
+        return "generated/%s/%s_%s%s.S" % (self.variant.arch, self.spec_name,
+                                           self.variant.name, suffix)
 
 
 def _frame_text(comp, arch):
@@ -68,17 +96,96 @@ def _required_features(spec, built):
     return {s: sorted(walk(s, {s})) for s in built}
 
 
-def build_all(only=None):
+def _own_builds(variants, gvals, svals, gbuilt):
+    """The variants that need their own build under a CPU schedule: those whose values
+    differ from generic's, and (transitively) those that jump to one of them by size
+    dispatch, so that a schedule's size dispatch stays within the schedule."""
+    own = {v.name for v in variants if svals[v.name].items() != gvals[v.name].items()}
+    by_symbol = {b.symbol: b.variant.name for b in gbuilt.values()}
+    grew = True
+    while grew:
+        grew = False
+        for v in variants:
+            if v.name not in own and any(by_symbol.get(t) in own
+                                         for t in gbuilt[v.name].comp.tail_targets):
+                own.add(v.name)
+                grew = True
+    return own
+
+
+def build_kernel_arch(spec, mod, arch, scheds):
+    """Build every variant of `mod` for `arch` under generic (scheds[0]) and, where they
+    differ, under each CPU schedule.  Returns the builds, generic ones first."""
+    generic = scheds[0]
+    variants = [v for v in mod.VARIANTS if v.arch == arch]
+    gvals = {v.name: generic.values(spec, v) for v in variants}
+    gsyms = {v.name: v.symbol(spec) for v in variants}
+    gbuilt = {}
+    for v in variants:
+        gvals[v.name].set_siblings(gsyms)
+        gbuilt[v.name] = Build(v, generic, gsyms[v.name], gvals[v.name],
+                               v.build(gsyms[v.name], gvals[v.name]), spec.name)
+    builds = [gbuilt[v.name] for v in variants]
+    for s in scheds[1:]:
+        svals = {v.name: s.values(spec, v, generic) for v in variants}
+        own = _own_builds(variants, gvals, svals, gbuilt)
+        syms = {n: (sym + "__" + s.ident if n in own else sym) for n, sym in gsyms.items()}
+        for v in variants:
+            if v.name in own:
+                svals[v.name].set_siblings(syms)
+                builds.append(Build(v, s, syms[v.name], svals[v.name],
+                                    v.build(syms[v.name], svals[v.name]), spec.name))
+    return builds
+
+
+def render_kernel_file(env, spec, b, feats, w64=None):
+    """The text of one generated .S: build `b` requiring `feats`; `w64` its Win64 flavour
+    (x86-64; None leaves the file ELF/Mach-O only, as the tuner's throwaway builds do)."""
+    comp, arch = b.comp, b.variant.arch
+    ftext = emit.features_text(feats)
+    if comp.tail_targets:
+        ftext += "\n *   (including %s, reached by size dispatch)" % ", ".join(comp.tail_targets)
+    return emit.render(
+        env, "asm/kernel.S.j2", symbol=b.symbol, spec=spec, variant=b.variant, arch=arch,
+        features_text=ftext, schedule=b.sched, values=b.values.items(),
+        match_text=_match_text(b.sched),
+        frame_text=_frame_text(comp, arch),
+        body="\n".join(w64.body if w64 else comp.lines),
+        win64_text=w64.text if w64 else "",
+        win64_entry="\n".join(w64.entry) if w64 else "",
+        count=sum(1 for l in comp.lines
+                  if l.startswith("\t") and not l.startswith("\t.cfi")
+                  and not l.startswith("\t/*") and not l.startswith("\tLF_")))
+
+
+def _match_text(sched):
+    if sched.is_generic:
+        return "any CPU without a schedule of its own (the fallback)"
+    if sched.match is None:
+        return "nothing: a tuning candidate (lfgen/tune), never part of the library"
+    vendor, pairs = sched.match
+    if sched.arch == "x86_64":
+        return "%s %s" % (vendor, ", ".join(
+            "family 0x%x %s" % (a, "any model" if b is None else "model 0x%x" % b)
+            for a, b in pairs))
+    return "MIDR " + ", ".join("implementer 0x%02x %s" % (
+        a, "any part" if b is None else "part 0x%03x" % b) for a, b in pairs)
+
+
+def build_all(only=None, sched_root=schedule.ROOT):
     """Return ({relpath: text}, manifest dict)."""
     env = emit.environment()
-    scheds = {a: schedule.load(a, "generic") for a in ARCHS}
-    for s in scheds.values():
-        s.check_against(KERNELS)
+    scheds = {a: schedule.load_all(a, sched_root) for a in ARCHS}
+    for ss in scheds.values():
+        for s in ss:
+            s.check_against(KERNELS)
     files = {}
     manifest = {"generator": "gen/lfgen", "schedules": {}, "kernels": {}}
-    for a, s in scheds.items():
-        manifest["schedules"][a] = {"file": s.relpath, "provenance": s.provenance}
-    outs = []
+    for a, ss in scheds.items():
+        manifest["schedules"][a] = [{"name": s.cpu, "file": s.relpath,
+                                     "match": _match_text(s), "provenance": s.provenance}
+                                    for s in ss]
+    outs, extra_symbols = [], set()
     for mod in KERNELS:
         spec = mod.SPEC
         if only and spec.name not in only:
@@ -89,43 +196,28 @@ def build_all(only=None):
                                                "variants": []}
         for arch in ARCHS:
             # build every variant first: a variant's requirements include its tail targets'
-            built, order = {}, []
-            for v in [v for v in mod.VARIANTS if v.arch == arch]:
-                values = scheds[arch].values(spec, v)
-                symbol = v.symbol(spec)
-                built[symbol] = v.build(symbol, values)
-                order.append((v, symbol, values))
+            builds = build_kernel_arch(spec, mod, arch, scheds[arch])
+            built = {b.symbol: b.comp for b in builds}
             required = _required_features(spec, built)
             jumped_from = {}
-            for s, c in sorted(built.items()):
+            for sym, c in sorted(built.items()):
                 for t in c.tail_targets:
-                    jumped_from.setdefault(t, []).append(s)
-            for v, symbol, values in order:
-                comp, feats = built[symbol], required[symbol]
-                ftext = emit.features_text(feats)
-                if comp.tail_targets:
-                    ftext += "\n *   (including %s, reached by size dispatch)" % \
-                        ", ".join(comp.tail_targets)
-                rel = "generated/%s/%s_%s.S" % (arch, spec.name, v.name)
+                    jumped_from.setdefault(t, []).append(sym)
+            for b in builds:
+                v, symbol, values, comp, feats = (b.variant, b.symbol, b.values, b.comp,
+                                                  required[b.symbol])
+                if not b.sched.is_generic:
+                    extra_symbols.add(symbol)
                 # x86-64: the Win64 entry (and the body's Win64 form where it differs)
                 w64 = win64.flavour(v, symbol, values, spec, built, feats,
                                     jumped_from.get(symbol, ())) if arch == "x86_64" else None
-                files[rel] = emit.render(
-                    env, "asm/kernel.S.j2", symbol=symbol, spec=spec, variant=v, arch=arch,
-                    features_text=ftext, schedule=scheds[arch], values=values.items(),
-                    frame_text=_frame_text(comp, arch),
-                    body="\n".join(w64.body if w64 else comp.lines),
-                    win64_text=w64.text if w64 else "",
-                    win64_entry="\n".join(w64.entry) if w64 else "",
-                    count=sum(1 for l in comp.lines
-                              if l.startswith("\t") and not l.startswith("\t.cfi")
-                              and not l.startswith("\t/*") and not l.startswith("\tLF_")))
+                files[b.relpath] = render_kernel_file(env, spec, b, feats, w64)
                 kout.variants[arch].append(_VariantOut(
-                    v.name, symbol, feats, "%s/%s" % (arch, scheds[arch].cpu),
+                    b.entry_name, symbol, feats, "%s/%s" % (arch, b.sched.cpu),
                     emit.mask_expr(feats), emit.features_text(feats)))
                 mk["variants"].append({
-                    "arch": arch, "variant": v.name, "symbol": symbol, "file": rel,
-                    "features": feats, "schedule": scheds[arch].relpath,
+                    "arch": arch, "variant": v.name, "name": b.entry_name, "symbol": symbol,
+                    "file": b.relpath, "features": feats, "schedule": b.sched.relpath,
                     "values": dict(values.items()), "callee_saved": comp.saved,
                     "tail_targets": comp.tail_targets})
                 if w64:
@@ -134,15 +226,28 @@ def build_all(only=None):
                         "body_external": bool(jumped_from.get(symbol)),
                         "saved": ["rdi", "rsi"] + ["xmm%d" % i for i in w64.xmm],
                         "body_frame_instead_of_red_zone": w64.reframed}
-        mk["variants"].append({"arch": "any", "variant": "ref",
+            # the dispatch order of each schedule: its preference, its own builds
+            index = {(b.variant.name, b.sched.cpu): i for i, b in enumerate(builds)}
+            names = [v.name for v in mod.VARIANTS if v.arch == arch]
+            ref = len(builds)
+            for s in scheds[arch]:
+                idx = [index.get((n, s.cpu), index.get((n, schedule.GENERIC)))
+                       for n in s.variant_order(spec, names)]
+                kout.orders[arch].append((s.ident, idx + [ref]))
+                if not s.is_generic:
+                    mk.setdefault("order", {}).setdefault(arch, {})[s.cpu] = \
+                        [builds[i].entry_name for i in idx] + ["ref"]
+        mk["variants"].append({"arch": "any", "variant": "ref", "name": "ref",
                                "symbol": "lf_%s_ref" % spec.name,
                                "file": "runtime/ref", "features": []})
         outs.append(kout)
-    ctx = dict(kernels=outs, archs=ARCHS, arch_macro=emit.ARCH_MACRO)
+    ctx = dict(kernels=outs, archs=ARCHS, arch_macro=emit.ARCH_MACRO,
+               schedules={a: [dict(s=s, match=_match_text(s)) for s in scheds[a]]
+                          for a in ARCHS})
     files["generated/include/lf_asm.h"] = emit.render(env, "asm/lf_asm.h.j2")
     files["generated/include/lf_kernels.h"] = emit.render(env, "c/lf_kernels.h.j2", **ctx)
-    files["generated/include/limbforge_prefix.h"] = emit.render(env, "c/limbforge_prefix.h.j2",
-                                                         symbols=symbols.all_symbols(KERNELS))
+    files["generated/include/limbforge_prefix.h"] = emit.render(
+        env, "c/limbforge_prefix.h.j2", symbols=symbols.all_symbols(KERNELS, extra_symbols))
     files["generated/dispatch_table.c"] = emit.render(env, "c/dispatch_table.c.j2", **ctx)
     asm = {a: sorted(f for f in files if f.startswith("generated/%s/" % a)) for a in ARCHS}
     c_sources = sorted(os.path.relpath(p, ROOT) for p in
@@ -251,6 +356,9 @@ def main(argv):
             return 1
         print("lfgen check: generated/ matches the generator (%d files)" % len(files))
         return 0
+    if cmd == "tune":
+        from .tune import cli
+        return cli.main(argv[1:])
     if cmd == "list":
         _, manifest = build_all()
         for k, m in sorted(manifest["kernels"].items()):

@@ -9,17 +9,40 @@
     [mpn_addmul_1.adx]                 # <kernel>.<variant>: values of the variant's Params
     unroll = 8
 
-A value not given falls back to the Param default; an unknown kernel, variant or parameter
-stops generation, so a stale schedule file cannot silently stop applying.
+    [match]                            # not in generic.toml: the CPUs this schedule is for
+    vendor = "GenuineIntel"            #   x86-64: CPUID vendor and [family, model] pairs
+    family_model = [[6, 0xcf]]         #   (display family/model; [family] alone: any model)
+    implementer_part = [[0x41, 0xd0c]] #   AArch64: MIDR_EL1 implementer and part ([impl]: any)
+
+    [order]                            # optional: variants of a kernel in this CPU's order of
+    bi_mul_add = ["w32", "w64"]        #   preference (unlisted ones follow in generic order)
+
+In `generic.toml` a value not given falls back to the Param default; in a CPU's file it falls
+back to generic's value, so a CPU file lists only where that CPU differs.  An unknown kernel,
+variant or parameter stops generation, so a stale schedule file cannot silently stop applying.
+
+Every schedule of an architecture is generated into the same build: a variant whose values
+(or whose size-dispatch targets) differ from generic's gets its own function
+lf_<kernel>_<variant>__<cpu> in generated/<arch>/<kernel>_<variant>__<cpu>.S, and the runtime
+picks the schedule whose [match] fits the CPU it runs on (generic otherwise).
 """
 
 import os
+import re
 import tomllib
 
 from .kernel import Values
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "schedules")
 REQUIRED_PROVENANCE = ("cpu", "method", "date", "figures")
+GENERIC = "generic"
+_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+MATCH_KEYS = {"x86_64": ("vendor", "family_model"), "aarch64": ("implementer_part",)}
+
+
+def ident(cpu):
+    """The C identifier part of a schedule name: neoverse-n1 -> neoverse_n1."""
+    return cpu.replace("-", "_")
 
 
 class Schedule:
@@ -31,12 +54,64 @@ class Schedule:
         missing = [k for k in REQUIRED_PROVENANCE if k not in self.provenance]
         if missing:
             raise ValueError("%s: provenance lacks %s" % (path, ", ".join(missing)))
-        self.tables = {k: v for k, v in data.items() if k != "provenance"}
+        if not _NAME.match(cpu):
+            raise ValueError("%s: schedule name %r: lower-case letters, digits and '-' only"
+                             % (path, cpu))
+        if self.provenance.get("cpu") != cpu:
+            raise ValueError("%s: provenance.cpu is %r, the file is named %r"
+                             % (path, self.provenance.get("cpu"), cpu))
+        self.match = self._match(data.get("match"))
+        self.order = data.get("order", {})
+        self.tables = {k: v for k, v in data.items()
+                       if k not in ("provenance", "match", "order")}
 
-    def values(self, spec, variant):
-        table = self.tables.get(spec.name, {}).get(variant.name, {})
+    @property
+    def is_generic(self):
+        return self.cpu == GENERIC
+
+    @property
+    def ident(self):
+        return ident(self.cpu)
+
+    def _match(self, m):
+        """The [match] table as (vendor, [(a, b)]) with b None for "any"."""
+        if self.is_generic:
+            if m is not None:
+                raise ValueError("%s: generic matches every CPU; it has no [match]" % self.path)
+            return None
+        if not isinstance(m, dict):
+            raise ValueError("%s: a CPU schedule needs a [match] table" % self.path)
+        keys = MATCH_KEYS[self.arch]
+        unknown = set(m) - set(keys)
+        if unknown:
+            raise ValueError("%s: [match] keys for %s are %s, not %s"
+                             % (self.path, self.arch, ", ".join(keys), ", ".join(sorted(unknown))))
+        pairs = m.get(keys[-1])
+        if not pairs or not all(isinstance(p, list) and 1 <= len(p) <= 2 and
+                                all(isinstance(x, int) and 0 <= x < 0xffff for x in p)
+                                for p in pairs):
+            raise ValueError("%s: [match] %s must be a non-empty list of [a, b] or [a] "
+                             "integer pairs" % (self.path, keys[-1]))
+        vendor = m.get("vendor")
+        if self.arch == "x86_64" and not (isinstance(vendor, str) and len(vendor) == 12):
+            raise ValueError("%s: [match] vendor must be the 12-character CPUID vendor string"
+                             % self.path)
+        return vendor, [(p[0], p[1] if len(p) == 2 else None) for p in pairs]
+
+    def values(self, spec, variant, base=None):
+        """The variant's values: this file's, else `base`'s (generic), else the defaults."""
+        table = dict(base.tables.get(spec.name, {}).get(variant.name, {})) if base else {}
+        table.update(self.tables.get(spec.name, {}).get(variant.name, {}))
         return Values(variant.params, table,
                       "%s [%s.%s]" % (self.relpath, spec.name, variant.name))
+
+    def variant_order(self, spec, names):
+        """`names` (the kernel's variants of this arch, generic order) in this CPU's order."""
+        pref = self.order.get(spec.name, [])
+        if len(set(pref)) != len(pref) or any(n not in names for n in pref):
+            raise ValueError("%s: [order] %s = %r: each of %s at most once"
+                             % (self.relpath, spec.name, pref, ", ".join(names)))
+        return list(pref) + [n for n in names if n not in pref]
 
     @property
     def relpath(self):
@@ -46,6 +121,11 @@ class Schedule:
         """Every table must name an existing kernel and variant of this arch."""
         known = {(k.SPEC.name, v.name) for k in kernels for v in k.VARIANTS
                  if v.arch == self.arch}
+        for k in kernels:
+            self.variant_order(k.SPEC, [v.name for v in k.VARIANTS if v.arch == self.arch])
+        for kname in self.order:
+            if kname not in {k.SPEC.name for k in kernels}:
+                raise ValueError("%s: [order] names no kernel %s" % (self.relpath, kname))
         for kname, variants in self.tables.items():
             for vname in variants:
                 if (kname, vname) not in known:
@@ -53,7 +133,7 @@ class Schedule:
                                                                   kname, vname))
 
 
-def load(arch, cpu="generic", root=ROOT):
+def load(arch, cpu=GENERIC, root=ROOT):
     path = os.path.join(root, arch, cpu + ".toml")
     with open(path, "rb") as f:
         data = tomllib.load(f)
@@ -61,5 +141,24 @@ def load(arch, cpu="generic", root=ROOT):
 
 
 def available(arch, root=ROOT):
+    """Schedule names of `arch`, generic first, then sorted."""
     d = os.path.join(root, arch)
-    return sorted(f[:-5] for f in os.listdir(d) if f.endswith(".toml"))
+    names = sorted(f[:-5] for f in os.listdir(d) if f.endswith(".toml"))
+    return sorted(names, key=lambda n: (n != GENERIC, n))
+
+
+def load_all(arch, root=ROOT):
+    """Every schedule of `arch`, generic first; two files may not claim the same CPU."""
+    scheds = [load(arch, c, root) for c in available(arch, root)]
+    if not scheds or not scheds[0].is_generic:
+        raise ValueError("gen/schedules/%s has no generic.toml" % arch)
+    seen = {}
+    for s in scheds[1:]:
+        vendor, pairs = s.match
+        for a, b in pairs:
+            for (v2, a2, b2), other in seen.items():
+                if v2 == vendor and a2 == a and (b is None or b2 is None or b == b2):
+                    raise ValueError("%s and %s both match %s %s"
+                                     % (other, s.relpath, vendor or "", [a, b]))
+            seen[(vendor, a, b)] = s.relpath
+    return scheds

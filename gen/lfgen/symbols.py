@@ -46,5 +46,6 @@ def kernel_symbols(kernels):
     return out
 
 
-def all_symbols(kernels, root=RUNTIME):
-    return sorted(runtime_symbols(root) | kernel_symbols(kernels))
+def all_symbols(kernels, extra=(), root=RUNTIME):
+    """`extra`: further kernel symbols (the builds of CPU schedules, lf_<k>_<v>__<cpu>)."""
+    return sorted(runtime_symbols(root) | kernel_symbols(kernels) | set(extra))

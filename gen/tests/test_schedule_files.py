@@ -34,7 +34,7 @@ class Files(unittest.TestCase):
         with open(os.path.join(d, cpu + ".toml"), "w") as f:
             f.write(text)
 
-    def load(self, body, arch="x86_64", cpu="t", provenance=True):
+    def load(self, body, arch="x86_64", cpu="generic", provenance=True):
         with support.TempDir() as root:
             self.write(root, arch, cpu, (PROVENANCE % cpu if provenance else "") + body)
             return schedule.load(arch, cpu, root=root)
@@ -82,10 +82,66 @@ class Files(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "provenance lacks"):
             self.load("[k1.fast]\nunroll = 8\n", provenance=False)
         for field in schedule.REQUIRED_PROVENANCE:
-            text = "\n".join(l for l in (PROVENANCE % "t").split("\n")
+            text = "\n".join(l for l in (PROVENANCE % "generic").split("\n")
                              if not l.startswith(field + " "))
             with self.subTest(missing=field), self.assertRaisesRegex(ValueError, field):
                 self.load(text + "\n[k1.fast]\nunroll = 8\n", provenance=False)
+
+    MATCH_X86 = '[match]\nvendor = "GenuineIntel"\nfamily_model = [[6, 0xcf], [6]]\n'
+
+    def test_cpu_schedule_match(self):
+        s = self.load(self.MATCH_X86, cpu="spr")
+        self.assertEqual(s.match, ("GenuineIntel", [(6, 0xcf), (6, None)]))
+        self.assertEqual(s.ident, "spr")
+        s = self.load('[match]\nimplementer_part = [[0x41, 0xd0c]]\n', arch="aarch64",
+                      cpu="neoverse-n1")
+        self.assertEqual((s.match, s.ident), ((None, [(0x41, 0xd0c)]), "neoverse_n1"))
+        bad = {"no [match]": "", "generic with [match]": None,
+               "wrong key": '[match]\nimplementer_part = [[0x41, 0xd0c]]\n',
+               "short vendor": '[match]\nvendor = "Intel"\nfamily_model = [[6]]\n',
+               "empty list": '[match]\nvendor = "GenuineIntel"\nfamily_model = []\n',
+               "triple": '[match]\nvendor = "GenuineIntel"\nfamily_model = [[6, 1, 2]]\n'}
+        for what, body in bad.items():
+            with self.subTest(what), self.assertRaises(ValueError):
+                if body is None:
+                    self.load(self.MATCH_X86)
+                else:
+                    self.load(body, cpu="spr")
+        for name in ("Spr", "9x", "a_b"):
+            with self.subTest(name=name), self.assertRaises(ValueError):
+                self.load(self.MATCH_X86, cpu=name)
+
+    def test_cpu_values_fall_back_to_generic(self):
+        k = fake_kernels()
+        g = self.load("[k1.fast]\nunroll = 8\nahead = 0\n")
+        s = self.load(self.MATCH_X86 + "[k1.fast]\nahead = 1\n", cpu="spr")
+        v = s.values(k[0].SPEC, k[0].VARIANTS[0], g)
+        self.assertEqual((v.unroll, v.ahead), (8, 1))
+
+    def test_order(self):
+        k = fake_kernels()
+        k[0].VARIANTS.append(Variant("slow", "x86_64", None, {}))
+        s = self.load(self.MATCH_X86 + '[order]\nk1 = ["slow"]\n', cpu="spr")
+        s.check_against(k)
+        self.assertEqual(s.variant_order(k[0].SPEC, ["fast", "slow"]), ["slow", "fast"])
+        for body in ('[order]\nk1 = ["slow", "slow"]\n', '[order]\nk1 = ["a64"]\n',
+                     '[order]\nk9 = ["fast"]\n'):
+            s = self.load(self.MATCH_X86 + body, cpu="spr")
+            with self.subTest(body=body), self.assertRaises(ValueError):
+                s.check_against(k)
+
+    def test_two_files_may_not_claim_one_cpu(self):
+        with support.TempDir() as root:
+            self.write(root, "x86_64", "generic", PROVENANCE % "generic")
+            self.write(root, "x86_64", "a", PROVENANCE % "a" + self.MATCH_X86)
+            self.write(root, "x86_64", "b", PROVENANCE % "b" +
+                       '[match]\nvendor = "GenuineIntel"\nfamily_model = [[6, 0x8f]]\n')
+            with self.assertRaisesRegex(ValueError, "both match"):
+                schedule.load_all("x86_64", root)       # a's [6] covers b's model
+            self.write(root, "x86_64", "a", PROVENANCE % "a" +
+                       '[match]\nvendor = "GenuineIntel"\nfamily_model = [[6, 0xcf]]\n')
+            self.assertEqual([s.cpu for s in schedule.load_all("x86_64", root)],
+                             ["generic", "a", "b"])
 
     def test_param_default_must_be_a_choice(self):
         with self.assertRaises(ValueError):

@@ -27,6 +27,7 @@
  *    it; loads of the next block issued during this one.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [bi_mul_add.w32]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   unroll = 4
  *   provenance: kernel defaults; first-light values, not yet tuned (2026-11-29)

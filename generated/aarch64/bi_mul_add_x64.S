@@ -27,6 +27,7 @@
  *    software-pipelined); an odd top word last with umaddl.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [bi_mul_add.x64]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1
  *   unroll = 4

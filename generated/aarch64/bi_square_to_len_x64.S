@@ -23,6 +23,7 @@
  *    mpn_sqr core (mul/umulh rows, extr-doubling final pass) in place; one reversal.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [bi_square_to_len.x64]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1
  *   unroll = 4

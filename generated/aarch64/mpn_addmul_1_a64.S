@@ -25,6 +25,7 @@
  *    stp; loads of the next pair interleaved with the multiplies of this one.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [mpn_addmul_1.a64]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1
  *   unroll = 4

@@ -23,6 +23,7 @@
  *    pair are issued among the multiplies of this one.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [mpn_mul_1.a64]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1
  *   unroll = 4

@@ -23,6 +23,7 @@
  *    extr-doubling with adds/adcs of the squares (a64_sqr).
  *
  * Schedule: gen/schedules/aarch64/generic.toml [mpn_sqr.a64]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1
  *   unroll = 4

@@ -30,6 +30,9 @@
 #define lf_cpu_decode_x86 LF_PFX(lf_cpu_decode_x86)
 #define lf_cpu_detect LF_PFX(lf_cpu_detect)
 #define lf_cpu_features LF_PFX(lf_cpu_features)
+#define lf_cpu_ident_midr LF_PFX(lf_cpu_ident_midr)
+#define lf_cpu_ident_x86 LF_PFX(lf_cpu_ident_x86)
+#define lf_cpu_identify LF_PFX(lf_cpu_identify)
 #define lf_cpu_implied LF_PFX(lf_cpu_implied)
 #define lf_cpu_mask LF_PFX(lf_cpu_mask)
 #define lf_cpu_parse_mask LF_PFX(lf_cpu_parse_mask)
@@ -56,6 +59,15 @@
 #define lf_mpn_sqr_adx LF_PFX(lf_mpn_sqr_adx)
 #define lf_mpn_sqr_ifma LF_PFX(lf_mpn_sqr_ifma)
 #define lf_mpn_sqr_ref LF_PFX(lf_mpn_sqr_ref)
+#define lf_schedule LF_PFX(lf_schedule)
+#define lf_schedule_current LF_PFX(lf_schedule_current)
+#define lf_schedule_env LF_PFX(lf_schedule_env)
+#define lf_schedule_force LF_PFX(lf_schedule_force)
+#define lf_schedule_list LF_PFX(lf_schedule_list)
+#define lf_schedule_lookup LF_PFX(lf_schedule_lookup)
+#define lf_schedule_matches LF_PFX(lf_schedule_matches)
+#define lf_schedule_select LF_PFX(lf_schedule_select)
+#define lf_schedule_table LF_PFX(lf_schedule_table)
 #endif
 
 #endif /* LIMBFORGE_PREFIX_H */

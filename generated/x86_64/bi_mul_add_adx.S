@@ -28,6 +28,7 @@
  *    MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.adx]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   short_to_mulx = 16
  *   unroll = 8
@@ -139,6 +140,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	shrq	$3, %r9
 	jz	.Llf_bi_mul_add_adx_done
 .Llf_bi_mul_add_adx_top:
+/* LLVM-MCA-BEGIN addmul_row words=16 */
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rsi
 	mulxq	%rsi, %rdi, %rsi
@@ -202,6 +204,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	leaq	-64(%r11), %r11
 	decq	%r9
 	jnz	.Llf_bi_mul_add_adx_top
+/* LLVM-MCA-END */
 .Llf_bi_mul_add_adx_done:
 .Llf_bi_mul_add_adx_digits_done:
 	testq	$1, %r8

@@ -32,6 +32,7 @@
  *    the adx row, longer tails by one masked block.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.avx512]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   row_ahead = 1
  *   row_unroll = 4
  *   scalar_tail = 11
@@ -152,6 +153,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	shrq	$2, %r9
 	jz	.Llf_bi_mul_add_avx512_done
 .Llf_bi_mul_add_avx512_top:
+/* LLVM-MCA-BEGIN addmul_row words=8 */
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rsi
 	mulxq	%rsi, %rdi, %rsi
@@ -187,6 +189,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	leaq	-32(%r11), %r11
 	decq	%r9
 	jnz	.Llf_bi_mul_add_avx512_top
+/* LLVM-MCA-END */
 .Llf_bi_mul_add_avx512_done:
 .Llf_bi_mul_add_avx512_pairs_done:
 	testq	$1, %rcx
@@ -374,6 +377,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	testq	%r9, %r9
 	jz	.Llf_bi_mul_add_avx512_blocks_done
 .Llf_bi_mul_add_avx512_pairs:
+/* LLVM-MCA-BEGIN blocks words=32 */
 	vpmuludq	-64(%rax,%r9,4), %zmm9, %zmm12
 	vmovdqu32	-64(%r11,%r9,4), %zmm13{%k1}{z}
 	vpaddq	%zmm13, %zmm12, %zmm12
@@ -411,6 +415,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512)
 	vmovdqa64	%zmm12, %zmm11
 	subq	$32, %r9
 	jnz	.Llf_bi_mul_add_avx512_pairs
+/* LLVM-MCA-END */
 .Llf_bi_mul_add_avx512_blocks_done:
 	vmovq	%xmm8, %r10
 	shrq	$32, %r10

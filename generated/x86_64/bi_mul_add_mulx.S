@@ -28,6 +28,7 @@
  *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.mulx]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 8
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
@@ -138,6 +139,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	shrq	$3, %r9
 	jz	.Llf_bi_mul_add_mulx_done
 .Llf_bi_mul_add_mulx_top:
+/* LLVM-MCA-BEGIN addmul_row words=16 */
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rcx, %rsi
@@ -215,6 +217,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	leaq	-64(%r11), %r11
 	decq	%r9
 	jnz	.Llf_bi_mul_add_mulx_top
+/* LLVM-MCA-END */
 .Llf_bi_mul_add_mulx_done:
 .Llf_bi_mul_add_mulx_digits_done:
 	testq	$1, %r8

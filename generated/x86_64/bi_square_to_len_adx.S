@@ -23,6 +23,7 @@
  *    mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.adx]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   corner = 16
  *   small = 8
@@ -1123,6 +1124,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	shrq	$3, %rsi
 	jz	.Llf_bi_square_to_len_adx_done
 .Llf_bi_square_to_len_adx_top:
+/* LLVM-MCA-BEGIN mul_row limbs=8 */
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
@@ -1154,6 +1156,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	64(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_bi_square_to_len_adx_top
+/* LLVM-MCA-END */
 .Llf_bi_square_to_len_adx_done:
 	movq	%r9, (%r8)
 	movq	$1, %rdi
@@ -1227,6 +1230,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	shrq	$3, %rsi
 	jz	.Llf_bi_square_to_len_adx_done_3
 .Llf_bi_square_to_len_adx_top_3:
+/* LLVM-MCA-BEGIN addmul_row limbs=8 */
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
@@ -1267,6 +1271,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	64(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_bi_square_to_len_adx_top_3
+/* LLVM-MCA-END */
 .Llf_bi_square_to_len_adx_done_3:
 	movq	%r9, (%r8)
 	leaq	1(%rdi), %rdi

@@ -25,6 +25,7 @@
  *    straight-line segments of 1, 2, 4, ... limbs, then n/unroll unrolled iterations.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.adx]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 16
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
@@ -139,6 +140,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	shrq	$4, %rax
 	jz	.Llf_mpn_addmul_1_adx_done
 .Llf_mpn_addmul_1_adx_top:
+/* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r8, %r9
 	adcxq	%r10, %r8
@@ -210,6 +212,7 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	leaq	128(%rdi), %rdi
 	decq	%rax
 	jnz	.Llf_mpn_addmul_1_adx_top
+/* LLVM-MCA-END */
 .Llf_mpn_addmul_1_adx_done:
 .Llf_mpn_addmul_1_adx_exit:
 	movq	%r10, %rax

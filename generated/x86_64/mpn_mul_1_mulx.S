@@ -23,6 +23,7 @@
  *    ... limbs, then n/unroll unrolled iterations.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul_1.mulx]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 8
  *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
@@ -87,6 +88,7 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	shrq	$3, %rax
 	jz	.Llf_mpn_mul_1_mulx_done
 .Llf_mpn_mul_1_mulx_top:
+/* LLVM-MCA-BEGIN mul_row limbs=8 */
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
@@ -117,6 +119,7 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	leaq	64(%rdi), %rdi
 	decq	%rax
 	jnz	.Llf_mpn_mul_1_mulx_top
+/* LLVM-MCA-END */
 .Llf_mpn_mul_1_mulx_done:
 .Llf_mpn_mul_1_mulx_exit:
 	movq	%r10, %rax

@@ -23,6 +23,7 @@
  *    chain and adding the squares on the OF chain (x86_sqr).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.adx]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   corner = 16
  *   small = 12
@@ -2400,6 +2401,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	shrq	$4, %r8
 	jz	.Llf_mpn_sqr_adx_done
 .Llf_mpn_sqr_adx_top:
+/* LLVM-MCA-BEGIN mul_row limbs=16 */
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
@@ -2454,6 +2456,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	128(%r11), %r11
 	decq	%r8
 	jnz	.Llf_mpn_sqr_adx_top
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_adx_done:
 	movq	%r10, (%r11)
 	movq	$1, %rcx
@@ -2565,6 +2568,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	shrq	$4, %r8
 	jz	.Llf_mpn_sqr_adx_done_3
 .Llf_mpn_sqr_adx_top_3:
+/* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
@@ -2636,6 +2640,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	128(%r11), %r11
 	decq	%r8
 	jnz	.Llf_mpn_sqr_adx_top_3
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_adx_done_3:
 	movq	%r10, (%r11)
 	leaq	1(%rcx), %rcx

@@ -26,6 +26,7 @@
  *    the frame.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.ifma]
+ *   used on: any CPU without a schedule of its own (the fallback)
  *   blocks = 4
  *   first = 8
  *   ifma_max = 256
@@ -918,6 +919,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	addq	$1, %rbx
 	shrq	$1, %rbx
 .Llf_mpn_sqr_ifma_steady:
+/* LLVM-MCA-BEGIN steady products=64 */
 	vmovdqu64	(%rsi), %zmm22
 	vpmadd52luq	(%rdi){1to8}, %zmm22, %zmm14
 	vpmadd52huq	-8(%rdi){1to8}, %zmm22, %zmm18
@@ -940,6 +942,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	subq	$16, %rdi
 	decq	%rbx
 	jnz	.Llf_mpn_sqr_ifma_steady
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_ifma_steady_skip:
 	/* group of 4 blocks: finish */
 	vmovdqa64	(%r10,%rdx,8), %zmm22
@@ -1093,6 +1096,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	addq	$1, %rdi
 	shrq	$1, %rdi
 .Llf_mpn_sqr_ifma_steady_2:
+/* LLVM-MCA-BEGIN steady products=16 */
 	vmovdqu64	(%r11), %zmm16
 	vpmadd52luq	(%rsi){1to8}, %zmm16, %zmm14
 	vpmadd52huq	-8(%rsi){1to8}, %zmm16, %zmm15
@@ -1103,6 +1107,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	subq	$16, %rsi
 	decq	%rdi
 	jnz	.Llf_mpn_sqr_ifma_steady_2
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_ifma_steady_skip_2:
 	/* group of 1 blocks: finish */
 	vmovdqa64	(%r10,%rdx,8), %zmm16
@@ -1192,6 +1197,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	addq	$1, %rdi
 	shrq	$1, %rdi
 .Llf_mpn_sqr_ifma_steady_3:
+/* LLVM-MCA-BEGIN steady products=32 */
 	vmovdqu64	(%r11), %zmm18
 	vpmadd52luq	(%rsi){1to8}, %zmm18, %zmm14
 	vpmadd52huq	-8(%rsi){1to8}, %zmm18, %zmm16
@@ -1206,6 +1212,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	subq	$16, %rsi
 	decq	%rdi
 	jnz	.Llf_mpn_sqr_ifma_steady_3
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_ifma_steady_skip_3:
 	/* group of 2 blocks: finish */
 	vmovdqa64	(%r10,%rdx,8), %zmm18
@@ -1348,6 +1355,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	addq	$1, %rdi
 	shrq	$1, %rdi
 .Llf_mpn_sqr_ifma_steady_4:
+/* LLVM-MCA-BEGIN steady products=48 */
 	vmovdqu64	(%r11), %zmm20
 	vpmadd52luq	(%rsi){1to8}, %zmm20, %zmm14
 	vpmadd52huq	-8(%rsi){1to8}, %zmm20, %zmm17
@@ -1366,6 +1374,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	subq	$16, %rsi
 	decq	%rdi
 	jnz	.Llf_mpn_sqr_ifma_steady_4
+/* LLVM-MCA-END */
 .Llf_mpn_sqr_ifma_steady_skip_4:
 	/* group of 3 blocks: finish */
 	vmovdqa64	(%r10,%rdx,8), %zmm20

@@ -10,7 +10,7 @@
  *   - Nothing here allocates, locks or fails at run time; preconditions that are violated give
  *     undefined results (documented per function), exactly as the JDK stubs and GMP mpn do.
  *   - Every function is thread-safe; kernel selection happens once per kernel, lazily, and is
- *     redone only by lf_cpu_mask() and lf_impl_force().
+ *     redone only by lf_cpu_mask(), lf_schedule_force() and lf_impl_force().
  */
 #ifndef LIMBFORGE_H
 #define LIMBFORGE_H
@@ -94,13 +94,35 @@ LF_API void lf_cpu_mask(uint64_t allowed);
  * kernel name is unknown.  Kernel names are the API names without the "lf_" prefix. */
 LF_API const char *lf_impl(const char *kernel);
 
-/* Store up to `max` names of the variants runnable here (best first; "ref" last) into `names`
- * and return how many are runnable (which may exceed `max`).  0 for an unknown kernel. */
+/* Store up to `max` names of the variants runnable here into `names` and return how many are
+ * runnable (which may exceed `max`); 0 for an unknown kernel.  Order: the schedule in use's
+ * choices best first, then the builds of the other schedules ("adx@neoverse-n1"), "ref"
+ * last.  Each name can be given to lf_impl_force(). */
 LF_API size_t lf_impl_list(const char *kernel, const char **names, size_t max);
 
 /* Use `variant` for `kernel` from now on: 0 on success, -1 if the kernel or variant is unknown
  * or not runnable with the allowed features.  variant == NULL restores the dispatcher's choice. */
 LF_API int lf_impl_force(const char *kernel, const char *variant);
+
+/* ---- schedules ------------------------------------------------------------------------------
+ * Each variant may be built under several schedules (gen/schedules/<arch>/<cpu>.toml: unroll,
+ * load-ahead, thresholds, variant order, tuned per CPU by `make tune`).  At first use the CPU
+ * is identified (x86-64: CPUID vendor, family, model; AArch64: MIDR_EL1) and the schedule made
+ * for it is used, "generic" otherwise.  The environment variable LIMBFORGE_SCHEDULE=<name>
+ * overrides the choice ("auto": detect); lf_impl() then names builds of a CPU schedule
+ * "<variant>@<schedule>", e.g. "adx@sapphirerapids". */
+
+/* Name of the schedule in use ("generic", "sapphirerapids", "neoverse-n1", ...). */
+LF_API const char *lf_schedule(void);
+
+/* Store up to `max` names of this architecture's schedules (generic first) into `names`
+ * and return how many there are. */
+LF_API size_t lf_schedule_list(const char **names, size_t max);
+
+/* Use schedule `name` from now on (NULL: back to LIMBFORGE_SCHEDULE / detection): 0 on
+ * success, -1 if there is no such schedule here.  Every kernel is re-resolved; an earlier
+ * lf_impl_force() is dropped.  For tests and experiments, not for hot paths. */
+LF_API int lf_schedule_force(const char *name);
 
 /* ---- java.math.BigInteger kernels (exact JDK semantics) -----------------------------------
  * All operands are BE-words.  These are the bodies of BigInteger.implMulAdd and

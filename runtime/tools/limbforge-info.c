@@ -1,6 +1,8 @@
 /*
- * limbforge-info -- print the detected CPU features and, for every kernel, the variants that
- * can run here with the one in use marked '*'.  Honors LIMBFORGE_CPU like the library.
+ * limbforge-info -- print the detected CPU features, the CPU identification and the schedule
+ * in use (gen/schedules/<arch>/<cpu>.toml, chosen by CPU or LIMBFORGE_SCHEDULE), and for every
+ * kernel the builds that can run here with the one in use marked '*'.  Honors LIMBFORGE_CPU
+ * and LIMBFORGE_SCHEDULE like the library.
  *
  *   build/<arch>/limbforge-info            human-readable
  */
@@ -28,17 +30,36 @@ int main(void)
 		if (detected & n->bit)
 			printf(" %s%s", n->name, (allowed & n->bit) ? "" : "(masked)");
 	}
-	printf("\n\n%-20s %s\n", "kernel", "variants (runnable here; * = in use) [schedule]");
+	struct lf_cpu_ident id;
+	lf_cpu_identify(&id);
+	size_t sched = lf_schedule_current();
+	if (id.vendor[0])
+		printf("\ncpu: %s family 0x%x model 0x%x stepping %u", id.vendor, id.family,
+		       id.model, id.stepping);
+	else if (id.known)
+		printf("\ncpu: MIDR implementer 0x%02x part 0x%03x variant %u revision %u",
+		       id.implementer, id.part, id.variant, id.revision);
+	else
+		printf("\ncpu: not identified");
+	printf("\nschedule: %s (%s)%s\nschedules built in:", lf_schedule(),
+	       lf_schedule_table[sched].file,
+	       sched != lf_schedule_select(&id) ? " -- set by LIMBFORGE_SCHEDULE" :
+	       sched ? " -- matched by this CPU" : "");
+	for (size_t s = 0; lf_schedule_table[s].name; s++)
+		printf(" %s", lf_schedule_table[s].name);
+	printf("\n\n%-20s %s\n", "kernel", "variants (runnable here, in the order tried; "
+	       "* = in use) [schedule]");
 	for (int i = 0; i < LF_K_COUNT; i++) {
 		const struct lf_kernel *k = &lf_kernel_table[i];
+		const char *names[64];
+		size_t n = lf_impl_list(k->name, names, 64);
 		const char *cur = lf_impl(k->name);
 		printf("%-20s", k->name);
-		for (size_t j = 0; j < k->count; j++) {
-			const struct lf_variant *v = &k->variants[j];
-			if (v->features & ~allowed)
-				continue;
-			printf(" %s%s[%s]", v->name, cur == v->name ? "*" : " ", v->schedule);
-		}
+		for (size_t j = 0; j < n && j < 64; j++)
+			for (size_t v = 0; v < k->count; v++)
+				if (k->variants[v].name == names[j])
+					printf(" %s%s[%s]", names[j], cur == names[j] ? "*" : " ",
+					       k->variants[v].schedule);
 		printf("\n");
 	}
 	return 0;

@@ -80,6 +80,15 @@ void cov_add(const struct tvar *t, enum cov_kind kind, unsigned long calls);
 /* Print what each variant covered; with enforce, return the number of gaps. */
 int cov_report(FILE *f, int enforce);
 
+/* The build a correct dispatcher runs for kernel `k` under `allowed` and schedule `sched`,
+ * rebuilt from the entries' names rather than taken from the dispatcher: under generic the
+ * entries of schedule "<arch>/generic" in table order, then ref; under a CPU schedule S the
+ * variants in the preference order[S] states, each as its "<variant>@S" build where there
+ * is one, else the generic build.  Fails the test if order[S] lists anything else. */
+size_t tv_expected_choice(const struct lf_kernel *k, uint64_t allowed, size_t sched);
+/* The same preference as indices (best first, ref last); returns the count. */
+size_t tv_expected_order(const struct lf_kernel *k, size_t sched, size_t *idx, size_t cap);
+
 /* Names of the LF_CPU_* bits in `bits` ("adx bmi2"), into buf. */
 const char *feature_names(uint64_t bits, char *buf, size_t len);
 
@@ -197,6 +206,7 @@ Suite *suite_api(void);
 Suite *suite_abi(void);
 Suite *suite_dispatch(void);
 Suite *suite_mask(void);
+Suite *suite_schedule(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

@@ -191,3 +191,72 @@ int cov_report(FILE *f, int enforce)
 	fflush(f);
 	return gaps;
 }
+
+/* ---- the dispatcher's expected choice, from the table's names --------------------------- */
+static int is_schedule(const struct lf_variant *v, const char *sched_name)
+{
+	const char *slash = strchr(v->schedule, '/');
+	return slash && strcmp(slash + 1, sched_name) == 0;
+}
+
+static size_t base_len(const char *name)
+{
+	const char *at = strchr(name, '@');
+	return at ? (size_t)(at - name) : strlen(name);
+}
+
+/* the index of build `base` under schedule `sname`: "<base>@<sname>" if present, else the
+ * generic "<base>"; k->count if neither exists */
+static size_t build_of(const struct lf_kernel *k, const char *base, size_t len,
+                       const char *sname)
+{
+	size_t generic = k->count;
+	for (size_t j = 0; j + 1 < k->count; j++) {
+		const struct lf_variant *v = &k->variants[j];
+		if (base_len(v->name) != len || strncmp(v->name, base, len) != 0)
+			continue;
+		if (v->name[len] == '@' && strcmp(v->name + len + 1, sname) == 0 &&
+		    is_schedule(v, sname))
+			return j;
+		if (v->name[len] == 0 && is_schedule(v, "generic"))
+			generic = j;
+	}
+	return generic;
+}
+
+size_t tv_expected_order(const struct lf_kernel *k, size_t sched, size_t *idx, size_t cap)
+{
+	const char *sname = lf_schedule_table[sched].name;
+	size_t n = 0, ref = k->count - 1;
+	if (sched == 0) {
+		for (size_t j = 0; j < ref && n < cap; j++)
+			if (is_schedule(&k->variants[j], "generic"))
+				idx[n++] = j;
+	} else {
+		/* the preference: the variants as order[sched] lists them */
+		for (const uint8_t *o = k->order[sched]; *o != LF_ORDER_END && n < cap; o++) {
+			if (*o == ref)
+				break;
+			const char *name = k->variants[*o].name;
+			size_t want = build_of(k, name, base_len(name), sname);
+			ck_assert_msg(want < k->count, "%s: order[%s] lists %s, which is neither a "
+			              "generic build nor one of %s", k->name, sname, name, sname);
+			ck_assert_msg(want == *o, "%s: order[%s] lists %s where %s's build is %s",
+			              k->name, sname, name, sname, k->variants[want].name);
+			idx[n++] = want;
+		}
+	}
+	ck_assert_msg(n < cap, "%s: too many builds", k->name);
+	idx[n++] = ref;
+	return n;
+}
+
+size_t tv_expected_choice(const struct lf_kernel *k, uint64_t allowed, size_t sched)
+{
+	size_t idx[64];
+	size_t n = tv_expected_order(k, sched, idx, 64);
+	for (size_t i = 0; i < n; i++)
+		if ((k->variants[idx[i]].features & ~allowed) == 0)
+			return idx[i];
+	return k->count; /* none: a broken table (test_table_shape says so) */
+}

@@ -123,7 +123,7 @@ static int held_resolver(enum lf_kernel_id id)
 {
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	uint64_t f0 = lf_cpu_features();
-	size_t first = lf_dispatch_choose(k, f0);
+	size_t first = lf_dispatch_choose(k, f0, lf_schedule_current());
 	uint64_t need = k->variants[first].features & ~LF_CPU_ASM;
 	pthread_t t;
 

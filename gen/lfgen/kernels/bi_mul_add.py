@@ -24,6 +24,7 @@ SPEC = KernelSpec(
                   "ignored.",
     source="OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs\n"
            "(JDK-8186915 on AArch64, MacroAssembler::mul_add on x86-64).",
+    tune_sizes=(32, 64, 127, 256),
 )
 
 
@@ -40,7 +41,8 @@ X86_PARAMS = {
 }
 
 ADX_PARAMS = dict(X86_PARAMS, short_to_mulx=Param(
-    16, (0, 8, 12, 16, 20), "below this many words jump to the mulx variant before the frame"))
+    16, (0, 8, 12, 16, 20), "below this many words jump to the mulx variant before the frame",
+    kind="size", sizes=(2, 4, 7, 8, 11, 12, 15, 16, 19, 20, 24)))
 
 W32_PARAMS = {
     "unroll": Param(4, (1, 2, 4, 8), "words per loop iteration"),
@@ -59,7 +61,7 @@ def build_x86(chains):
         from .x86_rows import Digits, row
         f = x86.Function(symbol, SPEC.args, SPEC.result)
         if short:
-            f.tail_call_outside(4, short, None, "lf_bi_mul_add_mulx")
+            f.tail_call_outside(4, short, None, p.sibling("mulx"))
         with f:
             out, out_len, inp, offset, ln, k = f.load_args()
             cy = GeneralPurposeRegister64()
@@ -77,7 +79,7 @@ def build_x86(chains):
             skip = Label("digits_done")
             JZ(skip)
             row(f, Digits(ob, -8, True), Digits(ib, -8, True), nd, "addmul", chains,
-                p.unroll, p.ahead, cy)
+                p.unroll, p.ahead, cy, ("words", 2))
             LABEL(skip)
             TEST(ln, 1)
             JZ(f.exit_label)

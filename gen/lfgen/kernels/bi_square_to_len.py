@@ -33,14 +33,17 @@ SPEC = KernelSpec(
                   "memory (x, z may be NULL). Correct for every len; tuned for 1..127 words.",
     source="OpenJDK java.math.BigInteger.implSquareToLen; HotSpot squareToLen stubs\n"
            "(MacroAssembler::square_to_len on x86-64, JDK-8186915 on AArch64).",
+    tune_sizes=(32, 64, 127),
 )
 
 
 X86_PARAMS = {
     "unroll": Param(8, (2, 4, 8, 16), "digits per iteration of the addmul_1 rows"),
     "ahead": Param(1, (0, 1, 2), "MULX of digit k+ahead issued among the adds of digit k"),
-    "small": Param(8, (0, 4, 6, 8, 10, 12), "up to this many digits: straight-line code per n"),
-    "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner"),
+    "small": Param(8, (0, 4, 6, 8, 10, 12), "up to this many digits: straight-line code per n",
+                   kind="size", sizes=(2, 4, 7, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25)),
+    "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner",
+                    kind="size", sizes=(20, 26, 34, 42, 50, 64, 80)),
 }
 
 

@@ -28,6 +28,7 @@ SPEC = KernelSpec(
                   "undefined result.",
     source="GMP mpn_addmul_1 (GMP manual, Low-level Functions); the x86-64 two-chain form\n"
            "follows Intel's ADX white paper (Ozturk et al., 2012) as used by GMP/OpenSSL.",
+    tune_sizes=(16, 32, 64, 128, 256),
 )
 
 PARAMS = {

@@ -19,6 +19,7 @@ SPEC = KernelSpec(
     preconditions="n == 0 returns 0 and touches no memory (rp, ap may be NULL). rp == ap (in\n"
                   "place) is allowed; any other overlap gives an undefined result.",
     source="GMP mpn_mul_1 (GMP manual, Low-level Functions).",
+    tune_sizes=(16, 32, 64, 128, 256),
 )
 
 PARAMS = {

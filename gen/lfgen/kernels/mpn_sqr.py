@@ -27,6 +27,7 @@ SPEC = KernelSpec(
                   "{ap,n} (undefined result otherwise).",
     source="GMP mpn_sqr (GMP manual, Low-level Functions); the triangle-and-double method\n"
            "of GMP's sqr_basecase (and BigInteger.squareToLen).",
+    tune_sizes=(16, 32, 64, 128),
 )
 
 
@@ -34,8 +35,10 @@ SPEC = KernelSpec(
 PARAMS = {
     "unroll": Param(8, (2, 4, 8, 16), "limbs per iteration of the addmul_1 rows"),
     "ahead": Param(1, (0, 1, 2, 3), "MULX of limb k+ahead issued among the adds of limb k"),
-    "small": Param(8, (0, 4, 6, 8, 9, 10, 12, 16), "up to this many limbs: straight-line code per n"),
-    "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner"),
+    "small": Param(8, (0, 4, 6, 8, 9, 10, 12, 16), "up to this many limbs: straight-line code per n",
+                   kind="size", sizes=range(1, 18)),
+    "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner",
+                    kind="size", sizes=(10, 13, 17, 21, 25, 32, 40)),
 }
 
 
@@ -59,7 +62,7 @@ def build_ifma(symbol, p):
     f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
     # n outside [ifma_min, ifma_max] (n == 0 included) runs the scalar adx variant, reached
     # before this function's frame is built: no register saves, no vzeroupper on that path
-    f.tail_call_outside(2, p.ifma_min, p.ifma_max, "lf_mpn_sqr_adx")
+    f.tail_call_outside(2, p.ifma_min, p.ifma_max, p.sibling("adx"))
     with f:
         rp, ap, n = f.load_args()
         x86_ifma_sqr.square(f, rp, ap, n, p)

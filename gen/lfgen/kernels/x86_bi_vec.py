@@ -71,17 +71,22 @@ from .x86_rows import Digits, row
 
 PARAMS = {
     "vec_min": Param(16, (16, 20, 24, 32, 48),
-                     "from this many words on the vector path (below: the scalar row)"),
+                     "from this many words on the vector path (below: the scalar row)",
+                     kind="size", sizes=(16, 19, 20, 23, 24, 31, 32, 40, 47, 48, 56)),
     "short_to_mulx": Param(16, (0, 16),
                            "16: windows below vec_min jump to the mulx variant before the "
-                           "frame (no frame, no vector setup); 0: handled here"),
+                           "frame (no frame, no vector setup); 0: handled here",
+                           kind="size", sizes=(1, 2, 3, 5, 8, 12, 15)),
     "scalar_tail": Param(11, (0, 3, 5, 7, 9, 11, 13, 15),
                          "tails (len mod 16) of up to this many words by the scalar row, "
-                         "longer ones by a masked vector block"),
+                         "longer ones by a masked vector block",
+                         kind="size", sizes=range(65, 80)),
     "small_words": Param(5, (0, 1, 2, 3, 4, 5, 7),
-                         "windows of up to this many words by single 32-bit IMUL steps"),
+                         "windows of up to this many words by single 32-bit IMUL steps",
+                         kind="size", sizes=range(1, 9)),
     "word_tail": Param(7, (0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 13, 15),
-                       "tails of up to this many words by single 32-bit IMUL steps (no row)"),
+                       "tails of up to this many words by single 32-bit IMUL steps (no row)",
+                       kind="size", sizes=range(65, 80)),
     "unroll": Param(2, (1, 2), "16-word blocks per loop iteration (2: one KORTESTB per pair)"),
     "row_unroll": Param(4, (2, 4, 8), "digits per iteration of the scalar row"),
     "row_ahead": Param(1, (0, 1), "MULX of digit j+ahead among the adds of digit j (row)"),
@@ -159,7 +164,7 @@ def scalar_words(f, wend, iend, n, cy, p):
     skip = f.new_label("pairs_done")
     JZ(skip)
     row(f, Digits(ob, -8, True), Digits(ib, -8, True), nd, "addmul", "adx",
-        p.row_unroll, p.row_ahead, cy)
+        p.row_unroll, p.row_ahead, cy, ("words", 2))
     LABEL(skip)
     even = f.new_label("even")
     TEST(n, 1)
@@ -297,10 +302,12 @@ def _blocks(c, p, done):
     if p.unroll == 1:
         top = f.new_label("block_loop")
         LABEL(top)
+        f.mca_begin("blocks words=16")
         SUB(c.b, 16)
         _single(c, False)
         TEST(c.b, c.b)
         JNZ(top)
+        f.mca_end()
     else:
         pairs = f.new_label("pairs")
         TEST(c.b, 16)                             # an odd number of blocks: one alone first
@@ -310,9 +317,11 @@ def _blocks(c, p, done):
         TEST(c.b, c.b)
         JZ(done)
         LABEL(pairs)
+        f.mca_begin("blocks words=32")
         _pair(c)
         SUB(c.b, 32)
         JNZ(pairs)
+        f.mca_end()
     LABEL(done)
 
 
@@ -507,7 +516,7 @@ def build(symbol, p):
     if p.short_to_mulx:
         if p.short_to_mulx != p.vec_min:
             raise ValueError("short_to_mulx must be 0 or equal vec_min")
-        f.tail_call_outside(4, p.vec_min, None, "lf_bi_mul_add_mulx")
+        f.tail_call_outside(4, p.vec_min, None, p.sibling("mulx"))
     with f:
         out, out_len, inp, offset, ln, k = f.load_args()
         cy = GeneralPurposeRegister64()

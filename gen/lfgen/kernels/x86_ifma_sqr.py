@@ -76,12 +76,15 @@ MAGIC13 = 0x4EC4EC4F        # floor(x / 13) = (x * MAGIC13) >> 34 for 0 <= x < 2
 
 PARAMS = {
     "ifma_min": Param(15, (8, 10, 12, 13, 14, 15, 16, 17, 18, 20, 24, 32),
-                      "from this many limbs on the IFMA path (below: the scalar adx core)"),
+                      "from this many limbs on the IFMA path (below: the scalar adx core)",
+                      kind="size", sizes=(8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 20, 24, 32)),
     "ifma_max": Param(256, (64, 128, 256),
-                      "up to this many limbs the IFMA path (above: scalar); sizes the stack"),
+                      "up to this many limbs the IFMA path (above: scalar); sizes the stack",
+                      kind="size", sizes=(64, 65, 100, 128, 129, 200, 256, 257)),
     "first": Param(8, (2, 4, 6, 8),
                    "output blocks of the first group: straight-line code, every window and mask "
-                   "fixed at generation time (two zmm accumulators per block)"),
+                   "fixed at generation time (two zmm accumulators per block)",
+                   kind="size", sizes=(16, 20, 24, 32, 40, 48, 64, 96)),
     "blocks": Param(4, (2, 4, 6, 8), "output blocks per later group (two zmm accumulators each)"),
     "wunroll": Param(2, (1, 2, 4), "windows per iteration of the unmasked group loop"),
 }
@@ -380,12 +383,14 @@ def _group(f, c, Bp, U):
         ADD(cnt, U - 1)
         SHR(cnt, U.bit_length() - 1)
     LABEL(loop)
+    f.mca_begin("steady products=%d" % (8 * U * Bp))   # 52x52-bit digit products
     for u in range(U):
         window(8 * u, -8 * u, range(Bp), {})
     ADD(wp, 8 * U)
     SUB(ip, 8 * U)
     DEC(cnt)
     JNZ(loop)
+    f.mca_end()
     LABEL(skip)
 
     f.comment("group of %d blocks: finish" % Bp)

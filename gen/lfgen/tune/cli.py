@@ -1,0 +1,258 @@
+"""`python3 -m lfgen tune` (make tune): the command line, progress, budget and outputs.
+
+    --arch x86_64|aarch64        default: this machine's
+    --cpu native                 this host, by timing (only for the host's architecture)
+    --cpu NAME[,NAME...]         CPU models (cpus.py), by llvm-mca-19; "models": all of the
+                                 architecture's; "generic": the fallback schedule
+    --kernel K[,K...]            only these kernels (the schedule file keeps the others')
+    --budget SECONDS             stop measuring after this long (0: no limit); rerun resumes
+    --fresh                      forget earlier measurements of this arch/cpu
+    --quick                      shorter timing runs (31 rounds of 5 us batches)
+    --top N                      loop candidates kept by the model for timing (default 8)
+"""
+
+import argparse
+import glob
+import hashlib
+import os
+import subprocess
+import sys
+import time
+import tomllib
+
+from .. import main as gen, mca, schedule
+from ..kernels import ALL as KERNELS
+from . import cpus as cpumod, output, search
+from .runner import Runner
+from .state import State
+
+ROOT = gen.ROOT
+
+
+def _source_hash(arch):
+    """What the measurements depend on: the kernels, the builders, generic's values."""
+    h = hashlib.sha256()
+    pats = ["gen/lfgen/kernels/*.py", "gen/lfgen/x86/*.py", "gen/lfgen/a64/*.py",
+            "gen/lfgen/sched.py", "gen/lfgen/kernel.py", "templates/asm/*",
+            "gen/schedules/%s/generic.toml" % arch, "bench/*.c", "bench/*.h"]
+    for pat in pats:
+        for p in sorted(glob.glob(os.path.join(ROOT, pat))):
+            with open(p, "rb") as f:
+                h.update(p.encode() + b"\0" + f.read())
+    return h.hexdigest()[:16]
+
+
+def _tool_version(cmd):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        return (r.stdout or r.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="lfgen tune", description=__doc__.split("\n")[0])
+    host_arch = os.uname().machine.replace("arm64", "aarch64")
+    ap.add_argument("--arch", default=host_arch, choices=gen.ARCHS)
+    ap.add_argument("--cpu", default=None)
+    ap.add_argument("--kernel", action="append", default=[])
+    ap.add_argument("--budget", type=float, default=1800)
+    ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--top", type=int, default=8)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    cpu = a.cpu or ("native" if a.arch == host_arch else "models")
+    names = cpumod.models(a.arch) if cpu == "models" else cpu.split(",")
+    kernels = {k for x in a.kernel for k in x.split(",") if k}
+    unknown = kernels - {m.SPEC.name for m in KERNELS}
+    if unknown:
+        sys.exit("lfgen tune: no kernel %s" % ", ".join(sorted(unknown)))
+    status = 0
+    for name in names:
+        status |= tune_one(a, name, kernels, host_arch)
+    return status
+
+
+def tune_one(a, cpu, kernels, host_arch):
+    t0 = time.monotonic()
+
+    def log(msg):
+        print("[%6.1fs] %s" % (time.monotonic() - t0, msg), flush=True)
+
+    if cpu == "native":
+        if a.arch != host_arch:
+            sys.exit("lfgen tune: CPU=native times this host; it cannot tune %s here "
+                     "(name a model: %s)" % (a.arch, ", ".join(cpumod.models(a.arch))))
+        host = cpumod.host()
+        mode, match = "native", host.match
+        name = host.llvm_name or "native"
+        model_cpus = [host.llvm_name] if host.llvm_name else []
+        ident = host.describe()
+    elif cpu == "generic":
+        mode, match, name = "generic", None, "generic"
+        model_cpus = cpumod.models(a.arch)
+        ident = "the fallback for CPUs without a schedule: worst case over %s" % \
+            ", ".join(model_cpus)
+    else:
+        if cpu not in cpumod.MODELS or cpumod.MODELS[cpu][0] != a.arch:
+            sys.exit("lfgen tune: no %s model %r (have: %s)" % (a.arch, cpu,
+                                                                ", ".join(cpumod.models(a.arch))))
+        mode, match, name, model_cpus = "model", cpumod.match_table(cpu), cpu, [cpu]
+        ident = "llvm-mca model %s; identified at run time by %s" % (cpu, match)
+    work = os.path.join(ROOT, "build", "tune", "%s-%s" % (a.arch, name))
+    meta = {"arch": a.arch, "cpu": name, "mode": mode, "quick": a.quick,
+            "source": _source_hash(a.arch)}
+    if a.fresh and os.path.exists(os.path.join(work, "state.json")):
+        os.remove(os.path.join(work, "state.json"))
+    state = State(os.path.join(work, "state.json"), meta)
+    log("tuning %s for %s (%s): %s; %d earlier results in %s" % (
+        a.arch, name, mode, ident, len(state), os.path.relpath(state.path, ROOT)))
+    runner = Runner(a.arch, work, log, quick=a.quick)
+    log("building the library objects and the bench harness (make tune-prep)")
+    runner.prepare()
+    tuner = search.Tuner(runner, state, a.arch, mode, model_cpus, log,
+                         budget=a.budget or None, top=a.top)
+    complete = True
+    mods = [m for m in KERNELS if not kernels or m.SPEC.name in kernels]
+    try:
+        for mod in mods:
+            log("== %s" % mod.SPEC.name)
+            tuner.tune_kernel(mod)
+    except search.OutOfBudget:
+        complete = False
+        log("budget of %.0f s reached; measurements kept in %s -- run again to resume"
+            % (a.budget, os.path.relpath(state.path, ROOT)))
+    elapsed = time.monotonic() - t0
+    log("%d steps measured now, %d reused from earlier runs" % (
+        tuner.counts["measured_now"], state.reused))
+    write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods)
+    return 0
+
+
+def _figures(mode, records):
+    parts = []
+    for k, r in records.items():
+        if mode == "native":
+            if r.get("figure"):
+                f = r["figure"]
+                parts.append("%s %.3fx generic [%.3f, %.3f] (%s vs %s)" % (
+                    k, f["ratio"], f["low"], f["high"], r["figure_from"]["tuned"],
+                    r["figure_from"]["generic"]))
+            else:
+                parts.append("%s 1.000x (generic kept)" % k)
+            continue
+        for vn, vr in r["variants"].items():
+            for ph in vr.get("phases", []):
+                if "incumbent_score" not in ph:
+                    continue
+                win = next((c for c in ph["candidates"] if c["values"] == ph.get("winner")),
+                           None)
+                unit = "worst-case ratio" if mode == "generic" else "cycles/unit"
+                parts.append("%s.%s %s: generic %s, tuned %s" % (
+                    k, vn, unit, output._num(ph["incumbent_score"]),
+                    output._num(win["score"]) if win else "= generic"))
+        if r["order"] != r["generic_order"]:
+            parts.append("%s order %s" % (k, ",".join(r["order"])))
+    return "; ".join(parts)
+
+
+def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods):
+    records = tuner.records
+    if mode == "generic":
+        for m in mods:
+            r = records.get(m.SPEC.name)
+            if r:
+                r["generic_order"] = [v.name for v in m.VARIANTS if v.arch == a.arch]
+    mca_v = runner.mca_version() if runner.llvm_mca or mode != "native" else "not used"
+    cc = mca.cross_cc(a.arch)
+    methods = {
+        "native": "make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=%s) when "
+                  "more than %d, then checked against ref and timed against the incumbent "
+                  "with limbforge-bench (round-robin, paired ratios, notch rule, winner "
+                  "confirmed in a fresh process); size parameters one at a time, timed at "
+                  "their own sizes; variant order timed"
+                  % (",".join(tuner.cpus) or "none", tuner.top),
+        "model": "make tune CPU=%s: llvm-mca model of the marked loops, lowest cycles per "
+                 "unit of work taken when >= %d%% below generic's and correct against ref; "
+                 "size parameters keep generic's values" % (name, round(100 * tuner.tie)),
+        "generic": "make tune CPU=generic: llvm-mca over %s, the candidate with the least "
+                   "worst-case ratio to each model's best taken when >= %d%% below the "
+                   "incumbent's; size parameters keep the kernels' defaults or earlier values"
+                   % (", ".join(tuner.cpus), round(100 * tuner.tie)),
+    }
+    prov = {"cpu": name, "method": methods[mode], "date": output.today(),
+            "figures": _figures(mode, records) or "none",
+            "identification": ident,
+            "tools": "%s; %s; limbforge-bench" % (mca_v, _tool_version([cc, "--version"])),
+            "candidates": "%d tried: %d do not build, %d wrong, %d modelled, %d timed" % (
+                tuner.counts["candidates"], tuner.counts["rejected_build"],
+                tuner.counts["rejected_check"], tuner.counts["modelled"],
+                tuner.counts["timed"]),
+            "kernels": ", ".join(records),
+            "complete": complete,
+            "seconds": int(elapsed)}
+    rdir = os.path.join(ROOT, "bench", "results")
+    os.makedirs(rdir, exist_ok=True)
+    stem = os.path.join(rdir, "tune-%s-%s" % (a.arch, name))
+    meta = {"identification": ident, "method": prov["method"], "date": prov["date"],
+            "tools": prov["tools"], "kernels": prov["kernels"],
+            "seconds": "%d (budget %s)" % (elapsed, a.budget or "none")}
+    with open(stem + ".md", "w") as f:
+        f.write(output.report_text(a.arch, name, mode, meta, records, tuner.counts, complete))
+    png = output.plot(stem + ".png", a.arch, name, mode, records)
+    print("report: %s%s" % (os.path.relpath(stem + ".md", ROOT),
+                            " and .png" if png else ""))
+    if not complete:
+        print("schedule not written: the search is incomplete (run make tune again)")
+        return
+    path = os.path.join(schedule.ROOT, a.arch, name + ".toml")
+    _merge_untuned(path, records, mods)
+    defaults = None
+    if mode == "generic":
+        defaults = {"%s.%s" % (m.SPEC.name, v.name): {k: p.default for k, p in v.params.items()}
+                    for m in KERNELS for v in m.VARIANTS if v.arch == a.arch}
+    differs = any(r["order"] != r["generic_order"] or any(
+        vr["final"] != vr["generic"] for vr in r["variants"].values())
+        for r in records.values())
+    if mode == "model" and not differs:
+        print("%s: generic is already what the model prefers; no schedule file written" % name)
+        if os.path.exists(path):
+            os.remove(path)
+            print("removed the earlier %s" % os.path.relpath(path, ROOT))
+        return
+    if mode == "model" and os.path.exists(path):
+        with open(path, "rb") as f:
+            was = tomllib.load(f).get("provenance", {}).get("method", "")
+        if was.startswith("make tune CPU=native"):
+            print("%s holds a schedule measured on a %s host; a model does not replace a "
+                  "measurement (remove the file to force it)" % (os.path.relpath(path, ROOT),
+                                                                 name))
+            return
+    text = output.schedule_text(a.arch, name, match, prov, records, defaults)
+    tomllib.loads(text)                          # what we write must read back
+    with open(path, "w") as f:
+        f.write(text)
+    print("schedule: %s (run `make gen` and `make test` before committing)"
+          % os.path.relpath(path, ROOT))
+
+
+def _merge_untuned(path, records, mods):
+    """A run limited to some kernels keeps what the file holds for the others."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb") as f:
+        old = tomllib.load(f)
+    tuned = {m.SPEC.name for m in mods}
+    for k, tables in old.items():
+        if k in ("provenance", "match") or k in tuned:
+            continue
+        if k == "order":
+            for kn, order in tables.items():
+                if kn not in tuned:
+                    records.setdefault(kn, {"variants": {}, "generic_order": [],
+                                            "order": order})["order"] = order
+            continue
+        rec = records.setdefault(k, {"variants": {}, "order": [], "generic_order": []})
+        for vn, vals in tables.items():
+            rec["variants"][vn] = {"generic": {}, "final": dict(vals), "phases": []}

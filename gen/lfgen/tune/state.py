@@ -1,0 +1,47 @@
+"""What a tuning run has measured, kept on disk so that an interrupted run resumes.
+
+build/tune/<arch>-<cpu>/state.json maps a step key -- kernel, variant, what was done
+(check / model / time), the incumbent and the candidate's values -- to its result.  The search
+is deterministic given these results, so a second run replays the decisions from the file
+and measures only what is missing.  The file is rewritten atomically after every step;
+`--fresh` starts over."""
+
+import json
+import os
+
+VERSION = 1
+
+
+class State:
+    def __init__(self, path, meta):
+        self.path = path
+        self.data = {"version": VERSION, "meta": meta, "results": {}}
+        if os.path.exists(path):
+            with open(path) as f:
+                old = json.load(f)
+            if old.get("version") == VERSION and old.get("meta") == meta:
+                self.data = old
+        self.reused = 0
+
+    def get(self, key):
+        r = self.data["results"].get(key)
+        if r is not None:
+            self.reused += 1
+        return r
+
+    def put(self, key, result):
+        self.data["results"][key] = result
+        self.save()
+
+    def __contains__(self, key):
+        return key in self.data["results"]
+
+    def __len__(self):
+        return len(self.data["results"])
+
+    def save(self):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.data, f, indent=1, sort_keys=True)
+        os.replace(tmp, self.path)

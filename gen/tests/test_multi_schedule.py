@@ -1,0 +1,117 @@
+"""Several schedules in one build (main.build_kernel_arch, the dispatch table): a CPU schedule
+gets its own build of a variant exactly where its values differ from generic's or where the
+variant jumps by size dispatch to such a build, and the dispatch order of each schedule
+points at the right builds.
+
+Faults this is designed to catch: a CPU schedule silently using generic's build (or a
+duplicate of it); a tuned variant whose size dispatch leaves its schedule (jumping to
+generic's sibling); an [order] that the table does not follow; a tuned symbol that the prefix
+header does not rename or the manifest does not list."""
+
+import json
+import os
+import shutil
+import unittest
+
+from lfgen import main, schedule
+from . import support
+
+T1 = """[provenance]
+cpu = "t1"
+method = "unit test"
+date = "2026-11-30"
+figures = "none"
+
+[match]
+vendor = "GenuineIntel"
+family_model = [[6, 0x01]]
+
+[order]
+bi_mul_add = ["adx"]
+
+[mpn_sqr.adx]
+small = 6
+"""
+
+T2 = """[provenance]
+cpu = "t2"
+method = "unit test"
+date = "2026-11-30"
+figures = "none"
+
+[match]
+implementer_part = [[0x41, 0xd0c]]
+
+[mpn_addmul_1.a64]
+unroll = 2
+"""
+
+
+class MultiSchedule(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = support.TempDir()
+        root = cls.tmp.__enter__()
+        for arch in ("x86_64", "aarch64"):
+            os.makedirs(os.path.join(root, arch))
+            shutil.copy(os.path.join(schedule.ROOT, arch, "generic.toml"),
+                        os.path.join(root, arch, "generic.toml"))
+        with open(os.path.join(root, "x86_64", "t1.toml"), "w") as f:
+            f.write(T1)
+        with open(os.path.join(root, "aarch64", "t2.toml"), "w") as f:
+            f.write(T2)
+        cls.files, cls.manifest = main.build_all(
+            only={"mpn_sqr", "bi_mul_add", "mpn_addmul_1"}, sched_root=root)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.__exit__(None, None, None)
+
+    def tuned(self, suffix):
+        return sorted(f for f in self.files if f.endswith(suffix + ".S"))
+
+    def test_own_builds_exactly_where_needed(self):
+        # mpn_sqr.adx differs; ifma jumps to adx, so it follows; bi_mul_add only reorders
+        self.assertEqual(self.tuned("__t1"), ["generated/x86_64/mpn_sqr_adx__t1.S",
+                                              "generated/x86_64/mpn_sqr_ifma__t1.S"])
+        self.assertEqual(self.tuned("__t2"), ["generated/aarch64/mpn_addmul_1_a64__t2.S"])
+
+    def test_size_dispatch_stays_in_the_schedule(self):
+        ifma = self.files["generated/x86_64/mpn_sqr_ifma__t1.S"]
+        self.assertIn("LF_BODY(lf_mpn_sqr_adx__t1)", ifma)
+        self.assertNotIn("LF_BODY(lf_mpn_sqr_adx)", ifma)
+        self.assertIn("LF_BODY(lf_mpn_sqr_adx)", self.files["generated/x86_64/mpn_sqr_ifma.S"])
+
+    def test_headers_state_values_and_cpus(self):
+        adx = self.files["generated/x86_64/mpn_sqr_adx__t1.S"]
+        self.assertIn("small = 6", adx)
+        self.assertIn("used on: GenuineIntel family 0x6 model 0x1", adx)
+
+    def test_dispatch_orders(self):
+        t = self.files["generated/dispatch_table.c"]
+        # x86-64 bi_mul_add: avx512 0, mulx 1, adx 2, ref 3; t1 puts adx first
+        self.assertIn("lf_bi_mul_add_order_t1[] = { 2, 0, 1, 3, LF_ORDER_END }", t)
+        self.assertIn("lf_bi_mul_add_order_generic[] = { 0, 1, 2, 3, LF_ORDER_END }", t)
+        # mpn_sqr: ifma 0, adx 1, ifma@t1 2, adx@t1 3, ref 4
+        self.assertIn('{ "ifma@t1", (lf_fnptr)lf_mpn_sqr_ifma__t1,', t)
+        self.assertIn("lf_mpn_sqr_order_t1[] = { 2, 3, 4, LF_ORDER_END }", t)
+        # aarch64 mpn_addmul_1: a64 0, a64@t2 1, ref 2
+        self.assertIn("lf_mpn_addmul_1_order_t2[] = { 1, 2, LF_ORDER_END }", t)
+        self.assertIn('{ "t1", "gen/schedules/x86_64/t1.toml", "GenuineIntel",', t)
+        self.assertIn("{ 0x41, 0xd0c },", t)
+
+    def test_prefix_header_and_manifest(self):
+        prefix = self.files["generated/include/limbforge_prefix.h"]
+        for sym in ("lf_mpn_sqr_adx__t1", "lf_mpn_sqr_ifma__t1", "lf_mpn_addmul_1_a64__t2"):
+            self.assertIn(sym, prefix)
+        m = json.loads(self.files["generated/MANIFEST.json"])
+        names = {v["name"]: v for v in m["kernels"]["mpn_sqr"]["variants"]}
+        self.assertEqual(names["adx@t1"]["values"]["small"], 6)
+        self.assertEqual(names["adx@t1"]["schedule"], "gen/schedules/x86_64/t1.toml")
+        self.assertEqual(m["kernels"]["bi_mul_add"]["order"]["x86_64"]["t1"],
+                         ["adx", "avx512", "mulx", "ref"])
+        self.assertEqual([s["name"] for s in m["schedules"]["aarch64"]], ["generic", "t2"])
+
+
+if __name__ == "__main__":
+    unittest.main()

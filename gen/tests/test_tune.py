@@ -1,0 +1,435 @@
+"""The tuner's own logic (lfgen/tune): space enumeration, the noise rule, model pruning, the
+checks that reject wrong candidates, resume, the budget, and the schedule file it writes.
+
+Faults this is designed to catch: a space that misses or repeats combinations, or drops the
+incumbent; a noise rule that crowns a candidate inside the noise, or one that is slower; a
+candidate that fails the check against ref reaching the schedule; a winner of a best-of-k
+run taken without the confirmation run; a resumed run that measures again or decides
+differently; a budget that is not honoured; a schedule file that does not read back, matches
+the wrong CPUs or lists values equal to generic's.  The search runs against a fake runner
+whose "CPU" has a known optimum, so every decision has an independent expected answer."""
+
+import os
+import types
+import unittest
+
+from lfgen import schedule
+from lfgen.kernel import KernelSpec, Param, Variant
+from lfgen.main import Build
+from lfgen.tune import cpus, noise, output, search, space
+from lfgen.tune.state import State
+from . import support
+
+
+# ---- a fake kernel and a fake machine ----------------------------------------------------------
+
+class Comp:
+    def __init__(self, features=(), tail_targets=()):
+        self.features = list(features)
+        self.tail_targets = list(tail_targets)
+        self.saved = []
+        self.lines = []
+
+
+def fake_kernel():
+    spec = KernelSpec(name="k", operation="op", args=[("p", "uint64_t *")], result=None,
+                      shapes="", units="", preconditions="", source="", tune_sizes=(32, 64))
+    fast = {"unroll": Param(4, (2, 4, 8, 16), "u"), "ahead": Param(1, (0, 1, 2), "a"),
+            "small": Param(8, (4, 8, 12), "s", kind="size", sizes=(4, 8, 12, 13))}
+    slow = {"unroll": Param(4, (2, 4), "u")}
+
+    def build_fast(symbol, p):
+        if p.unroll == 16 and p.ahead == 2:
+            raise ValueError("out of registers")           # an invalid point of the space
+        return Comp(["bmi2", "adx"], [p.sibling("slow")])
+
+    def build_slow(symbol, p):
+        return Comp(["bmi2"])
+    return types.SimpleNamespace(SPEC=spec, VARIANTS=[
+        Variant("fast", "x86_64", build_fast, fast), Variant("slow", "x86_64", build_slow, slow)])
+
+
+class FakeRunner:
+    """A machine where speed is a known function of the values.  `wrong` candidates compute
+    wrong results; `noise` widens the quartiles; `liar`: the first timing run of a batch
+    flatters the candidates by `liar` (a best-of-k artefact the confirmation must catch)."""
+
+    def __init__(self, mod, speed, wrong=(), spread=0.002, liar=1.0, model=None):
+        self.mod = mod
+        self.speed = speed
+        self.wrong = set(wrong)
+        self.spread = spread
+        self.liar = liar
+        self.model_fn = model or (lambda v, values, cpu: 10.0 / speed(v, values))
+        self.generic = {"x86_64": schedule.Schedule("x86_64", "generic", {"provenance": {
+            "cpu": "generic", "method": "t", "date": "t", "figures": "t"}}, "t")}
+        self.calls = {"batch": 0, "check": 0, "time": 0, "model": 0}
+        self.batches = {}
+        self._gb = None
+        self.llvm_mca = None
+
+    def generic_builds(self, mod):
+        if self._gb is None:
+            g = self.generic["x86_64"]
+            syms = {v.name: v.symbol(mod.SPEC) for v in mod.VARIANTS}
+            self._gb = {}
+            for v in mod.VARIANTS:
+                vals = g.values(mod.SPEC, v)
+                vals.set_siblings(syms)
+                self._gb[v.name] = Build(v, g, syms[v.name], vals, v.build(syms[v.name], vals),
+                                         mod.SPEC.name)
+        return self._gb
+
+    def build(self, mod, variant, cands, siblings, tag="t"):
+        from lfgen.tune.runner import Runner
+        Runner.build(self, mod, variant, cands, siblings, tag)
+        self._all = self.built_all + [c.build for c in cands if c.build]
+        return cands
+
+    seq = 0
+
+    def runnable(self):
+        return {"k": {"fast", "slow"}}
+
+    def batch(self, mod, entries, extra=()):
+        self.calls["batch"] += 1
+        d = "batch%d" % self.calls["batch"]
+        self.batches[d] = {"entries": dict(entries), "first": True}
+        return d, {b.symbol: "%s/%s.S" % (d, b.symbol) for _, b in entries}
+
+    def source(self, mod, b):
+        return "src/%s.S" % b.symbol
+
+    def _values(self, b):
+        return b.variant, dict(b.values.items())
+
+    def check(self, d, kernel, names):
+        self.calls["check"] += 1
+        out = {}
+        for n in names:
+            v, vals = self._values(self.batches[d]["entries"][n])
+            out[n] = "mismatch" if space.key(vals) in self.wrong else None
+        return out
+
+    def time(self, d, kernel, base, names, sizes):
+        self.calls["time"] += 1
+        b = self.batches[d]
+        flatter = self.liar if b["first"] and len(names) > 1 else 1.0
+        b["first"] = False
+        bv, bvals = self._values(b["entries"][base])
+        ratios, cycles = {}, {base: {s: 100.0 for s in sizes}}
+        for n in names:
+            v, vals = self._values(b["entries"][n])
+            r = self.speed(v, vals, ) / self.speed(bv, bvals) * flatter
+            ratios[n] = [(s, r, r * (1 - self.spread), r * (1 + self.spread), 101)
+                         for s in sizes]
+            cycles[n] = {s: 100.0 / r for s in sizes}
+        return ratios, cycles
+
+    def model(self, path, cpus_):
+        self.calls["model"] += 1
+        sym = os.path.basename(path)[:-2]
+        b = self._by_symbol(sym)
+        return {c: {"metric": self.model_fn(b.variant, dict(b.values.items()), c),
+                    "main": self.model_fn(b.variant, dict(b.values.items()), c)}
+                for c in cpus_}
+
+    def _by_symbol(self, sym):
+        for bd in self.batches.values():
+            for b in bd["entries"].values():
+                if b.symbol == sym:
+                    return b
+        for b in self._gb.values():
+            if b.symbol == sym:
+                return b
+        for b in self.built_all:
+            if b.symbol == sym:
+                return b
+        raise KeyError(sym)
+
+    @property
+    def built_all(self):
+        return getattr(self, "_all", [])
+
+
+def speed_fast_best_at_u8_a0(v, values):
+    """The fake CPU: fast is best at unroll 8, ahead 0, small 12; slow is slower."""
+    if v.name == "slow":
+        return 1.0
+    s = 2.0
+    s *= {2: 0.8, 4: 1.0, 8: 1.2, 16: 1.1}[values["unroll"]]
+    s *= {0: 1.05, 1: 1.0, 2: 0.97}[values["ahead"]]
+    s *= {4: 0.99, 8: 1.0, 12: 1.03}[values["small"]]
+    return s
+
+
+def make_tuner(runner, d, mode="native", cpus_=("fakecpu",), budget=None, clock=None,
+               top=8):
+    state = State(os.path.join(d, "state.json"), {"t": 1})
+    logs = []
+    t = search.Tuner(runner, state, "x86_64", mode, list(cpus_), logs.append, budget=budget,
+                     top=top, **({"clock": clock} if clock else {}))
+    return t, state, logs
+
+
+# ---- tests -------------------------------------------------------------------------------------
+
+class Space(unittest.TestCase):
+    def test_loop_space_is_the_product_with_the_incumbent_first(self):
+        v = fake_kernel().VARIANTS[0]
+        base = {"unroll": 4, "ahead": 1, "small": 8}
+        s = space.loop_space(v, base)
+        self.assertEqual(s[0], base)
+        self.assertEqual(len(s), 4 * 3)
+        self.assertEqual(len({space.key(x) for x in s}), 12)
+        self.assertTrue(all(x["small"] == 8 for x in s))        # size parameters untouched
+
+    def test_moves_and_kinds(self):
+        v = fake_kernel().VARIANTS[0]
+        base = {"unroll": 4, "ahead": 1, "small": 8}
+        self.assertEqual([m["small"] for m in space.moves(v, base, "small")], [4, 12])
+        self.assertEqual(space.loop_params(v), ["ahead", "unroll"])
+        self.assertEqual(space.size_params(v), ["small"])
+        self.assertEqual(space.sizes_for(fake_kernel().SPEC, v, "small"), (4, 8, 12, 13))
+        self.assertEqual(space.sizes_for(fake_kernel().SPEC, v), (32, 64))
+
+    def test_a_size_parameter_must_say_where_it_matters(self):
+        with self.assertRaises(ValueError):
+            Param(1, (1, 2), "x", kind="size")
+        with self.assertRaises(ValueError):
+            Param(1, (1, 2), "x", kind="other")
+
+    def test_targets_first(self):
+        mk = lambda n: types.SimpleNamespace(name=n)             # noqa: E731
+        a, b, c = mk("a"), mk("b"), mk("c")
+        order = space.targets_first([a, b, c], {"a": ["c"], "b": ["a"]})
+        self.assertEqual([x.name for x in order], ["c", "a", "b"])
+        with self.assertRaises(ValueError):
+            space.targets_first([a, b], {"a": ["b"], "b": ["a"]})
+
+
+class Noise(unittest.TestCase):
+    def test_win_tie_loss(self):
+        tight = noise.combine([(64, 1.05, 1.049, 1.051, 101)])
+        self.assertEqual(tight.verdict(), "win")
+        wide = noise.combine([(64, 1.05, 0.80, 1.30, 101)])       # IQR 0.5: notch +-0.08
+        self.assertEqual(wide.verdict(), "tie")
+        slow = noise.combine([(64, 0.95, 0.949, 0.951, 101)])
+        self.assertEqual(slow.verdict(), "loss")
+        small_gain = noise.combine([(64, 1.005, 1.004, 1.006, 101)])
+        self.assertEqual(small_gain.verdict(), "tie")             # real but below 1%
+
+    def test_geometric_mean_and_interval(self):
+        e = noise.combine([(1, 1.21, 1.21, 1.21, 9), (2, 1.0, 1.0, 1.0, 9)])
+        self.assertAlmostEqual(e.ratio, 1.1)
+        self.assertAlmostEqual(e.low, 1.1)
+        # half-width: sqrt(sum h_i^2)/k, h = 1.58 IQR / sqrt(n) / median
+        e = noise.combine([(1, 1.0, 0.9, 1.1, 100), (2, 1.0, 0.9, 1.1, 100)])
+        import math
+        h = 1.58 * 0.2 / 10
+        self.assertAlmostEqual(math.log(e.high), math.sqrt(2) * h / 2)
+        self.assertEqual(noise.Estimate.from_dict(e.as_dict()).ratio, e.ratio)
+
+    def test_best_takes_the_highest_winner_only(self):
+        es = {"a": noise.combine([(1, 1.03, 1.029, 1.031, 99)]),
+              "b": noise.combine([(1, 1.08, 0.7, 1.5, 99)]),          # higher, but noisy
+              "c": noise.combine([(1, 1.05, 1.049, 1.051, 99)])}
+        self.assertEqual(noise.best(es), "c")
+        self.assertIsNone(noise.best({"a": es["b"]}))
+
+    def test_bad_samples_are_refused(self):
+        with self.assertRaises(ValueError):
+            noise.combine([])
+        with self.assertRaises(ValueError):
+            noise.combine([(1, 1.0, 1.1, 0.9, 10)])
+
+
+class States(unittest.TestCase):
+    def test_roundtrip_and_meta(self):
+        with support.TempDir() as d:
+            p = os.path.join(d, "s", "state.json")
+            s = State(p, {"cpu": "a"})
+            s.put("k1", {"x": 1})
+            self.assertEqual(State(p, {"cpu": "a"}).get("k1"), {"x": 1})
+            self.assertIsNone(State(p, {"cpu": "b"}).get("k1"))   # other inputs: start over
+
+
+class Cpus(unittest.TestCase):
+    X86 = ("processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n"
+           "model name\t: Intel(R) Xeon(R) Processor\nstepping\t: 2\nflags\t\t: fpu adx\n\n"
+           "processor\t: 1\nvendor_id\t: Other\n")
+    A64 = ("processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd cpuid\n"
+           "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x3\n"
+           "CPU part\t: 0xd0c\nCPU revision\t: 1\n")
+
+    def test_parse_cpuinfo(self):
+        h = cpus.parse_cpuinfo(self.X86)
+        self.assertEqual(h.match, {"vendor": "GenuineIntel", "family_model": [[6, 0xcf]]})
+        self.assertIn("adx", h.flags)
+        h = cpus.parse_cpuinfo(self.A64)
+        self.assertEqual(h.match, {"implementer_part": [[0x41, 0xd0c]]})
+
+    def test_every_model_gives_a_loadable_schedule(self):
+        for name, (arch, _, _, _) in cpus.MODELS.items():
+            text = output.schedule_text(arch, name, cpus.match_table(name), {
+                "cpu": name, "method": "t", "date": "t", "figures": "t"}, {})
+            import tomllib
+            s = schedule.Schedule(arch, name, tomllib.loads(text), "t")
+            self.assertTrue(s.match[1], name)
+
+    def test_features(self):
+        self.assertTrue(cpus.runs("znver4", ["adx", "bmi2", "avx512ifma", "asm"]))
+        self.assertFalse(cpus.runs("haswell", ["adx", "bmi2"]))       # Haswell has no ADX
+        self.assertFalse(cpus.runs("skylake-avx512", ["avx512ifma"]))
+        self.assertTrue(cpus.runs("apple-m1", []))
+
+
+class Search(unittest.TestCase):
+    def run_native(self, runner, d, **kw):
+        t, st, logs = make_tuner(runner, d, **kw)
+        rec = t.tune_kernel(runner.mod)
+        return t, st, rec, logs
+
+    def test_native_finds_the_known_optimum(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            t, st, rec, logs = self.run_native(r, d)
+            fast = rec["variants"]["fast"]
+            self.assertEqual(fast["final"], {"unroll": 8, "ahead": 0, "small": 12})
+            self.assertEqual(rec["variants"]["slow"]["final"], {"unroll": 4})
+            self.assertEqual(rec["order"], ["fast", "slow"])
+            self.assertGreater(rec["figure"]["ratio"], 1.2 * 1.05 * 1.03 - 0.01)
+            # the invalid point was reported, not silently dropped
+            nb = [c for ph in fast["phases"] for c in ph.get("not_built", [])]
+            self.assertEqual([space.key(c["values"]) for c in nb],
+                             ["ahead=2,small=8,unroll=16"])
+
+    def test_a_wrong_candidate_never_wins(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0, wrong={"ahead=0,small=8,unroll=8"})
+            _, _, rec, _ = self.run_native(r, d)
+            fast = rec["variants"]["fast"]
+            self.assertNotEqual((fast["final"]["unroll"], fast["final"]["ahead"]), (8, 0))
+            st = [c["status"] for ph in fast["phases"] for c in ph["candidates"]
+                  if space.key(c["values"]) == "ahead=0,small=8,unroll=8"]
+            self.assertEqual(st, ["wrong result"])
+
+    def test_a_flattering_first_run_is_not_taken(self):
+        mod = fake_kernel()
+        flat = lambda v, values: 1.0                           # noqa: E731
+        with support.TempDir() as d:
+            r = FakeRunner(mod, flat, liar=1.10)               # +10% in every first run
+            _, _, rec, logs = self.run_native(r, d)
+            self.assertEqual(rec["variants"]["fast"]["final"], {"unroll": 4, "ahead": 1,
+                                                                "small": 8})
+            self.assertTrue(any("not confirmed" in l for l in logs))
+
+    def test_the_model_prunes_before_timing(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            # the model agrees with the machine: the optimum survives a top-3 cut
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            t, _, rec, _ = self.run_native(r, d, top=3)
+            loop = rec["variants"]["fast"]["phases"][0]
+            self.assertEqual(loop["pruned_by_model"], 11 - 1 - 3)   # 11 others, 1 unbuildable
+            self.assertEqual(len(loop["candidates"]), 3)
+            self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 8)
+
+    def test_resume_measures_nothing_twice_and_decides_the_same(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            r1 = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            _, _, rec1, _ = self.run_native(r1, d)
+            r2 = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            t2, st2, rec2, _ = self.run_native(r2, d)
+            self.assertEqual(r2.calls["time"] + r2.calls["check"] + r2.calls["model"], 0)
+            self.assertEqual(t2.counts["measured_now"], 0)
+            self.assertEqual(rec1["variants"]["fast"]["final"],
+                             rec2["variants"]["fast"]["final"])
+
+    def test_budget_stops_and_a_rerun_completes(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            now = [0.0]
+
+            def clock():
+                now[0] += 1.0                  # every look at the clock costs a second
+                return now[0]
+            r1 = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            t1, st1, _ = make_tuner(r1, d, budget=12, clock=clock)
+            with self.assertRaises(search.OutOfBudget):
+                t1.tune_kernel(mod)
+            partial = len(st1)
+            self.assertGreater(partial, 0)
+            r2 = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            t2, st2, _ = make_tuner(r2, d)
+            rec = t2.tune_kernel(mod)
+            self.assertEqual(st2.reused, partial)
+            self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 8)
+
+    def test_model_mode_needs_the_tie_margin(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            # the model: unroll 8 only 1% better than the incumbent's 4 -> not taken
+            m = lambda v, values, cpu: 10.0 - (0.1 if values.get("unroll") == 8 else 0)  # noqa
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
+            t, _, _ = make_tuner(r, d, mode="model", cpus_=["znver4"])
+            rec = t.tune_kernel(mod)
+            self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 4)
+            self.assertEqual(r.calls["time"], 0)                    # a model run never times
+        with support.TempDir() as d:
+            m = lambda v, values, cpu: 10.0 - (1.0 if values.get("unroll") == 8 else 0)  # noqa
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
+            t, _, _ = make_tuner(r, d, mode="model", cpus_=["znver4"])
+            rec = t.tune_kernel(mod)
+            self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 8)
+            self.assertEqual(rec["variants"]["fast"]["final"]["small"], 8)  # not modelled
+
+    def test_generic_mode_minimises_the_worst_case(self):
+        mod = fake_kernel()
+        # two CPUs that disagree: unroll 16 is best on A but bad on B; 8 is good on both
+        table = {("a", 2): 10, ("a", 4): 9, ("a", 8): 7.2, ("a", 16): 7.0,
+                 ("b", 2): 10, ("b", 4): 9, ("b", 8): 7.0, ("b", 16): 9.5}
+        m = lambda v, values, cpu: table[(cpu[-1], values.get("unroll", 4))]    # noqa: E731
+        saved = dict(cpus.MODELS)
+        cpus.MODELS.update({"cpu-a": ("x86_64", [[1]], "V", ("bmi2", "adx")),
+                            "cpu-b": ("x86_64", [[2]], "V", ("bmi2", "adx"))})
+        try:
+            with support.TempDir() as d:
+                r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
+                t, _, _ = make_tuner(r, d, mode="generic", cpus_=["cpu-a", "cpu-b"])
+                rec = t.tune_kernel(mod)
+                self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 8)
+        finally:
+            cpus.MODELS.clear()
+            cpus.MODELS.update(saved)
+
+
+class Output(unittest.TestCase):
+    def test_schedule_file_lists_only_differences_and_reads_back(self):
+        import tomllib
+        records = {"k": {"order": ["slow", "fast"], "generic_order": ["fast", "slow"],
+                         "variants": {
+                             "fast": {"generic": {"unroll": 4, "ahead": 1},
+                                      "final": {"unroll": 8, "ahead": 1}, "phases": []},
+                             "slow": {"generic": {"unroll": 4}, "final": {"unroll": 4},
+                                      "phases": []}}}}
+        prov = {"cpu": "znver4", "method": "m", "date": "d", "figures": "f", "complete": True,
+                "seconds": 3}
+        text = output.schedule_text("x86_64", "znver4", cpus.match_table("znver4"), prov,
+                                    records)
+        data = tomllib.loads(text)
+        self.assertEqual(data["k"], {"fast": {"unroll": 8}})
+        self.assertEqual(data["order"], {"k": ["slow", "fast"]})
+        self.assertIn("family_model = [[0x19, 0x10]", text)
+        s = schedule.Schedule("x86_64", "znver4", data, "t")
+        self.assertEqual(s.match[0], "AuthenticAMD")
+        mod = fake_kernel()
+        s.check_against([mod])
+        self.assertEqual(s.variant_order(mod.SPEC, ["fast", "slow"]), ["slow", "fast"])
+
+
+if __name__ == "__main__":
+    unittest.main()
