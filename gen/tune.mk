@@ -52,3 +52,11 @@ endif
 # the variants runnable on this machine ($(RUN): under qemu for a cross architecture)
 tune-list: $(BENCH_BIN)
 	@$(RUN) $(BENCH_BIN) --list
+
+# every schedule one parameter move away from generic's, built and checked against ref, for
+# both architectures (~5 min; not part of `make test`: run it before committing a schedule or
+# a new Param choice)
+.PHONY: test-space
+test-space:
+	$(PYGEN) tune --arch x86_64 --check-space
+	$(PYGEN) tune --arch aarch64 --check-space

@@ -56,7 +56,10 @@ mutant mul_add_no_carry_out $B 's/(\t\tcarry = product >> 32;\n\t\}\n\treturn) \
 mutant square_lost_low_bit $B 's/\tz\[zlen - 1\] \|= x\[len - 1\] & 1;\n//' kat bigint_sqr
 mutant decode_ignores_zmm_state runtime/cpu.c 's/zmm = ymm && \(c->xcr0 & 0xe0\) == 0xe0;/zmm = ymm;/' dispatch
 mutant parse_adds_undetected runtime/cpu.c 's/f \|= bit & detected;/f |= bit;/' dispatch
-mutant choose_not_best runtime/dispatch.c 's/\t\tif \(\(k->variants\[i\].features & ~allowed\) == 0\)\n\t\t\treturn i;/\t\tif ((k->variants[i].features & ~allowed) == 0) {\n\t\t\tsize_t j = i;\n\t\t\twhile (j + 1 < k->count && (k->variants[j + 1].features & ~allowed) == 0)\n\t\t\t\tj++;\n\t\t\treturn j;\n\t\t}/' dispatch
+mutant choose_not_best runtime/dispatch.c 's/\tfor \(; \*o != LF_ORDER_END; o\+\+\)\n\t\tif \(\(k->variants\[\*o\].features & ~allowed\) == 0\)\n\t\t\treturn \*o;/\tsize_t pick = k->count - 1;\n\tfor (; *o != LF_ORDER_END; o++)\n\t\tif ((k->variants[*o].features & ~allowed) == 0 && *o != k->count - 1)\n\t\t\tpick = *o;\n\treturn pick;/' dispatch
+mutant choose_ignores_schedule runtime/dispatch.c 's/const uint8_t \*o = k->order\[sched\];/const uint8_t *o = k->order[0];/' dispatch schedule
+mutant select_ignores_vendor runtime/schedule.c 's/\tif \(s->vendor && strcmp\(s->vendor, id->vendor\) != 0\)\n\t\treturn 0;\n//' schedule
+mutant midr_part_misread runtime/schedule.c 's/id->part = \(midr >> 4\) & 0xfff;/id->part = (midr >> 8) & 0xfff;/' schedule
 mutant force_ignores_features runtime/dispatch.c 's/\t\tif \(k->variants\[j\].features & ~allowed\)\n\t\t\treturn -1;\n//' mask
 mutant mask_keeps_slots runtime/cpu.c 's/(atomic_fetch_and_explicit\(&allowed_mask, allowed, memory_order_release\);)\n\tlf_dispatch_reset\(\);[^\n]*/$1/' mask
 mutant api_swaps_offset_len runtime/api_bigint.c 's/\(out, out_len, in, offset, len, k\)/(out, out_len, in, len, offset, k)/' api

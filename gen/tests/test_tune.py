@@ -433,3 +433,25 @@ class Output(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(support.have("gcc", "make"), "gcc/make missing")
+class RealCandidate(unittest.TestCase):
+    """One real candidate through the whole runner: built by the generator, linked into a
+    throwaway bench build and checked against ref.  The point is a regression: mpn_sqr.adx
+    with no straight-line code (small = 0) wrote below T for n = 1 until the tuner's check
+    crashed on it; `make test-space` checks every such point, this one stays in make test."""
+
+    def test_mpn_sqr_adx_without_straight_line_code(self):
+        from lfgen.kernels import mpn_sqr
+        from lfgen.tune.runner import Candidate, Runner
+        with support.TempDir() as d:
+            r = Runner("x86_64", d, lambda m: None, quick=True)
+            r.prepare()
+            g = r.generic_builds(mpn_sqr)
+            v = next(v for v in mpn_sqr.VARIANTS if v.name == "adx")
+            c = Candidate(dict(g["adx"].values.items(), small=0, corner=16))
+            r.build(mpn_sqr, v, [c], {n: b.symbol for n, b in g.items()})
+            self.assertIsNone(c.error)
+            bd, _ = r.batch(mpn_sqr, [("adx#0", c.build)])
+            self.assertEqual(r.check(bd, "mpn_sqr", ["adx#0"]), {"adx#0": None})

@@ -26,7 +26,7 @@
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 8
- *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
+ *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_1_mulx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls

@@ -24,24 +24,20 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   ahead = 1
+ *   ahead = 0
  *   corner = 16
- *   small = 12
+ *   small = 8
  *   unroll = 16
- *   provenance: make bench on the development host (Intel Xeon, family 6 model 207, Sapphire/Emerald Rapids class, under KVM): contenders interleaved round-robin, paired ratios per round; sweeps per section noted beside it (2026-11-30)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx
+ *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
+ * Frame: saves and restores callee-saved r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_adx is an entry that saves
  * rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this body,
  * lf_mpn_sqr_adx_sysv.
- * 3164 instructions.
+ * 1792 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_sqr_adx)
-	pushq	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r13, 0
-	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -58,12 +54,10 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%rdx, %rax
 	testq	%rax, %rax
 	jz	.Llf_mpn_sqr_adx_exit
-	cmpq	$12, %rax
+	cmpq	$8, %rax
 	ja	.Llf_mpn_sqr_adx_generic
-	cmpq	$6, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt6
-	cmpq	$3, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt3
+	cmpq	$4, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt4
 	cmpq	$2, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt2
 	cmpq	$1, %rax
@@ -72,39 +66,25 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 .Llf_mpn_sqr_adx_n_gt1:
 	jmp	.Llf_mpn_sqr_adx_small2
 .Llf_mpn_sqr_adx_n_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt3
 	jmp	.Llf_mpn_sqr_adx_small3
 .Llf_mpn_sqr_adx_n_gt3:
-	cmpq	$5, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt5
-	cmpq	$4, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt4
 	jmp	.Llf_mpn_sqr_adx_small4
 .Llf_mpn_sqr_adx_n_gt4:
+	cmpq	$6, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt6
+	cmpq	$5, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt5
 	jmp	.Llf_mpn_sqr_adx_small5
 .Llf_mpn_sqr_adx_n_gt5:
 	jmp	.Llf_mpn_sqr_adx_small6
 .Llf_mpn_sqr_adx_n_gt6:
-	cmpq	$9, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt9
-	cmpq	$8, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt8
 	cmpq	$7, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt7
 	jmp	.Llf_mpn_sqr_adx_small7
 .Llf_mpn_sqr_adx_n_gt7:
 	jmp	.Llf_mpn_sqr_adx_small8
-.Llf_mpn_sqr_adx_n_gt8:
-	jmp	.Llf_mpn_sqr_adx_small9
-.Llf_mpn_sqr_adx_n_gt9:
-	cmpq	$11, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt11
-	cmpq	$10, %rax
-	ja	.Llf_mpn_sqr_adx_n_gt10
-	jmp	.Llf_mpn_sqr_adx_small10
-.Llf_mpn_sqr_adx_n_gt10:
-	jmp	.Llf_mpn_sqr_adx_small11
-.Llf_mpn_sqr_adx_n_gt11:
-	jmp	.Llf_mpn_sqr_adx_small12
 .Llf_mpn_sqr_adx_small1:
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %rax
@@ -911,1386 +891,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adoxq	%r11, %rax
 	movq	%rax, 120(%rdi)
 	jmp	.Llf_mpn_sqr_adx_sqr_done
-.Llf_mpn_sqr_adx_small9:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 72(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	128(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 128(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 136(%rdi)
-	jmp	.Llf_mpn_sqr_adx_sqr_done
-.Llf_mpn_sqr_adx_small10:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 80(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	144(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 144(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 152(%rdi)
-	jmp	.Llf_mpn_sqr_adx_sqr_done
-.Llf_mpn_sqr_adx_small11:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	adcxq	%r10, %r11
-	movq	%r11, 88(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	160(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%rax, %r9
-	movq	%r9, 160(%rdi)
-	movq	%r10, %rax
-	adcxq	%r10, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 168(%rdi)
-	jmp	.Llf_mpn_sqr_adx_sqr_done
-.Llf_mpn_sqr_adx_small12:
-	movq	(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	8(%rsi), %r11, %rax
-	movq	%r11, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	adcxq	%r10, %rax
-	movq	%rax, 96(%rdi)
-	movq	8(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	16(%rsi), %r11, %rax
-	adoxq	24(%rdi), %r11
-	movq	%r11, 24(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	32(%rdi), %r9
-	movq	%r9, 32(%rdi)
-	mulxq	32(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	movq	16(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	24(%rsi), %r11, %rax
-	adoxq	40(%rdi), %r11
-	movq	%r11, 40(%rdi)
-	mulxq	32(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	40(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	56(%rdi), %r9
-	movq	%r9, 56(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 112(%rdi)
-	movq	24(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	32(%rsi), %r11, %rax
-	adoxq	56(%rdi), %r11
-	movq	%r11, 56(%rdi)
-	mulxq	40(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	64(%rdi), %r9
-	movq	%r9, 64(%rdi)
-	mulxq	48(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 120(%rdi)
-	movq	32(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	40(%rsi), %r11, %rax
-	adoxq	72(%rdi), %r11
-	movq	%r11, 72(%rdi)
-	mulxq	48(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	56(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	88(%rdi), %r9
-	movq	%r9, 88(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 128(%rdi)
-	movq	40(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	48(%rsi), %r11, %rax
-	adoxq	88(%rdi), %r11
-	movq	%r11, 88(%rdi)
-	mulxq	56(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	96(%rdi), %r9
-	movq	%r9, 96(%rdi)
-	mulxq	64(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 136(%rdi)
-	movq	48(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	56(%rsi), %r11, %rax
-	adoxq	104(%rdi), %r11
-	movq	%r11, 104(%rdi)
-	mulxq	64(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	72(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	120(%rdi), %r9
-	movq	%r9, 120(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 144(%rdi)
-	movq	56(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	64(%rsi), %r11, %rax
-	adoxq	120(%rdi), %r11
-	movq	%r11, 120(%rdi)
-	mulxq	72(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	128(%rdi), %r9
-	movq	%r9, 128(%rdi)
-	mulxq	80(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	136(%rdi), %r9
-	movq	%r9, 136(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 152(%rdi)
-	movq	64(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	72(%rsi), %r11, %rax
-	adoxq	136(%rdi), %r11
-	movq	%r11, 136(%rdi)
-	mulxq	80(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	144(%rdi), %r9
-	movq	%r9, 144(%rdi)
-	mulxq	88(%rsi), %r9, %rax
-	adcxq	%r11, %r9
-	adoxq	152(%rdi), %r9
-	movq	%r9, 152(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 160(%rdi)
-	movq	72(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	80(%rsi), %r11, %rax
-	adoxq	152(%rdi), %r11
-	movq	%r11, 152(%rdi)
-	mulxq	88(%rsi), %r9, %r11
-	adcxq	%rax, %r9
-	adoxq	160(%rdi), %r9
-	movq	%r9, 160(%rdi)
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 168(%rdi)
-	movq	80(%rsi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	88(%rsi), %r11, %rax
-	adoxq	168(%rdi), %r11
-	movq	%r11, 168(%rdi)
-	adcxq	%r10, %rax
-	adoxq	%r10, %rax
-	movq	%rax, 176(%rdi)
-	movq	(%rsi), %rdx
-	leaq	8(%rsi), %rax
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rdi)
-	xorl	%r10d, %r10d
-	movq	8(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	16(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 16(%rdi)
-	movq	24(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 24(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	32(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 32(%rdi)
-	movq	40(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 40(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	48(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 48(%rdi)
-	movq	56(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 56(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	64(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 64(%rdi)
-	movq	72(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 72(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	80(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 80(%rdi)
-	movq	88(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 88(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	96(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 96(%rdi)
-	movq	104(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 104(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	112(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 112(%rdi)
-	movq	120(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 120(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	128(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 128(%rdi)
-	movq	136(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 136(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	movq	144(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 144(%rdi)
-	movq	152(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 152(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
-	movq	160(%rdi), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 160(%rdi)
-	movq	168(%rdi), %r11
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 168(%rdi)
-	movq	(%rax), %rdx
-	leaq	8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	176(%rdi), %r9
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 176(%rdi)
-	movq	%r10, %r11
-	adcxq	%r10, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 184(%rdi)
-	jmp	.Llf_mpn_sqr_adx_sqr_done
 .Llf_mpn_sqr_adx_generic:
 	cmpq	$16, %rax
 	ja	.Llf_mpn_sqr_adx_large
@@ -2305,6 +905,22 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	(%rdi,%rax,8), %r10
 	leaq	(%r10,%rax,8), %r10
 	leaq	(%rsi,%rax,8), %r11
+	cmpq	$12, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt12
+	cmpq	$10, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt10
+	cmpq	$9, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt9
+	jmp	.Llf_mpn_sqr_adx_corner_row8
+.Llf_mpn_sqr_adx_n_gt9:
+	jmp	.Llf_mpn_sqr_adx_corner_row9
+.Llf_mpn_sqr_adx_n_gt10:
+	cmpq	$11, %rax
+	ja	.Llf_mpn_sqr_adx_n_gt11
+	jmp	.Llf_mpn_sqr_adx_corner_row10
+.Llf_mpn_sqr_adx_n_gt11:
+	jmp	.Llf_mpn_sqr_adx_corner_row11
+.Llf_mpn_sqr_adx_n_gt12:
 	cmpq	$14, %rax
 	ja	.Llf_mpn_sqr_adx_n_gt14
 	cmpq	$13, %rax
@@ -2327,11 +943,11 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	testq	$1, %r8
 	jz	.Llf_mpn_sqr_adx_skip1
 	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	adcq	$0, %rcx
-	movq	%rcx, %r10
+	mulxq	(%r9), %rcx, %rbx
+	addq	%r10, %rcx
+	movq	%rcx, (%r11)
+	adcq	$0, %rbx
+	movq	%rbx, %r10
 	leaq	8(%r9), %r9
 	leaq	8(%r11), %r11
 .Llf_mpn_sqr_adx_skip1:
@@ -2340,10 +956,10 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	8(%r9), %rbx, %r10
+	adcq	%rcx, %rbx
+	movq	%rbx, 8(%r11)
 	adcq	$0, %r10
 	leaq	16(%r9), %r9
 	leaq	16(%r11), %r11
@@ -2353,17 +969,18 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
+	mulxq	8(%r9), %r10, %rbx
+	adcq	%rcx, %r10
+	movq	%r10, 8(%r11)
+	mulxq	16(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 16(%r11)
+	mulxq	24(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
-	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 24(%r11)
-	adcq	$0, %r10
+	movq	%rbx, 24(%r11)
+	adcq	$0, %rcx
+	movq	%rcx, %r10
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4:
@@ -2372,29 +989,30 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
+	mulxq	8(%r9), %r10, %rbx
+	adcq	%rcx, %r10
+	movq	%r10, 8(%r11)
+	mulxq	16(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 16(%r11)
+	mulxq	24(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
-	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
-	mulxq	32(%r9), %rbx, %rcx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rbx
-	mulxq	40(%r9), %rbp, %r10
+	movq	%rbx, 24(%r11)
+	mulxq	32(%r9), %rbx, %r10
+	adcq	%rcx, %rbx
 	movq	%rbx, 32(%r11)
-	adcq	%rcx, %rbp
-	mulxq	48(%r9), %rbx, %rcx
-	movq	%rbp, 40(%r11)
+	mulxq	40(%r9), %rcx, %rbx
+	adcq	%r10, %rcx
+	movq	%rcx, 40(%r11)
+	mulxq	48(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 48(%r11)
+	mulxq	56(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	56(%r9), %rbp, %r10
-	movq	%rbx, 48(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 56(%r11)
-	adcq	$0, %r10
+	movq	%rbx, 56(%r11)
+	adcq	$0, %rcx
+	movq	%rcx, %r10
 	leaq	64(%r9), %r9
 	leaq	64(%r11), %r11
 .Llf_mpn_sqr_adx_skip8:
@@ -2405,53 +1023,54 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
-	mulxq	8(%r9), %rbp, %r10
 	movq	%rbx, (%r11)
-	adcq	%rcx, %rbp
-	mulxq	16(%r9), %rbx, %rcx
-	movq	%rbp, 8(%r11)
+	mulxq	8(%r9), %r10, %rbx
+	adcq	%rcx, %r10
+	movq	%r10, 8(%r11)
+	mulxq	16(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 16(%r11)
+	mulxq	24(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	24(%r9), %rbp, %r10
-	movq	%rbx, 16(%r11)
-	adcq	%rcx, %rbp
-	mulxq	32(%r9), %rbx, %rcx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rbx
-	mulxq	40(%r9), %rbp, %r10
+	movq	%rbx, 24(%r11)
+	mulxq	32(%r9), %rbx, %r10
+	adcq	%rcx, %rbx
 	movq	%rbx, 32(%r11)
-	adcq	%rcx, %rbp
-	mulxq	48(%r9), %rbx, %rcx
-	movq	%rbp, 40(%r11)
+	mulxq	40(%r9), %rcx, %rbx
+	adcq	%r10, %rcx
+	movq	%rcx, 40(%r11)
+	mulxq	48(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 48(%r11)
+	mulxq	56(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	56(%r9), %rbp, %r10
-	movq	%rbx, 48(%r11)
-	adcq	%rcx, %rbp
-	mulxq	64(%r9), %rbx, %rcx
-	movq	%rbp, 56(%r11)
-	adcq	%r10, %rbx
-	mulxq	72(%r9), %rbp, %r10
+	movq	%rbx, 56(%r11)
+	mulxq	64(%r9), %rbx, %r10
+	adcq	%rcx, %rbx
 	movq	%rbx, 64(%r11)
-	adcq	%rcx, %rbp
-	mulxq	80(%r9), %rbx, %rcx
-	movq	%rbp, 72(%r11)
+	mulxq	72(%r9), %rcx, %rbx
+	adcq	%r10, %rcx
+	movq	%rcx, 72(%r11)
+	mulxq	80(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 80(%r11)
+	mulxq	88(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	88(%r9), %rbp, %r10
-	movq	%rbx, 80(%r11)
-	adcq	%rcx, %rbp
-	mulxq	96(%r9), %rbx, %rcx
-	movq	%rbp, 88(%r11)
-	adcq	%r10, %rbx
-	mulxq	104(%r9), %rbp, %r10
+	movq	%rbx, 88(%r11)
+	mulxq	96(%r9), %rbx, %r10
+	adcq	%rcx, %rbx
 	movq	%rbx, 96(%r11)
-	adcq	%rcx, %rbp
-	mulxq	112(%r9), %rbx, %rcx
-	movq	%rbp, 104(%r11)
+	mulxq	104(%r9), %rcx, %rbx
+	adcq	%r10, %rcx
+	movq	%rcx, 104(%r11)
+	mulxq	112(%r9), %rcx, %r10
+	adcq	%rbx, %rcx
+	movq	%rcx, 112(%r11)
+	mulxq	120(%r9), %rbx, %rcx
 	adcq	%r10, %rbx
-	mulxq	120(%r9), %rbp, %r10
-	movq	%rbx, 112(%r11)
-	adcq	%rcx, %rbp
-	movq	%rbp, 120(%r11)
-	adcq	$0, %r10
+	movq	%rbx, 120(%r11)
+	adcq	$0, %rcx
+	movq	%rcx, %r10
 	leaq	128(%r9), %r9
 	leaq	128(%r11), %r11
 	decq	%r8
@@ -2475,13 +1094,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	testq	$1, %r8
 	jz	.Llf_mpn_sqr_adx_skip1_2
 	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r10
+	mulxq	(%r9), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	adcxq	%rbx, %r12
+	adoxq	%rbx, %r12
+	movq	%r12, %r10
 	leaq	8(%r9), %r9
 	leaq	8(%r11), %r11
 .Llf_mpn_sqr_adx_skip1_2:
@@ -2490,12 +1109,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
+	mulxq	8(%r9), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	adcxq	%rbx, %r10
 	adoxq	%rbx, %r10
 	leaq	16(%r9), %r9
@@ -2506,22 +1125,23 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
+	mulxq	8(%r9), %r10, %r12
+	adcxq	%rbp, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	mulxq	16(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	16(%r11), %rbp
+	movq	%rbp, 16(%r11)
+	mulxq	24(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
-	adoxq	16(%r11), %r12
-	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adoxq	24(%r11), %r12
+	movq	%r12, 24(%r11)
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	movq	%rbp, %r10
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4_2:
@@ -2530,38 +1150,39 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
+	mulxq	8(%r9), %r10, %r12
+	adcxq	%rbp, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	mulxq	16(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	16(%r11), %rbp
+	movq	%rbp, 16(%r11)
+	mulxq	24(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
-	adoxq	16(%r11), %r12
-	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	mulxq	32(%r9), %r12, %rbp
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
-	mulxq	40(%r9), %r13, %r10
+	adoxq	24(%r11), %r12
+	movq	%r12, 24(%r11)
+	mulxq	32(%r9), %r12, %r10
+	adcxq	%rbp, %r12
 	adoxq	32(%r11), %r12
 	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
-	mulxq	48(%r9), %r12, %rbp
-	adoxq	40(%r11), %r13
-	movq	%r13, 40(%r11)
+	mulxq	40(%r9), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	40(%r11), %rbp
+	movq	%rbp, 40(%r11)
+	mulxq	48(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	48(%r11), %rbp
+	movq	%rbp, 48(%r11)
+	mulxq	56(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	56(%r9), %r13, %r10
-	adoxq	48(%r11), %r12
-	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r13
-	adoxq	56(%r11), %r13
-	movq	%r13, 56(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adoxq	56(%r11), %r12
+	movq	%r12, 56(%r11)
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	movq	%rbp, %r10
 	leaq	64(%r9), %r9
 	leaq	64(%r11), %r11
 .Llf_mpn_sqr_adx_skip8_2:
@@ -2572,70 +1193,71 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	8(%r9), %r13, %r10
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
-	mulxq	16(%r9), %r12, %rbp
-	adoxq	8(%r11), %r13
-	movq	%r13, 8(%r11)
+	mulxq	8(%r9), %r10, %r12
+	adcxq	%rbp, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	mulxq	16(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	16(%r11), %rbp
+	movq	%rbp, 16(%r11)
+	mulxq	24(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	24(%r9), %r13, %r10
-	adoxq	16(%r11), %r12
-	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	mulxq	32(%r9), %r12, %rbp
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
-	mulxq	40(%r9), %r13, %r10
+	adoxq	24(%r11), %r12
+	movq	%r12, 24(%r11)
+	mulxq	32(%r9), %r12, %r10
+	adcxq	%rbp, %r12
 	adoxq	32(%r11), %r12
 	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
-	mulxq	48(%r9), %r12, %rbp
-	adoxq	40(%r11), %r13
-	movq	%r13, 40(%r11)
+	mulxq	40(%r9), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	40(%r11), %rbp
+	movq	%rbp, 40(%r11)
+	mulxq	48(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	48(%r11), %rbp
+	movq	%rbp, 48(%r11)
+	mulxq	56(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	56(%r9), %r13, %r10
-	adoxq	48(%r11), %r12
-	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r13
-	mulxq	64(%r9), %r12, %rbp
-	adoxq	56(%r11), %r13
-	movq	%r13, 56(%r11)
-	adcxq	%r10, %r12
-	mulxq	72(%r9), %r13, %r10
+	adoxq	56(%r11), %r12
+	movq	%r12, 56(%r11)
+	mulxq	64(%r9), %r12, %r10
+	adcxq	%rbp, %r12
 	adoxq	64(%r11), %r12
 	movq	%r12, 64(%r11)
-	adcxq	%rbp, %r13
-	mulxq	80(%r9), %r12, %rbp
-	adoxq	72(%r11), %r13
-	movq	%r13, 72(%r11)
+	mulxq	72(%r9), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	72(%r11), %rbp
+	movq	%rbp, 72(%r11)
+	mulxq	80(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	80(%r11), %rbp
+	movq	%rbp, 80(%r11)
+	mulxq	88(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	88(%r9), %r13, %r10
-	adoxq	80(%r11), %r12
-	movq	%r12, 80(%r11)
-	adcxq	%rbp, %r13
-	mulxq	96(%r9), %r12, %rbp
-	adoxq	88(%r11), %r13
-	movq	%r13, 88(%r11)
-	adcxq	%r10, %r12
-	mulxq	104(%r9), %r13, %r10
+	adoxq	88(%r11), %r12
+	movq	%r12, 88(%r11)
+	mulxq	96(%r9), %r12, %r10
+	adcxq	%rbp, %r12
 	adoxq	96(%r11), %r12
 	movq	%r12, 96(%r11)
-	adcxq	%rbp, %r13
-	mulxq	112(%r9), %r12, %rbp
-	adoxq	104(%r11), %r13
-	movq	%r13, 104(%r11)
+	mulxq	104(%r9), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	104(%r11), %rbp
+	movq	%rbp, 104(%r11)
+	mulxq	112(%r9), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	112(%r11), %rbp
+	movq	%rbp, 112(%r11)
+	mulxq	120(%r9), %r12, %rbp
 	adcxq	%r10, %r12
-	mulxq	120(%r9), %r13, %r10
-	adoxq	112(%r11), %r12
-	movq	%r12, 112(%r11)
-	adcxq	%rbp, %r13
-	adoxq	120(%r11), %r13
-	movq	%r13, 120(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adoxq	120(%r11), %r12
+	movq	%r12, 120(%r11)
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	movq	%rbp, %r10
 	leaq	128(%r9), %r9
 	leaq	128(%r11), %r11
 	decq	%r8
@@ -2887,6 +1509,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %rcx
 	adoxq	%r9, %rcx
 	movq	%rcx, -104(%r10)
+.Llf_mpn_sqr_adx_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-88(%r11), %rcx, %r8
@@ -2935,6 +1558,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
 	movq	%r8, -96(%r10)
+.Llf_mpn_sqr_adx_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-80(%r11), %rcx, %r8
@@ -2979,6 +1603,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %rcx
 	adoxq	%r9, %rcx
 	movq	%rcx, -88(%r10)
+.Llf_mpn_sqr_adx_corner_row9:
 	movq	-80(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-72(%r11), %rcx, %r8
@@ -3019,6 +1644,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	adcxq	%r9, %r8
 	adoxq	%r9, %r8
 	movq	%r8, -80(%r10)
+.Llf_mpn_sqr_adx_corner_row8:
 	movq	-72(%r11), %rdx
 	xorl	%r9d, %r9d
 	mulxq	-64(%r11), %rcx, %r8
@@ -3240,25 +1866,25 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 .Llf_mpn_sqr_adx_final_a:
 	movq	(%rax), %rdx
 	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
+	mulxq	%rdx, %r11, %r9
 	movq	(%r10), %r8
 	movq	8(%r10), %rdx
 	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
-	adoxq	%r9, %r8
-	adoxq	%r11, %rdx
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
 	movq	%r8, (%r10)
 	movq	%rdx, 8(%r10)
 .Llf_mpn_sqr_adx_final_b:
 	movq	(%rax), %rdx
 	leaq	8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
+	mulxq	%rdx, %r11, %r9
 	movq	16(%r10), %r8
 	movq	24(%r10), %rdx
 	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
-	adoxq	%r9, %r8
-	adoxq	%r11, %rdx
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
 	movq	%r8, 16(%r10)
 	movq	%rdx, 24(%r10)
 	leaq	32(%r10), %r10
@@ -3277,9 +1903,6 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
-	popq	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_mpn_sqr_adx)
 

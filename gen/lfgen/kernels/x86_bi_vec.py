@@ -73,8 +73,8 @@ PARAMS = {
     "vec_min": Param(16, (16, 20, 24, 32, 48),
                      "from this many words on the vector path (below: the scalar row)",
                      kind="size", sizes=(16, 19, 20, 23, 24, 31, 32, 40, 47, 48, 56)),
-    "short_to_mulx": Param(16, (0, 16),
-                           "16: windows below vec_min jump to the mulx variant before the "
+    "short_to_mulx": Param(1, (0, 1),
+                           "1: windows below vec_min jump to the mulx variant before the "
                            "frame (no frame, no vector setup); 0: handled here",
                            kind="size", sizes=(1, 2, 3, 5, 8, 12, 15)),
     "scalar_tail": Param(11, (0, 3, 5, 7, 9, 11, 13, 15),
@@ -514,8 +514,6 @@ def build(symbol, p):
     from .bi_mul_add import SPEC
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     if p.short_to_mulx:
-        if p.short_to_mulx != p.vec_min:
-            raise ValueError("short_to_mulx must be 0 or equal vec_min")
         f.tail_call_outside(4, p.vec_min, None, p.sibling("mulx"))
     with f:
         out, out_len, inp, offset, ln, k = f.load_args()

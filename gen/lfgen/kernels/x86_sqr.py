@@ -288,9 +288,18 @@ def square(f, T, dig, n, p, diag, store_pos0=None):
     if C > p.small:
         row_entry = {L: f.new_label("corner_row%d" % L) for L in range(1, C)}
         large = f.new_label("large")
+        fin = f.new_label("final")
         CMP(n, C)
         JA(large)
-        # p.small < n <= C: zero T[1..n-1], rows from length n-1
+        if p.small < 1:
+            # n == 1 (no straight-line code for it): no rows, T[1] = 0, the final pass
+            multi = f.new_label("multi")
+            CMP(n, 1)
+            JA(multi)
+            LEA(Ttop, [T + 16])
+            JMP(fin)
+            LABEL(multi)
+        # p.small < n <= C, n >= 2: zero T[1..n-1], rows from length n-1
         XOR(z.as_dword, z.as_dword)
         cnt = GeneralPurposeRegister64()
         ptr = GeneralPurposeRegister64()
@@ -312,6 +321,7 @@ def square(f, T, dig, n, p, diag, store_pos0=None):
         LEA(Ttop, [Ttop + n * 8])
         LEA(Dtop, [dig + n * 8])
         corner_rows(f, Ttop, Dtop, C, row_entry)
+        LABEL(fin)
         XOR(z.as_dword, z.as_dword)
         MOV([Ttop - 8], z)                # T[2n-1] = 0
         final_pass(f, T, n, diag, store_pos0)

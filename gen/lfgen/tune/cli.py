@@ -9,6 +9,9 @@
     --fresh                      forget earlier measurements of this arch/cpu
     --quick                      shorter timing runs (31 rounds of 5 us batches)
     --top N                      loop candidates kept by the model for timing (default 8)
+    --check-space                no tuning: build every schedule one parameter away from
+                                 generic's (each other choice of each parameter) for every
+                                 variant and check each against ref (make test-space)
 """
 
 import argparse
@@ -61,17 +64,23 @@ def main(argv):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--top", type=int, default=8)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--check-space", action="store_true")
     a = ap.parse_args(argv)
+    if a.check_space:
+        return check_space(a)
     cpu = a.cpu or ("native" if a.arch == host_arch else "models")
     names = cpumod.models(a.arch) if cpu == "models" else cpu.split(",")
     kernels = {k for x in a.kernel for k in x.split(",") if k}
     unknown = kernels - {m.SPEC.name for m in KERNELS}
     if unknown:
         sys.exit("lfgen tune: no kernel %s" % ", ".join(sorted(unknown)))
-    status = 0
-    for name in names:
-        status |= tune_one(a, name, kernels, host_arch)
-    return status
+    results = [tune_one(a, name, kernels, host_arch) for name in names]
+    if len(results) > 1 and all(r is not None for r in results):
+        path = os.path.join(ROOT, "bench", "results", "tune-%s-models.md" % a.arch)
+        with open(path, "w") as f:
+            f.write(output.summary_text(a.arch, results))
+        print("summary: %s" % os.path.relpath(path, ROOT))
+    return 0
 
 
 def tune_one(a, cpu, kernels, host_arch):
@@ -127,7 +136,7 @@ def tune_one(a, cpu, kernels, host_arch):
     log("%d steps measured now, %d reused from earlier runs" % (
         tuner.counts["measured_now"], state.reused))
     write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods)
-    return 0
+    return (name, mode, tuner.records) if complete else None
 
 
 def _figures(mode, records):
@@ -256,3 +265,48 @@ def _merge_untuned(path, records, mods):
         rec = records.setdefault(k, {"variants": {}, "order": [], "generic_order": []})
         for vn, vals in tables.items():
             rec["variants"][vn] = {"generic": {}, "final": dict(vals), "phases": []}
+
+
+def check_space(a):
+    """Every single-parameter move from generic's values, built and checked against ref:
+    the points the tuner reaches first must all be correct (a builder may refuse a point,
+    e.g. out of registers; that is reported, not a failure)."""
+    from .runner import Candidate
+    from . import space
+    t0 = time.monotonic()
+    work = os.path.join(ROOT, "build", "tune", "%s-space" % a.arch)
+    runner = Runner(a.arch, work, print, quick=True)
+    runner.prepare()
+    kernels = {k for x in a.kernel for k in x.split(",") if k}
+    bad = refused = checked = 0
+    for mod in KERNELS:
+        if kernels and mod.SPEC.name not in kernels:
+            continue
+        generic = runner.generic_builds(mod)
+        sib = {n: b.symbol for n, b in generic.items()}
+        for v in [v for v in mod.VARIANTS if v.arch == a.arch]:
+            base = dict(generic[v.name].values.items())
+            cands = [Candidate(m) for p in sorted(v.params) for m in space.moves(v, base, p)]
+            runner.build(mod, v, cands, sib)
+            for c in cands:
+                if c.error:
+                    refused += 1
+                    print("  %s.%s {%s}: the builder refuses: %s" % (
+                        mod.SPEC.name, v.name, space.key(c.values), c.error))
+            ok = [c for c in cands if c.build]
+            for i in range(0, len(ok), 32):
+                part = ok[i:i + 32]
+                names = ["%s#%d" % (v.name, i + j) for j in range(len(part))]
+                d, _ = runner.batch(mod, list(zip(names, [c.build for c in part])))
+                res = runner.check(d, mod.SPEC.name, names)
+                for n, c in zip(names, part):
+                    checked += 1
+                    if res[n]:
+                        bad += 1
+                        print("FAIL %s.%s {%s}: %s" % (mod.SPEC.name, v.name,
+                                                       space.key(c.values), res[n]))
+            print("%s.%s: %d schedules one move from generic checked against ref" % (
+                mod.SPEC.name, v.name, len(ok)))
+    print("check-space %s: %d checked, %d refused by the builder, %d wrong (%.0f s)" % (
+        a.arch, checked, refused, bad, time.monotonic() - t0))
+    return 1 if bad else 0

@@ -83,7 +83,8 @@ def _variant_comment(vr):
             how = ph.get("confirm")
             fig = ("timed %.3fx the incumbent [%.3f, %.3f], confirmed"
                    % (how["ratio"], how["low"], how["high"])) if how else "modelled"
-            lines.append("%s: %s (%s)" % (ph["phase"], space.key(ph["winner"]), fig))
+            moved = {k: v for k, v in ph["winner"].items() if ph["incumbent"].get(k) != v}
+            lines.append("%s: %s (%s)" % (ph["phase"], space.key(moved), fig))
     return "\n".join(lines) or None
 
 
@@ -184,6 +185,54 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
                     L.append("Winner: `%s`%s" % (space.key(ph["winner"]), (
                         ", confirmed %s" % _est(ph["confirm"])) if ph.get("confirm") else ""))
                 L.append("")
+    return "\n".join(L) + "\n"
+
+
+def summary_text(arch, results):
+    """One table over several CPUs tuned in one run: per kernel the variant each CPU runs
+    first and its modelled main-loop cost, per variant the values that differ from generic.
+    For bi_mul_add on AArch64 this is the JDK-8186915 question -- 32-bit multiplies (w32:
+    umaddl per word; w64: umaddl pairs on a 64-bit carry chain) or 64-bit ones (x64: mul/umulh
+    on word pairs) -- answered per CPU."""
+    cpus_ = [r[0] for r in results]
+    L = ["# `make tune` over %s models (%s)" % (arch, ", ".join(cpus_)), "",
+         "llvm-mca-19 models, not measurements.  Per kernel: the variant each CPU's schedule "
+         "runs first, and each variant's modelled main-loop cost (core cycles per unit of "
+         "work: limb, word or digit product) at its tuned values; `*` marks the first.", ""]
+    kernels = []
+    for _, _, rec in results:
+        for k in rec:
+            if k not in kernels:
+                kernels.append(k)
+    for k in kernels:
+        L += ["## %s" % k, "", "| variant | " + " | ".join(cpus_) + " |",
+              "|---|" + "---:|" * len(cpus_)]
+        variants = []
+        for _, _, rec in results:
+            for v in rec.get(k, {}).get("variants", {}):
+                if v not in variants:
+                    variants.append(v)
+        for v in variants:
+            cells = []
+            for _, _, rec in results:
+                r = rec.get(k, {})
+                om = r.get("order_model", {}).get(v)
+                first = r.get("order", [None])[0] == v
+                cells.append(("%.3f" % om["score"] if om and om["score"] else "-") +
+                             ("*" if first else ""))
+            L.append("| %s | %s |" % (v, " | ".join(cells)))
+        L.append("")
+        for v in variants:
+            tuned = []
+            for name, _, rec in results:
+                vr = rec.get(k, {}).get("variants", {}).get(v)
+                if vr:
+                    diff = {p: x for p, x in vr["final"].items() if vr["generic"].get(p) != x}
+                    if diff:
+                        tuned.append("%s: `%s`" % (name, space.key(diff)))
+            L.append("- %s.%s values: %s" % (k, v, "; ".join(tuned) or "generic's on every "
+                                                                        "model"))
+        L.append("")
     return "\n".join(L) + "\n"
 
 

@@ -17,6 +17,7 @@ A candidate is a variant's build under values that no schedule file holds yet.  
 import json
 import math
 import os
+import signal
 import subprocess
 
 from .. import emit, main as gen, mca, schedule
@@ -56,10 +57,20 @@ class Runner:
         self.llvm_mca = None
 
     # ---- make ----------------------------------------------------------------------------
-    def make(self, target, check=True, **variables):
+    def make(self, target, check=True, timeout=None, **variables):
         cmd = ["make", "--no-print-directory", "-s", "ARCH=" + self.arch]
         cmd += ["%s=%s" % kv for kv in sorted(variables.items())] + [target]
-        r = subprocess.run(cmd, cwd=gen.ROOT, capture_output=True, text=True)
+        # a session of its own: on a timeout the whole group (make and the program it runs)
+        # is killed, not only make
+        p = subprocess.Popen(cmd, cwd=gen.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise
+        r = subprocess.CompletedProcess(cmd, p.returncode, out, err)
         if check and r.returncode != 0:
             raise RuntimeError("%s failed:\n%s%s" % (" ".join(cmd), r.stdout[-3000:],
                                                      r.stderr[-3000:]))
@@ -169,32 +180,44 @@ class Runner:
             f.write(gen.render_kernel_file(self.env, mod.SPEC, b, feats))
         return path
 
-    def run(self, d, args):
-        return self.make("tune-run", check=False, TUNE_DIR=os.path.relpath(d, gen.ROOT),
-                         TUNE_RUN_ARGS=" ".join(args))
+    def run(self, d, args, timeout=None):
+        try:
+            return self.make("tune-run", check=False, timeout=timeout,
+                             TUNE_DIR=os.path.relpath(d, gen.ROOT), TUNE_RUN_ARGS=" ".join(args))
+        except subprocess.TimeoutExpired as e:
+            return subprocess.CompletedProcess(e.cmd, None, e.stdout or "", e.stderr or "")
 
     # ---- checking ----------------------------------------------------------------------------
     def check(self, d, kernel, names):
-        """{name: None if it agrees with ref, else the first failure} for the entries."""
+        """{name: None if it agrees with ref, else the first failure} for the entries.  A
+        run that dies (a candidate that crashes or hangs) is repeated per candidate to
+        find which."""
         out = {}
         for i in range(0, len(names), 32):
-            part = names[i:i + 32]
-            js = os.path.join(d, "check.json")
-            r = self.run(d, ["--check", "--kernel", kernel, "--variant", ",".join(part),
-                             "--json", os.path.relpath(js, gen.ROOT)])
-            if r.returncode not in (0, 1) or not os.path.exists(js):
-                raise RuntimeError("check run failed (%d):\n%s%s" % (r.returncode,
-                                                                     r.stdout[-2000:],
-                                                                     r.stderr[-2000:]))
-            with open(js) as f:
-                res = json.load(f)["results"]
-            got = {x["variant"]: x for x in res}
-            for n in part:
-                x = got.get(n)
-                out[n] = ("not checked" if x is None else
-                          None if x["ok"] else "mismatch %s" % json.dumps(x["first_failure"]))
-            os.remove(js)
+            out.update(self._check_run(d, kernel, names[i:i + 32]))
         return out
+
+    def _check_run(self, d, kernel, names):
+        js = os.path.join(d, "check.json")
+        if os.path.exists(js):
+            os.remove(js)
+        r = self.run(d, ["--check", "--kernel", kernel, "--variant", ",".join(names),
+                         "--json", os.path.relpath(js, gen.ROOT)], timeout=120)
+        if r.returncode not in (0, 1) or not os.path.exists(js):
+            if len(names) > 1:
+                out = {}
+                for n in names:
+                    out.update(self._check_run(d, kernel, [n]))
+                return out
+            how = "timed out" if r.returncode is None else "exit status %d" % r.returncode
+            return {names[0]: "crashed (%s): %s" % (how, (r.stderr or r.stdout or "")
+                                                    .strip().splitlines()[-1:])}
+        with open(js) as f:
+            res = json.load(f)["results"]
+        os.remove(js)
+        got = {x["variant"]: x for x in res}
+        return {n: ("not checked" if got.get(n) is None else None if got[n]["ok"] else
+                    "mismatch %s" % json.dumps(got[n]["first_failure"])) for n in names}
 
     # ---- timing ------------------------------------------------------------------------------
     def time(self, d, kernel, baseline, names, sizes):
@@ -243,7 +266,9 @@ class Runner:
             for i, (name, keys, entries) in enumerate(regs):
                 units = next((keys[k] for k in ("limbs", "words", "products") if k in keys),
                              None)
-                rfile = "%s.r%d.s" % (path[:-2], i)
+                rdir = os.path.join(self.work, "regions")
+                os.makedirs(rdir, exist_ok=True)
+                rfile = os.path.join(rdir, "%s.r%d.s" % (os.path.basename(path)[:-2], i))
                 with open(rfile, "w") as f:
                     f.write(mca.region_text(entries))
                 res = mca.run(self.llvm_mca, rfile, self.arch, cpu)

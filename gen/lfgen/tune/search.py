@@ -36,6 +36,10 @@ from .cpus import runs
 from .runner import Candidate
 
 
+# modelled figures this close are the same to us (llvm-mca's cycle counts are coarse)
+EQUIVALENT = 0.005
+
+
 class OutOfBudget(Exception):
     pass
 
@@ -338,6 +342,14 @@ class Tuner:
         ph["incumbent_score"] = score.get(space.key(cur.values))
         inc = score.get(space.key(cur.values))
         order = sorted((s, k) for k, s in score.items() if s is not None)
+        if order:
+            # within EQUIVALENT of the best the model cannot tell candidates apart: prefer
+            # the one that changes fewest of the incumbent's values
+            changes = {k: sum(1 for p, x in c.values.items() if cur.values.get(p) != x)
+                       for c in ok for k in [space.key(c.values)]}
+            changes[space.key(cur.values)] = 0
+            near = [t for t in order if t[0] <= order[0][0] * (1 + EQUIVALENT)]
+            order = sorted(near, key=lambda t: (changes[t[1]], t)) + order[len(near):]
         for s, k in order:
             if inc is not None and s > inc * (1 - self.tie):
                 break
