@@ -252,7 +252,8 @@ def coff_functions(obj):
         if r and last is not None:
             relocs[last[0]] = r.group(3)         # a relocation wins over the annotation
     for name, insns in funcs.items():
-        while insns and roundtrip.is_padding(roundtrip.Insn(insns[-1][2], [], "")):
+        while insns and roundtrip.is_padding(roundtrip.Insn(
+                insns[-1][2], [o.strip() for o in insns[-1][3].split(",") if o.strip()], "")):
             insns.pop()
     return funcs, relocs
 
