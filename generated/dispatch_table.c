@@ -16,15 +16,44 @@
 #include "lf_dispatch.h"
 
 #if defined(__x86_64__)
+/* sapphirerapids: GenuineIntel family 0x6 model 0xcf */
+static const struct lf_schedule_id lf_schedule_ids_sapphirerapids[] = {
+	{ 0x6, 0xcf },
+};
 
 const struct lf_schedule lf_schedule_table[] = {
 	{ "generic", "gen/schedules/x86_64/generic.toml", NULL, NULL, 0 },
+	{ "sapphirerapids", "gen/schedules/x86_64/sapphirerapids.toml", "GenuineIntel",
+	  lf_schedule_ids_sapphirerapids,
+	  sizeof lf_schedule_ids_sapphirerapids / sizeof lf_schedule_ids_sapphirerapids[0] },
 	{ NULL, NULL, NULL, NULL, 0 }
 };
 #elif defined(__aarch64__)
+/* cortex-a72: MIDR implementer 0x41 part 0xd08 */
+static const struct lf_schedule_id lf_schedule_ids_cortex_a72[] = {
+	{ 0x41, 0xd08 },
+};
+/* neoverse-v1: MIDR implementer 0x41 part 0xd40 */
+static const struct lf_schedule_id lf_schedule_ids_neoverse_v1[] = {
+	{ 0x41, 0xd40 },
+};
+/* thunderx2t99: MIDR implementer 0x43 part 0x0af, implementer 0x42 part 0x516 */
+static const struct lf_schedule_id lf_schedule_ids_thunderx2t99[] = {
+	{ 0x43, 0xaf },
+	{ 0x42, 0x516 },
+};
 
 const struct lf_schedule lf_schedule_table[] = {
 	{ "generic", "gen/schedules/aarch64/generic.toml", NULL, NULL, 0 },
+	{ "cortex-a72", "gen/schedules/aarch64/cortex-a72.toml", NULL,
+	  lf_schedule_ids_cortex_a72,
+	  sizeof lf_schedule_ids_cortex_a72 / sizeof lf_schedule_ids_cortex_a72[0] },
+	{ "neoverse-v1", "gen/schedules/aarch64/neoverse-v1.toml", NULL,
+	  lf_schedule_ids_neoverse_v1,
+	  sizeof lf_schedule_ids_neoverse_v1 / sizeof lf_schedule_ids_neoverse_v1[0] },
+	{ "thunderx2t99", "gen/schedules/aarch64/thunderx2t99.toml", NULL,
+	  lf_schedule_ids_thunderx2t99,
+	  sizeof lf_schedule_ids_thunderx2t99 / sizeof lf_schedule_ids_thunderx2t99[0] },
 	{ NULL, NULL, NULL, NULL, 0 }
 };
 #else
@@ -37,6 +66,7 @@ const struct lf_schedule lf_schedule_table[] = {
 static const struct lf_variant lf_mpn_mul_1_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx@sapphirerapids", (lf_fnptr)lf_mpn_mul_1_mulx__sapphirerapids, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_mul_1_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -44,14 +74,22 @@ static const struct lf_variant lf_mpn_mul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_1_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
+	lf_mpn_mul_1_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
+	lf_mpn_mul_1_order_cortex_a72,
+	lf_mpn_mul_1_order_neoverse_v1,
+	lf_mpn_mul_1_order_thunderx2t99,
 };
 #else
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, LF_ORDER_END };
@@ -62,6 +100,7 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx@sapphirerapids", (lf_fnptr)lf_mpn_addmul_1_adx__sapphirerapids, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_addmul_1_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -69,14 +108,22 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
+	lf_mpn_addmul_1_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
+	lf_mpn_addmul_1_order_cortex_a72,
+	lf_mpn_addmul_1_order_neoverse_v1,
+	lf_mpn_addmul_1_order_thunderx2t99,
 };
 #else
 static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, LF_ORDER_END };
@@ -87,6 +134,8 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma@sapphirerapids", (lf_fnptr)lf_mpn_sqr_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/sapphirerapids" },
+	{ "adx@sapphirerapids", (lf_fnptr)lf_mpn_sqr_adx__sapphirerapids, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -94,14 +143,22 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
+	lf_mpn_sqr_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
+	lf_mpn_sqr_order_cortex_a72,
+	lf_mpn_sqr_order_neoverse_v1,
+	lf_mpn_sqr_order_thunderx2t99,
 };
 #else
 static const uint8_t lf_mpn_sqr_order_generic[] = { 0, LF_ORDER_END };
@@ -113,23 +170,34 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx@sapphirerapids", (lf_fnptr)lf_bi_mul_add_adx__sapphirerapids, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic" },
 	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, LF_CPU_ASM, "aarch64/generic" },
 	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, LF_CPU_ASM, "aarch64/generic" },
+	{ "x64@neoverse-v1", (lf_fnptr)lf_bi_mul_add_x64__neoverse_v1, LF_CPU_ASM, "aarch64/neoverse-v1" },
+	{ "x64@thunderx2t99", (lf_fnptr)lf_bi_mul_add_x64__thunderx2t99, LF_CPU_ASM, "aarch64/thunderx2t99" },
 #endif
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 3, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 4, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
+	lf_bi_mul_add_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 3, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 5, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_cortex_a72[] = { 2, 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_neoverse_v1[] = { 3, 0, 2, 5, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_thunderx2t99[] = { 4, 0, 2, 5, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
+	lf_bi_mul_add_order_cortex_a72,
+	lf_bi_mul_add_order_neoverse_v1,
+	lf_bi_mul_add_order_thunderx2t99,
 };
 #else
 static const uint8_t lf_bi_mul_add_order_generic[] = { 0, LF_ORDER_END };
@@ -147,13 +215,21 @@ static const struct lf_variant lf_bi_square_to_len_variants[] = {
 };
 #if defined(__x86_64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
+	lf_bi_square_to_len_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
+	lf_bi_square_to_len_order_cortex_a72,
+	lf_bi_square_to_len_order_neoverse_v1,
+	lf_bi_square_to_len_order_thunderx2t99,
 };
 #else
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, LF_ORDER_END };

@@ -11,19 +11,26 @@ LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(L
 
 LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__sapphirerapids.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma__sapphirerapids.S
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w32.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64__neoverse_v1.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64__thunderx2t99.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_1_a64.S \

@@ -45,7 +45,7 @@ class KernelSpec:
               "source")
 
     def __init__(self, name, operation, args, result, shapes, units, preconditions, source,
-                 api=None, tune_sizes=(16, 32, 64, 128)):
+                 api=None, tune_sizes=(16, 32, 64, 128), question=None):
         self.name = name
         self.operation = operation
         self.args = list(args)
@@ -58,6 +58,9 @@ class KernelSpec:
         # sizes (in the kernel's unit) at which the tuner times the loop parameters and
         # compares variants: the lengths the kernel is used for
         self.tune_sizes = tuple(tune_sizes)
+        # (title, {variant: what it stands for}): a design question the choice of variant
+        # answers; `make tune` over several CPUs answers it per CPU in its summary
+        self.question = question
 
     def prototype(self, symbol):
         ret = self.result or "void"
@@ -71,8 +74,15 @@ class KernelSpec:
         return "typedef %s (*lf_%s_fn)(%s);" % (ret, self.name, params)
 
 
+# llvm-mca models EFLAGS as one register: the two carry chains of ADCX/ADOX look like one
+# serial chain to it, so the placement of MULX among them (`ahead`) is invisible or misjudged
+ADX_CHAINS = "llvm-mca models EFLAGS as one register, so ADCX/ADOX chains look serial to it"
+
+
 class Variant:
-    def __init__(self, name, arch, build, params=None, algorithm=""):
+    def __init__(self, name, arch, build, params=None, algorithm="", unmodelled=None):
+        """`unmodelled`: {param: why} -- loop parameters a CPU model cannot judge for this
+        variant; tuning by model keeps their values, timing still searches them."""
         if arch not in ("x86_64", "aarch64"):
             raise ValueError("unknown arch %s" % arch)
         self.name = name
@@ -80,6 +90,10 @@ class Variant:
         self.build = build
         self.params = dict(params or {})
         self.algorithm = algorithm
+        self.unmodelled = dict(unmodelled or {})
+        unknown = set(self.unmodelled) - set(self.params)
+        if unknown:
+            raise ValueError("%s: unmodelled %s are not parameters" % (name, sorted(unknown)))
 
     def symbol(self, spec):
         return "lf_%s_%s" % (spec.name, self.name)

@@ -430,6 +430,22 @@ class Output(unittest.TestCase):
         s.check_against([mod])
         self.assertEqual(s.variant_order(mod.SPEC, ["fast", "slow"]), ["slow", "fast"])
 
+    def test_summary_answers_the_kernels_question_per_cpu(self):
+        def rec(order, costs):
+            return {"bi_mul_add": {
+                "order": order, "order_model": {v: {"score": c} for v, c in costs.items()},
+                "variants": {v: {"generic": {}, "final": {}} for v in costs}}}
+        results = [("cortex-a72", None, rec(["w32", "w64", "x64"],
+                                            {"w64": 2.6, "x64": 2.9, "w32": 2.2})),
+                   ("thunderx2t99", None, rec(["x64", "w64", "w32"],
+                                              {"w64": 5.0, "x64": 3.75, "w32": 5.4}))]
+        text = output.summary_text("aarch64", results)
+        self.assertIn("JDK-8186915", text)
+        self.assertIn("- cortex-a72: **w32** -- 32-bit multiplies, one umaddl per word", text)
+        self.assertIn("(2.200 against w64 2.600)", text)
+        self.assertIn("- thunderx2t99: **x64** -- 64-bit multiplies", text)
+        self.assertIn("(3.750 against w64 5.000)", text)
+
 
 if __name__ == "__main__":
     unittest.main()
@@ -455,3 +471,55 @@ class RealCandidate(unittest.TestCase):
             self.assertIsNone(c.error)
             bd, _ = r.batch(mpn_sqr, [("adx#0", c.build)])
             self.assertEqual(r.check(bd, "mpn_sqr", ["adx#0"]), {"adx#0": None})
+
+
+class Regression(unittest.TestCase):
+    def test_a_gain_bought_with_a_loss_elsewhere_is_not_a_win(self):
+        # +15% at two sizes, -10% at one: the geometric mean is up, the candidate still loses
+        e = noise.combine([(1, 0.90, 0.899, 0.901, 101), (9, 1.15, 1.149, 1.151, 101),
+                           (12, 1.15, 1.149, 1.151, 101)])
+        self.assertGreater(e.low, 1.0)
+        self.assertFalse(e.wins())
+        self.assertEqual(e.regressions(), [1])
+        self.assertEqual(e.verdict(), "regresses at 1")
+        # a dip inside the tolerance or inside the noise is not a regression
+        e = noise.combine([(1, 0.985, 0.984, 0.986, 101), (9, 1.15, 1.149, 1.151, 101)])
+        self.assertTrue(e.wins())
+        e = noise.combine([(1, 0.95, 0.70, 1.20, 101), (9, 1.15, 1.149, 1.151, 101)])
+        self.assertFalse(e.regresses())
+
+
+class Confirmed(unittest.TestCase):
+    def est(self, *meds):
+        return noise.combine([(s, m, m - 0.001, m + 0.001, 101) for s, m in meds])
+
+    def test_every_run_must_win_and_a_regression_must_repeat(self):
+        a = self.est((1, 1.10), (2, 1.10))
+        dip = self.est((1, 0.95), (2, 1.20))          # wins on the whole, regresses at 1
+        self.assertEqual(noise.confirmed([a, a, a]), (True, "win"))
+        self.assertEqual(noise.confirmed([a, dip, a])[0], True)       # once: noise
+        self.assertEqual(noise.confirmed([dip, a, dip]), (False, "regresses at 1"))
+        flat = self.est((1, 1.0), (2, 1.0))
+        self.assertEqual(noise.confirmed([a, flat, a])[0], False)     # one run: no win
+
+
+class Unmodelled(unittest.TestCase):
+    def test_a_model_does_not_move_what_it_cannot_judge(self):
+        mod = fake_kernel()
+        fast = mod.VARIANTS[0]
+        mod.VARIANTS[0] = Variant("fast", "x86_64", fast.build, fast.params,
+                                  unmodelled={"ahead": "flags"})
+        # the model loves ahead=0 (it is wrong about it) and unroll 8
+        m = lambda v, values, cpu: 10.0 - (2.0 if values.get("ahead") == 0 else 0) - (   # noqa
+            1.0 if values.get("unroll") == 8 else 0)
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
+            t, _, logs = make_tuner(r, d, mode="model", cpus_=["znver4"])
+            rec = t.tune_kernel(mod)
+            self.assertEqual(rec["variants"]["fast"]["final"]["ahead"], 1)
+            self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 8)
+            self.assertTrue(any("ahead kept" in l for l in logs))
+        with support.TempDir() as d:                 # timing still searches it
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
+            t, _, _ = make_tuner(r, d)
+            self.assertEqual(t.tune_kernel(mod)["variants"]["fast"]["final"]["ahead"], 0)

@@ -29,15 +29,15 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   ahead = 2
+ *   ahead = 1
  *   short_to_mulx = 16
- *   unroll = 16
+ *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
  * registers and calls this body, lf_bi_mul_add_adx_sysv.
- * 290 instructions.
+ * 164 instructions.
  */
 #include "lf_asm.h"
 
@@ -46,14 +46,6 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	cmpq	$16, %r8
 	jb	LF_BODY(lf_bi_mul_add_mulx)
 	/* end of size dispatch */
-	pushq	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %r12, 0
-	LF_SEH_PUSHREG(%r12)
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset %rbp, 0
-	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
@@ -113,226 +105,103 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	jz	.Llf_bi_mul_add_adx_skip4
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rsi
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, -8(%rax), %rbx
-	mulxq	%rbx, %rbp, %rbx
-	adcxq	%r10, %rsi
-	rorxq	$32, -16(%rax), %r10
-	rorxq	$32, (%r11), %r12
-	adoxq	%r12, %rsi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, (%r11)
-	adcxq	%rdi, %rbp
-	rorxq	$32, -24(%rax), %rsi
+	mulxq	%rsi, %rdi, %rsi
+	adcxq	%r10, %rdi
+	rorxq	$32, -8(%rax), %r10
+	rorxq	$32, (%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, (%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -16(%rax), %rsi
 	rorxq	$32, -8(%r11), %rdi
-	adoxq	%rdi, %rbp
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -8(%r11)
-	adcxq	%rbx, %r10
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -8(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -24(%rax), %r10
 	rorxq	$32, -16(%r11), %rbx
-	adoxq	%rbx, %r10
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -24(%r11), %r10
-	adoxq	%r10, %rsi
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r11)
-	adcxq	%rcx, %rdi
-	adoxq	%rcx, %rdi
-	movq	%rdi, %r10
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -16(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -24(%r11), %rsi
+	adoxq	%rsi, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -24(%r11)
+	adcxq	%rcx, %r10
+	adoxq	%rcx, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r11), %r11
 .Llf_bi_mul_add_adx_skip4:
-	testq	$8, %r9
-	jz	.Llf_bi_mul_add_adx_skip8
-	xorl	%ecx, %ecx
-	rorxq	$32, (%rax), %rsi
-	mulxq	%rsi, %rdi, %rsi
-	rorxq	$32, -8(%rax), %rbx
-	mulxq	%rbx, %rbp, %rbx
-	adcxq	%r10, %rdi
-	rorxq	$32, -16(%rax), %r10
-	rorxq	$32, (%r11), %r12
-	adoxq	%r12, %rdi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, (%r11)
-	adcxq	%rsi, %rbp
-	rorxq	$32, -24(%rax), %rsi
-	rorxq	$32, -8(%r11), %rdi
-	adoxq	%rdi, %rbp
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -8(%r11)
-	adcxq	%rbx, %r10
-	rorxq	$32, -32(%rax), %rbx
-	rorxq	$32, -16(%r11), %rbp
-	adoxq	%rbp, %r10
-	mulxq	%rbx, %rbx, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -40(%rax), %r10
-	rorxq	$32, -24(%r11), %r12
-	adoxq	%r12, %rsi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r11)
-	adcxq	%rdi, %rbx
-	rorxq	$32, -48(%rax), %rsi
-	rorxq	$32, -32(%r11), %rdi
-	adoxq	%rdi, %rbx
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -32(%r11)
-	adcxq	%rbp, %r10
-	rorxq	$32, -56(%rax), %rbx
-	rorxq	$32, -40(%r11), %rbp
-	adoxq	%rbp, %r10
-	mulxq	%rbx, %rbx, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -48(%r11), %r10
-	adoxq	%r10, %rsi
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -48(%r11)
-	adcxq	%rdi, %rbx
-	rorxq	$32, -56(%r11), %r10
-	adoxq	%r10, %rbx
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -56(%r11)
-	adcxq	%rcx, %rbp
-	adoxq	%rcx, %rbp
-	movq	%rbp, %r10
-	leaq	-64(%rax), %rax
-	leaq	-64(%r11), %r11
-.Llf_bi_mul_add_adx_skip8:
-	shrq	$4, %r9
+	shrq	$3, %r9
 	jz	.Llf_bi_mul_add_adx_done
 .Llf_bi_mul_add_adx_top:
-/* LLVM-MCA-BEGIN addmul_row words=32 */
+/* LLVM-MCA-BEGIN addmul_row words=16 */
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rsi
 	mulxq	%rsi, %rdi, %rsi
-	rorxq	$32, -8(%rax), %rbx
-	mulxq	%rbx, %rbp, %rbx
 	adcxq	%r10, %rdi
-	rorxq	$32, -16(%rax), %r10
-	rorxq	$32, (%r11), %r12
-	adoxq	%r12, %rdi
-	mulxq	%r10, %r10, %r12
+	rorxq	$32, -8(%rax), %r10
+	rorxq	$32, (%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, (%r11)
-	adcxq	%rsi, %rbp
-	rorxq	$32, -24(%rax), %rsi
+	adcxq	%rsi, %rbx
+	rorxq	$32, -16(%rax), %rsi
 	rorxq	$32, -8(%r11), %rdi
-	adoxq	%rdi, %rbp
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -8(%r11)
-	adcxq	%rbx, %r10
-	rorxq	$32, -32(%rax), %rbx
-	rorxq	$32, -16(%r11), %rbp
-	adoxq	%rbp, %r10
-	mulxq	%rbx, %rbx, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -40(%rax), %r10
-	rorxq	$32, -24(%r11), %r12
-	adoxq	%r12, %rsi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r11)
-	adcxq	%rdi, %rbx
-	rorxq	$32, -48(%rax), %rsi
-	rorxq	$32, -32(%r11), %rdi
-	adoxq	%rdi, %rbx
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -32(%r11)
-	adcxq	%rbp, %r10
-	rorxq	$32, -56(%rax), %rbx
-	rorxq	$32, -40(%r11), %rbp
-	adoxq	%rbp, %r10
-	mulxq	%rbx, %rbx, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -64(%rax), %r10
-	rorxq	$32, -48(%r11), %r12
-	adoxq	%r12, %rsi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -48(%r11)
-	adcxq	%rdi, %rbx
-	rorxq	$32, -72(%rax), %rsi
-	rorxq	$32, -56(%r11), %rdi
-	adoxq	%rdi, %rbx
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -56(%r11)
-	adcxq	%rbp, %r10
-	rorxq	$32, -80(%rax), %rbx
-	rorxq	$32, -64(%r11), %rbp
-	adoxq	%rbp, %r10
-	mulxq	%rbx, %rbx, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -64(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -88(%rax), %r10
-	rorxq	$32, -72(%r11), %r12
-	adoxq	%r12, %rsi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -72(%r11)
-	adcxq	%rdi, %rbx
-	rorxq	$32, -96(%rax), %rsi
-	rorxq	$32, -80(%r11), %rdi
-	adoxq	%rdi, %rbx
-	mulxq	%rsi, %rsi, %rdi
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -80(%r11)
-	adcxq	%rbp, %r10
-	rorxq	$32, -104(%rax), %rbx
-	rorxq	$32, -88(%r11), %rbp
-	adoxq	%rbp, %r10
-	mulxq	%rbx, %rbx, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -88(%r11)
-	adcxq	%r12, %rsi
-	rorxq	$32, -112(%rax), %r10
-	rorxq	$32, -96(%r11), %r12
-	adoxq	%r12, %rsi
-	mulxq	%r10, %r10, %r12
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -96(%r11)
-	adcxq	%rdi, %rbx
-	rorxq	$32, -120(%rax), %rsi
-	rorxq	$32, -104(%r11), %rdi
 	adoxq	%rdi, %rbx
 	mulxq	%rsi, %rdi, %rsi
 	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -104(%r11)
-	adcxq	%rbp, %r10
-	rorxq	$32, -112(%r11), %rbx
-	adoxq	%rbx, %r10
-	rorxq	$32, %r10, %r10
-	movq	%r10, -112(%r11)
-	adcxq	%r12, %rdi
-	rorxq	$32, -120(%r11), %r10
-	adoxq	%r10, %rdi
+	movq	%rbx, -8(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -24(%rax), %r10
+	rorxq	$32, -16(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
 	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -120(%r11)
-	adcxq	%rcx, %rsi
-	adoxq	%rcx, %rsi
-	movq	%rsi, %r10
-	leaq	-128(%rax), %rax
-	leaq	-128(%r11), %r11
+	movq	%rdi, -16(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -32(%rax), %rsi
+	rorxq	$32, -24(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -24(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -40(%rax), %r10
+	rorxq	$32, -32(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -48(%rax), %rsi
+	rorxq	$32, -40(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -56(%rax), %r10
+	rorxq	$32, -48(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -56(%r11), %rsi
+	adoxq	%rsi, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r11)
+	adcxq	%rcx, %r10
+	adoxq	%rcx, %r10
+	leaq	-64(%rax), %rax
+	leaq	-64(%r11), %r11
 	decq	%r9
 	jnz	.Llf_bi_mul_add_adx_top
 /* LLVM-MCA-END */
@@ -353,12 +222,6 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
-	popq	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	popq	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
 	ret
 LF_FUNC_END(lf_bi_mul_add_adx)
 

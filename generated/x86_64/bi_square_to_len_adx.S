@@ -24,20 +24,24 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   ahead = 0
+ *   ahead = 1
  *   corner = 16
  *   small = 8
- *   unroll = 16
+ *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_square_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
  * this body, lf_bi_square_to_len_adx_sysv.
- * 1937 instructions.
+ * 1814 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -50,9 +54,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
-	subq	$24, %rsp
-	.cfi_adjust_cfa_offset 24
-	LF_SEH_STACKALLOC(24)
+	subq	$32, %rsp
+	.cfi_adjust_cfa_offset 32
+	LF_SEH_STACKALLOC(32)
 	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_exit
@@ -1088,11 +1092,12 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
+	mulxq	8(%rcx), %r9, %rbp
 	movq	%rbx, (%r8)
-	mulxq	8(%rcx), %rbx, %r9
-	adcq	%rdi, %rbx
-	movq	%rbx, 8(%r8)
-	adcq	$0, %r9
+	adcq	%rdi, %r9
+	movq	%r9, 8(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
 	leaq	16(%rcx), %rcx
 	leaq	16(%r8), %r8
 .Llf_bi_square_to_len_adx_skip2:
@@ -1101,110 +1106,54 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
+	mulxq	8(%rcx), %r9, %rbp
 	movq	%rbx, (%r8)
-	mulxq	8(%rcx), %r9, %rbx
 	adcq	%rdi, %r9
+	mulxq	16(%rcx), %rbx, %rdi
 	movq	%r9, 8(%r8)
-	mulxq	16(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 16(%r8)
-	mulxq	24(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 24(%r8)
-	adcq	$0, %rdi
-	movq	%rdi, %r9
+	adcq	%rbp, %rbx
+	mulxq	24(%rcx), %r9, %rbp
+	movq	%rbx, 16(%r8)
+	adcq	%rdi, %r9
+	movq	%r9, 24(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4:
-	testq	$8, %rsi
-	jz	.Llf_bi_square_to_len_adx_skip8
-	xorl	%edi, %edi
-	mulxq	(%rcx), %rbx, %rdi
-	addq	%r9, %rbx
-	movq	%rbx, (%r8)
-	mulxq	8(%rcx), %r9, %rbx
-	adcq	%rdi, %r9
-	movq	%r9, 8(%r8)
-	mulxq	16(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 16(%r8)
-	mulxq	24(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 24(%r8)
-	mulxq	32(%rcx), %rbx, %r9
-	adcq	%rdi, %rbx
-	movq	%rbx, 32(%r8)
-	mulxq	40(%rcx), %rdi, %rbx
-	adcq	%r9, %rdi
-	movq	%rdi, 40(%r8)
-	mulxq	48(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 48(%r8)
-	mulxq	56(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 56(%r8)
-	adcq	$0, %rdi
-	movq	%rdi, %r9
-	leaq	64(%rcx), %rcx
-	leaq	64(%r8), %r8
-.Llf_bi_square_to_len_adx_skip8:
-	shrq	$4, %rsi
+	shrq	$3, %rsi
 	jz	.Llf_bi_square_to_len_adx_done
 .Llf_bi_square_to_len_adx_top:
-/* LLVM-MCA-BEGIN mul_row limbs=16 */
+/* LLVM-MCA-BEGIN mul_row limbs=8 */
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
+	mulxq	8(%rcx), %r9, %rbp
 	movq	%rbx, (%r8)
-	mulxq	8(%rcx), %r9, %rbx
 	adcq	%rdi, %r9
+	mulxq	16(%rcx), %rbx, %rdi
 	movq	%r9, 8(%r8)
-	mulxq	16(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 16(%r8)
-	mulxq	24(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 24(%r8)
-	mulxq	32(%rcx), %rbx, %r9
-	adcq	%rdi, %rbx
+	adcq	%rbp, %rbx
+	mulxq	24(%rcx), %r9, %rbp
+	movq	%rbx, 16(%r8)
+	adcq	%rdi, %r9
+	mulxq	32(%rcx), %rbx, %rdi
+	movq	%r9, 24(%r8)
+	adcq	%rbp, %rbx
+	mulxq	40(%rcx), %r9, %rbp
 	movq	%rbx, 32(%r8)
-	mulxq	40(%rcx), %rdi, %rbx
-	adcq	%r9, %rdi
-	movq	%rdi, 40(%r8)
-	mulxq	48(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 48(%r8)
-	mulxq	56(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 56(%r8)
-	mulxq	64(%rcx), %rbx, %r9
-	adcq	%rdi, %rbx
-	movq	%rbx, 64(%r8)
-	mulxq	72(%rcx), %rdi, %rbx
-	adcq	%r9, %rdi
-	movq	%rdi, 72(%r8)
-	mulxq	80(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 80(%r8)
-	mulxq	88(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 88(%r8)
-	mulxq	96(%rcx), %rbx, %r9
-	adcq	%rdi, %rbx
-	movq	%rbx, 96(%r8)
-	mulxq	104(%rcx), %rdi, %rbx
-	adcq	%r9, %rdi
-	movq	%rdi, 104(%r8)
-	mulxq	112(%rcx), %rdi, %r9
-	adcq	%rbx, %rdi
-	movq	%rdi, 112(%r8)
-	mulxq	120(%rcx), %rbx, %rdi
-	adcq	%r9, %rbx
-	movq	%rbx, 120(%r8)
-	adcq	$0, %rdi
-	movq	%rdi, %r9
-	leaq	128(%rcx), %rcx
-	leaq	128(%r8), %r8
+	adcq	%rdi, %r9
+	mulxq	48(%rcx), %rbx, %rdi
+	movq	%r9, 40(%r8)
+	adcq	%rbp, %rbx
+	mulxq	56(%rcx), %r9, %rbp
+	movq	%rbx, 48(%r8)
+	adcq	%rdi, %r9
+	movq	%r9, 56(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
+	leaq	64(%rcx), %rcx
+	leaq	64(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_bi_square_to_len_adx_top
 /* LLVM-MCA-END */
@@ -1241,14 +1190,15 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
+	mulxq	8(%rcx), %r9, %r13
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	mulxq	8(%rcx), %r12, %r9
-	adcxq	%rbp, %r12
-	adoxq	8(%r8), %r12
-	movq	%r12, 8(%r8)
-	adcxq	%rbx, %r9
-	adoxq	%rbx, %r9
+	adcxq	%rbp, %r9
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
 	leaq	16(%rcx), %rcx
 	leaq	16(%r8), %r8
 .Llf_bi_square_to_len_adx_skip2_2:
@@ -1257,141 +1207,68 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
+	mulxq	8(%rcx), %r9, %r13
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	mulxq	8(%rcx), %r9, %r12
 	adcxq	%rbp, %r9
+	mulxq	16(%rcx), %r12, %rbp
 	adoxq	8(%r8), %r9
 	movq	%r9, 8(%r8)
-	mulxq	16(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	16(%r8), %rbp
-	movq	%rbp, 16(%r8)
-	mulxq	24(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	24(%r8), %r12
-	movq	%r12, 24(%r8)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r9
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
+	adoxq	16(%r8), %r12
+	movq	%r12, 16(%r8)
+	adcxq	%rbp, %r9
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4_2:
-	testq	$8, %rsi
-	jz	.Llf_bi_square_to_len_adx_skip8_2
-	xorl	%ebx, %ebx
-	mulxq	(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	(%r8), %r12
-	movq	%r12, (%r8)
-	mulxq	8(%rcx), %r9, %r12
-	adcxq	%rbp, %r9
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	mulxq	16(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	16(%r8), %rbp
-	movq	%rbp, 16(%r8)
-	mulxq	24(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	24(%r8), %r12
-	movq	%r12, 24(%r8)
-	mulxq	32(%rcx), %r12, %r9
-	adcxq	%rbp, %r12
-	adoxq	32(%r8), %r12
-	movq	%r12, 32(%r8)
-	mulxq	40(%rcx), %rbp, %r12
-	adcxq	%r9, %rbp
-	adoxq	40(%r8), %rbp
-	movq	%rbp, 40(%r8)
-	mulxq	48(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	48(%r8), %rbp
-	movq	%rbp, 48(%r8)
-	mulxq	56(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	56(%r8), %r12
-	movq	%r12, 56(%r8)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r9
-	leaq	64(%rcx), %rcx
-	leaq	64(%r8), %r8
-.Llf_bi_square_to_len_adx_skip8_2:
-	shrq	$4, %rsi
+	shrq	$3, %rsi
 	jz	.Llf_bi_square_to_len_adx_done_3
 .Llf_bi_square_to_len_adx_top_3:
-/* LLVM-MCA-BEGIN addmul_row limbs=16 */
+/* LLVM-MCA-BEGIN addmul_row limbs=8 */
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
+	mulxq	8(%rcx), %r9, %r13
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	mulxq	8(%rcx), %r9, %r12
 	adcxq	%rbp, %r9
+	mulxq	16(%rcx), %r12, %rbp
 	adoxq	8(%r8), %r9
 	movq	%r9, 8(%r8)
-	mulxq	16(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	16(%r8), %rbp
-	movq	%rbp, 16(%r8)
-	mulxq	24(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	24(%r8), %r12
-	movq	%r12, 24(%r8)
-	mulxq	32(%rcx), %r12, %r9
-	adcxq	%rbp, %r12
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
+	adoxq	16(%r8), %r12
+	movq	%r12, 16(%r8)
+	adcxq	%rbp, %r9
+	mulxq	32(%rcx), %r12, %rbp
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%r13, %r12
+	mulxq	40(%rcx), %r9, %r13
 	adoxq	32(%r8), %r12
 	movq	%r12, 32(%r8)
-	mulxq	40(%rcx), %rbp, %r12
-	adcxq	%r9, %rbp
-	adoxq	40(%r8), %rbp
-	movq	%rbp, 40(%r8)
-	mulxq	48(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	48(%r8), %rbp
-	movq	%rbp, 48(%r8)
-	mulxq	56(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	56(%r8), %r12
-	movq	%r12, 56(%r8)
-	mulxq	64(%rcx), %r12, %r9
-	adcxq	%rbp, %r12
-	adoxq	64(%r8), %r12
-	movq	%r12, 64(%r8)
-	mulxq	72(%rcx), %rbp, %r12
-	adcxq	%r9, %rbp
-	adoxq	72(%r8), %rbp
-	movq	%rbp, 72(%r8)
-	mulxq	80(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	80(%r8), %rbp
-	movq	%rbp, 80(%r8)
-	mulxq	88(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	88(%r8), %r12
-	movq	%r12, 88(%r8)
-	mulxq	96(%rcx), %r12, %r9
-	adcxq	%rbp, %r12
-	adoxq	96(%r8), %r12
-	movq	%r12, 96(%r8)
-	mulxq	104(%rcx), %rbp, %r12
-	adcxq	%r9, %rbp
-	adoxq	104(%r8), %rbp
-	movq	%rbp, 104(%r8)
-	mulxq	112(%rcx), %rbp, %r9
-	adcxq	%r12, %rbp
-	adoxq	112(%r8), %rbp
-	movq	%rbp, 112(%r8)
-	mulxq	120(%rcx), %r12, %rbp
-	adcxq	%r9, %r12
-	adoxq	120(%r8), %r12
-	movq	%r12, 120(%r8)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r9
-	leaq	128(%rcx), %rcx
-	leaq	128(%r8), %r8
+	adcxq	%rbp, %r9
+	mulxq	48(%rcx), %r12, %rbp
+	adoxq	40(%r8), %r9
+	movq	%r9, 40(%r8)
+	adcxq	%r13, %r12
+	mulxq	56(%rcx), %r9, %r13
+	adoxq	48(%r8), %r12
+	movq	%r12, 48(%r8)
+	adcxq	%rbp, %r9
+	adoxq	56(%r8), %r9
+	movq	%r9, 56(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
+	leaq	64(%rcx), %rcx
+	leaq	64(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_bi_square_to_len_adx_top_3
 /* LLVM-MCA-END */
@@ -2080,8 +1957,8 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r11, (%rax)
 .Llf_bi_square_to_len_adx_mid:
 .Llf_bi_square_to_len_adx_exit:
-	addq	$24, %rsp
-	.cfi_adjust_cfa_offset -24
+	addq	$32, %rsp
+	.cfi_adjust_cfa_offset -32
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
@@ -2091,6 +1968,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_bi_square_to_len_adx)
 

@@ -26,14 +26,14 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   ahead = 0
- *   unroll = 16
+ *   ahead = 1
+ *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_addmul_1_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls
  * this body, lf_mpn_addmul_1_adx_sysv.
- * 172 instructions.
+ * 98 instructions.
  */
 #include "lf_asm.h"
 
@@ -62,12 +62,12 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r8, %r9
 	adcxq	%r10, %r8
+	mulxq	8(%rsi), %rcx, %r10
 	adoxq	(%rdi), %r8
 	movq	%r8, (%rdi)
-	mulxq	8(%rsi), %r8, %r10
-	adcxq	%r9, %r8
-	adoxq	8(%rdi), %r8
-	movq	%r8, 8(%rdi)
+	adcxq	%r9, %rcx
+	adoxq	8(%rdi), %rcx
+	movq	%rcx, 8(%rdi)
 	adcxq	%r11, %r10
 	adoxq	%r11, %r10
 	leaq	16(%rsi), %rsi
@@ -78,141 +78,66 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r8, %r9
 	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r10, %rcx
 	adoxq	(%rdi), %r8
 	movq	%r8, (%rdi)
-	mulxq	8(%rsi), %r10, %r8
 	adcxq	%r9, %r10
+	mulxq	16(%rsi), %r8, %r9
 	adoxq	8(%rdi), %r10
 	movq	%r10, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	16(%rdi), %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	24(%rdi), %r8
-	movq	%r8, 24(%rdi)
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	movq	%r9, %r10
+	adcxq	%rcx, %r8
+	mulxq	24(%rsi), %rcx, %r10
+	adoxq	16(%rdi), %r8
+	movq	%r8, 16(%rdi)
+	adcxq	%r9, %rcx
+	adoxq	24(%rdi), %rcx
+	movq	%rcx, 24(%rdi)
+	adcxq	%r11, %r10
+	adoxq	%r11, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_addmul_1_adx_skip4:
-	testq	$8, %rax
-	jz	.Llf_mpn_addmul_1_adx_skip8
-	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	(%rdi), %r8
-	movq	%r8, (%rdi)
-	mulxq	8(%rsi), %r10, %r8
-	adcxq	%r9, %r10
-	adoxq	8(%rdi), %r10
-	movq	%r10, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	16(%rdi), %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	24(%rdi), %r8
-	movq	%r8, 24(%rdi)
-	mulxq	32(%rsi), %r8, %r10
-	adcxq	%r9, %r8
-	adoxq	32(%rdi), %r8
-	movq	%r8, 32(%rdi)
-	mulxq	40(%rsi), %r9, %r8
-	adcxq	%r10, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	56(%rdi), %r8
-	movq	%r8, 56(%rdi)
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	movq	%r9, %r10
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-.Llf_mpn_addmul_1_adx_skip8:
-	shrq	$4, %rax
+	shrq	$3, %rax
 	jz	.Llf_mpn_addmul_1_adx_done
 .Llf_mpn_addmul_1_adx_top:
-/* LLVM-MCA-BEGIN addmul_row limbs=16 */
+/* LLVM-MCA-BEGIN addmul_row limbs=8 */
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r8, %r9
 	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r10, %rcx
 	adoxq	(%rdi), %r8
 	movq	%r8, (%rdi)
-	mulxq	8(%rsi), %r10, %r8
 	adcxq	%r9, %r10
+	mulxq	16(%rsi), %r8, %r9
 	adoxq	8(%rdi), %r10
 	movq	%r10, 8(%rdi)
-	mulxq	16(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	16(%rdi), %r9
-	movq	%r9, 16(%rdi)
-	mulxq	24(%rsi), %r8, %r9
+	adcxq	%rcx, %r8
+	mulxq	24(%rsi), %rcx, %r10
+	adoxq	16(%rdi), %r8
+	movq	%r8, 16(%rdi)
+	adcxq	%r9, %rcx
+	mulxq	32(%rsi), %r8, %r9
+	adoxq	24(%rdi), %rcx
+	movq	%rcx, 24(%rdi)
 	adcxq	%r10, %r8
-	adoxq	24(%rdi), %r8
-	movq	%r8, 24(%rdi)
-	mulxq	32(%rsi), %r8, %r10
-	adcxq	%r9, %r8
+	mulxq	40(%rsi), %r10, %rcx
 	adoxq	32(%rdi), %r8
 	movq	%r8, 32(%rdi)
-	mulxq	40(%rsi), %r9, %r8
-	adcxq	%r10, %r9
-	adoxq	40(%rdi), %r9
-	movq	%r9, 40(%rdi)
-	mulxq	48(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	48(%rdi), %r9
-	movq	%r9, 48(%rdi)
-	mulxq	56(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	56(%rdi), %r8
-	movq	%r8, 56(%rdi)
-	mulxq	64(%rsi), %r8, %r10
-	adcxq	%r9, %r8
-	adoxq	64(%rdi), %r8
-	movq	%r8, 64(%rdi)
-	mulxq	72(%rsi), %r9, %r8
-	adcxq	%r10, %r9
-	adoxq	72(%rdi), %r9
-	movq	%r9, 72(%rdi)
-	mulxq	80(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	80(%rdi), %r9
-	movq	%r9, 80(%rdi)
-	mulxq	88(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	88(%rdi), %r8
-	movq	%r8, 88(%rdi)
-	mulxq	96(%rsi), %r8, %r10
-	adcxq	%r9, %r8
-	adoxq	96(%rdi), %r8
-	movq	%r8, 96(%rdi)
-	mulxq	104(%rsi), %r9, %r8
-	adcxq	%r10, %r9
-	adoxq	104(%rdi), %r9
-	movq	%r9, 104(%rdi)
-	mulxq	112(%rsi), %r9, %r10
-	adcxq	%r8, %r9
-	adoxq	112(%rdi), %r9
-	movq	%r9, 112(%rdi)
-	mulxq	120(%rsi), %r8, %r9
-	adcxq	%r10, %r8
-	adoxq	120(%rdi), %r8
-	movq	%r8, 120(%rdi)
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	movq	%r9, %r10
-	leaq	128(%rsi), %rsi
-	leaq	128(%rdi), %rdi
+	adcxq	%r9, %r10
+	mulxq	48(%rsi), %r8, %r9
+	adoxq	40(%rdi), %r10
+	movq	%r10, 40(%rdi)
+	adcxq	%rcx, %r8
+	mulxq	56(%rsi), %rcx, %r10
+	adoxq	48(%rdi), %r8
+	movq	%r8, 48(%rdi)
+	adcxq	%r9, %rcx
+	adoxq	56(%rdi), %rcx
+	movq	%rcx, 56(%rdi)
+	adcxq	%r11, %r10
+	adoxq	%r11, %r10
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
 	decq	%rax
 	jnz	.Llf_mpn_addmul_1_adx_top
 /* LLVM-MCA-END */

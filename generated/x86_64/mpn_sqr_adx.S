@@ -24,20 +24,24 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   ahead = 0
+ *   ahead = 1
  *   corner = 16
  *   small = 8
- *   unroll = 16
+ *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_adx is an entry that saves
  * rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this body,
  * lf_mpn_sqr_adx_sysv.
- * 1792 instructions.
+ * 1667 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_sqr_adx)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -956,10 +960,10 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
+	mulxq	8(%r9), %rbp, %r10
 	movq	%rbx, (%r11)
-	mulxq	8(%r9), %rbx, %r10
-	adcq	%rcx, %rbx
-	movq	%rbx, 8(%r11)
+	adcq	%rcx, %rbp
+	movq	%rbp, 8(%r11)
 	adcq	$0, %r10
 	leaq	16(%r9), %r9
 	leaq	16(%r11), %r11
@@ -969,110 +973,53 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
+	mulxq	8(%r9), %r10, %rbp
 	movq	%rbx, (%r11)
-	mulxq	8(%r9), %r10, %rbx
 	adcq	%rcx, %r10
+	mulxq	16(%r9), %rbx, %rcx
 	movq	%r10, 8(%r11)
-	mulxq	16(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 16(%r11)
-	mulxq	24(%r9), %rbx, %rcx
-	adcq	%r10, %rbx
-	movq	%rbx, 24(%r11)
-	adcq	$0, %rcx
-	movq	%rcx, %r10
+	adcq	%rbp, %rbx
+	mulxq	24(%r9), %rbp, %r10
+	movq	%rbx, 16(%r11)
+	adcq	%rcx, %rbp
+	movq	%rbp, 24(%r11)
+	adcq	$0, %r10
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4:
-	testq	$8, %r8
-	jz	.Llf_mpn_sqr_adx_skip8
-	xorl	%ecx, %ecx
-	mulxq	(%r9), %rbx, %rcx
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	mulxq	8(%r9), %r10, %rbx
-	adcq	%rcx, %r10
-	movq	%r10, 8(%r11)
-	mulxq	16(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 16(%r11)
-	mulxq	24(%r9), %rbx, %rcx
-	adcq	%r10, %rbx
-	movq	%rbx, 24(%r11)
-	mulxq	32(%r9), %rbx, %r10
-	adcq	%rcx, %rbx
-	movq	%rbx, 32(%r11)
-	mulxq	40(%r9), %rcx, %rbx
-	adcq	%r10, %rcx
-	movq	%rcx, 40(%r11)
-	mulxq	48(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 48(%r11)
-	mulxq	56(%r9), %rbx, %rcx
-	adcq	%r10, %rbx
-	movq	%rbx, 56(%r11)
-	adcq	$0, %rcx
-	movq	%rcx, %r10
-	leaq	64(%r9), %r9
-	leaq	64(%r11), %r11
-.Llf_mpn_sqr_adx_skip8:
-	shrq	$4, %r8
+	shrq	$3, %r8
 	jz	.Llf_mpn_sqr_adx_done
 .Llf_mpn_sqr_adx_top:
-/* LLVM-MCA-BEGIN mul_row limbs=16 */
+/* LLVM-MCA-BEGIN mul_row limbs=8 */
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
+	mulxq	8(%r9), %r10, %rbp
 	movq	%rbx, (%r11)
-	mulxq	8(%r9), %r10, %rbx
 	adcq	%rcx, %r10
+	mulxq	16(%r9), %rbx, %rcx
 	movq	%r10, 8(%r11)
-	mulxq	16(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 16(%r11)
-	mulxq	24(%r9), %rbx, %rcx
+	adcq	%rbp, %rbx
+	mulxq	24(%r9), %rbp, %r10
+	movq	%rbx, 16(%r11)
+	adcq	%rcx, %rbp
+	mulxq	32(%r9), %rbx, %rcx
+	movq	%rbp, 24(%r11)
 	adcq	%r10, %rbx
-	movq	%rbx, 24(%r11)
-	mulxq	32(%r9), %rbx, %r10
-	adcq	%rcx, %rbx
+	mulxq	40(%r9), %r10, %rbp
 	movq	%rbx, 32(%r11)
-	mulxq	40(%r9), %rcx, %rbx
-	adcq	%r10, %rcx
-	movq	%rcx, 40(%r11)
-	mulxq	48(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 48(%r11)
-	mulxq	56(%r9), %rbx, %rcx
-	adcq	%r10, %rbx
-	movq	%rbx, 56(%r11)
-	mulxq	64(%r9), %rbx, %r10
-	adcq	%rcx, %rbx
-	movq	%rbx, 64(%r11)
-	mulxq	72(%r9), %rcx, %rbx
-	adcq	%r10, %rcx
-	movq	%rcx, 72(%r11)
-	mulxq	80(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 80(%r11)
-	mulxq	88(%r9), %rbx, %rcx
-	adcq	%r10, %rbx
-	movq	%rbx, 88(%r11)
-	mulxq	96(%r9), %rbx, %r10
-	adcq	%rcx, %rbx
-	movq	%rbx, 96(%r11)
-	mulxq	104(%r9), %rcx, %rbx
-	adcq	%r10, %rcx
-	movq	%rcx, 104(%r11)
-	mulxq	112(%r9), %rcx, %r10
-	adcq	%rbx, %rcx
-	movq	%rcx, 112(%r11)
-	mulxq	120(%r9), %rbx, %rcx
-	adcq	%r10, %rbx
-	movq	%rbx, 120(%r11)
-	adcq	$0, %rcx
-	movq	%rcx, %r10
-	leaq	128(%r9), %r9
-	leaq	128(%r11), %r11
+	adcq	%rcx, %r10
+	mulxq	48(%r9), %rbx, %rcx
+	movq	%r10, 40(%r11)
+	adcq	%rbp, %rbx
+	mulxq	56(%r9), %r10, %rbp
+	movq	%rbx, 48(%r11)
+	adcq	%rcx, %r10
+	movq	%r10, 56(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
+	leaq	64(%r9), %r9
+	leaq	64(%r11), %r11
 	decq	%r8
 	jnz	.Llf_mpn_sqr_adx_top
 /* LLVM-MCA-END */
@@ -1109,14 +1056,15 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	mulxq	8(%r9), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	8(%r11), %r12
-	movq	%r12, 8(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adcxq	%rbp, %r10
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	16(%r9), %r9
 	leaq	16(%r11), %r11
 .Llf_mpn_sqr_adx_skip2_2:
@@ -1125,141 +1073,68 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	mulxq	8(%r9), %r10, %r12
 	adcxq	%rbp, %r10
+	mulxq	16(%r9), %r12, %rbp
 	adoxq	8(%r11), %r10
 	movq	%r10, 8(%r11)
-	mulxq	16(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	16(%r11), %rbp
-	movq	%rbp, 16(%r11)
-	mulxq	24(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	24(%r11), %r12
-	movq	%r12, 24(%r11)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r10
+	adcxq	%r13, %r12
+	mulxq	24(%r9), %r10, %r13
+	adoxq	16(%r11), %r12
+	movq	%r12, 16(%r11)
+	adcxq	%rbp, %r10
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4_2:
-	testq	$8, %r8
-	jz	.Llf_mpn_sqr_adx_skip8_2
-	xorl	%ebx, %ebx
-	mulxq	(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	mulxq	8(%r9), %r10, %r12
-	adcxq	%rbp, %r10
-	adoxq	8(%r11), %r10
-	movq	%r10, 8(%r11)
-	mulxq	16(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	16(%r11), %rbp
-	movq	%rbp, 16(%r11)
-	mulxq	24(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	24(%r11), %r12
-	movq	%r12, 24(%r11)
-	mulxq	32(%r9), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	mulxq	40(%r9), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	40(%r11), %rbp
-	movq	%rbp, 40(%r11)
-	mulxq	48(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	48(%r11), %rbp
-	movq	%rbp, 48(%r11)
-	mulxq	56(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	56(%r11), %r12
-	movq	%r12, 56(%r11)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r10
-	leaq	64(%r9), %r9
-	leaq	64(%r11), %r11
-.Llf_mpn_sqr_adx_skip8_2:
-	shrq	$4, %r8
+	shrq	$3, %r8
 	jz	.Llf_mpn_sqr_adx_done_3
 .Llf_mpn_sqr_adx_top_3:
-/* LLVM-MCA-BEGIN addmul_row limbs=16 */
+/* LLVM-MCA-BEGIN addmul_row limbs=8 */
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
+	mulxq	8(%r9), %r10, %r13
 	adoxq	(%r11), %r12
 	movq	%r12, (%r11)
-	mulxq	8(%r9), %r10, %r12
 	adcxq	%rbp, %r10
+	mulxq	16(%r9), %r12, %rbp
 	adoxq	8(%r11), %r10
 	movq	%r10, 8(%r11)
-	mulxq	16(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	16(%r11), %rbp
-	movq	%rbp, 16(%r11)
-	mulxq	24(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	24(%r11), %r12
-	movq	%r12, 24(%r11)
-	mulxq	32(%r9), %r12, %r10
-	adcxq	%rbp, %r12
+	adcxq	%r13, %r12
+	mulxq	24(%r9), %r10, %r13
+	adoxq	16(%r11), %r12
+	movq	%r12, 16(%r11)
+	adcxq	%rbp, %r10
+	mulxq	32(%r9), %r12, %rbp
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%r13, %r12
+	mulxq	40(%r9), %r10, %r13
 	adoxq	32(%r11), %r12
 	movq	%r12, 32(%r11)
-	mulxq	40(%r9), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	40(%r11), %rbp
-	movq	%rbp, 40(%r11)
-	mulxq	48(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	48(%r11), %rbp
-	movq	%rbp, 48(%r11)
-	mulxq	56(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	56(%r11), %r12
-	movq	%r12, 56(%r11)
-	mulxq	64(%r9), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	64(%r11), %r12
-	movq	%r12, 64(%r11)
-	mulxq	72(%r9), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	72(%r11), %rbp
-	movq	%rbp, 72(%r11)
-	mulxq	80(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	80(%r11), %rbp
-	movq	%rbp, 80(%r11)
-	mulxq	88(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	88(%r11), %r12
-	movq	%r12, 88(%r11)
-	mulxq	96(%r9), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	96(%r11), %r12
-	movq	%r12, 96(%r11)
-	mulxq	104(%r9), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	104(%r11), %rbp
-	movq	%rbp, 104(%r11)
-	mulxq	112(%r9), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	112(%r11), %rbp
-	movq	%rbp, 112(%r11)
-	mulxq	120(%r9), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	120(%r11), %r12
-	movq	%r12, 120(%r11)
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	movq	%rbp, %r10
-	leaq	128(%r9), %r9
-	leaq	128(%r11), %r11
+	adcxq	%rbp, %r10
+	mulxq	48(%r9), %r12, %rbp
+	adoxq	40(%r11), %r10
+	movq	%r10, 40(%r11)
+	adcxq	%r13, %r12
+	mulxq	56(%r9), %r10, %r13
+	adoxq	48(%r11), %r12
+	movq	%r12, 48(%r11)
+	adcxq	%rbp, %r10
+	adoxq	56(%r11), %r10
+	movq	%r10, 56(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
+	leaq	64(%r9), %r9
+	leaq	64(%r11), %r11
 	decq	%r8
 	jnz	.Llf_mpn_sqr_adx_top_3
 /* LLVM-MCA-END */
@@ -1903,6 +1778,9 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_mpn_sqr_adx)
 

@@ -5,7 +5,7 @@
     window <- window + in * k (low len words), return the carry-out word
 """
 
-from ..kernel import KernelSpec, Variant, Param
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from . import a64_rows, x86_bi_vec
 
 SPEC = KernelSpec(
@@ -25,6 +25,11 @@ SPEC = KernelSpec(
     source="OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs\n"
            "(JDK-8186915 on AArch64, MacroAssembler::mul_add on x86-64).",
     tune_sizes=(32, 64, 127, 256),
+    question=("JDK-8186915 (AArch64 mulAdd): 32-bit or 64-bit multiplies?", {
+        "w32": "32-bit multiplies, one umaddl per word, 32-bit carry steps (the JDK design)",
+        "w64": "32-bit multiplies (umaddl) summed on a 64-bit carry chain",
+        "x64": "64-bit multiplies (mul/umulh on word pairs)",
+    }),
 )
 
 
@@ -340,14 +345,16 @@ VARIANTS = [
             "odd ones into 64-bit digit sums, lane carries move up one lane by VALIGNQ; a block\n"
             "where a carry meets an all-ones digit is finished exactly by generate/propagate\n"
             "masks. Tails (len mod 16) up to scalar_tail words and windows below vec_min by\n"
-            "the adx row, longer tails by one masked block."),
+            "the adx row, longer tails by one masked block.",
+            unmodelled={"row_ahead": ADX_CHAINS}),
     Variant("mulx", "x86_64", build_x86("adc"), X86_PARAMS,
             "As adx with both carries folded per digit by ADD/ADC (BMI2 only). Ahead of adx\n"
             "on the development host at every length: the RORX word rotations, not the\n"
             "carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup."),
     Variant("adx", "x86_64", build_x86("adx"), ADX_PARAMS,
             "Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of\n"
-            "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last."),
+            "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last.",
+            unmodelled={"ahead": ADX_CHAINS}),
     Variant("w64", "aarch64", build_w64, W64_PARAMS,
             "32-bit umaddl products summed on a 64-bit carry chain (adds with lsl #32),\n"
             "two words per chain step, no umulh; loads of the next block ahead."),

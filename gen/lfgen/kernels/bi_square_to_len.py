@@ -19,7 +19,7 @@ z, with no scratch memory:
       [ BE-words                          ]   after one in-place reversal of the 2*len words
 """
 
-from ..kernel import KernelSpec, Variant, Param
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from . import a64_rows
 
 SPEC = KernelSpec(
@@ -269,7 +269,8 @@ def build_a64(symbol, p):
 VARIANTS = [
     Variant("adx", "x86_64", build_x86, X86_PARAMS,
             "BE-words as 64-bit digits (RORX 32), converted into the top half of z; the\n"
-            "mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal."),
+            "mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal.",
+            unmodelled={"ahead": ADX_CHAINS}),
     Variant("x64", "aarch64", build_a64, a64_rows.PARAMS,
             "BE-words as 64-bit digits (ror #32), converted into the top half of z; the\n"
             "mpn_sqr core (mul/umulh rows, extr-doubling final pass) in place; one reversal."),

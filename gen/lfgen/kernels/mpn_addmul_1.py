@@ -12,7 +12,7 @@ forces two sequential adds/adcs chains per pair, the loads of the next pair are 
 the multiplies of this one.
 """
 
-from ..kernel import KernelSpec, Variant, Param
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from . import x86_rows, a64_rows
 
 SPEC = KernelSpec(
@@ -41,7 +41,8 @@ PARAMS = {
 VARIANTS = [
     Variant("adx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adx"), PARAMS,
             "Rows of MULX with ADCX/ADOX carry chains; n mod unroll leading limbs in\n"
-            "straight-line segments of 1, 2, 4, ... limbs, then n/unroll unrolled iterations."),
+            "straight-line segments of 1, 2, 4, ... limbs, then n/unroll unrolled iterations.",
+            unmodelled={"ahead": ADX_CHAINS}),
     Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adc"), PARAMS,
             "MULX with ADD/ADC, both carries folded into the high half per limb (no ADX)."),
     Variant("a64", "aarch64", a64_rows.mpn_row_kernel(SPEC, "addmul"), a64_rows.PARAMS,

@@ -13,7 +13,7 @@ Squaring computes each cross product once:
             [ lo(a0^2) | hi(a0^2) ] [ lo(a1^2) | hi(a1^2) ] ...    added to 2T
 """
 
-from ..kernel import KernelSpec, Variant, Param
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from . import a64_rows, x86_ifma_sqr
 
 SPEC = KernelSpec(
@@ -91,7 +91,8 @@ VARIANTS = [
             "the frame."),
     Variant("adx", "x86_64", build_x86, PARAMS,
             "Triangle by MULX/ADCX/ADOX rows (x86_rows), then one pass doubling on the CF\n"
-            "chain and adding the squares on the OF chain (x86_sqr)."),
+            "chain and adding the squares on the OF chain (x86_sqr).",
+            unmodelled={"ahead": ADX_CHAINS}),
     Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
             "Triangle by software-pipelined mul/umulh rows (a64_rows), then one pass of\n"
             "extr-doubling with adds/adcs of the squares (a64_sqr)."),

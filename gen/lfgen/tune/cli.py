@@ -144,10 +144,12 @@ def _figures(mode, records):
     for k, r in records.items():
         if mode == "native":
             if r.get("figure"):
-                f = r["figure"]
-                parts.append("%s %.3fx generic [%.3f, %.3f] (%s vs %s)" % (
-                    k, f["ratio"], f["low"], f["high"], r["figure_from"]["tuned"],
-                    r["figure_from"]["generic"]))
+                f, t = r["figure"], r["figure_typical"]
+                parts.append("%s %.3fx generic [%.3f, %.3f] at the typical sizes, %.3fx over "
+                             "all %d tuned sizes, worst size %d %.3fx (%s vs %s)" % (
+                                 k, t["ratio"], t["low"], t["high"], f["ratio"],
+                                 len(f["sizes"]), r["figure_worst"][0], r["figure_worst"][1],
+                                 r["figure_from"]["tuned"], r["figure_from"]["generic"]))
             else:
                 parts.append("%s 1.000x (generic kept)" % k)
             continue

@@ -11,13 +11,17 @@ interval the geometric mean shifted by the root-sum-square of the per-size half-
 log space divided by the number of sizes (errors of independent sizes).
 
 A candidate WINS when the whole interval is above 1 and the figure is at least 1 + min_gain
-(default 1%): faster, and not by an amount too small to be worth a schedule entry.  It LOSES
-when the interval is entirely below 1; otherwise it is a TIE and the incumbent stays."""
+(default 1%): faster, and not by an amount too small to be worth a schedule entry -- unless it
+REGRESSES: at some size even the top of its notch is more than `tolerance` (2%) below 1, i.e.
+it is clearly slower there (a schedule must not buy speed at some sizes with losses at
+others).  It LOSES when the interval is entirely below 1; otherwise it is a TIE and the
+incumbent stays."""
 
 import math
 
 NOTCH = 1.58
 MIN_GAIN = 0.01
+TOLERANCE = 0.02
 
 
 class Estimate:
@@ -30,13 +34,31 @@ class Estimate:
         self.sizes = sizes          # [(size, median, p25, p75, n)]
 
     def wins(self, min_gain=MIN_GAIN):
-        return self.low > 1.0 and self.ratio >= 1.0 + min_gain
+        return self.low > 1.0 and self.ratio >= 1.0 + min_gain and not self.regresses()
 
     def loses(self):
         return self.high < 1.0
 
+    def regressions(self, tolerance=TOLERANCE):
+        """Sizes where the candidate is clearly slower: the notch's top below 1 - tolerance."""
+        return [s for s, med, p25, p75, n in self.sizes
+                if med + NOTCH * (p75 - p25) / math.sqrt(n) < 1.0 - tolerance]
+
+    def regresses(self, tolerance=TOLERANCE):
+        return bool(self.regressions(tolerance))
+
+    def worst(self):
+        """(size, median) of the size where the candidate does worst."""
+        return min(((s, med) for s, med, _, _, _ in self.sizes), key=lambda x: x[1])
+
     def verdict(self, min_gain=MIN_GAIN):
-        return "win" if self.wins(min_gain) else "loss" if self.loses() else "tie"
+        if self.wins(min_gain):
+            return "win"
+        if self.loses():
+            return "loss"
+        if self.low > 1.0 and self.regresses():
+            return "regresses at %s" % ",".join(str(s) for s in self.regressions())
+        return "tie"
 
     def as_dict(self):
         return {"ratio": self.ratio, "low": self.low, "high": self.high,
@@ -67,6 +89,24 @@ def combine(per_size):
     half = math.sqrt(var) / k
     return Estimate(math.exp(centre), math.exp(centre - half), math.exp(centre + half),
                     list(per_size))
+
+
+def confirmed(runs, min_gain=MIN_GAIN):
+    """(ok, why) over several runs of one comparison in separate processes: the candidate
+    must win on the whole in every run, and a size counts as a regression when it regresses
+    in more than one run (one run's dip at one size is how this shared machine behaves
+    between processes; the same dip twice is the code)."""
+    for e in runs:
+        if not (e.low > 1.0 and e.ratio >= 1.0 + min_gain):
+            return False, e.verdict(min_gain)
+    count = {}
+    for e in runs:
+        for s in e.regressions():
+            count[s] = count.get(s, 0) + 1
+    bad = sorted(s for s, c in count.items() if c > 1)
+    if bad:
+        return False, "regresses at %s" % ",".join(str(s) for s in bad)
+    return True, "win"
 
 
 def best(estimates, min_gain=MIN_GAIN):

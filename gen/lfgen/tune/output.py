@@ -121,9 +121,14 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
         L.append("")
         if r.get("figure"):
             f = r["figure"]
-            L.append("**Figure**: tuned %s against generic %s: **%s** over sizes %s"
-                     % (r["figure_from"]["tuned"], r["figure_from"]["generic"], _est(f),
-                        ", ".join(str(s) for s in r.get("figure_sizes", []))))
+            L.append("**Figure**: tuned %s against generic %s: **%s** at the kernel's typical "
+                     "sizes (%s); %s over every size tuned (%s); worst size %d: %.3f (median "
+                     "of %d runs in fresh processes)"
+                     % (r["figure_from"]["tuned"], r["figure_from"]["generic"],
+                        _est(r["figure_typical"]),
+                        ", ".join(str(x[0]) for x in r["figure_typical"]["sizes"]), _est(f),
+                        ", ".join(str(s) for s in r.get("figure_sizes", [])),
+                        r["figure_worst"][0], r["figure_worst"][1], len(r["figure_runs"])))
             L.append("")
             L.append("| size | ratio generic/tuned | p25 | p75 |")
             L.append("|---:|---:|---:|---:|")
@@ -232,8 +237,30 @@ def summary_text(arch, results):
                         tuned.append("%s: `%s`" % (name, space.key(diff)))
             L.append("- %s.%s values: %s" % (k, v, "; ".join(tuned) or "generic's on every "
                                                                         "model"))
+        L += _answer(k, variants, results)
         L.append("")
     return "\n".join(L) + "\n"
+
+
+def _answer(kname, variants, results):
+    """The kernel's design question (KernelSpec.question), answered per CPU by the variant
+    its schedule runs first, with the modelled cost beside the best of the others."""
+    from ..kernels import ALL
+    spec = next((m.SPEC for m in ALL if m.SPEC.name == kname), None)
+    if spec is None or not spec.question:
+        return []
+    title, labels = spec.question
+    L = ["", "**%s** Per CPU, by model:" % title, ""]
+    for name, _, rec in results:
+        r = rec.get(kname, {})
+        first = r.get("order", [None])[0]
+        cost = {v: (r.get("order_model", {}).get(v) or {}).get("score") for v in variants}
+        others = sorted((c, v) for v, c in cost.items() if v != first and c)
+        L.append("- %s: **%s** -- %s%s" % (
+            name, first, labels.get(first, "?"),
+            " (%.3f against %s %.3f)" % (cost[first], others[0][1], others[0][0])
+            if cost.get(first) and others else ""))
+    return L
 
 
 def _num(x):

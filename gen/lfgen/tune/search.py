@@ -9,7 +9,9 @@ native (this host, by timing):
      its absolute figures for the adx variants are pessimistic);
      the best that wins beyond noise (noise.py) is timed again against the incumbent in a
      fresh process and taken only if it wins again (best-of-k is optimistic; the second run
-     is not);
+     is not), and again in a second one (between processes this machine varies more than
+     within one): it must win on the whole in all three runs, and no size may regress in
+     two of them (noise.confirmed);
   2. size parameters -- one at a time, in the order the kernel declares them: each other
      choice from the current values, checked, timed at that parameter's own sizes, the
      winner confirmed as above;
@@ -61,6 +63,7 @@ class Tuner:
         self.clock = clock
         self.deadline = clock() + budget if budget else None
         self.records = {}               # kernel -> {"variants": {...}, "order": ..., "figure"}
+        self.ctx = "generic"
         self.counts = {"candidates": 0, "rejected_build": 0, "rejected_check": 0,
                        "modelled": 0, "timed": 0, "measured_now": 0}
         self._runnable = None
@@ -120,6 +123,12 @@ class Tuner:
     def _values(build):
         return dict(build.values.items())
 
+    def _context(self, generic, best, skip):
+        """The other variants' tuned values (what size dispatch may reach), as text for the
+        keys of measurements that depend on them (symbols differ from run to run)."""
+        return ";".join("%s{%s}" % (n, space.key(c.values)) for n, c in sorted(best.items())
+                        if n != skip and c.values != self._values(generic[n])) or "generic"
+
     def _siblings(self, mod, generic, best, skip):
         """Size-dispatch targets: each other variant's current best build."""
         sib, extra = {}, []
@@ -139,14 +148,20 @@ class Tuner:
         name = "%s.%s" % (spec.name, v.name)
         base = self._values(generic[v.name])
         sib, extra = self._siblings(mod, generic, best, v.name)
+        self.ctx = self._context(generic, best, v.name)
         # the incumbent: generic's build itself
         cur = Candidate(base)
         cur.build = generic[v.name]
         rec = recs[v.name] = {"generic": base, "phases": [], "final": base}
-        cands = [Candidate(x) for x in space.loop_space(v, base)[1:]]
+        by_model = self.mode != "native"
+        cands = [Candidate(x) for x in space.loop_space(v, base, by_model)[1:]]
+        if by_model and v.unmodelled:
+            rec["unmodelled"] = dict(v.unmodelled)
+            self.log("%s: %s kept (%s)" % (name, ", ".join(sorted(v.unmodelled)),
+                                          "; ".join(sorted(set(v.unmodelled.values())))))
         if cands:
             self.log("%s: %d loop candidates (%s)" % (name, len(cands) + 1,
-                                                     ", ".join(space.loop_params(v))))
+                                                     ", ".join(space.loop_params(v, by_model))))
             cur = self.loop_phase(mod, v, cur, cands, sib, extra, rec)
         if self.mode == "native":
             for p in space.size_params(v):
@@ -192,7 +207,7 @@ class Tuner:
 
     def _check(self, mod, v, cands, sib, extra):
         """{key: None or failure} of every candidate, checked in one build when needed."""
-        sibkey = ",".join("%s=%s" % kv for kv in sorted(sib.items()))
+        sibkey = self.ctx
         res, todo = {}, []
         for c in cands:
             k = self._key(mod, v, "check", c.values, sibkey)
@@ -223,7 +238,7 @@ class Tuner:
         sk = "sizes=" + ",".join(str(s) for s in sizes)
         res, todo = {}, []
         for c in cands:
-            k = self._key(mod, v, step, cur.values, c.values, sk)
+            k = self._key(mod, v, step, cur.values, c.values, sk, self.ctx)
             r = self.state.get(k)
             if r is None:
                 todo.append(c)
@@ -241,7 +256,7 @@ class Tuner:
                 est = noise.combine(ratios[n])
                 cyc = {str(s): x for s, x in cycles[n].items()}
                 bcyc = {str(s): x for s, x in cycles[base_name].items()}
-                self.state.put(self._key(mod, v, step, cur.values, c.values, sk),
+                self.state.put(self._key(mod, v, step, cur.values, c.values, sk, self.ctx),
                                {"estimate": est.as_dict(), "cycles": cyc, "base_cycles": bcyc})
                 res[space.key(c.values)] = (est, cyc, bcyc)
                 self.counts["measured_now"] += 1
@@ -281,11 +296,16 @@ class Tuner:
                            key=lambda e: e.ratio)))
             return cur
         w = next(c for c in good if space.key(c.values) == win)
-        conf = self._time(mod, v, cur, [w], sib, extra, sizes, "confirm")[win][0]
+        confs = [self._time(mod, v, cur, [w], sib, extra, sizes, "confirm%d" % i)[win][0]
+                 for i in range(self.CONFIRM_RUNS)]
+        conf = min(confs, key=lambda e: e.low)
         ph["confirm"] = conf.as_dict()
-        self.log("  %s: %s wins %s, confirmed %s" % (phase, win, est[win][0], conf))
-        if not conf.wins(self.min_gain):
-            self.log("  %s: not confirmed; the incumbent stays" % phase)
+        ph["confirm_runs"] = [e.as_dict() for e in confs]
+        self.log("  %s: %s wins %s; again, in fresh processes: %s" % (
+            phase, win, est[win][0], ", ".join(map(str, confs))))
+        ok, why = noise.confirmed([est[win][0]] + confs, self.min_gain)
+        if not ok:
+            self.log("  %s: not confirmed (%s); the incumbent stays" % (phase, why))
             return cur
         ph["winner"] = dict(w.values)
         return w
@@ -419,10 +439,12 @@ class Tuner:
         win = noise.best(est, self.min_gain)
         if win is None:
             return
-        conf = self._time_variants(mod, best[first], first, [(win, best[win])], generic, best,
-                                   spec.tune_sizes, "order-confirm")[win]
+        confs = [self._time_variants(mod, best[first], first, [(win, best[win])], generic,
+                                     best, spec.tune_sizes, "order-confirm%d" % i)[win]
+                 for i in range(self.CONFIRM_RUNS)]
+        conf = min(confs, key=lambda e: e.low)
         ph["confirm"] = conf.as_dict()
-        if conf.wins(self.min_gain):
+        if noise.confirmed([est[win]] + confs, self.min_gain)[0]:
             rec["order"] = [win] + [n for n in gorder if n != win]
             self.log("%s: %s first (%s over %s, confirmed %s)" % (spec.name, win, est[win],
                                                                   first, conf))
@@ -434,7 +456,8 @@ class Tuner:
         tag = lambda n, c: "%s{%s}" % (n, space.key(c.values))     # noqa: E731
         res, todo = {}, []
         for n, c in others:
-            k = "%s|%s|%s|%s|%s" % (spec.name, step, tag(base_name, base_c), tag(n, c), sk)
+            k = "%s|%s|%s|%s|%s|%s" % (spec.name, step, tag(base_name, base_c), tag(n, c), sk,
+                                       self._context(generic, best, None))
             r = self.state.get(k)
             if r is None:
                 todo.append((n, c, k))
@@ -456,8 +479,32 @@ class Tuner:
         return res
 
     # ---- the figure ----------------------------------------------------------------------------
+    FIGURE_RUNS = 3
+    # a winner of the first timing run must win again in this many fresh processes: between
+    # processes this shared machine varies more than within one (AVX-512 power state, other
+    # guests), and best-of-k is optimistic
+    CONFIRM_RUNS = 2
+
+    def _final(self, mod, name, generic, best):
+        """The build the schedule will hold for variant `name`: its tuned values, its size
+        dispatch into the other variants' tuned builds (as the generator builds it)."""
+        v = next(v for v in mod.VARIANTS if v.arch == self.arch and v.name == name)
+        c = best[name]
+        sib, _ = self._siblings(mod, generic, best, name)
+        moved = any(sib[w] != generic[w].symbol for w in sib if w != name and
+                    generic[w].symbol in generic[name].comp.tail_targets)
+        if c.values == self._values(generic[name]) and not moved:
+            return c, False
+        f = Candidate(c.values)
+        self.r.build(mod, v, [f], sib, tag="f")
+        if f.error:
+            raise RuntimeError("%s.%s: the final build fails: %s" % (mod.SPEC.name, name,
+                                                                     f.error))
+        return f, True
+
     def figure_native(self, mod, gorder, generic, best, rec):
-        """Generic's choice against the tuned choice at every size used for the kernel."""
+        """Generic's choice against the tuned choice, each as the library will build it, at
+        every size used for the kernel; FIGURE_RUNS fresh processes, the median kept."""
         spec = mod.SPEC
         runnable = [n for n in gorder if n in best]
         if not runnable:
@@ -466,23 +513,35 @@ class Tuner:
         t = next(n for n in rec["order"] if n in best)
         gc = Candidate(self._values(generic[g]))
         gc.build = generic[g]
-        tc = best[t]
+        tc, rebuilt = self._final(mod, t, generic, best)
         sizes = set(spec.tune_sizes)
         for n in runnable:
             for ph in rec["variants"][n]["phases"]:
                 sizes |= set(ph.get("sizes", ()))
         sizes = sorted(sizes)
         rec["figure_sizes"] = sizes
-        if g == t and tc.values == gc.values:
+        if g == t and not rebuilt:
             rec["figure"] = None
             rec["figure_note"] = "the schedule keeps generic's choice and values"
             return
-        est = self._time_variants(mod, gc, g, [(t, tc)], generic, best, sizes, "figure")[t]
+        runs = [self._time_variants(mod, gc, g, [(t, tc)], generic, best, sizes,
+                                    "figure%d" % i)[t] for i in range(self.FIGURE_RUNS)]
+        est = sorted(runs, key=lambda e: e.ratio)[len(runs) // 2]
+        typical = noise.combine([x for x in est.sizes if x[0] in spec.tune_sizes])
         rec["figure"] = est.as_dict()
+        rec["figure_typical"] = typical.as_dict()
+        rec["figure_worst"] = list(est.worst())
+        rec["figure_runs"] = [e.as_dict() for e in runs]
         rec["figure_from"] = {"generic": "%s {%s}" % (g, space.key(gc.values)),
-                              "tuned": "%s {%s}" % (t, space.key(tc.values))}
-        self.log("%s: tuned %s {%s} vs generic %s: %s over %d sizes" % (
-            spec.name, t, space.key(tc.values), g, est, len(sizes)))
+                              "tuned": "%s {%s}%s" % (t, space.key(tc.values),
+                                                      " with the tuned size-dispatch targets"
+                                                      if rebuilt and tc.values == gc.values
+                                                      else "")}
+        self.log("%s: tuned %s vs generic %s: %s at the typical sizes %s; %s over all %d "
+                 "sizes (runs: %s); worst size %d: %.3f" % (
+                     spec.name, rec["figure_from"]["tuned"], g, typical,
+                     ",".join(str(x) for x in spec.tune_sizes), est, len(sizes),
+                     ", ".join("%.3f" % e.ratio for e in runs), *est.worst()))
 
 
 def _fmt(x):

@@ -14,8 +14,11 @@ def key(values):
     return ",".join("%s=%s" % kv for kv in sorted(values.items()))
 
 
-def loop_params(variant):
-    return sorted(n for n, p in variant.params.items() if p.kind == "loop")
+def loop_params(variant, modelled_only=False):
+    """Loop parameters; `modelled_only`: without those the variant says a model cannot judge
+    (Variant.unmodelled), for searches ranked by a model alone."""
+    return sorted(n for n, p in variant.params.items() if p.kind == "loop" and
+                  not (modelled_only and n in variant.unmodelled))
 
 
 def size_params(variant):
@@ -23,10 +26,10 @@ def size_params(variant):
     return [n for n, p in variant.params.items() if p.kind == "size"]
 
 
-def loop_space(variant, base):
+def loop_space(variant, base, modelled_only=False):
     """Every combination of the loop parameters' choices, the rest as in `base`; `base`'s
     own loop values come first, then the others in a fixed order."""
-    names = loop_params(variant)
+    names = loop_params(variant, modelled_only)
     out = [dict(base)]
     for combo in itertools.product(*(variant.params[n].choices for n in names)):
         c = dict(base, **dict(zip(names, combo)))
