@@ -11,17 +11,15 @@ LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(L
 
 LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma__sapphirerapids.S
 

@@ -99,18 +99,23 @@ class Variant:
         return "lf_%s_%s" % (spec.name, self.name)
 
 
+class ScheduleError(ValueError):
+    """A schedule file (or values given for one) that cannot be used: said in one line,
+    naming the file and the table, without a traceback."""
+
+
 class Values:
     """Schedule values for one variant: attribute access, unknown names are errors."""
 
     def __init__(self, params, values, where):
         unknown = set(values) - set(params)
         if unknown:
-            raise ValueError("%s: unknown schedule parameter(s) %s" % (where, sorted(unknown)))
+            raise ScheduleError("%s: unknown schedule parameter(s) %s" % (where, sorted(unknown)))
         self._v = {}
         for k, p in params.items():
             v = values.get(k, p.default)
             if v not in p.choices:
-                raise ValueError("%s: %s = %r is not one of %r" % (where, k, v, p.choices))
+                raise ScheduleError("%s: %s = %r is not one of %r" % (where, k, v, p.choices))
             self._v[k] = v
 
     def __getattr__(self, k):

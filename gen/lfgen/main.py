@@ -23,6 +23,7 @@ import os
 import sys
 
 from . import emit, schedule, symbols
+from .kernel import ScheduleError
 from .kernels import ALL as KERNELS
 from .x86 import win64
 
@@ -335,6 +336,14 @@ def check(files):
 
 
 def main(argv):
+    try:
+        return _main(argv)
+    except ScheduleError as e:
+        print("lfgen: %s" % e, file=sys.stderr)
+        return 1
+
+
+def _main(argv):
     cmd = argv[0] if argv else "gen"
     if cmd == "gen":
         files, _ = build_all()

@@ -31,7 +31,7 @@ import os
 import re
 import tomllib
 
-from .kernel import Values
+from .kernel import ScheduleError, Values
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "schedules")
 REQUIRED_PROVENANCE = ("cpu", "method", "date", "figures")
@@ -49,17 +49,18 @@ class Schedule:
     def __init__(self, arch, cpu, data, path):
         self.arch = arch
         self.cpu = cpu
-        self.path = path
+        self.path = self.relpath
         self.provenance = data.get("provenance", {})
         missing = [k for k in REQUIRED_PROVENANCE if k not in self.provenance]
         if missing:
-            raise ValueError("%s: provenance lacks %s" % (path, ", ".join(missing)))
+            raise ScheduleError("%s: [provenance] lacks %s (it needs %s)" % (
+                self.path, ", ".join(missing), ", ".join(REQUIRED_PROVENANCE)))
         if not _NAME.match(cpu):
-            raise ValueError("%s: schedule name %r: lower-case letters, digits and '-' only"
-                             % (path, cpu))
+            raise ScheduleError("%s: schedule name %r: lower-case letters, digits and '-' only"
+                             % (self.path, cpu))
         if self.provenance.get("cpu") != cpu:
-            raise ValueError("%s: provenance.cpu is %r, the file is named %r"
-                             % (path, self.provenance.get("cpu"), cpu))
+            raise ScheduleError("%s: provenance.cpu is %r, the file is named %r"
+                             % (self.path, self.provenance.get("cpu"), cpu))
         self.match = self._match(data.get("match"))
         self.order = data.get("order", {})
         self.tables = {k: v for k, v in data.items()
@@ -77,24 +78,24 @@ class Schedule:
         """The [match] table as (vendor, [(a, b)]) with b None for "any"."""
         if self.is_generic:
             if m is not None:
-                raise ValueError("%s: generic matches every CPU; it has no [match]" % self.path)
+                raise ScheduleError("%s: generic matches every CPU; it has no [match]" % self.path)
             return None
         if not isinstance(m, dict):
-            raise ValueError("%s: a CPU schedule needs a [match] table" % self.path)
+            raise ScheduleError("%s: a CPU schedule needs a [match] table" % self.path)
         keys = MATCH_KEYS[self.arch]
         unknown = set(m) - set(keys)
         if unknown:
-            raise ValueError("%s: [match] keys for %s are %s, not %s"
+            raise ScheduleError("%s: [match] keys for %s are %s, not %s"
                              % (self.path, self.arch, ", ".join(keys), ", ".join(sorted(unknown))))
         pairs = m.get(keys[-1])
         if not pairs or not all(isinstance(p, list) and 1 <= len(p) <= 2 and
                                 all(isinstance(x, int) and 0 <= x < 0xffff for x in p)
                                 for p in pairs):
-            raise ValueError("%s: [match] %s must be a non-empty list of [a, b] or [a] "
+            raise ScheduleError("%s: [match] %s must be a non-empty list of [a, b] or [a] "
                              "integer pairs" % (self.path, keys[-1]))
         vendor = m.get("vendor")
         if self.arch == "x86_64" and not (isinstance(vendor, str) and len(vendor) == 12):
-            raise ValueError("%s: [match] vendor must be the 12-character CPUID vendor string"
+            raise ScheduleError("%s: [match] vendor must be the 12-character CPUID vendor string"
                              % self.path)
         return vendor, [(p[0], p[1] if len(p) == 2 else None) for p in pairs]
 
@@ -108,8 +109,13 @@ class Schedule:
     def variant_order(self, spec, names):
         """`names` (the kernel's variants of this arch, generic order) in this CPU's order."""
         pref = self.order.get(spec.name, [])
-        if len(set(pref)) != len(pref) or any(n not in names for n in pref):
-            raise ValueError("%s: [order] %s = %r: each of %s at most once"
+        unknown = [n for n in pref if n not in names]
+        if unknown:
+            raise ScheduleError("%s: [order] %s names no %s variant %s (have: %s)"
+                             % (self.relpath, spec.name, self.arch, ", ".join(unknown),
+                                ", ".join(names)))
+        if len(set(pref)) != len(pref):
+            raise ScheduleError("%s: [order] %s = %r: each of %s at most once"
                              % (self.relpath, spec.name, pref, ", ".join(names)))
         return list(pref) + [n for n in names if n not in pref]
 
@@ -125,18 +131,26 @@ class Schedule:
             self.variant_order(k.SPEC, [v.name for v in k.VARIANTS if v.arch == self.arch])
         for kname in self.order:
             if kname not in {k.SPEC.name for k in kernels}:
-                raise ValueError("%s: [order] names no kernel %s" % (self.relpath, kname))
+                raise ScheduleError("%s: [order] names no kernel %s" % (self.relpath, kname))
+        knames = [k.SPEC.name for k in kernels]
         for kname, variants in self.tables.items():
+            if kname not in knames or not isinstance(variants, dict):
+                raise ScheduleError("%s: [%s] is no kernel (tables are provenance, match, order "
+                                 "and [kernel.variant] of %s)" % (self.relpath, kname,
+                                                                  ", ".join(knames)))
             for vname in variants:
                 if (kname, vname) not in known:
-                    raise ValueError("%s: no %s variant %s.%s" % (self.relpath, self.arch,
+                    raise ScheduleError("%s: no %s variant %s.%s" % (self.relpath, self.arch,
                                                                   kname, vname))
 
 
 def load(arch, cpu=GENERIC, root=ROOT):
     path = os.path.join(root, arch, cpu + ".toml")
     with open(path, "rb") as f:
-        data = tomllib.load(f)
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise ScheduleError("gen/schedules/%s/%s.toml: not TOML: %s" % (arch, cpu, e))
     return Schedule(arch, cpu, data, path)
 
 
@@ -151,14 +165,17 @@ def load_all(arch, root=ROOT):
     """Every schedule of `arch`, generic first; two files may not claim the same CPU."""
     scheds = [load(arch, c, root) for c in available(arch, root)]
     if not scheds or not scheds[0].is_generic:
-        raise ValueError("gen/schedules/%s has no generic.toml" % arch)
+        raise ScheduleError("gen/schedules/%s has no generic.toml" % arch)
     seen = {}
     for s in scheds[1:]:
         vendor, pairs = s.match
         for a, b in pairs:
             for (v2, a2, b2), other in seen.items():
-                if v2 == vendor and a2 == a and (b is None or b2 is None or b == b2):
-                    raise ValueError("%s and %s both match %s %s"
-                                     % (other, s.relpath, vendor or "", [a, b]))
+                if other != s.relpath and v2 == vendor and a2 == a and (
+                        b is None or b2 is None or b == b2):
+                    raise ScheduleError("%s and %s both match %s" % (
+                        other, s.relpath, " ".join(
+                            ([vendor] if vendor else []) +
+                            ["[%s]" % ", ".join("%#x" % x for x in (a, b) if x is not None)])))
             seen[(vendor, a, b)] = s.relpath
     return scheds

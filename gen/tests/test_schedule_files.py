@@ -50,7 +50,7 @@ class Files(unittest.TestCase):
 
     def test_unknown_kernel(self):
         s = self.load("[nosuch.fast]\nunroll = 8\n")
-        with self.assertRaisesRegex(ValueError, "no x86_64 variant nosuch.fast"):
+        with self.assertRaisesRegex(ValueError, r"\[nosuch\] is no kernel"):
             s.check_against(fake_kernels())
 
     def test_unknown_variant(self):
@@ -79,7 +79,7 @@ class Files(unittest.TestCase):
                 s.values(k[0].SPEC, k[0].VARIANTS[0])
 
     def test_provenance_required(self):
-        with self.assertRaisesRegex(ValueError, "provenance lacks"):
+        with self.assertRaisesRegex(ValueError, r"\[provenance\] lacks"):
             self.load("[k1.fast]\nunroll = 8\n", provenance=False)
         for field in schedule.REQUIRED_PROVENANCE:
             text = "\n".join(l for l in (PROVENANCE % "generic").split("\n")
@@ -129,6 +129,14 @@ class Files(unittest.TestCase):
             s = self.load(self.MATCH_X86 + body, cpu="spr")
             with self.subTest(body=body), self.assertRaises(ValueError):
                 s.check_against(k)
+        s = self.load(self.MATCH_X86 + '[order]\nk1 = ["a64"]\n', cpu="spr")
+        with self.assertRaisesRegex(ValueError, r"\[order\] k1 names no x86_64 variant a64 "
+                                                r"\(have: fast, slow\)"):
+            s.check_against(k)
+
+    def test_not_toml_names_the_file(self):
+        with self.assertRaisesRegex(ValueError, r"^gen/schedules/x86_64/spr.toml: not TOML"):
+            self.load("[match\n", cpu="spr")
 
     def test_two_files_may_not_claim_one_cpu(self):
         with support.TempDir() as root:
@@ -136,7 +144,7 @@ class Files(unittest.TestCase):
             self.write(root, "x86_64", "a", PROVENANCE % "a" + self.MATCH_X86)
             self.write(root, "x86_64", "b", PROVENANCE % "b" +
                        '[match]\nvendor = "GenuineIntel"\nfamily_model = [[6, 0x8f]]\n')
-            with self.assertRaisesRegex(ValueError, "both match"):
+            with self.assertRaisesRegex(ValueError, r"both match GenuineIntel \[0x6, 0x8f\]$"):
                 schedule.load_all("x86_64", root)       # a's [6] covers b's model
             self.write(root, "x86_64", "a", PROVENANCE % "a" +
                        '[match]\nvendor = "GenuineIntel"\nfamily_model = [[6, 0xcf]]\n')

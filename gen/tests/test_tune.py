@@ -9,6 +9,7 @@ differently; a budget that is not honoured; a schedule file that does not read b
 the wrong CPUs or lists values equal to generic's.  The search runs against a fake runner
 whose "CPU" has a known optimum, so every decision has an independent expected answer."""
 
+import math
 import os
 import types
 import unittest
@@ -251,7 +252,37 @@ class States(unittest.TestCase):
             s = State(p, {"cpu": "a"})
             s.put("k1", {"x": 1})
             self.assertEqual(State(p, {"cpu": "a"}).get("k1"), {"x": 1})
-            self.assertIsNone(State(p, {"cpu": "b"}).get("k1"))   # other inputs: start over
+            again = State(p, {"cpu": "a"})
+            self.assertIsNone(again.discarded)
+            self.assertEqual(again.get("k1"), {"x": 1})
+            self.assertEqual(again.reused, 1)
+            again.put("k2", {"x": 2})
+            again.get("k2")                             # this run's own: not "reused"
+            self.assertEqual(again.reused, 1)
+            other = State(p, {"cpu": "b"})             # other inputs: start over, and say so
+            self.assertIsNone(other.get("k1"))
+            self.assertEqual(other.discarded, "2 earlier results were measured with another cpu")
+
+
+class PartialRuns(unittest.TestCase):
+    def test_a_run_limited_to_some_kernels_keeps_the_others_records(self):
+        import json
+        from lfgen.tune import cli
+        with support.TempDir() as d:
+            p = os.path.join(d, "tune-x86_64-znver4.json")
+            self.assertEqual(cli._earlier(p, "native", ["a"]), {})
+            with open(p, "w") as f:
+                json.dump({"mode": "native", "records": {"a": {"n": 1}, "b": {"n": 2}}}, f)
+            self.assertEqual(cli._earlier(p, "native", ["a"]), {"b": {"n": 2}})
+            self.assertEqual(cli._earlier(p, "model", ["a"]), {})   # a model's are not kept
+
+    def test_candidate_counts_say_what_they_count(self):
+        from lfgen.tune import cli
+        self.assertEqual(cli._candidates_text({"candidates": 10, "rejected_build": 1,
+                                               "rejected_check": 2, "modelled": 30,
+                                               "timed": 5}),
+                         "10 candidates: 1 refused by the builder, 2 wrong against ref; "
+                         "30 llvm-mca runs, 5 timed")
 
 
 class Cpus(unittest.TestCase):
@@ -300,6 +331,12 @@ class Search(unittest.TestCase):
             self.assertEqual(rec["variants"]["slow"]["final"], {"unroll": 4})
             self.assertEqual(rec["order"], ["fast", "slow"])
             self.assertGreater(rec["figure"]["ratio"], 1.2 * 1.05 * 1.03 - 0.01)
+            # the absolute figures beside the ratio: cycles per unit of length, generic's
+            # 100 cycles per call at every size, the tuned build's 100/ratio
+            cyc, sizes = rec["figure_cycles"], mod.SPEC.tune_sizes
+            gm = math.exp(sum(math.log(100.0 / n) for n in sizes) / len(sizes))
+            self.assertAlmostEqual(cyc["generic"], gm)
+            self.assertAlmostEqual(cyc["tuned"] * rec["figure"]["ratio"], gm, places=6)
             # the invalid point was reported, not silently dropped
             nb = [c for ph in fast["phases"] for c in ph.get("not_built", [])]
             self.assertEqual([space.key(c["values"]) for c in nb],
@@ -402,6 +439,21 @@ class Search(unittest.TestCase):
                 t, _, _ = make_tuner(r, d, mode="generic", cpus_=["cpu-a", "cpu-b"])
                 rec = t.tune_kernel(mod)
                 self.assertEqual(rec["variants"]["fast"]["final"]["unroll"], 8)
+            # a second run, from the generic it wrote, starts again from the kernel's
+            # defaults and finds (and records) the same move
+            with support.TempDir() as d:
+                r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
+                r.generic["x86_64"] = schedule.Schedule("x86_64", "generic", {
+                    "provenance": {"cpu": "generic", "method": "t", "date": "t",
+                                   "figures": "t"}, "k": {"fast": {"unroll": 8}}}, "t")
+                t, _, _ = make_tuner(r, d, mode="generic", cpus_=["cpu-a", "cpu-b"])
+                fast = t.tune_kernel(mod)["variants"]["fast"]
+                default = mod.VARIANTS[0].params["unroll"].default
+                self.assertNotEqual(default, 8)
+                self.assertEqual(fast["generic"]["unroll"], default)
+                self.assertEqual(fast["final"]["unroll"], 8)
+                self.assertEqual([ph["winner"]["unroll"] for ph in fast["phases"]
+                                  if ph.get("winner")], [8])
         finally:
             cpus.MODELS.clear()
             cpus.MODELS.update(saved)

@@ -31,13 +31,13 @@
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   short_to_mulx = 16
- *   unroll = 8
+ *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
  * registers and calls this body, lf_bi_mul_add_adx_sysv.
- * 164 instructions.
+ * 283 instructions.
  */
 #include "lf_asm.h"
 
@@ -137,10 +137,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	leaq	-32(%rax), %rax
 	leaq	-32(%r11), %r11
 .Llf_bi_mul_add_adx_skip4:
-	shrq	$3, %r9
-	jz	.Llf_bi_mul_add_adx_done
-.Llf_bi_mul_add_adx_top:
-/* LLVM-MCA-BEGIN addmul_row words=16 */
+	testq	$8, %r9
+	jz	.Llf_bi_mul_add_adx_skip8
 	xorl	%ecx, %ecx
 	rorxq	$32, (%rax), %rsi
 	mulxq	%rsi, %rdi, %rsi
@@ -202,6 +200,128 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx)
 	adoxq	%rcx, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r11), %r11
+.Llf_bi_mul_add_adx_skip8:
+	shrq	$4, %r9
+	jz	.Llf_bi_mul_add_adx_done
+.Llf_bi_mul_add_adx_top:
+/* LLVM-MCA-BEGIN addmul_row words=32 */
+	xorl	%ecx, %ecx
+	rorxq	$32, (%rax), %rsi
+	mulxq	%rsi, %rdi, %rsi
+	adcxq	%r10, %rdi
+	rorxq	$32, -8(%rax), %r10
+	rorxq	$32, (%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, (%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -16(%rax), %rsi
+	rorxq	$32, -8(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -8(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -24(%rax), %r10
+	rorxq	$32, -16(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -16(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -32(%rax), %rsi
+	rorxq	$32, -24(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -24(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -40(%rax), %r10
+	rorxq	$32, -32(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -48(%rax), %rsi
+	rorxq	$32, -40(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -56(%rax), %r10
+	rorxq	$32, -48(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -64(%rax), %rsi
+	rorxq	$32, -56(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -72(%rax), %r10
+	rorxq	$32, -64(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -80(%rax), %rsi
+	rorxq	$32, -72(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -72(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -88(%rax), %r10
+	rorxq	$32, -80(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -80(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -96(%rax), %rsi
+	rorxq	$32, -88(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -88(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -104(%rax), %r10
+	rorxq	$32, -96(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -96(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -112(%rax), %rsi
+	rorxq	$32, -104(%r11), %rdi
+	adoxq	%rdi, %rbx
+	mulxq	%rsi, %rdi, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r11)
+	adcxq	%r10, %rdi
+	rorxq	$32, -120(%rax), %r10
+	rorxq	$32, -112(%r11), %rbx
+	adoxq	%rbx, %rdi
+	mulxq	%r10, %rbx, %r10
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -112(%r11)
+	adcxq	%rsi, %rbx
+	rorxq	$32, -120(%r11), %rsi
+	adoxq	%rsi, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -120(%r11)
+	adcxq	%rcx, %r10
+	adoxq	%rcx, %r10
+	leaq	-128(%rax), %rax
+	leaq	-128(%r11), %r11
 	decq	%r9
 	jnz	.Llf_bi_mul_add_adx_top
 /* LLVM-MCA-END */

@@ -27,13 +27,13 @@
  *   ahead = 1
  *   corner = 16
  *   small = 8
- *   unroll = 8
+ *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_square_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
  * this body, lf_bi_square_to_len_adx_sysv.
- * 1814 instructions.
+ * 1941 instructions.
  */
 #include "lf_asm.h"
 
@@ -1121,10 +1121,8 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4:
-	shrq	$3, %rsi
-	jz	.Llf_bi_square_to_len_adx_done
-.Llf_bi_square_to_len_adx_top:
-/* LLVM-MCA-BEGIN mul_row limbs=8 */
+	testq	$8, %rsi
+	jz	.Llf_bi_square_to_len_adx_skip8
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
@@ -1154,6 +1152,64 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%rbp, %r9
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
+.Llf_bi_square_to_len_adx_skip8:
+	shrq	$4, %rsi
+	jz	.Llf_bi_square_to_len_adx_done
+.Llf_bi_square_to_len_adx_top:
+/* LLVM-MCA-BEGIN mul_row limbs=16 */
+	xorl	%edi, %edi
+	mulxq	(%rcx), %rbx, %rdi
+	addq	%r9, %rbx
+	mulxq	8(%rcx), %r9, %rbp
+	movq	%rbx, (%r8)
+	adcq	%rdi, %r9
+	mulxq	16(%rcx), %rbx, %rdi
+	movq	%r9, 8(%r8)
+	adcq	%rbp, %rbx
+	mulxq	24(%rcx), %r9, %rbp
+	movq	%rbx, 16(%r8)
+	adcq	%rdi, %r9
+	mulxq	32(%rcx), %rbx, %rdi
+	movq	%r9, 24(%r8)
+	adcq	%rbp, %rbx
+	mulxq	40(%rcx), %r9, %rbp
+	movq	%rbx, 32(%r8)
+	adcq	%rdi, %r9
+	mulxq	48(%rcx), %rbx, %rdi
+	movq	%r9, 40(%r8)
+	adcq	%rbp, %rbx
+	mulxq	56(%rcx), %r9, %rbp
+	movq	%rbx, 48(%r8)
+	adcq	%rdi, %r9
+	mulxq	64(%rcx), %rbx, %rdi
+	movq	%r9, 56(%r8)
+	adcq	%rbp, %rbx
+	mulxq	72(%rcx), %r9, %rbp
+	movq	%rbx, 64(%r8)
+	adcq	%rdi, %r9
+	mulxq	80(%rcx), %rbx, %rdi
+	movq	%r9, 72(%r8)
+	adcq	%rbp, %rbx
+	mulxq	88(%rcx), %r9, %rbp
+	movq	%rbx, 80(%r8)
+	adcq	%rdi, %r9
+	mulxq	96(%rcx), %rbx, %rdi
+	movq	%r9, 88(%r8)
+	adcq	%rbp, %rbx
+	mulxq	104(%rcx), %r9, %rbp
+	movq	%rbx, 96(%r8)
+	adcq	%rdi, %r9
+	mulxq	112(%rcx), %rbx, %rdi
+	movq	%r9, 104(%r8)
+	adcq	%rbp, %rbx
+	mulxq	120(%rcx), %r9, %rbp
+	movq	%rbx, 112(%r8)
+	adcq	%rdi, %r9
+	movq	%r9, 120(%r8)
+	adcq	$0, %rbp
+	movq	%rbp, %r9
+	leaq	128(%rcx), %rcx
+	leaq	128(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_bi_square_to_len_adx_top
 /* LLVM-MCA-END */
@@ -1227,10 +1283,8 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4_2:
-	shrq	$3, %rsi
-	jz	.Llf_bi_square_to_len_adx_done_3
-.Llf_bi_square_to_len_adx_top_3:
-/* LLVM-MCA-BEGIN addmul_row limbs=8 */
+	testq	$8, %rsi
+	jz	.Llf_bi_square_to_len_adx_skip8_2
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
@@ -1269,6 +1323,81 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r13, %r9
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
+.Llf_bi_square_to_len_adx_skip8_2:
+	shrq	$4, %rsi
+	jz	.Llf_bi_square_to_len_adx_done_3
+.Llf_bi_square_to_len_adx_top_3:
+/* LLVM-MCA-BEGIN addmul_row limbs=16 */
+	xorl	%ebx, %ebx
+	mulxq	(%rcx), %r12, %rbp
+	adcxq	%r9, %r12
+	mulxq	8(%rcx), %r9, %r13
+	adoxq	(%r8), %r12
+	movq	%r12, (%r8)
+	adcxq	%rbp, %r9
+	mulxq	16(%rcx), %r12, %rbp
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
+	adoxq	16(%r8), %r12
+	movq	%r12, 16(%r8)
+	adcxq	%rbp, %r9
+	mulxq	32(%rcx), %r12, %rbp
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%r13, %r12
+	mulxq	40(%rcx), %r9, %r13
+	adoxq	32(%r8), %r12
+	movq	%r12, 32(%r8)
+	adcxq	%rbp, %r9
+	mulxq	48(%rcx), %r12, %rbp
+	adoxq	40(%r8), %r9
+	movq	%r9, 40(%r8)
+	adcxq	%r13, %r12
+	mulxq	56(%rcx), %r9, %r13
+	adoxq	48(%r8), %r12
+	movq	%r12, 48(%r8)
+	adcxq	%rbp, %r9
+	mulxq	64(%rcx), %r12, %rbp
+	adoxq	56(%r8), %r9
+	movq	%r9, 56(%r8)
+	adcxq	%r13, %r12
+	mulxq	72(%rcx), %r9, %r13
+	adoxq	64(%r8), %r12
+	movq	%r12, 64(%r8)
+	adcxq	%rbp, %r9
+	mulxq	80(%rcx), %r12, %rbp
+	adoxq	72(%r8), %r9
+	movq	%r9, 72(%r8)
+	adcxq	%r13, %r12
+	mulxq	88(%rcx), %r9, %r13
+	adoxq	80(%r8), %r12
+	movq	%r12, 80(%r8)
+	adcxq	%rbp, %r9
+	mulxq	96(%rcx), %r12, %rbp
+	adoxq	88(%r8), %r9
+	movq	%r9, 88(%r8)
+	adcxq	%r13, %r12
+	mulxq	104(%rcx), %r9, %r13
+	adoxq	96(%r8), %r12
+	movq	%r12, 96(%r8)
+	adcxq	%rbp, %r9
+	mulxq	112(%rcx), %r12, %rbp
+	adoxq	104(%r8), %r9
+	movq	%r9, 104(%r8)
+	adcxq	%r13, %r12
+	mulxq	120(%rcx), %r9, %r13
+	adoxq	112(%r8), %r12
+	movq	%r12, 112(%r8)
+	adcxq	%rbp, %r9
+	adoxq	120(%r8), %r9
+	movq	%r9, 120(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
+	leaq	128(%rcx), %rcx
+	leaq	128(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_bi_square_to_len_adx_top_3
 /* LLVM-MCA-END */

@@ -27,13 +27,13 @@
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
- *   unroll = 8
+ *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_addmul_1_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls
  * this body, lf_mpn_addmul_1_adx_sysv.
- * 98 instructions.
+ * 169 instructions.
  */
 #include "lf_asm.h"
 
@@ -97,10 +97,8 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_addmul_1_adx_skip4:
-	shrq	$3, %rax
-	jz	.Llf_mpn_addmul_1_adx_done
-.Llf_mpn_addmul_1_adx_top:
-/* LLVM-MCA-BEGIN addmul_row limbs=8 */
+	testq	$8, %rax
+	jz	.Llf_mpn_addmul_1_adx_skip8
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r8, %r9
 	adcxq	%r10, %r8
@@ -138,6 +136,80 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	adoxq	%r11, %r10
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
+.Llf_mpn_addmul_1_adx_skip8:
+	shrq	$4, %rax
+	jz	.Llf_mpn_addmul_1_adx_done
+.Llf_mpn_addmul_1_adx_top:
+/* LLVM-MCA-BEGIN addmul_row limbs=16 */
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r8, %r9
+	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r10, %rcx
+	adoxq	(%rdi), %r8
+	movq	%r8, (%rdi)
+	adcxq	%r9, %r10
+	mulxq	16(%rsi), %r8, %r9
+	adoxq	8(%rdi), %r10
+	movq	%r10, 8(%rdi)
+	adcxq	%rcx, %r8
+	mulxq	24(%rsi), %rcx, %r10
+	adoxq	16(%rdi), %r8
+	movq	%r8, 16(%rdi)
+	adcxq	%r9, %rcx
+	mulxq	32(%rsi), %r8, %r9
+	adoxq	24(%rdi), %rcx
+	movq	%rcx, 24(%rdi)
+	adcxq	%r10, %r8
+	mulxq	40(%rsi), %r10, %rcx
+	adoxq	32(%rdi), %r8
+	movq	%r8, 32(%rdi)
+	adcxq	%r9, %r10
+	mulxq	48(%rsi), %r8, %r9
+	adoxq	40(%rdi), %r10
+	movq	%r10, 40(%rdi)
+	adcxq	%rcx, %r8
+	mulxq	56(%rsi), %rcx, %r10
+	adoxq	48(%rdi), %r8
+	movq	%r8, 48(%rdi)
+	adcxq	%r9, %rcx
+	mulxq	64(%rsi), %r8, %r9
+	adoxq	56(%rdi), %rcx
+	movq	%rcx, 56(%rdi)
+	adcxq	%r10, %r8
+	mulxq	72(%rsi), %r10, %rcx
+	adoxq	64(%rdi), %r8
+	movq	%r8, 64(%rdi)
+	adcxq	%r9, %r10
+	mulxq	80(%rsi), %r8, %r9
+	adoxq	72(%rdi), %r10
+	movq	%r10, 72(%rdi)
+	adcxq	%rcx, %r8
+	mulxq	88(%rsi), %rcx, %r10
+	adoxq	80(%rdi), %r8
+	movq	%r8, 80(%rdi)
+	adcxq	%r9, %rcx
+	mulxq	96(%rsi), %r8, %r9
+	adoxq	88(%rdi), %rcx
+	movq	%rcx, 88(%rdi)
+	adcxq	%r10, %r8
+	mulxq	104(%rsi), %r10, %rcx
+	adoxq	96(%rdi), %r8
+	movq	%r8, 96(%rdi)
+	adcxq	%r9, %r10
+	mulxq	112(%rsi), %r8, %r9
+	adoxq	104(%rdi), %r10
+	movq	%r10, 104(%rdi)
+	adcxq	%rcx, %r8
+	mulxq	120(%rsi), %rcx, %r10
+	adoxq	112(%rdi), %r8
+	movq	%r8, 112(%rdi)
+	adcxq	%r9, %rcx
+	adoxq	120(%rdi), %rcx
+	movq	%rcx, 120(%rdi)
+	adcxq	%r11, %r10
+	adoxq	%r11, %r10
+	leaq	128(%rsi), %rsi
+	leaq	128(%rdi), %rdi
 	decq	%rax
 	jnz	.Llf_mpn_addmul_1_adx_top
 /* LLVM-MCA-END */

@@ -26,7 +26,7 @@
  *   used on: GenuineIntel family 0x6 model 0xcf
  *   ahead = 1
  *   unroll = 16
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, winner confirmed in a fresh process); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_1_mulx__sapphirerapids is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers

@@ -27,13 +27,13 @@
  *   ahead = 1
  *   corner = 16
  *   small = 8
- *   unroll = 8
+ *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_adx is an entry that saves
  * rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this body,
  * lf_mpn_sqr_adx_sysv.
- * 1667 instructions.
+ * 1794 instructions.
  */
 #include "lf_asm.h"
 
@@ -987,10 +987,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4:
-	shrq	$3, %r8
-	jz	.Llf_mpn_sqr_adx_done
-.Llf_mpn_sqr_adx_top:
-/* LLVM-MCA-BEGIN mul_row limbs=8 */
+	testq	$8, %r8
+	jz	.Llf_mpn_sqr_adx_skip8
 	xorl	%ecx, %ecx
 	mulxq	(%r9), %rbx, %rcx
 	addq	%r10, %rbx
@@ -1020,6 +1018,64 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%rbp, %r10
 	leaq	64(%r9), %r9
 	leaq	64(%r11), %r11
+.Llf_mpn_sqr_adx_skip8:
+	shrq	$4, %r8
+	jz	.Llf_mpn_sqr_adx_done
+.Llf_mpn_sqr_adx_top:
+/* LLVM-MCA-BEGIN mul_row limbs=16 */
+	xorl	%ecx, %ecx
+	mulxq	(%r9), %rbx, %rcx
+	addq	%r10, %rbx
+	mulxq	8(%r9), %r10, %rbp
+	movq	%rbx, (%r11)
+	adcq	%rcx, %r10
+	mulxq	16(%r9), %rbx, %rcx
+	movq	%r10, 8(%r11)
+	adcq	%rbp, %rbx
+	mulxq	24(%r9), %r10, %rbp
+	movq	%rbx, 16(%r11)
+	adcq	%rcx, %r10
+	mulxq	32(%r9), %rbx, %rcx
+	movq	%r10, 24(%r11)
+	adcq	%rbp, %rbx
+	mulxq	40(%r9), %r10, %rbp
+	movq	%rbx, 32(%r11)
+	adcq	%rcx, %r10
+	mulxq	48(%r9), %rbx, %rcx
+	movq	%r10, 40(%r11)
+	adcq	%rbp, %rbx
+	mulxq	56(%r9), %r10, %rbp
+	movq	%rbx, 48(%r11)
+	adcq	%rcx, %r10
+	mulxq	64(%r9), %rbx, %rcx
+	movq	%r10, 56(%r11)
+	adcq	%rbp, %rbx
+	mulxq	72(%r9), %r10, %rbp
+	movq	%rbx, 64(%r11)
+	adcq	%rcx, %r10
+	mulxq	80(%r9), %rbx, %rcx
+	movq	%r10, 72(%r11)
+	adcq	%rbp, %rbx
+	mulxq	88(%r9), %r10, %rbp
+	movq	%rbx, 80(%r11)
+	adcq	%rcx, %r10
+	mulxq	96(%r9), %rbx, %rcx
+	movq	%r10, 88(%r11)
+	adcq	%rbp, %rbx
+	mulxq	104(%r9), %r10, %rbp
+	movq	%rbx, 96(%r11)
+	adcq	%rcx, %r10
+	mulxq	112(%r9), %rbx, %rcx
+	movq	%r10, 104(%r11)
+	adcq	%rbp, %rbx
+	mulxq	120(%r9), %r10, %rbp
+	movq	%rbx, 112(%r11)
+	adcq	%rcx, %r10
+	movq	%r10, 120(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
+	leaq	128(%r9), %r9
+	leaq	128(%r11), %r11
 	decq	%r8
 	jnz	.Llf_mpn_sqr_adx_top
 /* LLVM-MCA-END */
@@ -1093,10 +1149,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	leaq	32(%r9), %r9
 	leaq	32(%r11), %r11
 .Llf_mpn_sqr_adx_skip4_2:
-	shrq	$3, %r8
-	jz	.Llf_mpn_sqr_adx_done_3
-.Llf_mpn_sqr_adx_top_3:
-/* LLVM-MCA-BEGIN addmul_row limbs=8 */
+	testq	$8, %r8
+	jz	.Llf_mpn_sqr_adx_skip8_2
 	xorl	%ebx, %ebx
 	mulxq	(%r9), %r12, %rbp
 	adcxq	%r10, %r12
@@ -1135,6 +1189,81 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 	movq	%r13, %r10
 	leaq	64(%r9), %r9
 	leaq	64(%r11), %r11
+.Llf_mpn_sqr_adx_skip8_2:
+	shrq	$4, %r8
+	jz	.Llf_mpn_sqr_adx_done_3
+.Llf_mpn_sqr_adx_top_3:
+/* LLVM-MCA-BEGIN addmul_row limbs=16 */
+	xorl	%ebx, %ebx
+	mulxq	(%r9), %r12, %rbp
+	adcxq	%r10, %r12
+	mulxq	8(%r9), %r10, %r13
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r10
+	mulxq	16(%r9), %r12, %rbp
+	adoxq	8(%r11), %r10
+	movq	%r10, 8(%r11)
+	adcxq	%r13, %r12
+	mulxq	24(%r9), %r10, %r13
+	adoxq	16(%r11), %r12
+	movq	%r12, 16(%r11)
+	adcxq	%rbp, %r10
+	mulxq	32(%r9), %r12, %rbp
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%r13, %r12
+	mulxq	40(%r9), %r10, %r13
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	adcxq	%rbp, %r10
+	mulxq	48(%r9), %r12, %rbp
+	adoxq	40(%r11), %r10
+	movq	%r10, 40(%r11)
+	adcxq	%r13, %r12
+	mulxq	56(%r9), %r10, %r13
+	adoxq	48(%r11), %r12
+	movq	%r12, 48(%r11)
+	adcxq	%rbp, %r10
+	mulxq	64(%r9), %r12, %rbp
+	adoxq	56(%r11), %r10
+	movq	%r10, 56(%r11)
+	adcxq	%r13, %r12
+	mulxq	72(%r9), %r10, %r13
+	adoxq	64(%r11), %r12
+	movq	%r12, 64(%r11)
+	adcxq	%rbp, %r10
+	mulxq	80(%r9), %r12, %rbp
+	adoxq	72(%r11), %r10
+	movq	%r10, 72(%r11)
+	adcxq	%r13, %r12
+	mulxq	88(%r9), %r10, %r13
+	adoxq	80(%r11), %r12
+	movq	%r12, 80(%r11)
+	adcxq	%rbp, %r10
+	mulxq	96(%r9), %r12, %rbp
+	adoxq	88(%r11), %r10
+	movq	%r10, 88(%r11)
+	adcxq	%r13, %r12
+	mulxq	104(%r9), %r10, %r13
+	adoxq	96(%r11), %r12
+	movq	%r12, 96(%r11)
+	adcxq	%rbp, %r10
+	mulxq	112(%r9), %r12, %rbp
+	adoxq	104(%r11), %r10
+	movq	%r10, 104(%r11)
+	adcxq	%r13, %r12
+	mulxq	120(%r9), %r10, %r13
+	adoxq	112(%r11), %r12
+	movq	%r12, 112(%r11)
+	adcxq	%rbp, %r10
+	adoxq	120(%r11), %r10
+	movq	%r10, 120(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
+	leaq	128(%r9), %r9
+	leaq	128(%r11), %r11
 	decq	%r8
 	jnz	.Llf_mpn_sqr_adx_top_3
 /* LLVM-MCA-END */
@@ -1785,7 +1914,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 LF_FUNC_END(lf_mpn_sqr_adx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_mpn_sqr_adx)	/* lf_mpn_sqr_ifma jumps here */
+LF_WIN64_BODY_EXTERN(lf_mpn_sqr_adx)	/* lf_mpn_sqr_ifma, lf_mpn_sqr_ifma__sapphirerapids jump here */
 LF_WIN64_ENTRY(lf_mpn_sqr_adx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

@@ -27,7 +27,7 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_sqr.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   blocks = 4
+ *   blocks = 8
  *   first = 8
  *   ifma_max = 256
  *   ifma_min = 15
@@ -37,7 +37,7 @@
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_ifma is an entry that saves
  * rdi, rsi, xmm7-xmm15 (written here or by lf_mpn_sqr_adx), moves its arguments (rcx, rdx, r8)
  * into the SysV registers and calls this body, lf_mpn_sqr_ifma_sysv.
- * 1687 instructions.
+ * 4013 instructions.
  */
 #include "lf_asm.h"
 
@@ -57,12 +57,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
-	subq	$3272, %rsp
-	.cfi_adjust_cfa_offset 3272
-	LF_SEH_STACKALLOC(3272)
+	subq	$3528, %rsp
+	.cfi_adjust_cfa_offset 3528
+	LF_SEH_STACKALLOC(3528)
 	LF_SEH_ENDPROLOGUE
 	leaq	(%rsp), %rax
-	leaq	511(%rax), %r10
+	leaq	767(%rax), %r10
 	andq	$-64, %r10
 	movq	$506097522914230528, %r11
 	movq	%r11, (%rax)
@@ -123,6 +123,10 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	%zmm9, -256(%r10)
 	vmovdqa64	%zmm9, -320(%r10)
 	vmovdqa64	%zmm9, -384(%r10)
+	vmovdqa64	%zmm9, -448(%r10)
+	vmovdqa64	%zmm9, -512(%r10)
+	vmovdqa64	%zmm9, -576(%r10)
+	vmovdqa64	%zmm9, -640(%r10)
 	vmovdqa64	%zmm9, (%r8)
 	vmovdqa64	%zmm9, 64(%r8)
 	vmovdqa64	%zmm9, 128(%r8)
@@ -791,7 +795,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	subq	$8, %r11
 	jle	.Llf_mpn_sqr_ifma_ifma_done
 .Llf_mpn_sqr_ifma_groups:
-	cmpq	$4, %r11
+	cmpq	$8, %r11
 	jb	.Llf_mpn_sqr_ifma_tail
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
@@ -801,159 +805,407 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	%zmm9, %zmm19
 	vmovdqa64	%zmm9, %zmm20
 	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	vmovdqa64	%zmm9, %zmm27
+	vmovdqa64	%zmm9, %zmm28
+	vmovdqa64	%zmm9, %zmm29
 	leaq	-24(%r10,%rdx,8), %rsi
 	leaq	24(%r10,%rdx,8), %rdi
-	/* group of 4 blocks: diagonal windows */
-	vmovdqu64	(%rsi), %zmm22
-	vpmadd52luq	(%rdi){1to8}, %zmm22, %zmm14{%k1}
-	vpmadd52huq	-8(%rdi){1to8}, %zmm22, %zmm18{%k1}
-	vmovdqu64	8(%rsi), %zmm22
-	vpmadd52luq	-8(%rdi){1to8}, %zmm22, %zmm14{%k2}
-	vpmadd52huq	-16(%rdi){1to8}, %zmm22, %zmm18{%k2}
-	vmovdqu64	16(%rsi), %zmm22
-	vpmadd52luq	-16(%rdi){1to8}, %zmm22, %zmm14{%k3}
-	vpmadd52huq	-24(%rdi){1to8}, %zmm22, %zmm18{%k3}
-	vmovdqu64	24(%rsi), %zmm22
-	vpmadd52luq	-24(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-32(%rdi){1to8}, %zmm22, %zmm18
-	vmovdqu64	32(%rsi), %zmm22
-	vpmadd52luq	-32(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-40(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	32(%rdi){1to8}, %zmm22, %zmm15{%k1}
-	vpmadd52huq	24(%rdi){1to8}, %zmm22, %zmm19{%k1}
-	vmovdqu64	40(%rsi), %zmm22
-	vpmadd52luq	-40(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-48(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	24(%rdi){1to8}, %zmm22, %zmm15{%k2}
-	vpmadd52huq	16(%rdi){1to8}, %zmm22, %zmm19{%k2}
-	vmovdqu64	48(%rsi), %zmm22
-	vpmadd52luq	-48(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-56(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	16(%rdi){1to8}, %zmm22, %zmm15{%k3}
-	vpmadd52huq	8(%rdi){1to8}, %zmm22, %zmm19{%k3}
-	vmovdqu64	56(%rsi), %zmm22
-	vpmadd52luq	-56(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-64(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	8(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	(%rdi){1to8}, %zmm22, %zmm19
-	vmovdqu64	64(%rsi), %zmm22
-	vpmadd52luq	-64(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-72(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-8(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	64(%rdi){1to8}, %zmm22, %zmm16{%k1}
-	vpmadd52huq	56(%rdi){1to8}, %zmm22, %zmm20{%k1}
-	vmovdqu64	72(%rsi), %zmm22
-	vpmadd52luq	-72(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-80(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-8(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-16(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	56(%rdi){1to8}, %zmm22, %zmm16{%k2}
-	vpmadd52huq	48(%rdi){1to8}, %zmm22, %zmm20{%k2}
-	vmovdqu64	80(%rsi), %zmm22
-	vpmadd52luq	-80(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-88(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-16(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-24(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	48(%rdi){1to8}, %zmm22, %zmm16{%k3}
-	vpmadd52huq	40(%rdi){1to8}, %zmm22, %zmm20{%k3}
-	vmovdqu64	88(%rsi), %zmm22
-	vpmadd52luq	-88(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-96(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-24(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-32(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	40(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	32(%rdi){1to8}, %zmm22, %zmm20
-	vmovdqu64	96(%rsi), %zmm22
-	vpmadd52luq	-96(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-104(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-32(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-40(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	32(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	24(%rdi){1to8}, %zmm22, %zmm20
-	vpmadd52luq	96(%rdi){1to8}, %zmm22, %zmm17{%k1}
-	vpmadd52huq	88(%rdi){1to8}, %zmm22, %zmm21{%k1}
-	vmovdqu64	104(%rsi), %zmm22
-	vpmadd52luq	-104(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-112(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-40(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-48(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	24(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	16(%rdi){1to8}, %zmm22, %zmm20
-	vpmadd52luq	88(%rdi){1to8}, %zmm22, %zmm17{%k2}
-	vpmadd52huq	80(%rdi){1to8}, %zmm22, %zmm21{%k2}
-	vmovdqu64	112(%rsi), %zmm22
-	vpmadd52luq	-112(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-120(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-48(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-56(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	16(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	8(%rdi){1to8}, %zmm22, %zmm20
-	vpmadd52luq	80(%rdi){1to8}, %zmm22, %zmm17{%k3}
-	vpmadd52huq	72(%rdi){1to8}, %zmm22, %zmm21{%k3}
-	vmovdqu64	120(%rsi), %zmm22
-	vpmadd52luq	-120(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-128(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	-56(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	-64(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	8(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	(%rdi){1to8}, %zmm22, %zmm20
-	vpmadd52luq	72(%rdi){1to8}, %zmm22, %zmm17
-	vpmadd52huq	64(%rdi){1to8}, %zmm22, %zmm21
-	leaq	12(%rdx), %rbx
+	/* group of 8 blocks: diagonal windows */
+	vmovdqu64	(%rsi), %zmm30
+	vpmadd52luq	(%rdi){1to8}, %zmm30, %zmm14{%k1}
+	vpmadd52huq	-8(%rdi){1to8}, %zmm30, %zmm22{%k1}
+	vmovdqu64	8(%rsi), %zmm30
+	vpmadd52luq	-8(%rdi){1to8}, %zmm30, %zmm14{%k2}
+	vpmadd52huq	-16(%rdi){1to8}, %zmm30, %zmm22{%k2}
+	vmovdqu64	16(%rsi), %zmm30
+	vpmadd52luq	-16(%rdi){1to8}, %zmm30, %zmm14{%k3}
+	vpmadd52huq	-24(%rdi){1to8}, %zmm30, %zmm22{%k3}
+	vmovdqu64	24(%rsi), %zmm30
+	vpmadd52luq	-24(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-32(%rdi){1to8}, %zmm30, %zmm22
+	vmovdqu64	32(%rsi), %zmm30
+	vpmadd52luq	-32(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-40(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	32(%rdi){1to8}, %zmm30, %zmm15{%k1}
+	vpmadd52huq	24(%rdi){1to8}, %zmm30, %zmm23{%k1}
+	vmovdqu64	40(%rsi), %zmm30
+	vpmadd52luq	-40(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-48(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	24(%rdi){1to8}, %zmm30, %zmm15{%k2}
+	vpmadd52huq	16(%rdi){1to8}, %zmm30, %zmm23{%k2}
+	vmovdqu64	48(%rsi), %zmm30
+	vpmadd52luq	-48(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-56(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	16(%rdi){1to8}, %zmm30, %zmm15{%k3}
+	vpmadd52huq	8(%rdi){1to8}, %zmm30, %zmm23{%k3}
+	vmovdqu64	56(%rsi), %zmm30
+	vpmadd52luq	-56(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-64(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	8(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	(%rdi){1to8}, %zmm30, %zmm23
+	vmovdqu64	64(%rsi), %zmm30
+	vpmadd52luq	-64(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-72(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-8(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	64(%rdi){1to8}, %zmm30, %zmm16{%k1}
+	vpmadd52huq	56(%rdi){1to8}, %zmm30, %zmm24{%k1}
+	vmovdqu64	72(%rsi), %zmm30
+	vpmadd52luq	-72(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-80(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-8(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-16(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	56(%rdi){1to8}, %zmm30, %zmm16{%k2}
+	vpmadd52huq	48(%rdi){1to8}, %zmm30, %zmm24{%k2}
+	vmovdqu64	80(%rsi), %zmm30
+	vpmadd52luq	-80(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-88(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-16(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-24(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	48(%rdi){1to8}, %zmm30, %zmm16{%k3}
+	vpmadd52huq	40(%rdi){1to8}, %zmm30, %zmm24{%k3}
+	vmovdqu64	88(%rsi), %zmm30
+	vpmadd52luq	-88(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-96(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-24(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-32(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	40(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	32(%rdi){1to8}, %zmm30, %zmm24
+	vmovdqu64	96(%rsi), %zmm30
+	vpmadd52luq	-96(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-104(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-32(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-40(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	32(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	24(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	96(%rdi){1to8}, %zmm30, %zmm17{%k1}
+	vpmadd52huq	88(%rdi){1to8}, %zmm30, %zmm25{%k1}
+	vmovdqu64	104(%rsi), %zmm30
+	vpmadd52luq	-104(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-112(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-40(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-48(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	24(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	16(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	88(%rdi){1to8}, %zmm30, %zmm17{%k2}
+	vpmadd52huq	80(%rdi){1to8}, %zmm30, %zmm25{%k2}
+	vmovdqu64	112(%rsi), %zmm30
+	vpmadd52luq	-112(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-120(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-48(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-56(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	16(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	8(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	80(%rdi){1to8}, %zmm30, %zmm17{%k3}
+	vpmadd52huq	72(%rdi){1to8}, %zmm30, %zmm25{%k3}
+	vmovdqu64	120(%rsi), %zmm30
+	vpmadd52luq	-120(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-128(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-56(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-64(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	8(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	72(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	64(%rdi){1to8}, %zmm30, %zmm25
+	vmovdqu64	128(%rsi), %zmm30
+	vpmadd52luq	-128(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-136(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-64(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-72(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-8(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	64(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	56(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	128(%rdi){1to8}, %zmm30, %zmm18{%k1}
+	vpmadd52huq	120(%rdi){1to8}, %zmm30, %zmm26{%k1}
+	vmovdqu64	136(%rsi), %zmm30
+	vpmadd52luq	-136(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-144(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-72(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-80(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-8(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-16(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	56(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	48(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	120(%rdi){1to8}, %zmm30, %zmm18{%k2}
+	vpmadd52huq	112(%rdi){1to8}, %zmm30, %zmm26{%k2}
+	vmovdqu64	144(%rsi), %zmm30
+	vpmadd52luq	-144(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-152(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-80(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-88(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-16(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-24(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	48(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	40(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	112(%rdi){1to8}, %zmm30, %zmm18{%k3}
+	vpmadd52huq	104(%rdi){1to8}, %zmm30, %zmm26{%k3}
+	vmovdqu64	152(%rsi), %zmm30
+	vpmadd52luq	-152(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-160(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-88(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-96(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-24(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-32(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	40(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	32(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	104(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	96(%rdi){1to8}, %zmm30, %zmm26
+	vmovdqu64	160(%rsi), %zmm30
+	vpmadd52luq	-160(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-168(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-96(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-104(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-32(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-40(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	32(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	24(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	96(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	88(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	160(%rdi){1to8}, %zmm30, %zmm19{%k1}
+	vpmadd52huq	152(%rdi){1to8}, %zmm30, %zmm27{%k1}
+	vmovdqu64	168(%rsi), %zmm30
+	vpmadd52luq	-168(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-176(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-104(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-112(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-40(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-48(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	24(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	16(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	88(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	80(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	152(%rdi){1to8}, %zmm30, %zmm19{%k2}
+	vpmadd52huq	144(%rdi){1to8}, %zmm30, %zmm27{%k2}
+	vmovdqu64	176(%rsi), %zmm30
+	vpmadd52luq	-176(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-184(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-112(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-120(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-48(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-56(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	16(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	8(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	80(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	72(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	144(%rdi){1to8}, %zmm30, %zmm19{%k3}
+	vpmadd52huq	136(%rdi){1to8}, %zmm30, %zmm27{%k3}
+	vmovdqu64	184(%rsi), %zmm30
+	vpmadd52luq	-184(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-192(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-120(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-128(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-56(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-64(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	8(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	72(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	64(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	136(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	128(%rdi){1to8}, %zmm30, %zmm27
+	vmovdqu64	192(%rsi), %zmm30
+	vpmadd52luq	-192(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-200(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-128(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-136(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-64(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-72(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-8(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	64(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	56(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	128(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	120(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	192(%rdi){1to8}, %zmm30, %zmm20{%k1}
+	vpmadd52huq	184(%rdi){1to8}, %zmm30, %zmm28{%k1}
+	vmovdqu64	200(%rsi), %zmm30
+	vpmadd52luq	-200(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-208(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-136(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-144(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-72(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-80(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-8(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-16(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	56(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	48(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	120(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	112(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	184(%rdi){1to8}, %zmm30, %zmm20{%k2}
+	vpmadd52huq	176(%rdi){1to8}, %zmm30, %zmm28{%k2}
+	vmovdqu64	208(%rsi), %zmm30
+	vpmadd52luq	-208(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-216(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-144(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-152(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-80(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-88(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-16(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-24(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	48(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	40(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	112(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	104(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	176(%rdi){1to8}, %zmm30, %zmm20{%k3}
+	vpmadd52huq	168(%rdi){1to8}, %zmm30, %zmm28{%k3}
+	vmovdqu64	216(%rsi), %zmm30
+	vpmadd52luq	-216(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-224(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-152(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-160(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-88(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-96(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-24(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-32(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	40(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	32(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	104(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	96(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	168(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	160(%rdi){1to8}, %zmm30, %zmm28
+	vmovdqu64	224(%rsi), %zmm30
+	vpmadd52luq	-224(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-232(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-160(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-168(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-96(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-104(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-32(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-40(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	32(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	24(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	96(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	88(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	160(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	152(%rdi){1to8}, %zmm30, %zmm28
+	vpmadd52luq	224(%rdi){1to8}, %zmm30, %zmm21{%k1}
+	vpmadd52huq	216(%rdi){1to8}, %zmm30, %zmm29{%k1}
+	vmovdqu64	232(%rsi), %zmm30
+	vpmadd52luq	-232(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-240(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-168(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-176(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-104(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-112(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-40(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-48(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	24(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	16(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	88(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	80(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	152(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	144(%rdi){1to8}, %zmm30, %zmm28
+	vpmadd52luq	216(%rdi){1to8}, %zmm30, %zmm21{%k2}
+	vpmadd52huq	208(%rdi){1to8}, %zmm30, %zmm29{%k2}
+	vmovdqu64	240(%rsi), %zmm30
+	vpmadd52luq	-240(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-248(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-176(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-184(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-112(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-120(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-48(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-56(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	16(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	8(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	80(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	72(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	144(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	136(%rdi){1to8}, %zmm30, %zmm28
+	vpmadd52luq	208(%rdi){1to8}, %zmm30, %zmm21{%k3}
+	vpmadd52huq	200(%rdi){1to8}, %zmm30, %zmm29{%k3}
+	vmovdqu64	248(%rsi), %zmm30
+	vpmadd52luq	-248(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-256(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	-184(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	-192(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	-120(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	-128(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	-56(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	-64(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	8(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	72(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	64(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	136(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	128(%rdi){1to8}, %zmm30, %zmm28
+	vpmadd52luq	200(%rdi){1to8}, %zmm30, %zmm21
+	vpmadd52huq	192(%rdi){1to8}, %zmm30, %zmm29
+	leaq	28(%rdx), %rbx
 	movq	%rax, %rbp
 	subq	%rdx, %rbp
-	subq	$12, %rbp
+	subq	$28, %rbp
 	cmpq	%rbp, %rbx
 	cmovg	%rbp, %rbx
-	addq	$128, %rsi
-	subq	$128, %rdi
+	addq	$256, %rsi
+	subq	$256, %rdi
 	testq	%rbx, %rbx
 	jle	.Llf_mpn_sqr_ifma_steady_skip
 	addq	$1, %rbx
 	shrq	$1, %rbx
 .Llf_mpn_sqr_ifma_steady:
-/* LLVM-MCA-BEGIN steady products=64 */
-	vmovdqu64	(%rsi), %zmm22
-	vpmadd52luq	(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-8(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	64(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	56(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	128(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	120(%rdi){1to8}, %zmm22, %zmm20
-	vpmadd52luq	192(%rdi){1to8}, %zmm22, %zmm17
-	vpmadd52huq	184(%rdi){1to8}, %zmm22, %zmm21
-	vmovdqu64	8(%rsi), %zmm22
-	vpmadd52luq	-8(%rdi){1to8}, %zmm22, %zmm14
-	vpmadd52huq	-16(%rdi){1to8}, %zmm22, %zmm18
-	vpmadd52luq	56(%rdi){1to8}, %zmm22, %zmm15
-	vpmadd52huq	48(%rdi){1to8}, %zmm22, %zmm19
-	vpmadd52luq	120(%rdi){1to8}, %zmm22, %zmm16
-	vpmadd52huq	112(%rdi){1to8}, %zmm22, %zmm20
-	vpmadd52luq	184(%rdi){1to8}, %zmm22, %zmm17
-	vpmadd52huq	176(%rdi){1to8}, %zmm22, %zmm21
+/* LLVM-MCA-BEGIN steady products=128 */
+	vmovdqu64	(%rsi), %zmm30
+	vpmadd52luq	(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-8(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	64(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	56(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	128(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	120(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	192(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	184(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	256(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	248(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	320(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	312(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	384(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	376(%rdi){1to8}, %zmm30, %zmm28
+	vpmadd52luq	448(%rdi){1to8}, %zmm30, %zmm21
+	vpmadd52huq	440(%rdi){1to8}, %zmm30, %zmm29
+	vmovdqu64	8(%rsi), %zmm30
+	vpmadd52luq	-8(%rdi){1to8}, %zmm30, %zmm14
+	vpmadd52huq	-16(%rdi){1to8}, %zmm30, %zmm22
+	vpmadd52luq	56(%rdi){1to8}, %zmm30, %zmm15
+	vpmadd52huq	48(%rdi){1to8}, %zmm30, %zmm23
+	vpmadd52luq	120(%rdi){1to8}, %zmm30, %zmm16
+	vpmadd52huq	112(%rdi){1to8}, %zmm30, %zmm24
+	vpmadd52luq	184(%rdi){1to8}, %zmm30, %zmm17
+	vpmadd52huq	176(%rdi){1to8}, %zmm30, %zmm25
+	vpmadd52luq	248(%rdi){1to8}, %zmm30, %zmm18
+	vpmadd52huq	240(%rdi){1to8}, %zmm30, %zmm26
+	vpmadd52luq	312(%rdi){1to8}, %zmm30, %zmm19
+	vpmadd52huq	304(%rdi){1to8}, %zmm30, %zmm27
+	vpmadd52luq	376(%rdi){1to8}, %zmm30, %zmm20
+	vpmadd52huq	368(%rdi){1to8}, %zmm30, %zmm28
+	vpmadd52luq	440(%rdi){1to8}, %zmm30, %zmm21
+	vpmadd52huq	432(%rdi){1to8}, %zmm30, %zmm29
 	addq	$16, %rsi
 	subq	$16, %rdi
 	decq	%rbx
 	jnz	.Llf_mpn_sqr_ifma_steady
 /* LLVM-MCA-END */
 .Llf_mpn_sqr_ifma_steady_skip:
-	/* group of 4 blocks: finish */
-	vmovdqa64	(%r10,%rdx,8), %zmm22
-	vmovdqa64	%zmm9, %zmm23
-	vpmadd52luq	%zmm22, %zmm22, %zmm23
-	vmovdqa64	%zmm9, %zmm24
-	vpmadd52huq	%zmm22, %zmm22, %zmm24
-	vpsubq	%zmm23, %zmm9, %zmm23
-	vmovdqa64	%zmm23, %zmm22
-	vpermt2q	%zmm24, %zmm11, %zmm22
-	vpermt2q	%zmm24, %zmm12, %zmm23
-	vpaddq	%zmm18, %zmm14, %zmm14
-	vpaddq	%zmm14, %zmm14, %zmm14
+	/* group of 8 blocks: finish */
+	vmovdqa64	(%r10,%rdx,8), %zmm30
+	vmovdqa64	%zmm9, %zmm31
+	vpmadd52luq	%zmm30, %zmm30, %zmm31
+	vmovdqa64	%zmm9, %zmm7
+	vpmadd52huq	%zmm30, %zmm30, %zmm7
+	vpsubq	%zmm31, %zmm9, %zmm31
+	vmovdqa64	%zmm31, %zmm30
+	vpermt2q	%zmm7, %zmm11, %zmm30
+	vpermt2q	%zmm7, %zmm12, %zmm31
 	vpaddq	%zmm22, %zmm14, %zmm14
-	vpsrlq	$52, %zmm14, %zmm18
+	vpaddq	%zmm14, %zmm14, %zmm14
+	vpaddq	%zmm30, %zmm14, %zmm14
+	vpsrlq	$52, %zmm14, %zmm22
 	vpandq	%zmm8, %zmm14, %zmm14
-	valignq	$7, %zmm13, %zmm18, %zmm13
+	valignq	$7, %zmm13, %zmm22, %zmm13
 	vpaddq	%zmm13, %zmm14, %zmm14
 	vpcmpuq	$5, %zmm8, %zmm14, %k5
 	kmovb	%k5, %esi
@@ -961,8 +1213,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jnz	.Llf_mpn_sqr_ifma_ripple_9
 .Llf_mpn_sqr_ifma_ripple_done_9:
 	vpsllq	$52, %zmm14, %zmm13
-	vpsrlq	$12, %zmm14, %zmm22
-	vpunpckhqdq	%zmm22, %zmm13, %zmm13
+	vpsrlq	$12, %zmm14, %zmm30
+	vpunpckhqdq	%zmm30, %zmm13, %zmm13
 	vporq	%zmm14, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
 	cmpq	$52, %r8
@@ -971,12 +1223,12 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 .Llf_mpn_sqr_ifma_stored_9:
 	addq	$52, %r9
 	subq	$52, %r8
-	vpaddq	%zmm19, %zmm15, %zmm15
-	vpaddq	%zmm15, %zmm15, %zmm15
 	vpaddq	%zmm23, %zmm15, %zmm15
+	vpaddq	%zmm15, %zmm15, %zmm15
+	vpaddq	%zmm31, %zmm15, %zmm15
 	vpsrlq	$52, %zmm15, %zmm13
 	vpandq	%zmm8, %zmm15, %zmm15
-	valignq	$7, %zmm18, %zmm13, %zmm14
+	valignq	$7, %zmm22, %zmm13, %zmm14
 	vpaddq	%zmm14, %zmm15, %zmm15
 	vpcmpuq	$5, %zmm8, %zmm15, %k5
 	kmovb	%k5, %esi
@@ -984,8 +1236,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jnz	.Llf_mpn_sqr_ifma_ripple_10
 .Llf_mpn_sqr_ifma_ripple_done_10:
 	vpsllq	$52, %zmm15, %zmm14
-	vpsrlq	$12, %zmm15, %zmm18
-	vpunpckhqdq	%zmm18, %zmm14, %zmm14
+	vpsrlq	$12, %zmm15, %zmm22
+	vpunpckhqdq	%zmm22, %zmm14, %zmm14
 	vporq	%zmm15, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
 	cmpq	$52, %r8
@@ -997,13 +1249,13 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqa64	64(%r10,%rdx,8), %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vpmadd52luq	%zmm14, %zmm14, %zmm15
-	vmovdqa64	%zmm9, %zmm18
-	vpmadd52huq	%zmm14, %zmm14, %zmm18
+	vmovdqa64	%zmm9, %zmm22
+	vpmadd52huq	%zmm14, %zmm14, %zmm22
 	vpsubq	%zmm15, %zmm9, %zmm15
 	vmovdqa64	%zmm15, %zmm14
-	vpermt2q	%zmm18, %zmm11, %zmm14
-	vpermt2q	%zmm18, %zmm12, %zmm15
-	vpaddq	%zmm20, %zmm16, %zmm16
+	vpermt2q	%zmm22, %zmm11, %zmm14
+	vpermt2q	%zmm22, %zmm12, %zmm15
+	vpaddq	%zmm24, %zmm16, %zmm16
 	vpaddq	%zmm16, %zmm16, %zmm16
 	vpaddq	%zmm14, %zmm16, %zmm16
 	vpsrlq	$52, %zmm16, %zmm14
@@ -1016,8 +1268,8 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jnz	.Llf_mpn_sqr_ifma_ripple_11
 .Llf_mpn_sqr_ifma_ripple_done_11:
 	vpsllq	$52, %zmm16, %zmm13
-	vpsrlq	$12, %zmm16, %zmm18
-	vpunpckhqdq	%zmm18, %zmm13, %zmm13
+	vpsrlq	$12, %zmm16, %zmm22
+	vpunpckhqdq	%zmm22, %zmm13, %zmm13
 	vporq	%zmm16, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
 	cmpq	$52, %r8
@@ -1026,7 +1278,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 .Llf_mpn_sqr_ifma_stored_11:
 	addq	$52, %r9
 	subq	$52, %r8
-	vpaddq	%zmm21, %zmm17, %zmm17
+	vpaddq	%zmm25, %zmm17, %zmm17
 	vpaddq	%zmm17, %zmm17, %zmm17
 	vpaddq	%zmm15, %zmm17, %zmm17
 	vpsrlq	$52, %zmm17, %zmm13
@@ -1049,9 +1301,119 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 .Llf_mpn_sqr_ifma_stored_12:
 	addq	$52, %r9
 	subq	$52, %r8
+	vmovdqa64	128(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpmadd52huq	%zmm14, %zmm14, %zmm16
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm14
+	vpermt2q	%zmm16, %zmm11, %zmm14
+	vpermt2q	%zmm16, %zmm12, %zmm15
+	vpaddq	%zmm26, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm18, %zmm18
+	vpaddq	%zmm14, %zmm18, %zmm18
+	vpsrlq	$52, %zmm18, %zmm14
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm13, %zmm14, %zmm13
+	vpaddq	%zmm13, %zmm18, %zmm18
+	vpcmpuq	$5, %zmm8, %zmm18, %k5
+	kmovb	%k5, %esi
+	orq	%rcx, %rsi
+	jnz	.Llf_mpn_sqr_ifma_ripple_13
+.Llf_mpn_sqr_ifma_ripple_done_13:
+	vpsllq	$52, %zmm18, %zmm13
+	vpsrlq	$12, %zmm18, %zmm16
+	vpunpckhqdq	%zmm16, %zmm13, %zmm13
+	vporq	%zmm18, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_13
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_13:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm27, %zmm19, %zmm19
+	vpaddq	%zmm19, %zmm19, %zmm19
+	vpaddq	%zmm15, %zmm19, %zmm19
+	vpsrlq	$52, %zmm19, %zmm13
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm14, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm19, %zmm19
+	vpcmpuq	$5, %zmm8, %zmm19, %k5
+	kmovb	%k5, %esi
+	orq	%rcx, %rsi
+	jnz	.Llf_mpn_sqr_ifma_ripple_14
+.Llf_mpn_sqr_ifma_ripple_done_14:
+	vpsllq	$52, %zmm19, %zmm14
+	vpsrlq	$12, %zmm19, %zmm15
+	vpunpckhqdq	%zmm15, %zmm14, %zmm14
+	vporq	%zmm19, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_14
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_14:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	192(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpmadd52huq	%zmm14, %zmm14, %zmm16
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm14
+	vpermt2q	%zmm16, %zmm11, %zmm14
+	vpermt2q	%zmm16, %zmm12, %zmm15
+	vpaddq	%zmm28, %zmm20, %zmm20
+	vpaddq	%zmm20, %zmm20, %zmm20
+	vpaddq	%zmm14, %zmm20, %zmm20
+	vpsrlq	$52, %zmm20, %zmm14
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm13, %zmm14, %zmm13
+	vpaddq	%zmm13, %zmm20, %zmm20
+	vpcmpuq	$5, %zmm8, %zmm20, %k5
+	kmovb	%k5, %esi
+	orq	%rcx, %rsi
+	jnz	.Llf_mpn_sqr_ifma_ripple_15
+.Llf_mpn_sqr_ifma_ripple_done_15:
+	vpsllq	$52, %zmm20, %zmm13
+	vpsrlq	$12, %zmm20, %zmm16
+	vpunpckhqdq	%zmm16, %zmm13, %zmm13
+	vporq	%zmm20, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_15
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_15:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm29, %zmm21, %zmm21
+	vpaddq	%zmm21, %zmm21, %zmm21
+	vpaddq	%zmm15, %zmm21, %zmm21
+	vpsrlq	$52, %zmm21, %zmm13
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm14, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm21, %zmm21
+	vpcmpuq	$5, %zmm8, %zmm21, %k5
+	kmovb	%k5, %esi
+	orq	%rcx, %rsi
+	jnz	.Llf_mpn_sqr_ifma_ripple_16
+.Llf_mpn_sqr_ifma_ripple_done_16:
+	vpsllq	$52, %zmm21, %zmm14
+	vpsrlq	$12, %zmm21, %zmm15
+	vpunpckhqdq	%zmm15, %zmm14, %zmm14
+	vporq	%zmm21, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_16
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_16:
+	addq	$52, %r9
+	subq	$52, %r8
 	vmovdqa64	%zmm13, %zmm13
-	addq	$16, %rdx
-	subq	$4, %r11
+	addq	$32, %rdx
+	subq	$8, %r11
 	jmp	.Llf_mpn_sqr_ifma_groups
 .Llf_mpn_sqr_ifma_tail:
 	testq	%r11, %r11
@@ -1060,7 +1422,15 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	jz	.Llf_mpn_sqr_ifma_tail1
 	cmpq	$2, %r11
 	jz	.Llf_mpn_sqr_ifma_tail2
-	jmp	.Llf_mpn_sqr_ifma_tail3
+	cmpq	$3, %r11
+	jz	.Llf_mpn_sqr_ifma_tail3
+	cmpq	$4, %r11
+	jz	.Llf_mpn_sqr_ifma_tail4
+	cmpq	$5, %r11
+	jz	.Llf_mpn_sqr_ifma_tail5
+	cmpq	$6, %r11
+	jz	.Llf_mpn_sqr_ifma_tail6
+	jmp	.Llf_mpn_sqr_ifma_tail7
 .Llf_mpn_sqr_ifma_tail1:
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
@@ -1123,17 +1493,17 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpcmpuq	$5, %zmm8, %zmm14, %k1
 	kmovb	%k1, %eax
 	orq	%rcx, %rax
-	jnz	.Llf_mpn_sqr_ifma_ripple_13
-.Llf_mpn_sqr_ifma_ripple_done_13:
+	jnz	.Llf_mpn_sqr_ifma_ripple_17
+.Llf_mpn_sqr_ifma_ripple_done_17:
 	vpsllq	$52, %zmm14, %zmm8
 	vpsrlq	$12, %zmm14, %zmm11
 	vpunpckhqdq	%zmm11, %zmm8, %zmm8
 	vporq	%zmm14, %zmm8, %zmm8{%k4}
 	vpermb	%zmm8, %zmm10, %zmm8
 	cmpq	$52, %r8
-	jb	.Llf_mpn_sqr_ifma_part_13
+	jb	.Llf_mpn_sqr_ifma_part_17
 	vmovdqu8	%zmm8, (%r9){%k6}
-.Llf_mpn_sqr_ifma_stored_13:
+.Llf_mpn_sqr_ifma_stored_17:
 	addq	$52, %r9
 	subq	$52, %r8
 	vmovdqa64	%zmm9, %zmm13
@@ -1228,17 +1598,17 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpcmpuq	$5, %zmm8, %zmm14, %k1
 	kmovb	%k1, %eax
 	orq	%rcx, %rax
-	jnz	.Llf_mpn_sqr_ifma_ripple_14
-.Llf_mpn_sqr_ifma_ripple_done_14:
+	jnz	.Llf_mpn_sqr_ifma_ripple_18
+.Llf_mpn_sqr_ifma_ripple_done_18:
 	vpsllq	$52, %zmm14, %zmm11
 	vpsrlq	$12, %zmm14, %zmm12
 	vpunpckhqdq	%zmm12, %zmm11, %zmm11
 	vporq	%zmm14, %zmm11, %zmm11{%k4}
 	vpermb	%zmm11, %zmm10, %zmm11
 	cmpq	$52, %r8
-	jb	.Llf_mpn_sqr_ifma_part_14
+	jb	.Llf_mpn_sqr_ifma_part_18
 	vmovdqu8	%zmm11, (%r9){%k6}
-.Llf_mpn_sqr_ifma_stored_14:
+.Llf_mpn_sqr_ifma_stored_18:
 	addq	$52, %r9
 	subq	$52, %r8
 	vpaddq	%zmm17, %zmm15, %zmm15
@@ -1251,17 +1621,17 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpcmpuq	$5, %zmm8, %zmm15, %k1
 	kmovb	%k1, %eax
 	orq	%rcx, %rax
-	jnz	.Llf_mpn_sqr_ifma_ripple_15
-.Llf_mpn_sqr_ifma_ripple_done_15:
+	jnz	.Llf_mpn_sqr_ifma_ripple_19
+.Llf_mpn_sqr_ifma_ripple_done_19:
 	vpsllq	$52, %zmm15, %zmm8
 	vpsrlq	$12, %zmm15, %zmm9
 	vpunpckhqdq	%zmm9, %zmm8, %zmm8
 	vporq	%zmm15, %zmm8, %zmm8{%k4}
 	vpermb	%zmm8, %zmm10, %zmm8
 	cmpq	$52, %r8
-	jb	.Llf_mpn_sqr_ifma_part_15
+	jb	.Llf_mpn_sqr_ifma_part_19
 	vmovdqu8	%zmm8, (%r9){%k6}
-.Llf_mpn_sqr_ifma_stored_15:
+.Llf_mpn_sqr_ifma_stored_19:
 	addq	$52, %r9
 	subq	$52, %r8
 	vmovdqa64	%zmm11, %zmm13
@@ -1390,17 +1760,17 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpcmpuq	$5, %zmm8, %zmm14, %k1
 	kmovb	%k1, %eax
 	orq	%rcx, %rax
-	jnz	.Llf_mpn_sqr_ifma_ripple_16
-.Llf_mpn_sqr_ifma_ripple_done_16:
+	jnz	.Llf_mpn_sqr_ifma_ripple_20
+.Llf_mpn_sqr_ifma_ripple_done_20:
 	vpsllq	$52, %zmm14, %zmm13
 	vpsrlq	$12, %zmm14, %zmm20
 	vpunpckhqdq	%zmm20, %zmm13, %zmm13
 	vporq	%zmm14, %zmm13, %zmm13{%k4}
 	vpermb	%zmm13, %zmm10, %zmm13
 	cmpq	$52, %r8
-	jb	.Llf_mpn_sqr_ifma_part_16
+	jb	.Llf_mpn_sqr_ifma_part_20
 	vmovdqu8	%zmm13, (%r9){%k6}
-.Llf_mpn_sqr_ifma_stored_16:
+.Llf_mpn_sqr_ifma_stored_20:
 	addq	$52, %r9
 	subq	$52, %r8
 	vpaddq	%zmm18, %zmm15, %zmm15
@@ -1413,17 +1783,17 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpcmpuq	$5, %zmm8, %zmm15, %k1
 	kmovb	%k1, %eax
 	orq	%rcx, %rax
-	jnz	.Llf_mpn_sqr_ifma_ripple_17
-.Llf_mpn_sqr_ifma_ripple_done_17:
+	jnz	.Llf_mpn_sqr_ifma_ripple_21
+.Llf_mpn_sqr_ifma_ripple_done_21:
 	vpsllq	$52, %zmm15, %zmm14
 	vpsrlq	$12, %zmm15, %zmm17
 	vpunpckhqdq	%zmm17, %zmm14, %zmm14
 	vporq	%zmm15, %zmm14, %zmm14{%k4}
 	vpermb	%zmm14, %zmm10, %zmm14
 	cmpq	$52, %r8
-	jb	.Llf_mpn_sqr_ifma_part_17
+	jb	.Llf_mpn_sqr_ifma_part_21
 	vmovdqu8	%zmm14, (%r9){%k6}
-.Llf_mpn_sqr_ifma_stored_17:
+.Llf_mpn_sqr_ifma_stored_21:
 	addq	$52, %r9
 	subq	$52, %r8
 	vmovdqa64	64(%r10,%rdx,8), %zmm14
@@ -1445,21 +1815,1563 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpcmpuq	$5, %zmm8, %zmm16, %k1
 	kmovb	%k1, %eax
 	orq	%rcx, %rax
-	jnz	.Llf_mpn_sqr_ifma_ripple_18
-.Llf_mpn_sqr_ifma_ripple_done_18:
+	jnz	.Llf_mpn_sqr_ifma_ripple_22
+.Llf_mpn_sqr_ifma_ripple_done_22:
 	vpsllq	$52, %zmm16, %zmm8
 	vpsrlq	$12, %zmm16, %zmm11
 	vpunpckhqdq	%zmm11, %zmm8, %zmm8
 	vporq	%zmm16, %zmm8, %zmm8{%k4}
 	vpermb	%zmm8, %zmm10, %zmm8
 	cmpq	$52, %r8
-	jb	.Llf_mpn_sqr_ifma_part_18
+	jb	.Llf_mpn_sqr_ifma_part_22
 	vmovdqu8	%zmm8, (%r9){%k6}
-.Llf_mpn_sqr_ifma_stored_18:
+.Llf_mpn_sqr_ifma_stored_22:
 	addq	$52, %r9
 	subq	$52, %r8
 	vmovdqa64	%zmm9, %zmm13
 	addq	$12, %rdx
+	jmp	.Llf_mpn_sqr_ifma_ifma_done
+.Llf_mpn_sqr_ifma_tail4:
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
+	/* group of 4 blocks: diagonal windows */
+	vmovdqu64	(%r11), %zmm22
+	vpmadd52luq	(%rsi){1to8}, %zmm22, %zmm14{%k1}
+	vpmadd52huq	-8(%rsi){1to8}, %zmm22, %zmm18{%k1}
+	vmovdqu64	8(%r11), %zmm22
+	vpmadd52luq	-8(%rsi){1to8}, %zmm22, %zmm14{%k2}
+	vpmadd52huq	-16(%rsi){1to8}, %zmm22, %zmm18{%k2}
+	vmovdqu64	16(%r11), %zmm22
+	vpmadd52luq	-16(%rsi){1to8}, %zmm22, %zmm14{%k3}
+	vpmadd52huq	-24(%rsi){1to8}, %zmm22, %zmm18{%k3}
+	vmovdqu64	24(%r11), %zmm22
+	vpmadd52luq	-24(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-32(%rsi){1to8}, %zmm22, %zmm18
+	vmovdqu64	32(%r11), %zmm22
+	vpmadd52luq	-32(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-40(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	32(%rsi){1to8}, %zmm22, %zmm15{%k1}
+	vpmadd52huq	24(%rsi){1to8}, %zmm22, %zmm19{%k1}
+	vmovdqu64	40(%r11), %zmm22
+	vpmadd52luq	-40(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-48(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	24(%rsi){1to8}, %zmm22, %zmm15{%k2}
+	vpmadd52huq	16(%rsi){1to8}, %zmm22, %zmm19{%k2}
+	vmovdqu64	48(%r11), %zmm22
+	vpmadd52luq	-48(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-56(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	16(%rsi){1to8}, %zmm22, %zmm15{%k3}
+	vpmadd52huq	8(%rsi){1to8}, %zmm22, %zmm19{%k3}
+	vmovdqu64	56(%r11), %zmm22
+	vpmadd52luq	-56(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-64(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	8(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	(%rsi){1to8}, %zmm22, %zmm19
+	vmovdqu64	64(%r11), %zmm22
+	vpmadd52luq	-64(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-72(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-8(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	64(%rsi){1to8}, %zmm22, %zmm16{%k1}
+	vpmadd52huq	56(%rsi){1to8}, %zmm22, %zmm20{%k1}
+	vmovdqu64	72(%r11), %zmm22
+	vpmadd52luq	-72(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-80(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-8(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-16(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	56(%rsi){1to8}, %zmm22, %zmm16{%k2}
+	vpmadd52huq	48(%rsi){1to8}, %zmm22, %zmm20{%k2}
+	vmovdqu64	80(%r11), %zmm22
+	vpmadd52luq	-80(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-88(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-16(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-24(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	48(%rsi){1to8}, %zmm22, %zmm16{%k3}
+	vpmadd52huq	40(%rsi){1to8}, %zmm22, %zmm20{%k3}
+	vmovdqu64	88(%r11), %zmm22
+	vpmadd52luq	-88(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-96(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-24(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-32(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	40(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	32(%rsi){1to8}, %zmm22, %zmm20
+	vmovdqu64	96(%r11), %zmm22
+	vpmadd52luq	-96(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-104(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-32(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-40(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	32(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	24(%rsi){1to8}, %zmm22, %zmm20
+	vpmadd52luq	96(%rsi){1to8}, %zmm22, %zmm17{%k1}
+	vpmadd52huq	88(%rsi){1to8}, %zmm22, %zmm21{%k1}
+	vmovdqu64	104(%r11), %zmm22
+	vpmadd52luq	-104(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-112(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-40(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-48(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	24(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	16(%rsi){1to8}, %zmm22, %zmm20
+	vpmadd52luq	88(%rsi){1to8}, %zmm22, %zmm17{%k2}
+	vpmadd52huq	80(%rsi){1to8}, %zmm22, %zmm21{%k2}
+	vmovdqu64	112(%r11), %zmm22
+	vpmadd52luq	-112(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-120(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-48(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-56(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	16(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	8(%rsi){1to8}, %zmm22, %zmm20
+	vpmadd52luq	80(%rsi){1to8}, %zmm22, %zmm17{%k3}
+	vpmadd52huq	72(%rsi){1to8}, %zmm22, %zmm21{%k3}
+	vmovdqu64	120(%r11), %zmm22
+	vpmadd52luq	-120(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-128(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	-56(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	-64(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	8(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	(%rsi){1to8}, %zmm22, %zmm20
+	vpmadd52luq	72(%rsi){1to8}, %zmm22, %zmm17
+	vpmadd52huq	64(%rsi){1to8}, %zmm22, %zmm21
+	leaq	12(%rdx), %rdi
+	subq	%rdx, %rax
+	subq	$12, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$128, %r11
+	subq	$128, %rsi
+	testq	%rdi, %rdi
+	jle	.Llf_mpn_sqr_ifma_steady_skip_5
+	addq	$1, %rdi
+	shrq	$1, %rdi
+.Llf_mpn_sqr_ifma_steady_5:
+/* LLVM-MCA-BEGIN steady products=64 */
+	vmovdqu64	(%r11), %zmm22
+	vpmadd52luq	(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-8(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	64(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	56(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	128(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	120(%rsi){1to8}, %zmm22, %zmm20
+	vpmadd52luq	192(%rsi){1to8}, %zmm22, %zmm17
+	vpmadd52huq	184(%rsi){1to8}, %zmm22, %zmm21
+	vmovdqu64	8(%r11), %zmm22
+	vpmadd52luq	-8(%rsi){1to8}, %zmm22, %zmm14
+	vpmadd52huq	-16(%rsi){1to8}, %zmm22, %zmm18
+	vpmadd52luq	56(%rsi){1to8}, %zmm22, %zmm15
+	vpmadd52huq	48(%rsi){1to8}, %zmm22, %zmm19
+	vpmadd52luq	120(%rsi){1to8}, %zmm22, %zmm16
+	vpmadd52huq	112(%rsi){1to8}, %zmm22, %zmm20
+	vpmadd52luq	184(%rsi){1to8}, %zmm22, %zmm17
+	vpmadd52huq	176(%rsi){1to8}, %zmm22, %zmm21
+	addq	$16, %r11
+	subq	$16, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_sqr_ifma_steady_5
+/* LLVM-MCA-END */
+.Llf_mpn_sqr_ifma_steady_skip_5:
+	/* group of 4 blocks: finish */
+	vmovdqa64	(%r10,%rdx,8), %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vpmadd52luq	%zmm22, %zmm22, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vpmadd52huq	%zmm22, %zmm22, %zmm24
+	vpsubq	%zmm23, %zmm9, %zmm23
+	vmovdqa64	%zmm23, %zmm22
+	vpermt2q	%zmm24, %zmm11, %zmm22
+	vpermt2q	%zmm24, %zmm12, %zmm23
+	vpaddq	%zmm18, %zmm14, %zmm14
+	vpaddq	%zmm14, %zmm14, %zmm14
+	vpaddq	%zmm22, %zmm14, %zmm14
+	vpsrlq	$52, %zmm14, %zmm18
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm13, %zmm18, %zmm13
+	vpaddq	%zmm13, %zmm14, %zmm14
+	vpcmpuq	$5, %zmm8, %zmm14, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_23
+.Llf_mpn_sqr_ifma_ripple_done_23:
+	vpsllq	$52, %zmm14, %zmm13
+	vpsrlq	$12, %zmm14, %zmm22
+	vpunpckhqdq	%zmm22, %zmm13, %zmm13
+	vporq	%zmm14, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_23
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_23:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm19, %zmm15, %zmm15
+	vpaddq	%zmm15, %zmm15, %zmm15
+	vpaddq	%zmm23, %zmm15, %zmm15
+	vpsrlq	$52, %zmm15, %zmm13
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm18, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm15, %zmm15
+	vpcmpuq	$5, %zmm8, %zmm15, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_24
+.Llf_mpn_sqr_ifma_ripple_done_24:
+	vpsllq	$52, %zmm15, %zmm14
+	vpsrlq	$12, %zmm15, %zmm18
+	vpunpckhqdq	%zmm18, %zmm14, %zmm14
+	vporq	%zmm15, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_24
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_24:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm18
+	vpmadd52huq	%zmm14, %zmm14, %zmm18
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm9
+	vpermt2q	%zmm18, %zmm11, %zmm9
+	vpermt2q	%zmm18, %zmm12, %zmm15
+	vpaddq	%zmm20, %zmm16, %zmm16
+	vpaddq	%zmm16, %zmm16, %zmm16
+	vpaddq	%zmm9, %zmm16, %zmm16
+	vpsrlq	$52, %zmm16, %zmm9
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm13, %zmm9, %zmm11
+	vpaddq	%zmm11, %zmm16, %zmm16
+	vpcmpuq	$5, %zmm8, %zmm16, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_25
+.Llf_mpn_sqr_ifma_ripple_done_25:
+	vpsllq	$52, %zmm16, %zmm11
+	vpsrlq	$12, %zmm16, %zmm12
+	vpunpckhqdq	%zmm12, %zmm11, %zmm11
+	vporq	%zmm16, %zmm11, %zmm11{%k4}
+	vpermb	%zmm11, %zmm10, %zmm11
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_25
+	vmovdqu8	%zmm11, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_25:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm21, %zmm17, %zmm17
+	vpaddq	%zmm17, %zmm17, %zmm17
+	vpaddq	%zmm15, %zmm17, %zmm17
+	vpsrlq	$52, %zmm17, %zmm11
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm9, %zmm11, %zmm9
+	vpaddq	%zmm9, %zmm17, %zmm17
+	vpcmpuq	$5, %zmm8, %zmm17, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_26
+.Llf_mpn_sqr_ifma_ripple_done_26:
+	vpsllq	$52, %zmm17, %zmm8
+	vpsrlq	$12, %zmm17, %zmm9
+	vpunpckhqdq	%zmm9, %zmm8, %zmm8
+	vporq	%zmm17, %zmm8, %zmm8{%k4}
+	vpermb	%zmm8, %zmm10, %zmm8
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_26
+	vmovdqu8	%zmm8, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_26:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	%zmm11, %zmm13
+	addq	$16, %rdx
+	jmp	.Llf_mpn_sqr_ifma_ifma_done
+.Llf_mpn_sqr_ifma_tail5:
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
+	/* group of 5 blocks: diagonal windows */
+	vmovdqu64	(%r11), %zmm24
+	vpmadd52luq	(%rsi){1to8}, %zmm24, %zmm14{%k1}
+	vpmadd52huq	-8(%rsi){1to8}, %zmm24, %zmm19{%k1}
+	vmovdqu64	8(%r11), %zmm24
+	vpmadd52luq	-8(%rsi){1to8}, %zmm24, %zmm14{%k2}
+	vpmadd52huq	-16(%rsi){1to8}, %zmm24, %zmm19{%k2}
+	vmovdqu64	16(%r11), %zmm24
+	vpmadd52luq	-16(%rsi){1to8}, %zmm24, %zmm14{%k3}
+	vpmadd52huq	-24(%rsi){1to8}, %zmm24, %zmm19{%k3}
+	vmovdqu64	24(%r11), %zmm24
+	vpmadd52luq	-24(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-32(%rsi){1to8}, %zmm24, %zmm19
+	vmovdqu64	32(%r11), %zmm24
+	vpmadd52luq	-32(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-40(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	32(%rsi){1to8}, %zmm24, %zmm15{%k1}
+	vpmadd52huq	24(%rsi){1to8}, %zmm24, %zmm20{%k1}
+	vmovdqu64	40(%r11), %zmm24
+	vpmadd52luq	-40(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-48(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	24(%rsi){1to8}, %zmm24, %zmm15{%k2}
+	vpmadd52huq	16(%rsi){1to8}, %zmm24, %zmm20{%k2}
+	vmovdqu64	48(%r11), %zmm24
+	vpmadd52luq	-48(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-56(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	16(%rsi){1to8}, %zmm24, %zmm15{%k3}
+	vpmadd52huq	8(%rsi){1to8}, %zmm24, %zmm20{%k3}
+	vmovdqu64	56(%r11), %zmm24
+	vpmadd52luq	-56(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-64(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	8(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	(%rsi){1to8}, %zmm24, %zmm20
+	vmovdqu64	64(%r11), %zmm24
+	vpmadd52luq	-64(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-72(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-8(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	64(%rsi){1to8}, %zmm24, %zmm16{%k1}
+	vpmadd52huq	56(%rsi){1to8}, %zmm24, %zmm21{%k1}
+	vmovdqu64	72(%r11), %zmm24
+	vpmadd52luq	-72(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-80(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-8(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-16(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	56(%rsi){1to8}, %zmm24, %zmm16{%k2}
+	vpmadd52huq	48(%rsi){1to8}, %zmm24, %zmm21{%k2}
+	vmovdqu64	80(%r11), %zmm24
+	vpmadd52luq	-80(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-88(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-16(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-24(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	48(%rsi){1to8}, %zmm24, %zmm16{%k3}
+	vpmadd52huq	40(%rsi){1to8}, %zmm24, %zmm21{%k3}
+	vmovdqu64	88(%r11), %zmm24
+	vpmadd52luq	-88(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-96(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-24(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-32(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	40(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	32(%rsi){1to8}, %zmm24, %zmm21
+	vmovdqu64	96(%r11), %zmm24
+	vpmadd52luq	-96(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-104(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-32(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-40(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	32(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	24(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	96(%rsi){1to8}, %zmm24, %zmm17{%k1}
+	vpmadd52huq	88(%rsi){1to8}, %zmm24, %zmm22{%k1}
+	vmovdqu64	104(%r11), %zmm24
+	vpmadd52luq	-104(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-112(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-40(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-48(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	24(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	16(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	88(%rsi){1to8}, %zmm24, %zmm17{%k2}
+	vpmadd52huq	80(%rsi){1to8}, %zmm24, %zmm22{%k2}
+	vmovdqu64	112(%r11), %zmm24
+	vpmadd52luq	-112(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-120(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-48(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-56(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	16(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	8(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	80(%rsi){1to8}, %zmm24, %zmm17{%k3}
+	vpmadd52huq	72(%rsi){1to8}, %zmm24, %zmm22{%k3}
+	vmovdqu64	120(%r11), %zmm24
+	vpmadd52luq	-120(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-128(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-56(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-64(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	8(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	72(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	64(%rsi){1to8}, %zmm24, %zmm22
+	vmovdqu64	128(%r11), %zmm24
+	vpmadd52luq	-128(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-136(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-64(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-72(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	-8(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	64(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	56(%rsi){1to8}, %zmm24, %zmm22
+	vpmadd52luq	128(%rsi){1to8}, %zmm24, %zmm18{%k1}
+	vpmadd52huq	120(%rsi){1to8}, %zmm24, %zmm23{%k1}
+	vmovdqu64	136(%r11), %zmm24
+	vpmadd52luq	-136(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-144(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-72(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-80(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	-8(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	-16(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	56(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	48(%rsi){1to8}, %zmm24, %zmm22
+	vpmadd52luq	120(%rsi){1to8}, %zmm24, %zmm18{%k2}
+	vpmadd52huq	112(%rsi){1to8}, %zmm24, %zmm23{%k2}
+	vmovdqu64	144(%r11), %zmm24
+	vpmadd52luq	-144(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-152(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-80(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-88(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	-16(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	-24(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	48(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	40(%rsi){1to8}, %zmm24, %zmm22
+	vpmadd52luq	112(%rsi){1to8}, %zmm24, %zmm18{%k3}
+	vpmadd52huq	104(%rsi){1to8}, %zmm24, %zmm23{%k3}
+	vmovdqu64	152(%r11), %zmm24
+	vpmadd52luq	-152(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-160(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	-88(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	-96(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	-24(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	-32(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	40(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	32(%rsi){1to8}, %zmm24, %zmm22
+	vpmadd52luq	104(%rsi){1to8}, %zmm24, %zmm18
+	vpmadd52huq	96(%rsi){1to8}, %zmm24, %zmm23
+	leaq	16(%rdx), %rdi
+	subq	%rdx, %rax
+	subq	$16, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$160, %r11
+	subq	$160, %rsi
+	testq	%rdi, %rdi
+	jle	.Llf_mpn_sqr_ifma_steady_skip_6
+	addq	$1, %rdi
+	shrq	$1, %rdi
+.Llf_mpn_sqr_ifma_steady_6:
+/* LLVM-MCA-BEGIN steady products=80 */
+	vmovdqu64	(%r11), %zmm24
+	vpmadd52luq	(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-8(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	64(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	56(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	128(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	120(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	192(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	184(%rsi){1to8}, %zmm24, %zmm22
+	vpmadd52luq	256(%rsi){1to8}, %zmm24, %zmm18
+	vpmadd52huq	248(%rsi){1to8}, %zmm24, %zmm23
+	vmovdqu64	8(%r11), %zmm24
+	vpmadd52luq	-8(%rsi){1to8}, %zmm24, %zmm14
+	vpmadd52huq	-16(%rsi){1to8}, %zmm24, %zmm19
+	vpmadd52luq	56(%rsi){1to8}, %zmm24, %zmm15
+	vpmadd52huq	48(%rsi){1to8}, %zmm24, %zmm20
+	vpmadd52luq	120(%rsi){1to8}, %zmm24, %zmm16
+	vpmadd52huq	112(%rsi){1to8}, %zmm24, %zmm21
+	vpmadd52luq	184(%rsi){1to8}, %zmm24, %zmm17
+	vpmadd52huq	176(%rsi){1to8}, %zmm24, %zmm22
+	vpmadd52luq	248(%rsi){1to8}, %zmm24, %zmm18
+	vpmadd52huq	240(%rsi){1to8}, %zmm24, %zmm23
+	addq	$16, %r11
+	subq	$16, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_sqr_ifma_steady_6
+/* LLVM-MCA-END */
+.Llf_mpn_sqr_ifma_steady_skip_6:
+	/* group of 5 blocks: finish */
+	vmovdqa64	(%r10,%rdx,8), %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vpmadd52luq	%zmm24, %zmm24, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	vpmadd52huq	%zmm24, %zmm24, %zmm26
+	vpsubq	%zmm25, %zmm9, %zmm25
+	vmovdqa64	%zmm25, %zmm24
+	vpermt2q	%zmm26, %zmm11, %zmm24
+	vpermt2q	%zmm26, %zmm12, %zmm25
+	vpaddq	%zmm19, %zmm14, %zmm14
+	vpaddq	%zmm14, %zmm14, %zmm14
+	vpaddq	%zmm24, %zmm14, %zmm14
+	vpsrlq	$52, %zmm14, %zmm19
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm13, %zmm19, %zmm13
+	vpaddq	%zmm13, %zmm14, %zmm14
+	vpcmpuq	$5, %zmm8, %zmm14, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_27
+.Llf_mpn_sqr_ifma_ripple_done_27:
+	vpsllq	$52, %zmm14, %zmm13
+	vpsrlq	$12, %zmm14, %zmm24
+	vpunpckhqdq	%zmm24, %zmm13, %zmm13
+	vporq	%zmm14, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_27
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_27:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm20, %zmm15, %zmm15
+	vpaddq	%zmm15, %zmm15, %zmm15
+	vpaddq	%zmm25, %zmm15, %zmm15
+	vpsrlq	$52, %zmm15, %zmm13
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm19, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm15, %zmm15
+	vpcmpuq	$5, %zmm8, %zmm15, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_28
+.Llf_mpn_sqr_ifma_ripple_done_28:
+	vpsllq	$52, %zmm15, %zmm14
+	vpsrlq	$12, %zmm15, %zmm19
+	vpunpckhqdq	%zmm19, %zmm14, %zmm14
+	vporq	%zmm15, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_28
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_28:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm19
+	vpmadd52huq	%zmm14, %zmm14, %zmm19
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm14
+	vpermt2q	%zmm19, %zmm11, %zmm14
+	vpermt2q	%zmm19, %zmm12, %zmm15
+	vpaddq	%zmm21, %zmm16, %zmm16
+	vpaddq	%zmm16, %zmm16, %zmm16
+	vpaddq	%zmm14, %zmm16, %zmm16
+	vpsrlq	$52, %zmm16, %zmm14
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm13, %zmm14, %zmm13
+	vpaddq	%zmm13, %zmm16, %zmm16
+	vpcmpuq	$5, %zmm8, %zmm16, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_29
+.Llf_mpn_sqr_ifma_ripple_done_29:
+	vpsllq	$52, %zmm16, %zmm13
+	vpsrlq	$12, %zmm16, %zmm19
+	vpunpckhqdq	%zmm19, %zmm13, %zmm13
+	vporq	%zmm16, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_29
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_29:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm22, %zmm17, %zmm17
+	vpaddq	%zmm17, %zmm17, %zmm17
+	vpaddq	%zmm15, %zmm17, %zmm17
+	vpsrlq	$52, %zmm17, %zmm13
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm14, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm17, %zmm17
+	vpcmpuq	$5, %zmm8, %zmm17, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_30
+.Llf_mpn_sqr_ifma_ripple_done_30:
+	vpsllq	$52, %zmm17, %zmm14
+	vpsrlq	$12, %zmm17, %zmm15
+	vpunpckhqdq	%zmm15, %zmm14, %zmm14
+	vporq	%zmm17, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_30
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_30:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	128(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpmadd52huq	%zmm14, %zmm14, %zmm16
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm9
+	vpermt2q	%zmm16, %zmm11, %zmm9
+	vpermt2q	%zmm16, %zmm12, %zmm15
+	vpaddq	%zmm23, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm18, %zmm18
+	vpaddq	%zmm9, %zmm18, %zmm18
+	vpsrlq	$52, %zmm18, %zmm9
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm13, %zmm9, %zmm11
+	vpaddq	%zmm11, %zmm18, %zmm18
+	vpcmpuq	$5, %zmm8, %zmm18, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_31
+.Llf_mpn_sqr_ifma_ripple_done_31:
+	vpsllq	$52, %zmm18, %zmm8
+	vpsrlq	$12, %zmm18, %zmm11
+	vpunpckhqdq	%zmm11, %zmm8, %zmm8
+	vporq	%zmm18, %zmm8, %zmm8{%k4}
+	vpermb	%zmm8, %zmm10, %zmm8
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_31
+	vmovdqu8	%zmm8, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_31:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	%zmm9, %zmm13
+	addq	$20, %rdx
+	jmp	.Llf_mpn_sqr_ifma_ifma_done
+.Llf_mpn_sqr_ifma_tail6:
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
+	/* group of 6 blocks: diagonal windows */
+	vmovdqu64	(%r11), %zmm26
+	vpmadd52luq	(%rsi){1to8}, %zmm26, %zmm14{%k1}
+	vpmadd52huq	-8(%rsi){1to8}, %zmm26, %zmm20{%k1}
+	vmovdqu64	8(%r11), %zmm26
+	vpmadd52luq	-8(%rsi){1to8}, %zmm26, %zmm14{%k2}
+	vpmadd52huq	-16(%rsi){1to8}, %zmm26, %zmm20{%k2}
+	vmovdqu64	16(%r11), %zmm26
+	vpmadd52luq	-16(%rsi){1to8}, %zmm26, %zmm14{%k3}
+	vpmadd52huq	-24(%rsi){1to8}, %zmm26, %zmm20{%k3}
+	vmovdqu64	24(%r11), %zmm26
+	vpmadd52luq	-24(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-32(%rsi){1to8}, %zmm26, %zmm20
+	vmovdqu64	32(%r11), %zmm26
+	vpmadd52luq	-32(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-40(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	32(%rsi){1to8}, %zmm26, %zmm15{%k1}
+	vpmadd52huq	24(%rsi){1to8}, %zmm26, %zmm21{%k1}
+	vmovdqu64	40(%r11), %zmm26
+	vpmadd52luq	-40(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-48(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	24(%rsi){1to8}, %zmm26, %zmm15{%k2}
+	vpmadd52huq	16(%rsi){1to8}, %zmm26, %zmm21{%k2}
+	vmovdqu64	48(%r11), %zmm26
+	vpmadd52luq	-48(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-56(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	16(%rsi){1to8}, %zmm26, %zmm15{%k3}
+	vpmadd52huq	8(%rsi){1to8}, %zmm26, %zmm21{%k3}
+	vmovdqu64	56(%r11), %zmm26
+	vpmadd52luq	-56(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-64(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	8(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	(%rsi){1to8}, %zmm26, %zmm21
+	vmovdqu64	64(%r11), %zmm26
+	vpmadd52luq	-64(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-72(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-8(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	64(%rsi){1to8}, %zmm26, %zmm16{%k1}
+	vpmadd52huq	56(%rsi){1to8}, %zmm26, %zmm22{%k1}
+	vmovdqu64	72(%r11), %zmm26
+	vpmadd52luq	-72(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-80(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-8(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-16(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	56(%rsi){1to8}, %zmm26, %zmm16{%k2}
+	vpmadd52huq	48(%rsi){1to8}, %zmm26, %zmm22{%k2}
+	vmovdqu64	80(%r11), %zmm26
+	vpmadd52luq	-80(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-88(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-16(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-24(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	48(%rsi){1to8}, %zmm26, %zmm16{%k3}
+	vpmadd52huq	40(%rsi){1to8}, %zmm26, %zmm22{%k3}
+	vmovdqu64	88(%r11), %zmm26
+	vpmadd52luq	-88(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-96(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-24(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-32(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	40(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	32(%rsi){1to8}, %zmm26, %zmm22
+	vmovdqu64	96(%r11), %zmm26
+	vpmadd52luq	-96(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-104(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-32(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-40(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	32(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	24(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	96(%rsi){1to8}, %zmm26, %zmm17{%k1}
+	vpmadd52huq	88(%rsi){1to8}, %zmm26, %zmm23{%k1}
+	vmovdqu64	104(%r11), %zmm26
+	vpmadd52luq	-104(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-112(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-40(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-48(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	24(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	16(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	88(%rsi){1to8}, %zmm26, %zmm17{%k2}
+	vpmadd52huq	80(%rsi){1to8}, %zmm26, %zmm23{%k2}
+	vmovdqu64	112(%r11), %zmm26
+	vpmadd52luq	-112(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-120(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-48(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-56(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	16(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	8(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	80(%rsi){1to8}, %zmm26, %zmm17{%k3}
+	vpmadd52huq	72(%rsi){1to8}, %zmm26, %zmm23{%k3}
+	vmovdqu64	120(%r11), %zmm26
+	vpmadd52luq	-120(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-128(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-56(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-64(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	8(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	72(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	64(%rsi){1to8}, %zmm26, %zmm23
+	vmovdqu64	128(%r11), %zmm26
+	vpmadd52luq	-128(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-136(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-64(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-72(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-8(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	64(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	56(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	128(%rsi){1to8}, %zmm26, %zmm18{%k1}
+	vpmadd52huq	120(%rsi){1to8}, %zmm26, %zmm24{%k1}
+	vmovdqu64	136(%r11), %zmm26
+	vpmadd52luq	-136(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-144(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-72(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-80(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-8(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-16(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	56(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	48(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	120(%rsi){1to8}, %zmm26, %zmm18{%k2}
+	vpmadd52huq	112(%rsi){1to8}, %zmm26, %zmm24{%k2}
+	vmovdqu64	144(%r11), %zmm26
+	vpmadd52luq	-144(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-152(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-80(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-88(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-16(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-24(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	48(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	40(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	112(%rsi){1to8}, %zmm26, %zmm18{%k3}
+	vpmadd52huq	104(%rsi){1to8}, %zmm26, %zmm24{%k3}
+	vmovdqu64	152(%r11), %zmm26
+	vpmadd52luq	-152(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-160(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-88(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-96(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-24(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-32(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	40(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	32(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	104(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	96(%rsi){1to8}, %zmm26, %zmm24
+	vmovdqu64	160(%r11), %zmm26
+	vpmadd52luq	-160(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-168(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-96(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-104(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-32(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-40(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	32(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	24(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	96(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	88(%rsi){1to8}, %zmm26, %zmm24
+	vpmadd52luq	160(%rsi){1to8}, %zmm26, %zmm19{%k1}
+	vpmadd52huq	152(%rsi){1to8}, %zmm26, %zmm25{%k1}
+	vmovdqu64	168(%r11), %zmm26
+	vpmadd52luq	-168(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-176(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-104(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-112(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-40(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-48(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	24(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	16(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	88(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	80(%rsi){1to8}, %zmm26, %zmm24
+	vpmadd52luq	152(%rsi){1to8}, %zmm26, %zmm19{%k2}
+	vpmadd52huq	144(%rsi){1to8}, %zmm26, %zmm25{%k2}
+	vmovdqu64	176(%r11), %zmm26
+	vpmadd52luq	-176(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-184(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-112(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-120(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-48(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-56(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	16(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	8(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	80(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	72(%rsi){1to8}, %zmm26, %zmm24
+	vpmadd52luq	144(%rsi){1to8}, %zmm26, %zmm19{%k3}
+	vpmadd52huq	136(%rsi){1to8}, %zmm26, %zmm25{%k3}
+	vmovdqu64	184(%r11), %zmm26
+	vpmadd52luq	-184(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-192(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	-120(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	-128(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	-56(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	-64(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	8(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	72(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	64(%rsi){1to8}, %zmm26, %zmm24
+	vpmadd52luq	136(%rsi){1to8}, %zmm26, %zmm19
+	vpmadd52huq	128(%rsi){1to8}, %zmm26, %zmm25
+	leaq	20(%rdx), %rdi
+	subq	%rdx, %rax
+	subq	$20, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$192, %r11
+	subq	$192, %rsi
+	testq	%rdi, %rdi
+	jle	.Llf_mpn_sqr_ifma_steady_skip_7
+	addq	$1, %rdi
+	shrq	$1, %rdi
+.Llf_mpn_sqr_ifma_steady_7:
+/* LLVM-MCA-BEGIN steady products=96 */
+	vmovdqu64	(%r11), %zmm26
+	vpmadd52luq	(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-8(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	64(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	56(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	128(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	120(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	192(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	184(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	256(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	248(%rsi){1to8}, %zmm26, %zmm24
+	vpmadd52luq	320(%rsi){1to8}, %zmm26, %zmm19
+	vpmadd52huq	312(%rsi){1to8}, %zmm26, %zmm25
+	vmovdqu64	8(%r11), %zmm26
+	vpmadd52luq	-8(%rsi){1to8}, %zmm26, %zmm14
+	vpmadd52huq	-16(%rsi){1to8}, %zmm26, %zmm20
+	vpmadd52luq	56(%rsi){1to8}, %zmm26, %zmm15
+	vpmadd52huq	48(%rsi){1to8}, %zmm26, %zmm21
+	vpmadd52luq	120(%rsi){1to8}, %zmm26, %zmm16
+	vpmadd52huq	112(%rsi){1to8}, %zmm26, %zmm22
+	vpmadd52luq	184(%rsi){1to8}, %zmm26, %zmm17
+	vpmadd52huq	176(%rsi){1to8}, %zmm26, %zmm23
+	vpmadd52luq	248(%rsi){1to8}, %zmm26, %zmm18
+	vpmadd52huq	240(%rsi){1to8}, %zmm26, %zmm24
+	vpmadd52luq	312(%rsi){1to8}, %zmm26, %zmm19
+	vpmadd52huq	304(%rsi){1to8}, %zmm26, %zmm25
+	addq	$16, %r11
+	subq	$16, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_sqr_ifma_steady_7
+/* LLVM-MCA-END */
+.Llf_mpn_sqr_ifma_steady_skip_7:
+	/* group of 6 blocks: finish */
+	vmovdqa64	(%r10,%rdx,8), %zmm26
+	vmovdqa64	%zmm9, %zmm27
+	vpmadd52luq	%zmm26, %zmm26, %zmm27
+	vmovdqa64	%zmm9, %zmm28
+	vpmadd52huq	%zmm26, %zmm26, %zmm28
+	vpsubq	%zmm27, %zmm9, %zmm27
+	vmovdqa64	%zmm27, %zmm26
+	vpermt2q	%zmm28, %zmm11, %zmm26
+	vpermt2q	%zmm28, %zmm12, %zmm27
+	vpaddq	%zmm20, %zmm14, %zmm14
+	vpaddq	%zmm14, %zmm14, %zmm14
+	vpaddq	%zmm26, %zmm14, %zmm14
+	vpsrlq	$52, %zmm14, %zmm20
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm13, %zmm20, %zmm13
+	vpaddq	%zmm13, %zmm14, %zmm14
+	vpcmpuq	$5, %zmm8, %zmm14, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_32
+.Llf_mpn_sqr_ifma_ripple_done_32:
+	vpsllq	$52, %zmm14, %zmm13
+	vpsrlq	$12, %zmm14, %zmm26
+	vpunpckhqdq	%zmm26, %zmm13, %zmm13
+	vporq	%zmm14, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_32
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_32:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm21, %zmm15, %zmm15
+	vpaddq	%zmm15, %zmm15, %zmm15
+	vpaddq	%zmm27, %zmm15, %zmm15
+	vpsrlq	$52, %zmm15, %zmm13
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm20, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm15, %zmm15
+	vpcmpuq	$5, %zmm8, %zmm15, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_33
+.Llf_mpn_sqr_ifma_ripple_done_33:
+	vpsllq	$52, %zmm15, %zmm14
+	vpsrlq	$12, %zmm15, %zmm20
+	vpunpckhqdq	%zmm20, %zmm14, %zmm14
+	vporq	%zmm15, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_33
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_33:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm20
+	vpmadd52huq	%zmm14, %zmm14, %zmm20
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm14
+	vpermt2q	%zmm20, %zmm11, %zmm14
+	vpermt2q	%zmm20, %zmm12, %zmm15
+	vpaddq	%zmm22, %zmm16, %zmm16
+	vpaddq	%zmm16, %zmm16, %zmm16
+	vpaddq	%zmm14, %zmm16, %zmm16
+	vpsrlq	$52, %zmm16, %zmm14
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm13, %zmm14, %zmm13
+	vpaddq	%zmm13, %zmm16, %zmm16
+	vpcmpuq	$5, %zmm8, %zmm16, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_34
+.Llf_mpn_sqr_ifma_ripple_done_34:
+	vpsllq	$52, %zmm16, %zmm13
+	vpsrlq	$12, %zmm16, %zmm20
+	vpunpckhqdq	%zmm20, %zmm13, %zmm13
+	vporq	%zmm16, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_34
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_34:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm23, %zmm17, %zmm17
+	vpaddq	%zmm17, %zmm17, %zmm17
+	vpaddq	%zmm15, %zmm17, %zmm17
+	vpsrlq	$52, %zmm17, %zmm13
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm14, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm17, %zmm17
+	vpcmpuq	$5, %zmm8, %zmm17, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_35
+.Llf_mpn_sqr_ifma_ripple_done_35:
+	vpsllq	$52, %zmm17, %zmm14
+	vpsrlq	$12, %zmm17, %zmm15
+	vpunpckhqdq	%zmm15, %zmm14, %zmm14
+	vporq	%zmm17, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_35
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_35:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	128(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpmadd52huq	%zmm14, %zmm14, %zmm16
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm9
+	vpermt2q	%zmm16, %zmm11, %zmm9
+	vpermt2q	%zmm16, %zmm12, %zmm15
+	vpaddq	%zmm24, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm18, %zmm18
+	vpaddq	%zmm9, %zmm18, %zmm18
+	vpsrlq	$52, %zmm18, %zmm9
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm13, %zmm9, %zmm11
+	vpaddq	%zmm11, %zmm18, %zmm18
+	vpcmpuq	$5, %zmm8, %zmm18, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_36
+.Llf_mpn_sqr_ifma_ripple_done_36:
+	vpsllq	$52, %zmm18, %zmm11
+	vpsrlq	$12, %zmm18, %zmm12
+	vpunpckhqdq	%zmm12, %zmm11, %zmm11
+	vporq	%zmm18, %zmm11, %zmm11{%k4}
+	vpermb	%zmm11, %zmm10, %zmm11
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_36
+	vmovdqu8	%zmm11, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_36:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm25, %zmm19, %zmm19
+	vpaddq	%zmm19, %zmm19, %zmm19
+	vpaddq	%zmm15, %zmm19, %zmm19
+	vpsrlq	$52, %zmm19, %zmm11
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm9, %zmm11, %zmm9
+	vpaddq	%zmm9, %zmm19, %zmm19
+	vpcmpuq	$5, %zmm8, %zmm19, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_37
+.Llf_mpn_sqr_ifma_ripple_done_37:
+	vpsllq	$52, %zmm19, %zmm8
+	vpsrlq	$12, %zmm19, %zmm9
+	vpunpckhqdq	%zmm9, %zmm8, %zmm8
+	vporq	%zmm19, %zmm8, %zmm8{%k4}
+	vpermb	%zmm8, %zmm10, %zmm8
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_37
+	vmovdqu8	%zmm8, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_37:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	%zmm11, %zmm13
+	addq	$24, %rdx
+	jmp	.Llf_mpn_sqr_ifma_ifma_done
+.Llf_mpn_sqr_ifma_tail7:
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	vmovdqa64	%zmm9, %zmm27
+	leaq	-24(%r10,%rdx,8), %r11
+	leaq	24(%r10,%rdx,8), %rsi
+	/* group of 7 blocks: diagonal windows */
+	vmovdqu64	(%r11), %zmm28
+	vpmadd52luq	(%rsi){1to8}, %zmm28, %zmm14{%k1}
+	vpmadd52huq	-8(%rsi){1to8}, %zmm28, %zmm21{%k1}
+	vmovdqu64	8(%r11), %zmm28
+	vpmadd52luq	-8(%rsi){1to8}, %zmm28, %zmm14{%k2}
+	vpmadd52huq	-16(%rsi){1to8}, %zmm28, %zmm21{%k2}
+	vmovdqu64	16(%r11), %zmm28
+	vpmadd52luq	-16(%rsi){1to8}, %zmm28, %zmm14{%k3}
+	vpmadd52huq	-24(%rsi){1to8}, %zmm28, %zmm21{%k3}
+	vmovdqu64	24(%r11), %zmm28
+	vpmadd52luq	-24(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-32(%rsi){1to8}, %zmm28, %zmm21
+	vmovdqu64	32(%r11), %zmm28
+	vpmadd52luq	-32(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-40(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	32(%rsi){1to8}, %zmm28, %zmm15{%k1}
+	vpmadd52huq	24(%rsi){1to8}, %zmm28, %zmm22{%k1}
+	vmovdqu64	40(%r11), %zmm28
+	vpmadd52luq	-40(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-48(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	24(%rsi){1to8}, %zmm28, %zmm15{%k2}
+	vpmadd52huq	16(%rsi){1to8}, %zmm28, %zmm22{%k2}
+	vmovdqu64	48(%r11), %zmm28
+	vpmadd52luq	-48(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-56(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	16(%rsi){1to8}, %zmm28, %zmm15{%k3}
+	vpmadd52huq	8(%rsi){1to8}, %zmm28, %zmm22{%k3}
+	vmovdqu64	56(%r11), %zmm28
+	vpmadd52luq	-56(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-64(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	8(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	(%rsi){1to8}, %zmm28, %zmm22
+	vmovdqu64	64(%r11), %zmm28
+	vpmadd52luq	-64(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-72(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-8(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	64(%rsi){1to8}, %zmm28, %zmm16{%k1}
+	vpmadd52huq	56(%rsi){1to8}, %zmm28, %zmm23{%k1}
+	vmovdqu64	72(%r11), %zmm28
+	vpmadd52luq	-72(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-80(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-8(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-16(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	56(%rsi){1to8}, %zmm28, %zmm16{%k2}
+	vpmadd52huq	48(%rsi){1to8}, %zmm28, %zmm23{%k2}
+	vmovdqu64	80(%r11), %zmm28
+	vpmadd52luq	-80(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-88(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-16(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-24(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	48(%rsi){1to8}, %zmm28, %zmm16{%k3}
+	vpmadd52huq	40(%rsi){1to8}, %zmm28, %zmm23{%k3}
+	vmovdqu64	88(%r11), %zmm28
+	vpmadd52luq	-88(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-96(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-24(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-32(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	40(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	32(%rsi){1to8}, %zmm28, %zmm23
+	vmovdqu64	96(%r11), %zmm28
+	vpmadd52luq	-96(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-104(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-32(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-40(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	32(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	24(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	96(%rsi){1to8}, %zmm28, %zmm17{%k1}
+	vpmadd52huq	88(%rsi){1to8}, %zmm28, %zmm24{%k1}
+	vmovdqu64	104(%r11), %zmm28
+	vpmadd52luq	-104(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-112(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-40(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-48(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	24(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	16(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	88(%rsi){1to8}, %zmm28, %zmm17{%k2}
+	vpmadd52huq	80(%rsi){1to8}, %zmm28, %zmm24{%k2}
+	vmovdqu64	112(%r11), %zmm28
+	vpmadd52luq	-112(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-120(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-48(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-56(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	16(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	8(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	80(%rsi){1to8}, %zmm28, %zmm17{%k3}
+	vpmadd52huq	72(%rsi){1to8}, %zmm28, %zmm24{%k3}
+	vmovdqu64	120(%r11), %zmm28
+	vpmadd52luq	-120(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-128(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-56(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-64(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	8(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	72(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	64(%rsi){1to8}, %zmm28, %zmm24
+	vmovdqu64	128(%r11), %zmm28
+	vpmadd52luq	-128(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-136(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-64(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-72(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-8(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	64(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	56(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	128(%rsi){1to8}, %zmm28, %zmm18{%k1}
+	vpmadd52huq	120(%rsi){1to8}, %zmm28, %zmm25{%k1}
+	vmovdqu64	136(%r11), %zmm28
+	vpmadd52luq	-136(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-144(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-72(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-80(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-8(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-16(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	56(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	48(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	120(%rsi){1to8}, %zmm28, %zmm18{%k2}
+	vpmadd52huq	112(%rsi){1to8}, %zmm28, %zmm25{%k2}
+	vmovdqu64	144(%r11), %zmm28
+	vpmadd52luq	-144(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-152(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-80(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-88(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-16(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-24(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	48(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	40(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	112(%rsi){1to8}, %zmm28, %zmm18{%k3}
+	vpmadd52huq	104(%rsi){1to8}, %zmm28, %zmm25{%k3}
+	vmovdqu64	152(%r11), %zmm28
+	vpmadd52luq	-152(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-160(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-88(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-96(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-24(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-32(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	40(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	32(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	104(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	96(%rsi){1to8}, %zmm28, %zmm25
+	vmovdqu64	160(%r11), %zmm28
+	vpmadd52luq	-160(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-168(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-96(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-104(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-32(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-40(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	32(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	24(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	96(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	88(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	160(%rsi){1to8}, %zmm28, %zmm19{%k1}
+	vpmadd52huq	152(%rsi){1to8}, %zmm28, %zmm26{%k1}
+	vmovdqu64	168(%r11), %zmm28
+	vpmadd52luq	-168(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-176(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-104(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-112(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-40(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-48(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	24(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	16(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	88(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	80(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	152(%rsi){1to8}, %zmm28, %zmm19{%k2}
+	vpmadd52huq	144(%rsi){1to8}, %zmm28, %zmm26{%k2}
+	vmovdqu64	176(%r11), %zmm28
+	vpmadd52luq	-176(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-184(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-112(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-120(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-48(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-56(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	16(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	8(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	80(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	72(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	144(%rsi){1to8}, %zmm28, %zmm19{%k3}
+	vpmadd52huq	136(%rsi){1to8}, %zmm28, %zmm26{%k3}
+	vmovdqu64	184(%r11), %zmm28
+	vpmadd52luq	-184(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-192(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-120(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-128(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-56(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-64(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	8(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	72(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	64(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	136(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	128(%rsi){1to8}, %zmm28, %zmm26
+	vmovdqu64	192(%r11), %zmm28
+	vpmadd52luq	-192(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-200(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-128(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-136(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-64(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-72(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	-8(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	64(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	56(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	128(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	120(%rsi){1to8}, %zmm28, %zmm26
+	vpmadd52luq	192(%rsi){1to8}, %zmm28, %zmm20{%k1}
+	vpmadd52huq	184(%rsi){1to8}, %zmm28, %zmm27{%k1}
+	vmovdqu64	200(%r11), %zmm28
+	vpmadd52luq	-200(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-208(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-136(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-144(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-72(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-80(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	-8(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	-16(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	56(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	48(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	120(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	112(%rsi){1to8}, %zmm28, %zmm26
+	vpmadd52luq	184(%rsi){1to8}, %zmm28, %zmm20{%k2}
+	vpmadd52huq	176(%rsi){1to8}, %zmm28, %zmm27{%k2}
+	vmovdqu64	208(%r11), %zmm28
+	vpmadd52luq	-208(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-216(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-144(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-152(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-80(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-88(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	-16(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	-24(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	48(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	40(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	112(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	104(%rsi){1to8}, %zmm28, %zmm26
+	vpmadd52luq	176(%rsi){1to8}, %zmm28, %zmm20{%k3}
+	vpmadd52huq	168(%rsi){1to8}, %zmm28, %zmm27{%k3}
+	vmovdqu64	216(%r11), %zmm28
+	vpmadd52luq	-216(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-224(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	-152(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	-160(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	-88(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	-96(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	-24(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	-32(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	40(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	32(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	104(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	96(%rsi){1to8}, %zmm28, %zmm26
+	vpmadd52luq	168(%rsi){1to8}, %zmm28, %zmm20
+	vpmadd52huq	160(%rsi){1to8}, %zmm28, %zmm27
+	leaq	24(%rdx), %rdi
+	subq	%rdx, %rax
+	subq	$24, %rax
+	cmpq	%rax, %rdi
+	cmovg	%rax, %rdi
+	addq	$224, %r11
+	subq	$224, %rsi
+	testq	%rdi, %rdi
+	jle	.Llf_mpn_sqr_ifma_steady_skip_8
+	addq	$1, %rdi
+	shrq	$1, %rdi
+.Llf_mpn_sqr_ifma_steady_8:
+/* LLVM-MCA-BEGIN steady products=112 */
+	vmovdqu64	(%r11), %zmm28
+	vpmadd52luq	(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-8(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	64(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	56(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	128(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	120(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	192(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	184(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	256(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	248(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	320(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	312(%rsi){1to8}, %zmm28, %zmm26
+	vpmadd52luq	384(%rsi){1to8}, %zmm28, %zmm20
+	vpmadd52huq	376(%rsi){1to8}, %zmm28, %zmm27
+	vmovdqu64	8(%r11), %zmm28
+	vpmadd52luq	-8(%rsi){1to8}, %zmm28, %zmm14
+	vpmadd52huq	-16(%rsi){1to8}, %zmm28, %zmm21
+	vpmadd52luq	56(%rsi){1to8}, %zmm28, %zmm15
+	vpmadd52huq	48(%rsi){1to8}, %zmm28, %zmm22
+	vpmadd52luq	120(%rsi){1to8}, %zmm28, %zmm16
+	vpmadd52huq	112(%rsi){1to8}, %zmm28, %zmm23
+	vpmadd52luq	184(%rsi){1to8}, %zmm28, %zmm17
+	vpmadd52huq	176(%rsi){1to8}, %zmm28, %zmm24
+	vpmadd52luq	248(%rsi){1to8}, %zmm28, %zmm18
+	vpmadd52huq	240(%rsi){1to8}, %zmm28, %zmm25
+	vpmadd52luq	312(%rsi){1to8}, %zmm28, %zmm19
+	vpmadd52huq	304(%rsi){1to8}, %zmm28, %zmm26
+	vpmadd52luq	376(%rsi){1to8}, %zmm28, %zmm20
+	vpmadd52huq	368(%rsi){1to8}, %zmm28, %zmm27
+	addq	$16, %r11
+	subq	$16, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_sqr_ifma_steady_8
+/* LLVM-MCA-END */
+.Llf_mpn_sqr_ifma_steady_skip_8:
+	/* group of 7 blocks: finish */
+	vmovdqa64	(%r10,%rdx,8), %zmm28
+	vmovdqa64	%zmm9, %zmm29
+	vpmadd52luq	%zmm28, %zmm28, %zmm29
+	vmovdqa64	%zmm9, %zmm30
+	vpmadd52huq	%zmm28, %zmm28, %zmm30
+	vpsubq	%zmm29, %zmm9, %zmm29
+	vmovdqa64	%zmm29, %zmm28
+	vpermt2q	%zmm30, %zmm11, %zmm28
+	vpermt2q	%zmm30, %zmm12, %zmm29
+	vpaddq	%zmm21, %zmm14, %zmm14
+	vpaddq	%zmm14, %zmm14, %zmm14
+	vpaddq	%zmm28, %zmm14, %zmm14
+	vpsrlq	$52, %zmm14, %zmm21
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm13, %zmm21, %zmm13
+	vpaddq	%zmm13, %zmm14, %zmm14
+	vpcmpuq	$5, %zmm8, %zmm14, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_38
+.Llf_mpn_sqr_ifma_ripple_done_38:
+	vpsllq	$52, %zmm14, %zmm13
+	vpsrlq	$12, %zmm14, %zmm28
+	vpunpckhqdq	%zmm28, %zmm13, %zmm13
+	vporq	%zmm14, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_38
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_38:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm22, %zmm15, %zmm15
+	vpaddq	%zmm15, %zmm15, %zmm15
+	vpaddq	%zmm29, %zmm15, %zmm15
+	vpsrlq	$52, %zmm15, %zmm13
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm21, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm15, %zmm15
+	vpcmpuq	$5, %zmm8, %zmm15, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_39
+.Llf_mpn_sqr_ifma_ripple_done_39:
+	vpsllq	$52, %zmm15, %zmm14
+	vpsrlq	$12, %zmm15, %zmm21
+	vpunpckhqdq	%zmm21, %zmm14, %zmm14
+	vporq	%zmm15, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_39
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_39:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	64(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm21
+	vpmadd52huq	%zmm14, %zmm14, %zmm21
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm14
+	vpermt2q	%zmm21, %zmm11, %zmm14
+	vpermt2q	%zmm21, %zmm12, %zmm15
+	vpaddq	%zmm23, %zmm16, %zmm16
+	vpaddq	%zmm16, %zmm16, %zmm16
+	vpaddq	%zmm14, %zmm16, %zmm16
+	vpsrlq	$52, %zmm16, %zmm14
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm13, %zmm14, %zmm13
+	vpaddq	%zmm13, %zmm16, %zmm16
+	vpcmpuq	$5, %zmm8, %zmm16, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_40
+.Llf_mpn_sqr_ifma_ripple_done_40:
+	vpsllq	$52, %zmm16, %zmm13
+	vpsrlq	$12, %zmm16, %zmm21
+	vpunpckhqdq	%zmm21, %zmm13, %zmm13
+	vporq	%zmm16, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_40
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_40:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm24, %zmm17, %zmm17
+	vpaddq	%zmm17, %zmm17, %zmm17
+	vpaddq	%zmm15, %zmm17, %zmm17
+	vpsrlq	$52, %zmm17, %zmm13
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm14, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm17, %zmm17
+	vpcmpuq	$5, %zmm8, %zmm17, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_41
+.Llf_mpn_sqr_ifma_ripple_done_41:
+	vpsllq	$52, %zmm17, %zmm14
+	vpsrlq	$12, %zmm17, %zmm15
+	vpunpckhqdq	%zmm15, %zmm14, %zmm14
+	vporq	%zmm17, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_41
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_41:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	128(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpmadd52huq	%zmm14, %zmm14, %zmm16
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm14
+	vpermt2q	%zmm16, %zmm11, %zmm14
+	vpermt2q	%zmm16, %zmm12, %zmm15
+	vpaddq	%zmm25, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm18, %zmm18
+	vpaddq	%zmm14, %zmm18, %zmm18
+	vpsrlq	$52, %zmm18, %zmm14
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm13, %zmm14, %zmm13
+	vpaddq	%zmm13, %zmm18, %zmm18
+	vpcmpuq	$5, %zmm8, %zmm18, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_42
+.Llf_mpn_sqr_ifma_ripple_done_42:
+	vpsllq	$52, %zmm18, %zmm13
+	vpsrlq	$12, %zmm18, %zmm16
+	vpunpckhqdq	%zmm16, %zmm13, %zmm13
+	vporq	%zmm18, %zmm13, %zmm13{%k4}
+	vpermb	%zmm13, %zmm10, %zmm13
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_42
+	vmovdqu8	%zmm13, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_42:
+	addq	$52, %r9
+	subq	$52, %r8
+	vpaddq	%zmm26, %zmm19, %zmm19
+	vpaddq	%zmm19, %zmm19, %zmm19
+	vpaddq	%zmm15, %zmm19, %zmm19
+	vpsrlq	$52, %zmm19, %zmm13
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm14, %zmm13, %zmm14
+	vpaddq	%zmm14, %zmm19, %zmm19
+	vpcmpuq	$5, %zmm8, %zmm19, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_43
+.Llf_mpn_sqr_ifma_ripple_done_43:
+	vpsllq	$52, %zmm19, %zmm14
+	vpsrlq	$12, %zmm19, %zmm15
+	vpunpckhqdq	%zmm15, %zmm14, %zmm14
+	vporq	%zmm19, %zmm14, %zmm14{%k4}
+	vpermb	%zmm14, %zmm10, %zmm14
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_43
+	vmovdqu8	%zmm14, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_43:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	192(%r10,%rdx,8), %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpmadd52luq	%zmm14, %zmm14, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpmadd52huq	%zmm14, %zmm14, %zmm16
+	vpsubq	%zmm15, %zmm9, %zmm15
+	vmovdqa64	%zmm15, %zmm9
+	vpermt2q	%zmm16, %zmm11, %zmm9
+	vpermt2q	%zmm16, %zmm12, %zmm15
+	vpaddq	%zmm27, %zmm20, %zmm20
+	vpaddq	%zmm20, %zmm20, %zmm20
+	vpaddq	%zmm9, %zmm20, %zmm20
+	vpsrlq	$52, %zmm20, %zmm9
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm13, %zmm9, %zmm11
+	vpaddq	%zmm11, %zmm20, %zmm20
+	vpcmpuq	$5, %zmm8, %zmm20, %k1
+	kmovb	%k1, %eax
+	orq	%rcx, %rax
+	jnz	.Llf_mpn_sqr_ifma_ripple_44
+.Llf_mpn_sqr_ifma_ripple_done_44:
+	vpsllq	$52, %zmm20, %zmm8
+	vpsrlq	$12, %zmm20, %zmm11
+	vpunpckhqdq	%zmm11, %zmm8, %zmm8
+	vporq	%zmm20, %zmm8, %zmm8{%k4}
+	vpermb	%zmm8, %zmm10, %zmm8
+	cmpq	$52, %r8
+	jb	.Llf_mpn_sqr_ifma_part_44
+	vmovdqu8	%zmm8, (%r9){%k6}
+.Llf_mpn_sqr_ifma_stored_44:
+	addq	$52, %r9
+	subq	$52, %r8
+	vmovdqa64	%zmm9, %zmm13
+	addq	$28, %rdx
 	jmp	.Llf_mpn_sqr_ifma_ifma_done
 .Llf_mpn_sqr_ifma_ripple:
 	vpcmpuq	$6, %zmm8, %zmm14, %k5
@@ -1714,6 +3626,90 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vmovdqu8	%zmm14, (%r9){%k7}
 	jmp	.Llf_mpn_sqr_ifma_stored_12
 .Llf_mpn_sqr_ifma_ripple_13:
+	vpcmpuq	$6, %zmm8, %zmm18, %k5
+	vpcmpeqq	%zmm8, %zmm18, %k7
+	kmovb	%k5, %esi
+	kmovb	%k7, %edi
+	leaq	(%rcx,%rsi,2), %rsi
+	addq	%rdi, %rsi
+	xorq	%rdi, %rsi
+	movq	%rsi, %rcx
+	shrq	$8, %rcx
+	kmovb	%esi, %k5
+	vpmovm2q	%k5, %zmm13
+	vpsubq	%zmm13, %zmm18, %zmm18
+	vpandq	%zmm8, %zmm18, %zmm18
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_13
+.Llf_mpn_sqr_ifma_part_13:
+	movq	$-1, %rsi
+	bzhi	%r8, %rsi, %rsi
+	kmovq	%rsi, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_13
+.Llf_mpn_sqr_ifma_ripple_14:
+	vpcmpuq	$6, %zmm8, %zmm19, %k5
+	vpcmpeqq	%zmm8, %zmm19, %k7
+	kmovb	%k5, %esi
+	kmovb	%k7, %edi
+	leaq	(%rcx,%rsi,2), %rsi
+	addq	%rdi, %rsi
+	xorq	%rdi, %rsi
+	movq	%rsi, %rcx
+	shrq	$8, %rcx
+	kmovb	%esi, %k5
+	vpmovm2q	%k5, %zmm14
+	vpsubq	%zmm14, %zmm19, %zmm19
+	vpandq	%zmm8, %zmm19, %zmm19
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_14
+.Llf_mpn_sqr_ifma_part_14:
+	movq	$-1, %rsi
+	bzhi	%r8, %rsi, %rsi
+	kmovq	%rsi, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_14
+.Llf_mpn_sqr_ifma_ripple_15:
+	vpcmpuq	$6, %zmm8, %zmm20, %k5
+	vpcmpeqq	%zmm8, %zmm20, %k7
+	kmovb	%k5, %esi
+	kmovb	%k7, %edi
+	leaq	(%rcx,%rsi,2), %rsi
+	addq	%rdi, %rsi
+	xorq	%rdi, %rsi
+	movq	%rsi, %rcx
+	shrq	$8, %rcx
+	kmovb	%esi, %k5
+	vpmovm2q	%k5, %zmm13
+	vpsubq	%zmm13, %zmm20, %zmm20
+	vpandq	%zmm8, %zmm20, %zmm20
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_15
+.Llf_mpn_sqr_ifma_part_15:
+	movq	$-1, %rsi
+	bzhi	%r8, %rsi, %rsi
+	kmovq	%rsi, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_15
+.Llf_mpn_sqr_ifma_ripple_16:
+	vpcmpuq	$6, %zmm8, %zmm21, %k5
+	vpcmpeqq	%zmm8, %zmm21, %k7
+	kmovb	%k5, %esi
+	kmovb	%k7, %edi
+	leaq	(%rcx,%rsi,2), %rsi
+	addq	%rdi, %rsi
+	xorq	%rdi, %rsi
+	movq	%rsi, %rcx
+	shrq	$8, %rcx
+	kmovb	%esi, %k5
+	vpmovm2q	%k5, %zmm14
+	vpsubq	%zmm14, %zmm21, %zmm21
+	vpandq	%zmm8, %zmm21, %zmm21
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_16
+.Llf_mpn_sqr_ifma_part_16:
+	movq	$-1, %rsi
+	bzhi	%r8, %rsi, %rsi
+	kmovq	%rsi, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_16
+.Llf_mpn_sqr_ifma_ripple_17:
 	vpcmpuq	$6, %zmm8, %zmm14, %k1
 	vpcmpeqq	%zmm8, %zmm14, %k2
 	kmovb	%k1, %eax
@@ -1727,14 +3723,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmovm2q	%k1, %zmm11
 	vpsubq	%zmm11, %zmm14, %zmm14
 	vpandq	%zmm8, %zmm14, %zmm14
-	jmp	.Llf_mpn_sqr_ifma_ripple_done_13
-.Llf_mpn_sqr_ifma_part_13:
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_17
+.Llf_mpn_sqr_ifma_part_17:
 	movq	$-1, %rax
 	bzhi	%r8, %rax, %rax
 	kmovq	%rax, %k7
 	vmovdqu8	%zmm8, (%r9){%k7}
-	jmp	.Llf_mpn_sqr_ifma_stored_13
-.Llf_mpn_sqr_ifma_ripple_14:
+	jmp	.Llf_mpn_sqr_ifma_stored_17
+.Llf_mpn_sqr_ifma_ripple_18:
 	vpcmpuq	$6, %zmm8, %zmm14, %k1
 	vpcmpeqq	%zmm8, %zmm14, %k2
 	kmovb	%k1, %eax
@@ -1748,14 +3744,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmovm2q	%k1, %zmm11
 	vpsubq	%zmm11, %zmm14, %zmm14
 	vpandq	%zmm8, %zmm14, %zmm14
-	jmp	.Llf_mpn_sqr_ifma_ripple_done_14
-.Llf_mpn_sqr_ifma_part_14:
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_18
+.Llf_mpn_sqr_ifma_part_18:
 	movq	$-1, %rax
 	bzhi	%r8, %rax, %rax
 	kmovq	%rax, %k7
 	vmovdqu8	%zmm11, (%r9){%k7}
-	jmp	.Llf_mpn_sqr_ifma_stored_14
-.Llf_mpn_sqr_ifma_ripple_15:
+	jmp	.Llf_mpn_sqr_ifma_stored_18
+.Llf_mpn_sqr_ifma_ripple_19:
 	vpcmpuq	$6, %zmm8, %zmm15, %k1
 	vpcmpeqq	%zmm8, %zmm15, %k2
 	kmovb	%k1, %eax
@@ -1769,14 +3765,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmovm2q	%k1, %zmm9
 	vpsubq	%zmm9, %zmm15, %zmm15
 	vpandq	%zmm8, %zmm15, %zmm15
-	jmp	.Llf_mpn_sqr_ifma_ripple_done_15
-.Llf_mpn_sqr_ifma_part_15:
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_19
+.Llf_mpn_sqr_ifma_part_19:
 	movq	$-1, %rax
 	bzhi	%r8, %rax, %rax
 	kmovq	%rax, %k7
 	vmovdqu8	%zmm8, (%r9){%k7}
-	jmp	.Llf_mpn_sqr_ifma_stored_15
-.Llf_mpn_sqr_ifma_ripple_16:
+	jmp	.Llf_mpn_sqr_ifma_stored_19
+.Llf_mpn_sqr_ifma_ripple_20:
 	vpcmpuq	$6, %zmm8, %zmm14, %k1
 	vpcmpeqq	%zmm8, %zmm14, %k2
 	kmovb	%k1, %eax
@@ -1790,14 +3786,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmovm2q	%k1, %zmm13
 	vpsubq	%zmm13, %zmm14, %zmm14
 	vpandq	%zmm8, %zmm14, %zmm14
-	jmp	.Llf_mpn_sqr_ifma_ripple_done_16
-.Llf_mpn_sqr_ifma_part_16:
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_20
+.Llf_mpn_sqr_ifma_part_20:
 	movq	$-1, %rax
 	bzhi	%r8, %rax, %rax
 	kmovq	%rax, %k7
 	vmovdqu8	%zmm13, (%r9){%k7}
-	jmp	.Llf_mpn_sqr_ifma_stored_16
-.Llf_mpn_sqr_ifma_ripple_17:
+	jmp	.Llf_mpn_sqr_ifma_stored_20
+.Llf_mpn_sqr_ifma_ripple_21:
 	vpcmpuq	$6, %zmm8, %zmm15, %k1
 	vpcmpeqq	%zmm8, %zmm15, %k2
 	kmovb	%k1, %eax
@@ -1811,14 +3807,14 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmovm2q	%k1, %zmm14
 	vpsubq	%zmm14, %zmm15, %zmm15
 	vpandq	%zmm8, %zmm15, %zmm15
-	jmp	.Llf_mpn_sqr_ifma_ripple_done_17
-.Llf_mpn_sqr_ifma_part_17:
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_21
+.Llf_mpn_sqr_ifma_part_21:
 	movq	$-1, %rax
 	bzhi	%r8, %rax, %rax
 	kmovq	%rax, %k7
 	vmovdqu8	%zmm14, (%r9){%k7}
-	jmp	.Llf_mpn_sqr_ifma_stored_17
-.Llf_mpn_sqr_ifma_ripple_18:
+	jmp	.Llf_mpn_sqr_ifma_stored_21
+.Llf_mpn_sqr_ifma_ripple_22:
 	vpcmpuq	$6, %zmm8, %zmm16, %k1
 	vpcmpeqq	%zmm8, %zmm16, %k2
 	kmovb	%k1, %eax
@@ -1832,17 +3828,479 @@ LF_FUNC_BEGIN(lf_mpn_sqr_ifma)
 	vpmovm2q	%k1, %zmm11
 	vpsubq	%zmm11, %zmm16, %zmm16
 	vpandq	%zmm8, %zmm16, %zmm16
-	jmp	.Llf_mpn_sqr_ifma_ripple_done_18
-.Llf_mpn_sqr_ifma_part_18:
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_22
+.Llf_mpn_sqr_ifma_part_22:
 	movq	$-1, %rax
 	bzhi	%r8, %rax, %rax
 	kmovq	%rax, %k7
 	vmovdqu8	%zmm8, (%r9){%k7}
-	jmp	.Llf_mpn_sqr_ifma_stored_18
+	jmp	.Llf_mpn_sqr_ifma_stored_22
+.Llf_mpn_sqr_ifma_ripple_23:
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm14, %zmm14
+	vpandq	%zmm8, %zmm14, %zmm14
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_23
+.Llf_mpn_sqr_ifma_part_23:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_23
+.Llf_mpn_sqr_ifma_ripple_24:
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm15, %zmm15
+	vpandq	%zmm8, %zmm15, %zmm15
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_24
+.Llf_mpn_sqr_ifma_part_24:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_24
+.Llf_mpn_sqr_ifma_ripple_25:
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm11
+	vpsubq	%zmm11, %zmm16, %zmm16
+	vpandq	%zmm8, %zmm16, %zmm16
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_25
+.Llf_mpn_sqr_ifma_part_25:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm11, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_25
+.Llf_mpn_sqr_ifma_ripple_26:
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm9
+	vpsubq	%zmm9, %zmm17, %zmm17
+	vpandq	%zmm8, %zmm17, %zmm17
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_26
+.Llf_mpn_sqr_ifma_part_26:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_26
+.Llf_mpn_sqr_ifma_ripple_27:
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm14, %zmm14
+	vpandq	%zmm8, %zmm14, %zmm14
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_27
+.Llf_mpn_sqr_ifma_part_27:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_27
+.Llf_mpn_sqr_ifma_ripple_28:
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm15, %zmm15
+	vpandq	%zmm8, %zmm15, %zmm15
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_28
+.Llf_mpn_sqr_ifma_part_28:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_28
+.Llf_mpn_sqr_ifma_ripple_29:
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm16, %zmm16
+	vpandq	%zmm8, %zmm16, %zmm16
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_29
+.Llf_mpn_sqr_ifma_part_29:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_29
+.Llf_mpn_sqr_ifma_ripple_30:
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm17, %zmm17
+	vpandq	%zmm8, %zmm17, %zmm17
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_30
+.Llf_mpn_sqr_ifma_part_30:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_30
+.Llf_mpn_sqr_ifma_ripple_31:
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm11
+	vpsubq	%zmm11, %zmm18, %zmm18
+	vpandq	%zmm8, %zmm18, %zmm18
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_31
+.Llf_mpn_sqr_ifma_part_31:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_31
+.Llf_mpn_sqr_ifma_ripple_32:
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm14, %zmm14
+	vpandq	%zmm8, %zmm14, %zmm14
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_32
+.Llf_mpn_sqr_ifma_part_32:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_32
+.Llf_mpn_sqr_ifma_ripple_33:
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm15, %zmm15
+	vpandq	%zmm8, %zmm15, %zmm15
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_33
+.Llf_mpn_sqr_ifma_part_33:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_33
+.Llf_mpn_sqr_ifma_ripple_34:
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm16, %zmm16
+	vpandq	%zmm8, %zmm16, %zmm16
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_34
+.Llf_mpn_sqr_ifma_part_34:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_34
+.Llf_mpn_sqr_ifma_ripple_35:
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm17, %zmm17
+	vpandq	%zmm8, %zmm17, %zmm17
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_35
+.Llf_mpn_sqr_ifma_part_35:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_35
+.Llf_mpn_sqr_ifma_ripple_36:
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm11
+	vpsubq	%zmm11, %zmm18, %zmm18
+	vpandq	%zmm8, %zmm18, %zmm18
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_36
+.Llf_mpn_sqr_ifma_part_36:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm11, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_36
+.Llf_mpn_sqr_ifma_ripple_37:
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm9
+	vpsubq	%zmm9, %zmm19, %zmm19
+	vpandq	%zmm8, %zmm19, %zmm19
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_37
+.Llf_mpn_sqr_ifma_part_37:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_37
+.Llf_mpn_sqr_ifma_ripple_38:
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm14, %zmm14
+	vpandq	%zmm8, %zmm14, %zmm14
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_38
+.Llf_mpn_sqr_ifma_part_38:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_38
+.Llf_mpn_sqr_ifma_ripple_39:
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm15, %zmm15
+	vpandq	%zmm8, %zmm15, %zmm15
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_39
+.Llf_mpn_sqr_ifma_part_39:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_39
+.Llf_mpn_sqr_ifma_ripple_40:
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm16, %zmm16
+	vpandq	%zmm8, %zmm16, %zmm16
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_40
+.Llf_mpn_sqr_ifma_part_40:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_40
+.Llf_mpn_sqr_ifma_ripple_41:
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm17, %zmm17
+	vpandq	%zmm8, %zmm17, %zmm17
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_41
+.Llf_mpn_sqr_ifma_part_41:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_41
+.Llf_mpn_sqr_ifma_ripple_42:
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm13
+	vpsubq	%zmm13, %zmm18, %zmm18
+	vpandq	%zmm8, %zmm18, %zmm18
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_42
+.Llf_mpn_sqr_ifma_part_42:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm13, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_42
+.Llf_mpn_sqr_ifma_ripple_43:
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r11d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r11, %rax
+	xorq	%r11, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm14
+	vpsubq	%zmm14, %zmm19, %zmm19
+	vpandq	%zmm8, %zmm19, %zmm19
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_43
+.Llf_mpn_sqr_ifma_part_43:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm14, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_43
+.Llf_mpn_sqr_ifma_ripple_44:
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %eax
+	kmovb	%k2, %r10d
+	leaq	(%rcx,%rax,2), %rax
+	addq	%r10, %rax
+	xorq	%r10, %rax
+	movq	%rax, %rcx
+	shrq	$8, %rcx
+	kmovb	%eax, %k1
+	vpmovm2q	%k1, %zmm11
+	vpsubq	%zmm11, %zmm20, %zmm20
+	vpandq	%zmm8, %zmm20, %zmm20
+	jmp	.Llf_mpn_sqr_ifma_ripple_done_44
+.Llf_mpn_sqr_ifma_part_44:
+	movq	$-1, %rax
+	bzhi	%r8, %rax, %rax
+	kmovq	%rax, %k7
+	vmovdqu8	%zmm8, (%r9){%k7}
+	jmp	.Llf_mpn_sqr_ifma_stored_44
 .Llf_mpn_sqr_ifma_ifma_done:
 	vzeroupper
-	addq	$3272, %rsp
-	.cfi_adjust_cfa_offset -3272
+	addq	$3528, %rsp
+	.cfi_adjust_cfa_offset -3528
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx

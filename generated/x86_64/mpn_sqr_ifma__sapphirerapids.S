@@ -13,7 +13,7 @@
  *    n == 0 touches no memory (rp, ap may be NULL). {rp,2n} must not overlap
  *    {ap,n} (undefined result otherwise).
  * Requires CPU features: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2)
- *   (including lf_mpn_sqr_adx__sapphirerapids, reached by size dispatch)
+ *   (including lf_mpn_sqr_adx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    GMP mpn_sqr (GMP manual, Low-level Functions); the triangle-and-double method
@@ -32,23 +32,23 @@
  *   ifma_max = 256
  *   ifma_min = 15
  *   wunroll = 1
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, winner confirmed in a fresh process); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
  * Frame: saves and restores callee-saved rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_ifma__sapphirerapids is an
- * entry that saves rdi, rsi, xmm7-xmm15 (written here or by lf_mpn_sqr_adx__sapphirerapids),
- * moves its arguments (rcx, rdx, r8) into the SysV registers and calls this body,
+ * entry that saves rdi, rsi, xmm7-xmm15 (written here or by lf_mpn_sqr_adx), moves its
+ * arguments (rcx, rdx, r8) into the SysV registers and calls this body,
  * lf_mpn_sqr_ifma__sapphirerapids_sysv.
  * 2569 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_sqr_ifma__sapphirerapids)
-	/* size dispatch before the frame: other sizes run lf_mpn_sqr_adx__sapphirerapids */
+	/* size dispatch before the frame: other sizes run lf_mpn_sqr_adx */
 	vzeroupper
 	cmpq	$15, %rdx
-	jb	LF_BODY(lf_mpn_sqr_adx__sapphirerapids)
+	jb	LF_BODY(lf_mpn_sqr_adx)
 	cmpq	$256, %rdx
-	ja	LF_BODY(lf_mpn_sqr_adx__sapphirerapids)
+	ja	LF_BODY(lf_mpn_sqr_adx)
 	/* end of size dispatch */
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8

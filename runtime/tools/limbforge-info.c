@@ -7,6 +7,8 @@
  *   build/<arch>/limbforge-info            human-readable
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "limbforge.h"
 #include "lf_dispatch.h"
@@ -47,6 +49,9 @@ int main(void)
 	       sched ? " -- matched by this CPU" : "");
 	for (size_t s = 0; lf_schedule_table[s].name; s++)
 		printf(" %s", lf_schedule_table[s].name);
+	const char *env = getenv("LIMBFORGE_SCHEDULE");
+	if (env && *env && strcmp(env, "auto") != 0 && lf_schedule_lookup(env) < 0)
+		printf("\nLIMBFORGE_SCHEDULE=%s ignored: no such schedule here", env);
 	printf("\n\n%-20s %s\n", "kernel", "variants (runnable here, in the order tried; "
 	       "* = in use) [schedule]");
 	for (int i = 0; i < LF_K_COUNT; i++) {
@@ -58,7 +63,7 @@ int main(void)
 		for (size_t j = 0; j < n && j < 64; j++)
 			for (size_t v = 0; v < k->count; v++)
 				if (k->variants[v].name == names[j])
-					printf(" %s%s[%s]", names[j], cur == names[j] ? "*" : " ",
+					printf(" %s%s [%s]", names[j], cur == names[j] ? "*" : "",
 					       k->variants[v].schedule);
 		printf("\n");
 	}

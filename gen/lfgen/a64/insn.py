@@ -136,6 +136,9 @@ class Mem:
     def writeback(self):
         return self.mode in ("pre", "post")
 
+    def __repr__(self):                 # over virtual registers (messages, reports)
+        return self.format(None)
+
     def regs_used(self):
         base = [] if isinstance(self.base, StackPointer) else [self.base]
         return base + ([self.index] if self.index is not None else [])
@@ -151,7 +154,7 @@ class Mem:
             return "[sp, #%d]" % self.displacement
         b = "x%d" % phys[self.base.vid] if phys is not None else "%r" % self.base
         if self.index is not None:
-            i = "x%d" % phys[self.index.vid]
+            i = "x%d" % phys[self.index.vid] if phys is not None else "%r" % self.index
             return "[%s, %s, lsl #%d]" % (b, i, self.shift) if self.shift else "[%s, %s]" % (b, i)
         off = self.displacement
         if self.mode == "pre":

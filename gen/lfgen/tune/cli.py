@@ -17,6 +17,7 @@
 import argparse
 import glob
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -70,11 +71,25 @@ def main(argv):
         return check_space(a)
     cpu = a.cpu or ("native" if a.arch == host_arch else "models")
     names = cpumod.models(a.arch) if cpu == "models" else cpu.split(",")
+    for name in names:                  # every name checked before anything runs
+        if name == "native" and a.arch != host_arch:
+            sys.exit("lfgen tune: CPU=native times this host; it cannot tune %s here "
+                     "(name a model: %s)" % (a.arch, ", ".join(cpumod.models(a.arch))))
+        if name not in ("native", "generic") and (
+                name not in cpumod.MODELS or cpumod.MODELS[name][0] != a.arch):
+            sys.exit("lfgen tune: no %s model %r (have: native, generic, models, %s)" % (
+                a.arch, name, ", ".join(cpumod.models(a.arch))))
     kernels = {k for x in a.kernel for k in x.split(",") if k}
     unknown = kernels - {m.SPEC.name for m in KERNELS}
     if unknown:
-        sys.exit("lfgen tune: no kernel %s" % ", ".join(sorted(unknown)))
-    results = [tune_one(a, name, kernels, host_arch) for name in names]
+        sys.exit("lfgen tune: no kernel %s (have: %s)" % (
+            ", ".join(sorted(unknown)), ", ".join(m.SPEC.name for m in KERNELS)))
+    try:
+        results = [tune_one(a, name, kernels, host_arch) for name in names]
+    except KeyboardInterrupt:
+        print("\nlfgen tune: interrupted; what was measured is kept in build/tune/ -- the "
+              "same command resumes (TUNE_ARGS=--fresh starts over)", file=sys.stderr)
+        return 130
     if len(results) > 1 and all(r is not None for r in results):
         path = os.path.join(ROOT, "bench", "results", "tune-%s-models.md" % a.arch)
         with open(path, "w") as f:
@@ -90,9 +105,6 @@ def tune_one(a, cpu, kernels, host_arch):
         print("[%6.1fs] %s" % (time.monotonic() - t0, msg), flush=True)
 
     if cpu == "native":
-        if a.arch != host_arch:
-            sys.exit("lfgen tune: CPU=native times this host; it cannot tune %s here "
-                     "(name a model: %s)" % (a.arch, ", ".join(cpumod.models(a.arch))))
         host = cpumod.host()
         mode, match = "native", host.match
         name = host.llvm_name or "native"
@@ -104,17 +116,17 @@ def tune_one(a, cpu, kernels, host_arch):
         ident = "the fallback for CPUs without a schedule: worst case over %s" % \
             ", ".join(model_cpus)
     else:
-        if cpu not in cpumod.MODELS or cpumod.MODELS[cpu][0] != a.arch:
-            sys.exit("lfgen tune: no %s model %r (have: %s)" % (a.arch, cpu,
-                                                                ", ".join(cpumod.models(a.arch))))
         mode, match, name, model_cpus = "model", cpumod.match_table(cpu), cpu, [cpu]
         ident = "llvm-mca model %s; identified at run time by %s" % (cpu, match)
     work = os.path.join(ROOT, "build", "tune", "%s-%s" % (a.arch, name))
     meta = {"arch": a.arch, "cpu": name, "mode": mode, "quick": a.quick,
             "source": _source_hash(a.arch)}
-    if a.fresh and os.path.exists(os.path.join(work, "state.json")):
-        os.remove(os.path.join(work, "state.json"))
-    state = State(os.path.join(work, "state.json"), meta)
+    spath = os.path.join(work, "state-%s%s.json" % (mode, "-quick" if a.quick else ""))
+    if a.fresh and os.path.exists(spath):
+        os.remove(spath)
+    state = State(spath, meta)
+    if state.discarded:
+        log("starting over: %s" % state.discarded)
     log("tuning %s for %s (%s): %s; %d earlier results in %s" % (
         a.arch, name, mode, ident, len(state), os.path.relpath(state.path, ROOT)))
     runner = Runner(a.arch, work, log, quick=a.quick)
@@ -127,13 +139,17 @@ def tune_one(a, cpu, kernels, host_arch):
     try:
         for mod in mods:
             log("== %s" % mod.SPEC.name)
+            before, k0 = dict(tuner.counts), time.monotonic()
             tuner.tune_kernel(mod)
+            rec = tuner.records[mod.SPEC.name]
+            rec["counts"] = {k: tuner.counts[k] - before[k] for k in tuner.counts}
+            rec["seconds"] = time.monotonic() - k0
     except search.OutOfBudget:
         complete = False
         log("budget of %.0f s reached; measurements kept in %s -- run again to resume"
             % (a.budget, os.path.relpath(state.path, ROOT)))
     elapsed = time.monotonic() - t0
-    log("%d steps measured now, %d reused from earlier runs" % (
+    log("%d steps measured now, %d taken from earlier runs" % (
         tuner.counts["measured_now"], state.reused))
     write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods)
     return (name, mode, tuner.records) if complete else None
@@ -145,9 +161,11 @@ def _figures(mode, records):
         if mode == "native":
             if r.get("figure"):
                 f, t = r["figure"], r["figure_typical"]
-                parts.append("%s %.3fx generic [%.3f, %.3f] at the typical sizes, %.3fx over "
+                cyc = output.cycles_text(r)
+                parts.append("%s %.3fx generic [%.3f, %.3f] at the typical sizes%s, %.3fx over "
                              "all %d tuned sizes, worst size %d %.3fx (%s vs %s)" % (
-                                 k, t["ratio"], t["low"], t["high"], f["ratio"],
+                                 k, t["ratio"], t["low"], t["high"],
+                                 " (core cycles per unit: %s)" % cyc if cyc else "", f["ratio"],
                                  len(f["sizes"]), r["figure_worst"][0], r["figure_worst"][1],
                                  r["figure_from"]["tuned"], r["figure_from"]["generic"]))
             else:
@@ -160,30 +178,65 @@ def _figures(mode, records):
                 win = next((c for c in ph["candidates"] if c["values"] == ph.get("winner")),
                            None)
                 unit = "worst-case ratio" if mode == "generic" else "cycles/unit"
-                parts.append("%s.%s %s: generic %s, tuned %s" % (
-                    k, vn, unit, output._num(ph["incumbent_score"]),
-                    output._num(win["score"]) if win else "= generic"))
+                base = "kernel defaults" if mode == "generic" else "generic"
+                parts.append("%s.%s %s: %s %s, tuned %s" % (
+                    k, vn, unit, base, output._num(ph["incumbent_score"]),
+                    output._num(win["score"]) if win else "= " + base))
         if r["order"] != r["generic_order"]:
             parts.append("%s order %s" % (k, ",".join(r["order"])))
     return "; ".join(parts)
 
 
+COUNT_KEYS = ("candidates", "rejected_build", "rejected_check", "modelled", "timed")
+
+
+def _candidates_text(counts):
+    return ("%d candidates: %d refused by the builder, %d wrong against ref; %d llvm-mca "
+            "runs, %d timed" % tuple(counts.get(k, 0) for k in COUNT_KEYS))
+
+
+def _earlier(path, mode, tuned):
+    """{kernel: record} of the earlier run's JSON for the kernels this run did not tune (a
+    run limited to some kernels keeps the others' records, figures and counts)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        old = json.load(f)
+    if old.get("mode") != mode:
+        return {}
+    return {k: r for k, r in old.get("records", {}).items() if k not in tuned}
+
+
 def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods):
-    records = tuner.records
+    path = os.path.join(schedule.ROOT, a.arch, name + ".toml")
+    rdir = os.path.join(ROOT, "bench", "results")
+    stem = os.path.join(rdir, "tune-%s-%s" % (a.arch, name))
+    tuned = [m.SPEC.name for m in mods]
+    records = dict(_earlier(stem + ".json", mode, tuned) if complete else {})
+    records.update(tuner.records)
+    order = [m.SPEC.name for m in KERNELS]
+    records = {k: records[k] for k in sorted(records, key=order.index)}
     if mode == "generic":
         for m in mods:
             r = records.get(m.SPEC.name)
             if r:
                 r["generic_order"] = [v.name for v in m.VARIANTS if v.arch == a.arch]
+    # what this run may publish: a complete search; a model never replaces a measurement
+    measured = False
+    if mode == "model" and os.path.exists(path):
+        with open(path, "rb") as f:
+            measured = tomllib.load(f).get("provenance", {}).get(
+                "method", "").startswith("make tune CPU=native")
+    publish = complete and not measured
     mca_v = runner.mca_version() if runner.llvm_mca or mode != "native" else "not used"
     cc = mca.cross_cc(a.arch)
     methods = {
         "native": "make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=%s) when "
                   "more than %d, then checked against ref and timed against the incumbent "
-                  "with limbforge-bench (round-robin, paired ratios, notch rule, winner "
-                  "confirmed in a fresh process); size parameters one at a time, timed at "
-                  "their own sizes; variant order timed"
-                  % (",".join(tuner.cpus) or "none", tuner.top),
+                  "with limbforge-bench (round-robin, paired ratios, notch rule, a winner "
+                  "must win again in %d fresh processes); size parameters one at a time, "
+                  "timed at their own sizes; variant order timed"
+                  % (",".join(tuner.cpus) or "none", tuner.top, tuner.CONFIRM_RUNS),
         "model": "make tune CPU=%s: llvm-mca model of the marked loops, lowest cycles per "
                  "unit of work taken when >= %d%% below generic's and correct against ref; "
                  "size parameters keep generic's values" % (name, round(100 * tuner.tie)),
@@ -192,32 +245,43 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
                    "incumbent's; size parameters keep the kernels' defaults or earlier values"
                    % (", ".join(tuner.cpus), round(100 * tuner.tie)),
     }
+    counts = {k: sum(r.get("counts", {}).get(k, 0) for r in records.values())
+              for k in COUNT_KEYS}
+    seconds = sum(r.get("seconds", 0) for r in records.values())
     prov = {"cpu": name, "method": methods[mode], "date": output.today(),
             "figures": _figures(mode, records) or "none",
             "identification": ident,
             "tools": "%s; %s; limbforge-bench" % (mca_v, _tool_version([cc, "--version"])),
-            "candidates": "%d tried: %d do not build, %d wrong, %d modelled, %d timed" % (
-                tuner.counts["candidates"], tuner.counts["rejected_build"],
-                tuner.counts["rejected_check"], tuner.counts["modelled"],
-                tuner.counts["timed"]),
+            "candidates": _candidates_text(counts),
             "kernels": ", ".join(records),
             "complete": complete,
-            "seconds": int(elapsed)}
-    rdir = os.path.join(ROOT, "bench", "results")
-    os.makedirs(rdir, exist_ok=True)
-    stem = os.path.join(rdir, "tune-%s-%s" % (a.arch, name))
+            "seconds": int(seconds if publish else elapsed)}
+    if not publish:                     # the report goes beside the state, not into results
+        stem = os.path.join(ROOT, "build", "tune", "%s-%s" % (a.arch, name), "report-" + mode)
+    os.makedirs(os.path.dirname(stem), exist_ok=True)
     meta = {"identification": ident, "method": prov["method"], "date": prov["date"],
             "tools": prov["tools"], "kernels": prov["kernels"],
-            "seconds": "%d (budget %s)" % (elapsed, a.budget or "none")}
+            "seconds": "%d (budget %s)" % (int(seconds if publish else elapsed),
+                                            a.budget or "none")}
     with open(stem + ".md", "w") as f:
-        f.write(output.report_text(a.arch, name, mode, meta, records, tuner.counts, complete))
+        f.write(output.report_text(a.arch, name, mode, meta, records, counts, complete))
+    with open(stem + ".json", "w") as f:
+        json.dump({"arch": a.arch, "cpu": name, "mode": mode, "provenance": prov,
+                   "records": records}, f, indent=1, sort_keys=True)
+        f.write("\n")
     png = output.plot(stem + ".png", a.arch, name, mode, records)
+    if not png and os.path.exists(stem + ".png"):
+        os.remove(stem + ".png")        # never a picture of another run beside the report
     print("report: %s%s" % (os.path.relpath(stem + ".md", ROOT),
-                            " and .png" if png else ""))
+                            " and .json, .png" if png else " and .json"))
     if not complete:
         print("schedule not written: the search is incomplete (run make tune again)")
         return
-    path = os.path.join(schedule.ROOT, a.arch, name + ".toml")
+    if measured:
+        print("%s holds a schedule measured on a %s host; a model does not replace a "
+              "measurement (remove the file to force it); the model's report is in %s"
+              % (os.path.relpath(path, ROOT), name, os.path.relpath(stem + ".md", ROOT)))
+        return
     _merge_untuned(path, records, mods)
     defaults = None
     if mode == "generic":
@@ -232,19 +296,11 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
             os.remove(path)
             print("removed the earlier %s" % os.path.relpath(path, ROOT))
         return
-    if mode == "model" and os.path.exists(path):
-        with open(path, "rb") as f:
-            was = tomllib.load(f).get("provenance", {}).get("method", "")
-        if was.startswith("make tune CPU=native"):
-            print("%s holds a schedule measured on a %s host; a model does not replace a "
-                  "measurement (remove the file to force it)" % (os.path.relpath(path, ROOT),
-                                                                 name))
-            return
     text = output.schedule_text(a.arch, name, match, prov, records, defaults)
     tomllib.loads(text)                          # what we write must read back
     with open(path, "w") as f:
         f.write(text)
-    print("schedule: %s (run `make gen` and `make test` before committing)"
+    print("schedule: %s (generated/ is regenerated next; run `make test` before committing)"
           % os.path.relpath(path, ROOT))
 
 

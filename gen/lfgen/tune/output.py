@@ -80,9 +80,8 @@ def _variant_comment(vr):
     lines = []
     for ph in vr.get("phases", []):
         if ph.get("winner"):
-            how = ph.get("confirm")
-            fig = ("timed %.3fx the incumbent [%.3f, %.3f], confirmed"
-                   % (how["ratio"], how["low"], how["high"])) if how else "modelled"
+            fig = ("timed, then in fresh processes %s the incumbent" % _confirms(ph)) \
+                if ph.get("confirm") else "modelled"
             moved = {k: v for k, v in ph["winner"].items() if ph["incumbent"].get(k) != v}
             lines.append("%s: %s (%s)" % (ph["phase"], space.key(moved), fig))
     return "\n".join(lines) or None
@@ -94,14 +93,20 @@ def _est(d):
     return "%.3f [%.3f, %.3f]" % (d["ratio"], d["low"], d["high"]) if d else "-"
 
 
+def _confirms(ph):
+    """The confirmation runs of a phase's winner: '1.118x, 1.117x'."""
+    runs = ph.get("confirm_runs") or [ph["confirm"]]
+    return ", ".join("%.3fx" % e["ratio"] for e in runs)
+
+
 def report_text(arch, cpu, mode, meta, records, counts, complete):
     L = ["# `make tune`: %s, %s" % (arch, cpu), ""]
     for k, v in meta.items():
         L.append("- **%s**: %s" % (k, v))
-    L.append("- **candidates**: %d tried, %d do not build, %d rejected by the check against "
-             "ref, %d modelled, %d timed" % (counts["candidates"], counts["rejected_build"],
-                                             counts["rejected_check"], counts["modelled"],
-                                             counts["timed"]))
+    L.append("- **candidates**: %d tried: %d refused by the builder, %d wrong against ref; "
+             "%d llvm-mca runs, %d timed" % (counts["candidates"], counts["rejected_build"],
+                                            counts["rejected_check"], counts["modelled"],
+                                            counts["timed"]))
     if not complete:
         L.append("- **INCOMPLETE**: the budget ran out; run `make tune` again to resume")
     L.append("")
@@ -109,7 +114,8 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
         L += ["Timing: paired ratios incumbent/candidate per round (> 1: the candidate is "
               "faster), geometric mean over the sizes, with the notch interval (noise.py). "
               "A candidate wins when the interval is above 1 and the figure >= 1.01; a winner "
-              "is confirmed in a fresh process.", ""]
+              "must win again in two fresh processes, with no size more than 2% slower in two "
+              "of the three runs (noise.confirmed).", ""]
     else:
         L += ["llvm-mca-19 cycles per unit of work (limb, word or digit product) of each "
               "marked loop region, geometric mean over the regions -- a MODEL, not a "
@@ -129,6 +135,10 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
                         ", ".join(str(x[0]) for x in r["figure_typical"]["sizes"]), _est(f),
                         ", ".join(str(s) for s in r.get("figure_sizes", [])),
                         r["figure_worst"][0], r["figure_worst"][1], len(r["figure_runs"])))
+            if cycles_text(r):
+                L.append("")
+                L.append("Core cycles per unit of length at the typical sizes (geometric mean, "
+                         "the median run): %s." % cycles_text(r))
             L.append("")
             L.append("| size | ratio generic/tuned | p25 | p75 |")
             L.append("|---:|---:|---:|---:|")
@@ -188,9 +198,18 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
                 if ph.get("winner"):
                     L.append("")
                     L.append("Winner: `%s`%s" % (space.key(ph["winner"]), (
-                        ", confirmed %s" % _est(ph["confirm"])) if ph.get("confirm") else ""))
+                        ", again in fresh processes: %s" % _confirms(ph))
+                        if ph.get("confirm") else ""))
                 L.append("")
     return "\n".join(L) + "\n"
+
+
+def cycles_text(r):
+    """'generic 1.452, tuned 1.300' from a native record's figure_cycles, or ''."""
+    c = r.get("figure_cycles") or {}
+    if c.get("generic") is None or c.get("tuned") is None:
+        return ""
+    return "generic %.3f, tuned %.3f" % (c["generic"], c["tuned"])
 
 
 def summary_text(arch, results):

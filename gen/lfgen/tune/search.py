@@ -31,6 +31,7 @@ Every step's result is stored in the State under a key naming kernel, variant, s
 incumbent and candidate, so a rerun replays the decisions and measures only what is missing.
 """
 
+import math
 import time
 
 from . import noise, space
@@ -149,11 +150,21 @@ class Tuner:
         base = self._values(generic[v.name])
         sib, extra = self._siblings(mod, generic, best, v.name)
         self.ctx = self._context(generic, best, v.name)
-        # the incumbent: generic's build itself
+        # the incumbent: generic's build itself -- except when tuning generic, where the
+        # search starts from the kernel's defaults of the parameters it searches, so that a
+        # second run finds the same file (and says the same of it) as the first
         cur = Candidate(base)
         cur.build = generic[v.name]
-        rec = recs[v.name] = {"generic": base, "phases": [], "final": base}
         by_model = self.mode != "native"
+        if self.mode == "generic":
+            start = dict(base, **{p: v.params[p].default
+                                  for p in space.loop_params(v, by_model)})
+            if start != base:
+                c0 = Candidate(start)
+                self.r.build(mod, v, [c0], sib)
+                if c0.build:
+                    cur, base = c0, start
+        rec = recs[v.name] = {"generic": base, "phases": [], "final": base}
         cands = [Candidate(x) for x in space.loop_space(v, base, by_model)[1:]]
         if by_model and v.unmodelled:
             rec["unmodelled"] = dict(v.unmodelled)
@@ -431,7 +442,7 @@ class Tuner:
         ph = {"phase": "order", "first": first, "sizes": list(spec.tune_sizes),
               "candidates": []}
         rec["order_phase"] = ph
-        est = self._time_variants(mod, best[first], first, [(n, best[n]) for n in run[1:]],
+        est, _ = self._time_variants(mod, best[first], first, [(n, best[n]) for n in run[1:]],
                                   generic, best, spec.tune_sizes, "order")
         for n in run[1:]:
             ph["candidates"].append({"variant": n, "estimate": est[n].as_dict(),
@@ -440,7 +451,7 @@ class Tuner:
         if win is None:
             return
         confs = [self._time_variants(mod, best[first], first, [(win, best[win])], generic,
-                                     best, spec.tune_sizes, "order-confirm%d" % i)[win]
+                                     best, spec.tune_sizes, "order-confirm%d" % i)[0][win]
                  for i in range(self.CONFIRM_RUNS)]
         conf = min(confs, key=lambda e: e.low)
         ph["confirm"] = conf.as_dict()
@@ -450,19 +461,22 @@ class Tuner:
                                                                   first, conf))
 
     def _time_variants(self, mod, base_c, base_name, others, generic, best, sizes, step):
-        """Estimates of other variants' builds against one variant's build (cached)."""
+        """({name: estimate against base}, {name: {size: core cycles per call}}) of other
+        variants' builds against one variant's build (cached); the base's cycles are under
+        the name None (a variant may be timed against its own generic build)."""
         spec = mod.SPEC
         sk = "sizes=" + ",".join(str(s) for s in sizes)
         tag = lambda n, c: "%s{%s}" % (n, space.key(c.values))     # noqa: E731
-        res, todo = {}, []
+        res, cyc, todo = {}, {}, []
         for n, c in others:
             k = "%s|%s|%s|%s|%s|%s" % (spec.name, step, tag(base_name, base_c), tag(n, c), sk,
                                        self._context(generic, best, None))
             r = self.state.get(k)
-            if r is None:
+            if r is None or "cycles" not in r:
                 todo.append((n, c, k))
             else:
                 res[n] = noise.Estimate.from_dict(r["estimate"])
+                cyc[n], cyc[None] = r["cycles"], r["base_cycles"]
         if todo:
             self._spend()
             sib, extra = self._siblings(mod, generic, best, None)
@@ -470,13 +484,17 @@ class Tuner:
                       [("%s#o" % n, c.build) for n, c, _ in todo]
             extra = [b for b in extra if b.symbol not in {e[1].symbol for e in entries}]
             d, _ = self.r.batch(mod, entries, extra)
-            ratios, _ = self.r.time(d, spec.name, "%s#b" % base_name,
-                                    ["%s#o" % n for n, _, _ in todo], sizes)
+            ratios, cycles = self.r.time(d, spec.name, "%s#b" % base_name,
+                                         ["%s#o" % n for n, _, _ in todo], sizes)
+            bcyc = {str(s): x for s, x in cycles["%s#b" % base_name].items()}
             for n, c, k in todo:
                 res[n] = noise.combine(ratios["%s#o" % n])
-                self.state.put(k, {"estimate": res[n].as_dict()})
+                cyc[n] = {str(s): x for s, x in cycles["%s#o" % n].items()}
+                cyc[None] = bcyc
+                self.state.put(k, {"estimate": res[n].as_dict(), "cycles": cyc[n],
+                                   "base_cycles": bcyc})
                 self.counts["measured_now"] += 1
-        return res
+        return res, cyc
 
     # ---- the figure ----------------------------------------------------------------------------
     FIGURE_RUNS = 3
@@ -524,9 +542,16 @@ class Tuner:
             rec["figure"] = None
             rec["figure_note"] = "the schedule keeps generic's choice and values"
             return
-        runs = [self._time_variants(mod, gc, g, [(t, tc)], generic, best, sizes,
-                                    "figure%d" % i)[t] for i in range(self.FIGURE_RUNS)]
-        est = sorted(runs, key=lambda e: e.ratio)[len(runs) // 2]
+        timed = [self._time_variants(mod, gc, g, [(t, tc)], generic, best, sizes,
+                                     "figure%d" % i) for i in range(self.FIGURE_RUNS)]
+        runs = [e[t] for e, _ in timed]
+        mid = sorted(range(len(runs)), key=lambda i: runs[i].ratio)[len(runs) // 2]
+        est, cyc = runs[mid], timed[mid][1]
+        # core cycles per unit of length (limb, word) at the typical sizes, geometric mean,
+        # from the same (median) run as the ratio
+        rec["figure_cycles"] = {
+            "generic": _per_unit(cyc[None], spec.tune_sizes),
+            "tuned": _per_unit(cyc[t], spec.tune_sizes)}
         typical = noise.combine([x for x in est.sizes if x[0] in spec.tune_sizes])
         rec["figure"] = est.as_dict()
         rec["figure_typical"] = typical.as_dict()
@@ -542,6 +567,12 @@ class Tuner:
                      spec.name, rec["figure_from"]["tuned"], g, typical,
                      ",".join(str(x) for x in spec.tune_sizes), est, len(sizes),
                      ", ".join("%.3f" % e.ratio for e in runs), *est.worst()))
+
+
+def _per_unit(cycles, sizes):
+    """Geometric mean over `sizes` of core cycles per call / size ({str(size): cycles})."""
+    xs = [cycles[str(n)] / n for n in sizes if n and cycles.get(str(n))]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def _fmt(x):

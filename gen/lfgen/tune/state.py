@@ -1,10 +1,12 @@
 """What a tuning run has measured, kept on disk so that an interrupted run resumes.
 
-build/tune/<arch>-<cpu>/state.json maps a step key -- kernel, variant, what was done
+build/tune/<arch>-<cpu>/state-<mode>[-quick].json maps a step key -- kernel, variant, what was done
 (check / model / time), the incumbent and the candidate's values -- to its result.  The search
 is deterministic given these results, so a second run replays the decisions from the file
 and measures only what is missing.  The file is rewritten atomically after every step;
-`--fresh` starts over."""
+`--fresh` starts over, and so does a change of what the measurements depend on (the kernel
+sources, the builders, generic's values, the bench harness: `meta`), which is said.  Timing,
+quick timing and models keep separate files, so one never discards another."""
 
 import json
 import os
@@ -16,16 +18,26 @@ class State:
     def __init__(self, path, meta):
         self.path = path
         self.data = {"version": VERSION, "meta": meta, "results": {}}
+        self.discarded = None           # why earlier results were not taken, if there were
         if os.path.exists(path):
             with open(path) as f:
                 old = json.load(f)
-            if old.get("version") == VERSION and old.get("meta") == meta:
+            changed = sorted(k for k in set(meta) | set(old.get("meta", {}))
+                             if old.get("meta", {}).get(k) != meta.get(k))
+            if old.get("version") != VERSION:
+                self.discarded = "%d earlier results in another format" % len(
+                    old.get("results", {}))
+            elif changed:
+                self.discarded = "%d earlier results were measured with another %s" % (
+                    len(old.get("results", {})), ", ".join(changed))
+            else:
                 self.data = old
+        self.earlier = set(self.data["results"])
         self.reused = 0
 
     def get(self, key):
         r = self.data["results"].get(key)
-        if r is not None:
+        if r is not None and key in self.earlier:
             self.reused += 1
         return r
 
