@@ -277,8 +277,7 @@ class PartialRuns(unittest.TestCase):
             self.assertEqual(cli._earlier(p, "model", ["a"]), {})   # a model's are not kept
 
     def test_candidate_counts_say_what_they_count(self):
-        from lfgen.tune import cli
-        self.assertEqual(cli._candidates_text({"candidates": 10, "rejected_build": 1,
+        self.assertEqual(output.candidates_text({"candidates": 10, "rejected_build": 1,
                                                "rejected_check": 2, "modelled": 30,
                                                "timed": 5}),
                          "10 candidates: 1 refused by the builder, 2 wrong against ref; "

@@ -187,14 +187,6 @@ def _figures(mode, records):
     return "; ".join(parts)
 
 
-COUNT_KEYS = ("candidates", "rejected_build", "rejected_check", "modelled", "timed")
-
-
-def _candidates_text(counts):
-    return ("%d candidates: %d refused by the builder, %d wrong against ref; %d llvm-mca "
-            "runs, %d timed" % tuple(counts.get(k, 0) for k in COUNT_KEYS))
-
-
 def _earlier(path, mode, tuned):
     """{kernel: record} of the earlier run's JSON for the kernels this run did not tune (a
     run limited to some kernels keeps the others' records, figures and counts)."""
@@ -246,13 +238,13 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
                    % (", ".join(tuner.cpus), round(100 * tuner.tie)),
     }
     counts = {k: sum(r.get("counts", {}).get(k, 0) for r in records.values())
-              for k in COUNT_KEYS}
+              for k in output.COUNT_KEYS}
     seconds = sum(r.get("seconds", 0) for r in records.values())
     prov = {"cpu": name, "method": methods[mode], "date": output.today(),
             "figures": _figures(mode, records) or "none",
             "identification": ident,
             "tools": "%s; %s; limbforge-bench" % (mca_v, _tool_version([cc, "--version"])),
-            "candidates": _candidates_text(counts),
+            "candidates": output.candidates_text(counts),
             "kernels": ", ".join(records),
             "complete": complete,
             "seconds": int(seconds if publish else elapsed)}

@@ -99,14 +99,19 @@ def _confirms(ph):
     return ", ".join("%.3fx" % e["ratio"] for e in runs)
 
 
+COUNT_KEYS = ("candidates", "rejected_build", "rejected_check", "modelled", "timed")
+
+
+def candidates_text(counts):
+    return ("%d candidates: %d refused by the builder, %d wrong against ref; %d llvm-mca "
+            "runs, %d timed" % tuple(counts.get(k, 0) for k in COUNT_KEYS))
+
+
 def report_text(arch, cpu, mode, meta, records, counts, complete):
     L = ["# `make tune`: %s, %s" % (arch, cpu), ""]
     for k, v in meta.items():
         L.append("- **%s**: %s" % (k, v))
-    L.append("- **candidates**: %d tried: %d refused by the builder, %d wrong against ref; "
-             "%d llvm-mca runs, %d timed" % (counts["candidates"], counts["rejected_build"],
-                                            counts["rejected_check"], counts["modelled"],
-                                            counts["timed"]))
+    L.append("- **candidates**: %s" % candidates_text(counts))
     if not complete:
         L.append("- **INCOMPLETE**: the budget ran out; run `make tune` again to resume")
     L.append("")
