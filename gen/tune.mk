@@ -18,10 +18,14 @@ TUNE_ARGS ?=
 
 .PHONY: tune tune-prep tune-batch tune-run tune-list
 
+# exit status 3: the budget ran out (nothing written; run again to resume); 4: a model run
+# met a schedule measured on the CPU itself.  generated/ is regenerated either way (a run over
+# several CPUs may have written some of them).
 tune:
-	$(PYGEN) tune --arch $(ARCH) --cpu $(CPU) $(if $(KERNEL),--kernel $(KERNEL)) \
-		--budget $(TUNE_BUDGET) $(TUNE_ARGS)
-	$(PYGEN) gen
+	@st=0; $(PYGEN) tune --arch $(ARCH) --cpu $(CPU) $(if $(KERNEL),--kernel $(KERNEL)) \
+		--budget $(TUNE_BUDGET) $(TUNE_ARGS) || st=$$?; \
+	if [ $$st -gt 4 ] || [ $$st -eq 1 ] || [ $$st -eq 2 ]; then exit $$st; fi; \
+	$(PYGEN) gen && exit $$st
 
 # what every throwaway build links: the library's objects (generic builds of every kernel,
 # the runtime) and the bench harness

@@ -133,7 +133,6 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@sapphirerapids", (lf_fnptr)lf_mpn_sqr_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -141,8 +140,8 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 2, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
 	lf_mpn_sqr_order_sapphirerapids,
@@ -168,7 +167,6 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "avx512@sapphirerapids", (lf_fnptr)lf_bi_mul_add_avx512__sapphirerapids, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic" },
@@ -180,8 +178,8 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 4, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 3, 1, 2, 4, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 3, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
 	lf_bi_mul_add_order_sapphirerapids,

@@ -12,7 +12,6 @@ LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(L
 LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
@@ -20,8 +19,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma__sapphirerapids.S
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w32.S \

@@ -114,7 +114,7 @@ class Values:
         self._v = {}
         for k, p in params.items():
             v = values.get(k, p.default)
-            if v not in p.choices:
+            if v not in p.choices or type(v) is not type(p.default):   # 16.0, True: no
                 raise ScheduleError("%s: %s = %r is not one of %r" % (where, k, v, p.choices))
             self._v[k] = v
 

@@ -50,6 +50,9 @@ class Schedule:
         self.arch = arch
         self.cpu = cpu
         self.path = self.relpath
+        for k in ("provenance", "match", "order"):
+            if k in data and not isinstance(data[k], dict):
+                raise ScheduleError("%s: %s must be a table ([%s])" % (self.path, k, k))
         self.provenance = data.get("provenance", {})
         missing = [k for k in REQUIRED_PROVENANCE if k not in self.provenance]
         if missing:
@@ -63,6 +66,10 @@ class Schedule:
                              % (self.path, self.provenance.get("cpu"), cpu))
         self.match = self._match(data.get("match"))
         self.order = data.get("order", {})
+        for kname, pref in self.order.items():
+            if not (isinstance(pref, list) and all(isinstance(n, str) for n in pref)):
+                raise ScheduleError('%s: [order] %s must be a list of variant names, e.g. '
+                                    '["adx", "mulx"]' % (self.path, kname))
         self.tables = {k: v for k, v in data.items()
                        if k not in ("provenance", "match", "order")}
 
@@ -89,7 +96,7 @@ class Schedule:
                              % (self.path, self.arch, ", ".join(keys), ", ".join(sorted(unknown))))
         pairs = m.get(keys[-1])
         if not pairs or not all(isinstance(p, list) and 1 <= len(p) <= 2 and
-                                all(isinstance(x, int) and 0 <= x < 0xffff for x in p)
+                                all(type(x) is int and 0 <= x < 0xffff for x in p)
                                 for p in pairs):
             raise ScheduleError("%s: [match] %s must be a non-empty list of [a, b] or [a] "
                              "integer pairs" % (self.path, keys[-1]))
@@ -134,7 +141,11 @@ class Schedule:
                 raise ScheduleError("%s: [order] names no kernel %s" % (self.relpath, kname))
         knames = [k.SPEC.name for k in kernels]
         for kname, variants in self.tables.items():
-            if kname not in knames or not isinstance(variants, dict):
+            if kname in knames and not (isinstance(variants, dict) and all(
+                    isinstance(t, dict) for t in variants.values())):
+                raise ScheduleError("%s: %s holds [%s.<variant>] tables of values, nothing else"
+                                    % (self.relpath, kname, kname))
+            if kname not in knames:
                 raise ScheduleError("%s: [%s] is no kernel (tables are provenance, match, order "
                                  "and [kernel.variant] of %s)" % (self.relpath, kname,
                                                                   ", ".join(knames)))

@@ -134,6 +134,20 @@ class Files(unittest.TestCase):
                                                 r"\(have: fast, slow\)"):
             s.check_against(k)
 
+    def test_values_of_another_type_are_refused(self):
+        k = fake_kernels()
+        for body in ("[k1.fast]\nunroll = 8.0\n", "[k1.fast]\nahead = true\n"):
+            s = self.load(body)
+            with self.subTest(body=body), self.assertRaisesRegex(ValueError, "is not one of"):
+                s.values(k[0].SPEC, k[0].VARIANTS[0])
+        with self.assertRaisesRegex(ValueError, "integer pairs"):
+            self.load('[match]\nvendor = "GenuineIntel"\nfamily_model = [[true, 0x61]]\n',
+                      cpu="spr")
+        with self.assertRaisesRegex(ValueError, r"\[order\] k1 must be a list"):
+            self.load(self.MATCH_X86 + '[order]\nk1 = "fast"\n', cpu="spr")
+        with self.assertRaisesRegex(ValueError, "k1 holds"):
+            self.load("[k1]\nfast = 3\n").check_against(k)
+
     def test_not_toml_names_the_file(self):
         with self.assertRaisesRegex(ValueError, r"^gen/schedules/x86_64/spr.toml: not TOML"):
             self.load("[match\n", cpu="spr")

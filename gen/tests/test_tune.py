@@ -262,6 +262,9 @@ class States(unittest.TestCase):
             other = State(p, {"cpu": "b"})             # other inputs: start over, and say so
             self.assertIsNone(other.get("k1"))
             self.assertEqual(other.discarded, "2 earlier results were measured with another cpu")
+            with open(p, "w") as f:
+                f.write('{"version": 1, "res')              # truncated: said, not a traceback
+            self.assertIn("unreadable", State(p, {"cpu": "a"}).discarded)
 
 
 class PartialRuns(unittest.TestCase):
@@ -282,6 +285,20 @@ class PartialRuns(unittest.TestCase):
                                                "timed": 5}),
                          "10 candidates: 1 refused by the builder, 2 wrong against ref; "
                          "30 llvm-mca runs, 5 timed")
+
+
+class Budget(unittest.TestCase):
+    def test_the_budget_runs_from_the_first_measurement(self):
+        now = [100.0]
+        t = search.Tuner(None, None, "x86_64", "native", [], lambda m: None, budget=10,
+                         clock=lambda: now[0])
+        now[0] = 500.0                  # replaying an earlier run's results took long
+        t._spend()                      # the first measurement starts the clock
+        now[0] = 509.0
+        t._spend()
+        now[0] = 511.0
+        with self.assertRaises(search.OutOfBudget):
+            t._spend()
 
 
 class Cpus(unittest.TestCase):

@@ -74,8 +74,6 @@ LF_KERNEL_DECL void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
 LF_KERNEL_DECL void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);
-/* ifma@sapphirerapids requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
-LF_KERNEL_DECL void lf_mpn_sqr_ifma__sapphirerapids(uint64_t *rp, const uint64_t *ap, size_t n);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -92,8 +90,6 @@ LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, cons
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
-/* avx512@sapphirerapids requires: adx avx avx512dq avx512f bmi2 */
-LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512__sapphirerapids(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #endif
 #if defined(__aarch64__)
 /* w64 requires: no optional feature */

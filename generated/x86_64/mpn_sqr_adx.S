@@ -1914,7 +1914,7 @@ LF_FUNC_BEGIN(lf_mpn_sqr_adx)
 LF_FUNC_END(lf_mpn_sqr_adx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_mpn_sqr_adx)	/* lf_mpn_sqr_ifma, lf_mpn_sqr_ifma__sapphirerapids jump here */
+LF_WIN64_BODY_EXTERN(lf_mpn_sqr_adx)	/* lf_mpn_sqr_ifma jumps here */
 LF_WIN64_ENTRY(lf_mpn_sqr_adx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

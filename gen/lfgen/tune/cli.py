@@ -9,6 +9,9 @@
     --fresh                      forget earlier measurements of this arch/cpu
     --quick                      shorter timing runs (31 rounds of 5 us batches)
     --top N                      loop candidates kept by the model for timing (default 8)
+    exit status 0: every schedule (or "generic is what the model prefers") written; 3: the
+    budget ran out before the search ended (nothing written; run again to resume); 4: a model
+    run met a schedule measured on the CPU itself (nothing written for it)
     --check-space                no tuning: build every schedule one parameter away from
                                  generic's (each other choice of each parameter) for every
                                  variant and check each against ref (make test-space)
@@ -31,19 +34,39 @@ from .runner import Runner
 from .state import State
 
 ROOT = gen.ROOT
+# exit status of a run that published nothing (it says why): the budget ran out (run again
+# to resume), or a model run met a schedule measured on the CPU itself
+INCOMPLETE = 3
+REFUSED = 4
 
 
-def _source_hash(arch):
-    """What the measurements depend on: the kernels, the builders, generic's values."""
-    h = hashlib.sha256()
-    pats = ["gen/lfgen/kernels/*.py", "gen/lfgen/x86/*.py", "gen/lfgen/a64/*.py",
-            "gen/lfgen/sched.py", "gen/lfgen/kernel.py", "templates/asm/*",
-            "gen/schedules/%s/generic.toml" % arch, "bench/*.c", "bench/*.h"]
-    for pat in pats:
-        for p in sorted(glob.glob(os.path.join(ROOT, pat))):
-            with open(p, "rb") as f:
-                h.update(p.encode() + b"\0" + f.read())
-    return h.hexdigest()[:16]
+SOURCES = {
+    "kernels": ["gen/lfgen/kernels/*.py", "gen/lfgen/kernel.py", "gen/lfgen/sched.py"],
+    "x86_64 builder": ["gen/lfgen/x86/*.py"],
+    "aarch64 builder": ["gen/lfgen/a64/*.py"],
+    "templates": ["templates/asm/*"],
+    "bench harness": ["bench/*.c", "bench/*.h"],
+}
+
+
+def _source_hashes(arch):
+    """{what: hash} of what the measurements depend on: the kernels, this arch's builder,
+    the templates, the bench harness, and generic's values (not its provenance, which every
+    run rewrites)."""
+    out = {}
+    for what, pats in SOURCES.items():
+        if what.endswith("builder") and not what.startswith(arch):
+            continue
+        h = hashlib.sha256()
+        for pat in pats:
+            for p in sorted(glob.glob(os.path.join(ROOT, pat))):
+                with open(p, "rb") as f:
+                    h.update(os.path.relpath(p, ROOT).encode() + b"\0" + f.read())
+        out[what] = h.hexdigest()[:16]
+    g = schedule.load(arch)
+    out["generic values"] = hashlib.sha256(json.dumps(
+        [g.tables, g.order], sort_keys=True).encode()).hexdigest()[:16]
+    return out
 
 
 def _tool_version(cmd):
@@ -77,8 +100,9 @@ def main(argv):
                      "(name a model: %s)" % (a.arch, ", ".join(cpumod.models(a.arch))))
         if name not in ("native", "generic") and (
                 name not in cpumod.MODELS or cpumod.MODELS[name][0] != a.arch):
-            sys.exit("lfgen tune: no %s model %r (have: native, generic, models, %s)" % (
-                a.arch, name, ", ".join(cpumod.models(a.arch))))
+            sys.exit("lfgen tune: no %s model %r (have: %sgeneric, models, %s)" % (
+                a.arch, name, "native, " if a.arch == host_arch else "",
+                ", ".join(cpumod.models(a.arch))))
     kernels = {k for x in a.kernel for k in x.split(",") if k}
     unknown = kernels - {m.SPEC.name for m in KERNELS}
     if unknown:
@@ -90,12 +114,14 @@ def main(argv):
         print("\nlfgen tune: interrupted; what was measured is kept in build/tune/ -- the "
               "same command resumes (TUNE_ARGS=--fresh starts over)", file=sys.stderr)
         return 130
-    if len(results) > 1 and all(r is not None for r in results):
+    status = max(r[3] for r in results)
+    results = [r[:3] for r in results]
+    if len(results) > 1 and status == 0:
         path = os.path.join(ROOT, "bench", "results", "tune-%s-models.md" % a.arch)
         with open(path, "w") as f:
             f.write(output.summary_text(a.arch, results))
         print("summary: %s" % os.path.relpath(path, ROOT))
-    return 0
+    return status
 
 
 def tune_one(a, cpu, kernels, host_arch):
@@ -117,10 +143,13 @@ def tune_one(a, cpu, kernels, host_arch):
             ", ".join(model_cpus)
     else:
         mode, match, name, model_cpus = "model", cpumod.match_table(cpu), cpu, [cpu]
-        ident = "llvm-mca model %s; identified at run time by %s" % (cpu, match)
+        ident = "llvm-mca model %s; identified at run time by %s" % (cpu, "; ".join(
+            "%s = %s" % (k, v if isinstance(v, str) else "[%s]" % ", ".join(
+                "[%s]" % ", ".join("%#x" % x for x in pair) for pair in v))
+            for k, v in match.items()))
     work = os.path.join(ROOT, "build", "tune", "%s-%s" % (a.arch, name))
-    meta = {"arch": a.arch, "cpu": name, "mode": mode, "quick": a.quick,
-            "source": _source_hash(a.arch)}
+    meta = dict({"arch": a.arch, "cpu": name, "mode": mode, "quick": a.quick},
+                **_source_hashes(a.arch))
     spath = os.path.join(work, "state-%s%s.json" % (mode, "-quick" if a.quick else ""))
     if a.fresh and os.path.exists(spath):
         os.remove(spath)
@@ -136,14 +165,21 @@ def tune_one(a, cpu, kernels, host_arch):
                          budget=a.budget or None, top=a.top)
     complete = True
     mods = [m for m in KERNELS if not kernels or m.SPEC.name in kernels]
+    def account(kname, before, k0):
+        """This kernel's share of the counts and the time (kept with its record)."""
+        rec = tuner.records.get(kname)
+        if rec is not None:
+            rec["counts"] = {k: tuner.counts[k] - before[k] for k in tuner.counts}
+            rec["seconds"] = time.monotonic() - k0
+
     try:
         for mod in mods:
             log("== %s" % mod.SPEC.name)
             before, k0 = dict(tuner.counts), time.monotonic()
-            tuner.tune_kernel(mod)
-            rec = tuner.records[mod.SPEC.name]
-            rec["counts"] = {k: tuner.counts[k] - before[k] for k in tuner.counts}
-            rec["seconds"] = time.monotonic() - k0
+            try:
+                tuner.tune_kernel(mod)
+            finally:
+                account(mod.SPEC.name, before, k0)
     except search.OutOfBudget:
         complete = False
         log("budget of %.0f s reached; measurements kept in %s -- run again to resume"
@@ -151,8 +187,8 @@ def tune_one(a, cpu, kernels, host_arch):
     elapsed = time.monotonic() - t0
     log("%d steps measured now, %d taken from earlier runs" % (
         tuner.counts["measured_now"], state.reused))
-    write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods)
-    return (name, mode, tuner.records) if complete else None
+    status = write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods)
+    return name, mode, tuner.records, status
 
 
 def _figures(mode, records):
@@ -227,8 +263,9 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
                   "more than %d, then checked against ref and timed against the incumbent "
                   "with limbforge-bench (round-robin, paired ratios, notch rule, a winner "
                   "must win again in %d fresh processes); size parameters one at a time, "
-                  "timed at their own sizes; variant order timed"
-                  % (",".join(tuner.cpus) or "none", tuner.top, tuner.CONFIRM_RUNS),
+                  "timed at their own sizes; variant order timed%s"
+                  % (",".join(tuner.cpus) or "none", tuner.top, tuner.CONFIRM_RUNS,
+                     " (--quick: 31 rounds of 5 us batches)" if a.quick else ""),
         "model": "make tune CPU=%s: llvm-mca model of the marked loops, lowest cycles per "
                  "unit of work taken when >= %d%% below generic's and correct against ref; "
                  "size parameters keep generic's values" % (name, round(100 * tuner.tie)),
@@ -253,13 +290,15 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
     os.makedirs(os.path.dirname(stem), exist_ok=True)
     meta = {"identification": ident, "method": prov["method"], "date": prov["date"],
             "tools": prov["tools"], "kernels": prov["kernels"],
-            "seconds": "%d (budget %s)" % (int(seconds if publish else elapsed),
-                                            a.budget or "none")}
+            "seconds": "%d%s" % (int(seconds if publish else elapsed),
+                                 " over the runs that measured these kernels"
+                                 if publish and len(records) > len(mods) else
+                                 " (budget: %s s of measuring)" % (int(a.budget) or "none"))}
     with open(stem + ".md", "w") as f:
         f.write(output.report_text(a.arch, name, mode, meta, records, counts, complete))
     with open(stem + ".json", "w") as f:
         json.dump({"arch": a.arch, "cpu": name, "mode": mode, "provenance": prov,
-                   "records": records}, f, indent=1, sort_keys=True)
+                   "records": records}, f, indent=1)
         f.write("\n")
     png = output.plot(stem + ".png", a.arch, name, mode, records)
     if not png and os.path.exists(stem + ".png"):
@@ -268,12 +307,12 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
                             " and .json, .png" if png else " and .json"))
     if not complete:
         print("schedule not written: the search is incomplete (run make tune again)")
-        return
+        return INCOMPLETE
     if measured:
         print("%s holds a schedule measured on a %s host; a model does not replace a "
               "measurement (remove the file to force it); the model's report is in %s"
               % (os.path.relpath(path, ROOT), name, os.path.relpath(stem + ".md", ROOT)))
-        return
+        return REFUSED
     _merge_untuned(path, records, mods)
     defaults = None
     if mode == "generic":
@@ -287,13 +326,14 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
         if os.path.exists(path):
             os.remove(path)
             print("removed the earlier %s" % os.path.relpath(path, ROOT))
-        return
+        return 0
     text = output.schedule_text(a.arch, name, match, prov, records, defaults)
     tomllib.loads(text)                          # what we write must read back
     with open(path, "w") as f:
         f.write(text)
     print("schedule: %s (generated/ is regenerated next; run `make test` before committing)"
           % os.path.relpath(path, ROOT))
+    return 0
 
 
 def _merge_untuned(path, records, mods):
@@ -314,7 +354,8 @@ def _merge_untuned(path, records, mods):
             continue
         rec = records.setdefault(k, {"variants": {}, "order": [], "generic_order": []})
         for vn, vals in tables.items():
-            rec["variants"][vn] = {"generic": {}, "final": dict(vals), "phases": []}
+            if vn not in rec["variants"]:      # a record from the report's JSON is whole
+                rec["variants"][vn] = {"generic": {}, "final": dict(vals), "phases": []}
 
 
 def check_space(a):

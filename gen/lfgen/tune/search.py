@@ -62,7 +62,10 @@ class Tuner:
         self.min_gain = min_gain
         self.tie = tie
         self.clock = clock
-        self.deadline = clock() + budget if budget else None
+        # the budget runs from the first measurement: replaying what an earlier run measured
+        # (rebuilding its candidates) does not eat into it
+        self.budget = budget
+        self.deadline = None
         self.records = {}               # kernel -> {"variants": {...}, "order": ..., "figure"}
         self.ctx = "generic"
         self.counts = {"candidates": 0, "rejected_build": 0, "rejected_check": 0,
@@ -71,7 +74,11 @@ class Tuner:
 
     # ---- budget and caching ----------------------------------------------------------------
     def _spend(self):
-        if self.deadline is not None and self.clock() > self.deadline:
+        if not self.budget:
+            return
+        if self.deadline is None:
+            self.deadline = self.clock() + self.budget
+        elif self.clock() > self.deadline:
             raise OutOfBudget()
 
     def _cached(self, key, compute):

@@ -20,11 +20,19 @@ class State:
         self.data = {"version": VERSION, "meta": meta, "results": {}}
         self.discarded = None           # why earlier results were not taken, if there were
         if os.path.exists(path):
-            with open(path) as f:
-                old = json.load(f)
+            try:
+                with open(path) as f:
+                    old = json.load(f)
+                if not isinstance(old, dict):
+                    raise ValueError("not a JSON object")
+            except (OSError, ValueError) as e:
+                old = {"version": None, "results": {}}
+                self.discarded = "%s is unreadable (%s)" % (path, e)
             changed = sorted(k for k in set(meta) | set(old.get("meta", {}))
                              if old.get("meta", {}).get(k) != meta.get(k))
-            if old.get("version") != VERSION:
+            if self.discarded:
+                pass
+            elif old.get("version") != VERSION:
                 self.discarded = "%d earlier results in another format" % len(
                     old.get("results", {}))
             elif changed:
