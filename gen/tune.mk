@@ -24,7 +24,7 @@ TUNE_ARGS ?=
 tune:
 	@st=0; $(PYGEN) tune --arch $(ARCH) --cpu $(CPU) $(if $(KERNEL),--kernel $(KERNEL)) \
 		--budget $(TUNE_BUDGET) $(TUNE_ARGS) || st=$$?; \
-	if [ $$st -gt 4 ] || [ $$st -eq 1 ] || [ $$st -eq 2 ]; then exit $$st; fi; \
+	case $$st in 0|3|4) ;; *) exit $$st ;; esac; \
 	$(PYGEN) gen && exit $$st
 
 # what every throwaway build links: the library's objects (generic builds of every kernel,
