@@ -110,7 +110,8 @@ class Values:
     def __init__(self, params, values, where):
         unknown = set(values) - set(params)
         if unknown:
-            raise ScheduleError("%s: unknown schedule parameter(s) %s" % (where, sorted(unknown)))
+            raise ScheduleError("%s: unknown schedule parameter(s) %s"
+                                % (where, sorted(unknown)))
         self._v = {}
         for k, p in params.items():
             v = values.get(k, p.default)

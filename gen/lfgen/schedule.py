@@ -40,36 +40,39 @@ _NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 MATCH_KEYS = {"x86_64": ("vendor", "family_model"), "aarch64": ("implementer_part",)}
 
 
+def relpath(arch, cpu):
+    return "gen/schedules/%s/%s.toml" % (arch, cpu)
+
+
 def ident(cpu):
     """The C identifier part of a schedule name: neoverse-n1 -> neoverse_n1."""
     return cpu.replace("-", "_")
 
 
 class Schedule:
-    def __init__(self, arch, cpu, data, path):
+    def __init__(self, arch, cpu, data):
         self.arch = arch
         self.cpu = cpu
-        self.path = self.relpath
         for k in ("provenance", "match", "order"):
             if k in data and not isinstance(data[k], dict):
-                raise ScheduleError("%s: %s must be a table ([%s])" % (self.path, k, k))
+                raise ScheduleError("%s: %s must be a table ([%s])" % (self.relpath, k, k))
         self.provenance = data.get("provenance", {})
         missing = [k for k in REQUIRED_PROVENANCE if k not in self.provenance]
         if missing:
             raise ScheduleError("%s: [provenance] lacks %s (it needs %s)" % (
-                self.path, ", ".join(missing), ", ".join(REQUIRED_PROVENANCE)))
+                self.relpath, ", ".join(missing), ", ".join(REQUIRED_PROVENANCE)))
         if not _NAME.match(cpu):
             raise ScheduleError("%s: schedule name %r: lower-case letters, digits and '-' only"
-                             % (self.path, cpu))
+                                % (self.relpath, cpu))
         if self.provenance.get("cpu") != cpu:
             raise ScheduleError("%s: provenance.cpu is %r, the file is named %r"
-                             % (self.path, self.provenance.get("cpu"), cpu))
+                                % (self.relpath, self.provenance.get("cpu"), cpu))
         self.match = self._match(data.get("match"))
         self.order = data.get("order", {})
         for kname, pref in self.order.items():
             if not (isinstance(pref, list) and all(isinstance(n, str) for n in pref)):
                 raise ScheduleError('%s: [order] %s must be a list of variant names, e.g. '
-                                    '["adx", "mulx"]' % (self.path, kname))
+                                    '["adx", "mulx"]' % (self.relpath, kname))
         self.tables = {k: v for k, v in data.items()
                        if k not in ("provenance", "match", "order")}
 
@@ -85,25 +88,27 @@ class Schedule:
         """The [match] table as (vendor, [(a, b)]) with b None for "any"."""
         if self.is_generic:
             if m is not None:
-                raise ScheduleError("%s: generic matches every CPU; it has no [match]" % self.path)
+                raise ScheduleError("%s: generic matches every CPU; it has no [match]"
+                                    % self.relpath)
             return None
         if not isinstance(m, dict):
-            raise ScheduleError("%s: a CPU schedule needs a [match] table" % self.path)
+            raise ScheduleError("%s: a CPU schedule needs a [match] table" % self.relpath)
         keys = MATCH_KEYS[self.arch]
         unknown = set(m) - set(keys)
         if unknown:
             raise ScheduleError("%s: [match] keys for %s are %s, not %s"
-                             % (self.path, self.arch, ", ".join(keys), ", ".join(sorted(unknown))))
+                                % (self.relpath, self.arch, ", ".join(keys),
+                                   ", ".join(sorted(unknown))))
         pairs = m.get(keys[-1])
         if not pairs or not all(isinstance(p, list) and 1 <= len(p) <= 2 and
                                 all(type(x) is int and 0 <= x < 0xffff for x in p)
                                 for p in pairs):
             raise ScheduleError("%s: [match] %s must be a non-empty list of [a, b] or [a] "
-                             "integer pairs" % (self.path, keys[-1]))
+                                "integer pairs" % (self.relpath, keys[-1]))
         vendor = m.get("vendor")
         if self.arch == "x86_64" and not (isinstance(vendor, str) and len(vendor) == 12):
             raise ScheduleError("%s: [match] vendor must be the 12-character CPUID vendor string"
-                             % self.path)
+                                % self.relpath)
         return vendor, [(p[0], p[1] if len(p) == 2 else None) for p in pairs]
 
     def values(self, spec, variant, base=None):
@@ -119,16 +124,17 @@ class Schedule:
         unknown = [n for n in pref if n not in names]
         if unknown:
             raise ScheduleError("%s: [order] %s names no %s variant %s (have: %s)"
-                             % (self.relpath, spec.name, self.arch, ", ".join(unknown),
+                                % (self.relpath, spec.name, self.arch, ", ".join(unknown),
                                 ", ".join(names)))
         if len(set(pref)) != len(pref):
             raise ScheduleError("%s: [order] %s = %r: each of %s at most once"
-                             % (self.relpath, spec.name, pref, ", ".join(names)))
+                                % (self.relpath, spec.name, pref, ", ".join(names)))
         return list(pref) + [n for n in names if n not in pref]
 
     @property
     def relpath(self):
-        return "gen/schedules/%s/%s.toml" % (self.arch, self.cpu)
+        """How messages and headers name the file."""
+        return relpath(self.arch, self.cpu)
 
     def check_against(self, kernels):
         """Every table must name an existing kernel and variant of this arch."""
@@ -147,7 +153,7 @@ class Schedule:
                                     % (self.relpath, kname, kname))
             if kname not in knames:
                 raise ScheduleError("%s: [%s] is no kernel (tables are provenance, match, order "
-                                 "and [kernel.variant] of %s)" % (self.relpath, kname,
+                                    "and [kernel.variant] of %s)" % (self.relpath, kname,
                                                                   ", ".join(knames)))
             for vname in variants:
                 if (kname, vname) not in known:
@@ -161,8 +167,8 @@ def load(arch, cpu=GENERIC, root=ROOT):
         try:
             data = tomllib.load(f)
         except tomllib.TOMLDecodeError as e:
-            raise ScheduleError("gen/schedules/%s/%s.toml: not TOML: %s" % (arch, cpu, e))
-    return Schedule(arch, cpu, data, path)
+            raise ScheduleError("%s: not TOML: %s" % (relpath(arch, cpu), e))
+    return Schedule(arch, cpu, data)
 
 
 def available(arch, root=ROOT):

@@ -63,7 +63,7 @@ class FakeRunner:
         self.liar = liar
         self.model_fn = model or (lambda v, values, cpu: 10.0 / speed(v, values))
         self.generic = {"x86_64": schedule.Schedule("x86_64", "generic", {"provenance": {
-            "cpu": "generic", "method": "t", "date": "t", "figures": "t"}}, "t")}
+            "cpu": "generic", "method": "t", "date": "t", "figures": "t"}})}
         self.calls = {"batch": 0, "check": 0, "time": 0, "model": 0}
         self.batches = {}
         self._gb = None
@@ -321,7 +321,7 @@ class Cpus(unittest.TestCase):
             text = output.schedule_text(arch, name, cpus.match_table(name), {
                 "cpu": name, "method": "t", "date": "t", "figures": "t"}, {})
             import tomllib
-            s = schedule.Schedule(arch, name, tomllib.loads(text), "t")
+            s = schedule.Schedule(arch, name, tomllib.loads(text))
             self.assertTrue(s.match[1], name)
 
     def test_features(self):
@@ -461,7 +461,7 @@ class Search(unittest.TestCase):
                 r = FakeRunner(mod, speed_fast_best_at_u8_a0, model=m)
                 r.generic["x86_64"] = schedule.Schedule("x86_64", "generic", {
                     "provenance": {"cpu": "generic", "method": "t", "date": "t",
-                                   "figures": "t"}, "k": {"fast": {"unroll": 8}}}, "t")
+                                   "figures": "t"}, "k": {"fast": {"unroll": 8}}})
                 t, _, _ = make_tuner(r, d, mode="generic", cpus_=["cpu-a", "cpu-b"])
                 fast = t.tune_kernel(mod)["variants"]["fast"]
                 default = mod.VARIANTS[0].params["unroll"].default
@@ -492,7 +492,7 @@ class Output(unittest.TestCase):
         self.assertEqual(data["k"], {"fast": {"unroll": 8}})
         self.assertEqual(data["order"], {"k": ["slow", "fast"]})
         self.assertIn("family_model = [[0x19, 0x10]", text)
-        s = schedule.Schedule("x86_64", "znver4", data, "t")
+        s = schedule.Schedule("x86_64", "znver4", data)
         self.assertEqual(s.match[0], "AuthenticAMD")
         mod = fake_kernel()
         s.check_against([mod])

@@ -20,28 +20,34 @@ class State:
         self.data = {"version": VERSION, "meta": meta, "results": {}}
         self.discarded = None           # why earlier results were not taken, if there were
         if os.path.exists(path):
-            try:
-                with open(path) as f:
-                    old = json.load(f)
-                if not isinstance(old, dict):
-                    raise ValueError("not a JSON object")
-            except (OSError, ValueError) as e:
-                old = {"version": None, "results": {}}
-                self.discarded = "%s is unreadable (%s)" % (path, e)
-            changed = sorted(k for k in set(meta) | set(old.get("meta", {}))
-                             if old.get("meta", {}).get(k) != meta.get(k))
-            if self.discarded:
-                pass
+            old = self._load(path)
+            if isinstance(old, str):
+                self.discarded = old
             elif old.get("version") != VERSION:
                 self.discarded = "%d earlier results in another format" % len(
                     old.get("results", {}))
-            elif changed:
-                self.discarded = "%d earlier results were measured with another %s" % (
-                    len(old.get("results", {})), ", ".join(changed))
             else:
-                self.data = old
+                was = old.get("meta", {})
+                changed = sorted(k for k in set(meta) | set(was) if was.get(k) != meta.get(k))
+                if changed:
+                    self.discarded = "%d earlier results were measured with another %s" % (
+                        len(old["results"]), ", ".join(changed))
+                else:
+                    self.data = old
         self.earlier = set(self.data["results"])
         self.reused = 0
+
+    @staticmethod
+    def _load(path):
+        """The file's contents, or why they cannot be used."""
+        try:
+            with open(path) as f:
+                old = json.load(f)
+        except (OSError, ValueError) as e:
+            return "%s is unreadable (%s)" % (path, e)
+        if not isinstance(old, dict) or not isinstance(old.get("results"), dict):
+            return "%s is unreadable (not a state file)" % path
+        return old
 
     def get(self, key):
         r = self.data["results"].get(key)
