@@ -3,14 +3,17 @@
  *
  * The harness (build/<arch>/bench/limbforge-bench, built and run by `make bench`) times, in one
  * process and interleaved round-robin, every runnable variant of every kernel in
- * lf_kernel_table, the portable `ref` variants and GMP peers; it prints a JMH-like table and
- * writes a JSON file (see main.c for the options, report.c for the formats).  --check
- * compares the variants with ref without timing anything (main.c).
+ * lf_kernel_table, the portable `ref` variants and peer libraries (GMP; OpenSSL and libsodium
+ * for Poly1305); it prints a JMH-like table and writes a JSON file (see main.c for the
+ * options, report.c for the formats).  --check compares the variants with ref (and, for
+ * Poly1305, with independent oracles) without timing anything (main.c).
  *
  *   timer.c    tick source (rdtsc+lfence / clock_gettime) and the core-cycles-per-tick
  *              calibration with a dependent register-register add chain
  *   stats.c    median, MAD, percentiles of a sample
  *   kernels.c  one driver per kernel: buffers, batch loops, GMP peers, output check
+ *   poly1305.c the Poly1305 drivers: JMH Poly1305DigestBench digestBytes/updateBytes through
+ *              the public API, OpenSSL and libsodium peers, the --check oracle (GMP)
  *   cpuname.c  CPU model string and the sanitized name of the results file
  *   report.c   the table on stdout and the JSON file
  *   main.c     options and the measurement schedule
@@ -45,45 +48,110 @@ struct bench_stats {
 /* Sorts v in place. */
 void bench_stats(double *v, size_t n, struct bench_stats *out);
 
-/* ---- kernels.c -------------------------------------------------------------------------- */
-struct bench_buf;                  /* the operands of one (kernel, size) */
+/* ---- kernels.c, poly1305.c ------------------------------------------------------------- */
+struct bench_contender;
+struct bench_poly;                 /* poly1305.c: messages, states, peers' contexts */
 
-/* Most contenders (variants incl. ref, plus GMP) of one kernel. */
+/* The operands of one (kernel, size).  Limb/word drivers use rp/ap/out/in; the Poly1305
+ * drivers keep their messages and states in `poly` and write tags (and, in --check, reduced
+ * accumulators) to rp.  rp and out sit between BENCH_GUARD_BYTES guard zones. */
+struct bench_buf {
+	size_t n;                      /* size in the kernel's unit */
+	size_t nl;                     /* limbs of the GMP peer of a bi_* kernel: ceil(n/2) */
+	uint64_t b;                    /* limb multiplier */
+	uint32_t k;                    /* word multiplier */
+	uint64_t *rp, *rp0, *ap;       /* mpn: rp (2n for sqr), initial rp, ap */
+	uint32_t *out, *out0, *in;     /* bi: out (2n for square), initial out, in */
+	uint64_t *prp, *pap;           /* peer limbs: 2nl, nl */
+	size_t rp_len, out_len;
+	struct bench_poly *poly;       /* Poly1305 drivers only */
+	const struct bench_contender *cur;   /* set by a driver's select hook */
+};
+
+/* Most contenders (variants incl. ref, plus peers) of one kernel. */
 #define BENCH_MAX_CONTENDERS 40
+/* Most peer libraries per driver (GMP; OpenSSL and libsodium for Poly1305). */
+#define BENCH_MAX_PEERS 2
 
-enum bench_kind { BK_VARIANT, BK_REF, BK_GMP, BK_GMP_PEER };
+enum bench_kind {
+	BK_VARIANT,                    /* an lf variant of the dispatch table */
+	BK_REF,                        /* the portable ref variant */
+	BK_GMP,                        /* GMP, the same function on the same limbs */
+	BK_GMP_PEER,                   /* GMP, a related function on the same bits (bi_*) */
+	BK_PEER                        /* another library, the same function (OpenSSL, libsodium) */
+};
 
-/* Something that can be timed: an lf variant (incl. ref) or a GMP function. */
+typedef uint64_t (*bench_batch_fn)(struct bench_buf *b, lf_fnptr fn, size_t reps);
+
+/* A peer row of a driver. */
+struct bench_peer {
+	const char *name;              /* variant name of the row: "gmp", "gmp~sqr", "openssl" */
+	const char *column;            /* table column "x<column>": "GMP", "OpenSSL", "sodium" */
+	const char *key;               /* JSON "ratio_vs_<key>": "gmp", "openssl", "sodium" */
+	enum bench_kind kind;          /* BK_GMP, BK_GMP_PEER or BK_PEER */
+	bench_batch_fn batch;          /* NULL: not built in (library missing), no row */
+};
+
+struct bench_driver;
+
+/* Something that can be timed: an lf variant (incl. ref) or a peer library's function. */
 struct bench_contender {
 	char label[64];                /* "mpn_addmul_1.adx", "mpn_sqr.adx@sapphirerapids#12" */
-	char variant[48];              /* "adx", "adx#3", "ref", "gmp", "gmp~addmul_1" */
+	char variant[48];              /* "adx", "adx#3", "ref", "gmp", "gmp~addmul_1", "openssl" */
 	enum bench_kind kind;
 	int chosen;                    /* the dispatcher's choice for this kernel */
-	lf_fnptr fn;                   /* lf variant, or NULL for GMP */
+	int peer;                      /* index in drv->peers, -1 for lf variants and ref */
+	size_t index;                  /* position among the driver's contenders */
+	const struct bench_driver *drv;
+	lf_fnptr fn;                   /* lf variant, or NULL for a peer */
 	/* run `reps` calls on the buffers; returns a value to keep the calls observable */
-	uint64_t (*batch)(struct bench_buf *b, lf_fnptr fn, size_t reps);
+	bench_batch_fn batch;
+	/* what --check runs once (the driver's check_batch, else batch) */
+	bench_batch_fn check_batch;
+	/* called before every batch, outside the timed region (driver's select hook) */
+	void (*select)(struct bench_buf *b, const struct bench_contender *c);
 };
 
 struct bench_driver {
-	const char *kernel;            /* name in lf_kernel_table */
-	const char *unit;              /* "limb" or "word" */
-	const char *peer_note;         /* how the GMP peer row maps the size, NULL for a true peer */
+	const char *name;              /* bench name: --kernel, labels, JSON "kernel" */
+	const char *kernel;            /* name in lf_kernel_table (= name but for poly1305_update) */
+	const char *unit;              /* "limb", "word" or "block" (sizes are in this unit) */
+	size_t unit_bytes;             /* 0, or bytes per unit: the table shows bytes, cyc/byte */
+	const char *title;             /* what a row measures (table section, JSON), or NULL */
+	const char *jmh;               /* the JMH benchmark it mirrors (JSON "benchmark"), or NULL */
+	const char *peer_note;         /* how a GMP peer row maps the size, NULL for a true peer */
 	const size_t *sizes;           /* default sizes, 0-terminated */
-	uint64_t (*variant_batch)(struct bench_buf *b, lf_fnptr fn, size_t reps);
-	const char *gmp_name;          /* variant name of the GMP row */
-	uint64_t (*gmp_batch)(struct bench_buf *b, lf_fnptr fn, size_t reps);
+	bench_batch_fn variant_batch;
+	struct bench_peer peers[BENCH_MAX_PEERS];   /* name NULL: no more */
 	/* fresh pseudo-random operands of `n` units; reset before each check */
 	struct bench_buf *(*alloc)(size_t n, uint64_t seed);
 	void (*reset)(struct bench_buf *b);
 	/* compare the output of the last call with `other`; the GMP peer of a bi_* kernel
 	 * computes something else and is not compared */
 	int (*same_output)(const struct bench_buf *a, const struct bench_buf *b);
+	/* optional hooks (NULL for the limb/word drivers):
+	 *   select       before each batch, untimed: e.g. lf_impl_force the contender's variant
+	 *   check_batch  what --check runs instead of variant_batch (reps 1)
+	 *   finish       after a batch whose output is a state, untimed: the comparable output
+	 *   verify       after check_batch: NULL, or what disagrees with an independent oracle */
+	void (*select)(struct bench_buf *b, const struct bench_contender *c);
+	bench_batch_fn check_batch;
+	void (*finish)(struct bench_buf *b);
+	const char *(*verify)(const struct bench_buf *b);
 };
 
 extern const struct bench_driver bench_drivers[];
 extern const size_t bench_driver_count;
-const struct bench_driver *bench_find_driver(const char *kernel);
+/* the driver called `name` (bench name), NULL if none */
+const struct bench_driver *bench_find_driver(const char *name);
 void bench_buf_free(struct bench_buf *b);
+/* kernels.c: the common part of a buffer (rp_len limbs and out_len words between guard
+ * zones, ap and in of n elements, pseudo-random) for drivers that add their own */
+struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t out_len);
+uint64_t bench_splitmix64(uint64_t *state);
+void *bench_alloc64(size_t bytes);
+/* set by main.c for --check / --check-selftest: drivers may allocate smaller working sets */
+extern int bench_checking;
 
 /* --check operand patterns, applied by bench_buf_fill after alloc: */
 enum bench_pattern {
@@ -106,6 +174,34 @@ void bench_buf_corrupt(struct bench_buf *b, int how);
 extern volatile uint64_t bench_sink;
 /* GMP's version string (gmp_version). */
 const char *gmp_version_string(void);
+
+/* ---- poly1305.c ------------------------------------------------------------------------- */
+/* The Poly1305 drivers (poly1305_blocks: Poly1305DigestBench.digestBytes; poly1305_update:
+ * updateBytes), their buffers' hooks (called by kernels.c's bench_buf_* for b->poly). */
+extern const size_t bench_poly1305_sizes[], bench_poly1305_update_sizes[];
+struct bench_buf *bench_poly1305_alloc(size_t n, uint64_t seed);
+struct bench_buf *bench_poly1305_update_alloc(size_t n, uint64_t seed);
+void bench_poly1305_reset(struct bench_buf *b);
+int bench_poly1305_same(const struct bench_buf *a, const struct bench_buf *b);
+void bench_poly1305_select(struct bench_buf *b, const struct bench_contender *c);
+uint64_t bench_poly1305_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+uint64_t bench_poly1305_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+uint64_t bench_poly1305_check_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+void bench_poly1305_update_finish(struct bench_buf *b);
+const char *bench_poly1305_verify(const struct bench_buf *b);
+/* peers, defined only where the library is built in: BENCH_HAVE_OPENSSL (libcrypto's
+ * EVP_MAC "POLY1305") and BENCH_HAVE_SODIUM (crypto_onetimeauth_poly1305), set by bench.mk
+ * when $(CC) can compile and link them (not for the arm64 cross build on Debian 12) */
+uint64_t bench_openssl_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+uint64_t bench_openssl_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+uint64_t bench_sodium_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+uint64_t bench_sodium_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
+void bench_poly1305_fill(struct bench_buf *b, int pattern);
+int bench_poly1305_guard_ok(const struct bench_buf *b);
+void bench_poly1305_free(struct bench_poly *p);
+/* "OpenSSL 3.0.22 25 Aug 2026", "libsodium 1.0.18"; NULL when not built in */
+const char *bench_openssl_version(void);
+const char *bench_sodium_version(void);
 
 #if defined(__clang__)
 #  define BENCH_COMPILER "clang " __clang_version__
@@ -134,9 +230,10 @@ struct bench_row {
 	struct bench_stats cyc;        /* core cycles per call */
 	double ns_per_call;            /* median */
 	/* other / this, 0 when absent: the ratio of the medians, and the per-round (paired)
-	 * ratios of batches timed next to each other -- robust to load changing over time */
-	double ratio_gmp, ratio_ref;
-	struct bench_stats paired_gmp, paired_ref;
+	 * ratios of batches timed next to each other -- robust to load changing over time;
+	 * ratio_peer[i] against the driver's peers[i] (GMP; OpenSSL, libsodium) */
+	double ratio_peer[BENCH_MAX_PEERS], ratio_ref;
+	struct bench_stats paired_peer[BENCH_MAX_PEERS], paired_ref;
 	/* --baseline V: per-round baseline batch time / this one (paired_base.median > 1: this
 	 * row is faster than the baseline) */
 	struct bench_stats paired_base;

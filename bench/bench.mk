@@ -1,7 +1,12 @@
 # bench/bench.mk -- `make bench` and `make mca`, included by the top Makefile.
 #
 #   make bench                      every kernel variant + ref + GMP, interleaved, one process;
-#                                   JMH-like table, bench/results/<cpu>.json and <cpu>.png
+#                                   JMH-like table, bench/results/<cpu>.json and <cpu>.png;
+#                                   Poly1305: the JMH Poly1305DigestBench grid (digestBytes at
+#                                   64 B..1 MiB, updateBytes at 16 KiB and 1 MiB) beside
+#                                   OpenSSL and libsodium (bench/poly1305.c)
+#   make bench BENCH_ARGS="--kernel poly1305_blocks --sizes 4,64 --quick"
+#                                   sizes of poly1305_* are 16-byte blocks (4 = 64 bytes)
 #   make bench BENCH_ARGS="--kernel mpn_addmul_1 --sizes 25,64,128 --quick"
 #                                   partial run for tuning: table only, JSON/PNG go to
 #                                   build/<arch>/bench/ (never over bench/results/)
@@ -12,9 +17,13 @@
 #                                   per-round ratios vs the --baseline variant; --no-gmp drops
 #                                   the GMP rows
 #   $(BENCH_BIN) --check [--kernel K] [--variant V] [--json F]
-#                                   correctness only (no timing, well under a second): every
+#                                   correctness only (no timing, about a second): every
 #                                   non-ref variant vs ref over sizes 0..513 and operand
 #                                   patterns random/ones/zeros, outputs and guard zones;
+#                                   poly1305_blocks (sizes in blocks): the kernel on a guarded
+#                                   ctx, an edge lattice and tags via the public API, also vs
+#                                   GMP, libsodium and OpenSSL (bench/poly1305.c; what `make
+#                                   tune` runs on candidates);
 #                                   "check K.V ok N" / "... MISMATCH size= pattern= seed=",
 #                                   exit 1 on a mismatch (under qemu: $(RUN) $(BENCH_BIN) --check)
 #   $(BENCH_BIN) --check-selftest   the check must catch deliberately wrong wrappers of ref
@@ -23,13 +32,26 @@
 #   make mca MCA_ARGS="--kernel mpn_addmul_1 --cpu neoverse-n1 -v"
 #
 # The harness is compiled with the library's flags and linked with the static library (its
-# internal lf_kernel_table enumerates the variants) and the system GMP.
+# internal lf_kernel_table enumerates the variants) and the system GMP; OpenSSL's libcrypto
+# and libsodium (the Poly1305 peers) where $(CC) can compile and link them (probed once per
+# make run: the arm64 cross build on Debian 12 has neither, its harness has no peer rows and
+# says so).  gen/tune.mk links its throwaway builds with the same $(BENCH_LIBS).
 
 BENCH_DIR := $(BUILD)/bench
 BENCH_BIN := $(BENCH_DIR)/limbforge-bench
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_OBJ := $(patsubst bench/%.c,$(BENCH_DIR)/%.o,$(BENCH_SRC))
-BENCH_LIBS := -lgmp -lm
+# $(call bench_probe,header,function call,library): 1 if $(CC) compiles and links it
+bench_probe = $(shell echo 'int main(void) { return !$(2); }' | \
+	$(CC) -include $(1) -x c - -o /dev/null $(3) >/dev/null 2>&1 && echo 1)
+# evaluated once, on first use (not by targets that do not build the harness)
+BENCH_HAVE_OPENSSL = $(eval BENCH_HAVE_OPENSSL := \
+	$$(call bench_probe,openssl/evp.h,EVP_MAC_fetch(0, "POLY1305", 0),-lcrypto))$(BENCH_HAVE_OPENSSL)
+BENCH_HAVE_SODIUM = $(eval BENCH_HAVE_SODIUM := \
+	$$(call bench_probe,sodium.h,sodium_init(),-lsodium))$(BENCH_HAVE_SODIUM)
+BENCH_PEER_DEFS = $(if $(BENCH_HAVE_OPENSSL),-DBENCH_HAVE_OPENSSL=1) \
+	$(if $(BENCH_HAVE_SODIUM),-DBENCH_HAVE_SODIUM=1)
+BENCH_LIBS = -lgmp -lm $(if $(BENCH_HAVE_OPENSSL),-lcrypto) $(if $(BENCH_HAVE_SODIUM),-lsodium)
 BENCH_ARGS ?=
 MCA_ARGS ?=
 # under qemu (RUN set) the harness warns that timings are meaningless
@@ -38,7 +60,8 @@ BENCH_EMU := $(if $(strip $(RUN)),--emulated,)
 $(BENCH_DIR)/%.o: bench/%.c bench/bench.h runtime/include/limbforge.h runtime/lf_dispatch.h \
                   generated/include/lf_kernels.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -DBENCH_CFLAGS='"$(strip $(LF_CFLAGS))"' -c $< -o $@
+	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) $(BENCH_PEER_DEFS) \
+		-DBENCH_CFLAGS='"$(strip $(LF_CFLAGS))"' -c $< -o $@
 
 $(BENCH_BIN): $(BENCH_OBJ) $(BUILD)/liblimbforge.a
 	$(CC) $(LF_CFLAGS) -o $@ $(BENCH_OBJ) $(BUILD)/liblimbforge.a $(BENCH_LIBS)

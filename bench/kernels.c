@@ -4,7 +4,8 @@
  *
  * The variants themselves come from lf_kernel_table (main.c), so new variants are benchmarked
  * without touching this file; a new *kernel* needs a driver here (main.c lists kernels that
- * have none).  GMP rows:
+ * have none).  The Poly1305 drivers' code is in poly1305.c (their peers are OpenSSL and
+ * libsodium); the limb/word drivers' GMP rows:
  *   mpn_mul_1, mpn_addmul_1, mpn_sqr   the same GMP function on the same limbs;
  *   bi_mul_add, bi_square_to_len        GMP has no big-endian 32-bit-word API: the row is a
  *       *peer* -- GMP mpn_addmul_1 / mpn_sqr on ceil(n/2) 64-bit limbs, the same number of
@@ -27,18 +28,9 @@ const char *gmp_version_string(void)
 	return gmp_version;
 }
 
-struct bench_buf {
-	size_t n;                      /* size in the kernel's unit */
-	size_t nl;                     /* limbs of the GMP peer of a bi_* kernel: ceil(n/2) */
-	uint64_t b;                    /* limb multiplier */
-	uint32_t k;                    /* word multiplier */
-	uint64_t *rp, *rp0, *ap;       /* mpn: rp (2n for sqr), initial rp, ap */
-	uint32_t *out, *out0, *in;     /* bi: out (2n for square), initial out, in */
-	uint64_t *prp, *pap;           /* peer limbs: 2nl, nl */
-	size_t rp_len, out_len;
-};
+int bench_checking;
 
-static uint64_t splitmix64(uint64_t *s)
+uint64_t bench_splitmix64(uint64_t *s)
 {
 	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
 	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -50,7 +42,7 @@ static uint64_t splitmix64(uint64_t *s)
 #define GUARD_WORDS (BENCH_GUARD_BYTES / 4)
 #define GUARD_BYTE 0xa5
 
-static void *alloc64(size_t bytes)
+void *bench_alloc64(size_t bytes)
 {
 	void *p = NULL;
 	if (posix_memalign(&p, 64, bytes ? (bytes + 63) & ~(size_t)63 : 64) != 0) {
@@ -60,7 +52,7 @@ static void *alloc64(size_t bytes)
 	return p;
 }
 
-static struct bench_buf *buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t out_len)
+struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t out_len)
 {
 	struct bench_buf *b = calloc(1, sizeof *b);
 	if (!b)
@@ -70,30 +62,30 @@ static struct bench_buf *buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_
 	b->rp_len = rp_len;
 	b->out_len = out_len;
 	/* rp and out: guard zones before and after, the output itself stays 64-byte aligned */
-	b->rp = (uint64_t *)alloc64(rp_len * 8 + 2 * BENCH_GUARD_BYTES) + GUARD_LIMBS;
+	b->rp = (uint64_t *)bench_alloc64(rp_len * 8 + 2 * BENCH_GUARD_BYTES) + GUARD_LIMBS;
 	memset(b->rp - GUARD_LIMBS, GUARD_BYTE, rp_len * 8 + 2 * BENCH_GUARD_BYTES);
-	b->rp0 = alloc64(rp_len * 8);
-	b->ap = alloc64(n * 8);
-	b->out = (uint32_t *)alloc64(out_len * 4 + 2 * BENCH_GUARD_BYTES) + GUARD_WORDS;
+	b->rp0 = bench_alloc64(rp_len * 8);
+	b->ap = bench_alloc64(n * 8);
+	b->out = (uint32_t *)bench_alloc64(out_len * 4 + 2 * BENCH_GUARD_BYTES) + GUARD_WORDS;
 	memset(b->out - GUARD_WORDS, GUARD_BYTE, out_len * 4 + 2 * BENCH_GUARD_BYTES);
-	b->out0 = alloc64(out_len * 4);
-	b->in = alloc64(n * 4);
-	b->prp = alloc64(2 * b->nl * 8);
-	b->pap = alloc64(b->nl * 8);
+	b->out0 = bench_alloc64(out_len * 4);
+	b->in = bench_alloc64(n * 4);
+	b->prp = bench_alloc64(2 * b->nl * 8);
+	b->pap = bench_alloc64(b->nl * 8);
 	for (size_t i = 0; i < rp_len; i++)
-		b->rp0[i] = splitmix64(&seed);
+		b->rp0[i] = bench_splitmix64(&seed);
 	for (size_t i = 0; i < n; i++)
-		b->ap[i] = splitmix64(&seed);
+		b->ap[i] = bench_splitmix64(&seed);
 	for (size_t i = 0; i < out_len; i++)
-		b->out0[i] = (uint32_t)splitmix64(&seed);
+		b->out0[i] = (uint32_t)bench_splitmix64(&seed);
 	for (size_t i = 0; i < n; i++)
-		b->in[i] = (uint32_t)splitmix64(&seed);
+		b->in[i] = (uint32_t)bench_splitmix64(&seed);
 	for (size_t i = 0; i < 2 * b->nl; i++)
-		b->prp[i] = splitmix64(&seed);
+		b->prp[i] = bench_splitmix64(&seed);
 	for (size_t i = 0; i < b->nl; i++)
-		b->pap[i] = splitmix64(&seed);
-	b->b = splitmix64(&seed);
-	b->k = (uint32_t)splitmix64(&seed);
+		b->pap[i] = bench_splitmix64(&seed);
+	b->b = bench_splitmix64(&seed);
+	b->k = (uint32_t)bench_splitmix64(&seed);
 	memcpy(b->rp, b->rp0, rp_len * 8);
 	memcpy(b->out, b->out0, out_len * 4);
 	return b;
@@ -103,6 +95,7 @@ void bench_buf_free(struct bench_buf *b)
 {
 	if (!b)
 		return;
+	bench_poly1305_free(b->poly);
 	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
@@ -126,6 +119,10 @@ const char *const bench_pattern_names[BP_COUNT] = { "random", "ones", "zeros" };
 
 void bench_buf_fill(struct bench_buf *b, int pattern)
 {
+	if (b->poly) {
+		bench_poly1305_fill(b, pattern);
+		return;
+	}
 	if (pattern == BP_ONES || pattern == BP_ZEROS) {
 		int mul = pattern == BP_ONES ? 0xff : 0;   /* the multiplicand */
 		memset(b->ap, mul, b->n * 8);
@@ -153,7 +150,8 @@ int bench_buf_guard_ok(const struct bench_buf *b)
 	return guard_clean(rp - BENCH_GUARD_BYTES, BENCH_GUARD_BYTES) &&
 	       guard_clean(rp + b->rp_len * 8, BENCH_GUARD_BYTES) &&
 	       guard_clean(out - BENCH_GUARD_BYTES, BENCH_GUARD_BYTES) &&
-	       guard_clean(out + b->out_len * 4, BENCH_GUARD_BYTES);
+	       guard_clean(out + b->out_len * 4, BENCH_GUARD_BYTES) &&
+	       (!b->poly || bench_poly1305_guard_ok(b));
 }
 
 /* The limb drivers compare rp, the word drivers out; the other buffer has one unused
@@ -173,22 +171,22 @@ void bench_buf_corrupt(struct bench_buf *b, int how)
 
 static struct bench_buf *alloc_limbs(size_t n, uint64_t seed)
 {
-	return buf_alloc(n, seed, n, 1);
+	return bench_buf_alloc(n, seed, n, 1);
 }
 
 static struct bench_buf *alloc_limbs_sqr(size_t n, uint64_t seed)
 {
-	return buf_alloc(n, seed, 2 * n, 1);
+	return bench_buf_alloc(n, seed, 2 * n, 1);
 }
 
 static struct bench_buf *alloc_words(size_t n, uint64_t seed)
 {
-	return buf_alloc(n, seed, 1, n);
+	return bench_buf_alloc(n, seed, 1, n);
 }
 
 static struct bench_buf *alloc_words_sqr(size_t n, uint64_t seed)
 {
-	return buf_alloc(n, seed, 1, 2 * n);
+	return bench_buf_alloc(n, seed, 1, 2 * n);
 }
 
 static int same_rp(const struct bench_buf *x, const struct bench_buf *y)
@@ -325,30 +323,79 @@ static uint64_t gmp_peer_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps
 static const size_t mpn_sizes[] = { 1, 2, 3, 5, 8, 10, 16, 25, 32, 50, 64, 100, 127, 128, 256, 0 };
 static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
 
+#define GMP_PEER(nm, fn) { .name = nm, .column = "GMP", .key = "gmp", .kind = BK_GMP, .batch = fn }
+#define GMP_PEER_ROW(nm, fn) \
+	{ .name = nm, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER, .batch = fn }
+
 const struct bench_driver bench_drivers[] = {
-	{ "mpn_mul_1", "limb", NULL, mpn_sizes, mul_1_batch, "gmp", gmp_mul_1_batch,
-	  alloc_limbs, buf_reset, same_rp },
-	{ "mpn_addmul_1", "limb", NULL, mpn_sizes, addmul_1_batch, "gmp", gmp_addmul_1_batch,
-	  alloc_limbs, buf_reset, same_rp },
-	{ "mpn_sqr", "limb", NULL, mpn_sizes, sqr_batch, "gmp", gmp_sqr_batch,
-	  alloc_limbs_sqr, buf_reset, same_rp },
-	{ "bi_mul_add", "word",
-	  "GMP peer: mpn_addmul_1 on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has no "
-	  "BE-word API)",
-	  bi_sizes, bi_mul_add_batch, "gmp~addmul_1", gmp_peer_addmul_1_batch,
-	  alloc_words, buf_reset, same_out },
-	{ "bi_square_to_len", "word",
-	  "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has no "
-	  "BE-word API)",
-	  bi_sizes, bi_square_batch, "gmp~sqr", gmp_peer_sqr_batch,
-	  alloc_words_sqr, buf_reset, same_out },
+	{ .name = "mpn_mul_1", .kernel = "mpn_mul_1", .unit = "limb", .sizes = mpn_sizes,
+	  .variant_batch = mul_1_batch, .peers = { GMP_PEER("gmp", gmp_mul_1_batch) },
+	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
+	{ .name = "mpn_addmul_1", .kernel = "mpn_addmul_1", .unit = "limb", .sizes = mpn_sizes,
+	  .variant_batch = addmul_1_batch, .peers = { GMP_PEER("gmp", gmp_addmul_1_batch) },
+	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
+	{ .name = "mpn_sqr", .kernel = "mpn_sqr", .unit = "limb", .sizes = mpn_sizes,
+	  .variant_batch = sqr_batch, .peers = { GMP_PEER("gmp", gmp_sqr_batch) },
+	  .alloc = alloc_limbs_sqr, .reset = buf_reset, .same_output = same_rp },
+	{ .name = "bi_mul_add", .kernel = "bi_mul_add", .unit = "word",
+	  .peer_note = "GMP peer: mpn_addmul_1 on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP "
+	               "has no BE-word API)",
+	  .sizes = bi_sizes, .variant_batch = bi_mul_add_batch,
+	  .peers = { GMP_PEER_ROW("gmp~addmul_1", gmp_peer_addmul_1_batch) },
+	  .alloc = alloc_words, .reset = buf_reset, .same_output = same_out },
+	{ .name = "bi_square_to_len", .kernel = "bi_square_to_len", .unit = "word",
+	  .peer_note = "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has "
+	               "no BE-word API)",
+	  .sizes = bi_sizes, .variant_batch = bi_square_batch,
+	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
+	  .alloc = alloc_words_sqr, .reset = buf_reset, .same_output = same_out },
+	/* Poly1305 (poly1305.c): sizes in 16-byte blocks, shown in bytes; every op goes through
+	 * the public API with the variant forced by lf_impl_force (select hook) */
+	{ .name = "poly1305_blocks", .kernel = "poly1305_blocks", .unit = "block",
+	  .unit_bytes = 16, .jmh = "Poly1305DigestBench.digestBytes",
+	  .title = "Poly1305DigestBench.digestBytes: lf_poly1305 one-shot = init+update+final "
+	           "per op, key = the message's first 32 bytes, messages cycled; peers: OpenSSL "
+	           "EVP_MAC init+update+final, libsodium crypto_onetimeauth_poly1305",
+	  .sizes = bench_poly1305_sizes, .variant_batch = bench_poly1305_digest_batch,
+	  .peers = {
+#ifdef BENCH_HAVE_OPENSSL
+		{ .name = "openssl", .column = "OpenSSL", .key = "openssl", .kind = BK_PEER,
+		  .batch = bench_openssl_digest_batch },
+#endif
+#ifdef BENCH_HAVE_SODIUM
+		{ .name = "sodium", .column = "sodium", .key = "sodium", .kind = BK_PEER,
+		  .batch = bench_sodium_digest_batch },
+#endif
+	  },
+	  .alloc = bench_poly1305_alloc, .reset = bench_poly1305_reset,
+	  .same_output = bench_poly1305_same, .select = bench_poly1305_select,
+	  .check_batch = bench_poly1305_check_batch, .verify = bench_poly1305_verify },
+	{ .name = "poly1305_update", .kernel = "poly1305_blocks", .unit = "block",
+	  .unit_bytes = 16, .jmh = "Poly1305DigestBench.updateBytes",
+	  .title = "Poly1305DigestBench.updateBytes: lf_poly1305_update only, on a state "
+	           "initialised once per contender, messages cycled; peers: EVP_MAC_update, "
+	           "crypto_onetimeauth_poly1305_update",
+	  .sizes = bench_poly1305_update_sizes, .variant_batch = bench_poly1305_update_batch,
+	  .peers = {
+#ifdef BENCH_HAVE_OPENSSL
+		{ .name = "openssl", .column = "OpenSSL", .key = "openssl", .kind = BK_PEER,
+		  .batch = bench_openssl_update_batch },
+#endif
+#ifdef BENCH_HAVE_SODIUM
+		{ .name = "sodium", .column = "sodium", .key = "sodium", .kind = BK_PEER,
+		  .batch = bench_sodium_update_batch },
+#endif
+	  },
+	  .alloc = bench_poly1305_update_alloc, .reset = bench_poly1305_reset,
+	  .same_output = bench_poly1305_same, .select = bench_poly1305_select,
+	  .finish = bench_poly1305_update_finish },
 };
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
 
-const struct bench_driver *bench_find_driver(const char *kernel)
+const struct bench_driver *bench_find_driver(const char *name)
 {
 	for (size_t i = 0; i < bench_driver_count; i++)
-		if (strcmp(bench_drivers[i].kernel, kernel) == 0)
+		if (strcmp(bench_drivers[i].name, name) == 0)
 			return &bench_drivers[i];
 	return NULL;
 }

@@ -9,8 +9,11 @@
  *   limbforge-bench --check [--kernel K] [--variant V]   correctness only, no timing
  *
  * Schedule, per kernel and size: all contenders (the variants of lf_kernel_table runnable here,
- * ref, GMP) get the same operands; each is checked once against ref's output, warmed up, and
- * its batch length (calls between two timer reads) is set so that a batch lasts --batch-us.
+ * ref, the driver's peers: GMP; OpenSSL and libsodium for Poly1305) get the same operands;
+ * each is checked once against ref's output, warmed up, and its batch length (calls between
+ * two timer reads) is set so that a batch lasts --batch-us.  A driver's select hook runs
+ * before every batch, outside the timed region (Poly1305: lf_impl_force of the variant, whose
+ * calls then go through the public API).
  * Then --repeats rounds run every contender's batch once, round-robin with the starting
  * contender rotating each round, plus one core-clock calibration sample (timer.c) per round.
  * A row reports the median and spread over its batches (report.c).  Filtered or --quick runs
@@ -18,14 +21,18 @@
  *
  * --baseline V adds, per row, the paired per-round ratios V's batch time / this row's (column
  * xbase, JSON "ratio_vs_base"); V is a variant name of every selected kernel ("adx", "adx#3",
- * "adx@sapphirerapids", also "ref").  --no-gmp drops the GMP rows (ref is always kept).
+ * "adx@sapphirerapids", also "ref").  --no-gmp (or --no-peers) drops the peer rows: GMP,
+ * OpenSSL, libsodium (ref is always kept).
  *
  * --check: no spin-up, calibration or timing.  Every selected non-ref variant runs once per
  * (size, operand pattern, seed) next to ref on identical operands; return value, output and
- * the guard zones around the output (no writes outside it) must agree.  Sizes 0..40 and
+ * the guard zones around the output (no writes outside it) must agree; a driver with a
+ * verify hook also checks both against an independent oracle (poly1305_blocks: the kernel
+ * called directly on a guarded ctx, three calls, and tags through the public API, vs GMP
+ * arithmetic, libsodium and OpenSSL -- poly1305.c).  Sizes 0..40 and
  * 47..49, 63..65, 95..97, 127..129, 255..257, 513 (or --sizes, where 0 is then allowed);
  * patterns: random (3 seeds), ones (every input, b/k and the initial output all ones), zeros
- * (multiplicand zero, everything else ones).  One line per variant,
+ * (multiplicand zero, everything else ones; Poly1305: see poly1305.c).  One line per variant,
  *   check <kernel>.<variant> ok <checks>
  *   check <kernel>.<variant> MISMATCH size=<n> pattern=<p> seed=<s>      (first failure)
  * exit status 1 on any mismatch, 2 when a --variant name matches no runnable variant; --json F
@@ -68,8 +75,9 @@ static void usage(FILE *f)
 	        "  --variant V[,V..]   only these assembly variants, up to 32 names (ref and GMP rows\n"
 	        "                      always kept); names as in --list, e.g. adx, adx@sapphirerapids,\n"
 	        "                      adx#3\n"
-	        "  --sizes N[,N..]     sizes in limbs (mpn_*) or words (bi_*) instead of the defaults\n"
-	        "                      (at most 63; 0 only with --check)\n"
+	        "  --sizes N[,N..]     sizes in limbs (mpn_*), words (bi_*) or 16-byte blocks\n"
+	        "                      (poly1305_*) instead of the defaults (at most 63; 0 only with\n"
+	        "                      --check)\n"
 	        "  --quick             fewer, shorter batches (31 x 5 us) for quick iteration\n"
 	        "  --repeats N         timed batches per row (default 301)\n"
 	        "  --batch-us U        target length of one batch in microseconds (default 20)\n"
@@ -82,10 +90,12 @@ static void usage(FILE *f)
 	        "  --baseline V        paired per-round ratios V / this row for every row: column\n"
 	        "                      xbase, JSON ratio_vs_base; V must be a contender of every\n"
 	        "                      selected kernel (exit 2 otherwise); makes the run partial\n"
-	        "  --no-gmp            no GMP rows (ref rows are always kept); makes the run partial\n"
+	        "  --no-gmp, --no-peers  no peer rows (GMP, OpenSSL, libsodium; ref rows are always\n"
+	        "                      kept); makes the run partial\n"
 	        "  --check             correctness only, no timing: each selected non-ref variant vs\n"
-	        "                      ref on sizes 0..40,47..49,63..65,95..97,127..129,255..257,513\n"
-	        "                      (or --sizes), patterns random (3 seeds), ones, zeros; prints\n"
+	        "                      ref (poly1305_blocks: and vs GMP, libsodium, OpenSSL) on sizes\n"
+	        "                      0..40,47..49,63..65,95..97,127..129,255..257,513 (or\n"
+	        "                      --sizes), patterns random (3 seeds), ones, zeros; prints\n"
 	        "                      'check K.V ok N' or 'check K.V MISMATCH size= pattern= seed='\n"
 	        "                      (first failure); exit 1 on a mismatch; --json FILE writes\n"
 	        "                      schema limbforge-check/1\n"
@@ -170,9 +180,9 @@ static void parse(int argc, char **argv, struct options *o)
 			NEEDV();
 			o->baseline = argv[i];
 			o->partial = 1;
-		} else if (!strcmp(a, "--no-gmp")) {
+		} else if (!strcmp(a, "--no-gmp") || !strcmp(a, "--no-peers")) {
 			o->no_gmp = 1;
-			o->partial = 1;   /* never a bench/results/ file without the GMP rows */
+			o->partial = 1;   /* never a bench/results/ file without the peer rows */
 		} else if (!strcmp(a, "--check")) {
 			o->check = 1;
 		} else if (!strcmp(a, "--check-selftest")) {
@@ -218,16 +228,18 @@ static const struct lf_kernel *table_kernel(const char *name)
 	return NULL;
 }
 
-/* The contenders of one kernel: runnable assembly variants (table order), ref, GMP (unless
- * --no-gmp or `with_gmp` is 0). */
+/* The contenders of one driver: runnable assembly variants (table order), ref, the peers
+ * (unless --no-gmp or `with_peers` is 0; a peer whose library is not built in has no row). */
 static size_t contenders(const struct bench_driver *d, const struct options *o,
-                         struct bench_contender *c, size_t cap, int with_gmp)
+                         struct bench_contender *c, size_t cap, int with_peers)
 {
 	const struct lf_kernel *k = table_kernel(d->kernel);
 	uint64_t allowed = lf_cpu_features();
 	const char *cur = lf_impl(d->kernel);
-	size_t n = 0, dropped = 0;
-	with_gmp = with_gmp && !o->no_gmp;
+	size_t n = 0, dropped = 0, npeers = 0;
+	with_peers = with_peers && !o->no_gmp;
+	for (size_t i = 0; with_peers && i < BENCH_MAX_PEERS && d->peers[i].name; i++)
+		npeers += d->peers[i].batch != NULL;
 	for (size_t i = 0; i < k->count; i++) {
 		const struct lf_variant *v = &k->variants[i];
 		int is_ref = !strcmp(v->name, "ref");
@@ -235,39 +247,63 @@ static size_t contenders(const struct bench_driver *d, const struct options *o,
 			continue;
 		if (!is_ref && !wanted(o->variants, o->nvariants, v->name))
 			continue;
-		/* a slot stays free for ref (last in the table) and GMP */
-		if (n + (size_t)with_gmp + !is_ref >= cap) {
+		/* slots stay free for ref (last in the table) and the peers */
+		if (n + npeers + !is_ref >= cap) {
 			dropped++;
 			continue;
 		}
-		struct bench_contender *x = &c[n++];
+		struct bench_contender *x = &c[n];
 		memset(x, 0, sizeof *x);
-		if ((size_t)snprintf(x->label, sizeof x->label, "%s.%s", d->kernel, v->name) >=
+		if ((size_t)snprintf(x->label, sizeof x->label, "%s.%s", d->name, v->name) >=
 		            sizeof x->label ||
 		    (size_t)snprintf(x->variant, sizeof x->variant, "%s", v->name) >= sizeof x->variant)
 			fprintf(stderr, "limbforge-bench: variant name %s.%s too long, truncated\n",
-			        d->kernel, v->name);
+			        d->name, v->name);
 		x->kind = is_ref ? BK_REF : BK_VARIANT;
 		x->chosen = cur && !strcmp(cur, v->name);
+		x->peer = -1;
+		x->index = n++;
+		x->drv = d;
 		x->fn = v->fn;
 		x->batch = d->variant_batch;
+		x->check_batch = d->check_batch ? d->check_batch : d->variant_batch;
+		x->select = d->select;
 	}
 	if (dropped)
 		fprintf(stderr, "limbforge-bench: %s: more than %zu contenders, the last %zu variants "
-		        "dropped (narrow with --variant)\n", d->kernel, cap, dropped);
-	if (!with_gmp)
-		return n;
-	struct bench_contender *g = &c[n++];
-	memset(g, 0, sizeof *g);
-	snprintf(g->label, sizeof g->label, "%s.%s", d->kernel, d->gmp_name);
-	snprintf(g->variant, sizeof g->variant, "%s", d->gmp_name);
-	g->kind = d->peer_note ? BK_GMP_PEER : BK_GMP;
-	g->batch = d->gmp_batch;
+		        "dropped (narrow with --variant)\n", d->name, cap, dropped);
+	for (size_t i = 0; with_peers && i < BENCH_MAX_PEERS && d->peers[i].name; i++) {
+		const struct bench_peer *p = &d->peers[i];
+		if (!p->batch)
+			continue;
+		struct bench_contender *g = &c[n];
+		memset(g, 0, sizeof *g);
+		snprintf(g->label, sizeof g->label, "%s.%s", d->name, p->name);
+		snprintf(g->variant, sizeof g->variant, "%s", p->name);
+		g->kind = p->kind;
+		g->peer = (int)i;
+		g->index = n++;
+		g->drv = d;
+		g->batch = p->batch;
+		g->check_batch = p->batch;
+		g->select = d->select;
+	}
 	return n;
+}
+
+/* one call of the contender's batch (or check batch): its select hook first, untimed */
+static uint64_t run_batch(const struct bench_contender *c, struct bench_buf *b, size_t reps,
+                          int checking)
+{
+	if (c->select)
+		c->select(b, c);
+	return (checking ? c->check_batch : c->batch)(b, c->fn, reps);
 }
 
 static double ticks_once(const struct bench_contender *c, struct bench_buf *b, size_t reps)
 {
+	if (c->select)
+		c->select(b, c);
 	uint64_t t0 = bench_ticks_begin();
 	uint64_t s = c->batch(b, c->fn, reps);
 	uint64_t t1 = bench_ticks_end();
@@ -301,8 +337,12 @@ static const char *check(const struct bench_driver *d, const struct bench_conten
 	if (c->kind == BK_REF)
 		return "ok";
 	struct bench_buf *a = d->alloc(n, 12345), *b = d->alloc(n, 12345);
-	uint64_t ra = ref->batch(a, ref->fn, 1);
-	uint64_t rb = c->batch(b, c->fn, 1);
+	uint64_t ra = run_batch(ref, a, 1, 0);
+	if (d->finish)
+		d->finish(a);
+	uint64_t rb = run_batch(c, b, 1, 0);
+	if (d->finish)
+		d->finish(b);
 	int same = ra == rb && d->same_output(a, b);
 	bench_buf_free(a);
 	bench_buf_free(b);
@@ -338,11 +378,21 @@ static const char *check_one(const struct bench_driver *d, const struct bench_co
 	struct bench_buf *a = d->alloc(n, seed), *b = d->alloc(n, seed);
 	bench_buf_fill(a, pattern);
 	bench_buf_fill(b, pattern);
-	uint64_t ra = ref->batch(a, ref->fn, 1);
-	uint64_t rb = c->batch(b, c->fn, 1);
-	const char *what = NULL;
+	uint64_t ra = run_batch(ref, a, 1, 1);
+	if (d->finish)
+		d->finish(a);
+	uint64_t rb = run_batch(c, b, 1, 1);
+	if (d->finish)
+		d->finish(b);
+	const char *what = NULL, *oracle = NULL;
+	if (d->verify && d->verify(a))
+		oracle = "ref disagrees with the independent oracle";
+	else if (d->verify)
+		oracle = d->verify(b);
 	if (!bench_buf_guard_ok(b))
 		what = "wrote outside its output";
+	else if (oracle)
+		what = oracle;
 	else if (!d->same_output(a, b))
 		what = "output differs";
 	else if (ra != rb)
@@ -398,7 +448,7 @@ static int check_write_json(const char *path, const struct check_result *r, size
 	for (size_t i = 0; i < n; i++) {
 		/* names come from the dispatch table: [A-Za-z0-9_.@#~-], nothing to escape */
 		fprintf(f, "%s\n  {\"kernel\": \"%s\", \"variant\": \"%s\", \"ok\": %s, "
-		        "\"checked\": %zu, \"first_failure\": ", i ? "," : "", r[i].drv->kernel,
+		        "\"checked\": %zu, \"first_failure\": ", i ? "," : "", r[i].drv->name,
 		        r[i].c->variant, r[i].ok ? "true" : "false", r[i].checked);
 		if (r[i].ok)
 			fprintf(f, "null}");
@@ -440,7 +490,7 @@ static int run_check(const struct options *o, const struct bench_contender *csto
 			if ((k->variants[i].features & ~lf_cpu_features()) &&
 			    wanted(o->variants, o->nvariants, k->variants[i].name))
 				fprintf(stderr, "# check %s.%s: not runnable on this CPU, skipped\n",
-				        d->kernel, k->variants[i].name);
+				        d->name, k->variants[i].name);
 		for (size_t j = 0; j < ncont[di]; j++) {
 			if (c[j].kind != BK_VARIANT)
 				continue;
@@ -474,7 +524,7 @@ static int run_check(const struct options *o, const struct bench_contender *csto
 }
 
 /* --check-selftest: wrong wrappers around ref's batch loop */
-static uint64_t (*selftest_inner)(struct bench_buf *b, lf_fnptr fn, size_t reps);
+static bench_batch_fn selftest_inner;
 
 static uint64_t selftest_flip_output(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
@@ -500,7 +550,7 @@ static int run_check_selftest(const struct options *o, const struct bench_conten
 {
 	static const struct {
 		const char *name;
-		uint64_t (*batch)(struct bench_buf *, lf_fnptr, size_t);
+		bench_batch_fn batch;
 	} wrong[] = {
 		{ "selftest-ref", NULL },  /* ref itself: must be ok */
 		{ "selftest-flip-output", selftest_flip_output },
@@ -521,11 +571,11 @@ static int run_check_selftest(const struct options *o, const struct bench_conten
 		for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; w++) {
 			struct bench_contender x = *ref;
 			struct check_result r;
-			snprintf(x.label, sizeof x.label, "%s.%s", d->kernel, wrong[w].name);
+			snprintf(x.label, sizeof x.label, "%s.%s", d->name, wrong[w].name);
 			x.kind = BK_VARIANT;
 			if (wrong[w].batch) {
-				selftest_inner = ref->batch;
-				x.batch = wrong[w].batch;
+				selftest_inner = ref->check_batch;
+				x.check_batch = wrong[w].batch;
 			}
 			check_variant(d, ref, &x, sizes, nsz, &r);
 			check_print(&r);
@@ -554,28 +604,43 @@ int main(int argc, char **argv)
 	}
 	parse(argc, argv, &o);
 
-	/* kernels in the table without a driver, and the --list output */
+	/* kernels in the table without a driver, and the --list output: one line per kernel
+	 * (its driver is the one of the same name), then the other drivers of a kernel
+	 * (poly1305_update) -- "<name> driver: <runnable variants> + <peers>" */
 	for (size_t i = 0; i < LF_K_COUNT; i++) {
 		const struct lf_kernel *k = &lf_kernel_table[i];
 		const struct bench_driver *d = bench_find_driver(k->name);
 		if (!d)
 			printf("# note: kernel %s has no bench driver (add one in bench/kernels.c); "
 			       "skipped\n", k->name);
-		if (o.list) {
-			printf("%-20s %s:", k->name, d ? "driver" : "NO DRIVER");
-			for (size_t j = 0; j < k->count; j++)
-				if (!(k->variants[j].features & ~lf_cpu_features()))
-					printf(" %s", k->variants[j].name);
-			printf("%s\n", d ? (d->peer_note ? " + GMP peer" : " + GMP") : "");
-		}
+		if (o.list && !d)
+			printf("%-20s NO DRIVER\n", k->name);
+	}
+	for (size_t di = 0; o.list && di < bench_driver_count; di++) {
+		const struct bench_driver *d = &bench_drivers[di];
+		const struct lf_kernel *k = table_kernel(d->kernel);
+		if (!k)
+			continue;
+		printf("%-20s driver:", d->name);
+		for (size_t j = 0; j < k->count; j++)
+			if (!(k->variants[j].features & ~lf_cpu_features()))
+				printf(" %s", k->variants[j].name);
+		for (size_t j = 0; j < BENCH_MAX_PEERS && d->peers[j].name; j++)
+			if (d->peers[j].batch)
+				printf(" + %s%s", d->peers[j].column,
+				       d->peers[j].kind == BK_GMP_PEER ? " peer" : "");
+		printf("\n");
 	}
 	if (o.list)
 		return 0;
-	for (size_t i = 0; i < o.nkernels; i++)
-		if (!bench_find_driver(o.kernels[i]) || !table_kernel(o.kernels[i])) {
+	for (size_t i = 0; i < o.nkernels; i++) {
+		const struct bench_driver *d = bench_find_driver(o.kernels[i]);
+		if (!d || !table_kernel(d->kernel)) {
 			fprintf(stderr, "unknown kernel %s (see --list)\n", o.kernels[i]);
 			return 2;
 		}
+	}
+	bench_checking = o.check || o.check_selftest;
 
 	/* the contenders of every selected kernel; they must outlive the rows pointing to them */
 	struct bench_contender *cstore = calloc(bench_driver_count * BENCH_MAX_CONTENDERS,
@@ -586,7 +651,7 @@ int main(int argc, char **argv)
 		return 2;
 	for (size_t di = 0; di < bench_driver_count; di++) {
 		const struct bench_driver *d = &bench_drivers[di];
-		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->kernel))
+		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->name))
 			continue;
 		struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS];
 		ncont[di] = contenders(d, &o, c, BENCH_MAX_CONTENDERS,
@@ -599,7 +664,7 @@ int main(int argc, char **argv)
 				ibase[di] = j;
 		if (ibase[di] == ncont[di]) {
 			fprintf(stderr, "--baseline %s is not a contender of %s (runnable here and "
-			        "selected by --variant; see --list)\n", o.baseline, d->kernel);
+			        "selected by --variant; see --list)\n", o.baseline, d->name);
 			return 2;
 		}
 	}
@@ -655,7 +720,7 @@ int main(int argc, char **argv)
 
 	for (size_t di = 0; di < bench_driver_count; di++) {
 		const struct bench_driver *d = &bench_drivers[di];
-		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->kernel))
+		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->name))
 			continue;
 		struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS];
 		size_t nc = ncont[di];
@@ -722,8 +787,8 @@ int main(int argc, char **argv)
 				struct bench_row *w = &run.rows[base + j];
 				for (size_t g = 0; g < nc; g++) {
 					struct bench_stats *dst = NULL;
-					if (c[g].kind == BK_GMP || c[g].kind == BK_GMP_PEER)
-						dst = &w->paired_gmp;
+					if (c[g].peer >= 0)
+						dst = &w->paired_peer[c[g].peer];
 					else if (c[g].kind == BK_REF)
 						dst = &w->paired_ref;
 					if (!dst)
@@ -747,6 +812,8 @@ int main(int argc, char **argv)
 			bench_buf_free(buf);
 			fprintf(stderr, ".");
 		}
+		if (d->select)          /* the variants were forced: back to the dispatcher */
+			lf_impl_force(d->kernel, NULL);
 	}
 	fprintf(stderr, "\n");
 	run.calib_last = bench_calib_sample(calib_loops);
@@ -774,8 +841,8 @@ int main(int argc, char **argv)
 			const struct bench_row *u = &run.rows[j];
 			if (u->drv != w->drv || u->size != w->size || w->cyc.median <= 0)
 				continue;
-			if (u->c->kind == BK_GMP || u->c->kind == BK_GMP_PEER)
-				w->ratio_gmp = u->cyc.median / w->cyc.median;
+			if (u->c->peer >= 0)
+				w->ratio_peer[u->c->peer] = u->cyc.median / w->cyc.median;
 			if (u->c->kind == BK_REF)
 				w->ratio_ref = u->cyc.median / w->cyc.median;
 		}

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """mca.py -- llvm-mca-19 estimates of the AArch64 steady-state loops: ours vs gcc -O3 `ref`.
 
+Cycles per limb (mpn_*), word (bi_mul_add), word product (bi_square_to_len) or byte
+(poly1305_blocks: markers blocks=N, 16 N bytes per iteration).
+
     make mca                                   (= /usr/bin/python3 bench/mca.py)
     make mca MCA_ARGS="--kernel mpn_addmul_1 --cpu neoverse-n1 -v"
     /usr/bin/python3 bench/mca.py --help
@@ -30,7 +33,8 @@ Neoverse models; LLVM's apple-m1 is an alias of apple-a14 and uses the Cyclone m
     cycles per iteration = Total Cycles / Iterations.
  4. Units per iteration -- explicit rule, the same for ours and ref:
       marker keys win:  limbs=N (64-bit limbs), words=N (32-bit words), products=N (32x32-bit
-      word products, squaring kernels);
+      word products, squaring kernels), blocks=N (16-byte Poly1305 blocks: the unit of
+      poly1305_* is the byte, 16 N bytes per iteration, so cycles/byte = cycles / (16 N));
       otherwise count the multiplies in the region:
         mpn_* kernels (unit: limb)          limbs = number of umulh (one per 64-bit limb);
         bi_mul_add (unit: word)             words = 2 x umulh if the loop has umulh (a 64-bit
@@ -43,6 +47,12 @@ Neoverse models; LLVM's apple-m1 is an alias of apple-a14 and uses the Cyclone m
                                             the row: limbs=N -> 4N; words=N -> 2N when the loop
                                             multiplies by a 64-bit limb (has umulh: two
                                             multiplier words), else N.
+        poly1305_* (unit: byte)             bytes = 16 x umulh / 4: the radix-2^64 block step
+                                            (ref, scalar variants) makes four 64x64->128-bit
+                                            products per 16-byte block (h0 r0, h1 5r1/4,
+                                            h0 r1, h1 r0; the products by the small h2 need
+                                            no umulh).  Markers: limbs=/words= are not
+                                            Poly1305 units; blocks=N -> 16 N.
     cycles per unit = cycles per iteration / units per iteration; speedup = ref / ours.
 
 Writes bench/results/mca-aarch64.json (every figure, the rule, the versions) and keeps the
@@ -78,6 +88,8 @@ PRODUCT_KERNELS = {"bi_square_to_len", "bi_multiply_to_len", "bi_montgomery_mult
 def unit_of(kernel):
     if kernel in PRODUCT_KERNELS:
         return "product"
+    if kernel.startswith("poly1305"):
+        return "byte"
     return "limb" if kernel.startswith("mpn_") else "word"
 
 
@@ -120,6 +132,11 @@ def units(kernel, region, marker_keys):
     """Units per iteration and the rule used (module docstring, step 4)."""
     u = unit_of(kernel)
     keys = marker_keys or {}
+    if u == "byte":
+        if "blocks" in keys:
+            return 16 * keys["blocks"], "marker blocks=%d x 16 bytes" % keys["blocks"]
+        umulh = sum(1 for e in region if e[0] == "insn" and mnemonic(e[1]) == "umulh")
+        return 4 * umulh, "%d umulh / 4 per block x 16 bytes" % umulh
     if u == "product":
         if "products" in keys:
             return keys["products"], "marker products=%d" % keys["products"]
@@ -317,8 +334,9 @@ def main():
     print("# NOTE: llvm-mca is a MODEL (scheduling tables, ideal caches and branches), not a "
           "measurement.")
     print("# cycles/unit = (Total Cycles / Iterations) / units per iteration; unit: limb "
-          "(mpn_*), word (bi_mul_add),\n#   product = 32x32-bit word product (bi_square_to_len);"
-          " speedup = ref / ours.  Rules: bench/mca.py --help")
+          "(mpn_*), word (bi_mul_add),\n#   product = 32x32-bit word product (bi_square_to_len),"
+          " byte (poly1305_*: 16 x blocks=N per iteration);\n#   speedup = ref / ours.  Rules: "
+          "bench/mca.py --help")
     hdr = "%-18s %-8s %-14s %-13s %9s %9s %8s   %s" % (
         "kernel", "variant", "region", "model", "ours c/u", "ref c/u", "speedup", "units/iter")
     print(hdr)

@@ -232,6 +232,42 @@ static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = { lf_bi_square_to_len_order_generic };
 #endif
 
+static const struct lf_variant lf_poly1305_blocks_variants[] = {
+#if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_poly1305_blocks_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
+	{ "avx512f", (lf_fnptr)lf_poly1305_blocks_avx512f, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
+	{ "avx2", (lf_fnptr)lf_poly1305_blocks_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_poly1305_blocks_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "neon", (lf_fnptr)lf_poly1305_blocks_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_poly1305_blocks_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 4, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 0, 1, 2, 3, 4, LF_ORDER_END };
+static const uint8_t *const lf_poly1305_blocks_orders[] = {
+	lf_poly1305_blocks_order_generic,
+	lf_poly1305_blocks_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_cortex_a72[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_neoverse_v1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_thunderx2t99[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t *const lf_poly1305_blocks_orders[] = {
+	lf_poly1305_blocks_order_generic,
+	lf_poly1305_blocks_order_cortex_a72,
+	lf_poly1305_blocks_order_neoverse_v1,
+	lf_poly1305_blocks_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_poly1305_blocks_orders[] = { lf_poly1305_blocks_order_generic };
+#endif
+
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,
 	  sizeof lf_mpn_mul_1_variants / sizeof lf_mpn_mul_1_variants[0],
@@ -248,4 +284,7 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "bi_square_to_len", lf_bi_square_to_len_variants,
 	  sizeof lf_bi_square_to_len_variants / sizeof lf_bi_square_to_len_variants[0],
 	  lf_bi_square_to_len_orders },
+	{ "poly1305_blocks", lf_poly1305_blocks_variants,
+	  sizeof lf_poly1305_blocks_variants / sizeof lf_poly1305_blocks_variants[0],
+	  lf_poly1305_blocks_orders },
 };

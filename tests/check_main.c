@@ -1,8 +1,9 @@
 /*
  * check_main.c -- the limbforge test runner.
  *
- *   check_limbforge [suite...]      suites: dispatch kat mpn mpn_sqr bigint bigint_sqr api abi schedule
- *                                   mask (default: all, in that order; mask must stay last)
+ *   check_limbforge [suite...]      suites: dispatch kat mpn mpn_sqr bigint bigint_sqr poly1305
+ *                                   api abi schedule mask (default: all, in that order; mask
+ *                                   must stay last)
  * Environment: LIMBFORGE_CPU (feature mask, as for the library), LF_TEST_SEED (random seed),
  * CK_FORK=no (one process; required under qemu-aarch64), CK_VERBOSITY, CK_RUN_SUITE/CASE.
  *
@@ -24,6 +25,7 @@ static const struct {
 	{ "dispatch", suite_dispatch },     { "kat", suite_kat },
 	{ "mpn", suite_mpn },               { "mpn_sqr", suite_mpn_sqr },
 	{ "bigint", suite_bigint },         { "bigint_sqr", suite_bigint_sqr },
+	{ "poly1305", suite_poly1305 },
 	{ "api", suite_api },               { "abi", suite_abi },
 	{ "schedule", suite_schedule },
 	{ "mask", suite_mask }, /* last: lf_cpu_mask cannot be undone in a process */

@@ -524,6 +524,11 @@ def compare_peachpy(code, text, workdir, name="kernel"):
                          "operand by the vector width, not the element size (`%s` vs gas "
                          "`%s`); the generated file is assembled by gas, which is right"
                          % (name, a.text.split("\t")[-1], b.text.split("\t")[-1]))
+        elif not same_insn("x86_64", a, b) and _peachpy_vex_high(a.text, b.text):
+            notes.append("%s: PeachPy's own encoder uses VEX for an xmm/ymm register 16-31, "
+                         "which only EVEX can name, and drops the register's bit 4 (`%s` vs "
+                         "gas `%s`); gas is right" % (name, a.text.split("\t")[-1],
+                                                      b.text.split("\t")[-1]))
         elif not same_insn("x86_64", a, b) and _peachpy_cmp_mask(a.text, b.text):
             notes.append("%s: PeachPy's own encoder writes the destination mask register of "
                          "a compare into EVEX.aaa (`%s` vs gas `%s`); gas is right"
@@ -570,6 +575,20 @@ def _preamble_length(text):
         elif inside and line.startswith("\t") and not line.lstrip().startswith("/*"):
             count += 1
     return 0
+
+
+def _peachpy_vex_high(pp_text, gas_text):
+    """True for Debian's PeachPy encoding an AVX-512VL instruction on xmm/ymm16-31 with a VEX
+    prefix (c4/c5), which can only name registers 0-15: gas's EVEX instruction (62) with every
+    register number >= 16 lowered by 16 is PeachPy's."""
+    pa, pb = pp_text.split("\t"), gas_text.split("\t")
+    if len(pa) < 3 or len(pb) < 3:
+        return False
+    if pa[1].split()[0] not in ("c4", "c5") or pb[1].split()[0] != "62":
+        return False
+    low = re.sub(r"%([xyz])mm(\d+)",
+                 lambda m: "%%%smm%d" % (m.group(1), int(m.group(2)) % 16), pb[2].strip())
+    return low != pb[2].strip() and low == pa[2].strip()
 
 
 def _peachpy_cmp_mask(pp_text, gas_text):
@@ -690,7 +709,8 @@ def main(argv=None):
         for n in notes:
             k = ("vzeroupper added by the printer" if "vzeroupper" in n else
                  "PeachPy broadcast disp8 bug" if "broadcast" in n else
-                 "PeachPy compare-mask bug" if "EVEX.aaa" in n else "other")
+                 "PeachPy compare-mask bug" if "EVEX.aaa" in n else
+                 "PeachPy VEX for xmm/ymm16-31 bug" if "only EVEX" in n else "other")
             kinds[k] = kinds.get(k, 0) + 1
         print("roundtrip x86_64   %3d files, %6d non-branch instructions: PeachPy encoder "
               "== gas (%s)" % (pp_files, pp_count, ", ".join(

@@ -363,6 +363,32 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		              "%s via ABI trampoline (%s) len=%zu: wrong result", t->label, mode, n);
 		break;
 	}
+	case LF_K_poly1305_blocks: {
+		/* ctx in the guarded buffer (64-byte aligned), n blocks of random message; pad 1,
+		 * or 0 for odd n; the result congruent to GMP's with h2 <= 4 */
+		uint64_t *ctx = gb_alloc(&go, 136 * 8, GB_MID, 0), h[3], rr[2], want[3], got[3];
+		uint8_t *m = (uint8_t *)want64;          /* 129 * 16 bytes fit in want64 */
+		uint64_t pad = n & 1 ? 0 : 1;
+		h[0] = rng_next(rng), h[1] = rng_next(rng), h[2] = rng_next(rng) % 5;
+		rr[0] = rng_next(rng) & UINT64_C(0x0ffffffc0fffffff);
+		rr[1] = rng_next(rng) & UINT64_C(0x0ffffffc0ffffffc);
+		for (size_t i = 0; i < 2 * n; i++)
+			want64[i] = rng_next(rng);
+		memset(ctx, 0x5c, 136 * 8);
+		ctx[0] = h[0], ctx[1] = h[1], ctx[2] = h[2], ctx[3] = rr[0], ctx[4] = rr[1];
+		ctx[5] = ctx[6] = ctx[7] = 0;
+		or_p1305_blocks(want, h, rr, m, n, pad);
+		f.args[0] = (uintptr_t)ctx;
+		f.args[1] = (uintptr_t)m;
+		f.args[2] = n;
+		f.args[3] = pad;
+		lf_test_abi_call(&f);
+		or_p1305_mod_p(got, ctx, 3);
+		ck_assert_msg(ctx[2] <= 4 && memcmp(got, want, sizeof got) == 0 && ctx[3] == rr[0] &&
+		              ctx[4] == rr[1], "%s via ABI trampoline (%s) nblocks=%zu: wrong result",
+		              t->label, mode, n);
+		break;
+	}
 	default:
 		ck_abort_msg("no ABI call for %s", t->k->name);
 	}
@@ -413,6 +439,7 @@ ABI_TEST(mpn_addmul_1)
 ABI_TEST(mpn_sqr)
 ABI_TEST(bi_mul_add)
 ABI_TEST(bi_square_to_len)
+ABI_TEST(poly1305_blocks)
 
 Suite *suite_abi(void)
 {
@@ -430,6 +457,7 @@ Suite *suite_abi(void)
 	ADD(mpn_sqr);
 	ADD(bi_mul_add);
 	ADD(bi_square_to_len);
+	ADD(poly1305_blocks);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,6 +1,7 @@
 /*
- * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len) with each
- * runnable variant forced in turn by lf_impl_force, and with the dispatcher's own choice.
+ * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, the Poly1305
+ * functions) with each runnable variant forced in turn by lf_impl_force, and with the
+ * dispatcher's own choice.
  *
  * Faults this is designed to catch:
  *   - a wrapper in runtime/api_*.c that reorders, truncates or drops an argument (e.g.
@@ -8,7 +9,8 @@
  *   - lf_impl_force reporting success but leaving another variant in the slot, or
  *     lf_impl naming a different variant than the one that runs;
  *   - the dispatcher's default choice computing a wrong answer.
- * Every call is compared with GMP, in guarded buffers, as in the direct-call suites.
+ * Every call is compared with GMP (Poly1305: also OpenSSL and libsodium where built, and the
+ * RFC's tags), in guarded buffers, as in the direct-call suites.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,8 @@ static lf_fnptr public_fn(enum lf_kernel_id kid)
 		return (lf_fnptr)lf_bi_mul_add;
 	case LF_K_bi_square_to_len:
 		return (lf_fnptr)lf_bi_square_to_len;
+	case LF_K_poly1305_blocks:
+		return (lf_fnptr)lf_poly1305;
 	default:
 		return NULL;
 	}
@@ -50,6 +54,11 @@ static void run_cases(const struct tvar *t, const char *what)
 	rng_init(&rng, t->label, 41);
 
 	ck_assert_msg(c.fn != NULL, "no public entry point known for %s", t->k->name);
+	if (t->kid == LF_K_poly1305_blocks) {
+		/* lf_poly1305, init/update/final, jdk_blocks: tests/test_poly1305.c */
+		p1305_api_cases(t, COV_API, what);
+		return;
+	}
 	for (size_t li = 0; li < NLEN(lens); li++) {
 		size_t n = lens[li];
 		for (int rep = 0; rep < 3; rep++) {
@@ -141,6 +150,7 @@ API_TESTS(mpn_addmul_1)
 API_TESTS(mpn_sqr)
 API_TESTS(bi_mul_add)
 API_TESTS(bi_square_to_len)
+API_TESTS(poly1305_blocks)
 
 Suite *suite_api(void)
 {
@@ -157,6 +167,7 @@ Suite *suite_api(void)
 	ADD(mpn_sqr);
 	ADD(bi_mul_add);
 	ADD(bi_square_to_len);
+	ADD(poly1305_blocks);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

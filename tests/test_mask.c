@@ -6,7 +6,8 @@
  *   - lf_cpu_mask adding features back (it is cumulative and may only remove);
  *   - an lf_impl_force surviving lf_cpu_mask (the header says it is dropped), or a masked
  *     variant still forceable/listed;
- *   - the re-resolved function computing a wrong answer (one small oracle check per step).
+ *   - the re-resolved function computing a wrong answer (one small oracle check per step:
+ *     mpn_addmul_1, bi_mul_add, Poly1305).
  * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
  * (in no-fork mode -- qemu -- everything runs in one process).
  */
@@ -53,6 +54,14 @@ static void check_state(uint64_t allowed, const char *when)
 	uint32_t d2 = or_mul_add(wo, 3, in, 0, 2, UINT32_MAX);
 	ck_assert_msg(d1 == d2 && memcmp(o, wo, sizeof o) == 0, "%s: lf_bi_mul_add (%s) wrong",
 	              when, lf_impl("bi_mul_add"));
+	uint8_t msg[300], key[32], tag[16], want[16];
+	for (size_t i = 0; i < sizeof msg; i++)
+		msg[i] = (uint8_t)(0xff - i % 7);
+	memset(key, 0xff, sizeof key);
+	lf_poly1305(tag, msg, sizeof msg, key);
+	or_p1305(want, msg, sizeof msg, key, 1);
+	ck_assert_msg(memcmp(tag, want, 16) == 0, "%s: lf_poly1305 (%s) wrong", when,
+	              lf_impl("poly1305_blocks"));
 }
 
 START_TEST(test_cpu_mask)

@@ -283,6 +283,16 @@ static void check_api_once(const char *when)
 		or_square_to_len(x, len, ez);
 		ck_assert_msg(!memcmp(z, ez, 2 * len * 4), "%s: bi_square_to_len len=%zu", when, len);
 	}
+	for (size_t len = 17; len <= 1000; len += 983) {
+		uint8_t msg[1000], key[32], tag[16], want[16];
+		for (size_t i = 0; i < len; i++)
+			msg[i] = (uint8_t)rng_next(&g);
+		for (size_t i = 0; i < 32; i++)
+			key[i] = (uint8_t)rng_next(&g);
+		lf_poly1305(tag, msg, len, key);
+		or_p1305(want, msg, len, key, 1);
+		ck_assert_msg(!memcmp(tag, want, 16), "%s: poly1305 len=%zu", when, len);
+	}
 }
 
 START_TEST(test_force)

@@ -8,21 +8,28 @@
 #                       tree must each make the host suite fail (tests/mutants.sh)
 #   make test-flavours  every generated file assembled for ELF, Mach-O and Win64, objects
 #                       checked, the Win64 flavour run under wine64 (tests/flavours.mk)
+#   make test-ct        constant time of Poly1305 under valgrind memcheck (tests/ct.mk)
 #
 # Each architecture's run: the whole suite once (every runnable variant of every kernel,
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
 # remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
-# Useful knobs: LF_TEST_SEED=<n>, CK_VERBOSITY=verbose, CK_RUN_SUITE=<suite>, and
-# `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
+# Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py, written
+# into $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium on the host (the AArch64
+# build has neither: GMP and the Python vectors there).
+# Useful knobs: LF_TEST_SEED=<n>, CK_VERBOSITY=verbose, CK_RUN_SUITE=<suite>,
+# LF_TEST_P1305_RANDOM=<n> (random Poly1305 cases, default 100000 on the host, 20000 under
+# qemu), and `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
 
 -include tests/gen.mk
 -include tests/consumer.mk
 -include tests/flavours.mk
 -include tests/unwind.mk
+-include tests/ct.mk
 
 .PHONY: test test-host test-aarch64 test-suite test-objects test-mutants
 
-test: deps check-generated test-gen test-host test-aarch64 test-consumer test-unwind test-flavours
+test: deps check-generated test-gen test-host test-aarch64 test-consumer test-unwind test-flavours \
+      test-ct
 
 test-host:
 	@$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) test-suite
@@ -36,6 +43,7 @@ test-mutants:
 TEST_DIR := $(BUILD)/tests
 TEST_BIN := $(TEST_DIR)/check_limbforge
 KAT_H := $(TEST_DIR)/kat/kat_vectors.h
+P1305_KAT_H := $(TEST_DIR)/kat/poly1305_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h \
@@ -47,6 +55,14 @@ TEST_SYSINC :=
 TEST_INC := $(shell pkg-config --cflags check 2>/dev/null)
 TEST_LDFLAGS :=
 TEST_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck) -lgmp
+# Poly1305 oracles besides GMP and the Python vectors (tests/harness/oracle_poly1305.c):
+# OpenSSL's EVP_MAC and libsodium, on the host only (no arm64 builds of them are installed)
+TEST_CRYPTO := $(shell pkg-config --exists libcrypto 2>/dev/null && echo libcrypto) \
+               $(shell pkg-config --exists libsodium 2>/dev/null && echo libsodium)
+TEST_INC += $(if $(filter libcrypto,$(TEST_CRYPTO)),-DLF_TEST_OPENSSL) \
+            $(if $(filter libsodium,$(TEST_CRYPTO)),-DLF_TEST_SODIUM) \
+            $(if $(strip $(TEST_CRYPTO)),$(shell pkg-config --cflags $(TEST_CRYPTO)))
+TEST_LIBS += $(if $(strip $(TEST_CRYPTO)),$(shell pkg-config --libs $(TEST_CRYPTO)))
 # Check forks per test: a crash in one test is reported and the others still run
 TEST_ENV :=
 READELF := readelf
@@ -120,6 +136,7 @@ $(TEST_DIR)/obj/%.o: tests/%.c $(TEST_HDRS) $(TEST_SYSINC)
 	$(CC) $(TEST_CPPFLAGS) $(TEST_INC) $(LF_CFLAGS) -c $< -o $@
 
 $(TEST_DIR)/obj/test_kat.o: $(KAT_H)
+$(TEST_DIR)/obj/test_poly1305.o: $(P1305_KAT_H)
 
 $(TEST_DIR)/obj/abi/$(ARCH).o: tests/abi/$(ARCH).S tests/abi/abi.h
 	@mkdir -p $(dir $@)
@@ -128,6 +145,10 @@ $(TEST_DIR)/obj/abi/$(ARCH).o: tests/abi/$(ARCH).S tests/abi/abi.h
 $(KAT_H): tests/kat/gen_vectors.py
 	@mkdir -p $(dir $@)
 	$(PY) tests/kat/gen_vectors.py $@
+
+$(P1305_KAT_H): tests/kat/gen_poly1305.py
+	@mkdir -p $(dir $@)
+	$(PY) tests/kat/gen_poly1305.py $@
 
 $(TEST_DIR)/sysinc/.stamp:
 	@mkdir -p $(dir $@)

@@ -4,7 +4,7 @@ Shared by bench/mca.py (`make mca`: our AArch64 loops against gcc -O3 ref) and t
 tuner (lfgen/tune: candidates ranked per CPU model).  A kernel builder brackets its loop with
 `f.mca_begin("name key=N ...")` / `f.mca_end()`, which print the comment lines
     /* LLVM-MCA-BEGIN name limbs=16 */ ... /* LLVM-MCA-END */
-and the keys (limbs=, words=, products=) say how much work one iteration does.  The text is
+and the keys (limbs=, words=, products=, blocks=) say how much work one iteration does.  The text is
 preprocessed with comments kept (cc -E -C -P) so the LF_* prelude macros are expanded, split
 into labels and instructions (directives dropped), and each region is given to llvm-mca.
 llvm-mca is a MODEL of the pipeline (static scheduling tables, perfect caches and branch

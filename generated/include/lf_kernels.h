@@ -34,7 +34,8 @@ enum lf_kernel_id {
 	LF_K_mpn_sqr = 2,
 	LF_K_bi_mul_add = 3,
 	LF_K_bi_square_to_len = 4,
-	LF_K_COUNT = 5
+	LF_K_poly1305_blocks = 5,
+	LF_K_COUNT = 6
 };
 
 
@@ -114,6 +115,26 @@ LF_KERNEL_DECL void lf_bi_square_to_len_adx(const uint32_t *x, size_t len, uint3
 #if defined(__aarch64__)
 /* x64 requires: no optional feature */
 LF_KERNEL_DECL void lf_bi_square_to_len_x64(const uint32_t *x, size_t len, uint32_t *z);
+#endif
+
+/* poly1305_blocks: h = (h + m_i + pad 2^128) r mod 2^130-5 for each block m_i (h partly reduced) */
+typedef void (*lf_poly1305_blocks_fn)(uint64_t *, const uint8_t *, size_t, uint64_t);
+LF_KERNEL_DECL void lf_poly1305_blocks_ref(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+#if defined(__x86_64__)
+/* ifma requires: avx avx2 avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_ifma(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx512f requires: avx avx512f avx512vl bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx512f(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx2 requires: avx avx2 bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx2(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_mulx(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+#endif
+#if defined(__aarch64__)
+/* neon requires: asimd */
+LF_KERNEL_DECL void lf_poly1305_blocks_neon(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_poly1305_blocks_a64(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
 
 #ifdef __cplusplus

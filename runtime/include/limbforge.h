@@ -160,6 +160,93 @@ LF_API uint64_t lf_mpn_mul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_
  * be NULL). */
 LF_API void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n);
 
+/* ---- Poly1305 (RFC 8439 section 2.5) --------------------------------------------------------
+ * One-time authenticator: a 32-byte key (r = bytes 0..15 little-endian, clamped with
+ * 0x0ffffffc0ffffffc0ffffffc0fffffff; s = bytes 16..31 little-endian) and a message of any
+ * length give a 16-byte tag, ((sum of m_i r^(q-i+1)) mod 2^130-5 + s) mod 2^128, where m_i is
+ * block i of 16 bytes (the last one possibly shorter) plus 2^(8 * its length).  Lengths are in
+ * bytes.  A key must authenticate one message only (RFC 8439 section 2.5); nothing here checks
+ * or rejects keys: the all-zero r or s of the RFC's test vectors are computed as given (the
+ * JDK's checkWeakKey is the caller's business).  Constant time: no branch or memory address
+ * depends on the key, the accumulator or the message bytes, only on lengths and addresses. */
+
+/* Alignment of the state: 64 bytes, spelled for C11 and later, C++11 and later, GNU C/C++ of
+ * any standard (gcc, clang) and MSVC. */
+#ifndef LF_ALIGN64
+#  if defined(__GNUC__)
+#    define LF_ALIGN64 __attribute__((aligned(64)))
+#  elif defined(_MSC_VER)
+#    define LF_ALIGN64 __declspec(align(64))
+#  elif defined(__cplusplus) && __cplusplus >= 201103L
+#    define LF_ALIGN64 alignas(64)
+#  elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#    define LF_ALIGN64 _Alignas(64)
+#  else
+#    error "limbforge.h: no way known to align lf_poly1305_state to 64 bytes with this compiler"
+#  endif
+#endif
+
+/* Incremental Poly1305 state (1152 bytes).  A complete type so that it can live on the stack
+ * or inside the caller's structures without allocation; the fields are private (their layout
+ * may change between versions; only sizeof and the alignment are for the caller).  It is
+ * declared 64-byte aligned, which automatic, static and member storage of this type are; a
+ * state in plain malloc'ed memory (16-byte aligned) works the same, through the same kernels
+ * (aligned_alloc(64, sizeof(lf_poly1305_state)) keeps the powers of r in whole cache lines);
+ * less than 16-byte alignment is not supported.  A state may be copied with memcpy between init and
+ * final; both copies then go on independently. */
+typedef struct lf_poly1305_state lf_poly1305_state;
+struct lf_poly1305_state {
+	/* private.  ctx: the kernel context (gen/lfgen/kernels/poly1305_blocks.py): h in ctx[0..2],
+	 * the clamped r in ctx[3..4], ctx[5] the layout of the powers of r kept in ctx[8..135] by
+	 * vector kernels; s: the second key half; buf/buflen: the bytes of a partial block. */
+	LF_ALIGN64 uint64_t ctx[136];
+	uint64_t s[2];
+	uint8_t buf[16];
+	size_t buflen;
+};
+
+/* Start authenticating with the 32-byte `key` (read once; it may be discarded after the call
+ * and may overlap nothing in *st).  Any earlier content of *st is overwritten; st != NULL. */
+LF_API void lf_poly1305_init(lf_poly1305_state *st, const uint8_t key[32]);
+
+/* Append `len` bytes of message.  Any split gives the same tag as one call with the whole
+ * message: bytes are buffered up to a 16-byte block, and all whole blocks of one call go to
+ * the kernel in one pass.  len == 0 does nothing (msg may then be NULL).  msg must not
+ * overlap *st.  Calling it on a state that was not initialised (or after final, which wipes
+ * the state) gives a meaningless tag, never a fault. */
+LF_API void lf_poly1305_update(lf_poly1305_state *st, const uint8_t *msg, size_t len);
+
+/* Finish: pad and process the buffered partial block, reduce the accumulator fully modulo
+ * 2^130-5, add s modulo 2^128 and write the 16-byte tag (little-endian).  Then the whole
+ * state, including the powers of r and the key halves, is wiped (set to zero); start again
+ * with lf_poly1305_init.  tag may point anywhere except into *st. */
+LF_API void lf_poly1305_final(lf_poly1305_state *st, uint8_t tag[16]);
+
+/* One-shot: tag = Poly1305(key, msg[0..len)), i.e. init, update, final on a state on the
+ * stack (wiped before returning).  len == 0 allowed (msg may then be NULL).  tag may overlap
+ * msg and key (both are read before the tag is written), e.g. to write the tag over the first
+ * 16 bytes of the message in place. */
+LF_API void lf_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
+
+/* The JDK's Poly1305 intrinsic, com.sun.crypto.provider.Poly1305.processMultipleBlocks:
+ * for each of the len / 16 whole blocks of `in`, acc = (acc + block + 2^128) * r mod 2^130-5.
+ * acc and r are IntegerPolynomial1305 limbs: value = sum limb_i 2^(26 i), i = 0..4.
+ *   acc (in place): on entry non-negative limbs (the JDK keeps limbs 0-3 below 2^26 and limb 4
+ *     a few bits above; any non-negative limbs are read exactly, as unsigned 64-bit).  On
+ *     exit, when len >= 16, limbs 0-3 are exactly 26 bits (0 <= limb < 2^26) and limb 4 holds
+ *     the rest, unmasked and small (< 5 * 2^24, just above 2^26); the value is congruent to the
+ *     result modulo 2^130-5 but not necessarily below it (the JDK reduces lazily later).
+ *   r (read only): the clamped key half in the same limbs, limbs 0-4 of 26 bits, value
+ *     < 2^128.  Limbs are carried exactly; bits that a clamped r cannot have are cleared
+ *     (r is used as (r mod 2^128) & 0x0ffffffc0ffffffc0ffffffc0fffffff).
+ * len is in bytes: the JDK always passes a multiple of 16; any trailing len % 16 bytes are
+ * ignored (not read).  len < 16 does nothing at all: acc keeps its exact limbs, and in, acc
+ * and r are not accessed (in may then be NULL).  in may have any alignment and must not
+ * overlap acc.  Negative limbs (outside the JDK's contract) are read as 2^64 + limb: a wrong value,
+ * never a fault.  The temporary kernel context (powers of r included) is wiped. */
+LF_API void lf_poly1305_jdk_blocks(const uint8_t *in, size_t len, int64_t acc[5],
+                                   const int64_t r[5]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,8 +3,9 @@
  *
  * Faults this layer exists to expose (each test file states its own):
  *   - a variant tested against an oracle that shares its bugs: oracles here are GMP (mpn for
- *     64-bit limbs, mpz for BE-words) and Python integers (tests/kat/gen_vectors.py), never
- *     a limbforge kernel, not even `ref`;
+ *     64-bit limbs, mpz for BE-words and Poly1305), OpenSSL and libsodium (Poly1305, where
+ *     the build has them) and Python integers (tests/kat/gen_vectors.py, gen_poly1305.py),
+ *     never a limbforge kernel, not even `ref`;
  *   - reads or writes outside the operands: every buffer sits in its own mapping between two
  *     PROT_NONE pages, the bytes around the data are canaries, inputs are checked unchanged;
  *   - a variant silently left untested: variants are enumerated from lf_kernel_table at run
@@ -131,6 +132,36 @@ uint32_t or_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t of
                     uint32_t k);
 void or_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
 
+/* ---- Poly1305 oracles (tests/harness/oracle_poly1305.c): OpenSSL and libsodium where the
+ * build has them, GMP everywhere; never limbforge code ------------------------------------ */
+#define OR_P1305_OPENSSL 1u
+#define OR_P1305_SODIUM 2u
+#define OR_P1305_GMP 4u
+/* The tag by every oracle built in (GMP too when with_gmp, or when it is the only one); a
+ * disagreement between oracles fails the test.  Returns the OR_P1305_* bits used. */
+unsigned or_p1305(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32],
+                  int with_gmp);
+void or_p1305_gmp(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32]);
+void or_p1305_openssl(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32]);
+void or_p1305_sodium(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32]);
+int or_p1305_have_openssl(void);
+int or_p1305_have_sodium(void);
+const char *or_p1305_names(void);
+/* The block function on values: out = ((h + block + pad 2^128) r ...) mod 2^130-5 over the
+ * nblocks blocks of m, canonical (< p) in three words; h any value < 2^192. */
+void or_p1305_blocks(uint64_t out[3], const uint64_t h[3], const uint64_t r[2],
+                     const uint8_t *m, size_t nblocks, uint64_t pad);
+/* out = (sum w[i] 2^(64 i)) mod 2^130-5, canonical */
+void or_p1305_mod_p(uint64_t out[3], const uint64_t *w, size_t nw);
+/* out = (sum (uint64_t)l[i] 2^(26 i)) mod 2^130-5, canonical */
+void or_p1305_limbs26_mod_p(uint64_t out[3], const int64_t l[5]);
+/* x = y r^-1 - z mod 2^130-5 (canonical); 0 if r has no inverse (r = 0) */
+int or_p1305_solve(uint64_t x[3], const uint64_t y[3], const uint64_t r[2], const uint64_t z[3]);
+
+/* The Poly1305 cases of the api suite (tests/test_poly1305.c): public entry points with the
+ * variant of `t` in use, checked against the oracles; counted as `kind`. */
+void p1305_api_cases(const struct tvar *t, enum cov_kind kind, const char *what);
+
 /* ---- operand patterns --------------------------------------------------------------------- */
 #define N_EDGE64 10
 #define N_EDGE32 10
@@ -207,6 +238,7 @@ Suite *suite_abi(void);
 Suite *suite_dispatch(void);
 Suite *suite_mask(void);
 Suite *suite_schedule(void);
+Suite *suite_poly1305(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

@@ -40,4 +40,30 @@ struct kat_square {
 	size_t x, z;           /* z: 2*len words */
 };
 
+/* Poly1305 (tests/kat/gen_poly1305.py -> poly1305_vectors.h): byte fields are offsets into
+ * kat_p1305_bytes. */
+struct kat_p1305_mac {
+	const char *what;
+	size_t key, msg, len;  /* key: 32 bytes */
+	uint8_t tag[16];
+};
+
+struct kat_p1305_blocks {      /* the kernel contract: h = (h + block + pad 2^128) r mod p */
+	const char *what;
+	uint64_t h[3];         /* h0, h1, h2 on entry (h2 <= 4) */
+	uint64_t r[2];         /* clamped r0, r1 */
+	size_t msg, nblocks;
+	uint64_t pad;
+	uint64_t want[3];      /* the result mod 2^130-5, canonical (< p) */
+};
+
+struct kat_p1305_jdk {         /* Poly1305.processMultipleBlocks on 5 x 26-bit limbs */
+	const char *what;
+	int64_t acc[5], r[5];
+	size_t msg, len;
+	int has_java;          /* the limbs are in Java's range: java[] is the Java model's output */
+	int64_t java[5];
+	uint64_t want[3];      /* the result mod 2^130-5, canonical (< p) */
+};
+
 #endif

@@ -429,6 +429,8 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 		return LONG_BI_ROW;
 	case LF_K_bi_square_to_len:
 		return LONG_BI_SQR;
+	case LF_K_poly1305_blocks:
+		return LONG_ROW / 2;    /* 16-byte blocks: 800 KB of buf_a */
 	default:
 		return 0;
 	}
@@ -464,6 +466,20 @@ static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
 		a[1] = n;
 		a[2] = (uintptr_t)buf_b;
 		break;
+	case LF_K_poly1305_blocks: {
+		/* ctx: 136 words, 64-byte aligned, in buf_b: h small, a clamped r, no powers
+		 * table (ctx[5] = 0, so vector variants rebuild theirs); m = buf_a, n blocks */
+		uint64_t *ctx = (uint64_t *)(((uintptr_t)buf_b + 63) & ~(uintptr_t)63);
+		ctx[0] = rnd, ctx[1] = ~rnd, ctx[2] = rnd & 3;
+		ctx[3] = (rnd * 0x9e3779b97f4a7c15ULL) & 0x0ffffffc0fffffffULL;
+		ctx[4] = (rnd ^ (rnd >> 7)) & 0x0ffffffc0ffffffcULL;
+		ctx[5] = ctx[6] = ctx[7] = 0;
+		a[0] = (uintptr_t)ctx;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = n;
+		a[3] = rnd & 1;
+		break;
+	}
 	default:
 		break;
 	}

@@ -191,7 +191,15 @@ class Function:
         self.op("b", self._exit)
 
     # passes ------------------------------------------------------------------------------
+    def secret_independent(self, public=()):
+        """Refuse (at finalize) a branch or an address that depends on loaded data, except
+        the loads named in `public`: (base register, offset) of their memory operands."""
+        self._public_loads = [(r, d) for r, d in public]
+
     def finalize(self):
+        if getattr(self, "_public_loads", None) is not None:
+            from .. import consttime
+            consttime.check([_CtNode(n, self._public_loads) for n in self.stream], self.name)
         if self._finalized:
             raise RuntimeError("finalize() called twice")
         self._finalized = True
@@ -305,6 +313,43 @@ class Function:
             if k == 0:
                 epi.append("\t.cfi_def_cfa_offset 0")
         return pro, epi
+
+
+class _CtNode:
+    """An instruction of the stream as consttime.check sees it (registers keyed by vid)."""
+
+    def __init__(self, n, public):
+        self.n = n
+        self.label = n.pseudo == "label"
+        m = n.memory() if n.pseudo is None else None
+        self.load = n.pseudo is None and n.is_load
+        self.public = self.load and m is not None and m.index is None and any(
+            m.base is r and m.off == d for r, d in public)
+        self._addr = [r.vid for r in m.regs_used()] if m is not None else []
+        self._wb = [m.base.vid] if m is not None and m.writeback else []
+        self._uses = [r.vid for r in n.uses()]
+        self._defs = [r.vid for r in n.defs() if r.vid not in self._wb]
+        self.cond = n.pseudo is None and n.is_conditional
+        self.reads_flags = n.pseudo is None and n.reads_flags
+        self.writes_flags = n.pseudo is None and n.writes_flags
+
+    def uses(self):
+        return self._uses
+
+    def defs(self):
+        return self._defs
+
+    def addr(self):
+        return self._addr
+
+    def writeback(self):
+        return self._wb
+
+    def branch_regs(self):
+        return self._uses if self.cond else []
+
+    def __str__(self):
+        return repr(self.n)
 
 
 def _dwarf_name(reg):

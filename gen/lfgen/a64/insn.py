@@ -78,6 +78,11 @@ SPEC = {
     "ldr.v": ("DM", {"load", "feat:asimd"}), "str.v": ("UM", {"store", "feat:asimd"}),
     "ldp.v": ("DDM", {"load", "feat:asimd"}), "stp.v": ("UUM", {"store", "feat:asimd"}),
     "ld1.v": ("DM", {"load", "feat:asimd"}), "st1.v": ("UM", {"store", "feat:asimd"}),
+    "ld4.v": ("DDDDM", {"load", "feat:asimd"}),    # four consecutive registers (pin them)
+    "addv.v": ("DU", {"feat:asimd"}), "addp.v": ("DUU", {"feat:asimd"}),
+    "umov.v": ("DU", {"feat:asimd"}),
+    # immediate forms (`bic v.4s, #0xfc, lsl #24`): the register is read and written
+    "bic.vi": ("XII", {"feat:asimd"}), "orr.vi": ("XII", {"feat:asimd"}),
 }
 
 CONDS = {"eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt",
@@ -292,9 +297,15 @@ class Insn:
                 parts.append(op.format(phys))
             else:
                 raise TypeError("cannot format operand %r of %s" % (op, self.mnem))
-        name = self.mnem[:-2] if self.mnem.endswith(".v") else self.mnem
+        name = self.mnem.split(".")[0] if self.mnem.endswith((".v", ".vi")) else self.mnem
         if name in ("ld1", "st1"):
             parts[0] = "{%s}" % parts[0]
+        elif name == "ld4":
+            regs = [phys[op.reg.vid] for op in self.ops[:4]]
+            if any(regs[i] != (regs[0] + i) % 32 for i in range(4)):
+                raise ValueError("ld4 needs four consecutive registers, got v%s"
+                                 % ", v".join(map(str, regs)))
+            parts[0:4] = ["{%s-%s}" % (parts[0], parts[3])]      # objdump's spelling
         return "\t%s\t%s" % (name, ", ".join(parts)) if parts else "\t%s" % name
 
     def __repr__(self):

@@ -252,7 +252,7 @@ class Runner:
     # ---- modelling ---------------------------------------------------------------------------
     def model(self, path, cpus):
         """{cpu: figures} of llvm-mca on the marked loops of one .S: per region cycles per
-        unit of work (the marker's limbs=/words=/products= count); `metric` is their
+        unit of work (the marker's limbs=/words=/products=/blocks= count); `metric` is their
         geometric mean, `main` the figure of the region doing the most work per iteration
         (how variants of one kernel are compared)."""
         if self.llvm_mca is None:
@@ -264,7 +264,7 @@ class Runner:
         for cpu in cpus:
             figs = []
             for i, (name, keys, entries) in enumerate(regs):
-                units = next((keys[k] for k in ("limbs", "words", "products") if k in keys),
+                units = next((keys[k] for k in ("limbs", "words", "products", "blocks") if k in keys),
                              None)
                 rdir = os.path.join(self.work, "regions")
                 os.makedirs(rdir, exist_ok=True)

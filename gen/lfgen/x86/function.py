@@ -171,6 +171,62 @@ class _Node:
         return str(self.insn)
 
 
+_FLAG_READERS = {"ADC", "SBB", "ADCX", "ADOX", "CMOVB", "CMOVAE", "CMOVC", "CMOVNC", "CMOVZ",
+                 "CMOVNZ", "CMOVE", "CMOVNE", "CMOVG", "CMOVL", "CMOVA", "CMOVBE", "SETB",
+                 "SETC", "SETZ", "SETNZ"}
+_FLAG_WRITERS = {"ADD", "ADC", "SUB", "SBB", "AND", "OR", "XOR", "CMP", "TEST", "SHL", "SHR",
+                 "SAR", "SHLD", "SHRD", "INC", "DEC", "NEG", "IMUL", "MUL", "ADCX", "ADOX",
+                 "BZHI", "BT", "KORTESTB", "KORTESTW", "KTESTB", "VPTEST"}
+
+
+class _CtNode:
+    """A PeachPy instruction as consttime.check sees it (registers keyed as in _Node)."""
+
+    def __init__(self, insn, public):
+        from peachpy.x86_64.operand import MemoryOperand
+        self.insn = insn
+        self.label = isinstance(insn, LABEL)
+        name = insn.name
+        mems = [o for o in insn.operands if isinstance(o, MemoryOperand)]
+        store = bool(mems) and insn.operands[0] is mems[0] and name.startswith(("MOV", "VMOV"))
+        self.load = bool(mems) and not store
+        self.public = self.load and any(
+            m.address.base is not None and m.address.index is None and
+            any(m.address.base == r and m.address.displacement == d for r, d in public)
+            for m in mems)
+        self._addr = [_Node._R(r).vid for m in mems for r in (m.address.base, m.address.index)
+                      if r is not None]
+        pseudo = self.label or isinstance(insn, (COMMENT, RETURN))
+        if isinstance(insn, LOAD.ARGUMENT):
+            self._uses, self._defs = [], [_Node._R(insn.operands[0]).vid]
+        elif pseudo:
+            self._uses, self._defs = [], []
+        else:
+            self._uses = [_Node._R(r).vid for r in insn.input_registers]
+            self._defs = [_Node._R(r).vid for r in insn.output_registers]
+        self.cond = isinstance(insn, BranchInstruction) and insn.is_conditional
+        self.reads_flags = self.cond or name in _FLAG_READERS
+        self.writes_flags = name in _FLAG_WRITERS
+
+    def uses(self):
+        return self._uses
+
+    def defs(self):
+        return self._defs
+
+    def addr(self):
+        return self._addr
+
+    def writeback(self):
+        return []
+
+    def branch_regs(self):
+        return []
+
+    def __str__(self):
+        return str(self.insn)
+
+
 class _Entry:
     pseudo = "entry"
     text = None
@@ -358,8 +414,16 @@ class Function:
             RETURN(value)
 
     # passes ------------------------------------------------------------------------------
+    def secret_independent(self, public=()):
+        """Refuse (at finalize) a branch or an address that depends on loaded data, except
+        the loads named in `public`: (register, displacement) of their memory operands."""
+        self._public_loads = [(r, d) for r, d in public]
+
     def finalize(self):
         insns = self.pp._instructions
+        if getattr(self, "_public_loads", None) is not None:
+            from .. import consttime
+            consttime.check([_CtNode(x, self._public_loads) for x in insns], self.name)
         returns = [i for i, x in enumerate(insns) if isinstance(x, RETURN)]
         if len(returns) != 1 or returns[0] != len(insns) - 1:
             raise ValueError("%s: exactly one RETURN, at the end (use f.ret and jump to "

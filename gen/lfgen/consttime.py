@@ -1,0 +1,59 @@
+"""Secret independence, checked at generation time: no branch and no address may depend on a
+secret (TESTING.md 11: valgrind cannot run AVX-512, but the generator sees every instruction).
+
+Secrets enter through loads: every value loaded from memory is secret unless the kernel
+declares the load public (Poly1305: ctx[5], the layout of the powers table). Arguments are
+public (pointers, lengths, the pad flag). Taint then flows through every instruction from
+its register inputs to its register outputs, and through the flags from a flag-writing
+instruction to the next reader. Registers are tracked by identity before allocation (the
+kernels' virtual registers each hold one kind of value), flow-insensitively and to a fixed
+point, so a value carried around a loop counts; the flags follow program order, restarting
+at each label (a flag read right after a label would have to be written before it, which
+the kernels never rely on).
+
+Refused: a conditional branch on tainted flags or a tainted register (cbz, tbz), and a
+memory operand whose base or index is tainted. The adapters give, per instruction:
+uses(), defs() (register keys), addr() (registers forming memory addresses), writeback()
+(address registers an addressing mode updates: tainted only through addr()), load (a value
+comes from memory), public (that load is declared public), reads_flags, writes_flags,
+branch_regs() (registers a conditional branch tests), cond (a conditional branch), label.
+"""
+
+
+class SecretDependence(ValueError):
+    pass
+
+
+def check(nodes, what):
+    tainted = set()
+    changed = True
+    while changed:
+        changed = False
+        flags = False
+        for n in nodes:
+            if n.label:
+                flags = False
+                continue
+            src = (any(u in tainted for u in n.uses()) or (n.load and not n.public) or
+                   (n.reads_flags and flags))
+            if n.writes_flags:
+                flags = src
+            moved = any(a in tainted for a in n.addr())
+            for d, t in [(d, src) for d in n.defs()] + [(d, moved) for d in n.writeback()]:
+                if t and d not in tainted:
+                    tainted.add(d)
+                    changed = True
+    flags = False
+    for n in nodes:
+        if n.label:
+            flags = False
+            continue
+        if any(a in tainted for a in n.addr()):
+            raise SecretDependence("%s: the address of `%s` depends on secret data" % (what, n))
+        if n.cond and ((n.reads_flags and flags) or any(r in tainted for r in n.branch_regs())):
+            raise SecretDependence("%s: the branch `%s` depends on secret data" % (what, n))
+        src = (any(u in tainted for u in n.uses()) or (n.load and not n.public) or
+               (n.reads_flags and flags))
+        if n.writes_flags:
+            flags = src
+    return tainted

@@ -1,0 +1,175 @@
+"""poly1305_blocks: the Poly1305 block function of RFC 8439 section 2.5.1, whole blocks only.
+
+For each 16-byte block m_i (little-endian), in order:
+
+    h = ((h + m_i + pad * 2^128) * r) mod p        p = 2^130 - 5,  pad = 1 for full blocks
+
+The accumulator is kept in radix 2^64, only partially reduced:
+
+    h = h0 + h1 2^64 + h2 2^128        h2 <= 4 on entry and on exit, so h < 5 * 2^128
+
+    ctx[0]  ctx[1]  ctx[2]   ctx[3]  ctx[4]   ctx[5]         ctx[6..7]   ctx[8..135]
+    h0      h1      h2       r0      r1       powers layout  zero        powers of r
+                                              (0 = none)                 (layout-specific)
+
+r = r0 + r1 2^64 is clamped (RFC 8439 2.5: r0 & 0x0ffffffc0fffffff, r1 & 0x0ffffffc0ffffffc),
+so r0, r1 < 2^60 and r1 = 0 mod 4. Multiplying by r folds 2^128 * r1 = 2^130 * (r1/4) into
+5 (r1/4): with s1 = r1 + (r1 >> 2) = 5 r1 / 4,
+
+    h * r = (h0 r0 + h1 s1) + (h0 r1 + h1 r0 + h2 s1) 2^64 + (h2 r0) 2^128      (mod p)
+
+then the bits from 2^130 up (c = d2 >> 2) come back as 5c = (d2 & ~3) + (d2 >> 2).
+
+Vector variants keep powers of r in ctx[8..] in their own layout and name it in ctx[5]; a
+variant finding another value there (0 after lf_poly1305_init, a table of another variant)
+rebuilds the table before its vector loop, so whoever sets a new r must set ctx[5] = 0.
+"""
+
+from ..kernel import KernelSpec, Variant, Param
+
+CTX_WORDS = 136          # uint64_t words of ctx (1088 bytes; the kernels need 8-byte alignment)
+CTX_POWERS = 5           # ctx word naming the layout of the powers table
+CTX_TABLE = 8            # first word of the powers table
+TABLE_WORDS = CTX_WORDS - CTX_TABLE
+
+R0_CLAMP = 0x0ffffffc0fffffff
+R1_CLAMP = 0x0ffffffc0ffffffc
+
+SPEC = KernelSpec(
+    name="poly1305_blocks",
+    operation="h = (h + m_i + pad 2^128) r mod 2^130-5 for each block m_i (h partly reduced)",
+    args=[("ctx", "uint64_t *"), ("m", "const uint8_t *"), ("nblocks", "size_t"),
+          ("pad", "uint64_t")],
+    result=None,
+    shapes="ctx: 136 uint64_t, 8-byte aligned (64 is faster): ctx[0..2] = h0, h1, h2\n"
+           "(h = h0 + h1 2^64 + h2 2^128, h2 <= 4), ctx[3..4] = clamped r0, r1 (r = r0 +\n"
+           "r1 2^64), ctx[5] = the layout of the powers of r in ctx[8..135] (0: none; written\n"
+           "by vector variants), ctx[6..7] = 0. m: nblocks blocks of 16 bytes, each a\n"
+           "little-endian 128-bit number, any alignment.",
+    units="nblocks in 16-byte blocks; pad is 1 (full blocks: 2^128 added) or 0 (a final\n"
+          "partial block the caller padded with 0x01 and zeros).",
+    preconditions="nblocks == 0 touches no memory (m may be NULL). h2 <= 4 and r clamped on\n"
+                  "entry (other values give a wrong h, never a fault); pad in {0, 1}. ctx[5]\n"
+                  "must be 0 after r changes. Constant time: no branch or address depends on\n"
+                  "h, r or the message, only on nblocks and ctx[5].",
+    source="RFC 8439 section 2.5 (Poly1305); the radix-2^64 multiply of OpenSSL's\n"
+           "poly1305-x86_64.pl and of the JDK's AArch64 stub (JDK-8296411); the 16-block\n"
+           "AVX-512 IFMA design of JDK-8288047 (Goll and Gueron, \"Vectorization of\n"
+           "Poly1305 message authentication code\").",
+    api="lf_poly1305_update",
+    tune_sizes=(4, 16, 64, 1024),
+)
+
+
+def build_x86_scalar(symbol, p):
+    from ..x86 import function as x86
+    from . import x86_poly1305
+    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    with f:
+        ctx, m, nblocks, pad = f.load_args()
+        f.secret_independent(public=[(ctx, 8 * CTX_POWERS)])
+        x86_poly1305.scalar_blocks(f, ctx, m, nblocks, pad)
+        f.ret()
+    return f.finalize()
+
+
+def build_a64(symbol, p):
+    from ..a64.function import Function
+    from . import a64_poly1305
+    f = Function(symbol, SPEC.args, SPEC.result)
+    f.secret_independent(public=[(f.arg_regs[0], 8 * CTX_POWERS)])
+    a64_poly1305.scalar_blocks(f, *f.arg_regs, p)
+    f.ret()
+    return f.finalize()
+
+
+VARIANTS = [
+    Variant("mulx", "x86_64", build_x86_scalar, {},
+            "Radix 2^64, one block at a time: ADD/ADC of the block, four MULX and two IMUL\n"
+            "for h*r with 5*r1/4 folded in, one partial reduction (x86_poly1305)."),
+    Variant("a64", "aarch64", build_a64, {},
+            "Radix 2^64, one block at a time: ldp and adds/adcs of the block, mul/umulh for\n"
+            "h*r with 5*r1/4 folded in, one partial reduction (a64_poly1305)."),
+]
+
+
+def build_ifma(symbol, p):
+    from ..x86 import function as x86
+    from . import x86_poly1305_ifma
+    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
+    # fewer than vec_min blocks (0 included) run the scalar mulx variant, reached before
+    # this function's frame: no powers table, no vector state on that path
+    f.tail_call_outside(2, p.vec_min, None, p.sibling("mulx"))
+    with f:
+        ctx, m, nblocks, pad = f.load_args()
+        f.secret_independent(public=[(ctx, 8 * CTX_POWERS)])
+        x86_poly1305_ifma.blocks(f, ctx, m, nblocks, pad, p)
+        f.ret()
+    return f.finalize()
+
+
+def _r26_builder(zmm):
+    def build(symbol, p):
+        from ..x86 import function as x86
+        from . import x86_poly1305_r26
+        f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=zmm)
+        f.tail_call_outside(2, p.vec_min, None, p.sibling("mulx"))
+        with f:
+            ctx, m, nblocks, pad = f.load_args()
+            f.secret_independent(public=[(ctx, 8 * CTX_POWERS)])
+            x86_poly1305_r26.blocks(f, ctx, m, nblocks, pad, p, zmm)
+            f.ret()
+        return f.finalize()
+    return build
+
+
+def _ifma_params():
+    from .x86_poly1305_ifma import PARAMS
+    return PARAMS
+
+
+VARIANTS.insert(0, Variant(
+    "ifma", "x86_64", build_ifma, _ifma_params(),
+    "Radix 2^44, 8 blocks per zmm lane group, `chains` groups: parallel Horner by r^(8C)\n"
+    "with VPMADD52LUQ/HUQ, lazy carries bounded at generation time, a fold by the powers\n"
+    "r^(8C)..r^1 kept in ctx, then the leftover blocks by the scalar step\n"
+    "(x86_poly1305_ifma)."))
+
+
+def build_neon(symbol, p):
+    from ..a64.function import Function
+    from . import a64_poly1305_neon
+    f = Function(symbol, SPEC.args, SPEC.result)
+    f.secret_independent(public=[(f.arg_regs[0], 8 * CTX_POWERS)])
+    a64_poly1305_neon.blocks(f, *f.arg_regs, p)
+    f.ret()
+    return f.finalize()
+
+
+def _neon_params():
+    from .a64_poly1305_neon import PARAMS
+    return PARAMS
+
+
+def _r26_params(zmm):
+    from . import x86_poly1305_r26 as m
+    return m.PARAMS_AVX512F if zmm else m.PARAMS_AVX2
+
+
+VARIANTS.insert(VARIANTS.index(next(v for v in VARIANTS if v.name == "a64")), Variant(
+    "neon", "aarch64", build_neon, _neon_params(),
+    "Radix 2^26, 4 blocks per group of .4s registers and `chains` groups: UMULL/UMLAL\n"
+    "(2) by r^(4C) as vector elements, carries on .2d with USRA, UZP1 back to .4s,\n"
+    "LD4 block loads; a fold by the powers kept in ctx, then the scalar step for the rest\n"
+    "(a64_poly1305_neon)."))
+
+VARIANTS[1:1] = [
+    Variant("avx512f", "x86_64", _r26_builder(True), _r26_params(True),
+            "Radix 2^26, 8 blocks per zmm: VPMULUDQ schoolbook with 5 r folded in, two\n"
+            "interleaved carry chains, parallel Horner by r^8 and a fold by r^8..r^1 kept in\n"
+            "ctx (x86_poly1305_r26); for AVX-512 CPUs without IFMA."),
+    Variant("avx2", "x86_64", _r26_builder(False), _r26_params(False),
+            "Radix 2^26, 4 blocks per ymm and `chains` groups: VPMULUDQ schoolbook with 5 r\n"
+            "folded in, parallel Horner by r^(4C) and a fold by the powers kept in ctx\n"
+            "(x86_poly1305_r26); for CPUs without AVX-512."),
+]
