@@ -728,6 +728,16 @@ static void jdk_random(const struct tvar *t)
 		fill_msg(&g, msg, len, i % 4);
 		jdk_check(t, COV_API, "random accumulator", acc, r, msg, len, NULL, NULL, i % 10 == 0);
 	}
+	/* the kernel's h at 2^130 and above: with r = 4, acc = 0 and one block of 0xff, the
+	 * radix-2^64 step gives x = 2^129 - 1, 4x = 2^64 - 4 + (2^64 - 1) 2^64 + 7 2^128, and the
+	 * partial reduction carries 5 through a full h1: h = 1 + 4 2^128 (h2 = 4, the largest
+	 * the kernels leave).  The way out folds it again: acc = 6. */
+	{
+		static const int64_t zero[5] = { 0, 0, 0, 0, 0 }, four[5] = { 4, 0, 0, 0, 0 };
+		memset(msg, 0xff, 16);
+		jdk_check(t, COV_API, "kernel h2 = 4 on the way out", zero, four, msg, 16, NULL, NULL,
+		          0);
+	}
 	free(msg);
 	unforce();
 }
