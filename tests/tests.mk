@@ -9,6 +9,12 @@
 #   make test-flavours  every generated file assembled for ELF, Mach-O and Win64, objects
 #                       checked, the Win64 flavour run under wine64 (tests/flavours.mk)
 #   make test-ct        constant time of Poly1305 under valgrind memcheck (tests/ct.mk)
+#   make fuzz           not part of `make test`: the Poly1305 suite with FUZZ_CASES random
+#                       (key, length, chunking) cases (biased: all-0xff/0x00 blocks, edge
+#                       keys, lengths around the vector thresholds) spread over every variant,
+#                       against OpenSSL and libsodium (and GMP every 64th case; under qemu
+#                       GMP only), with a new seed each run (printed; LF_TEST_SEED=<n>
+#                       replays it).  `make fuzz ARCH=aarch64` runs it under qemu.
 #
 # Each architecture's run: the whole suite once (every runnable variant of every kernel,
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
@@ -26,7 +32,7 @@
 -include tests/unwind.mk
 -include tests/ct.mk
 
-.PHONY: test test-host test-aarch64 test-suite test-objects test-mutants
+.PHONY: test test-host test-aarch64 test-suite test-objects test-mutants fuzz
 
 test: deps check-generated test-gen test-host test-aarch64 test-consumer test-unwind test-flavours \
       test-ct
@@ -91,6 +97,12 @@ TEST_QEMU_CPUS := cortex-a72 neoverse-n1 max
 # LIMBFORGE_CPU masks for the second round: each removes features one at a time (or all)
 TEST_MASKS_x86_64 := none -adx -bmi2 -adx,-bmi2 -avx2 -avx512ifma,-adx -avx512vl -avx512f
 TEST_MASKS_aarch64 := none -asimd -sve,-sve2
+
+FUZZ_CASES ?= $(if $(RUN),300000,3000000)
+fuzz: $(TEST_BIN)
+	LF_TEST_SEED=$${LF_TEST_SEED:-$$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')} \
+		LF_TEST_P1305_RANDOM=$(FUZZ_CASES) CK_TIMEOUT_MULTIPLIER=100 $(TEST_ENV) \
+		$(RUN) $(TEST_BIN) poly1305
 
 test-suite: $(TEST_BIN) test-objects $(TEST_DIR)/mask_race
 	$(TEST_ENV) $(RUN) $(TEST_BIN)

@@ -24,6 +24,19 @@ class SecretDependence(ValueError):
     pass
 
 
+class Checked:
+    """What both function builders offer (x86.function.Function, a64.function.Function):
+    a kernel calls f.secret_independent(...) and the builder's finalize runs check() over its
+    instructions, through its own adapter, with `public_loads`."""
+
+    public_loads = None
+
+    def secret_independent(self, public=()):
+        """Refuse (at finalize) a branch or an address that depends on loaded data, except
+        the loads named in `public`: (base register, displacement) of their memory operands."""
+        self.public_loads = [(r, d) for r, d in public]
+
+
 def check(nodes, what):
     tainted = set()
     changed = True

@@ -76,7 +76,7 @@ class X86(unittest.TestCase):
 
     def test_public_load_and_counters_pass(self):
         def body(f, ctx, m, n):
-            t, s = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+            s = GeneralPurposeRegister64()
             CMP([ctx + 40], 7)              # declared public
             JZ(f.exit_label)
             loop = Label("loop")

@@ -29,9 +29,9 @@
  *    Poly1305 message authentication code").
  *
  * Algorithm (avx2, x86_64):
- *    Radix 2^26, 4 blocks per ymm and `chains` groups: VPMULUDQ schoolbook with 5 r
- *    folded in, parallel Horner by r^(4C) and a fold by the powers kept in ctx
- *    (x86_poly1305_r26); for CPUs without AVX-512.
+ *    Radix 2^26, 4 blocks per ymm: VPMULUDQ schoolbook with 5 r folded in, parallel
+ *    Horner by r^4 and a fold by the powers kept in ctx (x86_poly1305_r26); for CPUs
+ *    without AVX-512.
  *
  * Schedule: gen/schedules/x86_64/sapphirerapids.toml [poly1305_blocks.avx2]
  *   used on: GenuineIntel family 0x6 model 0xcf

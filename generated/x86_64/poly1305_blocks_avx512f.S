@@ -29,9 +29,9 @@
  *    Poly1305 message authentication code").
  *
  * Algorithm (avx512f, x86_64):
- *    Radix 2^26, 8 blocks per zmm: VPMULUDQ schoolbook with 5 r folded in, two
- *    interleaved carry chains, parallel Horner by r^8 and a fold by r^8..r^1 kept in
- *    ctx (x86_poly1305_r26); for AVX-512 CPUs without IFMA.
+ *    Radix 2^26, 8 blocks per zmm: VPMULUDQ schoolbook with 5 r folded in, carries
+ *    in the `carry` order, parallel Horner by r^8 and a fold by r^8..r^1 kept in ctx
+ *    (x86_poly1305_r26); for AVX-512 CPUs without IFMA.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [poly1305_blocks.avx512f]
  *   used on: any CPU without a schedule of its own (the fallback)

@@ -37,6 +37,7 @@
  * Schedule: gen/schedules/x86_64/generic.toml [poly1305_blocks.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   chains = 2
+ *   interleave = 0
  *   vec_min = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx

@@ -19,6 +19,7 @@ Passes run in `finalize`:
 
 import contextlib
 
+from .. import consttime
 from ..verify import check_bindings
 from .insn import Insn, Imm, Label, Mem, SPEC
 from .regs import GPR, VEC, Reg, View, Zero, Local, SP, CALLEE_SAVED_GPR, CALLEE_SAVED_VEC
@@ -48,7 +49,7 @@ class Compiled:
         return [n.mnem for n in self.stream if n.pseudo is None]
 
 
-class Function:
+class Function(consttime.Checked):
     MAX_ARGS = 8
 
     def __init__(self, name, args, result=None):
@@ -191,15 +192,9 @@ class Function:
         self.op("b", self._exit)
 
     # passes ------------------------------------------------------------------------------
-    def secret_independent(self, public=()):
-        """Refuse (at finalize) a branch or an address that depends on loaded data, except
-        the loads named in `public`: (base register, offset) of their memory operands."""
-        self._public_loads = [(r, d) for r, d in public]
-
     def finalize(self):
-        if getattr(self, "_public_loads", None) is not None:
-            from .. import consttime
-            consttime.check([_CtNode(n, self._public_loads) for n in self.stream], self.name)
+        if self.public_loads is not None:
+            consttime.check([_CtNode(n, self.public_loads) for n in self.stream], self.name)
         if self._finalized:
             raise RuntimeError("finalize() called twice")
         self._finalized = True

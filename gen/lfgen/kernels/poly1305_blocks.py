@@ -25,7 +25,7 @@ variant finding another value there (0 after lf_poly1305_init, a table of anothe
 rebuilds the table before its vector loop, so whoever sets a new r must set ctx[5] = 0.
 """
 
-from ..kernel import KernelSpec, Variant, Param
+from ..kernel import KernelSpec, Variant
 
 CTX_WORDS = 136          # uint64_t words of ctx (1088 bytes; the kernels need 8-byte alignment)
 CTX_POWERS = 5           # ctx word naming the layout of the powers table
@@ -61,115 +61,97 @@ SPEC = KernelSpec(
 )
 
 
-def build_x86_scalar(symbol, p):
-    from ..x86 import function as x86
-    from . import x86_poly1305
-    f = x86.Function(symbol, SPEC.args, SPEC.result)
-    with f:
-        ctx, m, nblocks, pad = f.load_args()
-        f.secret_independent(public=[(ctx, 8 * CTX_POWERS)])
-        x86_poly1305.scalar_blocks(f, ctx, m, nblocks, pad)
-        f.ret()
-    return f.finalize()
+PUBLIC_LOADS = 8 * CTX_POWERS   # the one load that is not secret: the table's layout word
 
 
-def build_a64(symbol, p):
-    from ..a64.function import Function
-    from . import a64_poly1305
-    f = Function(symbol, SPEC.args, SPEC.result)
-    f.secret_independent(public=[(f.arg_regs[0], 8 * CTX_POWERS)])
-    a64_poly1305.scalar_blocks(f, *f.arg_regs, p)
-    f.ret()
-    return f.finalize()
-
-
-VARIANTS = [
-    Variant("mulx", "x86_64", build_x86_scalar, {},
-            "Radix 2^64, one block at a time: ADD/ADC of the block, four MULX and two IMUL\n"
-            "for h*r with 5*r1/4 folded in, one partial reduction (x86_poly1305)."),
-    Variant("a64", "aarch64", build_a64, {},
-            "Radix 2^64, one block at a time: ldp and adds/adcs of the block, mul/umulh for\n"
-            "h*r with 5*r1/4 folded in, one partial reduction (a64_poly1305)."),
-]
-
-
-def build_ifma(symbol, p):
-    from ..x86 import function as x86
-    from . import x86_poly1305_ifma
-    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
-    # fewer than vec_min blocks (0 included) run the scalar mulx variant, reached before
-    # this function's frame: no powers table, no vector state on that path
-    f.tail_call_outside(2, p.vec_min, None, p.sibling("mulx"))
-    with f:
-        ctx, m, nblocks, pad = f.load_args()
-        f.secret_independent(public=[(ctx, 8 * CTX_POWERS)])
-        x86_poly1305_ifma.blocks(f, ctx, m, nblocks, pad, p)
-        f.ret()
-    return f.finalize()
-
-
-def _r26_builder(zmm):
+def _x86(body, zmm32=False, vector=False):
+    """A builder for an x86-64 variant whose body is body(f, ctx, m, nblocks, pad, p)."""
     def build(symbol, p):
         from ..x86 import function as x86
-        from . import x86_poly1305_r26
-        f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=zmm)
-        f.tail_call_outside(2, p.vec_min, None, p.sibling("mulx"))
+        f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=zmm32)
+        if vector:
+            # fewer than vec_min blocks (0 included) run the scalar mulx variant, reached
+            # before this function's frame: no powers table, no vector state on that path
+            f.tail_call_outside(2, p.vec_min, None, p.sibling("mulx"))
         with f:
             ctx, m, nblocks, pad = f.load_args()
-            f.secret_independent(public=[(ctx, 8 * CTX_POWERS)])
-            x86_poly1305_r26.blocks(f, ctx, m, nblocks, pad, p, zmm)
+            f.secret_independent(public=[(ctx, PUBLIC_LOADS)])
+            body(f, ctx, m, nblocks, pad, p)
             f.ret()
         return f.finalize()
     return build
 
 
-def _ifma_params():
-    from .x86_poly1305_ifma import PARAMS
-    return PARAMS
+def _a64(body):
+    """A builder for an AArch64 variant whose body is body(f, ctx, m, nblocks, pad, p)."""
+    def build(symbol, p):
+        from ..a64.function import Function
+        f = Function(symbol, SPEC.args, SPEC.result)
+        f.secret_independent(public=[(f.arg_regs[0], PUBLIC_LOADS)])
+        body(f, *f.arg_regs, p)
+        f.ret()
+        return f.finalize()
+    return build
 
 
-VARIANTS.insert(0, Variant(
-    "ifma", "x86_64", build_ifma, _ifma_params(),
-    "Radix 2^44, 8 blocks per zmm lane group, `chains` groups: parallel Horner by r^(8C)\n"
-    "with VPMADD52LUQ/HUQ, lazy carries bounded at generation time, a fold by the powers\n"
-    "r^(8C)..r^1 kept in ctx, then the leftover blocks by the scalar step\n"
-    "(x86_poly1305_ifma)."))
+def _mulx(f, ctx, m, nblocks, pad, p):
+    from . import x86_poly1305
+    x86_poly1305.scalar_blocks(f, ctx, m, nblocks, pad)
 
 
-def build_neon(symbol, p):
-    from ..a64.function import Function
+def _ifma(f, ctx, m, nblocks, pad, p):
+    from . import x86_poly1305_ifma
+    x86_poly1305_ifma.blocks(f, ctx, m, nblocks, pad, p)
+
+
+def _r26(zmm):
+    def body(f, ctx, m, nblocks, pad, p):
+        from . import x86_poly1305_r26
+        x86_poly1305_r26.blocks(f, ctx, m, nblocks, pad, p, zmm)
+    return body
+
+
+def _neon(f, ctx, m, nblocks, pad, p):
     from . import a64_poly1305_neon
-    f = Function(symbol, SPEC.args, SPEC.result)
-    f.secret_independent(public=[(f.arg_regs[0], 8 * CTX_POWERS)])
-    a64_poly1305_neon.blocks(f, *f.arg_regs, p)
-    f.ret()
-    return f.finalize()
+    a64_poly1305_neon.blocks(f, ctx, m, nblocks, pad, p)
 
 
-def _neon_params():
-    from .a64_poly1305_neon import PARAMS
-    return PARAMS
+def _scalar_a64(f, ctx, m, nblocks, pad, p):
+    from . import a64_poly1305
+    a64_poly1305.scalar_blocks(f, ctx, m, nblocks, pad, p)
 
 
-def _r26_params(zmm):
-    from . import x86_poly1305_r26 as m
-    return m.PARAMS_AVX512F if zmm else m.PARAMS_AVX2
+def _params():
+    from . import x86_poly1305_ifma, x86_poly1305_r26, a64_poly1305_neon
+    return (x86_poly1305_ifma.PARAMS, x86_poly1305_r26.PARAMS_AVX512F,
+            x86_poly1305_r26.PARAMS_AVX2, a64_poly1305_neon.PARAMS)
 
 
-VARIANTS.insert(VARIANTS.index(next(v for v in VARIANTS if v.name == "a64")), Variant(
-    "neon", "aarch64", build_neon, _neon_params(),
-    "Radix 2^26, 4 blocks per group of .4s registers and `chains` groups: UMULL/UMLAL\n"
-    "(2) by r^(4C) as vector elements, carries on .2d with USRA, UZP1 back to .4s,\n"
-    "LD4 block loads; a fold by the powers kept in ctx, then the scalar step for the rest\n"
-    "(a64_poly1305_neon)."))
+_IFMA, _AVX512F, _AVX2, _NEON = _params()
 
-VARIANTS[1:1] = [
-    Variant("avx512f", "x86_64", _r26_builder(True), _r26_params(True),
-            "Radix 2^26, 8 blocks per zmm: VPMULUDQ schoolbook with 5 r folded in, two\n"
-            "interleaved carry chains, parallel Horner by r^8 and a fold by r^8..r^1 kept in\n"
-            "ctx (x86_poly1305_r26); for AVX-512 CPUs without IFMA."),
-    Variant("avx2", "x86_64", _r26_builder(False), _r26_params(False),
-            "Radix 2^26, 4 blocks per ymm and `chains` groups: VPMULUDQ schoolbook with 5 r\n"
-            "folded in, parallel Horner by r^(4C) and a fold by the powers kept in ctx\n"
-            "(x86_poly1305_r26); for CPUs without AVX-512."),
+VARIANTS = [
+    Variant("ifma", "x86_64", _x86(_ifma, zmm32=True, vector=True), _IFMA,
+            "Radix 2^44, 8 blocks per zmm lane group, `chains` groups: parallel Horner by r^(8C)\n"
+            "with VPMADD52LUQ/HUQ, lazy carries bounded at generation time, a fold by the powers\n"
+            "r^(8C)..r^1 kept in ctx, then the leftover blocks by the scalar step\n"
+            "(x86_poly1305_ifma)."),
+    Variant("avx512f", "x86_64", _x86(_r26(True), zmm32=True, vector=True), _AVX512F,
+            "Radix 2^26, 8 blocks per zmm: VPMULUDQ schoolbook with 5 r folded in, carries\n"
+            "in the `carry` order, parallel Horner by r^8 and a fold by r^8..r^1 kept in ctx\n"
+            "(x86_poly1305_r26); for AVX-512 CPUs without IFMA."),
+    Variant("avx2", "x86_64", _x86(_r26(False), vector=True), _AVX2,
+            "Radix 2^26, 4 blocks per ymm: VPMULUDQ schoolbook with 5 r folded in, parallel\n"
+            "Horner by r^4 and a fold by the powers kept in ctx (x86_poly1305_r26); for CPUs\n"
+            "without AVX-512."),
+    Variant("mulx", "x86_64", _x86(_mulx), {},
+            "Radix 2^64, one block at a time: ADD/ADC of the block, four MULX and two IMUL\n"
+            "for h*r with 5*r1/4 folded in, one partial reduction (x86_poly1305)."),
+    Variant("neon", "aarch64", _a64(_neon), _NEON,
+            "Radix 2^26, 4 blocks per group of .4s registers and `chains` groups: UMULL/UMLAL\n"
+            "(2) by r^(4C) as vector elements, carries on .2d with USRA, UZP1 back to .4s,\n"
+            "LD4 block loads; a fold by the powers kept in ctx, then the scalar step for the rest\n"
+            "(a64_poly1305_neon)."),
+    Variant("a64", "aarch64", _a64(_scalar_a64), {},
+            "Radix 2^64, one block at a time: ldp and adds/adcs of the block, mul/umulh for\n"
+            "h*r with 5*r1/4 folded in, one partial reduction (a64_poly1305)."),
 ]

@@ -14,8 +14,8 @@ weight-2^64 column is below 2^126; d < 2^190, so d2 < 2^62 and 5c < 2^63: no car
 After the reduction h2 <= 3 plus a carry from 5c, so h2 <= 4 again.
 """
 
-from peachpy.x86_64 import (GeneralPurposeRegister64, Label, LABEL, MOV, ADD, ADC, AND, SHR,
-                            SHL, SHRD, IMUL, MULX, TEST, DEC, JZ, JNZ, VZEROALL, VPXORD, rdx)
+from peachpy.x86_64 import (GeneralPurposeRegister64, LABEL, MOV, ADD, ADC, AND, SHR, SHL, SHRD,
+                            IMUL, MULX, TEST, DEC, JZ, JNZ, VZEROALL, VPXORD, rdx)
 from peachpy.x86_64 import registers as _regs
 
 
@@ -152,6 +152,20 @@ def scalar_powers(key, count, store):
         store(power, x)
         if power < count:
             block(x, key, None, None)
+
+
+def finish_vector(f, ctx, h, key, m, nblocks, pad, count, bits, digit, zmm32):
+    """The end of a vector variant: h = the digit sums digit(0..count-1) of the fold (radix
+    2^bits, each < 2^58), vector registers wiped, the nblocks (< one chunk) blocks left by the
+    scalar step, h stored."""
+    from_digits(h, count, bits, digit)
+    wipe_vectors(zmm32)
+    tail = f.new_label("stored")
+    TEST(nblocks, nblocks)
+    JZ(tail)
+    block_loop(f, h, key, m, nblocks, pad, name="tail")
+    LABEL(tail)
+    store_h(ctx, h)
 
 
 def wipe_vectors(zmm32):

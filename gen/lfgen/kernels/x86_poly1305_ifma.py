@@ -40,13 +40,12 @@ After the fold the 8C products are summed over groups and lanes, turned back int
 (x86_poly1305.block).
 """
 
-from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, Label, LABEL, MOV, ADD, SUB,
-                            ADC, AND, SHL, SHR, SHRD, CMP, TEST, JB, JAE, JE, JZ,
-                            VMOVDQU64, VMOVQ, VPBROADCASTQ, VPUNPCKLQDQ,
-                            VPUNPCKHQDQ, VPSRLQ, VPSLLQ, VPANDQ, VPORQ, VPADDQ, VPXORQ,
-                            VPXORD, VPTERNLOGQ, VPMADD52LUQ, VPMADD52HUQ, VEXTRACTI64X4, VEXTRACTI32X4,
-                            VPSRLDQ)
+from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, LABEL, MOV, ADD, SUB, SHL, CMP,
+                            JB, JAE, JE, VMOVDQU64, VMOVQ, VPBROADCASTQ, VPUNPCKLQDQ, VPUNPCKHQDQ,
+                            VPSRLQ, VPSLLQ, VPANDQ, VPORQ, VPADDQ, VPXORQ, VPTERNLOGQ, VPMADD52LUQ,
+                            VPMADD52HUQ, VEXTRACTI64X4, VEXTRACTI32X4, VPSRLDQ)
 
+from .. import sched
 from ..kernel import Param
 from . import x86_poly1305
 from .poly1305_blocks import CTX_POWERS, CTX_TABLE, TABLE_WORDS
@@ -60,6 +59,9 @@ PARAMS = {
     "chains": Param(2, (1, 2, 3, 4),
                     "independent zmm accumulator groups of 8 blocks: 8*chains blocks per "
                     "iteration, powers r^1 .. r^(8*chains)"),
+    "interleave": Param(0, (0, 1),
+                        "1: the groups' instructions spread through each other in the loop "
+                        "(sched.interleave); 0: one group after the other"),
     "vec_min": Param(16, (8, 16, 24, 32, 48, 64),
                      "from this many blocks on the vector path (fewer: the scalar mulx "
                      "variant, no powers table)", kind="size", sizes=(8, 12, 16, 24, 32, 48, 64)),
@@ -313,8 +315,15 @@ def blocks(f, ctx, m, nblocks, pad, p):
     JB(fold)
     LABEL(loop)
     f.mca_begin("poly1305_blocks blocks=%d" % (8 * C))
+    groups = []
     for g in range(C):
-        _mul(k, A[g], R, R20, acc=_load_blocks(k, m, 128 * g))
+        with f.capture() as insns:
+            _mul(k, A[g], R, R20, acc=_load_blocks(k, m, 128 * g))
+        groups.append(list(insns))
+    body = groups[0]
+    for g in groups[1:]:
+        body = sched.interleave(body, g, sched.X86Deps()) if p.interleave else body + g
+    f.extend(body)
     ADD(m, 128 * C)
     SUB(nblocks, 8 * C)
     CMP(nblocks, 8 * C)
@@ -335,12 +344,4 @@ def blocks(f, ctx, m, nblocks, pad, p):
         s = GeneralPurposeRegister64()
         _hsum(A[0][j], s)
         return s
-    x86_poly1305.from_digits(h, 3, 44, digit)
-    x86_poly1305.wipe_vectors(True)
-
-    tail = f.new_label("stored")
-    TEST(nblocks, nblocks)
-    JZ(tail)
-    x86_poly1305.block_loop(f, h, key, m, nblocks, pad, name="tail")
-    LABEL(tail)
-    x86_poly1305.store_h(ctx, h)
+    x86_poly1305.finish_vector(f, ctx, h, key, m, nblocks, pad, 3, 44, digit, True)

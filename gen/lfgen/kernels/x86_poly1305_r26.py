@@ -16,12 +16,11 @@ row 5C+10 = pad 2^24 (written on every call). The powers come from
 the scalar step (x86_poly1305.scalar_powers), W C of them.
 """
 
-from peachpy.x86_64 import (GeneralPurposeRegister64, XMMRegister, YMMRegister, ZMMRegister,
-                            LABEL, MOV, ADD, SUB, CMP, TEST, JB, JAE, JE, JZ, SHL, qword,
-                            VMOVQ, VPBROADCASTQ, VPUNPCKLQDQ, VPUNPCKHQDQ, VPSRLQ, VPSLLQ,
-                            VPMULUDQ, VPADDQ, VPAND, VPOR, VPANDQ, VPORQ, VPTERNLOGQ,
-                            VMOVDQU, VMOVDQA, VMOVDQU64, VMOVDQA64, VEXTRACTI128, VPSRLDQ,
-                            VSHUFI64X2, VPSHUFD)
+from peachpy.x86_64 import (GeneralPurposeRegister64, XMMRegister, YMMRegister, ZMMRegister, LABEL,
+                            MOV, ADD, SUB, CMP, JB, JAE, JE, SHL, qword, VMOVQ, VPBROADCASTQ,
+                            VPUNPCKLQDQ, VPUNPCKHQDQ, VPSRLQ, VPSLLQ, VPMULUDQ, VPADDQ, VPAND,
+                            VPOR, VPANDQ, VPORQ, VPTERNLOGQ, VMOVDQU, VMOVDQA, VMOVDQU64,
+                            VMOVDQA64, VEXTRACTI128, VPSRLDQ, VSHUFI64X2, VPSHUFD)
 
 from ..kernel import Param
 from . import x86_poly1305, poly1305_r26 as r26
@@ -298,12 +297,4 @@ def blocks(f, ctx, m, nblocks, pad, p, zmm):
         s = GeneralPurposeRegister64()
         _hsum(isa, A[0][j], s)
         return s
-    x86_poly1305.from_digits(h, 5, 26, digit)
-    x86_poly1305.wipe_vectors(zmm)
-
-    tail = f.new_label("stored")
-    TEST(nblocks, nblocks)
-    JZ(tail)
-    x86_poly1305.block_loop(f, h, key, m, nblocks, pad, name="tail")
-    LABEL(tail)
-    x86_poly1305.store_h(ctx, h)
+    x86_poly1305.finish_vector(f, ctx, h, key, m, nblocks, pad, 5, 26, digit, zmm)

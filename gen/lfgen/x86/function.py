@@ -41,7 +41,7 @@ from peachpy.x86_64.pseudo import LABEL, RETURN, LOAD, Label
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, XMMRegister, YMMRegister,
                                       ZMMRegister, rdi, rsi, rdx, rcx, r8, r9, rsp)
 
-from .. import features
+from .. import consttime, features
 from ..verify import check_bindings, AllocationError
 from . import gas, peachpy_ext
 
@@ -246,7 +246,7 @@ class _Entry:
         return "<entry>"
 
 
-class Function:
+class Function(consttime.Checked):
     def __init__(self, name, args, result=None, zmm32=False):
         if len(args) > len(SYSV_ARGS):
             raise ValueError("stack arguments are not supported")
@@ -414,16 +414,10 @@ class Function:
             RETURN(value)
 
     # passes ------------------------------------------------------------------------------
-    def secret_independent(self, public=()):
-        """Refuse (at finalize) a branch or an address that depends on loaded data, except
-        the loads named in `public`: (register, displacement) of their memory operands."""
-        self._public_loads = [(r, d) for r, d in public]
-
     def finalize(self):
         insns = self.pp._instructions
-        if getattr(self, "_public_loads", None) is not None:
-            from .. import consttime
-            consttime.check([_CtNode(x, self._public_loads) for x in insns], self.name)
+        if self.public_loads is not None:
+            consttime.check([_CtNode(x, self.public_loads) for x in insns], self.name)
         returns = [i for i, x in enumerate(insns) if isinstance(x, RETURN)]
         if len(returns) != 1 or returns[0] != len(insns) - 1:
             raise ValueError("%s: exactly one RETURN, at the end (use f.ret and jump to "
