@@ -40,7 +40,7 @@
  *   vec_min = 16
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved d8, d9, d10, d11, d12, d13, d14, d15
- * 1266 instructions.
+ * 1417 instructions.
  */
 #include "lf_asm.h"
 
@@ -580,6 +580,8 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_neon)
 	mov	x10, #67108863
 	dup	v4.2d, x10
 	add	x10, x0, #64
+	cmp	x2, #12
+	b.lo	.Llf_poly1305_blocks_neon_groups
 	ldr	q5, [x10]
 	ldr	q6, [x10, #16]
 	ldr	q7, [x10, #32]
@@ -1238,23 +1240,175 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_neon)
 	addv	s0, v18.4s
 	fmov	w9, s0
 	addv	s0, v19.4s
-	fmov	w10, s0
-	addv	s0, v20.4s
 	fmov	w11, s0
-	add	x12, x7, x8, lsl #26
-	adds	x7, x12, x9, lsl #52
+	addv	s0, v20.4s
+	fmov	w12, s0
+	add	x13, x7, x8, lsl #26
+	adds	x7, x13, x9, lsl #52
 	lsr	x8, x9, #12
-	add	x8, x8, x10, lsl #14
-	lsl	x9, x11, #40
+	add	x8, x8, x11, lsl #14
+	lsl	x9, x12, #40
 	adcs	x8, x8, x9
-	lsr	x10, x11, #24
-	adc	x10, x10, xzr
-	and	x9, x10, #3
-	and	x12, x10, #-4
-	add	x12, x12, x10, lsr #2
-	adds	x7, x7, x12
+	lsr	x11, x12, #24
+	adc	x11, x11, xzr
+	and	x9, x11, #3
+	and	x13, x11, #-4
+	add	x13, x13, x11, lsr #2
+	adds	x7, x7, x13
 	adcs	x8, x8, xzr
 	adc	x9, x9, xzr
+.Llf_poly1305_blocks_neon_groups:
+	cmp	x2, #4
+	b.lo	.Llf_poly1305_blocks_neon_tail
+.Llf_poly1305_blocks_neon_group:
+	ld4	{v0.4s-v3.4s}, [x1], #64
+	mov	v5.16b, v0.16b
+	bic	v5.4s, #0xfc, lsl #24
+	ushr	v0.4s, v0.4s, #26
+	sli	v0.4s, v1.4s, #6
+	bic	v0.4s, #0xfc, lsl #24
+	ushr	v1.4s, v1.4s, #20
+	sli	v1.4s, v2.4s, #12
+	bic	v1.4s, #0xfc, lsl #24
+	ushr	v2.4s, v2.4s, #14
+	sli	v2.4s, v3.4s, #18
+	bic	v2.4s, #0xfc, lsl #24
+	ushr	v3.4s, v3.4s, #8
+	orr	v3.4s, #1, lsl #24
+	ubfx	x11, x7, #0, #26
+	fmov	s6, w11
+	add	v5.4s, v5.4s, v6.4s
+	ubfx	x11, x7, #26, #26
+	fmov	s6, w11
+	add	v0.4s, v0.4s, v6.4s
+	extr	x7, x8, x7, #52
+	and	x7, x7, #67108863
+	fmov	s6, w7
+	add	v1.4s, v1.4s, v6.4s
+	ubfx	x7, x8, #14, #26
+	fmov	s6, w7
+	add	v2.4s, v2.4s, v6.4s
+	extr	x7, x9, x8, #40
+	fmov	s6, w7
+	add	v3.4s, v3.4s, v6.4s
+	ldr	q6, [x10, #336]
+	ldr	q7, [x10, #352]
+	ldr	q16, [x10, #368]
+	ldr	q17, [x10, #384]
+	ldr	q18, [x10, #400]
+	ldr	q19, [x10, #416]
+	ldr	q20, [x10, #432]
+	ldr	q21, [x10, #448]
+	ldr	q22, [x10, #464]
+	umull	v23.2d, v5.2s, v6.2s
+	umlal	v23.2d, v0.2s, v22.2s
+	umlal	v23.2d, v1.2s, v21.2s
+	umlal	v23.2d, v2.2s, v20.2s
+	umlal	v23.2d, v3.2s, v19.2s
+	umull	v24.2d, v5.2s, v7.2s
+	umlal	v24.2d, v0.2s, v6.2s
+	umlal	v24.2d, v1.2s, v22.2s
+	umlal	v24.2d, v2.2s, v21.2s
+	umlal	v24.2d, v3.2s, v20.2s
+	umull	v25.2d, v5.2s, v16.2s
+	umlal	v25.2d, v0.2s, v7.2s
+	umlal	v25.2d, v1.2s, v6.2s
+	umlal	v25.2d, v2.2s, v22.2s
+	umlal	v25.2d, v3.2s, v21.2s
+	umull	v26.2d, v5.2s, v17.2s
+	umlal	v26.2d, v0.2s, v16.2s
+	umlal	v26.2d, v1.2s, v7.2s
+	umlal	v26.2d, v2.2s, v6.2s
+	umlal	v26.2d, v3.2s, v22.2s
+	umull	v27.2d, v5.2s, v18.2s
+	umlal	v27.2d, v0.2s, v17.2s
+	umlal	v27.2d, v1.2s, v16.2s
+	umlal	v27.2d, v2.2s, v7.2s
+	umlal	v27.2d, v3.2s, v6.2s
+	umull2	v28.2d, v5.4s, v6.4s
+	umlal2	v28.2d, v0.4s, v22.4s
+	umlal2	v28.2d, v1.4s, v21.4s
+	umlal2	v28.2d, v2.4s, v20.4s
+	umlal2	v28.2d, v3.4s, v19.4s
+	umull2	v19.2d, v5.4s, v7.4s
+	umlal2	v19.2d, v0.4s, v6.4s
+	umlal2	v19.2d, v1.4s, v22.4s
+	umlal2	v19.2d, v2.4s, v21.4s
+	umlal2	v19.2d, v3.4s, v20.4s
+	umull2	v20.2d, v5.4s, v16.4s
+	umlal2	v20.2d, v0.4s, v7.4s
+	umlal2	v20.2d, v1.4s, v6.4s
+	umlal2	v20.2d, v2.4s, v22.4s
+	umlal2	v20.2d, v3.4s, v21.4s
+	umull2	v21.2d, v5.4s, v17.4s
+	umlal2	v21.2d, v0.4s, v16.4s
+	umlal2	v21.2d, v1.4s, v7.4s
+	umlal2	v21.2d, v2.4s, v6.4s
+	umlal2	v21.2d, v3.4s, v22.4s
+	umull2	v18.2d, v5.4s, v18.4s
+	umlal2	v18.2d, v0.4s, v17.4s
+	umlal2	v18.2d, v1.4s, v16.4s
+	umlal2	v18.2d, v2.4s, v7.4s
+	umlal2	v18.2d, v3.4s, v6.4s
+	usra	v24.2d, v23.2d, #26
+	and	v23.16b, v23.16b, v4.16b
+	usra	v19.2d, v28.2d, #26
+	and	v28.16b, v28.16b, v4.16b
+	usra	v25.2d, v24.2d, #26
+	and	v24.16b, v24.16b, v4.16b
+	usra	v20.2d, v19.2d, #26
+	and	v19.16b, v19.16b, v4.16b
+	usra	v26.2d, v25.2d, #26
+	usra	v21.2d, v20.2d, #26
+	usra	v27.2d, v26.2d, #26
+	usra	v18.2d, v21.2d, #26
+	ushr	v0.2d, v27.2d, #26
+	add	v23.2d, v23.2d, v0.2d
+	shl	v0.2d, v0.2d, #2
+	add	v23.2d, v23.2d, v0.2d
+	ushr	v0.2d, v18.2d, #26
+	add	v28.2d, v28.2d, v0.2d
+	shl	v0.2d, v0.2d, #2
+	add	v28.2d, v28.2d, v0.2d
+	usra	v24.2d, v23.2d, #26
+	usra	v19.2d, v28.2d, #26
+	uzp1	v5.4s, v23.4s, v28.4s
+	bic	v5.4s, #0xfc, lsl #24
+	uzp1	v0.4s, v24.4s, v19.4s
+	uzp1	v1.4s, v25.4s, v20.4s
+	bic	v1.4s, #0xfc, lsl #24
+	uzp1	v2.4s, v26.4s, v21.4s
+	bic	v2.4s, #0xfc, lsl #24
+	uzp1	v3.4s, v27.4s, v18.4s
+	bic	v3.4s, #0xfc, lsl #24
+	addv	s5, v5.4s
+	fmov	w7, s5
+	addv	s0, v0.4s
+	fmov	w8, s0
+	addv	s0, v1.4s
+	fmov	w9, s0
+	addv	s0, v2.4s
+	fmov	w11, s0
+	addv	s0, v3.4s
+	fmov	w12, s0
+	add	x13, x7, x8, lsl #26
+	adds	x7, x13, x9, lsl #52
+	lsr	x8, x9, #12
+	add	x8, x8, x11, lsl #14
+	lsl	x9, x12, #40
+	adcs	x8, x8, x9
+	lsr	x11, x12, #24
+	adc	x11, x11, xzr
+	and	x9, x11, #3
+	and	x13, x11, #-4
+	add	x13, x13, x11, lsr #2
+	adds	x7, x7, x13
+	adcs	x8, x8, xzr
+	adc	x9, x9, xzr
+	sub	x2, x2, #4
+	cmp	x2, #4
+	b.hs	.Llf_poly1305_blocks_neon_group
+.Llf_poly1305_blocks_neon_tail:
 	movi	v0.2d, #0
 	movi	v1.2d, #0
 	movi	v2.2d, #0
@@ -1289,7 +1443,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_neon)
 	movi	v31.2d, #0
 	cbz	x2, .Llf_poly1305_blocks_neon_store
 .Llf_poly1305_blocks_neon_scalar:
-.Llf_poly1305_blocks_neon_tail:
+.Llf_poly1305_blocks_neon_tail2:
 	ldp	x10, x11, [x1], #16
 	adds	x7, x7, x10
 	adcs	x8, x8, x11
@@ -1319,7 +1473,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_neon)
 	adcs	x8, x8, xzr
 	adc	x9, x9, xzr
 	sub	x2, x2, #1
-	cbnz	x2, .Llf_poly1305_blocks_neon_tail
+	cbnz	x2, .Llf_poly1305_blocks_neon_tail2
 .Llf_poly1305_blocks_neon_store:
 	stp	x7, x8, [x0]
 	str	x9, [x0, #16]

@@ -45,7 +45,7 @@
  * that saves rdi, rsi, xmm6-xmm15 (written here or by lf_poly1305_blocks_mulx), moves its
  * arguments (rcx, rdx, r8, r9) into the SysV registers and calls this body,
  * lf_poly1305_blocks_ifma_sysv.
- * 671 instructions.
+ * 798 instructions.
  */
 #include "lf_asm.h"
 
@@ -87,13 +87,13 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	$17592186044415, %r8
 	vpbroadcastq	%r8, %zmm8
 	movq	$4398046511103, %r8
-	vpbroadcastq	%r8, %zmm12
-	movq	$256, %r8
-	vpbroadcastq	%r8, %zmm13
-	movq	$5120, %r8
-	vpbroadcastq	%r8, %zmm14
-	movq	$5, %r8
 	vpbroadcastq	%r8, %zmm15
+	movq	$256, %r8
+	vpbroadcastq	%r8, %zmm16
+	movq	$5120, %r8
+	vpbroadcastq	%r8, %zmm17
+	movq	$5, %r8
+	vpbroadcastq	%r8, %zmm18
 	movq	%r10, %r8
 	movq	%r11, %rbx
 	movq	$0, %rbp
@@ -317,68 +317,68 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	%r8, 256(%rdi)
 	movq	%rbx, 320(%rdi)
 	movq	%rbp, 384(%rdi)
-	vmovdqu64	256(%rdi), %zmm16
-	vmovdqu64	320(%rdi), %zmm17
-	vmovdqu64	384(%rdi), %zmm18
-	vpandq	%zmm8, %zmm16, %zmm19
-	vpsrlq	$44, %zmm16, %zmm20
-	vpsllq	$20, %zmm17, %zmm16
-	vporq	%zmm16, %zmm20, %zmm20
-	vpandq	%zmm8, %zmm20, %zmm20
-	vpsrlq	$24, %zmm17, %zmm16
-	vpsllq	$40, %zmm18, %zmm18
-	vporq	%zmm18, %zmm16, %zmm16
-	vmovdqu64	%zmm19, 256(%rdi)
-	vmovdqu64	%zmm20, 320(%rdi)
-	vmovdqu64	%zmm16, 384(%rdi)
-	vpbroadcastq	256(%rdi), %zmm17
-	vpbroadcastq	320(%rdi), %zmm18
-	vpbroadcastq	384(%rdi), %zmm21
-	vpsllq	$4, %zmm18, %zmm22
-	vpsllq	$2, %zmm18, %zmm23
-	vpaddq	%zmm23, %zmm22, %zmm22
-	vpsllq	$4, %zmm21, %zmm23
-	vpsllq	$2, %zmm21, %zmm24
-	vpaddq	%zmm24, %zmm23, %zmm23
-	vpxorq	%zmm24, %zmm24, %zmm24
-	vpxorq	%zmm25, %zmm25, %zmm25
-	vpxorq	%zmm26, %zmm26, %zmm26
+	vmovdqu64	256(%rdi), %zmm19
+	vmovdqu64	320(%rdi), %zmm20
+	vmovdqu64	384(%rdi), %zmm21
+	vpandq	%zmm8, %zmm19, %zmm22
+	vpsrlq	$44, %zmm19, %zmm23
+	vpsllq	$20, %zmm20, %zmm19
+	vporq	%zmm19, %zmm23, %zmm23
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpsrlq	$24, %zmm20, %zmm19
+	vpsllq	$40, %zmm21, %zmm21
+	vporq	%zmm21, %zmm19, %zmm19
+	vmovdqu64	%zmm22, 256(%rdi)
+	vmovdqu64	%zmm23, 320(%rdi)
+	vmovdqu64	%zmm19, 384(%rdi)
+	vpbroadcastq	256(%rdi), %zmm20
+	vpbroadcastq	320(%rdi), %zmm21
+	vpbroadcastq	384(%rdi), %zmm24
+	vpsllq	$4, %zmm21, %zmm25
+	vpsllq	$2, %zmm21, %zmm26
+	vpaddq	%zmm26, %zmm25, %zmm25
+	vpsllq	$4, %zmm24, %zmm26
+	vpsllq	$2, %zmm24, %zmm27
+	vpaddq	%zmm27, %zmm26, %zmm26
 	vpxorq	%zmm27, %zmm27, %zmm27
 	vpxorq	%zmm28, %zmm28, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52luq	%zmm17, %zmm19, %zmm24
-	vpmadd52huq	%zmm17, %zmm19, %zmm27
-	vpmadd52luq	%zmm23, %zmm20, %zmm24
-	vpmadd52huq	%zmm23, %zmm20, %zmm27
-	vpmadd52luq	%zmm22, %zmm16, %zmm24
-	vpmadd52huq	%zmm22, %zmm16, %zmm27
-	vpmadd52luq	%zmm18, %zmm19, %zmm25
-	vpmadd52huq	%zmm18, %zmm19, %zmm28
-	vpmadd52luq	%zmm17, %zmm20, %zmm25
-	vpmadd52huq	%zmm17, %zmm20, %zmm28
-	vpmadd52luq	%zmm23, %zmm16, %zmm25
-	vpmadd52huq	%zmm23, %zmm16, %zmm28
-	vpmadd52luq	%zmm21, %zmm19, %zmm26
-	vpmadd52huq	%zmm21, %zmm19, %zmm29
-	vpmadd52luq	%zmm18, %zmm20, %zmm26
-	vpmadd52huq	%zmm18, %zmm20, %zmm29
-	vpmadd52luq	%zmm17, %zmm16, %zmm26
-	vpmadd52huq	%zmm17, %zmm16, %zmm29
-	vpmadd52luq	%zmm13, %zmm27, %zmm25
-	vpmadd52luq	%zmm13, %zmm28, %zmm26
-	vpmadd52luq	%zmm14, %zmm29, %zmm24
-	vpsrlq	$42, %zmm26, %zmm13
-	vpandq	%zmm12, %zmm26, %zmm16
-	vpmadd52luq	%zmm15, %zmm13, %zmm24
-	vpsrlq	$44, %zmm24, %zmm13
-	vpandq	%zmm8, %zmm24, %zmm19
-	vpaddq	%zmm13, %zmm25, %zmm25
-	vpsrlq	$44, %zmm25, %zmm13
-	vpandq	%zmm8, %zmm25, %zmm20
-	vpaddq	%zmm13, %zmm16, %zmm16
-	vmovdqu64	%zmm19, 64(%rdi)
-	vmovdqu64	%zmm20, 128(%rdi)
-	vmovdqu64	%zmm16, 192(%rdi)
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52luq	%zmm20, %zmm22, %zmm27
+	vpmadd52huq	%zmm20, %zmm22, %zmm30
+	vpmadd52luq	%zmm26, %zmm23, %zmm27
+	vpmadd52huq	%zmm26, %zmm23, %zmm30
+	vpmadd52luq	%zmm25, %zmm19, %zmm27
+	vpmadd52huq	%zmm25, %zmm19, %zmm30
+	vpmadd52luq	%zmm21, %zmm22, %zmm28
+	vpmadd52huq	%zmm21, %zmm22, %zmm31
+	vpmadd52luq	%zmm20, %zmm23, %zmm28
+	vpmadd52huq	%zmm20, %zmm23, %zmm31
+	vpmadd52luq	%zmm26, %zmm19, %zmm28
+	vpmadd52huq	%zmm26, %zmm19, %zmm31
+	vpmadd52luq	%zmm24, %zmm22, %zmm29
+	vpmadd52huq	%zmm24, %zmm22, %zmm7
+	vpmadd52luq	%zmm21, %zmm23, %zmm29
+	vpmadd52huq	%zmm21, %zmm23, %zmm7
+	vpmadd52luq	%zmm20, %zmm19, %zmm29
+	vpmadd52huq	%zmm20, %zmm19, %zmm7
+	vpmadd52luq	%zmm16, %zmm30, %zmm28
+	vpmadd52luq	%zmm16, %zmm31, %zmm29
+	vpmadd52luq	%zmm17, %zmm7, %zmm27
+	vpsrlq	$42, %zmm29, %zmm16
+	vpandq	%zmm15, %zmm29, %zmm19
+	vpmadd52luq	%zmm18, %zmm16, %zmm27
+	vpsrlq	$44, %zmm27, %zmm16
+	vpandq	%zmm8, %zmm27, %zmm22
+	vpaddq	%zmm16, %zmm28, %zmm28
+	vpsrlq	$44, %zmm28, %zmm16
+	vpandq	%zmm8, %zmm28, %zmm23
+	vpaddq	%zmm16, %zmm19, %zmm19
+	vmovdqu64	%zmm22, 64(%rdi)
+	vmovdqu64	%zmm23, 128(%rdi)
+	vmovdqu64	%zmm19, 192(%rdi)
 	movq	$17410, 40(%rdi)
 .Llf_poly1305_blocks_ifma_have_powers:
 	movq	(%rdi), %r8
@@ -387,58 +387,60 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	$17592186044415, %rdx
 	vpbroadcastq	%rdx, %zmm8
 	movq	$4398046511103, %rdx
-	vpbroadcastq	%rdx, %zmm12
-	movq	$256, %rdx
-	vpbroadcastq	%rdx, %zmm13
-	movq	$5120, %rdx
-	vpbroadcastq	%rdx, %zmm14
-	movq	$5, %rdx
 	vpbroadcastq	%rdx, %zmm15
+	movq	$256, %rdx
+	vpbroadcastq	%rdx, %zmm16
+	movq	$5120, %rdx
+	vpbroadcastq	%rdx, %zmm17
+	movq	$5, %rdx
+	vpbroadcastq	%rdx, %zmm18
 	movq	%rcx, %rdx
 	shlq	$40, %rdx
-	vpbroadcastq	%rdx, %zmm16
-	vpbroadcastq	64(%rdi), %zmm17
-	vpbroadcastq	128(%rdi), %zmm18
-	vpbroadcastq	192(%rdi), %zmm19
-	vpsllq	$4, %zmm18, %zmm20
-	vpsllq	$2, %zmm18, %zmm21
-	vpaddq	%zmm21, %zmm20, %zmm20
-	vpsllq	$4, %zmm19, %zmm21
-	vpsllq	$2, %zmm19, %zmm22
-	vpaddq	%zmm22, %zmm21, %zmm21
-	vmovdqu64	(%rsi), %zmm22
-	vmovdqu64	64(%rsi), %zmm23
-	vpunpcklqdq	%zmm23, %zmm22, %zmm24
-	vpunpckhqdq	%zmm23, %zmm22, %zmm23
-	vpandq	%zmm8, %zmm24, %zmm25
-	vpsrlq	$44, %zmm24, %zmm24
-	vpsllq	$20, %zmm23, %zmm22
-	vpternlogq	$248, %zmm8, %zmm22, %zmm24
-	vpsrlq	$24, %zmm23, %zmm22
-	vporq	%zmm16, %zmm22, %zmm22
-	vmovdqu64	128(%rsi), %zmm23
-	vmovdqu64	192(%rsi), %zmm26
-	vpunpcklqdq	%zmm26, %zmm23, %zmm27
-	vpunpckhqdq	%zmm26, %zmm23, %zmm26
+	vpbroadcastq	%rdx, %zmm19
+	cmpq	$16, %rax
+	jb	.Llf_poly1305_blocks_ifma_groups
+	vpbroadcastq	64(%rdi), %zmm20
+	vpbroadcastq	128(%rdi), %zmm21
+	vpbroadcastq	192(%rdi), %zmm22
+	vpsllq	$4, %zmm21, %zmm23
+	vpsllq	$2, %zmm21, %zmm24
+	vpaddq	%zmm24, %zmm23, %zmm23
+	vpsllq	$4, %zmm22, %zmm24
+	vpsllq	$2, %zmm22, %zmm25
+	vpaddq	%zmm25, %zmm24, %zmm24
+	vmovdqu64	(%rsi), %zmm25
+	vmovdqu64	64(%rsi), %zmm26
+	vpunpcklqdq	%zmm26, %zmm25, %zmm27
+	vpunpckhqdq	%zmm26, %zmm25, %zmm26
 	vpandq	%zmm8, %zmm27, %zmm28
 	vpsrlq	$44, %zmm27, %zmm27
-	vpsllq	$20, %zmm26, %zmm23
-	vpternlogq	$248, %zmm8, %zmm23, %zmm27
-	vpsrlq	$24, %zmm26, %zmm23
-	vporq	%zmm16, %zmm23, %zmm23
+	vpsllq	$20, %zmm26, %zmm25
+	vpternlogq	$248, %zmm8, %zmm25, %zmm27
+	vpsrlq	$24, %zmm26, %zmm25
+	vporq	%zmm19, %zmm25, %zmm25
+	vmovdqu64	128(%rsi), %zmm26
+	vmovdqu64	192(%rsi), %zmm29
+	vpunpcklqdq	%zmm29, %zmm26, %zmm30
+	vpunpckhqdq	%zmm29, %zmm26, %zmm29
+	vpandq	%zmm8, %zmm30, %zmm31
+	vpsrlq	$44, %zmm30, %zmm30
+	vpsllq	$20, %zmm29, %zmm26
+	vpternlogq	$248, %zmm8, %zmm26, %zmm30
+	vpsrlq	$24, %zmm29, %zmm26
+	vporq	%zmm19, %zmm26, %zmm26
 	movq	$17592186044415, %rdx
 	movq	%r8, %r12
 	andq	%rdx, %r12
 	vmovq	%r12, %xmm9
-	vpaddq	%zmm9, %zmm25, %zmm25
+	vpaddq	%zmm9, %zmm28, %zmm28
 	shrdq	$44, %rbx, %r8
 	andq	%rdx, %r8
 	vmovq	%r8, %xmm10
-	vpaddq	%zmm10, %zmm24, %zmm24
+	vpaddq	%zmm10, %zmm27, %zmm27
 	movq	%rbx, %r8
 	shrdq	$24, %rbp, %r8
 	vmovq	%r8, %xmm11
-	vpaddq	%zmm11, %zmm22, %zmm22
+	vpaddq	%zmm11, %zmm25, %zmm25
 	addq	$256, %rsi
 	subq	$16, %rax
 	cmpq	$16, %rax
@@ -449,88 +451,88 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vmovdqu64	64(%rsi), %zmm10
 	vpunpcklqdq	%zmm10, %zmm9, %zmm11
 	vpunpckhqdq	%zmm10, %zmm9, %zmm10
-	vpandq	%zmm8, %zmm11, %zmm26
+	vpandq	%zmm8, %zmm11, %zmm29
 	vpsrlq	$44, %zmm11, %zmm11
 	vpsllq	$20, %zmm10, %zmm9
 	vpternlogq	$248, %zmm8, %zmm9, %zmm11
 	vpsrlq	$24, %zmm10, %zmm9
-	vporq	%zmm16, %zmm9, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9
 	vpxorq	%zmm10, %zmm10, %zmm10
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52luq	%zmm17, %zmm25, %zmm26
-	vpmadd52huq	%zmm17, %zmm25, %zmm10
-	vpmadd52luq	%zmm21, %zmm24, %zmm26
-	vpmadd52huq	%zmm21, %zmm24, %zmm10
-	vpmadd52luq	%zmm20, %zmm22, %zmm26
-	vpmadd52huq	%zmm20, %zmm22, %zmm10
-	vpmadd52luq	%zmm18, %zmm25, %zmm11
-	vpmadd52huq	%zmm18, %zmm25, %zmm29
-	vpmadd52luq	%zmm17, %zmm24, %zmm11
-	vpmadd52huq	%zmm17, %zmm24, %zmm29
-	vpmadd52luq	%zmm21, %zmm22, %zmm11
-	vpmadd52huq	%zmm21, %zmm22, %zmm29
-	vpmadd52luq	%zmm19, %zmm25, %zmm9
-	vpmadd52huq	%zmm19, %zmm25, %zmm30
-	vpmadd52luq	%zmm18, %zmm24, %zmm9
-	vpmadd52huq	%zmm18, %zmm24, %zmm30
-	vpmadd52luq	%zmm17, %zmm22, %zmm9
-	vpmadd52huq	%zmm17, %zmm22, %zmm30
-	vpmadd52luq	%zmm13, %zmm10, %zmm11
-	vpmadd52luq	%zmm13, %zmm29, %zmm9
-	vpmadd52luq	%zmm14, %zmm30, %zmm26
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52luq	%zmm20, %zmm28, %zmm29
+	vpmadd52huq	%zmm20, %zmm28, %zmm10
+	vpmadd52luq	%zmm24, %zmm27, %zmm29
+	vpmadd52huq	%zmm24, %zmm27, %zmm10
+	vpmadd52luq	%zmm23, %zmm25, %zmm29
+	vpmadd52huq	%zmm23, %zmm25, %zmm10
+	vpmadd52luq	%zmm21, %zmm28, %zmm11
+	vpmadd52huq	%zmm21, %zmm28, %zmm7
+	vpmadd52luq	%zmm20, %zmm27, %zmm11
+	vpmadd52huq	%zmm20, %zmm27, %zmm7
+	vpmadd52luq	%zmm24, %zmm25, %zmm11
+	vpmadd52huq	%zmm24, %zmm25, %zmm7
+	vpmadd52luq	%zmm22, %zmm28, %zmm9
+	vpmadd52huq	%zmm22, %zmm28, %zmm6
+	vpmadd52luq	%zmm21, %zmm27, %zmm9
+	vpmadd52huq	%zmm21, %zmm27, %zmm6
+	vpmadd52luq	%zmm20, %zmm25, %zmm9
+	vpmadd52huq	%zmm20, %zmm25, %zmm6
+	vpmadd52luq	%zmm16, %zmm10, %zmm11
+	vpmadd52luq	%zmm16, %zmm7, %zmm9
+	vpmadd52luq	%zmm17, %zmm6, %zmm29
 	vpsrlq	$42, %zmm9, %zmm10
-	vpandq	%zmm12, %zmm9, %zmm22
-	vpmadd52luq	%zmm15, %zmm10, %zmm26
-	vpsrlq	$44, %zmm26, %zmm10
-	vpandq	%zmm8, %zmm26, %zmm25
+	vpandq	%zmm15, %zmm9, %zmm25
+	vpmadd52luq	%zmm18, %zmm10, %zmm29
+	vpsrlq	$44, %zmm29, %zmm10
+	vpandq	%zmm8, %zmm29, %zmm28
 	vpaddq	%zmm10, %zmm11, %zmm11
 	vpsrlq	$44, %zmm11, %zmm10
-	vpandq	%zmm8, %zmm11, %zmm24
-	vpaddq	%zmm10, %zmm22, %zmm22
+	vpandq	%zmm8, %zmm11, %zmm27
+	vpaddq	%zmm10, %zmm25, %zmm25
 	vmovdqu64	128(%rsi), %zmm9
 	vmovdqu64	192(%rsi), %zmm10
 	vpunpcklqdq	%zmm10, %zmm9, %zmm11
 	vpunpckhqdq	%zmm10, %zmm9, %zmm10
-	vpandq	%zmm8, %zmm11, %zmm26
+	vpandq	%zmm8, %zmm11, %zmm29
 	vpsrlq	$44, %zmm11, %zmm11
 	vpsllq	$20, %zmm10, %zmm9
 	vpternlogq	$248, %zmm8, %zmm9, %zmm11
 	vpsrlq	$24, %zmm10, %zmm9
-	vporq	%zmm16, %zmm9, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9
 	vpxorq	%zmm10, %zmm10, %zmm10
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52luq	%zmm17, %zmm28, %zmm26
-	vpmadd52huq	%zmm17, %zmm28, %zmm10
-	vpmadd52luq	%zmm21, %zmm27, %zmm26
-	vpmadd52huq	%zmm21, %zmm27, %zmm10
-	vpmadd52luq	%zmm20, %zmm23, %zmm26
-	vpmadd52huq	%zmm20, %zmm23, %zmm10
-	vpmadd52luq	%zmm18, %zmm28, %zmm11
-	vpmadd52huq	%zmm18, %zmm28, %zmm29
-	vpmadd52luq	%zmm17, %zmm27, %zmm11
-	vpmadd52huq	%zmm17, %zmm27, %zmm29
-	vpmadd52luq	%zmm21, %zmm23, %zmm11
-	vpmadd52huq	%zmm21, %zmm23, %zmm29
-	vpmadd52luq	%zmm19, %zmm28, %zmm9
-	vpmadd52huq	%zmm19, %zmm28, %zmm30
-	vpmadd52luq	%zmm18, %zmm27, %zmm9
-	vpmadd52huq	%zmm18, %zmm27, %zmm30
-	vpmadd52luq	%zmm17, %zmm23, %zmm9
-	vpmadd52huq	%zmm17, %zmm23, %zmm30
-	vpmadd52luq	%zmm13, %zmm10, %zmm11
-	vpmadd52luq	%zmm13, %zmm29, %zmm9
-	vpmadd52luq	%zmm14, %zmm30, %zmm26
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52luq	%zmm20, %zmm31, %zmm29
+	vpmadd52huq	%zmm20, %zmm31, %zmm10
+	vpmadd52luq	%zmm24, %zmm30, %zmm29
+	vpmadd52huq	%zmm24, %zmm30, %zmm10
+	vpmadd52luq	%zmm23, %zmm26, %zmm29
+	vpmadd52huq	%zmm23, %zmm26, %zmm10
+	vpmadd52luq	%zmm21, %zmm31, %zmm11
+	vpmadd52huq	%zmm21, %zmm31, %zmm7
+	vpmadd52luq	%zmm20, %zmm30, %zmm11
+	vpmadd52huq	%zmm20, %zmm30, %zmm7
+	vpmadd52luq	%zmm24, %zmm26, %zmm11
+	vpmadd52huq	%zmm24, %zmm26, %zmm7
+	vpmadd52luq	%zmm22, %zmm31, %zmm9
+	vpmadd52huq	%zmm22, %zmm31, %zmm6
+	vpmadd52luq	%zmm21, %zmm30, %zmm9
+	vpmadd52huq	%zmm21, %zmm30, %zmm6
+	vpmadd52luq	%zmm20, %zmm26, %zmm9
+	vpmadd52huq	%zmm20, %zmm26, %zmm6
+	vpmadd52luq	%zmm16, %zmm10, %zmm11
+	vpmadd52luq	%zmm16, %zmm7, %zmm9
+	vpmadd52luq	%zmm17, %zmm6, %zmm29
 	vpsrlq	$42, %zmm9, %zmm10
-	vpandq	%zmm12, %zmm9, %zmm23
-	vpmadd52luq	%zmm15, %zmm10, %zmm26
-	vpsrlq	$44, %zmm26, %zmm10
-	vpandq	%zmm8, %zmm26, %zmm28
+	vpandq	%zmm15, %zmm9, %zmm26
+	vpmadd52luq	%zmm18, %zmm10, %zmm29
+	vpsrlq	$44, %zmm29, %zmm10
+	vpandq	%zmm8, %zmm29, %zmm31
 	vpaddq	%zmm10, %zmm11, %zmm11
 	vpsrlq	$44, %zmm11, %zmm10
-	vpandq	%zmm8, %zmm11, %zmm27
-	vpaddq	%zmm10, %zmm23, %zmm23
+	vpandq	%zmm8, %zmm11, %zmm30
+	vpaddq	%zmm10, %zmm26, %zmm26
 	addq	$256, %rsi
 	subq	$16, %rax
 	cmpq	$16, %rax
@@ -540,116 +542,239 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vmovdqu64	64(%rdi), %zmm9
 	vmovdqu64	128(%rdi), %zmm10
 	vmovdqu64	192(%rdi), %zmm11
-	vpsllq	$4, %zmm10, %zmm16
-	vpsllq	$2, %zmm10, %zmm17
-	vpaddq	%zmm17, %zmm16, %zmm16
-	vpsllq	$4, %zmm11, %zmm17
-	vpsllq	$2, %zmm11, %zmm18
-	vpaddq	%zmm18, %zmm17, %zmm17
-	vpxorq	%zmm18, %zmm18, %zmm18
-	vpxorq	%zmm19, %zmm19, %zmm19
-	vpxorq	%zmm20, %zmm20, %zmm20
-	vpxorq	%zmm21, %zmm21, %zmm21
-	vpxorq	%zmm26, %zmm26, %zmm26
+	vpsllq	$4, %zmm10, %zmm20
+	vpsllq	$2, %zmm10, %zmm21
+	vpaddq	%zmm21, %zmm20, %zmm20
+	vpsllq	$4, %zmm11, %zmm21
+	vpsllq	$2, %zmm11, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
 	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52luq	%zmm9, %zmm25, %zmm18
-	vpmadd52huq	%zmm9, %zmm25, %zmm21
-	vpmadd52luq	%zmm17, %zmm24, %zmm18
-	vpmadd52huq	%zmm17, %zmm24, %zmm21
-	vpmadd52luq	%zmm16, %zmm22, %zmm18
-	vpmadd52huq	%zmm16, %zmm22, %zmm21
-	vpmadd52luq	%zmm10, %zmm25, %zmm19
-	vpmadd52huq	%zmm10, %zmm25, %zmm26
-	vpmadd52luq	%zmm9, %zmm24, %zmm19
-	vpmadd52huq	%zmm9, %zmm24, %zmm26
-	vpmadd52luq	%zmm17, %zmm22, %zmm19
-	vpmadd52huq	%zmm17, %zmm22, %zmm26
-	vpmadd52luq	%zmm11, %zmm25, %zmm20
-	vpmadd52huq	%zmm11, %zmm25, %zmm29
-	vpmadd52luq	%zmm10, %zmm24, %zmm20
-	vpmadd52huq	%zmm10, %zmm24, %zmm29
-	vpmadd52luq	%zmm9, %zmm22, %zmm20
-	vpmadd52huq	%zmm9, %zmm22, %zmm29
-	vpmadd52luq	%zmm13, %zmm21, %zmm19
-	vpmadd52luq	%zmm13, %zmm26, %zmm20
-	vpmadd52luq	%zmm14, %zmm29, %zmm18
-	vpsrlq	$42, %zmm20, %zmm9
-	vpandq	%zmm12, %zmm20, %zmm22
-	vpmadd52luq	%zmm15, %zmm9, %zmm18
-	vpsrlq	$44, %zmm18, %zmm9
-	vpandq	%zmm8, %zmm18, %zmm25
-	vpaddq	%zmm9, %zmm19, %zmm19
-	vpsrlq	$44, %zmm19, %zmm9
-	vpandq	%zmm8, %zmm19, %zmm24
-	vpaddq	%zmm9, %zmm22, %zmm22
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52luq	%zmm9, %zmm28, %zmm22
+	vpmadd52huq	%zmm9, %zmm28, %zmm29
+	vpmadd52luq	%zmm21, %zmm27, %zmm22
+	vpmadd52huq	%zmm21, %zmm27, %zmm29
+	vpmadd52luq	%zmm20, %zmm25, %zmm22
+	vpmadd52huq	%zmm20, %zmm25, %zmm29
+	vpmadd52luq	%zmm10, %zmm28, %zmm23
+	vpmadd52huq	%zmm10, %zmm28, %zmm7
+	vpmadd52luq	%zmm9, %zmm27, %zmm23
+	vpmadd52huq	%zmm9, %zmm27, %zmm7
+	vpmadd52luq	%zmm21, %zmm25, %zmm23
+	vpmadd52huq	%zmm21, %zmm25, %zmm7
+	vpmadd52luq	%zmm11, %zmm28, %zmm24
+	vpmadd52huq	%zmm11, %zmm28, %zmm6
+	vpmadd52luq	%zmm10, %zmm27, %zmm24
+	vpmadd52huq	%zmm10, %zmm27, %zmm6
+	vpmadd52luq	%zmm9, %zmm25, %zmm24
+	vpmadd52huq	%zmm9, %zmm25, %zmm6
+	vpmadd52luq	%zmm16, %zmm29, %zmm23
+	vpmadd52luq	%zmm16, %zmm7, %zmm24
+	vpmadd52luq	%zmm17, %zmm6, %zmm22
+	vpsrlq	$42, %zmm24, %zmm9
+	vpandq	%zmm15, %zmm24, %zmm25
+	vpmadd52luq	%zmm18, %zmm9, %zmm22
+	vpsrlq	$44, %zmm22, %zmm9
+	vpandq	%zmm8, %zmm22, %zmm28
+	vpaddq	%zmm9, %zmm23, %zmm23
+	vpsrlq	$44, %zmm23, %zmm9
+	vpandq	%zmm8, %zmm23, %zmm27
+	vpaddq	%zmm9, %zmm25, %zmm25
 	vmovdqu64	256(%rdi), %zmm9
 	vmovdqu64	320(%rdi), %zmm10
 	vmovdqu64	384(%rdi), %zmm11
-	vpsllq	$4, %zmm10, %zmm16
-	vpsllq	$2, %zmm10, %zmm17
-	vpaddq	%zmm17, %zmm16, %zmm16
-	vpsllq	$4, %zmm11, %zmm17
-	vpsllq	$2, %zmm11, %zmm18
-	vpaddq	%zmm18, %zmm17, %zmm17
-	vpxorq	%zmm18, %zmm18, %zmm18
-	vpxorq	%zmm19, %zmm19, %zmm19
-	vpxorq	%zmm20, %zmm20, %zmm20
-	vpxorq	%zmm21, %zmm21, %zmm21
-	vpxorq	%zmm26, %zmm26, %zmm26
+	vpsllq	$4, %zmm10, %zmm20
+	vpsllq	$2, %zmm10, %zmm21
+	vpaddq	%zmm21, %zmm20, %zmm20
+	vpsllq	$4, %zmm11, %zmm21
+	vpsllq	$2, %zmm11, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
 	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52luq	%zmm9, %zmm28, %zmm18
-	vpmadd52huq	%zmm9, %zmm28, %zmm21
-	vpmadd52luq	%zmm17, %zmm27, %zmm18
-	vpmadd52huq	%zmm17, %zmm27, %zmm21
-	vpmadd52luq	%zmm16, %zmm23, %zmm18
-	vpmadd52huq	%zmm16, %zmm23, %zmm21
-	vpmadd52luq	%zmm10, %zmm28, %zmm19
-	vpmadd52huq	%zmm10, %zmm28, %zmm26
-	vpmadd52luq	%zmm9, %zmm27, %zmm19
-	vpmadd52huq	%zmm9, %zmm27, %zmm26
-	vpmadd52luq	%zmm17, %zmm23, %zmm19
-	vpmadd52huq	%zmm17, %zmm23, %zmm26
-	vpmadd52luq	%zmm11, %zmm28, %zmm20
-	vpmadd52huq	%zmm11, %zmm28, %zmm29
-	vpmadd52luq	%zmm10, %zmm27, %zmm20
-	vpmadd52huq	%zmm10, %zmm27, %zmm29
-	vpmadd52luq	%zmm9, %zmm23, %zmm20
-	vpmadd52huq	%zmm9, %zmm23, %zmm29
-	vpmadd52luq	%zmm13, %zmm21, %zmm19
-	vpmadd52luq	%zmm13, %zmm26, %zmm20
-	vpmadd52luq	%zmm14, %zmm29, %zmm18
-	vpsrlq	$42, %zmm20, %zmm9
-	vpandq	%zmm12, %zmm20, %zmm23
-	vpmadd52luq	%zmm15, %zmm9, %zmm18
-	vpsrlq	$44, %zmm18, %zmm9
-	vpandq	%zmm8, %zmm18, %zmm28
-	vpaddq	%zmm9, %zmm19, %zmm19
-	vpsrlq	$44, %zmm19, %zmm9
-	vpandq	%zmm8, %zmm19, %zmm27
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52luq	%zmm9, %zmm31, %zmm22
+	vpmadd52huq	%zmm9, %zmm31, %zmm29
+	vpmadd52luq	%zmm21, %zmm30, %zmm22
+	vpmadd52huq	%zmm21, %zmm30, %zmm29
+	vpmadd52luq	%zmm20, %zmm26, %zmm22
+	vpmadd52huq	%zmm20, %zmm26, %zmm29
+	vpmadd52luq	%zmm10, %zmm31, %zmm23
+	vpmadd52huq	%zmm10, %zmm31, %zmm7
+	vpmadd52luq	%zmm9, %zmm30, %zmm23
+	vpmadd52huq	%zmm9, %zmm30, %zmm7
+	vpmadd52luq	%zmm21, %zmm26, %zmm23
+	vpmadd52huq	%zmm21, %zmm26, %zmm7
+	vpmadd52luq	%zmm11, %zmm31, %zmm24
+	vpmadd52huq	%zmm11, %zmm31, %zmm6
+	vpmadd52luq	%zmm10, %zmm30, %zmm24
+	vpmadd52huq	%zmm10, %zmm30, %zmm6
+	vpmadd52luq	%zmm9, %zmm26, %zmm24
+	vpmadd52huq	%zmm9, %zmm26, %zmm6
+	vpmadd52luq	%zmm16, %zmm29, %zmm23
+	vpmadd52luq	%zmm16, %zmm7, %zmm24
+	vpmadd52luq	%zmm17, %zmm6, %zmm22
+	vpsrlq	$42, %zmm24, %zmm9
+	vpandq	%zmm15, %zmm24, %zmm26
+	vpmadd52luq	%zmm18, %zmm9, %zmm22
+	vpsrlq	$44, %zmm22, %zmm9
+	vpandq	%zmm8, %zmm22, %zmm31
 	vpaddq	%zmm9, %zmm23, %zmm23
-	vpaddq	%zmm28, %zmm25, %zmm25
-	vpaddq	%zmm27, %zmm24, %zmm24
-	vpaddq	%zmm23, %zmm22, %zmm22
+	vpsrlq	$44, %zmm23, %zmm9
+	vpandq	%zmm8, %zmm23, %zmm30
+	vpaddq	%zmm9, %zmm26, %zmm26
+	vpaddq	%zmm31, %zmm28, %zmm28
+	vpaddq	%zmm30, %zmm27, %zmm27
+	vpaddq	%zmm26, %zmm25, %zmm25
 	movq	$0, %r8
 	movq	$0, %rbx
 	movq	$0, %rbp
 	movq	$0, %rdx
-	vextracti64x4	$1, %zmm25, %ymm8
-	vpaddq	%ymm8, %ymm25, %ymm25
-	vextracti32x4	$1, %ymm25, %xmm8
-	vpaddq	%xmm8, %xmm25, %xmm25
-	vpsrldq	$8, %xmm25, %xmm8
-	vpaddq	%xmm8, %xmm25, %xmm25
+	vextracti64x4	$1, %zmm28, %ymm9
+	vpaddq	%ymm9, %ymm28, %ymm28
+	vextracti32x4	$1, %ymm28, %xmm9
+	vpaddq	%xmm9, %xmm28, %xmm28
+	vpsrldq	$8, %xmm28, %xmm9
+	vpaddq	%xmm9, %xmm28, %xmm28
+	vmovq	%xmm28, %rbp
+	addq	%rbp, %r8
+	adcq	$0, %rbx
+	adcq	$0, %rdx
+	vextracti64x4	$1, %zmm27, %ymm9
+	vpaddq	%ymm9, %ymm27, %ymm27
+	vextracti32x4	$1, %ymm27, %xmm9
+	vpaddq	%xmm9, %xmm27, %xmm27
+	vpsrldq	$8, %xmm27, %xmm9
+	vpaddq	%xmm9, %xmm27, %xmm27
+	vmovq	%xmm27, %rbp
+	movq	%rbp, %r12
+	shrq	$20, %r12
+	shlq	$44, %rbp
+	addq	%rbp, %r8
+	adcq	$0, %rbx
+	adcq	$0, %rdx
+	addq	%r12, %rbx
+	adcq	$0, %rdx
+	vextracti64x4	$1, %zmm25, %ymm9
+	vpaddq	%ymm9, %ymm25, %ymm25
+	vextracti32x4	$1, %ymm25, %xmm9
+	vpaddq	%xmm9, %xmm25, %xmm25
+	vpsrldq	$8, %xmm25, %xmm9
+	vpaddq	%xmm9, %xmm25, %xmm25
+	vmovq	%xmm25, %rbp
+	movq	%rbp, %r12
+	shrq	$40, %r12
+	shlq	$24, %rbp
+	addq	%rbp, %rbx
+	adcq	$0, %rdx
+	addq	%r12, %rdx
+	movq	%rdx, %rbp
+	andq	$3, %rbp
+	movq	%rdx, %r12
+	andq	$-4, %r12
+	shrq	$2, %rdx
+	addq	%rdx, %r12
+	addq	%r12, %r8
+	adcq	$0, %rbx
+	adcq	$0, %rbp
+.Llf_poly1305_blocks_ifma_groups:
+	cmpq	$8, %rax
+	jb	.Llf_poly1305_blocks_ifma_tail
+	vmovdqu64	256(%rdi), %zmm9
+	vmovdqu64	320(%rdi), %zmm10
+	vmovdqu64	384(%rdi), %zmm11
+	vpsllq	$4, %zmm10, %zmm20
+	vpsllq	$2, %zmm10, %zmm21
+	vpaddq	%zmm21, %zmm20, %zmm20
+	vpsllq	$4, %zmm11, %zmm21
+	vpsllq	$2, %zmm11, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm21
+.Llf_poly1305_blocks_ifma_group:
+	vmovdqu64	(%rsi), %zmm22
+	vmovdqu64	64(%rsi), %zmm23
+	vpunpcklqdq	%zmm23, %zmm22, %zmm24
+	vpunpckhqdq	%zmm23, %zmm22, %zmm23
+	vpandq	%zmm8, %zmm24, %zmm25
+	vpsrlq	$44, %zmm24, %zmm24
+	vpsllq	$20, %zmm23, %zmm22
+	vpternlogq	$248, %zmm8, %zmm22, %zmm24
+	vpsrlq	$24, %zmm23, %zmm22
+	vporq	%zmm19, %zmm22, %zmm22
+	movq	$17592186044415, %rdx
+	movq	%r8, %r12
+	andq	%rdx, %r12
+	vmovq	%r12, %xmm12
+	vpaddq	%zmm12, %zmm25, %zmm25
+	shrdq	$44, %rbx, %r8
+	andq	%rdx, %r8
+	vmovq	%r8, %xmm13
+	vpaddq	%zmm13, %zmm24, %zmm24
+	movq	%rbx, %r8
+	shrdq	$24, %rbp, %r8
+	vmovq	%r8, %xmm14
+	vpaddq	%zmm14, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpxorq	%zmm29, %zmm29, %zmm29
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpmadd52luq	%zmm9, %zmm25, %zmm23
+	vpmadd52huq	%zmm9, %zmm25, %zmm28
+	vpmadd52luq	%zmm21, %zmm24, %zmm23
+	vpmadd52huq	%zmm21, %zmm24, %zmm28
+	vpmadd52luq	%zmm20, %zmm22, %zmm23
+	vpmadd52huq	%zmm20, %zmm22, %zmm28
+	vpmadd52luq	%zmm10, %zmm25, %zmm26
+	vpmadd52huq	%zmm10, %zmm25, %zmm29
+	vpmadd52luq	%zmm9, %zmm24, %zmm26
+	vpmadd52huq	%zmm9, %zmm24, %zmm29
+	vpmadd52luq	%zmm21, %zmm22, %zmm26
+	vpmadd52huq	%zmm21, %zmm22, %zmm29
+	vpmadd52luq	%zmm11, %zmm25, %zmm27
+	vpmadd52huq	%zmm11, %zmm25, %zmm30
+	vpmadd52luq	%zmm10, %zmm24, %zmm27
+	vpmadd52huq	%zmm10, %zmm24, %zmm30
+	vpmadd52luq	%zmm9, %zmm22, %zmm27
+	vpmadd52huq	%zmm9, %zmm22, %zmm30
+	vpmadd52luq	%zmm16, %zmm28, %zmm26
+	vpmadd52luq	%zmm16, %zmm29, %zmm27
+	vpmadd52luq	%zmm17, %zmm30, %zmm23
+	vpsrlq	$42, %zmm27, %zmm28
+	vpandq	%zmm15, %zmm27, %zmm22
+	vpmadd52luq	%zmm18, %zmm28, %zmm23
+	vpsrlq	$44, %zmm23, %zmm28
+	vpandq	%zmm8, %zmm23, %zmm25
+	vpaddq	%zmm28, %zmm26, %zmm26
+	vpsrlq	$44, %zmm26, %zmm28
+	vpandq	%zmm8, %zmm26, %zmm24
+	vpaddq	%zmm28, %zmm22, %zmm22
+	movq	$0, %r8
+	movq	$0, %rbx
+	movq	$0, %rbp
+	movq	$0, %rdx
+	vextracti64x4	$1, %zmm25, %ymm12
+	vpaddq	%ymm12, %ymm25, %ymm25
+	vextracti32x4	$1, %ymm25, %xmm12
+	vpaddq	%xmm12, %xmm25, %xmm25
+	vpsrldq	$8, %xmm25, %xmm12
+	vpaddq	%xmm12, %xmm25, %xmm25
 	vmovq	%xmm25, %rbp
 	addq	%rbp, %r8
 	adcq	$0, %rbx
 	adcq	$0, %rdx
-	vextracti64x4	$1, %zmm24, %ymm8
-	vpaddq	%ymm8, %ymm24, %ymm24
-	vextracti32x4	$1, %ymm24, %xmm8
-	vpaddq	%xmm8, %xmm24, %xmm24
-	vpsrldq	$8, %xmm24, %xmm8
-	vpaddq	%xmm8, %xmm24, %xmm24
+	vextracti64x4	$1, %zmm24, %ymm12
+	vpaddq	%ymm12, %ymm24, %ymm24
+	vextracti32x4	$1, %ymm24, %xmm12
+	vpaddq	%xmm12, %xmm24, %xmm24
+	vpsrldq	$8, %xmm24, %xmm12
+	vpaddq	%xmm12, %xmm24, %xmm24
 	vmovq	%xmm24, %rbp
 	movq	%rbp, %r12
 	shrq	$20, %r12
@@ -659,12 +784,12 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %rdx
 	addq	%r12, %rbx
 	adcq	$0, %rdx
-	vextracti64x4	$1, %zmm22, %ymm8
-	vpaddq	%ymm8, %ymm22, %ymm22
-	vextracti32x4	$1, %ymm22, %xmm8
-	vpaddq	%xmm8, %xmm22, %xmm22
-	vpsrldq	$8, %xmm22, %xmm8
-	vpaddq	%xmm8, %xmm22, %xmm22
+	vextracti64x4	$1, %zmm22, %ymm12
+	vpaddq	%ymm12, %ymm22, %ymm22
+	vextracti32x4	$1, %ymm22, %xmm12
+	vpaddq	%xmm12, %xmm22, %xmm22
+	vpsrldq	$8, %xmm22, %xmm12
+	vpaddq	%xmm12, %xmm22, %xmm22
 	vmovq	%xmm22, %rbp
 	movq	%rbp, %r12
 	shrq	$40, %r12
@@ -681,6 +806,11 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	addq	%r12, %r8
 	adcq	$0, %rbx
 	adcq	$0, %rbp
+	addq	$128, %rsi
+	subq	$8, %rax
+	cmpq	$8, %rax
+	jae	.Llf_poly1305_blocks_ifma_group
+.Llf_poly1305_blocks_ifma_tail:
 	vzeroall
 	vpxord	%xmm16, %xmm16, %xmm16
 	vpxord	%xmm17, %xmm17, %xmm17
@@ -700,41 +830,41 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpxord	%xmm31, %xmm31, %xmm31
 	testq	%rax, %rax
 	jz	.Llf_poly1305_blocks_ifma_stored
-.Llf_poly1305_blocks_ifma_tail:
+.Llf_poly1305_blocks_ifma_tail_2:
 	addq	(%rsi), %r8
 	adcq	8(%rsi), %rbx
 	adcq	%rcx, %rbp
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
-	mulxq	%r11, %r14, %r13
-	addq	%r14, %r12
-	adcq	$0, %r13
+	mulxq	%r11, %r13, %r14
+	addq	%r13, %r12
+	adcq	$0, %r14
 	movq	%rbx, %rdx
-	mulxq	%r9, %r14, %rbx
-	addq	%r14, %r8
+	mulxq	%r9, %r13, %rbx
+	addq	%r13, %r8
 	adcq	%rbx, %r12
-	adcq	$0, %r13
-	mulxq	%r10, %r14, %rbx
-	addq	%r14, %r12
-	adcq	%rbx, %r13
-	movq	%rbp, %r14
-	imulq	%r9, %r14
+	adcq	$0, %r14
+	mulxq	%r10, %r13, %rbx
+	addq	%r13, %r12
+	adcq	%rbx, %r14
+	movq	%rbp, %r13
+	imulq	%r9, %r13
 	imulq	%r10, %rbp
-	addq	%r14, %r12
-	adcq	%rbp, %r13
-	movq	%r13, %rbp
+	addq	%r13, %r12
+	adcq	%rbp, %r14
+	movq	%r14, %rbp
 	andq	$3, %rbp
-	movq	%r13, %r14
-	andq	$-4, %r14
-	shrq	$2, %r13
-	addq	%r13, %r14
-	addq	%r14, %r8
+	movq	%r14, %r13
+	andq	$-4, %r13
+	shrq	$2, %r14
+	addq	%r14, %r13
+	addq	%r13, %r8
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
 	addq	$16, %rsi
 	decq	%rax
-	jnz	.Llf_poly1305_blocks_ifma_tail
+	jnz	.Llf_poly1305_blocks_ifma_tail_2
 .Llf_poly1305_blocks_ifma_stored:
 	movq	%r8, (%rdi)
 	movq	%rbx, 8(%rdi)

@@ -20,7 +20,8 @@ words (four consecutive registers, pinned); the digits are w0 & M, (w0 >> 26 | w
 immediate) and w3 >> 8 | 2^24 (ORR immediate: the vector path is for pad = 1; calls with
 pad = 0 run the scalar loop).
 
-Parallel Horner over chunks of 4C blocks as in the x86 variants; the table in ctx[8..]
+Parallel Horner over chunks of 4C blocks as in the x86 variants, then groups of 4 (as the
+ifma variant does with 8); the table in ctx[8..]
 (ctx[5] = LAYOUT + C), byte offsets from ctx + 64:
     0: r0 r1 r2 r3 of r^(4C)   16: r4   32: 5r1 5r2 5r3 5r4        (.4s, the loop's multiplier)
     48 + 144 g + 16 j: digit j (j < 5) of the powers of group g, lane l: r^(4C - 4g - l)
@@ -181,13 +182,55 @@ def _mul(f, k, a, mult, add=None):
         add(sink)
 
 
+def _add_h(f, h, A0):
+    """h (GPRs, h2 <= 4) into lane 0 (block 0) of the digit registers A0."""
+    def add(j, d):
+        v = f.vreg("h")
+        f.v_fmov(v.s, d.w)
+        f.v_add(A0[j].s4, A0[j].s4, v.s4)
+    _gpr_digits(f, h, add)
+
+
+def _load_group(f, k, m):
+    A = [None] * 5
+
+    def put(j, d):
+        A[j] = d
+    _load_blocks(f, k, m, put)
+    return A
+
+
+def _fold(f, k, tb, g, A):
+    """A = carry(A times the per-lane powers of group g)."""
+    P = f.vregs(9, "P")
+    for i in range(9):
+        f.op("ldr.v", P[i].q, mem(tb, _group(g) - TABLE + 16 * i, size=16,
+                                   tag=("ctx", _group(g) + 16 * i)))
+
+    def mult(w, j, half):
+        v = P[j] if w == "r" else P[4 + j]
+        return v.s2 if half == "lo" else v.s4
+    _mul(f, k, A, mult)
+
+
+def _to_h(f, h, A0):
+    """h = the sum of the four lanes of A0, partially reduced."""
+    s = f.gprs(5, "s")
+    for j in range(5):
+        v = f.vreg("v")
+        f.v_addv(v.s, A0[j].s4)
+        f.v_fmov(s[j].w, v.s)
+    _from_digits(f, h, s)
+
+
 def blocks(f, ctx, m, nblocks, pad, p):
-    """The neon variant: nblocks blocks; below vec_min the scalar loop only."""
+    """The neon variant: from vec_min blocks on (and pad = 1), chunks of 4C blocks when there
+    is one, then groups of 4 (h added to block 0, times r^4 .. r^1, summed back: a chain of
+    one group at a time), then the scalar step for the last nblocks mod 4."""
     C = p.chains
     what = "poly1305_blocks.neon chains=%d" % C
-    if p.vec_min < 4 * C:
-        raise ValueError("%s: vec_min = %d is below one chunk of %d blocks"
-                         % (what, p.vec_min, 4 * C))
+    if p.vec_min < 4:
+        raise ValueError("%s: vec_min = %d is below one group of 4 blocks" % (what, p.vec_min))
     if 48 + 144 * C > 8 * (136 - CTX_TABLE):
         raise ValueError("%s: the powers table would not fit ctx" % what)
     r26.kernel_bounds(what, 4 * C, p.carry)
@@ -197,7 +240,7 @@ def blocks(f, ctx, m, nblocks, pad, p):
     h = a64_poly1305.load_h(f, ctx)
     f.cmp(nblocks, p.vec_min)
     f.b_lo(scalar)
-    f.cbz(pad, scalar)                   # the vector loop adds 2^128 to every block
+    f.cbz(pad, scalar)                   # the vector code adds 2^128 to every block
 
     have = f.new_label("have_powers")
     t, lay = f.gpr("t"), f.gpr("layout")
@@ -209,9 +252,14 @@ def blocks(f, ctx, m, nblocks, pad, p):
     f.bind(have)
     k = _Consts(f)
     k.carry = p.carry
-    R = f.vregs(3, "R")
     tb = f.gpr("tb")
     f.add(tb, ctx, TABLE)
+    chunk = 4 * C
+    groups = f.new_label("groups")
+    f.cmp(nblocks, chunk)
+    f.b_lo(groups)
+
+    R = f.vregs(3, "R")
     for i in range(3):
         f.op("ldr.v", R[i].q, mem(tb, 16 * i, size=16, tag=("ctx", TABLE + 16 * i)))
 
@@ -220,20 +268,8 @@ def blocks(f, ctx, m, nblocks, pad, p):
             return R[0].lane("s", j) if j < 4 else R[1].lane("s", 0)
         return R[2].lane("s", j - 1)
 
-    chunk = 4 * C
-    A = []
-    for g in range(C):
-        A.append([None] * 5)
-
-        def first(j, d, g=g):
-            A[g][j] = d
-        _load_blocks(f, k, m, first)
-
-    def add_h(j, d):                         # h into lane 0 of group 0 (block 0)
-        v = f.vreg("h")
-        f.v_fmov(v.s, d.w)
-        f.v_add(A[0][j].s4, A[0][j].s4, v.s4)
-    _gpr_digits(f, h, add_h)
+    A = [_load_group(f, k, m) for g in range(C)]
+    _add_h(f, h, A[0])
     f.sub(nblocks, nblocks, chunk)
 
     fold, loop = f.new_label("fold"), f.new_label("chunks")
@@ -248,26 +284,27 @@ def blocks(f, ctx, m, nblocks, pad, p):
     f.b_hs(loop)
     f.mca_end()
     f.bind(fold)
-
     for g in range(C):
-        P = f.vregs(9, "P")
-        for i in range(9):
-            f.op("ldr.v", P[i].q, mem(tb, _group(g) - TABLE + 16 * i, size=16,
-                                       tag=("ctx", _group(g) + 16 * i)))
-
-        def fold_mult(w, j, half, P=P):
-            v = P[j] if w == "r" else P[4 + j]
-            return v.s2 if half == "lo" else v.s4
-        _mul(f, k, A[g], fold_mult)
+        _fold(f, k, tb, g, A[g])
         if g:
             for j in range(5):
                 f.v_add(A[0][j].s4, A[0][j].s4, A[g][j].s4)
-    s = f.gprs(5, "s")
-    for j in range(5):
-        v = f.vreg("v")
-        f.v_addv(v.s, A[0][j].s4)
-        f.v_fmov(s[j].w, v.s)
-    _from_digits(f, h, s)
+    _to_h(f, h, A[0])
+
+    f.bind(groups)
+    tail = f.new_label("tail")
+    f.cmp(nblocks, 4)
+    f.b_lo(tail)
+    group = f.new_label("group")
+    f.bind(group)
+    G = _load_group(f, k, m)
+    _add_h(f, h, G)
+    _fold(f, k, tb, C - 1, G)
+    _to_h(f, h, G)
+    f.sub(nblocks, nblocks, 4)
+    f.cmp(nblocks, 4)
+    f.b_hs(group)
+    f.bind(tail)
     _wipe(f)
     f.cbz(nblocks, store)
     f.bind(scalar)

@@ -156,9 +156,14 @@ def scalar_powers(key, count, store):
 
 def finish_vector(f, ctx, h, key, m, nblocks, pad, count, bits, digit, zmm32):
     """The end of a vector variant: h = the digit sums digit(0..count-1) of the fold (radix
-    2^bits, each < 2^58), vector registers wiped, the nblocks (< one chunk) blocks left by the
-    scalar step, h stored."""
+    2^bits, each < 2^58), then finish_scalar."""
     from_digits(h, count, bits, digit)
+    finish_scalar(f, ctx, h, key, m, nblocks, pad, zmm32)
+
+
+def finish_scalar(f, ctx, h, key, m, nblocks, pad, zmm32):
+    """Vector registers wiped, the nblocks blocks left (fewer than the vector path takes) by
+    the scalar step, h stored."""
     wipe_vectors(zmm32)
     tail = f.new_label("stored")
     TEST(nblocks, nblocks)

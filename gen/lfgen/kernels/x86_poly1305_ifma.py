@@ -36,8 +36,10 @@ The first chunk's group 0 gets h (lane 0 is block 0). Powers table in ctx[8..], 
 ctx[5] != LAYOUT + C: P_g = three zmm (digits 0, 1, 2) at ctx + 64 + 192 g, lane l holding
 r^(8C - 8g - b(l)); P_(C-1) (r^1 .. r^8) comes from the scalar multiply, P_g = P_(g+1) r^8.
 After the fold the 8C products are summed over groups and lanes, turned back into radix
-2^64 and partially reduced; the nblocks mod 8C blocks left run through the scalar step
-(x86_poly1305.block).
+2^64 and partially reduced. What is left (or everything, below 8C blocks) goes by groups of
+8: h added to block 0, times r^8 .. r^1 (P_(C-1)), summed back into h, one group after the
+other (a latency chain, but 8 blocks per multiply); the last nblocks mod 8 blocks run
+through the scalar step (x86_poly1305.block).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, LABEL, MOV, ADD, SUB, SHL, CMP,
@@ -275,12 +277,30 @@ def _hsum(z, t):
     VMOVQ(t, z.as_xmm)
 
 
+def _add_h(A0, h):
+    """h (GPRs, h2 <= 4) into lane 0 of the digit registers A0 (block 0 of a group)."""
+    def add(j, d):
+        x = ZMMRegister()
+        VMOVQ(x.as_xmm, d)
+        VPADDQ(A0[j], A0[j], x)
+    x86_poly1305.to_digits(h, 44, 3, add)
+
+
+def _to_h(h, A0):
+    """h = the sum of the lanes of A0 (radix 2^44 digits; clobbered), partially reduced."""
+    def digit(j):
+        s = GeneralPurposeRegister64()
+        _hsum(A0[j], s)
+        return s
+    x86_poly1305.from_digits(h, 3, 44, digit)
+
+
 def blocks(f, ctx, m, nblocks, pad, p):
-    """The ifma variant's body for nblocks >= vec_min (>= 8 chains)."""
+    """The ifma variant's body for nblocks >= vec_min (>= 8): chunks of 8C blocks (when
+    there is one), then groups of 8, then the scalar step."""
     C = p.chains
-    if p.vec_min < 8 * C:
-        raise ValueError("vec_min = %d is below one chunk of 8*chains = %d blocks"
-                         % (p.vec_min, 8 * C))
+    if p.vec_min < 8:
+        raise ValueError("vec_min = %d is below one group of 8 blocks" % p.vec_min)
     if 3 * C * 8 > TABLE_WORDS:
         raise ValueError("chains = %d: the powers table would not fit ctx" % C)
     _bounds_check(C)
@@ -291,8 +311,11 @@ def blocks(f, ctx, m, nblocks, pad, p):
     _build_table(f, ctx, key, C)
     LABEL(have)
     h = x86_poly1305.load_h(ctx)
-
     k = _Consts(pad)
+    groups8 = f.new_label("groups")
+    CMP(nblocks, 8 * C)
+    JB(groups8)
+
     # R = r^(8C): lane 0 of P_0 (block 0 of a chunk), broadcast
     R = [ZMMRegister() for _ in range(3)]
     for j in range(3):
@@ -301,11 +324,7 @@ def blocks(f, ctx, m, nblocks, pad, p):
 
     # the first chunk, h added to block 0 (lane 0 of group 0)
     A = [_load_blocks(k, m, 128 * g) for g in range(C)]
-    def add_h(j, d):                          # h into lane 0 of group 0 (block 0)
-        x = ZMMRegister()
-        VMOVQ(x.as_xmm, d)
-        VPADDQ(A[0][j], A[0][j], x)
-    x86_poly1305.to_digits(h, 44, 3, add_h)
+    _add_h(A[0], h)
     ADD(m, 128 * C)
     SUB(nblocks, 8 * C)
 
@@ -315,13 +334,13 @@ def blocks(f, ctx, m, nblocks, pad, p):
     JB(fold)
     LABEL(loop)
     f.mca_begin("poly1305_blocks blocks=%d" % (8 * C))
-    groups = []
+    streams = []
     for g in range(C):
         with f.capture() as insns:
             _mul(k, A[g], R, R20, acc=_load_blocks(k, m, 128 * g))
-        groups.append(list(insns))
-    body = groups[0]
-    for g in groups[1:]:
+        streams.append(list(insns))
+    body = streams[0]
+    for g in streams[1:]:
         body = sched.interleave(body, g, sched.X86Deps()) if p.interleave else body + g
     f.extend(body)
     ADD(m, 128 * C)
@@ -340,8 +359,27 @@ def blocks(f, ctx, m, nblocks, pad, p):
     for g in range(1, C):
         for j in range(3):
             VPADDQ(A[0][j], A[0][j], A[g][j])
-    def digit(j):
-        s = GeneralPurposeRegister64()
-        _hsum(A[0][j], s)
-        return s
-    x86_poly1305.finish_vector(f, ctx, h, key, m, nblocks, pad, 3, 44, digit, True)
+    _to_h(h, A[0])
+
+    # what is left (fewer than 8C blocks): groups of 8, each h + blocks times r^8 .. r^1
+    # (the powers of the last group, P_(C-1)) and summed, a chain of one group at a time
+    LABEL(groups8)
+    tail = f.new_label("tail")
+    CMP(nblocks, 8)
+    JB(tail)
+    P = [ZMMRegister() for _ in range(3)]
+    for j in range(3):
+        VMOVDQU64(P[j], _slot(ctx, C - 1, j))
+    P20 = [None, _times20(P[1]), _times20(P[2])]
+    group = f.new_label("group")
+    LABEL(group)
+    G = _load_blocks(k, m, 0)
+    _add_h(G, h)
+    _mul(k, G, P, P20)
+    _to_h(h, G)
+    ADD(m, 128)
+    SUB(nblocks, 8)
+    CMP(nblocks, 8)
+    JAE(group)
+    LABEL(tail)
+    x86_poly1305.finish_scalar(f, ctx, h, key, m, nblocks, pad, zmm32=True)
