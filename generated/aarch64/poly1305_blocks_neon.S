@@ -7,10 +7,12 @@
  *
  * Shapes:
  *    ctx: 136 uint64_t, 8-byte aligned (64 is faster): ctx[0..2] = h0, h1, h2
- *    (h = h0 + h1 2^64 + h2 2^128, h2 <= 4), ctx[3..4] = clamped r0, r1 (r = r0 +
- *    r1 2^64), ctx[5] = the layout of the powers of r in ctx[8..135] (0: none; written
- *    by vector variants), ctx[6..7] = 0. m: nblocks blocks of 16 bytes, each a
- *    little-endian 128-bit number, any alignment.
+ *    (h = h0 + h1 2^64 + h2 2^128, h2 <= 4 on entry and on exit), ctx[3..4] =
+ *    clamped r0, r1 (r = r0 + r1 2^64), ctx[5] = the layout of the powers of r in
+ *    ctx[8..135] (0: none), ctx[6..7] = 0. A vector variant that takes the vector
+ *    path and finds another layout in ctx[5] writes its powers of r to ctx[8..] and
+ *    its layout to ctx[5]. m: nblocks blocks of 16 bytes, each a little-endian
+ *    128-bit number, any alignment.
  * Units:
  *    nblocks in 16-byte blocks; pad is 1 (full blocks: 2^128 added) or 0 (a final
  *    partial block the caller padded with 0x01 and zeros).
@@ -18,20 +20,25 @@
  *    nblocks == 0 touches no memory (m may be NULL). h2 <= 4 and r clamped on
  *    entry (other values give a wrong h, never a fault); pad in {0, 1}. ctx[5]
  *    must be 0 after r changes. Constant time: no branch or address depends on
- *    h, r or the message, only on nblocks and ctx[5].
+ *    h, r or the message, only on nblocks, pad and ctx[5] (checked at generation
+ *    time, gen/lfgen/consttime.py). Every vector register is cleared before
+ *    returning; the powers in ctx stay (the caller wipes ctx).
  * Requires CPU features: asimd (LF_CPU_ASIMD)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
- *    RFC 8439 section 2.5 (Poly1305); the radix-2^64 multiply of OpenSSL's
- *    poly1305-x86_64.pl and of the JDK's AArch64 stub (JDK-8296411); the 16-block
- *    AVX-512 IFMA design of JDK-8288047 (Goll and Gueron, "Vectorization of
- *    Poly1305 message authentication code").
+ *    RFC 8439 section 2.5 (Poly1305). Radix 2^64 (mulx, a64): OpenSSL's
+ *    poly1305-x86_64.pl and the JDK's AArch64 stub (JDK-8296411). Radix 2^44 IFMA
+ *    (ifma): JDK-8288047 (Goll and Gueron, "Vectorization of Poly1305 message
+ *    authentication code"). Radix 2^26 with 32x32-bit multiplies (avx512f, avx2,
+ *    neon): the Goll-Gueron parallel Horner as in OpenSSL's poly1305-x86_64.pl
+ *    AVX2 and poly1305-armv8.pl NEON code.
  *
  * Algorithm (neon, aarch64):
  *    Radix 2^26, 4 blocks per group of .4s registers and `chains` groups: UMULL/UMLAL
  *    (2) by r^(4C) as vector elements, carries on .2d with USRA, UZP1 back to .4s,
- *    LD4 block loads; a fold by the powers kept in ctx, then the scalar step for the rest
- *    (a64_poly1305_neon).
+ *    LD4 block loads; a fold by the powers kept in ctx, then whole groups of 4 left
+ *    (times r^4..r^1), then the last blocks by the scalar step (a64_poly1305_neon).
+ *    Below vec_min blocks, or with pad = 0, only the scalar step runs (no powers table).
  *
  * Schedule: gen/schedules/aarch64/generic.toml [poly1305_blocks.neon]
  *   used on: any CPU without a schedule of its own (the fallback)

@@ -7,10 +7,12 @@
  *
  * Shapes:
  *    ctx: 136 uint64_t, 8-byte aligned (64 is faster): ctx[0..2] = h0, h1, h2
- *    (h = h0 + h1 2^64 + h2 2^128, h2 <= 4), ctx[3..4] = clamped r0, r1 (r = r0 +
- *    r1 2^64), ctx[5] = the layout of the powers of r in ctx[8..135] (0: none; written
- *    by vector variants), ctx[6..7] = 0. m: nblocks blocks of 16 bytes, each a
- *    little-endian 128-bit number, any alignment.
+ *    (h = h0 + h1 2^64 + h2 2^128, h2 <= 4 on entry and on exit), ctx[3..4] =
+ *    clamped r0, r1 (r = r0 + r1 2^64), ctx[5] = the layout of the powers of r in
+ *    ctx[8..135] (0: none), ctx[6..7] = 0. A vector variant that takes the vector
+ *    path and finds another layout in ctx[5] writes its powers of r to ctx[8..] and
+ *    its layout to ctx[5]. m: nblocks blocks of 16 bytes, each a little-endian
+ *    128-bit number, any alignment.
  * Units:
  *    nblocks in 16-byte blocks; pad is 1 (full blocks: 2^128 added) or 0 (a final
  *    partial block the caller padded with 0x01 and zeros).
@@ -18,25 +20,30 @@
  *    nblocks == 0 touches no memory (m may be NULL). h2 <= 4 and r clamped on
  *    entry (other values give a wrong h, never a fault); pad in {0, 1}. ctx[5]
  *    must be 0 after r changes. Constant time: no branch or address depends on
- *    h, r or the message, only on nblocks and ctx[5].
+ *    h, r or the message, only on nblocks, pad and ctx[5] (checked at generation
+ *    time, gen/lfgen/consttime.py). Every vector register is cleared before
+ *    returning; the powers in ctx stay (the caller wipes ctx).
  * Requires CPU features: avx avx2 avx512f avx512ifma avx512vl bmi2 (LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2)
  *   (including lf_poly1305_blocks_mulx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
- *    RFC 8439 section 2.5 (Poly1305); the radix-2^64 multiply of OpenSSL's
- *    poly1305-x86_64.pl and of the JDK's AArch64 stub (JDK-8296411); the 16-block
- *    AVX-512 IFMA design of JDK-8288047 (Goll and Gueron, "Vectorization of
- *    Poly1305 message authentication code").
+ *    RFC 8439 section 2.5 (Poly1305). Radix 2^64 (mulx, a64): OpenSSL's
+ *    poly1305-x86_64.pl and the JDK's AArch64 stub (JDK-8296411). Radix 2^44 IFMA
+ *    (ifma): JDK-8288047 (Goll and Gueron, "Vectorization of Poly1305 message
+ *    authentication code"). Radix 2^26 with 32x32-bit multiplies (avx512f, avx2,
+ *    neon): the Goll-Gueron parallel Horner as in OpenSSL's poly1305-x86_64.pl
+ *    AVX2 and poly1305-armv8.pl NEON code.
  *
  * Algorithm (ifma, x86_64):
  *    Radix 2^44, 8 blocks per zmm lane group, `chains` groups: parallel Horner by r^(8C)
  *    with VPMADD52LUQ/HUQ, lazy carries bounded at generation time, a fold by the powers
- *    r^(8C)..r^1 kept in ctx, then the leftover blocks by the scalar step
- *    (x86_poly1305_ifma).
+ *    r^(8C)..r^1 kept in ctx, then whole groups of 8 left (times r^8..r^1), then the
+ *    last blocks by the scalar step (x86_poly1305_ifma). Fewer than vec_min blocks
+ *    jump to the mulx variant before the frame (no powers table).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [poly1305_blocks.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   chains = 2
+ *   chains = 4
  *   interleave = 0
  *   vec_min = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
@@ -45,7 +52,7 @@
  * that saves rdi, rsi, xmm6-xmm15 (written here or by lf_poly1305_blocks_mulx), moves its
  * arguments (rcx, rdx, r8, r9) into the SysV registers and calls this body,
  * lf_poly1305_blocks_ifma_sysv.
- * 798 instructions.
+ * 1078 instructions.
  */
 #include "lf_asm.h"
 
@@ -82,7 +89,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	%r11, %r9
 	shrq	$2, %r9
 	addq	%r11, %r9
-	cmpq	$17410, 40(%rdi)
+	cmpq	$17412, 40(%rdi)
 	je	.Llf_poly1305_blocks_ifma_have_powers
 	movq	$17592186044415, %r8
 	vpbroadcastq	%r8, %zmm8
@@ -97,9 +104,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	%r10, %r8
 	movq	%r11, %rbx
 	movq	$0, %rbp
-	movq	%r8, 312(%rdi)
-	movq	%rbx, 376(%rdi)
-	movq	%rbp, 440(%rdi)
+	movq	%r8, 696(%rdi)
+	movq	%rbx, 760(%rdi)
+	movq	%rbp, 824(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -128,9 +135,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 296(%rdi)
-	movq	%rbx, 360(%rdi)
-	movq	%rbp, 424(%rdi)
+	movq	%r8, 680(%rdi)
+	movq	%rbx, 744(%rdi)
+	movq	%rbp, 808(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -159,9 +166,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 280(%rdi)
-	movq	%rbx, 344(%rdi)
-	movq	%rbp, 408(%rdi)
+	movq	%r8, 664(%rdi)
+	movq	%rbx, 728(%rdi)
+	movq	%rbp, 792(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -190,9 +197,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 264(%rdi)
-	movq	%rbx, 328(%rdi)
-	movq	%rbp, 392(%rdi)
+	movq	%r8, 648(%rdi)
+	movq	%rbx, 712(%rdi)
+	movq	%rbp, 776(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -221,9 +228,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 304(%rdi)
-	movq	%rbx, 368(%rdi)
-	movq	%rbp, 432(%rdi)
+	movq	%r8, 688(%rdi)
+	movq	%rbx, 752(%rdi)
+	movq	%rbp, 816(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -252,9 +259,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 288(%rdi)
-	movq	%rbx, 352(%rdi)
-	movq	%rbp, 416(%rdi)
+	movq	%r8, 672(%rdi)
+	movq	%rbx, 736(%rdi)
+	movq	%rbp, 800(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -283,9 +290,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 272(%rdi)
-	movq	%rbx, 336(%rdi)
-	movq	%rbp, 400(%rdi)
+	movq	%r8, 656(%rdi)
+	movq	%rbx, 720(%rdi)
+	movq	%rbp, 784(%rdi)
 	movq	%r8, %rdx
 	mulxq	%r10, %r8, %r12
 	mulxq	%r11, %r13, %r14
@@ -314,12 +321,12 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	adcq	$0, %r12
 	adcq	$0, %rbp
 	movq	%r12, %rbx
-	movq	%r8, 256(%rdi)
-	movq	%rbx, 320(%rdi)
-	movq	%rbp, 384(%rdi)
-	vmovdqu64	256(%rdi), %zmm19
-	vmovdqu64	320(%rdi), %zmm20
-	vmovdqu64	384(%rdi), %zmm21
+	movq	%r8, 640(%rdi)
+	movq	%rbx, 704(%rdi)
+	movq	%rbp, 768(%rdi)
+	vmovdqu64	640(%rdi), %zmm19
+	vmovdqu64	704(%rdi), %zmm20
+	vmovdqu64	768(%rdi), %zmm21
 	vpandq	%zmm8, %zmm19, %zmm22
 	vpsrlq	$44, %zmm19, %zmm23
 	vpsllq	$20, %zmm20, %zmm19
@@ -328,18 +335,96 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpsrlq	$24, %zmm20, %zmm19
 	vpsllq	$40, %zmm21, %zmm21
 	vporq	%zmm21, %zmm19, %zmm19
-	vmovdqu64	%zmm22, 256(%rdi)
-	vmovdqu64	%zmm23, 320(%rdi)
-	vmovdqu64	%zmm19, 384(%rdi)
-	vpbroadcastq	256(%rdi), %zmm20
-	vpbroadcastq	320(%rdi), %zmm21
-	vpbroadcastq	384(%rdi), %zmm24
+	vmovdqu64	%zmm22, 640(%rdi)
+	vmovdqu64	%zmm23, 704(%rdi)
+	vmovdqu64	%zmm19, 768(%rdi)
+	vpbroadcastq	640(%rdi), %zmm20
+	vpbroadcastq	704(%rdi), %zmm21
+	vpbroadcastq	768(%rdi), %zmm24
 	vpsllq	$4, %zmm21, %zmm25
 	vpsllq	$2, %zmm21, %zmm26
 	vpaddq	%zmm26, %zmm25, %zmm25
 	vpsllq	$4, %zmm24, %zmm26
 	vpsllq	$2, %zmm24, %zmm27
 	vpaddq	%zmm27, %zmm26, %zmm26
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpxorq	%zmm29, %zmm29, %zmm29
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52luq	%zmm20, %zmm22, %zmm27
+	vpmadd52huq	%zmm20, %zmm22, %zmm30
+	vpmadd52luq	%zmm26, %zmm23, %zmm27
+	vpmadd52huq	%zmm26, %zmm23, %zmm30
+	vpmadd52luq	%zmm25, %zmm19, %zmm27
+	vpmadd52huq	%zmm25, %zmm19, %zmm30
+	vpmadd52luq	%zmm21, %zmm22, %zmm28
+	vpmadd52huq	%zmm21, %zmm22, %zmm31
+	vpmadd52luq	%zmm20, %zmm23, %zmm28
+	vpmadd52huq	%zmm20, %zmm23, %zmm31
+	vpmadd52luq	%zmm26, %zmm19, %zmm28
+	vpmadd52huq	%zmm26, %zmm19, %zmm31
+	vpmadd52luq	%zmm24, %zmm22, %zmm29
+	vpmadd52huq	%zmm24, %zmm22, %zmm7
+	vpmadd52luq	%zmm21, %zmm23, %zmm29
+	vpmadd52huq	%zmm21, %zmm23, %zmm7
+	vpmadd52luq	%zmm20, %zmm19, %zmm29
+	vpmadd52huq	%zmm20, %zmm19, %zmm7
+	vpmadd52luq	%zmm16, %zmm30, %zmm28
+	vpmadd52luq	%zmm16, %zmm31, %zmm29
+	vpmadd52luq	%zmm17, %zmm7, %zmm27
+	vpsrlq	$42, %zmm29, %zmm30
+	vpandq	%zmm15, %zmm29, %zmm19
+	vpmadd52luq	%zmm18, %zmm30, %zmm27
+	vpsrlq	$44, %zmm27, %zmm30
+	vpandq	%zmm8, %zmm27, %zmm22
+	vpaddq	%zmm30, %zmm28, %zmm28
+	vpsrlq	$44, %zmm28, %zmm30
+	vpandq	%zmm8, %zmm28, %zmm23
+	vpaddq	%zmm30, %zmm19, %zmm19
+	vmovdqu64	%zmm22, 448(%rdi)
+	vmovdqu64	%zmm23, 512(%rdi)
+	vmovdqu64	%zmm19, 576(%rdi)
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpxorq	%zmm29, %zmm29, %zmm29
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52luq	%zmm20, %zmm22, %zmm27
+	vpmadd52huq	%zmm20, %zmm22, %zmm30
+	vpmadd52luq	%zmm26, %zmm23, %zmm27
+	vpmadd52huq	%zmm26, %zmm23, %zmm30
+	vpmadd52luq	%zmm25, %zmm19, %zmm27
+	vpmadd52huq	%zmm25, %zmm19, %zmm30
+	vpmadd52luq	%zmm21, %zmm22, %zmm28
+	vpmadd52huq	%zmm21, %zmm22, %zmm31
+	vpmadd52luq	%zmm20, %zmm23, %zmm28
+	vpmadd52huq	%zmm20, %zmm23, %zmm31
+	vpmadd52luq	%zmm26, %zmm19, %zmm28
+	vpmadd52huq	%zmm26, %zmm19, %zmm31
+	vpmadd52luq	%zmm24, %zmm22, %zmm29
+	vpmadd52huq	%zmm24, %zmm22, %zmm7
+	vpmadd52luq	%zmm21, %zmm23, %zmm29
+	vpmadd52huq	%zmm21, %zmm23, %zmm7
+	vpmadd52luq	%zmm20, %zmm19, %zmm29
+	vpmadd52huq	%zmm20, %zmm19, %zmm7
+	vpmadd52luq	%zmm16, %zmm30, %zmm28
+	vpmadd52luq	%zmm16, %zmm31, %zmm29
+	vpmadd52luq	%zmm17, %zmm7, %zmm27
+	vpsrlq	$42, %zmm29, %zmm30
+	vpandq	%zmm15, %zmm29, %zmm19
+	vpmadd52luq	%zmm18, %zmm30, %zmm27
+	vpsrlq	$44, %zmm27, %zmm30
+	vpandq	%zmm8, %zmm27, %zmm22
+	vpaddq	%zmm30, %zmm28, %zmm28
+	vpsrlq	$44, %zmm28, %zmm30
+	vpandq	%zmm8, %zmm28, %zmm23
+	vpaddq	%zmm30, %zmm19, %zmm19
+	vmovdqu64	%zmm22, 256(%rdi)
+	vmovdqu64	%zmm23, 320(%rdi)
+	vmovdqu64	%zmm19, 384(%rdi)
 	vpxorq	%zmm27, %zmm27, %zmm27
 	vpxorq	%zmm28, %zmm28, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
@@ -379,7 +464,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vmovdqu64	%zmm22, 64(%rdi)
 	vmovdqu64	%zmm23, 128(%rdi)
 	vmovdqu64	%zmm19, 192(%rdi)
-	movq	$17410, 40(%rdi)
+	movq	$17412, 40(%rdi)
 .Llf_poly1305_blocks_ifma_have_powers:
 	movq	(%rdi), %r8
 	movq	8(%rdi), %rbx
@@ -397,7 +482,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	%rcx, %rdx
 	shlq	$40, %rdx
 	vpbroadcastq	%rdx, %zmm19
-	cmpq	$16, %rax
+	cmpq	$32, %rax
 	jb	.Llf_poly1305_blocks_ifma_groups
 	vpbroadcastq	64(%rdi), %zmm20
 	vpbroadcastq	128(%rdi), %zmm21
@@ -428,6 +513,26 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpternlogq	$248, %zmm8, %zmm26, %zmm30
 	vpsrlq	$24, %zmm29, %zmm26
 	vporq	%zmm19, %zmm26, %zmm26
+	vmovdqu64	256(%rsi), %zmm29
+	vmovdqu64	320(%rsi), %zmm7
+	vpunpcklqdq	%zmm7, %zmm29, %zmm6
+	vpunpckhqdq	%zmm7, %zmm29, %zmm7
+	vpandq	%zmm8, %zmm6, %zmm5
+	vpsrlq	$44, %zmm6, %zmm6
+	vpsllq	$20, %zmm7, %zmm29
+	vpternlogq	$248, %zmm8, %zmm29, %zmm6
+	vpsrlq	$24, %zmm7, %zmm29
+	vporq	%zmm19, %zmm29, %zmm29
+	vmovdqu64	384(%rsi), %zmm7
+	vmovdqu64	448(%rsi), %zmm4
+	vpunpcklqdq	%zmm4, %zmm7, %zmm3
+	vpunpckhqdq	%zmm4, %zmm7, %zmm4
+	vpandq	%zmm8, %zmm3, %zmm2
+	vpsrlq	$44, %zmm3, %zmm3
+	vpsllq	$20, %zmm4, %zmm7
+	vpternlogq	$248, %zmm8, %zmm7, %zmm3
+	vpsrlq	$24, %zmm4, %zmm7
+	vporq	%zmm19, %zmm7, %zmm7
 	movq	$17592186044415, %rdx
 	movq	%r8, %r12
 	andq	%rdx, %r12
@@ -441,51 +546,51 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	shrdq	$24, %rbp, %r8
 	vmovq	%r8, %xmm11
 	vpaddq	%zmm11, %zmm25, %zmm25
-	addq	$256, %rsi
-	subq	$16, %rax
-	cmpq	$16, %rax
+	addq	$512, %rsi
+	subq	$32, %rax
+	cmpq	$32, %rax
 	jb	.Llf_poly1305_blocks_ifma_fold
 .Llf_poly1305_blocks_ifma_chunks:
-/* LLVM-MCA-BEGIN poly1305_blocks blocks=16 */
+/* LLVM-MCA-BEGIN poly1305_blocks blocks=32 */
 	vmovdqu64	(%rsi), %zmm9
 	vmovdqu64	64(%rsi), %zmm10
 	vpunpcklqdq	%zmm10, %zmm9, %zmm11
 	vpunpckhqdq	%zmm10, %zmm9, %zmm10
-	vpandq	%zmm8, %zmm11, %zmm29
+	vpandq	%zmm8, %zmm11, %zmm4
 	vpsrlq	$44, %zmm11, %zmm11
 	vpsllq	$20, %zmm10, %zmm9
 	vpternlogq	$248, %zmm8, %zmm9, %zmm11
 	vpsrlq	$24, %zmm10, %zmm9
 	vporq	%zmm19, %zmm9, %zmm9
 	vpxorq	%zmm10, %zmm10, %zmm10
-	vpxorq	%zmm7, %zmm7, %zmm7
-	vpxorq	%zmm6, %zmm6, %zmm6
-	vpmadd52luq	%zmm20, %zmm28, %zmm29
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
+	vpmadd52luq	%zmm20, %zmm28, %zmm4
 	vpmadd52huq	%zmm20, %zmm28, %zmm10
-	vpmadd52luq	%zmm24, %zmm27, %zmm29
+	vpmadd52luq	%zmm24, %zmm27, %zmm4
 	vpmadd52huq	%zmm24, %zmm27, %zmm10
-	vpmadd52luq	%zmm23, %zmm25, %zmm29
+	vpmadd52luq	%zmm23, %zmm25, %zmm4
 	vpmadd52huq	%zmm23, %zmm25, %zmm10
 	vpmadd52luq	%zmm21, %zmm28, %zmm11
-	vpmadd52huq	%zmm21, %zmm28, %zmm7
+	vpmadd52huq	%zmm21, %zmm28, %zmm1
 	vpmadd52luq	%zmm20, %zmm27, %zmm11
-	vpmadd52huq	%zmm20, %zmm27, %zmm7
+	vpmadd52huq	%zmm20, %zmm27, %zmm1
 	vpmadd52luq	%zmm24, %zmm25, %zmm11
-	vpmadd52huq	%zmm24, %zmm25, %zmm7
+	vpmadd52huq	%zmm24, %zmm25, %zmm1
 	vpmadd52luq	%zmm22, %zmm28, %zmm9
-	vpmadd52huq	%zmm22, %zmm28, %zmm6
+	vpmadd52huq	%zmm22, %zmm28, %zmm0
 	vpmadd52luq	%zmm21, %zmm27, %zmm9
-	vpmadd52huq	%zmm21, %zmm27, %zmm6
+	vpmadd52huq	%zmm21, %zmm27, %zmm0
 	vpmadd52luq	%zmm20, %zmm25, %zmm9
-	vpmadd52huq	%zmm20, %zmm25, %zmm6
+	vpmadd52huq	%zmm20, %zmm25, %zmm0
 	vpmadd52luq	%zmm16, %zmm10, %zmm11
-	vpmadd52luq	%zmm16, %zmm7, %zmm9
-	vpmadd52luq	%zmm17, %zmm6, %zmm29
+	vpmadd52luq	%zmm16, %zmm1, %zmm9
+	vpmadd52luq	%zmm17, %zmm0, %zmm4
 	vpsrlq	$42, %zmm9, %zmm10
 	vpandq	%zmm15, %zmm9, %zmm25
-	vpmadd52luq	%zmm18, %zmm10, %zmm29
-	vpsrlq	$44, %zmm29, %zmm10
-	vpandq	%zmm8, %zmm29, %zmm28
+	vpmadd52luq	%zmm18, %zmm10, %zmm4
+	vpsrlq	$44, %zmm4, %zmm10
+	vpandq	%zmm8, %zmm4, %zmm28
 	vpaddq	%zmm10, %zmm11, %zmm11
 	vpsrlq	$44, %zmm11, %zmm10
 	vpandq	%zmm8, %zmm11, %zmm27
@@ -494,48 +599,134 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vmovdqu64	192(%rsi), %zmm10
 	vpunpcklqdq	%zmm10, %zmm9, %zmm11
 	vpunpckhqdq	%zmm10, %zmm9, %zmm10
-	vpandq	%zmm8, %zmm11, %zmm29
+	vpandq	%zmm8, %zmm11, %zmm4
 	vpsrlq	$44, %zmm11, %zmm11
 	vpsllq	$20, %zmm10, %zmm9
 	vpternlogq	$248, %zmm8, %zmm9, %zmm11
 	vpsrlq	$24, %zmm10, %zmm9
 	vporq	%zmm19, %zmm9, %zmm9
 	vpxorq	%zmm10, %zmm10, %zmm10
-	vpxorq	%zmm7, %zmm7, %zmm7
-	vpxorq	%zmm6, %zmm6, %zmm6
-	vpmadd52luq	%zmm20, %zmm31, %zmm29
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
+	vpmadd52luq	%zmm20, %zmm31, %zmm4
 	vpmadd52huq	%zmm20, %zmm31, %zmm10
-	vpmadd52luq	%zmm24, %zmm30, %zmm29
+	vpmadd52luq	%zmm24, %zmm30, %zmm4
 	vpmadd52huq	%zmm24, %zmm30, %zmm10
-	vpmadd52luq	%zmm23, %zmm26, %zmm29
+	vpmadd52luq	%zmm23, %zmm26, %zmm4
 	vpmadd52huq	%zmm23, %zmm26, %zmm10
 	vpmadd52luq	%zmm21, %zmm31, %zmm11
-	vpmadd52huq	%zmm21, %zmm31, %zmm7
+	vpmadd52huq	%zmm21, %zmm31, %zmm1
 	vpmadd52luq	%zmm20, %zmm30, %zmm11
-	vpmadd52huq	%zmm20, %zmm30, %zmm7
+	vpmadd52huq	%zmm20, %zmm30, %zmm1
 	vpmadd52luq	%zmm24, %zmm26, %zmm11
-	vpmadd52huq	%zmm24, %zmm26, %zmm7
+	vpmadd52huq	%zmm24, %zmm26, %zmm1
 	vpmadd52luq	%zmm22, %zmm31, %zmm9
-	vpmadd52huq	%zmm22, %zmm31, %zmm6
+	vpmadd52huq	%zmm22, %zmm31, %zmm0
 	vpmadd52luq	%zmm21, %zmm30, %zmm9
-	vpmadd52huq	%zmm21, %zmm30, %zmm6
+	vpmadd52huq	%zmm21, %zmm30, %zmm0
 	vpmadd52luq	%zmm20, %zmm26, %zmm9
-	vpmadd52huq	%zmm20, %zmm26, %zmm6
+	vpmadd52huq	%zmm20, %zmm26, %zmm0
 	vpmadd52luq	%zmm16, %zmm10, %zmm11
-	vpmadd52luq	%zmm16, %zmm7, %zmm9
-	vpmadd52luq	%zmm17, %zmm6, %zmm29
+	vpmadd52luq	%zmm16, %zmm1, %zmm9
+	vpmadd52luq	%zmm17, %zmm0, %zmm4
 	vpsrlq	$42, %zmm9, %zmm10
 	vpandq	%zmm15, %zmm9, %zmm26
-	vpmadd52luq	%zmm18, %zmm10, %zmm29
-	vpsrlq	$44, %zmm29, %zmm10
-	vpandq	%zmm8, %zmm29, %zmm31
+	vpmadd52luq	%zmm18, %zmm10, %zmm4
+	vpsrlq	$44, %zmm4, %zmm10
+	vpandq	%zmm8, %zmm4, %zmm31
 	vpaddq	%zmm10, %zmm11, %zmm11
 	vpsrlq	$44, %zmm11, %zmm10
 	vpandq	%zmm8, %zmm11, %zmm30
 	vpaddq	%zmm10, %zmm26, %zmm26
-	addq	$256, %rsi
-	subq	$16, %rax
-	cmpq	$16, %rax
+	vmovdqu64	256(%rsi), %zmm9
+	vmovdqu64	320(%rsi), %zmm10
+	vpunpcklqdq	%zmm10, %zmm9, %zmm11
+	vpunpckhqdq	%zmm10, %zmm9, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm4
+	vpsrlq	$44, %zmm11, %zmm11
+	vpsllq	$20, %zmm10, %zmm9
+	vpternlogq	$248, %zmm8, %zmm9, %zmm11
+	vpsrlq	$24, %zmm10, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
+	vpmadd52luq	%zmm20, %zmm5, %zmm4
+	vpmadd52huq	%zmm20, %zmm5, %zmm10
+	vpmadd52luq	%zmm24, %zmm6, %zmm4
+	vpmadd52huq	%zmm24, %zmm6, %zmm10
+	vpmadd52luq	%zmm23, %zmm29, %zmm4
+	vpmadd52huq	%zmm23, %zmm29, %zmm10
+	vpmadd52luq	%zmm21, %zmm5, %zmm11
+	vpmadd52huq	%zmm21, %zmm5, %zmm1
+	vpmadd52luq	%zmm20, %zmm6, %zmm11
+	vpmadd52huq	%zmm20, %zmm6, %zmm1
+	vpmadd52luq	%zmm24, %zmm29, %zmm11
+	vpmadd52huq	%zmm24, %zmm29, %zmm1
+	vpmadd52luq	%zmm22, %zmm5, %zmm9
+	vpmadd52huq	%zmm22, %zmm5, %zmm0
+	vpmadd52luq	%zmm21, %zmm6, %zmm9
+	vpmadd52huq	%zmm21, %zmm6, %zmm0
+	vpmadd52luq	%zmm20, %zmm29, %zmm9
+	vpmadd52huq	%zmm20, %zmm29, %zmm0
+	vpmadd52luq	%zmm16, %zmm10, %zmm11
+	vpmadd52luq	%zmm16, %zmm1, %zmm9
+	vpmadd52luq	%zmm17, %zmm0, %zmm4
+	vpsrlq	$42, %zmm9, %zmm10
+	vpandq	%zmm15, %zmm9, %zmm29
+	vpmadd52luq	%zmm18, %zmm10, %zmm4
+	vpsrlq	$44, %zmm4, %zmm10
+	vpandq	%zmm8, %zmm4, %zmm5
+	vpaddq	%zmm10, %zmm11, %zmm11
+	vpsrlq	$44, %zmm11, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm6
+	vpaddq	%zmm10, %zmm29, %zmm29
+	vmovdqu64	384(%rsi), %zmm9
+	vmovdqu64	448(%rsi), %zmm10
+	vpunpcklqdq	%zmm10, %zmm9, %zmm11
+	vpunpckhqdq	%zmm10, %zmm9, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm4
+	vpsrlq	$44, %zmm11, %zmm11
+	vpsllq	$20, %zmm10, %zmm9
+	vpternlogq	$248, %zmm8, %zmm9, %zmm11
+	vpsrlq	$24, %zmm10, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
+	vpmadd52luq	%zmm20, %zmm2, %zmm4
+	vpmadd52huq	%zmm20, %zmm2, %zmm10
+	vpmadd52luq	%zmm24, %zmm3, %zmm4
+	vpmadd52huq	%zmm24, %zmm3, %zmm10
+	vpmadd52luq	%zmm23, %zmm7, %zmm4
+	vpmadd52huq	%zmm23, %zmm7, %zmm10
+	vpmadd52luq	%zmm21, %zmm2, %zmm11
+	vpmadd52huq	%zmm21, %zmm2, %zmm1
+	vpmadd52luq	%zmm20, %zmm3, %zmm11
+	vpmadd52huq	%zmm20, %zmm3, %zmm1
+	vpmadd52luq	%zmm24, %zmm7, %zmm11
+	vpmadd52huq	%zmm24, %zmm7, %zmm1
+	vpmadd52luq	%zmm22, %zmm2, %zmm9
+	vpmadd52huq	%zmm22, %zmm2, %zmm0
+	vpmadd52luq	%zmm21, %zmm3, %zmm9
+	vpmadd52huq	%zmm21, %zmm3, %zmm0
+	vpmadd52luq	%zmm20, %zmm7, %zmm9
+	vpmadd52huq	%zmm20, %zmm7, %zmm0
+	vpmadd52luq	%zmm16, %zmm10, %zmm11
+	vpmadd52luq	%zmm16, %zmm1, %zmm9
+	vpmadd52luq	%zmm17, %zmm0, %zmm4
+	vpsrlq	$42, %zmm9, %zmm10
+	vpandq	%zmm15, %zmm9, %zmm7
+	vpmadd52luq	%zmm18, %zmm10, %zmm4
+	vpsrlq	$44, %zmm4, %zmm10
+	vpandq	%zmm8, %zmm4, %zmm2
+	vpaddq	%zmm10, %zmm11, %zmm11
+	vpsrlq	$44, %zmm11, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm3
+	vpaddq	%zmm10, %zmm7, %zmm7
+	addq	$512, %rsi
+	subq	$32, %rax
+	cmpq	$32, %rax
 	jae	.Llf_poly1305_blocks_ifma_chunks
 /* LLVM-MCA-END */
 .Llf_poly1305_blocks_ifma_fold:
@@ -551,30 +742,30 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpxorq	%zmm22, %zmm22, %zmm22
 	vpxorq	%zmm23, %zmm23, %zmm23
 	vpxorq	%zmm24, %zmm24, %zmm24
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm7, %zmm7, %zmm7
-	vpxorq	%zmm6, %zmm6, %zmm6
+	vpxorq	%zmm4, %zmm4, %zmm4
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
 	vpmadd52luq	%zmm9, %zmm28, %zmm22
-	vpmadd52huq	%zmm9, %zmm28, %zmm29
+	vpmadd52huq	%zmm9, %zmm28, %zmm4
 	vpmadd52luq	%zmm21, %zmm27, %zmm22
-	vpmadd52huq	%zmm21, %zmm27, %zmm29
+	vpmadd52huq	%zmm21, %zmm27, %zmm4
 	vpmadd52luq	%zmm20, %zmm25, %zmm22
-	vpmadd52huq	%zmm20, %zmm25, %zmm29
+	vpmadd52huq	%zmm20, %zmm25, %zmm4
 	vpmadd52luq	%zmm10, %zmm28, %zmm23
-	vpmadd52huq	%zmm10, %zmm28, %zmm7
+	vpmadd52huq	%zmm10, %zmm28, %zmm1
 	vpmadd52luq	%zmm9, %zmm27, %zmm23
-	vpmadd52huq	%zmm9, %zmm27, %zmm7
+	vpmadd52huq	%zmm9, %zmm27, %zmm1
 	vpmadd52luq	%zmm21, %zmm25, %zmm23
-	vpmadd52huq	%zmm21, %zmm25, %zmm7
+	vpmadd52huq	%zmm21, %zmm25, %zmm1
 	vpmadd52luq	%zmm11, %zmm28, %zmm24
-	vpmadd52huq	%zmm11, %zmm28, %zmm6
+	vpmadd52huq	%zmm11, %zmm28, %zmm0
 	vpmadd52luq	%zmm10, %zmm27, %zmm24
-	vpmadd52huq	%zmm10, %zmm27, %zmm6
+	vpmadd52huq	%zmm10, %zmm27, %zmm0
 	vpmadd52luq	%zmm9, %zmm25, %zmm24
-	vpmadd52huq	%zmm9, %zmm25, %zmm6
-	vpmadd52luq	%zmm16, %zmm29, %zmm23
-	vpmadd52luq	%zmm16, %zmm7, %zmm24
-	vpmadd52luq	%zmm17, %zmm6, %zmm22
+	vpmadd52huq	%zmm9, %zmm25, %zmm0
+	vpmadd52luq	%zmm16, %zmm4, %zmm23
+	vpmadd52luq	%zmm16, %zmm1, %zmm24
+	vpmadd52luq	%zmm17, %zmm0, %zmm22
 	vpsrlq	$42, %zmm24, %zmm9
 	vpandq	%zmm15, %zmm24, %zmm25
 	vpmadd52luq	%zmm18, %zmm9, %zmm22
@@ -596,30 +787,30 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpxorq	%zmm22, %zmm22, %zmm22
 	vpxorq	%zmm23, %zmm23, %zmm23
 	vpxorq	%zmm24, %zmm24, %zmm24
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm7, %zmm7, %zmm7
-	vpxorq	%zmm6, %zmm6, %zmm6
+	vpxorq	%zmm4, %zmm4, %zmm4
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
 	vpmadd52luq	%zmm9, %zmm31, %zmm22
-	vpmadd52huq	%zmm9, %zmm31, %zmm29
+	vpmadd52huq	%zmm9, %zmm31, %zmm4
 	vpmadd52luq	%zmm21, %zmm30, %zmm22
-	vpmadd52huq	%zmm21, %zmm30, %zmm29
+	vpmadd52huq	%zmm21, %zmm30, %zmm4
 	vpmadd52luq	%zmm20, %zmm26, %zmm22
-	vpmadd52huq	%zmm20, %zmm26, %zmm29
+	vpmadd52huq	%zmm20, %zmm26, %zmm4
 	vpmadd52luq	%zmm10, %zmm31, %zmm23
-	vpmadd52huq	%zmm10, %zmm31, %zmm7
+	vpmadd52huq	%zmm10, %zmm31, %zmm1
 	vpmadd52luq	%zmm9, %zmm30, %zmm23
-	vpmadd52huq	%zmm9, %zmm30, %zmm7
+	vpmadd52huq	%zmm9, %zmm30, %zmm1
 	vpmadd52luq	%zmm21, %zmm26, %zmm23
-	vpmadd52huq	%zmm21, %zmm26, %zmm7
+	vpmadd52huq	%zmm21, %zmm26, %zmm1
 	vpmadd52luq	%zmm11, %zmm31, %zmm24
-	vpmadd52huq	%zmm11, %zmm31, %zmm6
+	vpmadd52huq	%zmm11, %zmm31, %zmm0
 	vpmadd52luq	%zmm10, %zmm30, %zmm24
-	vpmadd52huq	%zmm10, %zmm30, %zmm6
+	vpmadd52huq	%zmm10, %zmm30, %zmm0
 	vpmadd52luq	%zmm9, %zmm26, %zmm24
-	vpmadd52huq	%zmm9, %zmm26, %zmm6
-	vpmadd52luq	%zmm16, %zmm29, %zmm23
-	vpmadd52luq	%zmm16, %zmm7, %zmm24
-	vpmadd52luq	%zmm17, %zmm6, %zmm22
+	vpmadd52huq	%zmm9, %zmm26, %zmm0
+	vpmadd52luq	%zmm16, %zmm4, %zmm23
+	vpmadd52luq	%zmm16, %zmm1, %zmm24
+	vpmadd52luq	%zmm17, %zmm0, %zmm22
 	vpsrlq	$42, %zmm24, %zmm9
 	vpandq	%zmm15, %zmm24, %zmm26
 	vpmadd52luq	%zmm18, %zmm9, %zmm22
@@ -629,9 +820,105 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpsrlq	$44, %zmm23, %zmm9
 	vpandq	%zmm8, %zmm23, %zmm30
 	vpaddq	%zmm9, %zmm26, %zmm26
+	vmovdqu64	448(%rdi), %zmm9
+	vmovdqu64	512(%rdi), %zmm10
+	vmovdqu64	576(%rdi), %zmm11
+	vpsllq	$4, %zmm10, %zmm20
+	vpsllq	$2, %zmm10, %zmm21
+	vpaddq	%zmm21, %zmm20, %zmm20
+	vpsllq	$4, %zmm11, %zmm21
+	vpsllq	$2, %zmm11, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpxorq	%zmm4, %zmm4, %zmm4
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
+	vpmadd52luq	%zmm9, %zmm5, %zmm22
+	vpmadd52huq	%zmm9, %zmm5, %zmm4
+	vpmadd52luq	%zmm21, %zmm6, %zmm22
+	vpmadd52huq	%zmm21, %zmm6, %zmm4
+	vpmadd52luq	%zmm20, %zmm29, %zmm22
+	vpmadd52huq	%zmm20, %zmm29, %zmm4
+	vpmadd52luq	%zmm10, %zmm5, %zmm23
+	vpmadd52huq	%zmm10, %zmm5, %zmm1
+	vpmadd52luq	%zmm9, %zmm6, %zmm23
+	vpmadd52huq	%zmm9, %zmm6, %zmm1
+	vpmadd52luq	%zmm21, %zmm29, %zmm23
+	vpmadd52huq	%zmm21, %zmm29, %zmm1
+	vpmadd52luq	%zmm11, %zmm5, %zmm24
+	vpmadd52huq	%zmm11, %zmm5, %zmm0
+	vpmadd52luq	%zmm10, %zmm6, %zmm24
+	vpmadd52huq	%zmm10, %zmm6, %zmm0
+	vpmadd52luq	%zmm9, %zmm29, %zmm24
+	vpmadd52huq	%zmm9, %zmm29, %zmm0
+	vpmadd52luq	%zmm16, %zmm4, %zmm23
+	vpmadd52luq	%zmm16, %zmm1, %zmm24
+	vpmadd52luq	%zmm17, %zmm0, %zmm22
+	vpsrlq	$42, %zmm24, %zmm9
+	vpandq	%zmm15, %zmm24, %zmm29
+	vpmadd52luq	%zmm18, %zmm9, %zmm22
+	vpsrlq	$44, %zmm22, %zmm9
+	vpandq	%zmm8, %zmm22, %zmm5
+	vpaddq	%zmm9, %zmm23, %zmm23
+	vpsrlq	$44, %zmm23, %zmm9
+	vpandq	%zmm8, %zmm23, %zmm6
+	vpaddq	%zmm9, %zmm29, %zmm29
+	vmovdqu64	640(%rdi), %zmm9
+	vmovdqu64	704(%rdi), %zmm10
+	vmovdqu64	768(%rdi), %zmm11
+	vpsllq	$4, %zmm10, %zmm20
+	vpsllq	$2, %zmm10, %zmm21
+	vpaddq	%zmm21, %zmm20, %zmm20
+	vpsllq	$4, %zmm11, %zmm21
+	vpsllq	$2, %zmm11, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpxorq	%zmm4, %zmm4, %zmm4
+	vpxorq	%zmm1, %zmm1, %zmm1
+	vpxorq	%zmm0, %zmm0, %zmm0
+	vpmadd52luq	%zmm9, %zmm2, %zmm22
+	vpmadd52huq	%zmm9, %zmm2, %zmm4
+	vpmadd52luq	%zmm21, %zmm3, %zmm22
+	vpmadd52huq	%zmm21, %zmm3, %zmm4
+	vpmadd52luq	%zmm20, %zmm7, %zmm22
+	vpmadd52huq	%zmm20, %zmm7, %zmm4
+	vpmadd52luq	%zmm10, %zmm2, %zmm23
+	vpmadd52huq	%zmm10, %zmm2, %zmm1
+	vpmadd52luq	%zmm9, %zmm3, %zmm23
+	vpmadd52huq	%zmm9, %zmm3, %zmm1
+	vpmadd52luq	%zmm21, %zmm7, %zmm23
+	vpmadd52huq	%zmm21, %zmm7, %zmm1
+	vpmadd52luq	%zmm11, %zmm2, %zmm24
+	vpmadd52huq	%zmm11, %zmm2, %zmm0
+	vpmadd52luq	%zmm10, %zmm3, %zmm24
+	vpmadd52huq	%zmm10, %zmm3, %zmm0
+	vpmadd52luq	%zmm9, %zmm7, %zmm24
+	vpmadd52huq	%zmm9, %zmm7, %zmm0
+	vpmadd52luq	%zmm16, %zmm4, %zmm23
+	vpmadd52luq	%zmm16, %zmm1, %zmm24
+	vpmadd52luq	%zmm17, %zmm0, %zmm22
+	vpsrlq	$42, %zmm24, %zmm9
+	vpandq	%zmm15, %zmm24, %zmm7
+	vpmadd52luq	%zmm18, %zmm9, %zmm22
+	vpsrlq	$44, %zmm22, %zmm9
+	vpandq	%zmm8, %zmm22, %zmm2
+	vpaddq	%zmm9, %zmm23, %zmm23
+	vpsrlq	$44, %zmm23, %zmm9
+	vpandq	%zmm8, %zmm23, %zmm3
+	vpaddq	%zmm9, %zmm7, %zmm7
 	vpaddq	%zmm31, %zmm28, %zmm28
 	vpaddq	%zmm30, %zmm27, %zmm27
 	vpaddq	%zmm26, %zmm25, %zmm25
+	vpaddq	%zmm5, %zmm28, %zmm28
+	vpaddq	%zmm6, %zmm27, %zmm27
+	vpaddq	%zmm29, %zmm25, %zmm25
+	vpaddq	%zmm2, %zmm28, %zmm28
+	vpaddq	%zmm3, %zmm27, %zmm27
+	vpaddq	%zmm7, %zmm25, %zmm25
 	movq	$0, %r8
 	movq	$0, %rbx
 	movq	$0, %rbp
@@ -686,9 +973,9 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 .Llf_poly1305_blocks_ifma_groups:
 	cmpq	$8, %rax
 	jb	.Llf_poly1305_blocks_ifma_tail
-	vmovdqu64	256(%rdi), %zmm9
-	vmovdqu64	320(%rdi), %zmm10
-	vmovdqu64	384(%rdi), %zmm11
+	vmovdqu64	640(%rdi), %zmm9
+	vmovdqu64	704(%rdi), %zmm10
+	vmovdqu64	768(%rdi), %zmm11
 	vpsllq	$4, %zmm10, %zmm20
 	vpsllq	$2, %zmm10, %zmm21
 	vpaddq	%zmm21, %zmm20, %zmm20

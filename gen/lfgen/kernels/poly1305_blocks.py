@@ -42,20 +42,26 @@ SPEC = KernelSpec(
           ("pad", "uint64_t")],
     result=None,
     shapes="ctx: 136 uint64_t, 8-byte aligned (64 is faster): ctx[0..2] = h0, h1, h2\n"
-           "(h = h0 + h1 2^64 + h2 2^128, h2 <= 4), ctx[3..4] = clamped r0, r1 (r = r0 +\n"
-           "r1 2^64), ctx[5] = the layout of the powers of r in ctx[8..135] (0: none; written\n"
-           "by vector variants), ctx[6..7] = 0. m: nblocks blocks of 16 bytes, each a\n"
-           "little-endian 128-bit number, any alignment.",
+           "(h = h0 + h1 2^64 + h2 2^128, h2 <= 4 on entry and on exit), ctx[3..4] =\n"
+           "clamped r0, r1 (r = r0 + r1 2^64), ctx[5] = the layout of the powers of r in\n"
+           "ctx[8..135] (0: none), ctx[6..7] = 0. A vector variant that takes the vector\n"
+           "path and finds another layout in ctx[5] writes its powers of r to ctx[8..] and\n"
+           "its layout to ctx[5]. m: nblocks blocks of 16 bytes, each a little-endian\n"
+           "128-bit number, any alignment.",
     units="nblocks in 16-byte blocks; pad is 1 (full blocks: 2^128 added) or 0 (a final\n"
           "partial block the caller padded with 0x01 and zeros).",
     preconditions="nblocks == 0 touches no memory (m may be NULL). h2 <= 4 and r clamped on\n"
                   "entry (other values give a wrong h, never a fault); pad in {0, 1}. ctx[5]\n"
                   "must be 0 after r changes. Constant time: no branch or address depends on\n"
-                  "h, r or the message, only on nblocks and ctx[5].",
-    source="RFC 8439 section 2.5 (Poly1305); the radix-2^64 multiply of OpenSSL's\n"
-           "poly1305-x86_64.pl and of the JDK's AArch64 stub (JDK-8296411); the 16-block\n"
-           "AVX-512 IFMA design of JDK-8288047 (Goll and Gueron, \"Vectorization of\n"
-           "Poly1305 message authentication code\").",
+                  "h, r or the message, only on nblocks, pad and ctx[5] (checked at generation\n"
+                  "time, gen/lfgen/consttime.py). Every vector register is cleared before\n"
+                  "returning; the powers in ctx stay (the caller wipes ctx).",
+    source="RFC 8439 section 2.5 (Poly1305). Radix 2^64 (mulx, a64): OpenSSL's\n"
+           "poly1305-x86_64.pl and the JDK's AArch64 stub (JDK-8296411). Radix 2^44 IFMA\n"
+           "(ifma): JDK-8288047 (Goll and Gueron, \"Vectorization of Poly1305 message\n"
+           "authentication code\"). Radix 2^26 with 32x32-bit multiplies (avx512f, avx2,\n"
+           "neon): the Goll-Gueron parallel Horner as in OpenSSL's poly1305-x86_64.pl\n"
+           "AVX2 and poly1305-armv8.pl NEON code.",
     api="lf_poly1305_update",
     tune_sizes=(4, 16, 64, 1024),
 )
@@ -133,24 +139,27 @@ VARIANTS = [
     Variant("ifma", "x86_64", _x86(_ifma, zmm32=True, vector=True), _IFMA,
             "Radix 2^44, 8 blocks per zmm lane group, `chains` groups: parallel Horner by r^(8C)\n"
             "with VPMADD52LUQ/HUQ, lazy carries bounded at generation time, a fold by the powers\n"
-            "r^(8C)..r^1 kept in ctx, then the leftover blocks by the scalar step\n"
-            "(x86_poly1305_ifma)."),
+            "r^(8C)..r^1 kept in ctx, then whole groups of 8 left (times r^8..r^1), then the\n"
+            "last blocks by the scalar step (x86_poly1305_ifma). Fewer than vec_min blocks\n"
+            "jump to the mulx variant before the frame (no powers table)."),
     Variant("avx512f", "x86_64", _x86(_r26(True), zmm32=True, vector=True), _AVX512F,
             "Radix 2^26, 8 blocks per zmm: VPMULUDQ schoolbook with 5 r folded in, carries\n"
             "in the `carry` order, parallel Horner by r^8 and a fold by r^8..r^1 kept in ctx\n"
-            "(x86_poly1305_r26); for AVX-512 CPUs without IFMA."),
+            "(x86_poly1305_r26); for AVX-512 CPUs without IFMA. Fewer than vec_min blocks\n"
+            "jump to the mulx variant before the frame."),
     Variant("avx2", "x86_64", _x86(_r26(False), vector=True), _AVX2,
             "Radix 2^26, 4 blocks per ymm: VPMULUDQ schoolbook with 5 r folded in, parallel\n"
             "Horner by r^4 and a fold by the powers kept in ctx (x86_poly1305_r26); for CPUs\n"
-            "without AVX-512."),
+            "without AVX-512. Fewer than vec_min blocks jump to the mulx variant."),
     Variant("mulx", "x86_64", _x86(_mulx), {},
             "Radix 2^64, one block at a time: ADD/ADC of the block, four MULX and two IMUL\n"
             "for h*r with 5*r1/4 folded in, one partial reduction (x86_poly1305)."),
     Variant("neon", "aarch64", _a64(_neon), _NEON,
             "Radix 2^26, 4 blocks per group of .4s registers and `chains` groups: UMULL/UMLAL\n"
             "(2) by r^(4C) as vector elements, carries on .2d with USRA, UZP1 back to .4s,\n"
-            "LD4 block loads; a fold by the powers kept in ctx, then the scalar step for the rest\n"
-            "(a64_poly1305_neon)."),
+            "LD4 block loads; a fold by the powers kept in ctx, then whole groups of 4 left\n"
+            "(times r^4..r^1), then the last blocks by the scalar step (a64_poly1305_neon).\n"
+            "Below vec_min blocks, or with pad = 0, only the scalar step runs (no powers table)."),
     Variant("a64", "aarch64", _a64(_scalar_a64), {},
             "Radix 2^64, one block at a time: ldp and adds/adcs of the block, mul/umulh for\n"
             "h*r with 5*r1/4 folded in, one partial reduction (a64_poly1305)."),
