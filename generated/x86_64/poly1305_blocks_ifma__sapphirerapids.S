@@ -44,7 +44,7 @@
  * Schedule: gen/schedules/x86_64/sapphirerapids.toml [poly1305_blocks.ifma]
  *   used on: GenuineIntel family 0x6 model 0xcf
  *   chains = 2
- *   interleave = 1
+ *   interleave = 0
  *   vec_min = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
@@ -454,92 +454,92 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma__sapphirerapids)
 	jb	.Llf_poly1305_blocks_ifma__sapphirerapids_fold
 .Llf_poly1305_blocks_ifma__sapphirerapids_chunks:
 /* LLVM-MCA-BEGIN poly1305_blocks blocks=16 */
-	vmovdqu64	128(%rsi), %zmm9
-	vmovdqu64	(%rsi), %zmm10
-	vmovdqu64	192(%rsi), %zmm11
-	vmovdqu64	64(%rsi), %zmm29
-	vpunpcklqdq	%zmm11, %zmm9, %zmm7
-	vpunpcklqdq	%zmm29, %zmm10, %zmm6
-	vpunpckhqdq	%zmm11, %zmm9, %zmm11
-	vpunpckhqdq	%zmm29, %zmm10, %zmm29
-	vpandq	%zmm8, %zmm7, %zmm5
-	vpandq	%zmm8, %zmm6, %zmm4
-	vpsrlq	$44, %zmm7, %zmm7
-	vpsrlq	$44, %zmm6, %zmm6
-	vpsllq	$20, %zmm11, %zmm9
-	vpsllq	$20, %zmm29, %zmm10
-	vpternlogq	$248, %zmm8, %zmm9, %zmm7
-	vpternlogq	$248, %zmm8, %zmm10, %zmm6
-	vpsrlq	$24, %zmm11, %zmm9
-	vpsrlq	$24, %zmm29, %zmm10
+	vmovdqu64	(%rsi), %zmm9
+	vmovdqu64	64(%rsi), %zmm10
+	vpunpcklqdq	%zmm10, %zmm9, %zmm11
+	vpunpckhqdq	%zmm10, %zmm9, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm29
+	vpsrlq	$44, %zmm11, %zmm11
+	vpsllq	$20, %zmm10, %zmm9
+	vpternlogq	$248, %zmm8, %zmm9, %zmm11
+	vpsrlq	$24, %zmm10, %zmm9
 	vporq	%zmm19, %zmm9, %zmm9
-	vporq	%zmm19, %zmm10, %zmm10
-	vpxorq	%zmm11, %zmm11, %zmm11
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpxorq	%zmm3, %zmm3, %zmm3
-	vpxorq	%zmm2, %zmm2, %zmm2
-	vpxorq	%zmm1, %zmm1, %zmm1
-	vpxorq	%zmm0, %zmm0, %zmm0
-	vpmadd52luq	%zmm20, %zmm31, %zmm5
-	vpmadd52luq	%zmm20, %zmm28, %zmm4
-	vpmadd52huq	%zmm20, %zmm31, %zmm11
-	vpmadd52huq	%zmm20, %zmm28, %zmm29
-	vpmadd52luq	%zmm24, %zmm30, %zmm5
-	vpmadd52luq	%zmm24, %zmm27, %zmm4
-	vpmadd52huq	%zmm24, %zmm30, %zmm11
-	vpmadd52huq	%zmm24, %zmm27, %zmm29
-	vpmadd52luq	%zmm23, %zmm26, %zmm5
-	vpmadd52luq	%zmm23, %zmm25, %zmm4
-	vpmadd52huq	%zmm23, %zmm26, %zmm11
-	vpmadd52huq	%zmm23, %zmm25, %zmm29
-	vpmadd52luq	%zmm21, %zmm31, %zmm7
-	vpmadd52luq	%zmm21, %zmm28, %zmm6
-	vpmadd52huq	%zmm21, %zmm31, %zmm3
-	vpmadd52huq	%zmm21, %zmm28, %zmm2
-	vpmadd52luq	%zmm20, %zmm30, %zmm7
-	vpmadd52luq	%zmm20, %zmm27, %zmm6
-	vpmadd52huq	%zmm20, %zmm30, %zmm3
-	vpmadd52huq	%zmm20, %zmm27, %zmm2
-	vpmadd52luq	%zmm24, %zmm26, %zmm7
-	vpmadd52luq	%zmm24, %zmm25, %zmm6
-	vpmadd52huq	%zmm24, %zmm26, %zmm3
-	vpmadd52huq	%zmm24, %zmm25, %zmm2
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52luq	%zmm20, %zmm28, %zmm29
+	vpmadd52huq	%zmm20, %zmm28, %zmm10
+	vpmadd52luq	%zmm24, %zmm27, %zmm29
+	vpmadd52huq	%zmm24, %zmm27, %zmm10
+	vpmadd52luq	%zmm23, %zmm25, %zmm29
+	vpmadd52huq	%zmm23, %zmm25, %zmm10
+	vpmadd52luq	%zmm21, %zmm28, %zmm11
+	vpmadd52huq	%zmm21, %zmm28, %zmm7
+	vpmadd52luq	%zmm20, %zmm27, %zmm11
+	vpmadd52huq	%zmm20, %zmm27, %zmm7
+	vpmadd52luq	%zmm24, %zmm25, %zmm11
+	vpmadd52huq	%zmm24, %zmm25, %zmm7
+	vpmadd52luq	%zmm22, %zmm28, %zmm9
+	vpmadd52huq	%zmm22, %zmm28, %zmm6
+	vpmadd52luq	%zmm21, %zmm27, %zmm9
+	vpmadd52huq	%zmm21, %zmm27, %zmm6
+	vpmadd52luq	%zmm20, %zmm25, %zmm9
+	vpmadd52huq	%zmm20, %zmm25, %zmm6
+	vpmadd52luq	%zmm16, %zmm10, %zmm11
+	vpmadd52luq	%zmm16, %zmm7, %zmm9
+	vpmadd52luq	%zmm17, %zmm6, %zmm29
+	vpsrlq	$42, %zmm9, %zmm10
+	vpandq	%zmm15, %zmm9, %zmm25
+	vpmadd52luq	%zmm18, %zmm10, %zmm29
+	vpsrlq	$44, %zmm29, %zmm10
+	vpandq	%zmm8, %zmm29, %zmm28
+	vpaddq	%zmm10, %zmm11, %zmm11
+	vpsrlq	$44, %zmm11, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm27
+	vpaddq	%zmm10, %zmm25, %zmm25
+	vmovdqu64	128(%rsi), %zmm9
+	vmovdqu64	192(%rsi), %zmm10
+	vpunpcklqdq	%zmm10, %zmm9, %zmm11
+	vpunpckhqdq	%zmm10, %zmm9, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm29
+	vpsrlq	$44, %zmm11, %zmm11
+	vpsllq	$20, %zmm10, %zmm9
+	vpternlogq	$248, %zmm8, %zmm9, %zmm11
+	vpsrlq	$24, %zmm10, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52luq	%zmm20, %zmm31, %zmm29
+	vpmadd52huq	%zmm20, %zmm31, %zmm10
+	vpmadd52luq	%zmm24, %zmm30, %zmm29
+	vpmadd52huq	%zmm24, %zmm30, %zmm10
+	vpmadd52luq	%zmm23, %zmm26, %zmm29
+	vpmadd52huq	%zmm23, %zmm26, %zmm10
+	vpmadd52luq	%zmm21, %zmm31, %zmm11
+	vpmadd52huq	%zmm21, %zmm31, %zmm7
+	vpmadd52luq	%zmm20, %zmm30, %zmm11
+	vpmadd52huq	%zmm20, %zmm30, %zmm7
+	vpmadd52luq	%zmm24, %zmm26, %zmm11
+	vpmadd52huq	%zmm24, %zmm26, %zmm7
 	vpmadd52luq	%zmm22, %zmm31, %zmm9
-	vpmadd52luq	%zmm22, %zmm28, %zmm10
-	vpmadd52huq	%zmm22, %zmm31, %zmm1
-	vpmadd52huq	%zmm22, %zmm28, %zmm0
+	vpmadd52huq	%zmm22, %zmm31, %zmm6
 	vpmadd52luq	%zmm21, %zmm30, %zmm9
-	vpmadd52luq	%zmm21, %zmm27, %zmm10
-	vpmadd52huq	%zmm21, %zmm30, %zmm1
-	vpmadd52huq	%zmm21, %zmm27, %zmm0
+	vpmadd52huq	%zmm21, %zmm30, %zmm6
 	vpmadd52luq	%zmm20, %zmm26, %zmm9
-	vpmadd52luq	%zmm20, %zmm25, %zmm10
-	vpmadd52huq	%zmm20, %zmm26, %zmm1
-	vpmadd52huq	%zmm20, %zmm25, %zmm0
-	vpmadd52luq	%zmm16, %zmm11, %zmm7
-	vpmadd52luq	%zmm16, %zmm29, %zmm6
-	vpmadd52luq	%zmm16, %zmm3, %zmm9
-	vpmadd52luq	%zmm16, %zmm2, %zmm10
-	vpmadd52luq	%zmm17, %zmm1, %zmm5
-	vpmadd52luq	%zmm17, %zmm0, %zmm4
-	vpsrlq	$42, %zmm9, %zmm11
-	vpsrlq	$42, %zmm10, %zmm29
+	vpmadd52huq	%zmm20, %zmm26, %zmm6
+	vpmadd52luq	%zmm16, %zmm10, %zmm11
+	vpmadd52luq	%zmm16, %zmm7, %zmm9
+	vpmadd52luq	%zmm17, %zmm6, %zmm29
+	vpsrlq	$42, %zmm9, %zmm10
 	vpandq	%zmm15, %zmm9, %zmm26
-	vpandq	%zmm15, %zmm10, %zmm25
-	vpmadd52luq	%zmm18, %zmm11, %zmm5
-	vpmadd52luq	%zmm18, %zmm29, %zmm4
-	vpsrlq	$44, %zmm5, %zmm11
-	vpsrlq	$44, %zmm4, %zmm29
-	vpandq	%zmm8, %zmm5, %zmm31
-	vpandq	%zmm8, %zmm4, %zmm28
-	vpaddq	%zmm11, %zmm7, %zmm7
-	vpaddq	%zmm29, %zmm6, %zmm6
-	vpsrlq	$44, %zmm7, %zmm11
-	vpsrlq	$44, %zmm6, %zmm29
-	vpandq	%zmm8, %zmm7, %zmm30
-	vpandq	%zmm8, %zmm6, %zmm27
-	vpaddq	%zmm11, %zmm26, %zmm26
-	vpaddq	%zmm29, %zmm25, %zmm25
+	vpmadd52luq	%zmm18, %zmm10, %zmm29
+	vpsrlq	$44, %zmm29, %zmm10
+	vpandq	%zmm8, %zmm29, %zmm31
+	vpaddq	%zmm10, %zmm11, %zmm11
+	vpsrlq	$44, %zmm11, %zmm10
+	vpandq	%zmm8, %zmm11, %zmm30
+	vpaddq	%zmm10, %zmm26, %zmm26
 	addq	$256, %rsi
 	subq	$16, %rax
 	cmpq	$16, %rax

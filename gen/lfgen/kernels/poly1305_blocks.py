@@ -63,7 +63,7 @@ SPEC = KernelSpec(
            "neon): the Goll-Gueron parallel Horner as in OpenSSL's poly1305-x86_64.pl\n"
            "AVX2 and poly1305-armv8.pl NEON code.",
     api="lf_poly1305_update",
-    tune_sizes=(4, 16, 64, 1024),
+    tune_sizes=(4, 16, 64, 1024, 65536),        # the JMH grid: 64 B, 256 B, 1 KiB, 16 KiB, 1 MiB
 )
 
 
