@@ -52,7 +52,7 @@
  * that saves rdi, rsi, xmm6-xmm15 (written here or by lf_poly1305_blocks_mulx), moves its
  * arguments (rcx, rdx, r8, r9) into the SysV registers and calls this body,
  * lf_poly1305_blocks_ifma_sysv.
- * 1078 instructions.
+ * 1096 instructions.
  */
 #include "lf_asm.h"
 
@@ -90,17 +90,19 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	shrq	$2, %r9
 	addq	%r11, %r9
 	cmpq	$17412, 40(%rdi)
-	je	.Llf_poly1305_blocks_ifma_have_powers
+	je	.Llf_poly1305_blocks_ifma_powers_ready
+	cmpq	$17540, 40(%rdi)
+	je	.Llf_poly1305_blocks_ifma_last_ready
 	movq	$17592186044415, %r8
 	vpbroadcastq	%r8, %zmm8
 	movq	$4398046511103, %r8
 	vpbroadcastq	%r8, %zmm15
 	movq	$256, %r8
-	vpbroadcastq	%r8, %zmm16
+	vpbroadcastq	%r8, %zmm15
 	movq	$5120, %r8
-	vpbroadcastq	%r8, %zmm17
+	vpbroadcastq	%r8, %zmm15
 	movq	$5, %r8
-	vpbroadcastq	%r8, %zmm18
+	vpbroadcastq	%r8, %zmm15
 	movq	%r10, %r8
 	movq	%r11, %rbx
 	movq	$0, %rbp
@@ -324,25 +326,42 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	movq	%r8, 640(%rdi)
 	movq	%rbx, 704(%rdi)
 	movq	%rbp, 768(%rdi)
+	vmovdqu64	640(%rdi), %zmm15
+	vmovdqu64	704(%rdi), %zmm16
+	vmovdqu64	768(%rdi), %zmm17
+	vpandq	%zmm8, %zmm15, %zmm18
+	vpsrlq	$44, %zmm15, %zmm19
+	vpsllq	$20, %zmm16, %zmm15
+	vporq	%zmm15, %zmm19, %zmm19
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpsrlq	$24, %zmm16, %zmm8
+	vpsllq	$40, %zmm17, %zmm17
+	vporq	%zmm17, %zmm8, %zmm8
+	vmovdqu64	%zmm18, 640(%rdi)
+	vmovdqu64	%zmm19, 704(%rdi)
+	vmovdqu64	%zmm8, 768(%rdi)
+	movq	$17540, 40(%rdi)
+.Llf_poly1305_blocks_ifma_last_ready:
+	cmpq	$32, %rax
+	jb	.Llf_poly1305_blocks_ifma_powers_ready
+	movq	$17592186044415, %r8
+	vpbroadcastq	%r8, %zmm8
+	movq	$4398046511103, %r8
+	vpbroadcastq	%r8, %zmm15
+	movq	$256, %r8
+	vpbroadcastq	%r8, %zmm16
+	movq	$5120, %r8
+	vpbroadcastq	%r8, %zmm17
+	movq	$5, %r8
+	vpbroadcastq	%r8, %zmm18
 	vmovdqu64	640(%rdi), %zmm19
-	vmovdqu64	704(%rdi), %zmm20
-	vmovdqu64	768(%rdi), %zmm21
-	vpandq	%zmm8, %zmm19, %zmm22
-	vpsrlq	$44, %zmm19, %zmm23
-	vpsllq	$20, %zmm20, %zmm19
-	vporq	%zmm19, %zmm23, %zmm23
-	vpandq	%zmm8, %zmm23, %zmm23
-	vpsrlq	$24, %zmm20, %zmm19
-	vpsllq	$40, %zmm21, %zmm21
-	vporq	%zmm21, %zmm19, %zmm19
-	vmovdqu64	%zmm22, 640(%rdi)
-	vmovdqu64	%zmm23, 704(%rdi)
-	vmovdqu64	%zmm19, 768(%rdi)
 	vpbroadcastq	640(%rdi), %zmm20
-	vpbroadcastq	704(%rdi), %zmm21
+	vmovdqu64	704(%rdi), %zmm21
+	vpbroadcastq	704(%rdi), %zmm22
+	vmovdqu64	768(%rdi), %zmm23
 	vpbroadcastq	768(%rdi), %zmm24
-	vpsllq	$4, %zmm21, %zmm25
-	vpsllq	$2, %zmm21, %zmm26
+	vpsllq	$4, %zmm22, %zmm25
+	vpsllq	$2, %zmm22, %zmm26
 	vpaddq	%zmm26, %zmm25, %zmm25
 	vpsllq	$4, %zmm24, %zmm26
 	vpsllq	$2, %zmm24, %zmm27
@@ -353,119 +372,119 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_ifma)
 	vpxorq	%zmm30, %zmm30, %zmm30
 	vpxorq	%zmm31, %zmm31, %zmm31
 	vpxorq	%zmm7, %zmm7, %zmm7
-	vpmadd52luq	%zmm20, %zmm22, %zmm27
-	vpmadd52huq	%zmm20, %zmm22, %zmm30
-	vpmadd52luq	%zmm26, %zmm23, %zmm27
-	vpmadd52huq	%zmm26, %zmm23, %zmm30
-	vpmadd52luq	%zmm25, %zmm19, %zmm27
-	vpmadd52huq	%zmm25, %zmm19, %zmm30
-	vpmadd52luq	%zmm21, %zmm22, %zmm28
-	vpmadd52huq	%zmm21, %zmm22, %zmm31
-	vpmadd52luq	%zmm20, %zmm23, %zmm28
-	vpmadd52huq	%zmm20, %zmm23, %zmm31
-	vpmadd52luq	%zmm26, %zmm19, %zmm28
-	vpmadd52huq	%zmm26, %zmm19, %zmm31
-	vpmadd52luq	%zmm24, %zmm22, %zmm29
-	vpmadd52huq	%zmm24, %zmm22, %zmm7
-	vpmadd52luq	%zmm21, %zmm23, %zmm29
-	vpmadd52huq	%zmm21, %zmm23, %zmm7
-	vpmadd52luq	%zmm20, %zmm19, %zmm29
-	vpmadd52huq	%zmm20, %zmm19, %zmm7
+	vpmadd52luq	%zmm20, %zmm19, %zmm27
+	vpmadd52huq	%zmm20, %zmm19, %zmm30
+	vpmadd52luq	%zmm26, %zmm21, %zmm27
+	vpmadd52huq	%zmm26, %zmm21, %zmm30
+	vpmadd52luq	%zmm25, %zmm23, %zmm27
+	vpmadd52huq	%zmm25, %zmm23, %zmm30
+	vpmadd52luq	%zmm22, %zmm19, %zmm28
+	vpmadd52huq	%zmm22, %zmm19, %zmm31
+	vpmadd52luq	%zmm20, %zmm21, %zmm28
+	vpmadd52huq	%zmm20, %zmm21, %zmm31
+	vpmadd52luq	%zmm26, %zmm23, %zmm28
+	vpmadd52huq	%zmm26, %zmm23, %zmm31
+	vpmadd52luq	%zmm24, %zmm19, %zmm29
+	vpmadd52huq	%zmm24, %zmm19, %zmm7
+	vpmadd52luq	%zmm22, %zmm21, %zmm29
+	vpmadd52huq	%zmm22, %zmm21, %zmm7
+	vpmadd52luq	%zmm20, %zmm23, %zmm29
+	vpmadd52huq	%zmm20, %zmm23, %zmm7
 	vpmadd52luq	%zmm16, %zmm30, %zmm28
 	vpmadd52luq	%zmm16, %zmm31, %zmm29
 	vpmadd52luq	%zmm17, %zmm7, %zmm27
 	vpsrlq	$42, %zmm29, %zmm30
-	vpandq	%zmm15, %zmm29, %zmm19
+	vpandq	%zmm15, %zmm29, %zmm23
 	vpmadd52luq	%zmm18, %zmm30, %zmm27
 	vpsrlq	$44, %zmm27, %zmm30
-	vpandq	%zmm8, %zmm27, %zmm22
+	vpandq	%zmm8, %zmm27, %zmm19
 	vpaddq	%zmm30, %zmm28, %zmm28
 	vpsrlq	$44, %zmm28, %zmm30
-	vpandq	%zmm8, %zmm28, %zmm23
-	vpaddq	%zmm30, %zmm19, %zmm19
-	vmovdqu64	%zmm22, 448(%rdi)
-	vmovdqu64	%zmm23, 512(%rdi)
-	vmovdqu64	%zmm19, 576(%rdi)
+	vpandq	%zmm8, %zmm28, %zmm21
+	vpaddq	%zmm30, %zmm23, %zmm23
+	vmovdqu64	%zmm19, 448(%rdi)
+	vmovdqu64	%zmm21, 512(%rdi)
+	vmovdqu64	%zmm23, 576(%rdi)
 	vpxorq	%zmm27, %zmm27, %zmm27
 	vpxorq	%zmm28, %zmm28, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
 	vpxorq	%zmm30, %zmm30, %zmm30
 	vpxorq	%zmm31, %zmm31, %zmm31
 	vpxorq	%zmm7, %zmm7, %zmm7
-	vpmadd52luq	%zmm20, %zmm22, %zmm27
-	vpmadd52huq	%zmm20, %zmm22, %zmm30
-	vpmadd52luq	%zmm26, %zmm23, %zmm27
-	vpmadd52huq	%zmm26, %zmm23, %zmm30
-	vpmadd52luq	%zmm25, %zmm19, %zmm27
-	vpmadd52huq	%zmm25, %zmm19, %zmm30
-	vpmadd52luq	%zmm21, %zmm22, %zmm28
-	vpmadd52huq	%zmm21, %zmm22, %zmm31
-	vpmadd52luq	%zmm20, %zmm23, %zmm28
-	vpmadd52huq	%zmm20, %zmm23, %zmm31
-	vpmadd52luq	%zmm26, %zmm19, %zmm28
-	vpmadd52huq	%zmm26, %zmm19, %zmm31
-	vpmadd52luq	%zmm24, %zmm22, %zmm29
-	vpmadd52huq	%zmm24, %zmm22, %zmm7
-	vpmadd52luq	%zmm21, %zmm23, %zmm29
-	vpmadd52huq	%zmm21, %zmm23, %zmm7
-	vpmadd52luq	%zmm20, %zmm19, %zmm29
-	vpmadd52huq	%zmm20, %zmm19, %zmm7
+	vpmadd52luq	%zmm20, %zmm19, %zmm27
+	vpmadd52huq	%zmm20, %zmm19, %zmm30
+	vpmadd52luq	%zmm26, %zmm21, %zmm27
+	vpmadd52huq	%zmm26, %zmm21, %zmm30
+	vpmadd52luq	%zmm25, %zmm23, %zmm27
+	vpmadd52huq	%zmm25, %zmm23, %zmm30
+	vpmadd52luq	%zmm22, %zmm19, %zmm28
+	vpmadd52huq	%zmm22, %zmm19, %zmm31
+	vpmadd52luq	%zmm20, %zmm21, %zmm28
+	vpmadd52huq	%zmm20, %zmm21, %zmm31
+	vpmadd52luq	%zmm26, %zmm23, %zmm28
+	vpmadd52huq	%zmm26, %zmm23, %zmm31
+	vpmadd52luq	%zmm24, %zmm19, %zmm29
+	vpmadd52huq	%zmm24, %zmm19, %zmm7
+	vpmadd52luq	%zmm22, %zmm21, %zmm29
+	vpmadd52huq	%zmm22, %zmm21, %zmm7
+	vpmadd52luq	%zmm20, %zmm23, %zmm29
+	vpmadd52huq	%zmm20, %zmm23, %zmm7
 	vpmadd52luq	%zmm16, %zmm30, %zmm28
 	vpmadd52luq	%zmm16, %zmm31, %zmm29
 	vpmadd52luq	%zmm17, %zmm7, %zmm27
 	vpsrlq	$42, %zmm29, %zmm30
-	vpandq	%zmm15, %zmm29, %zmm19
+	vpandq	%zmm15, %zmm29, %zmm23
 	vpmadd52luq	%zmm18, %zmm30, %zmm27
 	vpsrlq	$44, %zmm27, %zmm30
-	vpandq	%zmm8, %zmm27, %zmm22
+	vpandq	%zmm8, %zmm27, %zmm19
 	vpaddq	%zmm30, %zmm28, %zmm28
 	vpsrlq	$44, %zmm28, %zmm30
-	vpandq	%zmm8, %zmm28, %zmm23
-	vpaddq	%zmm30, %zmm19, %zmm19
-	vmovdqu64	%zmm22, 256(%rdi)
-	vmovdqu64	%zmm23, 320(%rdi)
-	vmovdqu64	%zmm19, 384(%rdi)
+	vpandq	%zmm8, %zmm28, %zmm21
+	vpaddq	%zmm30, %zmm23, %zmm23
+	vmovdqu64	%zmm19, 256(%rdi)
+	vmovdqu64	%zmm21, 320(%rdi)
+	vmovdqu64	%zmm23, 384(%rdi)
 	vpxorq	%zmm27, %zmm27, %zmm27
 	vpxorq	%zmm28, %zmm28, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
 	vpxorq	%zmm30, %zmm30, %zmm30
 	vpxorq	%zmm31, %zmm31, %zmm31
 	vpxorq	%zmm7, %zmm7, %zmm7
-	vpmadd52luq	%zmm20, %zmm22, %zmm27
-	vpmadd52huq	%zmm20, %zmm22, %zmm30
-	vpmadd52luq	%zmm26, %zmm23, %zmm27
-	vpmadd52huq	%zmm26, %zmm23, %zmm30
-	vpmadd52luq	%zmm25, %zmm19, %zmm27
-	vpmadd52huq	%zmm25, %zmm19, %zmm30
-	vpmadd52luq	%zmm21, %zmm22, %zmm28
-	vpmadd52huq	%zmm21, %zmm22, %zmm31
-	vpmadd52luq	%zmm20, %zmm23, %zmm28
-	vpmadd52huq	%zmm20, %zmm23, %zmm31
-	vpmadd52luq	%zmm26, %zmm19, %zmm28
-	vpmadd52huq	%zmm26, %zmm19, %zmm31
-	vpmadd52luq	%zmm24, %zmm22, %zmm29
-	vpmadd52huq	%zmm24, %zmm22, %zmm7
-	vpmadd52luq	%zmm21, %zmm23, %zmm29
-	vpmadd52huq	%zmm21, %zmm23, %zmm7
-	vpmadd52luq	%zmm20, %zmm19, %zmm29
-	vpmadd52huq	%zmm20, %zmm19, %zmm7
+	vpmadd52luq	%zmm20, %zmm19, %zmm27
+	vpmadd52huq	%zmm20, %zmm19, %zmm30
+	vpmadd52luq	%zmm26, %zmm21, %zmm27
+	vpmadd52huq	%zmm26, %zmm21, %zmm30
+	vpmadd52luq	%zmm25, %zmm23, %zmm27
+	vpmadd52huq	%zmm25, %zmm23, %zmm30
+	vpmadd52luq	%zmm22, %zmm19, %zmm28
+	vpmadd52huq	%zmm22, %zmm19, %zmm31
+	vpmadd52luq	%zmm20, %zmm21, %zmm28
+	vpmadd52huq	%zmm20, %zmm21, %zmm31
+	vpmadd52luq	%zmm26, %zmm23, %zmm28
+	vpmadd52huq	%zmm26, %zmm23, %zmm31
+	vpmadd52luq	%zmm24, %zmm19, %zmm29
+	vpmadd52huq	%zmm24, %zmm19, %zmm7
+	vpmadd52luq	%zmm22, %zmm21, %zmm29
+	vpmadd52huq	%zmm22, %zmm21, %zmm7
+	vpmadd52luq	%zmm20, %zmm23, %zmm29
+	vpmadd52huq	%zmm20, %zmm23, %zmm7
 	vpmadd52luq	%zmm16, %zmm30, %zmm28
 	vpmadd52luq	%zmm16, %zmm31, %zmm29
 	vpmadd52luq	%zmm17, %zmm7, %zmm27
 	vpsrlq	$42, %zmm29, %zmm16
-	vpandq	%zmm15, %zmm29, %zmm19
+	vpandq	%zmm15, %zmm29, %zmm23
 	vpmadd52luq	%zmm18, %zmm16, %zmm27
 	vpsrlq	$44, %zmm27, %zmm16
-	vpandq	%zmm8, %zmm27, %zmm22
+	vpandq	%zmm8, %zmm27, %zmm19
 	vpaddq	%zmm16, %zmm28, %zmm28
 	vpsrlq	$44, %zmm28, %zmm16
-	vpandq	%zmm8, %zmm28, %zmm23
-	vpaddq	%zmm16, %zmm19, %zmm19
-	vmovdqu64	%zmm22, 64(%rdi)
-	vmovdqu64	%zmm23, 128(%rdi)
-	vmovdqu64	%zmm19, 192(%rdi)
+	vpandq	%zmm8, %zmm28, %zmm21
+	vpaddq	%zmm16, %zmm23, %zmm23
+	vmovdqu64	%zmm19, 64(%rdi)
+	vmovdqu64	%zmm21, 128(%rdi)
+	vmovdqu64	%zmm23, 192(%rdi)
 	movq	$17412, 40(%rdi)
-.Llf_poly1305_blocks_ifma_have_powers:
+.Llf_poly1305_blocks_ifma_powers_ready:
 	movq	(%rdi), %r8
 	movq	8(%rdi), %rbx
 	movq	16(%rdi), %rbp

@@ -32,9 +32,10 @@ holds blocks 8g + b(l) in lane l, and
     A_g = A_g * r^(8C) + blocks of group g        (every chunk after the first)
     h   = sum over g, l of A_g[l] * r^(8C - 8g - b(l))    (after the last chunk)
 
-The first chunk's group 0 gets h (lane 0 is block 0). Powers table in ctx[8..], written when
-ctx[5] != LAYOUT + C: P_g = three zmm (digits 0, 1, 2) at ctx + 64 + 192 g, lane l holding
-r^(8C - 8g - b(l)); P_(C-1) (r^1 .. r^8) comes from the scalar multiply, P_g = P_(g+1) r^8.
+The first chunk's group 0 gets h (lane 0 is block 0). Powers table in ctx[8..]: P_g = three
+zmm (digits 0, 1, 2) at ctx + 64 + 192 g, lane l holding r^(8C - 8g - b(l)); P_(C-1)
+(r^1 .. r^8) comes from the scalar multiply, P_g = P_(g+1) r^8. ctx[5] = LAYOUT + C when all
+are there, PARTIAL + C when only P_(C-1) is (a call of fewer than 8C blocks needs no more).
 After the fold the 8C products are summed over groups and lanes, turned back into radix
 2^64 and partially reduced. What is left (or everything, below 8C blocks) goes by groups of
 8: h added to block 0, times r^8 .. r^1 (P_(C-1)), summed back into h, one group after the
@@ -55,6 +56,7 @@ from .poly1305_blocks import CTX_POWERS, CTX_TABLE, TABLE_WORDS
 M44 = (1 << 44) - 1
 M42 = (1 << 42) - 1
 LAYOUT = 0x4400          # ctx[5] = LAYOUT + chains: radix-2^44 powers for that many groups
+PARTIAL = 0x4480         # ctx[5] = PARTIAL + chains: only the last group's, r^8 .. r^1
 LANE_BLOCK = (0, 4, 1, 5, 2, 6, 3, 7)      # lane l holds block LANE_BLOCK[l] of its group
 
 PARAMS = {
@@ -224,8 +226,8 @@ def _slot(ctx, g, j):
     return [ctx + 8 * CTX_TABLE + 192 * g + 64 * j]
 
 
-def _build_table(f, ctx, key, C):
-    """P_(C-1) = r^1 .. r^8 by the scalar multiply, then P_g = P_(g+1) r^8; ctx[5] set."""
+def _build_last(ctx, key, C):
+    """P_(C-1) = r^8 .. r^1 in its lanes, by the scalar multiply: all the groups of 8 need."""
     k = _Consts()
     last = C - 1
 
@@ -248,16 +250,43 @@ def _build_table(f, ctx, key, C):
     VPORQ(p[2], p[2], w[2])
     for j in range(3):
         VMOVDQU64(_slot(ctx, last, j), p[j])
-    if C > 1:
-        r8 = [ZMMRegister() for _ in range(3)]
+
+
+def _build_rest(ctx, C):
+    """P_g = P_(g+1) r^8 for g = C-2 .. 0 (the chunks' powers), from P_(C-1)."""
+    k = _Consts()
+    last = C - 1
+    p = [ZMMRegister() for _ in range(3)]
+    r8 = [ZMMRegister() for _ in range(3)]
+    for j in range(3):
+        VMOVDQU64(p[j], _slot(ctx, last, j))
+        VPBROADCASTQ(r8[j], [ctx + 8 * CTX_TABLE + 192 * last + 64 * j])   # lane 0: r^8
+    r8_20 = [None, _times20(r8[1]), _times20(r8[2])]
+    for g in range(C - 2, -1, -1):
+        _mul(k, p, r8, r8_20)
         for j in range(3):
-            VPBROADCASTQ(r8[j], [ctx + 8 * CTX_TABLE + 192 * last + 64 * j])   # lane 0: r^8
-        r8_20 = [None, _times20(r8[1]), _times20(r8[2])]
-        for g in range(C - 2, -1, -1):
-            _mul(k, p, r8, r8_20)
-            for j in range(3):
-                VMOVDQU64(_slot(ctx, g, j), p[j])
+            VMOVDQU64(_slot(ctx, g, j), p[j])
+
+
+def _powers(f, ctx, key, nblocks, C):
+    """The powers this call needs, built once per key: P_(C-1) alone (ctx[5] = PARTIAL + C)
+    for fewer than 8C blocks, the whole table (LAYOUT + C) from 8C on; a partial table is
+    completed, not rebuilt."""
+    ready, partial = f.new_label("powers_ready"), f.new_label("last_ready")
+    CMP(qword_ptr(ctx, CTX_POWERS), LAYOUT + C)
+    JE(ready)
+    if C > 1:
+        CMP(qword_ptr(ctx, CTX_POWERS), PARTIAL + C)
+        JE(partial)
+    _build_last(ctx, key, C)
+    if C > 1:
+        MOV(qword_ptr(ctx, CTX_POWERS), PARTIAL + C)
+        LABEL(partial)
+        CMP(nblocks, 8 * C)
+        JB(ready)
+        _build_rest(ctx, C)
     MOV(qword_ptr(ctx, CTX_POWERS), LAYOUT + C)
+    LABEL(ready)
 
 
 def qword_ptr(ctx, word):
@@ -305,11 +334,7 @@ def blocks(f, ctx, m, nblocks, pad, p):
         raise ValueError("chains = %d: the powers table would not fit ctx" % C)
     _bounds_check(C)
     key = x86_poly1305.Key(ctx)
-    have = f.new_label("have_powers")
-    CMP(qword_ptr(ctx, CTX_POWERS), LAYOUT + C)
-    JE(have)
-    _build_table(f, ctx, key, C)
-    LABEL(have)
+    _powers(f, ctx, key, nblocks, C)
     h = x86_poly1305.load_h(ctx)
     k = _Consts(pad)
     groups8 = f.new_label("groups")
