@@ -24,6 +24,29 @@ class SecretDependence(ValueError):
     pass
 
 
+class Node:
+    """Base of the builders' adapters (x86.function._CtNode, a64.function._CtNode): they set
+    these attributes per instruction; check() reads them through the methods."""
+
+    label = load = public = cond = reads_flags = writes_flags = False
+    _uses = _defs = _addr = _wb = _branch = ()
+
+    def uses(self):
+        return self._uses
+
+    def defs(self):
+        return self._defs
+
+    def addr(self):
+        return self._addr
+
+    def writeback(self):
+        return self._wb
+
+    def branch_regs(self):
+        return self._branch
+
+
 class Checked:
     """What both function builders offer (x86.function.Function, a64.function.Function):
     a kernel calls f.secret_independent(...) and the builder's finalize runs check() over its

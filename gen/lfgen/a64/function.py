@@ -310,7 +310,7 @@ class Function(consttime.Checked):
         return pro, epi
 
 
-class _CtNode:
+class _CtNode(consttime.Node):
     """An instruction of the stream as consttime.check sees it (registers keyed by vid)."""
 
     def __init__(self, n, public):
@@ -327,21 +327,7 @@ class _CtNode:
         self.cond = n.pseudo is None and n.is_conditional
         self.reads_flags = n.pseudo is None and n.reads_flags
         self.writes_flags = n.pseudo is None and n.writes_flags
-
-    def uses(self):
-        return self._uses
-
-    def defs(self):
-        return self._defs
-
-    def addr(self):
-        return self._addr
-
-    def writeback(self):
-        return self._wb
-
-    def branch_regs(self):
-        return self._uses if self.cond else []
+        self._branch = self._uses if self.cond else []
 
     def __str__(self):
         return repr(self.n)

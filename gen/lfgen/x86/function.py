@@ -179,8 +179,9 @@ _FLAG_WRITERS = {"ADD", "ADC", "SUB", "SBB", "AND", "OR", "XOR", "CMP", "TEST", 
                  "BZHI", "BT", "KORTESTB", "KORTESTW", "KTESTB", "VPTEST"}
 
 
-class _CtNode:
-    """A PeachPy instruction as consttime.check sees it (registers keyed as in _Node)."""
+class _CtNode(consttime.Node):
+    """A PeachPy instruction as consttime.check sees it (registers keyed as in _Node); x86
+    conditional branches test flags only, and no addressing mode writes a register back."""
 
     def __init__(self, insn, public):
         from peachpy.x86_64.operand import MemoryOperand
@@ -207,21 +208,6 @@ class _CtNode:
         self.cond = isinstance(insn, BranchInstruction) and insn.is_conditional
         self.reads_flags = self.cond or name in _FLAG_READERS
         self.writes_flags = name in _FLAG_WRITERS
-
-    def uses(self):
-        return self._uses
-
-    def defs(self):
-        return self._defs
-
-    def addr(self):
-        return self._addr
-
-    def writeback(self):
-        return []
-
-    def branch_regs(self):
-        return []
 
     def __str__(self):
         return str(self.insn)
