@@ -41,8 +41,8 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [poly1305_blocks.avx2]
  *   used on: any CPU without a schedule of its own (the fallback)
- *   carry = interleaved
- *   chains = 1
+ *   carry = serial
+ *   chains = 2
  *   vec_min = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
@@ -50,7 +50,7 @@
  * that saves rdi, rsi, xmm6-xmm15 (written here or by lf_poly1305_blocks_mulx), moves its
  * arguments (rcx, rdx, r8, r9) into the SysV registers and calls this body,
  * lf_poly1305_blocks_avx2_sysv.
- * 506 instructions.
+ * 883 instructions.
  */
 #include "lf_asm.h"
 
@@ -87,11 +87,135 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	movq	%r11, %r9
 	shrq	$2, %r9
 	addq	%r11, %r9
-	cmpq	$9793, 40(%rdi)
+	cmpq	$9794, 40(%rdi)
 	je	.Llf_poly1305_blocks_avx2_have_powers
 	movq	%r10, %r8
 	movq	%r11, %rbx
 	movq	$0, %rbp
+	movq	%r8, 248(%rdi)
+	movq	%rbx, 280(%rdi)
+	movq	%rbp, 312(%rdi)
+	movq	%r8, %rdx
+	mulxq	%r10, %r8, %r12
+	mulxq	%r11, %r13, %r14
+	addq	%r13, %r12
+	adcq	$0, %r14
+	movq	%rbx, %rdx
+	mulxq	%r9, %r13, %rbx
+	addq	%r13, %r8
+	adcq	%rbx, %r12
+	adcq	$0, %r14
+	mulxq	%r10, %r13, %rbx
+	addq	%r13, %r12
+	adcq	%rbx, %r14
+	movq	%rbp, %r13
+	imulq	%r9, %r13
+	imulq	%r10, %rbp
+	addq	%r13, %r12
+	adcq	%rbp, %r14
+	movq	%r14, %rbp
+	andq	$3, %rbp
+	movq	%r14, %r13
+	andq	$-4, %r13
+	shrq	$2, %r14
+	addq	%r14, %r13
+	addq	%r13, %r8
+	adcq	$0, %r12
+	adcq	$0, %rbp
+	movq	%r12, %rbx
+	movq	%r8, 232(%rdi)
+	movq	%rbx, 264(%rdi)
+	movq	%rbp, 296(%rdi)
+	movq	%r8, %rdx
+	mulxq	%r10, %r8, %r12
+	mulxq	%r11, %r14, %r13
+	addq	%r14, %r12
+	adcq	$0, %r13
+	movq	%rbx, %rdx
+	mulxq	%r9, %r14, %rbx
+	addq	%r14, %r8
+	adcq	%rbx, %r12
+	adcq	$0, %r13
+	mulxq	%r10, %r14, %rbx
+	addq	%r14, %r12
+	adcq	%rbx, %r13
+	movq	%rbp, %r14
+	imulq	%r9, %r14
+	imulq	%r10, %rbp
+	addq	%r14, %r12
+	adcq	%rbp, %r13
+	movq	%r13, %rbp
+	andq	$3, %rbp
+	movq	%r13, %r14
+	andq	$-4, %r14
+	shrq	$2, %r13
+	addq	%r13, %r14
+	addq	%r14, %r8
+	adcq	$0, %r12
+	adcq	$0, %rbp
+	movq	%r12, %rbx
+	movq	%r8, 240(%rdi)
+	movq	%rbx, 272(%rdi)
+	movq	%rbp, 304(%rdi)
+	movq	%r8, %rdx
+	mulxq	%r10, %r8, %r12
+	mulxq	%r11, %r13, %r14
+	addq	%r13, %r12
+	adcq	$0, %r14
+	movq	%rbx, %rdx
+	mulxq	%r9, %r13, %rbx
+	addq	%r13, %r8
+	adcq	%rbx, %r12
+	adcq	$0, %r14
+	mulxq	%r10, %r13, %rbx
+	addq	%r13, %r12
+	adcq	%rbx, %r14
+	movq	%rbp, %r13
+	imulq	%r9, %r13
+	imulq	%r10, %rbp
+	addq	%r13, %r12
+	adcq	%rbp, %r14
+	movq	%r14, %rbp
+	andq	$3, %rbp
+	movq	%r14, %r13
+	andq	$-4, %r13
+	shrq	$2, %r14
+	addq	%r14, %r13
+	addq	%r13, %r8
+	adcq	$0, %r12
+	adcq	$0, %rbp
+	movq	%r12, %rbx
+	movq	%r8, 224(%rdi)
+	movq	%rbx, 256(%rdi)
+	movq	%rbp, 288(%rdi)
+	movq	%r8, %rdx
+	mulxq	%r10, %r8, %r12
+	mulxq	%r11, %r14, %r13
+	addq	%r14, %r12
+	adcq	$0, %r13
+	movq	%rbx, %rdx
+	mulxq	%r9, %r14, %rbx
+	addq	%r14, %r8
+	adcq	%rbx, %r12
+	adcq	$0, %r13
+	mulxq	%r10, %r14, %rbx
+	addq	%r14, %r12
+	adcq	%rbx, %r13
+	movq	%rbp, %r14
+	imulq	%r9, %r14
+	imulq	%r10, %rbp
+	addq	%r14, %r12
+	adcq	%rbp, %r13
+	movq	%r13, %rbp
+	andq	$3, %rbp
+	movq	%r13, %r14
+	andq	$-4, %r14
+	shrq	$2, %r13
+	addq	%r13, %r14
+	addq	%r14, %r8
+	adcq	$0, %r12
+	adcq	$0, %rbp
+	movq	%r12, %rbx
 	movq	%r8, 88(%rdi)
 	movq	%rbx, 120(%rdi)
 	movq	%rbp, 152(%rdi)
@@ -191,19 +315,19 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	movq	$67108863, %r8
 	vmovq	%r8, %xmm8
 	vpbroadcastq	%xmm8, %ymm8
-	vmovdqu	%ymm8, 512(%rdi)
+	vmovdqu	%ymm8, 672(%rdi)
 	vmovdqu	64(%rdi), %ymm8
 	vmovdqu	96(%rdi), %ymm9
 	vmovdqu	128(%rdi), %ymm10
-	vpand	512(%rdi), %ymm8, %ymm11
+	vpand	672(%rdi), %ymm8, %ymm11
 	vpsrlq	$26, %ymm8, %ymm12
-	vpand	512(%rdi), %ymm12, %ymm12
+	vpand	672(%rdi), %ymm12, %ymm12
 	vpsrlq	$52, %ymm8, %ymm8
 	vpsllq	$12, %ymm9, %ymm13
 	vpor	%ymm13, %ymm8, %ymm8
-	vpand	512(%rdi), %ymm8, %ymm8
+	vpand	672(%rdi), %ymm8, %ymm8
 	vpsrlq	$14, %ymm9, %ymm13
-	vpand	512(%rdi), %ymm13, %ymm13
+	vpand	672(%rdi), %ymm13, %ymm13
 	vpsrlq	$40, %ymm9, %ymm9
 	vpsllq	$24, %ymm10, %ymm10
 	vpor	%ymm10, %ymm9, %ymm9
@@ -212,29 +336,49 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	vmovdqu	%ymm8, 128(%rdi)
 	vmovdqu	%ymm13, 160(%rdi)
 	vmovdqu	%ymm9, 192(%rdi)
-	vpbroadcastq	64(%rdi), %ymm8
-	vmovdqu	%ymm8, 224(%rdi)
-	vpbroadcastq	96(%rdi), %ymm8
-	vmovdqu	%ymm8, 256(%rdi)
-	vpsllq	$2, %ymm8, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm8
-	vmovdqu	%ymm8, 384(%rdi)
-	vpbroadcastq	128(%rdi), %ymm8
+	vmovdqu	224(%rdi), %ymm8
+	vmovdqu	256(%rdi), %ymm9
+	vmovdqu	288(%rdi), %ymm10
+	vpand	672(%rdi), %ymm8, %ymm11
+	vpsrlq	$26, %ymm8, %ymm12
+	vpand	672(%rdi), %ymm12, %ymm12
+	vpsrlq	$52, %ymm8, %ymm8
+	vpsllq	$12, %ymm9, %ymm13
+	vpor	%ymm13, %ymm8, %ymm8
+	vpand	672(%rdi), %ymm8, %ymm8
+	vpsrlq	$14, %ymm9, %ymm13
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpsrlq	$40, %ymm9, %ymm9
+	vpsllq	$24, %ymm10, %ymm10
+	vpor	%ymm10, %ymm9, %ymm9
+	vmovdqu	%ymm11, 224(%rdi)
+	vmovdqu	%ymm12, 256(%rdi)
 	vmovdqu	%ymm8, 288(%rdi)
-	vpsllq	$2, %ymm8, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqu	%ymm13, 320(%rdi)
+	vmovdqu	%ymm9, 352(%rdi)
+	vpbroadcastq	64(%rdi), %ymm8
+	vmovdqu	%ymm8, 384(%rdi)
+	vpbroadcastq	96(%rdi), %ymm8
 	vmovdqu	%ymm8, 416(%rdi)
-	vpbroadcastq	160(%rdi), %ymm8
-	vmovdqu	%ymm8, 320(%rdi)
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqu	%ymm8, 544(%rdi)
+	vpbroadcastq	128(%rdi), %ymm8
 	vmovdqu	%ymm8, 448(%rdi)
-	vpbroadcastq	192(%rdi), %ymm8
-	vmovdqu	%ymm8, 352(%rdi)
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqu	%ymm8, 576(%rdi)
+	vpbroadcastq	160(%rdi), %ymm8
 	vmovdqu	%ymm8, 480(%rdi)
-	movq	$9793, 40(%rdi)
+	vpsllq	$2, %ymm8, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqu	%ymm8, 608(%rdi)
+	vpbroadcastq	192(%rdi), %ymm8
+	vmovdqu	%ymm8, 512(%rdi)
+	vpsllq	$2, %ymm8, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqu	%ymm8, 640(%rdi)
+	movq	$9794, 40(%rdi)
 .Llf_poly1305_blocks_avx2_have_powers:
 	movq	(%rdi), %r8
 	movq	8(%rdi), %rbx
@@ -243,22 +387,22 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	shlq	$24, %rdx
 	vmovq	%rdx, %xmm8
 	vpbroadcastq	%xmm8, %ymm8
-	vmovdqu	%ymm8, 544(%rdi)
+	vmovdqu	%ymm8, 704(%rdi)
 	vmovdqu	(%rsi), %ymm8
 	vmovdqu	32(%rsi), %ymm9
 	vpunpcklqdq	%ymm9, %ymm8, %ymm10
 	vpunpckhqdq	%ymm9, %ymm8, %ymm8
-	vpand	512(%rdi), %ymm10, %ymm9
+	vpand	672(%rdi), %ymm10, %ymm9
 	vpsrlq	$26, %ymm10, %ymm11
-	vpand	512(%rdi), %ymm11, %ymm11
+	vpand	672(%rdi), %ymm11, %ymm11
 	vpsrlq	$52, %ymm10, %ymm10
 	vpsllq	$12, %ymm8, %ymm12
 	vpor	%ymm12, %ymm10, %ymm10
-	vpand	512(%rdi), %ymm10, %ymm10
+	vpand	672(%rdi), %ymm10, %ymm10
 	vpsrlq	$14, %ymm8, %ymm12
-	vpand	512(%rdi), %ymm12, %ymm12
+	vpand	672(%rdi), %ymm12, %ymm12
 	vpsrlq	$40, %ymm8, %ymm8
-	vpor	544(%rdi), %ymm8, %ymm8
+	vpor	704(%rdi), %ymm8, %ymm8
 	movq	$67108863, %rdx
 	movq	%r8, %r12
 	andq	%rdx, %r12
@@ -282,209 +426,442 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	shrdq	$40, %rbp, %r8
 	vmovq	%r8, %xmm13
 	vpaddq	%ymm13, %ymm8, %ymm8
-	addq	$64, %rsi
-	subq	$4, %rax
-	cmpq	$4, %rax
-	jb	.Llf_poly1305_blocks_avx2_fold
-.Llf_poly1305_blocks_avx2_chunks:
-/* LLVM-MCA-BEGIN poly1305_blocks blocks=4 */
-	vpmuludq	224(%rdi), %ymm9, %ymm13
-	vpmuludq	480(%rdi), %ymm11, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	448(%rdi), %ymm10, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	416(%rdi), %ymm12, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	384(%rdi), %ymm8, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	256(%rdi), %ymm9, %ymm14
-	vpmuludq	224(%rdi), %ymm11, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	480(%rdi), %ymm10, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	448(%rdi), %ymm12, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	416(%rdi), %ymm8, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	288(%rdi), %ymm9, %ymm15
-	vpmuludq	256(%rdi), %ymm11, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	224(%rdi), %ymm10, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	480(%rdi), %ymm12, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	448(%rdi), %ymm8, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	320(%rdi), %ymm9, %ymm7
-	vpmuludq	288(%rdi), %ymm11, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	256(%rdi), %ymm10, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	224(%rdi), %ymm12, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	480(%rdi), %ymm8, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	352(%rdi), %ymm9, %ymm6
-	vpmuludq	320(%rdi), %ymm11, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	288(%rdi), %ymm10, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	256(%rdi), %ymm12, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	224(%rdi), %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm13, %ymm8
-	vpand	512(%rdi), %ymm13, %ymm13
-	vpaddq	%ymm8, %ymm14, %ymm14
-	vpsrlq	$26, %ymm7, %ymm8
-	vpand	512(%rdi), %ymm7, %ymm7
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm14, %ymm8
-	vpand	512(%rdi), %ymm14, %ymm14
-	vpaddq	%ymm8, %ymm15, %ymm15
-	vpsrlq	$26, %ymm6, %ymm8
-	vpand	512(%rdi), %ymm6, %ymm6
-	vpsllq	$2, %ymm8, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm13, %ymm13
-	vpsrlq	$26, %ymm15, %ymm8
-	vpand	512(%rdi), %ymm15, %ymm15
-	vpaddq	%ymm8, %ymm7, %ymm7
-	vpsrlq	$26, %ymm13, %ymm8
-	vpand	512(%rdi), %ymm13, %ymm13
-	vpaddq	%ymm8, %ymm14, %ymm14
-	vpsrlq	$26, %ymm7, %ymm8
-	vpand	512(%rdi), %ymm7, %ymm7
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vmovdqu	(%rsi), %ymm8
-	vmovdqu	32(%rsi), %ymm9
+	vmovdqu	%ymm9, 736(%rdi)
+	vmovdqu	%ymm11, 768(%rdi)
+	vmovdqu	%ymm10, 800(%rdi)
+	vmovdqu	%ymm12, 832(%rdi)
+	vmovdqu	%ymm8, 864(%rdi)
+	vmovdqu	64(%rsi), %ymm8
+	vmovdqu	96(%rsi), %ymm9
 	vpunpcklqdq	%ymm9, %ymm8, %ymm10
 	vpunpckhqdq	%ymm9, %ymm8, %ymm8
-	vpand	512(%rdi), %ymm10, %ymm9
-	vpaddq	%ymm9, %ymm13, %ymm9
+	vpand	672(%rdi), %ymm10, %ymm9
 	vpsrlq	$26, %ymm10, %ymm11
-	vpand	512(%rdi), %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm14, %ymm11
+	vpand	672(%rdi), %ymm11, %ymm11
 	vpsrlq	$52, %ymm10, %ymm10
 	vpsllq	$12, %ymm8, %ymm12
 	vpor	%ymm12, %ymm10, %ymm10
-	vpand	512(%rdi), %ymm10, %ymm10
-	vpaddq	%ymm10, %ymm15, %ymm10
+	vpand	672(%rdi), %ymm10, %ymm10
 	vpsrlq	$14, %ymm8, %ymm12
-	vpand	512(%rdi), %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm7, %ymm12
+	vpand	672(%rdi), %ymm12, %ymm12
 	vpsrlq	$40, %ymm8, %ymm8
-	vpor	544(%rdi), %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm6, %ymm8
-	addq	$64, %rsi
-	subq	$4, %rax
-	cmpq	$4, %rax
+	vpor	704(%rdi), %ymm8, %ymm8
+	vmovdqu	%ymm9, 896(%rdi)
+	vmovdqu	%ymm11, 928(%rdi)
+	vmovdqu	%ymm10, 960(%rdi)
+	vmovdqu	%ymm12, 992(%rdi)
+	vmovdqu	%ymm8, 1024(%rdi)
+	addq	$128, %rsi
+	subq	$8, %rax
+	cmpq	$8, %rax
+	jb	.Llf_poly1305_blocks_avx2_fold
+.Llf_poly1305_blocks_avx2_chunks:
+/* LLVM-MCA-BEGIN poly1305_blocks blocks=8 */
+	vmovdqu	736(%rdi), %ymm8
+	vmovdqu	768(%rdi), %ymm9
+	vmovdqu	800(%rdi), %ymm10
+	vmovdqu	832(%rdi), %ymm11
+	vmovdqu	864(%rdi), %ymm12
+	vpmuludq	384(%rdi), %ymm8, %ymm13
+	vpmuludq	640(%rdi), %ymm9, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	608(%rdi), %ymm10, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	576(%rdi), %ymm11, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	544(%rdi), %ymm12, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	416(%rdi), %ymm8, %ymm14
+	vpmuludq	384(%rdi), %ymm9, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	640(%rdi), %ymm10, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	608(%rdi), %ymm11, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	576(%rdi), %ymm12, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	448(%rdi), %ymm8, %ymm15
+	vpmuludq	416(%rdi), %ymm9, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	384(%rdi), %ymm10, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	640(%rdi), %ymm11, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	608(%rdi), %ymm12, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	480(%rdi), %ymm8, %ymm7
+	vpmuludq	448(%rdi), %ymm9, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	416(%rdi), %ymm10, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	384(%rdi), %ymm11, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	640(%rdi), %ymm12, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	512(%rdi), %ymm8, %ymm6
+	vpmuludq	480(%rdi), %ymm9, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	448(%rdi), %ymm10, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	416(%rdi), %ymm11, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	384(%rdi), %ymm12, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vpsrlq	$26, %ymm14, %ymm8
+	vpand	672(%rdi), %ymm14, %ymm14
+	vpaddq	%ymm8, %ymm15, %ymm15
+	vpsrlq	$26, %ymm15, %ymm8
+	vpand	672(%rdi), %ymm15, %ymm15
+	vpaddq	%ymm8, %ymm7, %ymm7
+	vpsrlq	$26, %ymm7, %ymm8
+	vpand	672(%rdi), %ymm7, %ymm7
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm6, %ymm8
+	vpand	672(%rdi), %ymm6, %ymm6
+	vpsllq	$2, %ymm8, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm13, %ymm13
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vmovdqu	(%rsi), %ymm8
+	vmovdqu	32(%rsi), %ymm9
+	vpunpcklqdq	%ymm9, %ymm8, %ymm10
+	vpunpckhqdq	%ymm9, %ymm8, %ymm12
+	vpand	672(%rdi), %ymm10, %ymm8
+	vpaddq	%ymm8, %ymm13, %ymm8
+	vpsrlq	$26, %ymm10, %ymm9
+	vpand	672(%rdi), %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm14, %ymm9
+	vpsrlq	$52, %ymm10, %ymm10
+	vpsllq	$12, %ymm12, %ymm11
+	vpor	%ymm11, %ymm10, %ymm10
+	vpand	672(%rdi), %ymm10, %ymm10
+	vpaddq	%ymm10, %ymm15, %ymm10
+	vpsrlq	$14, %ymm12, %ymm11
+	vpand	672(%rdi), %ymm11, %ymm11
+	vpaddq	%ymm11, %ymm7, %ymm11
+	vpsrlq	$40, %ymm12, %ymm12
+	vpor	704(%rdi), %ymm12, %ymm12
+	vpaddq	%ymm12, %ymm6, %ymm12
+	vmovdqu	%ymm8, 736(%rdi)
+	vmovdqu	%ymm9, 768(%rdi)
+	vmovdqu	%ymm10, 800(%rdi)
+	vmovdqu	%ymm11, 832(%rdi)
+	vmovdqu	%ymm12, 864(%rdi)
+	vmovdqu	896(%rdi), %ymm8
+	vmovdqu	928(%rdi), %ymm9
+	vmovdqu	960(%rdi), %ymm10
+	vmovdqu	992(%rdi), %ymm11
+	vmovdqu	1024(%rdi), %ymm12
+	vpmuludq	384(%rdi), %ymm8, %ymm13
+	vpmuludq	640(%rdi), %ymm9, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	608(%rdi), %ymm10, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	576(%rdi), %ymm11, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	544(%rdi), %ymm12, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	416(%rdi), %ymm8, %ymm14
+	vpmuludq	384(%rdi), %ymm9, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	640(%rdi), %ymm10, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	608(%rdi), %ymm11, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	576(%rdi), %ymm12, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	448(%rdi), %ymm8, %ymm15
+	vpmuludq	416(%rdi), %ymm9, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	384(%rdi), %ymm10, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	640(%rdi), %ymm11, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	608(%rdi), %ymm12, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	480(%rdi), %ymm8, %ymm7
+	vpmuludq	448(%rdi), %ymm9, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	416(%rdi), %ymm10, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	384(%rdi), %ymm11, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	640(%rdi), %ymm12, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	512(%rdi), %ymm8, %ymm6
+	vpmuludq	480(%rdi), %ymm9, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	448(%rdi), %ymm10, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	416(%rdi), %ymm11, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	384(%rdi), %ymm12, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vpsrlq	$26, %ymm14, %ymm8
+	vpand	672(%rdi), %ymm14, %ymm14
+	vpaddq	%ymm8, %ymm15, %ymm15
+	vpsrlq	$26, %ymm15, %ymm8
+	vpand	672(%rdi), %ymm15, %ymm15
+	vpaddq	%ymm8, %ymm7, %ymm7
+	vpsrlq	$26, %ymm7, %ymm8
+	vpand	672(%rdi), %ymm7, %ymm7
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm6, %ymm8
+	vpand	672(%rdi), %ymm6, %ymm6
+	vpsllq	$2, %ymm8, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm13, %ymm13
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vmovdqu	64(%rsi), %ymm8
+	vmovdqu	96(%rsi), %ymm9
+	vpunpcklqdq	%ymm9, %ymm8, %ymm10
+	vpunpckhqdq	%ymm9, %ymm8, %ymm12
+	vpand	672(%rdi), %ymm10, %ymm8
+	vpaddq	%ymm8, %ymm13, %ymm8
+	vpsrlq	$26, %ymm10, %ymm9
+	vpand	672(%rdi), %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm14, %ymm9
+	vpsrlq	$52, %ymm10, %ymm10
+	vpsllq	$12, %ymm12, %ymm11
+	vpor	%ymm11, %ymm10, %ymm10
+	vpand	672(%rdi), %ymm10, %ymm10
+	vpaddq	%ymm10, %ymm15, %ymm10
+	vpsrlq	$14, %ymm12, %ymm11
+	vpand	672(%rdi), %ymm11, %ymm11
+	vpaddq	%ymm11, %ymm7, %ymm11
+	vpsrlq	$40, %ymm12, %ymm12
+	vpor	704(%rdi), %ymm12, %ymm12
+	vpaddq	%ymm12, %ymm6, %ymm12
+	vmovdqu	%ymm8, 896(%rdi)
+	vmovdqu	%ymm9, 928(%rdi)
+	vmovdqu	%ymm10, 960(%rdi)
+	vmovdqu	%ymm11, 992(%rdi)
+	vmovdqu	%ymm12, 1024(%rdi)
+	addq	$128, %rsi
+	subq	$8, %rax
+	cmpq	$8, %rax
 	jae	.Llf_poly1305_blocks_avx2_chunks
 /* LLVM-MCA-END */
 .Llf_poly1305_blocks_avx2_fold:
-	vmovdqu	64(%rdi), %ymm13
-	vmovdqu	96(%rdi), %ymm14
-	vmovdqu	128(%rdi), %ymm15
-	vmovdqu	160(%rdi), %ymm7
-	vmovdqu	192(%rdi), %ymm6
-	vpsllq	$2, %ymm14, %ymm5
-	vpaddq	%ymm14, %ymm5, %ymm5
-	vpsllq	$2, %ymm15, %ymm4
-	vpaddq	%ymm15, %ymm4, %ymm4
-	vpsllq	$2, %ymm7, %ymm3
-	vpaddq	%ymm7, %ymm3, %ymm3
-	vpsllq	$2, %ymm6, %ymm2
-	vpaddq	%ymm6, %ymm2, %ymm2
-	vpmuludq	%ymm13, %ymm9, %ymm1
-	vpmuludq	%ymm2, %ymm11, %ymm0
-	vpaddq	%ymm0, %ymm1, %ymm1
-	vpmuludq	%ymm3, %ymm10, %ymm0
-	vpaddq	%ymm0, %ymm1, %ymm1
-	vpmuludq	%ymm4, %ymm12, %ymm0
-	vpaddq	%ymm0, %ymm1, %ymm1
-	vpmuludq	%ymm5, %ymm8, %ymm5
-	vpaddq	%ymm5, %ymm1, %ymm1
-	vpmuludq	%ymm14, %ymm9, %ymm5
-	vpmuludq	%ymm13, %ymm11, %ymm0
-	vpaddq	%ymm0, %ymm5, %ymm5
-	vpmuludq	%ymm2, %ymm10, %ymm0
-	vpaddq	%ymm0, %ymm5, %ymm5
-	vpmuludq	%ymm3, %ymm12, %ymm0
-	vpaddq	%ymm0, %ymm5, %ymm5
-	vpmuludq	%ymm4, %ymm8, %ymm4
-	vpaddq	%ymm4, %ymm5, %ymm5
-	vpmuludq	%ymm15, %ymm9, %ymm4
-	vpmuludq	%ymm14, %ymm11, %ymm0
-	vpaddq	%ymm0, %ymm4, %ymm4
-	vpmuludq	%ymm13, %ymm10, %ymm0
-	vpaddq	%ymm0, %ymm4, %ymm4
-	vpmuludq	%ymm2, %ymm12, %ymm0
-	vpaddq	%ymm0, %ymm4, %ymm4
-	vpmuludq	%ymm3, %ymm8, %ymm3
-	vpaddq	%ymm3, %ymm4, %ymm4
-	vpmuludq	%ymm7, %ymm9, %ymm3
-	vpmuludq	%ymm15, %ymm11, %ymm0
-	vpaddq	%ymm0, %ymm3, %ymm3
-	vpmuludq	%ymm14, %ymm10, %ymm0
-	vpaddq	%ymm0, %ymm3, %ymm3
-	vpmuludq	%ymm13, %ymm12, %ymm0
-	vpaddq	%ymm0, %ymm3, %ymm3
-	vpmuludq	%ymm2, %ymm8, %ymm2
-	vpaddq	%ymm2, %ymm3, %ymm3
-	vpmuludq	%ymm6, %ymm9, %ymm6
-	vpmuludq	%ymm7, %ymm11, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	%ymm15, %ymm10, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	%ymm14, %ymm12, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	%ymm13, %ymm8, %ymm8
+	vmovdqu	736(%rdi), %ymm8
+	vmovdqu	768(%rdi), %ymm9
+	vmovdqu	800(%rdi), %ymm10
+	vmovdqu	832(%rdi), %ymm11
+	vmovdqu	864(%rdi), %ymm12
+	vmovdqu	96(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 768(%rdi)
+	vmovdqu	128(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 800(%rdi)
+	vmovdqu	160(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 832(%rdi)
+	vmovdqu	192(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 864(%rdi)
+	vpmuludq	64(%rdi), %ymm8, %ymm13
+	vpmuludq	864(%rdi), %ymm9, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	832(%rdi), %ymm10, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	800(%rdi), %ymm11, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	768(%rdi), %ymm12, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	96(%rdi), %ymm8, %ymm14
+	vpmuludq	64(%rdi), %ymm9, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	864(%rdi), %ymm10, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	832(%rdi), %ymm11, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	800(%rdi), %ymm12, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	128(%rdi), %ymm8, %ymm15
+	vpmuludq	96(%rdi), %ymm9, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	64(%rdi), %ymm10, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	864(%rdi), %ymm11, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	832(%rdi), %ymm12, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	160(%rdi), %ymm8, %ymm7
+	vpmuludq	128(%rdi), %ymm9, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	96(%rdi), %ymm10, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	64(%rdi), %ymm11, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	864(%rdi), %ymm12, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	192(%rdi), %ymm8, %ymm6
+	vpmuludq	160(%rdi), %ymm9, %ymm8
 	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm1, %ymm8
-	vpand	512(%rdi), %ymm1, %ymm1
-	vpaddq	%ymm8, %ymm5, %ymm5
-	vpsrlq	$26, %ymm3, %ymm8
-	vpand	512(%rdi), %ymm3, %ymm3
+	vpmuludq	128(%rdi), %ymm10, %ymm8
 	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm5, %ymm8
-	vpand	512(%rdi), %ymm5, %ymm5
-	vpaddq	%ymm8, %ymm4, %ymm4
+	vpmuludq	96(%rdi), %ymm11, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	64(%rdi), %ymm12, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vpsrlq	$26, %ymm14, %ymm8
+	vpand	672(%rdi), %ymm14, %ymm14
+	vpaddq	%ymm8, %ymm15, %ymm15
+	vpsrlq	$26, %ymm15, %ymm8
+	vpand	672(%rdi), %ymm15, %ymm15
+	vpaddq	%ymm8, %ymm7, %ymm7
+	vpsrlq	$26, %ymm7, %ymm8
+	vpand	672(%rdi), %ymm7, %ymm7
+	vpaddq	%ymm8, %ymm6, %ymm6
 	vpsrlq	$26, %ymm6, %ymm8
-	vpand	512(%rdi), %ymm6, %ymm6
+	vpand	672(%rdi), %ymm6, %ymm6
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm1, %ymm1
-	vpsrlq	$26, %ymm4, %ymm8
-	vpand	512(%rdi), %ymm4, %ymm4
-	vpaddq	%ymm8, %ymm3, %ymm3
-	vpsrlq	$26, %ymm1, %ymm8
-	vpand	512(%rdi), %ymm1, %ymm1
-	vpaddq	%ymm8, %ymm5, %ymm5
-	vpsrlq	$26, %ymm3, %ymm8
-	vpand	512(%rdi), %ymm3, %ymm3
+	vpaddq	%ymm8, %ymm13, %ymm13
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vmovdqa	%ymm13, %ymm8
+	vmovdqa	%ymm14, %ymm9
+	vmovdqa	%ymm15, %ymm10
+	vmovdqa	%ymm7, %ymm11
+	vmovdqa	%ymm6, %ymm12
+	vmovdqu	%ymm8, 736(%rdi)
+	vmovdqu	%ymm9, 768(%rdi)
+	vmovdqu	%ymm10, 800(%rdi)
+	vmovdqu	%ymm11, 832(%rdi)
+	vmovdqu	%ymm12, 864(%rdi)
+	vmovdqu	896(%rdi), %ymm8
+	vmovdqu	928(%rdi), %ymm9
+	vmovdqu	960(%rdi), %ymm10
+	vmovdqu	992(%rdi), %ymm11
+	vmovdqu	1024(%rdi), %ymm12
+	vmovdqu	256(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 928(%rdi)
+	vmovdqu	288(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 960(%rdi)
+	vmovdqu	320(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 992(%rdi)
+	vmovdqu	352(%rdi), %ymm13
+	vpsllq	$2, %ymm13, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vmovdqu	%ymm13, 1024(%rdi)
+	vpmuludq	224(%rdi), %ymm8, %ymm13
+	vpmuludq	1024(%rdi), %ymm9, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	992(%rdi), %ymm10, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	960(%rdi), %ymm11, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	928(%rdi), %ymm12, %ymm14
+	vpaddq	%ymm14, %ymm13, %ymm13
+	vpmuludq	256(%rdi), %ymm8, %ymm14
+	vpmuludq	224(%rdi), %ymm9, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	1024(%rdi), %ymm10, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	992(%rdi), %ymm11, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	960(%rdi), %ymm12, %ymm15
+	vpaddq	%ymm15, %ymm14, %ymm14
+	vpmuludq	288(%rdi), %ymm8, %ymm15
+	vpmuludq	256(%rdi), %ymm9, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	224(%rdi), %ymm10, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	1024(%rdi), %ymm11, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	992(%rdi), %ymm12, %ymm7
+	vpaddq	%ymm7, %ymm15, %ymm15
+	vpmuludq	320(%rdi), %ymm8, %ymm7
+	vpmuludq	288(%rdi), %ymm9, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	256(%rdi), %ymm10, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	224(%rdi), %ymm11, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	1024(%rdi), %ymm12, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpmuludq	352(%rdi), %ymm8, %ymm6
+	vpmuludq	320(%rdi), %ymm9, %ymm8
 	vpaddq	%ymm8, %ymm6, %ymm6
-	vmovdqa	%ymm1, %ymm9
-	vmovdqa	%ymm5, %ymm11
-	vmovdqa	%ymm4, %ymm10
-	vmovdqa	%ymm3, %ymm12
-	vmovdqa	%ymm6, %ymm8
+	vpmuludq	288(%rdi), %ymm10, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	256(%rdi), %ymm11, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	224(%rdi), %ymm12, %ymm8
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vpsrlq	$26, %ymm14, %ymm8
+	vpand	672(%rdi), %ymm14, %ymm14
+	vpaddq	%ymm8, %ymm15, %ymm15
+	vpsrlq	$26, %ymm15, %ymm8
+	vpand	672(%rdi), %ymm15, %ymm15
+	vpaddq	%ymm8, %ymm7, %ymm7
+	vpsrlq	$26, %ymm7, %ymm8
+	vpand	672(%rdi), %ymm7, %ymm7
+	vpaddq	%ymm8, %ymm6, %ymm6
+	vpsrlq	$26, %ymm6, %ymm8
+	vpand	672(%rdi), %ymm6, %ymm6
+	vpsllq	$2, %ymm8, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm13, %ymm13
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	672(%rdi), %ymm13, %ymm13
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vmovdqa	%ymm13, %ymm8
+	vmovdqa	%ymm14, %ymm9
+	vmovdqa	%ymm15, %ymm10
+	vmovdqa	%ymm7, %ymm11
+	vmovdqa	%ymm6, %ymm12
+	vpaddq	736(%rdi), %ymm8, %ymm8
+	vpaddq	768(%rdi), %ymm9, %ymm9
+	vpaddq	800(%rdi), %ymm10, %ymm10
+	vpaddq	832(%rdi), %ymm11, %ymm11
+	vpaddq	864(%rdi), %ymm12, %ymm12
 	movq	$0, %r8
 	movq	$0, %rbx
 	movq	$0, %rbp
 	movq	$0, %rdx
-	vextracti128	$1, %ymm9, %xmm13
-	vpaddq	%xmm13, %xmm9, %xmm9
-	vpsrldq	$8, %xmm9, %xmm13
-	vpaddq	%xmm13, %xmm9, %xmm9
-	vmovq	%xmm9, %rbp
+	vextracti128	$1, %ymm8, %xmm13
+	vpaddq	%xmm13, %xmm8, %xmm8
+	vpsrldq	$8, %xmm8, %xmm13
+	vpaddq	%xmm13, %xmm8, %xmm8
+	vmovq	%xmm8, %rbp
 	addq	%rbp, %r8
 	adcq	$0, %rbx
 	adcq	$0, %rdx
-	vextracti128	$1, %ymm11, %xmm9
-	vpaddq	%xmm9, %xmm11, %xmm11
-	vpsrldq	$8, %xmm11, %xmm9
-	vpaddq	%xmm9, %xmm11, %xmm11
-	vmovq	%xmm11, %rbp
+	vextracti128	$1, %ymm9, %xmm8
+	vpaddq	%xmm8, %xmm9, %xmm9
+	vpsrldq	$8, %xmm9, %xmm8
+	vpaddq	%xmm8, %xmm9, %xmm9
+	vmovq	%xmm9, %rbp
 	movq	%rbp, %r12
 	shrq	$38, %r12
 	shlq	$26, %rbp
@@ -493,10 +870,10 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	adcq	$0, %rdx
 	addq	%r12, %rbx
 	adcq	$0, %rdx
-	vextracti128	$1, %ymm10, %xmm9
-	vpaddq	%xmm9, %xmm10, %xmm10
-	vpsrldq	$8, %xmm10, %xmm9
-	vpaddq	%xmm9, %xmm10, %xmm10
+	vextracti128	$1, %ymm10, %xmm8
+	vpaddq	%xmm8, %xmm10, %xmm10
+	vpsrldq	$8, %xmm10, %xmm8
+	vpaddq	%xmm8, %xmm10, %xmm10
 	vmovq	%xmm10, %rbp
 	movq	%rbp, %r12
 	shrq	$12, %r12
@@ -506,22 +883,22 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	adcq	$0, %rdx
 	addq	%r12, %rbx
 	adcq	$0, %rdx
-	vextracti128	$1, %ymm12, %xmm9
-	vpaddq	%xmm9, %xmm12, %xmm12
-	vpsrldq	$8, %xmm12, %xmm9
-	vpaddq	%xmm9, %xmm12, %xmm12
-	vmovq	%xmm12, %rbp
+	vextracti128	$1, %ymm11, %xmm8
+	vpaddq	%xmm8, %xmm11, %xmm11
+	vpsrldq	$8, %xmm11, %xmm8
+	vpaddq	%xmm8, %xmm11, %xmm11
+	vmovq	%xmm11, %rbp
 	movq	%rbp, %r12
 	shrq	$50, %r12
 	shlq	$14, %rbp
 	addq	%rbp, %rbx
 	adcq	$0, %rdx
 	addq	%r12, %rdx
-	vextracti128	$1, %ymm8, %xmm9
-	vpaddq	%xmm9, %xmm8, %xmm8
-	vpsrldq	$8, %xmm8, %xmm9
-	vpaddq	%xmm9, %xmm8, %xmm8
-	vmovq	%xmm8, %rbp
+	vextracti128	$1, %ymm12, %xmm8
+	vpaddq	%xmm8, %xmm12, %xmm12
+	vpsrldq	$8, %xmm12, %xmm8
+	vpaddq	%xmm8, %xmm12, %xmm12
+	vmovq	%xmm12, %rbp
 	movq	%rbp, %r12
 	shrq	$24, %r12
 	shlq	$40, %rbp

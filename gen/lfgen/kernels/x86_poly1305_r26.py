@@ -29,9 +29,8 @@ from .poly1305_blocks import CTX_POWERS, CTX_TABLE, TABLE_WORDS
 LAYOUT = 0x2600
 
 PARAMS_AVX2 = {
-    "chains": Param(1, (1,), "independent ymm groups of 4 blocks per iteration: one (the "
-                             "digits of a second group do not fit 16 ymm registers beside a "
-                             "product's)"),
+    "chains": Param(1, (1, 2), "independent ymm groups of 4 blocks per iteration (with 2, "
+                                "the groups' digits wait in ctx rows between their steps)"),
     "vec_min": Param(16, (4, 8, 12, 16, 32, 64),
                      "from this many blocks on the vector path (fewer: the scalar mulx "
                      "variant, no powers table)", kind="size", sizes=(4, 8, 12, 16, 24, 32, 64)),
@@ -228,14 +227,18 @@ def _hsum(isa, v, t):
 
 
 def blocks(f, ctx, m, nblocks, pad, p, zmm):
-    """The variant's body for nblocks >= vec_min (>= W chains)."""
+    """The variant's body for nblocks >= vec_min (>= W chains). With AVX2 and more than one
+    chain the groups' digits are parked in ctx rows between their steps (16 ymm registers
+    hold one group's digits and products, not two): each group's step loads its digits,
+    multiplies, adds the next blocks and stores them back, so the groups' chains overlap."""
     isa = _Isa(zmm)
     W, C = isa.W, p.chains
+    park = not zmm and C > 1
     what = "poly1305_blocks.%s chains=%d" % ("avx512f" if zmm else "avx2", C)
     if p.vec_min < W * C:
         raise ValueError("%s: vec_min = %d is below one chunk of %d blocks"
                          % (what, p.vec_min, W * C))
-    if W * (5 * C + 11) > TABLE_WORDS:
+    if W * (5 * C + 11 + (5 * C if park else 0)) > TABLE_WORDS:
         raise ValueError("%s: the powers table would not fit ctx" % what)
     r26.kernel_bounds(what, W * C, p.carry)
     key = x86_poly1305.Key(ctx)
@@ -250,16 +253,32 @@ def blocks(f, ctx, m, nblocks, pad, p, zmm):
     R = [_row(isa, ctx, 5 * C + j) for j in range(5)]
     S = [None] + [_row(isa, ctx, 5 * C + 4 + j) for j in range(1, 5)]
 
+    def parked(g, j):                         # the row holding digit j of group g
+        return _row(isa, ctx, 5 * C + 11 + 5 * g + j)
+
+    def unpark(g):
+        A = [isa.reg() for _ in range(5)]
+        for j in range(5):
+            isa.LOADU(A[j], parked(g, j))
+        return A
+
+    def put(g, A):
+        for j in range(5):
+            isa.LOADU(parked(g, j), A[j])
+
     chunk = W * C
     A = []
     for g in range(C):
         A.append([None] * 5)
         _load_blocks(isa, k, m, 16 * W * g, _into(A[g]))
-    def add_h(j, d):                          # h into lane 0 of group 0 (block 0)
-        x = isa.reg()
-        VMOVQ(x.as_xmm, d)
-        VPADDQ(A[0][j], A[0][j], x)
-    x86_poly1305.to_digits(h, 26, 5, add_h)
+        if g == 0:
+            def add_h(j, d):                  # h into lane 0 of group 0 (block 0)
+                x = isa.reg()
+                VMOVQ(x.as_xmm, d)
+                VPADDQ(A[0][j], A[0][j], x)
+            x86_poly1305.to_digits(h, 26, 5, add_h)
+        if park:
+            put(g, A[g])
     ADD(m, 16 * chunk)
     SUB(nblocks, chunk)
 
@@ -270,8 +289,11 @@ def blocks(f, ctx, m, nblocks, pad, p, zmm):
     LABEL(loop)
     f.mca_begin("poly1305_blocks blocks=%d" % chunk)
     for g in range(C):
-        _mul(isa, k, A[g], R, S,
+        Ag = unpark(g) if park else A[g]
+        _mul(isa, k, Ag, R, S,
              add=lambda sink, off=16 * W * g: _load_blocks(isa, k, m, off, sink))
+        if park:
+            put(g, Ag)
     ADD(m, 16 * chunk)
     SUB(nblocks, chunk)
     CMP(nblocks, chunk)
@@ -280,6 +302,27 @@ def blocks(f, ctx, m, nblocks, pad, p, zmm):
     LABEL(fold)
 
     for g in range(C):
+        if park:
+            # P from its rows as memory operands, 5 P into this group's parking rows (free
+            # once its digits are loaded); the sum over the groups goes through group 0's
+            Ag = unpark(g)
+            P = [_row(isa, ctx, 5 * g + j) for j in range(5)]
+            P5 = [None]
+            for j in range(1, 5):
+                t, u = isa.reg(), isa.reg()
+                isa.LOADU(t, P[j])
+                VPSLLQ(u, t, 2)
+                VPADDQ(t, t, u)
+                isa.LOADU(parked(g, j), t)
+                P5.append(parked(g, j))
+            _mul(isa, k, Ag, P, P5)
+            if g:
+                for j in range(5):
+                    VPADDQ(Ag[j], Ag[j], parked(0, j))
+            if g < C - 1:
+                put(0, Ag)
+            total = Ag
+            continue
         P = [isa.reg() for _ in range(5)]
         for j in range(5):
             isa.LOADU(P[j], _row(isa, ctx, 5 * g + j))
@@ -293,8 +336,10 @@ def blocks(f, ctx, m, nblocks, pad, p, zmm):
         if g:
             for j in range(5):
                 VPADDQ(A[0][j], A[0][j], A[g][j])
+        total = A[0]
+
     def digit(j):
         s = GeneralPurposeRegister64()
-        _hsum(isa, A[0][j], s)
+        _hsum(isa, total[j], s)
         return s
     x86_poly1305.finish_vector(f, ctx, h, key, m, nblocks, pad, 5, 26, digit, zmm)
