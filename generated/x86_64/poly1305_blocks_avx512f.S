@@ -11,7 +11,8 @@
  *    clamped r0, r1 (r = r0 + r1 2^64), ctx[5] = the layout of the powers of r in
  *    ctx[8..135] (0: none), ctx[6..7] = 0. A vector variant that takes the vector
  *    path and finds another layout in ctx[5] writes its powers of r to ctx[8..] and
- *    its layout to ctx[5]. m: nblocks blocks of 16 bytes, each a little-endian
+ *    its layout to ctx[5]; avx2 with two chains also parks its groups' digits in
+ *    ctx[8..] during the call. m: nblocks blocks of 16 bytes, each a little-endian
  *    128-bit number, any alignment.
  * Units:
  *    nblocks in 16-byte blocks; pad is 1 (full blocks: 2^128 added) or 0 (a final

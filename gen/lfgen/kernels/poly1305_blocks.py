@@ -46,7 +46,8 @@ SPEC = KernelSpec(
            "clamped r0, r1 (r = r0 + r1 2^64), ctx[5] = the layout of the powers of r in\n"
            "ctx[8..135] (0: none), ctx[6..7] = 0. A vector variant that takes the vector\n"
            "path and finds another layout in ctx[5] writes its powers of r to ctx[8..] and\n"
-           "its layout to ctx[5]. m: nblocks blocks of 16 bytes, each a little-endian\n"
+           "its layout to ctx[5]; avx2 with two chains also parks its groups' digits in\n"
+           "ctx[8..] during the call. m: nblocks blocks of 16 bytes, each a little-endian\n"
            "128-bit number, any alignment.",
     units="nblocks in 16-byte blocks; pad is 1 (full blocks: 2^128 added) or 0 (a final\n"
           "partial block the caller padded with 0x01 and zeros).",
