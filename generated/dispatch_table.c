@@ -239,6 +239,7 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "avx2", (lf_fnptr)lf_poly1305_blocks_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_poly1305_blocks_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 	{ "ifma@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids" },
+	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 #endif
 #if defined(__aarch64__)
 	{ "neon", (lf_fnptr)lf_poly1305_blocks_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
@@ -247,8 +248,8 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 5, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 1, 2, 3, 5, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 6, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 6, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = {
 	lf_poly1305_blocks_order_generic,
 	lf_poly1305_blocks_order_sapphirerapids,

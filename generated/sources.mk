@@ -22,6 +22,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_mulx.S

@@ -131,6 +131,8 @@ LF_KERNEL_DECL void lf_poly1305_blocks_avx2(uint64_t *ctx, const uint8_t *m, siz
 LF_KERNEL_DECL void lf_poly1305_blocks_mulx(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* ifma@sapphirerapids requires: avx avx2 avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_ifma__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx512f@sapphirerapids requires: avx avx512f avx512vl bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
 #if defined(__aarch64__)
 /* neon requires: asimd */

@@ -66,6 +66,7 @@
 #define lf_poly1305_blocks_a64 LF_PFX(lf_poly1305_blocks_a64)
 #define lf_poly1305_blocks_avx2 LF_PFX(lf_poly1305_blocks_avx2)
 #define lf_poly1305_blocks_avx512f LF_PFX(lf_poly1305_blocks_avx512f)
+#define lf_poly1305_blocks_avx512f__sapphirerapids LF_PFX(lf_poly1305_blocks_avx512f__sapphirerapids)
 #define lf_poly1305_blocks_ifma LF_PFX(lf_poly1305_blocks_ifma)
 #define lf_poly1305_blocks_ifma__sapphirerapids LF_PFX(lf_poly1305_blocks_ifma__sapphirerapids)
 #define lf_poly1305_blocks_mulx LF_PFX(lf_poly1305_blocks_mulx)

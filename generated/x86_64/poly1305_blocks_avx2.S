@@ -44,7 +44,7 @@
  *   used on: any CPU without a schedule of its own (the fallback)
  *   carry = serial
  *   chains = 2
- *   vec_min = 16
+ *   vec_min = 32
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_poly1305_blocks_avx2 is an entry
@@ -58,7 +58,7 @@
 LF_FUNC_BEGIN(lf_poly1305_blocks_avx2)
 	/* size dispatch before the frame: other sizes run lf_poly1305_blocks_mulx */
 	vzeroupper
-	cmpq	$16, %rdx
+	cmpq	$32, %rdx
 	jb	LF_BODY(lf_poly1305_blocks_mulx)
 	/* end of size dispatch */
 	pushq	%r14

@@ -46,7 +46,7 @@
  *   used on: GenuineIntel family 0x6 model 0xcf
  *   chains = 2
  *   interleave = 0
- *   vec_min = 16
+ *   vec_min = 24
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_poly1305_blocks_ifma__sapphirerapids
@@ -60,7 +60,7 @@
 LF_FUNC_BEGIN(lf_poly1305_blocks_ifma__sapphirerapids)
 	/* size dispatch before the frame: other sizes run lf_poly1305_blocks_mulx */
 	vzeroupper
-	cmpq	$16, %rdx
+	cmpq	$24, %rdx
 	jb	LF_BODY(lf_poly1305_blocks_mulx)
 	/* end of size dispatch */
 	pushq	%r14

@@ -31,7 +31,7 @@ LAYOUT = 0x2600
 PARAMS_AVX2 = {
     "chains": Param(1, (1, 2), "independent ymm groups of 4 blocks per iteration (with 2, "
                                 "the groups' digits wait in ctx rows between their steps)"),
-    "vec_min": Param(16, (4, 8, 12, 16, 32, 64),
+    "vec_min": Param(32, (4, 8, 12, 16, 24, 32, 64),
                      "from this many blocks on the vector path (fewer: the scalar mulx "
                      "variant, no powers table)", kind="size", sizes=(4, 8, 12, 16, 24, 32, 64)),
     "carry": r26.carry_param(),
