@@ -106,6 +106,26 @@ struct bench_poly {
 
 /* ---- peers ---------------------------------------------------------------------------- */
 
+/* What every batch does: `reps` ops on the messages in turn, from where the previous batch
+ * stopped.  op(p, m, arg) does one digest or update of message m (p->len bytes); `arg` is the
+ * contender's state.  Inlined with a constant op, so each batch calls its library directly. */
+typedef int (*poly_op)(struct bench_poly *p, const uint8_t *m, void *arg);
+
+static inline __attribute__((always_inline)) int cycle_messages(struct bench_poly *p,
+                                                                size_t reps, poly_op op,
+                                                                void *arg)
+{
+	size_t stride = p->stride, nmsg = p->nmsg, i = p->next;
+	int ok = 1;
+	for (size_t r = 0; r < reps; r++) {
+		ok &= op(p, p->msgs + i * stride, arg);
+		if (++i == nmsg)
+			i = 0;
+	}
+	p->next = i;
+	return ok;
+}
+
 #ifdef BENCH_HAVE_OPENSSL
 static EVP_MAC *openssl_mac(void)
 {
@@ -152,25 +172,23 @@ const char *bench_openssl_version(void)
 	return OpenSSL_version(OPENSSL_VERSION);
 }
 
+static int openssl_digest(struct bench_poly *p, const uint8_t *m, void *tag)
+{
+	size_t outl;
+	return EVP_MAC_init(p->mac, m, 32, NULL) & EVP_MAC_update(p->mac, m, p->len) &
+	       EVP_MAC_final(p->mac, tag, &outl, 16);
+}
+
+static int openssl_update(struct bench_poly *p, const uint8_t *m, void *unused)
+{
+	(void)unused;
+	return EVP_MAC_update(p->mac, m, p->len);
+}
+
 uint64_t bench_openssl_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
-	struct bench_poly *p = b->poly;
-	EVP_MAC_CTX *mac = p->mac;
-	uint8_t *tag = (uint8_t *)b->rp;
-	const uint8_t *msgs = p->msgs;
-	size_t len = p->len, stride = p->stride, nmsg = p->nmsg, i = p->next, outl;
-	int ok = 1;
-	for (size_t r = 0; r < reps; r++) {
-		const uint8_t *m = msgs + i * stride;
-		ok &= EVP_MAC_init(mac, m, 32, NULL);
-		ok &= EVP_MAC_update(mac, m, len);
-		ok &= EVP_MAC_final(mac, tag, &outl, 16);
-		if (++i == nmsg)
-			i = 0;
-	}
-	p->next = i;
-	if (!ok)
+	if (!cycle_messages(b->poly, reps, openssl_digest, b->rp))
 		openssl_failed("EVP_MAC_init/update/final");
 	return b->rp[0];
 }
@@ -178,20 +196,9 @@ uint64_t bench_openssl_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t rep
 uint64_t bench_openssl_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
-	struct bench_poly *p = b->poly;
-	EVP_MAC_CTX *mac = p->mac;
-	const uint8_t *msgs = p->msgs;
-	size_t len = p->len, stride = p->stride, nmsg = p->nmsg, i = p->next;
-	int ok = 1;
-	for (size_t r = 0; r < reps; r++) {
-		ok &= EVP_MAC_update(mac, msgs + i * stride, len);
-		if (++i == nmsg)
-			i = 0;
-	}
-	p->next = i;
-	if (!ok)
+	if (!cycle_messages(b->poly, reps, openssl_update, NULL))
 		openssl_failed("EVP_MAC_update");
-	return i;
+	return b->poly->next;
 }
 #else
 const char *bench_openssl_version(void)
@@ -218,37 +225,29 @@ const char *bench_sodium_version(void)
 	return sodium_version_string();
 }
 
+static int sodium_digest(struct bench_poly *p, const uint8_t *m, void *tag)
+{
+	return crypto_onetimeauth_poly1305(tag, m, p->len, m) == 0;
+}
+
+static int sodium_update(struct bench_poly *p, const uint8_t *m, void *unused)
+{
+	(void)unused;
+	return crypto_onetimeauth_poly1305_update(&p->sst, m, p->len) == 0;
+}
+
 uint64_t bench_sodium_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
-	struct bench_poly *p = b->poly;
-	uint8_t *tag = (uint8_t *)b->rp;
-	const uint8_t *msgs = p->msgs;
-	size_t len = p->len, stride = p->stride, nmsg = p->nmsg, i = p->next;
-	for (size_t r = 0; r < reps; r++) {
-		const uint8_t *m = msgs + i * stride;
-		crypto_onetimeauth_poly1305(tag, m, len, m);
-		if (++i == nmsg)
-			i = 0;
-	}
-	p->next = i;
+	cycle_messages(b->poly, reps, sodium_digest, b->rp);
 	return b->rp[0];
 }
 
 uint64_t bench_sodium_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
-	struct bench_poly *p = b->poly;
-	crypto_onetimeauth_poly1305_state *st = &p->sst;
-	const uint8_t *msgs = p->msgs;
-	size_t len = p->len, stride = p->stride, nmsg = p->nmsg, i = p->next;
-	for (size_t r = 0; r < reps; r++) {
-		crypto_onetimeauth_poly1305_update(st, msgs + i * stride, len);
-		if (++i == nmsg)
-			i = 0;
-	}
-	p->next = i;
-	return i;
+	cycle_messages(b->poly, reps, sodium_update, NULL);
+	return b->poly->next;
 }
 #else
 const char *bench_sodium_version(void)
@@ -259,21 +258,23 @@ const char *bench_sodium_version(void)
 
 /* ---- limbforge batches ------------------------------------------------------------------ */
 
+static int lf_digest(struct bench_poly *p, const uint8_t *m, void *tag)
+{
+	lf_poly1305(tag, m, p->len, m);
+	return 1;
+}
+
+static int lf_update(struct bench_poly *p, const uint8_t *m, void *st)
+{
+	lf_poly1305_update(st, m, p->len);
+	return 1;
+}
+
 /* digestBytes: the variant was forced by the select hook; fn is not called directly */
 uint64_t bench_poly1305_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
-	struct bench_poly *p = b->poly;
-	uint8_t *tag = (uint8_t *)b->rp;
-	const uint8_t *msgs = p->msgs;
-	size_t len = p->len, stride = p->stride, nmsg = p->nmsg, i = p->next;
-	for (size_t r = 0; r < reps; r++) {
-		const uint8_t *m = msgs + i * stride;
-		lf_poly1305(tag, m, len, m);
-		if (++i == nmsg)
-			i = 0;
-	}
-	p->next = i;
+	cycle_messages(b->poly, reps, lf_digest, b->rp);
 	return b->rp[0];
 }
 
@@ -281,17 +282,8 @@ uint64_t bench_poly1305_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t re
 uint64_t bench_poly1305_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
-	struct bench_poly *p = b->poly;
-	lf_poly1305_state *st = &p->st[b->cur->index];
-	const uint8_t *msgs = p->msgs;
-	size_t len = p->len, stride = p->stride, nmsg = p->nmsg, i = p->next;
-	for (size_t r = 0; r < reps; r++) {
-		lf_poly1305_update(st, msgs + i * stride, len);
-		if (++i == nmsg)
-			i = 0;
-	}
-	p->next = i;
-	return i;
+	cycle_messages(b->poly, reps, lf_update, &b->poly->st[b->cur->index]);
+	return b->poly->next;
 }
 
 void bench_poly1305_select(struct bench_buf *b, const struct bench_contender *c)
