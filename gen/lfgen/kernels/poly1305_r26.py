@@ -37,9 +37,9 @@ CARRIES = {
 }
 
 
-def carry_param(default="serial"):
+def carry_param():
     from ..kernel import Param
-    return Param(default, ("serial", "interleaved"),
+    return Param("serial", ("serial", "interleaved"),
                  "carry order after a product: one chain of 6 steps (fewer instructions) or "
                  "two interleaved chains of 7 (shorter latency)")
 

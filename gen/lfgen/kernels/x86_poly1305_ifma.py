@@ -46,7 +46,7 @@ through the scalar step (x86_poly1305.block).
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, LABEL, MOV, ADD, SUB, SHL, CMP,
                             JB, JAE, JE, VMOVDQU64, VMOVQ, VPBROADCASTQ, VPUNPCKLQDQ, VPUNPCKHQDQ,
                             VPSRLQ, VPSLLQ, VPANDQ, VPORQ, VPADDQ, VPXORQ, VPTERNLOGQ, VPMADD52LUQ,
-                            VPMADD52HUQ, VEXTRACTI64X4, VEXTRACTI32X4, VPSRLDQ)
+                            VPMADD52HUQ, VEXTRACTI64X4, VEXTRACTI32X4, VPSRLDQ, qword)
 
 from .. import sched
 from ..kernel import Param
@@ -273,25 +273,20 @@ def _powers(f, ctx, key, nblocks, C):
     for fewer than 8C blocks, the whole table (LAYOUT + C) from 8C on; a partial table is
     completed, not rebuilt."""
     ready, partial = f.new_label("powers_ready"), f.new_label("last_ready")
-    CMP(qword_ptr(ctx, CTX_POWERS), LAYOUT + C)
+    CMP(qword[ctx + 8 * CTX_POWERS], LAYOUT + C)
     JE(ready)
     if C > 1:
-        CMP(qword_ptr(ctx, CTX_POWERS), PARTIAL + C)
+        CMP(qword[ctx + 8 * CTX_POWERS], PARTIAL + C)
         JE(partial)
     _build_last(ctx, key, C)
     if C > 1:
-        MOV(qword_ptr(ctx, CTX_POWERS), PARTIAL + C)
+        MOV(qword[ctx + 8 * CTX_POWERS], PARTIAL + C)
         LABEL(partial)
         CMP(nblocks, 8 * C)
         JB(ready)
         _build_rest(ctx, C)
-    MOV(qword_ptr(ctx, CTX_POWERS), LAYOUT + C)
+    MOV(qword[ctx + 8 * CTX_POWERS], LAYOUT + C)
     LABEL(ready)
-
-
-def qword_ptr(ctx, word):
-    from peachpy.x86_64 import qword
-    return qword[ctx + 8 * word]
 
 
 def _hsum(z, t):
