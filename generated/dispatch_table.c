@@ -270,6 +270,93 @@ static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = { lf_poly1305_blocks_order_generic };
 #endif
 
+static const struct lf_variant lf_mpn_mul_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_mpn_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_mpn_mul_orders[] = {
+	lf_mpn_mul_order_generic,
+	lf_mpn_mul_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_mpn_mul_orders[] = {
+	lf_mpn_mul_order_generic,
+	lf_mpn_mul_order_cortex_a72,
+	lf_mpn_mul_order_neoverse_v1,
+	lf_mpn_mul_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_mpn_mul_orders[] = { lf_mpn_mul_order_generic };
+#endif
+
+static const struct lf_variant lf_mpn_montmul_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_mpn_montmul_orders[] = {
+	lf_mpn_montmul_order_generic,
+	lf_mpn_montmul_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_mpn_montmul_orders[] = {
+	lf_mpn_montmul_order_generic,
+	lf_mpn_montmul_order_cortex_a72,
+	lf_mpn_montmul_order_neoverse_v1,
+	lf_mpn_montmul_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_mpn_montmul_orders[] = { lf_mpn_montmul_order_generic };
+#endif
+
+static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
+	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
+	lf_bi_multiply_to_len_order_generic,
+	lf_bi_multiply_to_len_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
+	lf_bi_multiply_to_len_order_generic,
+	lf_bi_multiply_to_len_order_cortex_a72,
+	lf_bi_multiply_to_len_order_neoverse_v1,
+	lf_bi_multiply_to_len_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_bi_multiply_to_len_orders[] = { lf_bi_multiply_to_len_order_generic };
+#endif
+
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,
 	  sizeof lf_mpn_mul_1_variants / sizeof lf_mpn_mul_1_variants[0],
@@ -289,4 +376,13 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "poly1305_blocks", lf_poly1305_blocks_variants,
 	  sizeof lf_poly1305_blocks_variants / sizeof lf_poly1305_blocks_variants[0],
 	  lf_poly1305_blocks_orders },
+	{ "mpn_mul", lf_mpn_mul_variants,
+	  sizeof lf_mpn_mul_variants / sizeof lf_mpn_mul_variants[0],
+	  lf_mpn_mul_orders },
+	{ "mpn_montmul", lf_mpn_montmul_variants,
+	  sizeof lf_mpn_montmul_variants / sizeof lf_mpn_montmul_variants[0],
+	  lf_mpn_montmul_orders },
+	{ "bi_multiply_to_len", lf_bi_multiply_to_len_variants,
+	  sizeof lf_bi_multiply_to_len_variants / sizeof lf_bi_multiply_to_len_variants[0],
+	  lf_bi_multiply_to_len_orders },
 };

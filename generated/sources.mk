@@ -16,8 +16,10 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2.S \
@@ -36,6 +38,7 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_1_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_sqr_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/poly1305_blocks_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/poly1305_blocks_neon.S

@@ -20,3 +20,24 @@ void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n)
 {
 	LF_CALL(mpn_sqr)(rp, ap, n);
 }
+
+void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
+{
+	if (an < bn) {
+		const uint64_t *t = ap;
+		size_t tn = an;
+		ap = bp, an = bn, bp = t, bn = tn;
+	}
+	if (bn == 0) {
+		for (size_t i = 0; i < an; i++)
+			rp[i] = 0;
+		return;
+	}
+	LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+}
+
+void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
+                    uint64_t n0inv, size_t n)
+{
+	LF_CALL(mpn_montmul)(rp, ap, bp, np, n0inv, n);
+}

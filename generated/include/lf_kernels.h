@@ -35,7 +35,10 @@ enum lf_kernel_id {
 	LF_K_bi_mul_add = 3,
 	LF_K_bi_square_to_len = 4,
 	LF_K_poly1305_blocks = 5,
-	LF_K_COUNT = 6
+	LF_K_mpn_mul = 6,
+	LF_K_mpn_montmul = 7,
+	LF_K_bi_multiply_to_len = 8,
+	LF_K_COUNT = 9
 };
 
 
@@ -140,6 +143,30 @@ LF_KERNEL_DECL void lf_poly1305_blocks_neon(uint64_t *ctx, const uint8_t *m, siz
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_poly1305_blocks_a64(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
+
+/* mpn_mul: {rp,an+bn} = {ap,an} * {bp,bn} */
+typedef void (*lf_mpn_mul_fn)(uint64_t *, const uint64_t *, size_t, const uint64_t *, size_t);
+LF_KERNEL_DECL void lf_mpn_mul_ref(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+#if defined(__x86_64__)
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_mul_adx(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_mpn_mul_a64(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+#endif
+
+/* mpn_montmul: {rp,n} = {ap,n} * {bp,n} * 2^(-64 n) mod {np,n} (Montgomery multiplication) */
+typedef void (*lf_mpn_montmul_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, size_t);
+LF_KERNEL_DECL void lf_mpn_montmul_ref(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+#if defined(__x86_64__)
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+#endif
+
+/* bi_multiply_to_len: z = x * y (BigInteger.implMultiplyToLen) */
+typedef void (*lf_bi_multiply_to_len_fn)(const uint32_t *, size_t, const uint32_t *, size_t, uint32_t *);
+LF_KERNEL_DECL void lf_bi_multiply_to_len_ref(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,8 @@
  *   - "limbs": uint64_t array, index 0 is the least significant limb (GMP mpn order).
  *   - Lengths are counts of words or limbs, never bytes.  A length of 0 is allowed wherever it
  *     is documented; a pointer may then be NULL.
- *   - Nothing here allocates, locks or fails at run time; preconditions that are violated give
+ *   - Nothing here allocates, locks or fails at run time (except lf_bi_mod_pow*, which
+ *     allocate their tables and report failure); preconditions that are violated give
  *     undefined results (documented per function), exactly as the JDK stubs and GMP mpn do.
  *   - Every function is thread-safe; kernel selection happens once per kernel, lazily, and is
  *     redone only by lf_cpu_mask(), lf_schedule_force() and lf_impl_force().
@@ -145,6 +146,44 @@ LF_API uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in,
  * KARATSUBA_SQUARE_THRESHOLD = 128). */
 LF_API void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
 
+/* implMultiplyToLen: z[0..xlen+ylen) = x[0..xlen) * y[0..ylen) (BE-words).  z need not be
+ * initialised and must not overlap x or y; x and y may be the same array.  Either length 0:
+ * z[0..xlen+ylen) is set to zero (x, y may then be NULL when their length is 0). */
+LF_API void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
+                                  uint32_t *z);
+
+/* implMontgomeryMultiply: product = a * b * 2^(-32 len) mod n (BE-words, len words each).
+ * Preconditions (HotSpot's stubs): len even, 2 <= len <= 512; n odd; inv = -n^-1 mod 2^64
+ * (from the low 64 bits of n, n[len-2..len-1]); a < n and b < n.  The result is then fully
+ * reduced (< n; the HotSpot stubs only guarantee a congruent value below 2^(32 len)).  a or b
+ * >= n (below 2^(32 len)) gives a congruent result below 2^(32 len).  len odd, 0 or above 512:
+ * nothing is read or written.  product may be the same array as a and/or b (the JDK passes
+ * its own arrays); any other overlap is undefined.  Constant time in a, b and n. */
+LF_API void lf_bi_montgomery_multiply(const uint32_t *a, const uint32_t *b, const uint32_t *n,
+                                      size_t len, uint64_t inv, uint32_t *product);
+/* implMontgomerySquare: product = a^2 * 2^(-32 len) mod n; as lf_bi_montgomery_multiply with
+ * b = a. */
+LF_API void lf_bi_montgomery_square(const uint32_t *a, const uint32_t *n, size_t len,
+                                    uint64_t inv, uint32_t *product);
+
+/* BigInteger.modPow for an odd modulus (oddModPow): result = base^exp mod mod, all BE-words,
+ * result mod_len words, fully reduced.  base and exp may have any length (0: the value 0) and
+ * leading zero words; base >= mod is reduced first.  exp = 0 gives 1 mod mod.  Returns 0, or
+ * LF_EINVAL (mod even or zero, nothing written) or LF_ENOMEM (the window table could not be
+ * allocated, nothing written).  result may overlap the inputs (it is written last).
+ *   lf_bi_mod_pow: sliding window over odd powers (window size from the exponent length, as
+ *     BigInteger's bnExpModThreshTable): running time depends on the exponent's bits.
+ *   lf_bi_mod_pow_consttime: fixed window, every table entry read for every window: no branch
+ *     or address depends on base or exp (only on the lengths and the modulus), as OpenSSL's
+ *     BN_mod_exp_mont_consttime; use it for secret exponents. */
+#define LF_EINVAL (-1)
+#define LF_ENOMEM (-2)
+LF_API int lf_bi_mod_pow(uint32_t *result, const uint32_t *base, size_t base_len,
+                         const uint32_t *exp, size_t exp_len, const uint32_t *mod, size_t mod_len);
+LF_API int lf_bi_mod_pow_consttime(uint32_t *result, const uint32_t *base, size_t base_len,
+                                   const uint32_t *exp, size_t exp_len, const uint32_t *mod,
+                                   size_t mod_len);
+
 /* ---- native 64-bit limbs, GMP mpn semantics -------------------------------------------------
  * Limbs little-endian (index 0 least significant). */
 
@@ -159,6 +198,18 @@ LF_API uint64_t lf_mpn_mul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_
 /* {rp,2n} = {ap,n}^2.  {rp,2n} must not overlap {ap,n}.  n == 0 touches nothing (rp, ap may
  * be NULL). */
 LF_API void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n);
+
+/* {rp,an+bn} = {ap,an} * {bp,bn}, any an and bn (GMP's mpn_mul needs an >= bn >= 1; here
+ * the longer operand is chosen, and a length of 0 zeroes {rp,an+bn}).  rp must not overlap
+ * ap or bp; ap == bp is allowed. */
+LF_API void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+
+/* Montgomery multiplication: {rp,n} = a * b * R^-1 mod N with R = 2^(64 n), N = {np,n} odd,
+ * n0inv = -N^-1 mod 2^64.  a, b < N give a fully reduced result (< N); a or b >= N (below R)
+ * a congruent one below R.  rp must not overlap ap, bp or np (it is the accumulator); ap == bp
+ * is allowed.  n == 0 touches nothing.  Constant time in a, b and N (lengths only). */
+LF_API void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
+                           const uint64_t *np, uint64_t n0inv, size_t n);
 
 /* ---- Poly1305 (RFC 8439 section 2.5) --------------------------------------------------------
  * One-time authenticator: a 32-byte key (r = bytes 0..15 little-endian, clamped with

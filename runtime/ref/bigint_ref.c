@@ -83,3 +83,33 @@ void lf_bi_square_to_len_ref(const uint32_t *x, size_t len, uint32_t *z)
 	primitive_left_shift(z, zlen, 1);
 	z[zlen - 1] |= x[len - 1] & 1;
 }
+
+/* BigInteger.implMultiplyToLen(x, xlen, y, ylen, z): the first row multiplies y by the least
+ * significant word of x, each further row adds y * x[i] one word further up. */
+void lf_bi_multiply_to_len_ref(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
+                               uint32_t *z)
+{
+	if (xlen == 0 || ylen == 0) {
+		for (size_t i = 0; i < xlen + ylen; i++)
+			z[i] = 0;
+		return;
+	}
+	size_t xstart = xlen - 1, ystart = ylen - 1;
+	uint64_t carry = 0;
+
+	for (size_t j = ystart + 1, k = ystart + 1 + xstart; j-- > 0; k--) {
+		uint64_t product = (uint64_t)y[j] * x[xstart] + carry;
+		z[k] = (uint32_t)product;
+		carry = product >> 32;
+	}
+	z[xstart] = (uint32_t)carry;
+	for (size_t i = xstart; i-- > 0;) {
+		carry = 0;
+		for (size_t j = ystart + 1, k = ystart + 1 + i; j-- > 0; k--) {
+			uint64_t product = (uint64_t)y[j] * x[i] + z[k] + carry;
+			z[k] = (uint32_t)product;
+			carry = product >> 32;
+		}
+		z[i] = (uint32_t)carry;
+	}
+}

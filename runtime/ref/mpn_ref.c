@@ -67,3 +67,46 @@ void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n)
 		cy = c1;
 	}
 }
+
+/* {rp,an+bn} = {ap,an} * {bp,bn}: one mul_1 row, then addmul_1 rows. */
+void lf_mpn_mul_ref(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
+{
+	if (bn == 0)
+		return;
+	rp[an] = lf_mpn_mul_1_ref(rp, ap, an, bp[0]);
+	for (size_t j = 1; j < bn; j++)
+		rp[an + j] = lf_mpn_addmul_1_ref(rp + j, ap, an, bp[j]);
+}
+
+/* {rp,n} = a b R^-1 mod N, R = 2^(64 n): CIOS with the accumulator in rp and its top bit in
+ * `top`, then the constant-time subtraction of N & mask. */
+void lf_mpn_montmul_ref(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
+                        uint64_t n0inv, size_t n)
+{
+	if (n == 0)
+		return;
+	uint64_t top = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t cy = i == 0 ? lf_mpn_mul_1_ref(rp, ap, n, bp[0])
+		                     : lf_mpn_addmul_1_ref(rp, ap, n, bp[i]);
+		uint64_t t_n = top + cy, t_n1 = t_n < cy;
+		uint64_t m = rp[0] * n0inv;
+		cy = lf_mpn_addmul_1_ref(rp, np, n, m);     /* rp[0] becomes 0 */
+		for (size_t k = 1; k < n; k++)
+			rp[k - 1] = rp[k];
+		rp[n - 1] = t_n + cy;
+		top = t_n1 + (rp[n - 1] < cy);
+	}
+	uint64_t borrow = 0;                          /* of t - N */
+	for (size_t k = 0; k < n; k++)
+		borrow = (rp[k] < np[k]) | ((rp[k] - np[k]) < borrow);
+	/* top - borrow is 1 or 0 when t + top R >= N (subtract), 2^64 - 1 when not */
+	uint64_t mask = (uint64_t)0 - (((top - borrow) >> 63) ^ 1);
+	uint64_t bw = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t s = np[k] & mask;
+		uint64_t d = rp[k] - s - bw;
+		bw = (rp[k] < s) | ((rp[k] - s) < bw);
+		rp[k] = d;
+	}
+}

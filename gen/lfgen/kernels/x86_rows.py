@@ -105,10 +105,11 @@ def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps):
     out.advance(s)
 
 
-def row(f, out, inp, n, mode, chains, unroll, ahead, cy, unit=("limbs", 1)):
-    """Emit a whole row over a runtime length `n` (> 0, clobbered). Requires rdx = the
+def row(f, out, inp, n, mode, chains, unroll, ahead, cy, unit=("limbs", 1), region=None):
+    """Emit a whole row over a runtime length `n` (>= 0, clobbered). Requires rdx = the
     multiplier and cy = the carry-in; leaves the carry-out in cy. `unit` names what a digit
-    is for the llvm-mca region marker (("words", 2) for BigInteger word pairs)."""
+    is for the llvm-mca region marker (("words", 2) for BigInteger word pairs); `region`
+    replaces the row's name in it when a function has several rows of one mode."""
     if unroll & (unroll - 1) or unroll < 1:
         raise ValueError("unroll must be a power of two")
     deps = deps_for(out, inp)
@@ -127,7 +128,7 @@ def row(f, out, inp, n, mode, chains, unroll, ahead, cy, unit=("limbs", 1)):
     SHR(n, unroll.bit_length() - 1)
     JZ(done)
     LABEL(top)
-    f.mca_begin("%s_row %s=%d" % (mode, unit[0], unroll * unit[1]))
+    f.mca_begin("%s_row %s=%d" % (region or mode, unit[0], unroll * unit[1]))
     XOR(zero.as_dword, zero.as_dword)
     segment(f, out, inp, unroll, mode, chains, ahead, cy, zero, deps)
     DEC(n)
