@@ -17,6 +17,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
@@ -49,6 +50,7 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/api_poly1305.c \
 	$(LIMBFORGE_DIR)/runtime/cpu.c \
 	$(LIMBFORGE_DIR)/runtime/dispatch.c \
+	$(LIMBFORGE_DIR)/runtime/modpow.c \
 	$(LIMBFORGE_DIR)/runtime/ref/bigint_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/mpn_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/poly1305_ref.c \

@@ -60,6 +60,7 @@
 #define lf_mpn_addmul_1_ref LF_PFX(lf_mpn_addmul_1_ref)
 #define lf_mpn_montmul LF_PFX(lf_mpn_montmul)
 #define lf_mpn_montmul_adx LF_PFX(lf_mpn_montmul_adx)
+#define lf_mpn_montmul_ifma LF_PFX(lf_mpn_montmul_ifma)
 #define lf_mpn_montmul_ref LF_PFX(lf_mpn_montmul_ref)
 #define lf_mpn_mul LF_PFX(lf_mpn_mul)
 #define lf_mpn_mul_1 LF_PFX(lf_mpn_mul_1)

@@ -177,13 +177,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	jnz	.Llf_mpn_montmul_adx_top
 /* LLVM-MCA-END */
 .Llf_mpn_montmul_adx_done:
-	xorl	%edx, %edx
+	xorl	%r9d, %r9d
 	addq	%r11, %r10
-	adcq	$0, %rdx
+	adcq	$0, %r9
 #if defined(LF_WIN64)
-	movq	%rdx, 40(%rsp)
+	movq	%r9, 40(%rsp)
 #else
-	movq	%rdx, -48(%rsp)
+	movq	%r9, -48(%rsp)
 #endif
 	movq	(%rdi), %rdx
 #if defined(LF_WIN64)
@@ -429,13 +429,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	jnz	.Llf_mpn_montmul_adx_top_3
 /* LLVM-MCA-END */
 .Llf_mpn_montmul_adx_done_3:
-	xorl	%edx, %edx
+	xorl	%r9d, %r9d
 	addq	%r11, %r10
-	adcq	$0, %rdx
+	adcq	$0, %r9
 #if defined(LF_WIN64)
-	movq	%rdx, 40(%rsp)
+	movq	%r9, 40(%rsp)
 #else
-	movq	%rdx, -48(%rsp)
+	movq	%r9, -48(%rsp)
 #endif
 	movq	(%rdi), %rdx
 #if defined(LF_WIN64)
@@ -571,44 +571,44 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	jnz	.Llf_mpn_montmul_adx_outer
 .Llf_mpn_montmul_adx_final:
 	clc
-	movq	%rdi, %r9
+	movq	%rdi, %rax
 #if defined(LF_WIN64)
-	movq	24(%rsp), %r8
-	movq	8(%rsp), %rcx
+	movq	24(%rsp), %r11
+	movq	8(%rsp), %r9
 #else
-	movq	-40(%rsp), %r8
-	movq	-16(%rsp), %rcx
+	movq	-40(%rsp), %r11
+	movq	-16(%rsp), %r9
 #endif
 .Llf_mpn_montmul_adx_borrow:
-	movq	(%r9), %r11
-	sbbq	(%r8), %r11
-	leaq	8(%r9), %r9
-	leaq	8(%r8), %r8
-	decq	%rcx
+	movq	(%rax), %r8
+	sbbq	(%r11), %r8
+	leaq	8(%rax), %rax
+	leaq	8(%r11), %r11
+	decq	%r9
 	jnz	.Llf_mpn_montmul_adx_borrow
 	sbbq	$0, %r10
 	sarq	$63, %r10
 	notq	%r10
-	xorl	%eax, %eax
-	movq	%rdi, %r9
+	xorl	%ecx, %ecx
+	movq	%rdi, %rax
 #if defined(LF_WIN64)
-	movq	24(%rsp), %r8
-	movq	8(%rsp), %rcx
+	movq	24(%rsp), %r11
+	movq	8(%rsp), %r9
 #else
-	movq	-40(%rsp), %r8
-	movq	-16(%rsp), %rcx
+	movq	-40(%rsp), %r11
+	movq	-16(%rsp), %r9
 #endif
 .Llf_mpn_montmul_adx_subtract:
-	movq	(%r8), %r11
-	andq	%r10, %r11
-	movq	(%r9), %rdx
-	negq	%rax
-	sbbq	%r11, %rdx
-	sbbq	%rax, %rax
-	movq	%rdx, (%r9)
-	leaq	8(%r9), %r9
-	leaq	8(%r8), %r8
-	decq	%rcx
+	movq	(%r11), %r8
+	andq	%r10, %r8
+	movq	(%rax), %rdx
+	negq	%rcx
+	sbbq	%r8, %rdx
+	sbbq	%rcx, %rcx
+	movq	%rdx, (%rax)
+	leaq	8(%rax), %rax
+	leaq	8(%r11), %r11
+	decq	%r9
 	jnz	.Llf_mpn_montmul_adx_subtract
 .Llf_mpn_montmul_adx_exit:
 #if defined(LF_WIN64)
@@ -628,7 +628,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 LF_FUNC_END(lf_mpn_montmul_adx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_STATIC(lf_mpn_montmul_adx)
+LF_WIN64_BODY_EXTERN(lf_mpn_montmul_adx)	/* lf_mpn_montmul_ifma jumps here */
 LF_WIN64_ENTRY(lf_mpn_montmul_adx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

@@ -23,6 +23,7 @@ with mask = -(top or no borrow): the same instructions and addresses for every v
 
 from ..kernel import KernelSpec, Variant, ADX_CHAINS
 from .mpn_addmul_1 import PARAMS as X86_PARAMS
+from . import x86_ifma_mont
 
 SPEC = KernelSpec(
     name="mpn_montmul",
@@ -47,10 +48,57 @@ SPEC = KernelSpec(
 )
 
 
+def final_subtract(f, rp, t, np, n, top):
+    """{rp,n} = t + top R minus N if that is >= N, else t (top in {0, 1}; clobbered), in
+    constant time: the borrow of t - N first (flags only: DEC and LEA keep CF), then
+    rp = t - (N & mask), mask = -(top or no borrow). rp may be t. np and n may be memory."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, SBB, NEG, AND, NOT, SAR,
+                                CLC, LEA, DEC, JNZ)
+    o, a, ln, x, y, bw = (GeneralPurposeRegister64() for _ in range(6))
+    CLC()
+    MOV(o, t)
+    MOV(a, np)
+    MOV(ln, n)
+    scan = f.new_label("borrow")
+    f.bind(scan)
+    MOV(x, [o])
+    SBB(x, [a])
+    LEA(o, [o + 8])
+    LEA(a, [a + 8])
+    DEC(ln)
+    JNZ(scan)
+    SBB(top, 0)                                     # 1, 0: subtract; -1: keep
+    SAR(top, 63)
+    NOT(top)                                        # mask
+    XOR(bw.as_dword, bw.as_dword)
+    MOV(o, t)
+    MOV(a, np)
+    MOV(ln, n)
+    if rp is t:
+        r = o
+    else:
+        r = GeneralPurposeRegister64()
+        MOV(r, rp)
+    sub = f.new_label("subtract")
+    f.bind(sub)
+    MOV(x, [a])
+    AND(x, top)
+    MOV(y, [o])
+    NEG(bw)                                         # CF = borrow in
+    SBB(y, x)
+    SBB(bw, bw)                                     # -borrow out
+    MOV([r], y)
+    LEA(o, [o + 8])
+    if r is not o:
+        LEA(r, [r + 8])
+    LEA(a, [a + 8])
+    DEC(ln)
+    JNZ(sub)
+
+
 def build_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, IMUL, MULX, ADD, ADC, SBB,
-                                NEG, AND, NOT, SAR, CLC, CMP, LEA, DEC, TEST, JZ, JE, JNZ,
-                                rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, IMUL, MULX, ADD, ADC, CMP,
+                                LEA, DEC, TEST, JZ, JE, JNZ, rdx)
     from ..x86 import function as x86
     from . import x86_rows
     from .x86_rows import Digits
@@ -119,45 +167,31 @@ def build_adx(symbol, p):
             else:
                 JNZ(loop)
         f.bind(final)
-        # the borrow of t - N (flags only: DEC and LEA keep CF), then t -= N & mask
-        CLC()
-        MOV(o, rp)
-        MOV(a, s_np)
-        MOV(ln, s_n)
-        scan = f.new_label("borrow")
-        f.bind(scan)
-        MOV(cy, [o])
-        SBB(cy, [a])
-        LEA(o, [o + 8])
-        LEA(a, [a + 8])
-        DEC(ln)
-        JNZ(scan)
-        SBB(top, 0)                                     # 1, 0: subtract; -1: keep
-        SAR(top, 63)
-        NOT(top)                                        # mask
-        bw = GeneralPurposeRegister64()
-        XOR(bw.as_dword, bw.as_dword)
-        MOV(o, rp)
-        MOV(a, s_np)
-        MOV(ln, s_n)
-        sub = f.new_label("subtract")
-        f.bind(sub)
-        MOV(cy, [a])
-        AND(cy, top)
-        MOV(top2, [o])
-        NEG(bw)                                         # CF = borrow in
-        SBB(top2, cy)
-        SBB(bw, bw)                                     # -borrow out
-        MOV([o], top2)
-        LEA(o, [o + 8])
-        LEA(a, [a + 8])
-        DEC(ln)
-        JNZ(sub)
+        final_subtract(f, rp, rp, s_np, s_n, top)
+        f.ret()
+    return f.finalize()
+
+
+def build_ifma(symbol, p):
+    from ..x86 import function as x86
+    from . import x86_ifma_mont
+    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    # n outside [ifma_min, ifma_max] (n == 0 included) runs the adx variant, reached before
+    # this function's frame is built
+    f.tail_call_outside(5, p.ifma_min, p.ifma_max, p.sibling("adx"))
+    with f:
+        rp, ap, bp, np, n0inv, n = f.load_args()
+        x86_ifma_mont.montmul(f, rp, ap, bp, np, n0inv, n, p)
         f.ret()
     return f.finalize()
 
 
 VARIANTS = [
+    Variant("ifma", "x86_64", build_ifma, x86_ifma_mont.PARAMS,
+            "Radix 2^52 almost Montgomery multiplication (x86_ifma_mont): b shifted by\n"
+            "52D - 64n bits, one digit of b per iteration into V zmm accumulators with\n"
+            "VPMADD52LUQ/HUQ and a one-digit VALIGNQ shift, digit 0 exact in a scalar; packed\n"
+            "back to limbs, constant-time final subtraction. Other sizes jump to adx.\n"),
     Variant("adx", "x86_64", build_adx, X86_PARAMS,
             "CIOS: per limb b_i one MULX/ADCX/ADOX row of a into the accumulator (rp), then\n"
             "m = t0 n0inv and one row of N stored a limb lower (x86_rows); constant-time\n"

@@ -105,6 +105,32 @@ def _const_bytes(reg, values):
     VPMOVZXBQ(reg, x)
 
 
+def unpack_consts(zero):
+    """(cidx, csh): the VPERMB index and VPSRLVQ counts that cut 52 bytes into 8 digits of
+    52 bits (qword l <- bytes floor(13l/2) + 0..7, shifted right by 0 or 4). zero: a zmm of
+    zeros."""
+    t = GeneralPurposeRegister64()
+    cidx, rep, step, csh = ZMMRegister(), ZMMRegister(), ZMMRegister(), ZMMRegister()
+    _const_bytes(cidx, [(13 * l) // 2 for l in range(8)])
+    MOV(t, 0x0808080808080808)
+    VPBROADCASTQ(rep, t)
+    VPUNPCKLQDQ(rep, zero, rep)                     # per 128 bits: 8 x 0, 8 x 8
+    VPSHUFB(cidx, cidx, rep)                        # the low byte of each qword, 8 times
+    MOV(t, 0x0706050403020100)
+    VPBROADCASTQ(step, t)
+    VPADDB(cidx, cidx, step)
+    _const_bytes(csh, [0, 4] * 4)
+    return cidx, csh
+
+
+def unpack_block(x, kl, src, cidx, csh, m52):
+    """zmm x = the 8 digits of 52 bits in the (up to) 52 bytes at src that mask kl loads."""
+    VMOVDQU8(x(kl.z), src)
+    VPERMB(x, cidx, x)
+    VPSRLVQ(x, x, csh)
+    VPANDQ(x, x, m52)
+
+
 def _frame(p):
     B, U = p.blocks, p.wunroll
     qmax = -(-2 * p.ifma_max // 13)          # converted digit blocks for n = ifma_max
@@ -165,17 +191,7 @@ def _ifma(f, rp, ap, n, p):
     c.zero = ZMMRegister()
     XOR(t.as_dword, t.as_dword)
     VPBROADCASTQ(c.zero, t)                         # (VPXORD z,z,z would read z for PeachPy)
-    # CIDX (VPERMB unpack index): qword l <- bytes floor(13l/2) + 0..7
-    cidx, rep, step, csh = ZMMRegister(), ZMMRegister(), ZMMRegister(), ZMMRegister()
-    _const_bytes(cidx, [(13 * l) // 2 for l in range(8)])
-    MOV(t, 0x0808080808080808)
-    VPBROADCASTQ(rep, t)
-    VPUNPCKLQDQ(rep, c.zero, rep)                   # per 128 bits: 8 x 0, 8 x 8
-    VPSHUFB(cidx, cidx, rep)                        # the low byte of each qword, 8 times
-    MOV(t, 0x0706050403020100)
-    VPBROADCASTQ(step, t)
-    VPADDB(cidx, cidx, step)
-    _const_bytes(csh, [0, 4] * 4)
+    cidx, csh = unpack_consts(c.zero)
 
     # ---- digits: Q = ceil(2n/13) blocks of 8, from 52 bytes each -------------------------
     rem, pa_, pd, cnt, ones = (GeneralPurposeRegister64() for _ in range(5))
@@ -193,10 +209,7 @@ def _ifma(f, rp, ap, n, p):
     BZHI(cnt, ones, cnt)
     KMOVQ(kl, cnt)
     x = ZMMRegister()
-    VMOVDQU8(x(kl.z), [pa_])                        # masked: never reads past ap[n-1]
-    VPERMB(x, cidx, x)
-    VPSRLVQ(x, x, csh)
-    VPANDQ(x, x, c.m52)
+    unpack_block(x, kl, [pa_], cidx, csh, c.m52)    # masked: never reads past ap[n-1]
     VMOVDQA64([pd], x)
     ADD(pa_, 52)
     ADD(pd, 64)
