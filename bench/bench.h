@@ -65,6 +65,7 @@ struct bench_buf {
 	uint64_t *prp, *pap;           /* peer limbs: 2nl, nl */
 	size_t rp_len, out_len;
 	struct bench_poly *poly;       /* Poly1305 drivers only */
+	struct bench_mont *mont;       /* Montgomery drivers only (montgomery.c) */
 	const struct bench_contender *cur;   /* set by a driver's select hook */
 };
 
@@ -121,6 +122,9 @@ struct bench_driver {
 	const char *jmh;               /* the JMH benchmark it mirrors (JSON "benchmark"), or NULL */
 	const char *peer_note;         /* how a GMP peer row maps the size, NULL for a true peer */
 	const size_t *sizes;           /* default sizes, 0-terminated */
+	/* --check sizes when they must be fewer than main.c's (0 first, then 0-terminated), or
+	 * NULL */
+	const size_t *check_sizes;
 	bench_batch_fn variant_batch;
 	struct bench_peer peers[BENCH_MAX_PEERS];   /* name NULL: no more */
 	/* fresh pseudo-random operands of `n` units; reset before each check */
@@ -140,7 +144,7 @@ struct bench_driver {
 	const char *(*verify)(const struct bench_buf *b);
 };
 
-extern const struct bench_driver bench_drivers[];
+extern const struct bench_driver *const bench_drivers[];
 extern const size_t bench_driver_count;
 /* the driver called `name` (bench name), NULL if none */
 const struct bench_driver *bench_find_driver(const char *name);
@@ -174,6 +178,13 @@ void bench_buf_corrupt(struct bench_buf *b, int how);
 extern volatile uint64_t bench_sink;
 /* GMP's version string (gmp_version). */
 const char *gmp_version_string(void);
+
+/* ---- montgomery.c ---------------------------------------------------------------------- */
+/* mpn_montmul, mpn_montsqr, bi_mod_pow, bi_mod_pow_ct; their buffers' hooks */
+struct bench_mont;
+extern const struct bench_driver bench_mont_drivers[4];
+void bench_mont_free(struct bench_mont *m);
+void bench_mont_fill(struct bench_buf *b, int pattern);
 
 /* ---- poly1305.c ------------------------------------------------------------------------- */
 /* The Poly1305 drivers (poly1305_blocks: Poly1305DigestBench.digestBytes; poly1305_update:

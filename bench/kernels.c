@@ -96,6 +96,7 @@ void bench_buf_free(struct bench_buf *b)
 	if (!b)
 		return;
 	bench_poly1305_free(b->poly);
+	bench_mont_free(b->mont);
 	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
@@ -121,6 +122,10 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 {
 	if (b->poly) {
 		bench_poly1305_fill(b, pattern);
+		return;
+	}
+	if (b->mont) {
+		bench_mont_fill(b, pattern);
 		return;
 	}
 	if (pattern == BP_ONES || pattern == BP_ZEROS) {
@@ -327,7 +332,7 @@ static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
 #define GMP_PEER_ROW(nm, fn) \
 	{ .name = nm, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER, .batch = fn }
 
-const struct bench_driver bench_drivers[] = {
+static const struct bench_driver kernel_drivers[] = {
 	{ .name = "mpn_mul_1", .kernel = "mpn_mul_1", .unit = "limb", .sizes = mpn_sizes,
 	  .variant_batch = mul_1_batch, .peers = { GMP_PEER("gmp", gmp_mul_1_batch) },
 	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
@@ -390,12 +395,20 @@ const struct bench_driver bench_drivers[] = {
 	  .same_output = bench_poly1305_same, .select = bench_poly1305_select,
 	  .finish = bench_poly1305_update_finish },
 };
+#define KD(i) &kernel_drivers[i]
+#define MD(i) &bench_mont_drivers[i]
+/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's */
+const struct bench_driver *const bench_drivers[] = {
+	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), MD(0), MD(1), MD(2), MD(3),
+};
+_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 7,
+               "list every kernel driver in bench_drivers");
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
 
 const struct bench_driver *bench_find_driver(const char *name)
 {
 	for (size_t i = 0; i < bench_driver_count; i++)
-		if (strcmp(bench_drivers[i].name, name) == 0)
-			return &bench_drivers[i];
+		if (strcmp(bench_drivers[i]->name, name) == 0)
+			return bench_drivers[i];
 	return NULL;
 }

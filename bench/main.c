@@ -461,12 +461,27 @@ static int check_write_json(const char *path, const struct check_result *r, size
 	return fclose(f);
 }
 
+/* --sizes, else the driver's own check sizes, else check_sizes */
+static const size_t *sizes_to_check(const struct options *o, const struct bench_driver *d,
+                                    size_t *nsz)
+{
+	if (o->nsizes) {
+		*nsz = o->nsizes;
+		return o->sizes;
+	}
+	if (d->check_sizes) {
+		for (*nsz = 1; d->check_sizes[*nsz]; ++*nsz)
+			;
+		return d->check_sizes;
+	}
+	*nsz = sizeof check_sizes / sizeof check_sizes[0];
+	return check_sizes;
+}
+
 /* --check: 0 all ok, 1 a mismatch, 2 a --variant name that matched nothing runnable */
 static int run_check(const struct options *o, const struct bench_contender *cstore,
                      const size_t *ncont)
 {
-	const size_t *sizes = o->nsizes ? o->sizes : check_sizes;
-	size_t nsz = o->nsizes ? o->nsizes : sizeof check_sizes / sizeof check_sizes[0];
 	size_t cap = 1, nres = 0;
 	for (size_t di = 0; di < bench_driver_count; di++)
 		cap += ncont[di];
@@ -475,7 +490,7 @@ static int run_check(const struct options *o, const struct bench_contender *csto
 		return 2;
 	int rc = 0;
 	for (size_t di = 0; di < bench_driver_count; di++) {
-		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_driver *d = bench_drivers[di];
 		const struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS], *ref = NULL;
 		if (!ncont[di])
 			continue;
@@ -494,6 +509,8 @@ static int run_check(const struct options *o, const struct bench_contender *csto
 		for (size_t j = 0; j < ncont[di]; j++) {
 			if (c[j].kind != BK_VARIANT)
 				continue;
+			size_t nsz;
+			const size_t *sizes = sizes_to_check(o, d, &nsz);
 			check_variant(d, ref, &c[j], sizes, nsz, &res[nres]);
 			check_print(&res[nres]);
 			if (!res[nres].ok)
@@ -557,17 +574,17 @@ static int run_check_selftest(const struct options *o, const struct bench_conten
 		{ "selftest-flip-return", selftest_flip_return },
 		{ "selftest-overrun", selftest_overrun },
 	};
-	const size_t *sizes = o->nsizes ? o->sizes : check_sizes;
-	size_t nsz = o->nsizes ? o->nsizes : sizeof check_sizes / sizeof check_sizes[0];
 	int bad = 0;
 	for (size_t di = 0; di < bench_driver_count; di++) {
-		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_driver *d = bench_drivers[di];
 		const struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS], *ref = NULL;
 		for (size_t j = 0; j < ncont[di]; j++)
 			if (c[j].kind == BK_REF)
 				ref = &c[j];
 		if (!ref)
 			continue;
+		size_t nsz;
+		const size_t *sizes = sizes_to_check(o, d, &nsz);
 		for (size_t w = 0; w < sizeof wrong / sizeof wrong[0]; w++) {
 			struct bench_contender x = *ref;
 			struct check_result r;
@@ -617,7 +634,7 @@ int main(int argc, char **argv)
 			printf("%-20s NO DRIVER\n", k->name);
 	}
 	for (size_t di = 0; o.list && di < bench_driver_count; di++) {
-		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_driver *d = bench_drivers[di];
 		const struct lf_kernel *k = table_kernel(d->kernel);
 		if (!k)
 			continue;
@@ -650,7 +667,7 @@ int main(int argc, char **argv)
 	if (!cstore || !ncont || !ibase)
 		return 2;
 	for (size_t di = 0; di < bench_driver_count; di++) {
-		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_driver *d = bench_drivers[di];
 		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->name))
 			continue;
 		struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS];
@@ -719,7 +736,7 @@ int main(int argc, char **argv)
 	run.calib_first = bench_calib_sample(calib_loops);
 
 	for (size_t di = 0; di < bench_driver_count; di++) {
-		const struct bench_driver *d = &bench_drivers[di];
+		const struct bench_driver *d = bench_drivers[di];
 		if (!table_kernel(d->kernel) || !wanted(o.kernels, o.nkernels, d->name))
 			continue;
 		struct bench_contender *c = &cstore[di * BENCH_MAX_CONTENDERS];
