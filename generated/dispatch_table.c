@@ -307,6 +307,9 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_mpn_montmul_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -317,10 +320,10 @@ static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_mpn_montmul_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_generic,
 	lf_mpn_montmul_order_cortex_a72,

@@ -165,6 +165,10 @@ LF_KERNEL_DECL void lf_mpn_montmul_ifma(uint64_t *rp, const uint64_t *ap, const 
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 #endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_mpn_montmul_a64(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+#endif
 
 /* bi_multiply_to_len: z = x * y (BigInteger.implMultiplyToLen) */
 typedef void (*lf_bi_multiply_to_len_fn)(const uint32_t *, size_t, const uint32_t *, size_t, uint32_t *);

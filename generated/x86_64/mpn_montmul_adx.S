@@ -23,7 +23,8 @@
  * Follows:
  *    Koc, Acar, Kaliski, 'Analyzing and comparing Montgomery multiplication
  *    algorithms' (IEEE Micro 1996), CIOS; OpenSSL bn_mul_mont / GMP mpn_redc_1;
- *    BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply).
+ *    BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply;
+ *    AArch64: MontgomeryMultiplyGenerator in stubGenerator_aarch64.cpp, A. Haley).
  *
  * Algorithm (adx, x86_64):
  *    CIOS: per limb b_i one MULX/ADCX/ADOX row of a into the accumulator (rp), then

@@ -24,7 +24,8 @@
  * Follows:
  *    Koc, Acar, Kaliski, 'Analyzing and comparing Montgomery multiplication
  *    algorithms' (IEEE Micro 1996), CIOS; OpenSSL bn_mul_mont / GMP mpn_redc_1;
- *    BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply).
+ *    BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply;
+ *    AArch64: MontgomeryMultiplyGenerator in stubGenerator_aarch64.cpp, A. Haley).
  *
  * Algorithm (ifma, x86_64):
  *    Radix 2^52 almost Montgomery multiplication (x86_ifma_mont): b shifted by

@@ -266,7 +266,7 @@ class Function(consttime.Checked):
 
     def _falls_to(self, j, label):
         for m in self.stream[j + 1:]:
-            if m.pseudo == "comment":
+            if m.pseudo in ("comment", "marker"):
                 continue
             return m.pseudo == "label" and m.text == label
         return False

@@ -19,9 +19,40 @@ scanning form (CIOS, Koc-Acar-Kaliski 1996) keeps an accumulator t of n limbs pl
 
 The final subtraction computes the borrow of t - N first (no store), then subtracts N & mask
 with mask = -(top or no borrow): the same instructions and addresses for every value.
+
+AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
+Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
+in a three-limb accumulator t = t2:t1:t0, and m_i is found when column i is complete:
+
+    columns i = 0 .. n-1      t += sum_(j<i) a_j b_(i-j) + m_j N_(i-j)      (i steps)
+                              t += a_i b_0
+                              m_i = t0 n0inv mod B                          -> rp[i]
+                              t = (t + m_i N_0) / B: only hi(m_i N_0) is computed, the low
+                                  limbs cancel with carry (t0 != 0): cmp t0, #1; adcs; adc
+    columns i = n .. 2n-1     t += sum_(i-n<j<n) a_j b_(i-j) + m_j N_(i-j)  (2n-1-i steps)
+                              rp[i-n] = t0; t = t / B
+    top = t0 (0 or 1)         rp - N & mask as in the CIOS variant
+
+    rp:  [ m0 m1 ... m(i-1) | m_i ]               first half: m_i stored at column i
+         [ r0 ... r(i-n) | m(i-n+1) ... m(n-1) ]  second half: column i reads m_j, j > i-n,
+                                                   only, so r(i-n) replaces m(i-n)
+    column i:   a_0  a_1  ...  a_j  ->          (ascending pointers into ap and rp)
+                b_i  ...  b_(i-j)   <-          (descending pointers into bp and np)
+
+The inner loop is HotSpot's `step`: one step multiplies a_j b_(i-j) and m_j N_(i-j) while the
+operands of step j+1 are loaded (one step ahead, never past an array: the last step of a
+second-half column loads nothing) and earlier products are accumulated with adds/adcs/adc.
+Schedule: `depth` is how many products are still unaccumulated when a step ends (0; 1 as
+HotSpot, m N added in the next step; 2 with two product register sets), `unroll` steps make
+one loop iteration, the step count mod unroll taken by entering the body in the middle
+(HotSpot's unroll_2; the pending products are zero there), `addressing` is ldr post-index
+per operand (HotSpot) or immediate offsets from pointers advanced once per iteration. The
+llvm-mca regions montmul_lo / montmul_hi are the two column loops; their limbs= count is the
+64x64-bit products of one iteration (2 unroll). llvm-mca's out-of-order models do not see
+`depth` (the three orders are rotations of one another in a loop), only timing does.
 """
 
-from ..kernel import KernelSpec, Variant, ADX_CHAINS
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from .mpn_addmul_1 import PARAMS as X86_PARAMS
 from . import x86_ifma_mont
 
@@ -43,7 +74,8 @@ SPEC = KernelSpec(
                   "no memory. Constant time: no branch or address depends on a, b or N.",
     source="Koc, Acar, Kaliski, 'Analyzing and comparing Montgomery multiplication\n"
            "algorithms' (IEEE Micro 1996), CIOS; OpenSSL bn_mul_mont / GMP mpn_redc_1;\n"
-           "BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply).",
+           "BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply;\n"
+           "AArch64: MontgomeryMultiplyGenerator in stubGenerator_aarch64.cpp, A. Haley).",
     tune_sizes=(8, 16, 32, 48, 64),
 )
 
@@ -186,6 +218,252 @@ def build_ifma(symbol, p):
     return f.finalize()
 
 
+A64_PARAMS = {
+    "unroll": Param(4, (1, 2, 4, 8), "steps (a_j b_(i-j) and m_j N_(i-j)) per iteration of the "
+                                  "column loop"),
+    "depth": Param(1, (0, 1, 2), "products still unaccumulated when a step ends: 0, 1 (m N "
+                                 "added in the next step, HotSpot), 2 (both, two register "
+                                 "sets; unroll even)"),
+    "addressing": Param("offset", ("post", "offset"),
+                        "operand loads: ldr post-index each (HotSpot), or immediate offsets "
+                        "from pointers advanced once per iteration"),
+}
+
+
+def build_a64(symbol, p):
+    from ..a64.function import Function
+    from ..a64.insn import mem, post
+    from ..a64.regs import XZR
+
+    U, D, post_index = p.unroll, p.depth, p.addressing == "post"
+    if D == 2 and U % 2:
+        raise ValueError("depth 2 alternates two product register sets between steps: "
+                         "unroll must be even")
+    shift = U.bit_length() - 1
+    f = Function(symbol, SPEC.args, SPEC.result)
+    f.secret_independent()
+    rp, ap, bp, np_, n0inv, n = f.arg_regs
+    done = f.new_label("n0")
+    f.cbz(n, done)
+
+    t0, t1, t2 = f.gpr("t0"), f.gpr("t1"), f.gpr("t2")
+    ra, rb, rm, rn = f.gpr("ra"), f.gpr("rb"), f.gpr("rm"), f.gpr("rn")
+    pa, pb, pm, pn = f.gpr("pa"), f.gpr("pb"), f.gpr("pm"), f.gpr("pn")
+    cnt = f.gpr("cnt")
+    # product registers (lo_ab, hi_ab, lo_mn, hi_mn), one set per step in flight
+    sets = [f.gprs(4, "p%d_" % s) for s in range(2 if D == 2 else 1)]
+
+    def acc(lo, hi):
+        f.adds(t0, t0, lo)
+        f.adcs(t1, t1, hi)
+        f.adc(t2, t2, XZR)
+
+    def mul(lo, hi, x, y):
+        f.umulh(hi, x, y)
+        f.mul(lo, x, y)
+
+    def load_ab(k=None):
+        """Operands of the next step; k: the step's place in the loop body (offset
+        addressing from the pointers as they were when the iteration started)."""
+        if k is None or post_index:
+            f.ldr(ra, post(pa, 8))
+            f.ldr(rb, post(pb, -8))
+        else:
+            f.ldr(ra, mem(pa, 8 * k))
+            f.ldr(rb, mem(pb, -8 * k))
+
+    def load_mn(k=None):
+        if k is None or post_index:
+            f.ldr(rm, post(pm, 8))
+            f.ldr(rn, post(pn, -8))
+        else:
+            f.ldr(rm, mem(pm, 8 * k))
+            f.ldr(rn, mem(pn, -8 * k))
+
+    def advance(e):
+        """Pointers moved e steps on (offset addressing)."""
+        for r, d in ((pa, 8 * e), (pb, -8 * e), (pm, 8 * e), (pn, -8 * e)):
+            if d > 0:
+                f.add(r, r, d)
+            elif d < 0:
+                f.sub(r, r, -d)
+
+    def step(k, loads=True):
+        """ra, rb, rm, rn hold the operands of this step; loads those of the next."""
+        lab, hab, lmn, hmn = sets[k % len(sets)]
+        ld_ab = (lambda: load_ab(k)) if loads else (lambda: None)
+        ld_mn = (lambda: load_mn(k)) if loads else (lambda: None)
+        if D == 0:
+            mul(lab, hab, ra, rb)
+            ld_ab()
+            acc(lab, hab)
+            mul(lmn, hmn, rm, rn)
+            ld_mn()
+            acc(lmn, hmn)
+        elif D == 1:                    # HotSpot's step: m N of the previous step pending
+            mul(lab, hab, ra, rb)
+            ld_ab()
+            acc(lmn, hmn)
+            mul(lmn, hmn, rm, rn)
+            ld_mn()
+            acc(lab, hab)
+        else:                           # this set's products are from two steps back
+            acc(lab, hab)
+            mul(lab, hab, ra, rb)
+            ld_ab()
+            acc(lmn, hmn)
+            mul(lmn, hmn, rm, rn)
+            ld_mn()
+
+    def start():
+        """Pending products zero (so the body may be entered at any step)."""
+        for regs in sets:
+            for r in (regs if D == 2 else regs[2:] if D == 1 else ()):
+                f.mov(r, XZR)
+
+    def flush():
+        for regs in sets:
+            if D == 2:
+                acc(regs[0], regs[1])
+            if D >= 1:
+                acc(regs[2], regs[3])
+
+    def steps(c, region):
+        """c (preserved) steps: (c + U - 1) / U iterations of U steps, the first entered at
+        step (-c) mod U."""
+        end = f.new_label("steps_done")
+        if U == 1:
+            f.mov(cnt, c)
+        else:
+            f.add(cnt, c, U - 1)
+            f.lsr(cnt, cnt, shift)
+        f.cbz(cnt, end)
+        entry = [f.new_label("step%d" % k) for k in range(U)]
+
+        def tree(bit, r):               # branch on the low bits r = c mod U
+            if post_index and bit == shift - 1:
+                f.tbnz(c, bit, entry[-(r | 1 << bit) % U])
+                f.b(entry[-r % U])
+                return
+            if bit == shift:            # entering at step e: offsets count from e back
+                advance(-(-r % U))
+                f.b(entry[-r % U])
+                return
+            clear = f.new_label("mod%d_%d" % (1 << (bit + 1), r))
+            f.tbz(c, bit, clear)
+            tree(bit + 1, r | 1 << bit)
+            f.bind(clear)
+            tree(bit + 1, r)
+        if U > 1:
+            tree(0, 0)
+        f.mca_begin("%s limbs=%d" % (region, 2 * U))
+        for k in range(U):
+            f.bind(entry[k])
+            step(k)
+        if not post_index:
+            advance(U)
+        f.subs(cnt, cnt, 1)
+        f.b_ne(entry[0])
+        f.mca_end()
+        f.bind(end)
+
+    def first_loads():
+        load_ab()
+        load_mn()
+
+    for r in (t0, t1, t2):
+        f.mov(r, XZR)
+    # columns 0 .. n-1; bp and np advance to b_i and N_i
+    i = f.gpr("i")
+    f.mov(i, XZR)
+    lo_top = f.new_label("col_lo")
+    f.bind(lo_top)
+    f.mov(pa, ap)
+    f.mov(pb, bp)
+    f.mov(pm, rp)
+    f.mov(pn, np_)
+    first_loads()
+    start()
+    steps(i, "montmul_lo")
+    flush()                             # now ra, rb, rn = a_i, b_0, N_0 (rm: rp[i], unused)
+    lo, hi, m = f.gpr("lo"), f.gpr("hi"), f.gpr("m")
+    mul(lo, hi, ra, rb)
+    acc(lo, hi)
+    f.mul(m, t0, n0inv)
+    f.str_(m, mem(pm, -8))              # m_i -> rp[i]
+    f.umulh(hi, m, rn)
+    f.cmp(t0, 1)                        # carry of t0 + lo(m_i N_0) = 0 mod B: t0 != 0
+    f.adcs(t0, t1, hi)
+    f.adc(t1, t2, XZR)
+    f.mov(t2, XZR)
+    f.add(bp, bp, 8)
+    f.add(np_, np_, 8)
+    f.add(i, i, 1)
+    f.cmp(i, n)
+    f.b_ne(lo_top)
+
+    # columns n .. 2n-2: j from i-n+1 (ai, mi) to n-1 (b and N from their top limb)
+    last = f.new_label("col_last")
+    ai, mi, c = f.gpr("ai"), f.gpr("mi"), f.gpr("c")
+    f.sub(bp, bp, 8)
+    f.sub(np_, np_, 8)
+    f.add(ai, ap, 8)
+    f.add(mi, rp, 8)
+    f.subs(c, n, 2)                     # steps before the last one of column n
+    f.b_lo(last)
+    hi_top = f.new_label("col_hi")
+    f.bind(hi_top)
+    f.mov(pa, ai)
+    f.mov(pb, bp)
+    f.mov(pm, mi)
+    f.mov(pn, np_)
+    first_loads()
+    start()
+    steps(c, "montmul_hi")
+    step(0, loads=False)                # the last step loads nothing (no read past a or rp)
+    flush()
+    f.str_(t0, mem(mi, -8))             # r_(i-n) -> rp[i-n], over m_(i-n)
+    f.mov(t0, t1)
+    f.mov(t1, t2)
+    f.mov(t2, XZR)
+    f.add(ai, ai, 8)
+    f.add(mi, mi, 8)
+    f.subs(c, c, 1)
+    f.b_hs(hi_top)
+    f.bind(last)
+    f.str_(t0, mem(mi, -8))             # column 2n-1: r_(n-1); top = t1
+    top = t1
+
+    # constant time: borrow of t - N, then t -= N & mask, mask = -(top - borrow >= 0)
+    x, y, mask = f.gpr("x"), f.gpr("y"), f.gpr("mask")
+    f.sub(np_, np_, n, "lsl #3")
+    f.add(np_, np_, 8)                  # back to N_0
+    for sub in (False, True):
+        f.mov(pm, rp)
+        f.mov(pn, np_)
+        f.mov(cnt, n)
+        f.cmp(XZR, XZR)                 # C = 1: no borrow in
+        loop = f.new_label("subtract" if sub else "borrow")
+        f.bind(loop)
+        f.ldr(y, post(pn, 8))
+        if sub:
+            f.ldr(x, mem(pm))
+            f.and_(y, y, mask)
+            f.sbcs(x, x, y)
+            f.str_(x, post(pm, 8))
+        else:
+            f.ldr(x, post(pm, 8))
+            f.sbcs(XZR, x, y)
+        f.sub(cnt, cnt, 1)
+        f.cbnz(cnt, loop)
+        if not sub:
+            f.sbcs(XZR, top, XZR)       # top - borrow: 1 or 0 subtract, -1 keep
+            f.csetm(mask, "pl")
+    f.bind(done)
+    f.ret()
+    return f.finalize()
+
+
 VARIANTS = [
     Variant("ifma", "x86_64", build_ifma, x86_ifma_mont.PARAMS,
             "Radix 2^52 almost Montgomery multiplication (x86_ifma_mont): b shifted by\n"
@@ -197,4 +475,11 @@ VARIANTS = [
             "m = t0 n0inv and one row of N stored a limb lower (x86_rows); constant-time\n"
             "final subtraction.",
             unmodelled={"ahead": ADX_CHAINS}),
+    Variant("a64", "aarch64", build_a64, A64_PARAMS,
+            "Product scanning (Comba) as HotSpot's MontgomeryMultiplyGenerator: per column a\n"
+            "software-pipelined loop of steps a_j b_(i-j), m_j N_(i-j) (mul/umulh; the next\n"
+            "step's operands loaded meanwhile, never past an array; adds/adcs/adc into\n"
+            "t2:t1:t0), entered mid-body for the step count mod unroll; m_i = t0 n0inv with\n"
+            "only umulh(m_i, N_0); m kept in rp, overwritten by the result column by column;\n"
+            "constant-time final subtraction."),
 ]
