@@ -7,9 +7,10 @@
  * have none).  The Poly1305 drivers' code is in poly1305.c (their peers are OpenSSL and
  * libsodium); the limb/word drivers' GMP rows:
  *   mpn_mul_1, mpn_addmul_1, mpn_sqr   the same GMP function on the same limbs;
- *   bi_mul_add, bi_square_to_len        GMP has no big-endian 32-bit-word API: the row is a
- *       *peer* -- GMP mpn_addmul_1 / mpn_sqr on ceil(n/2) 64-bit limbs, the same number of
- *       bits -- labelled as such and never compared for output.
+ *   bi_mul_add, bi_square_to_len,       GMP has no big-endian 32-bit-word API: the row is a
+ *   bi_multiply_to_len                  *peer* -- GMP mpn_addmul_1 / mpn_sqr / mpn_mul on
+ *       ceil(n/2) 64-bit limbs, the same number of bits -- labelled as such and never
+ *       compared for output.  bi_multiply_to_len multiplies two n-word operands (in, in2).
  * Operands are 64-byte aligned, pseudo-random (splitmix64), all in L1 for the sizes used.
  * Calls in a batch reuse the buffers (addmul/mul_add accumulate in place, as in a row loop).
  * The outputs (rp, out) sit between BENCH_GUARD_BYTES guard zones that --check inspects;
@@ -70,6 +71,7 @@ struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t
 	memset(b->out - GUARD_WORDS, GUARD_BYTE, out_len * 4 + 2 * BENCH_GUARD_BYTES);
 	b->out0 = bench_alloc64(out_len * 4);
 	b->in = bench_alloc64(n * 4);
+	b->in2 = bench_alloc64(n * 4);
 	b->prp = bench_alloc64(2 * b->nl * 8);
 	b->pap = bench_alloc64(b->nl * 8);
 	for (size_t i = 0; i < rp_len; i++)
@@ -80,6 +82,8 @@ struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t
 		b->out0[i] = (uint32_t)bench_splitmix64(&seed);
 	for (size_t i = 0; i < n; i++)
 		b->in[i] = (uint32_t)bench_splitmix64(&seed);
+	for (size_t i = 0; i < n; i++)
+		b->in2[i] = (uint32_t)bench_splitmix64(&seed);
 	for (size_t i = 0; i < 2 * b->nl; i++)
 		b->prp[i] = bench_splitmix64(&seed);
 	for (size_t i = 0; i < b->nl; i++)
@@ -103,6 +107,7 @@ void bench_buf_free(struct bench_buf *b)
 	free(b->out - GUARD_WORDS);
 	free(b->out0);
 	free(b->in);
+	free(b->in2);
 	free(b->prp);
 	free(b->pap);
 	free(b);
@@ -132,6 +137,7 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 		int mul = pattern == BP_ONES ? 0xff : 0;   /* the multiplicand */
 		memset(b->ap, mul, b->n * 8);
 		memset(b->in, mul, b->n * 4);
+		memset(b->in2, mul, b->n * 4);
 		memset(b->rp0, 0xff, b->rp_len * 8);
 		memset(b->out0, 0xff, b->out_len * 4);
 		b->b = ~UINT64_C(0);
@@ -322,6 +328,30 @@ static uint64_t gmp_peer_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps
 	return rp[0];
 }
 
+static uint64_t bi_multiply_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_bi_multiply_to_len_fn f = (lf_bi_multiply_to_len_fn)fn;
+	uint32_t *z = b->out;
+	const uint32_t *x = b->in, *y = b->in2;
+	size_t n = b->n;
+	for (size_t i = 0; i < reps; i++)
+		f(x, n, y, n, z);
+	return z[0];
+}
+
+/* peer: GMP mpn_mul of ceil(n/2) by ceil(n/2) limbs (pap by the first nl limbs of ap: two
+ * different operands, or GMP would square) */
+static uint64_t gmp_peer_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	mp_limb_t *rp = (mp_limb_t *)b->prp;
+	const mp_limb_t *up = (const mp_limb_t *)b->pap, *vp = (const mp_limb_t *)b->ap;
+	mp_size_t n = (mp_size_t)b->nl;
+	for (size_t i = 0; i < reps; i++)
+		mpn_mul(rp, up, n, vp, n);
+	return rp[0];
+}
+
 /* ---- the drivers ---------------------------------------------------------------------- */
 
 /* limbs: the sizes plus the acceptance ranges (addmul_1 25..128, sqr 8..64) */
@@ -353,6 +383,12 @@ static const struct bench_driver kernel_drivers[] = {
 	               "no BE-word API)",
 	  .sizes = bi_sizes, .variant_batch = bi_square_batch,
 	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
+	  .alloc = alloc_words_sqr, .reset = buf_reset, .same_output = same_out },
+	{ .name = "bi_multiply_to_len", .kernel = "bi_multiply_to_len", .unit = "word",
+	  .peer_note = "GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE "
+	               "limbs; GMP has no BE-word API); x and y both n words",
+	  .sizes = bi_sizes, .variant_batch = bi_multiply_batch,
+	  .peers = { GMP_PEER_ROW("gmp~mul", gmp_peer_mul_batch) },
 	  .alloc = alloc_words_sqr, .reset = buf_reset, .same_output = same_out },
 	/* Poly1305 (poly1305.c): sizes in 16-byte blocks, shown in bytes; every op goes through
 	 * the public API with the variant forced by lf_impl_force (select hook) */

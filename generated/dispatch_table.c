@@ -336,20 +336,26 @@ static const uint8_t *const lf_mpn_montmul_orders[] = { lf_mpn_montmul_order_gen
 #endif
 
 static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_cortex_a72,

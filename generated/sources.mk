@@ -13,6 +13,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
@@ -36,6 +37,7 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64__neoverse_v1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64__thunderx2t99.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/bi_multiply_to_len_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64.S \

@@ -173,6 +173,14 @@ LF_KERNEL_DECL void lf_mpn_montmul_a64(uint64_t *rp, const uint64_t *ap, const u
 /* bi_multiply_to_len: z = x * y (BigInteger.implMultiplyToLen) */
 typedef void (*lf_bi_multiply_to_len_fn)(const uint32_t *, size_t, const uint32_t *, size_t, uint32_t *);
 LF_KERNEL_DECL void lf_bi_multiply_to_len_ref(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+#if defined(__x86_64__)
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_a64(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+#endif
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,8 @@
 #define lf_bi_mul_add_x64__neoverse_v1 LF_PFX(lf_bi_mul_add_x64__neoverse_v1)
 #define lf_bi_mul_add_x64__thunderx2t99 LF_PFX(lf_bi_mul_add_x64__thunderx2t99)
 #define lf_bi_multiply_to_len LF_PFX(lf_bi_multiply_to_len)
+#define lf_bi_multiply_to_len_a64 LF_PFX(lf_bi_multiply_to_len_a64)
+#define lf_bi_multiply_to_len_adx LF_PFX(lf_bi_multiply_to_len_adx)
 #define lf_bi_multiply_to_len_ref LF_PFX(lf_bi_multiply_to_len_ref)
 #define lf_bi_square_to_len LF_PFX(lf_bi_square_to_len)
 #define lf_bi_square_to_len_adx LF_PFX(lf_bi_square_to_len_adx)

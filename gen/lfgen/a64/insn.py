@@ -156,7 +156,8 @@ class Mem:
         if isinstance(self.base, StackPointer):
             if self.mode != "off" or self.index is not None:
                 raise ValueError("stack locals use plain [sp, #offset] addressing")
-            return "[sp, #%d]" % self.displacement
+            off = self.displacement
+            return "[sp, #%d]" % off if off else "[sp]"     # as objdump prints it
         b = "x%d" % phys[self.base.vid] if phys is not None else "%r" % self.base
         if self.index is not None:
             i = "x%d" % phys[self.index.vid] if phys is not None else "%r" % self.index

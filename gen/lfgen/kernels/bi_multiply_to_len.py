@@ -1,9 +1,67 @@
 """bi_multiply_to_len: java.math.BigInteger.implMultiplyToLen on BE-words (KERNELS.md §1.2).
 
     z[0..xlen+ylen) = x[0..xlen) * y[0..ylen), all BE-words (index 0 most significant)
+
+Math. The operands are swapped first if xlen > ylen (the product commutes), so y is the
+longer one: it is the row, x gives the multipliers. In 64-bit digits (B = 2^64), with
+ox = xlen & 1, oy = ylen & 1, nx = ceil(xlen/2), ny = ceil(ylen/2):
+
+    X' = x * 2^(32 ox) = sum a_i B^i  (i < nx)     Y' = y * 2^(32 oy) = sum b_k B^k  (k < ny)
+    Z' = X' Y' = x y * 2^(32 (ox+oy)),  nx+ny digits c_0 .. c_(nx+ny-1)
+
+    row 0      c[0 .. ny-1]  = Y' * a_0          mul_1 row,    carry -> c[ny]
+    row i      c[i .. i+ny-1] += Y' * a_i        addmul_1 row, carry -> c[i+ny]  i = 1..nx-1
+
+as HotSpot's multiply_to_len (first row multiply_64_x_64_loop, then one 128x128-style row per
+x digit), with the rows of mpn_mul (x86_rows: MULX + ADCX/ADOX chains; a64_rows: ldp,
+mul/umulh, two adds/adcs chains, stp, pipelined loads).
+
+Layout. A digit is two BE-words read with one 64-bit load, which yields the pair swapped;
+rotating by 32 gives the digit (and the same rotation turns a result digit back before the
+store). Digit k of an array with n words (odd: as if a zero word followed it) lives at
+
+    d_k = base + 4 n - 8 + 4 o - 8 k          (stride -8; o = n & 1)
+
+    x:   [ x0  x1 | x2  x3 | ... | x(n-2) x(n-1) ]        n even
+           d_(nx-1)   d_(nx-2)           d_0
+    x:   [ x0  x1 | ... | x(n-3) x(n-2) | x(n-1) 0 ]      n odd: d_0 = x(n-1) * 2^32 (one
+           d_(nx-1)         d_1            d_0           32-bit load; the zero word, past
+                                                         the array, is never read)
+
+    z, L = xlen+ylen words, as the digits c of Z' (c_0 the lowest pair):
+         [ z0  z1 | ... | z(L-2) z(L-1) ]                 ox+oy = 0: c_0 = (z(L-2), z(L-1))
+         [ z0  z1 | ... | z(L-1) 0 ]                      ox+oy = 1: c_0 = (z(L-1), 0)
+         [ z0  z1 | ... | z(L-2) z(L-1) | 0  0 ]          ox+oy = 2: c_0 = (0, 0)
+
+Odd lengths. Only digit 0 of an odd operand is special (its address reaches one word past
+the array): it is formed once with a 32-bit load shifted left by 32 (a_0: the multiplier of
+row 0; b_0: parked on the stack, multiplied once per row). The rows run over
+b_1 .. b_(ny-1); the product b_0 a_i of each row is done outside the row and enters it as
+the carry. Z' gains ox+oy zero low words, all inside c_0, which is written only by row 0:
+ox+oy = 0 stores c_0 whole, 1 stores its high half (32-bit store at z(L-1); the low half is
+0 since a 2^32 factor divides it), 2 stores nothing (c_0 = 0). Every other digit c_j (j >= 1)
+lies inside z. Nothing outside x[0..xlen), y[0..ylen), z[0..L) is read or written.
+
+xlen == 0 or ylen == 0: z[0..L) is zeroed with 32-bit stores and x, y are not read.
+
+z in the rows (x86 `zfinal`). RORX, ADCX and ADOX share ports 0 and 6 on Intel cores, so a
+row that rotates y's digit, z's digit in and the result out spends 5 uops per digit there
+(~2.5 cycles). With zfinal = 1 (the default) the rows keep z's digits c_1 .. c_(nx+ny-1)
+as plain 64-bit values at their addresses (ADOX and the stores use memory directly, 3 such
+uops per digit) and one pass over the nx+ny-1 qwords z[0 .. L+ox+oy-2) rotates them into
+BE-words at the end; c_0 is final after row 0 and stored rotated at once. zfinal = 0 is
+HotSpot's form (every intermediate digit stored as BE-words); about 1.5x slower at 32..127
+words on an Emerald Rapids Xeon. AArch64's ror is an ordinary ALU operation off the multiply
+pipe, and the a64 rows rotate z on every access.
+
+Registers. Through a row only its pointers, count, carry and multiplier stay live (plus the
+row's own registers, so every unroll/ahead the x86 row offers builds): &a_i, &b_1, ny-1, b_0
+and the row count wait on the stack, &c_(i+1) is recomputed from where row i ends.
 """
 
-from ..kernel import KernelSpec
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
+from . import a64_rows
+from .mpn_addmul_1 import PARAMS as MPN_PARAMS
 
 SPEC = KernelSpec(
     name="bi_multiply_to_len",
@@ -22,4 +80,313 @@ SPEC = KernelSpec(
     tune_sizes=(8, 32, 64, 127),
 )
 
-VARIANTS = []
+UNIT = ("words", 2)
+
+X86_PARAMS = dict(MPN_PARAMS, zfinal=Param(
+    1, (0, 1), "1: z's digits unrotated through the rows, one RORX pass at the end; 0: RORX on\n"
+               "every read and write of z, as HotSpot"))
+
+
+def build_x86(symbol, p):
+    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, RORX, MULX, SHL, SHR, LEA, ADD,
+                                ADC, AND, SUB, TEST, CMP, CMOVA, JZ, JNZ, JE, JA, JMP, DEC,
+                                dword, rdx)
+    from ..x86 import function as x86
+    from . import x86_rows
+    from .x86_rows import Digits
+    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    with f:
+        x, xlen, y, ylen, z = f.load_args()
+        zero, main = f.new_label("zero"), f.new_label("main")
+        TEST(xlen, xlen)
+        JZ(zero)
+        TEST(ylen, ylen)
+        JNZ(main)
+        # an empty operand: z[0..xlen+ylen) = 0 (nothing when both lengths are 0)
+        f.bind(zero)
+        n = GeneralPurposeRegister64()
+        LEA(n, [xlen + ylen * 1])
+        TEST(n, n)
+        JZ(f.exit_label)
+        zl = f.new_label("zero_loop")
+        f.bind(zl)
+        MOV(dword[z + n * 4 - 4], 0)
+        DEC(n)
+        JNZ(zl)
+        JMP(f.exit_label)
+
+        f.bind(main)
+        # y the longer operand (the row), x the multipliers
+        t = GeneralPurposeRegister64()
+        MOV(t, x)
+        CMP(xlen, ylen)
+        CMOVA(x, y)
+        CMOVA(y, t)
+        MOV(t, xlen)
+        CMOVA(xlen, ylen)
+        CMOVA(ylen, t)
+        ox, oy, s, xd, yd, zd = (GeneralPurposeRegister64() for _ in range(6))
+        MOV(ox, xlen)
+        AND(ox, 1)
+        MOV(oy, ylen)
+        AND(oy, 1)
+        LEA(s, [ox + oy * 1])
+        LEA(xd, [x + xlen * 4 - 8])
+        LEA(xd, [xd + ox * 4])                      # &a_0
+        LEA(yd, [y + ylen * 4 - 8])
+        LEA(yd, [yd + oy * 4])                      # &b_0
+        LEA(t, [xlen + ylen * 1])
+        ADD(t, s)
+        LEA(zd, [z + t * 4 - 8])                    # &c_0
+        # parked while the rows need every register
+        s_y0, s_y1, s_ny1, s_xlast, s_xd, s_fin = f.red_zone_slots(6)
+        final = p.zfinal
+        LEA(t, [yd - 8])
+        MOV(s_y1, t)                                # &b_1
+        LEA(t, [ylen - 1])
+        SHR(t, 1)
+        MOV(s_ny1, t)                               # ny - 1 digits in every row
+        LEA(t, [xlen - 1])
+        SHR(t, 1)
+        SHL(t, 3)
+        MOV(n, xd)
+        SUB(n, t)
+        MOV(s_xlast, n)                             # &a_(nx-1)
+        if final:
+            LEA(n, [xlen + ylen * 1])
+            ADD(n, s)
+            SHR(n, 1)
+            DEC(n)
+            MOV(s_fin, n)                           # nx+ny-1 digits c_1.. kept unrotated
+
+        def digit0(reg, ptr, odd):
+            # odd: the lone word << 32 (a 32-bit load); even: the rotated pair
+            even, done = f.new_label("d0_even"), f.new_label("d0_done")
+            TEST(odd, odd)
+            JZ(even)
+            MOV(reg.as_dword, [ptr])
+            SHL(reg, 32)
+            JMP(done)
+            f.bind(even)
+            RORX(reg, [ptr], 32)
+            f.bind(done)
+
+        digit0(t, yd, oy)
+        MOV(s_y0, t)
+        digit0(rdx, xd, ox)
+
+        cy, lo, o, a, ln = (GeneralPurposeRegister64() for _ in range(5))
+        # row 0, digit 0: c_0 = lo(b_0 a_0), only its words inside z
+        MULX(cy, lo, s_y0)
+        c0_one, c0_done = f.new_label("c0_one"), f.new_label("c0_done")
+        CMP(s, 1)
+        JA(c0_done)                                 # ox+oy = 2: c_0 = 0
+        JE(c0_one)
+        RORX(lo, lo, 32)
+        MOV([zd], lo)
+        JMP(c0_done)
+        f.bind(c0_one)
+        SHR(lo, 32)                                 # ox+oy = 1: the high word only
+        MOV([zd], lo.as_dword)
+        f.bind(c0_done)
+
+        # only o, a, ln, cy, rdx and the row's own registers stay live through a row: &a_i
+        # waits on the stack, &c_i is recomputed from where the row ends
+        MOV(s_xd, xd)
+        loop = f.new_label("rows")
+        fin = f.new_label("final") if final else f.exit_label
+        for first in (True, False):
+            if not first:
+                f.bind(loop)
+                # row i, digit 0: c_i += lo(b_0 a_i), the carry into the row
+                MOV(xd, s_xd)
+                LEA(xd, [xd - 8])
+                MOV(s_xd, xd)
+                RORX(rdx, [xd], 32)
+                MULX(cy, lo, s_y0)
+                if final:
+                    ADD(lo, [zd])
+                    ADC(cy, 0)
+                else:
+                    c = GeneralPurposeRegister64()
+                    RORX(c, [zd], 32)
+                    ADD(lo, c)
+                    ADC(cy, 0)
+                    RORX(lo, lo, 32)
+                MOV([zd], lo)
+            LEA(o, [zd - 8])
+            MOV(a, s_y1)
+            MOV(ln, s_ny1)
+            out = Digits(o, -8, not final)
+            x86_rows.row(f, out, Digits(a, -8, True), ln, "mul" if first else "addmul", "adx",
+                         p.unroll, p.ahead, cy, unit=UNIT)
+            out.store(0, cy)                        # c_(i+ny) = carry
+            MOV(t, s_ny1)
+            LEA(zd, [o + t * 8])                    # &c_(i+1) = &c_(i+ny) + 8 (ny-1)
+            MOV(xd, s_xd)
+            CMP(xd, s_xlast)
+            if first:
+                JE(fin)
+            else:
+                JNZ(loop)
+        if final:
+            # c_1 .. c_(nx+ny-1) (z[0 .. 2(nx+ny-1))) into BE-words; o = z here
+            f.bind(fin)
+            MOV(n, s_fin)
+            fl = f.new_label("final_loop")
+            f.bind(fl)
+            RORX(t, [o], 32)
+            MOV([o], t)
+            LEA(o, [o + 8])
+            DEC(n)
+            JNZ(fl)
+        f.ret()
+    return f.finalize()
+
+
+def build_a64(symbol, p):
+    from ..a64.function import Function
+    from ..a64.insn import mem
+    from ..a64.regs import XZR, WZR
+    from .a64_rows import Digits
+    f = Function(symbol, SPEC.args, SPEC.result)
+    x0, xlen0, y0, ylen0, z = f.arg_regs
+    done, main = f.new_label("done"), f.new_label("main")
+    zero = f.new_label("zero")
+    f.cbz(xlen0, zero)
+    f.cbnz(ylen0, main)
+    # an empty operand: z[0..xlen+ylen) = 0 (nothing when both lengths are 0)
+    f.bind(zero)
+    n = f.gpr("n")
+    f.add(n, xlen0, ylen0)
+    f.cbz(n, done)
+    zl = f.new_label("zero_loop")
+    f.bind(zl)
+    f.sub(n, n, 1)
+    f.str_(WZR, mem(z, index=n, shift=2, size=4))
+    f.cbnz(n, zl)
+    f.b(done)
+
+    f.bind(main)
+    # y the longer operand (the row), x the multipliers
+    x, xlen, y, ylen = f.gpr("x"), f.gpr("xlen"), f.gpr("y"), f.gpr("ylen")
+    f.cmp(xlen0, ylen0)
+    f.csel(x, x0, y0, "ls")
+    f.csel(y, y0, x0, "ls")
+    f.csel(xlen, xlen0, ylen0, "ls")
+    f.csel(ylen, ylen0, xlen0, "ls")
+    ox, oy, s = f.gpr("ox"), f.gpr("oy"), f.gpr("s")
+    xd, yd, zd, t = f.gpr("xd"), f.gpr("yd"), f.gpr("zd"), f.gpr("t")
+    f.and_(ox, xlen, 1)
+    f.and_(oy, ylen, 1)
+    f.add(s, ox, oy)
+    f.add(xd, x, xlen, "lsl #2")
+    f.sub(xd, xd, 8)
+    f.add(xd, xd, ox, "lsl #2")                 # &a_0
+    f.add(yd, y, ylen, "lsl #2")
+    f.sub(yd, yd, 8)
+    f.add(yd, yd, oy, "lsl #2")                 # &b_0
+    f.add(t, xlen, ylen)
+    f.add(t, t, s)
+    f.add(zd, z, t, "lsl #2")
+    f.sub(zd, zd, 8)                            # &c_0
+    ny1, rows = f.gpr("ny1"), f.gpr("rows")
+    f.sub(ny1, ylen, 1)
+    f.lsr(ny1, ny1, 1)                          # ny - 1 digits in every row
+    f.sub(rows, xlen, 1)
+    f.lsr(rows, rows, 1)                        # nx - 1 addmul rows
+
+    def digit0(reg, ptr, odd):
+        # odd: the lone word << 32 (a 32-bit load); even: the rotated pair
+        e, d = f.new_label("d0_even"), f.new_label("d0_done")
+        f.cbz(odd, e)
+        f.ldr(reg.w, mem(ptr, size=4))
+        f.lsl(reg, reg, 32)
+        f.b(d)
+        f.bind(e)
+        f.ldr(reg, mem(ptr))
+        f.ror(reg, reg, 32)
+        f.bind(d)
+
+    b0, m = f.gpr("b0"), f.gpr("m")
+    digit0(b0, yd, oy)
+    digit0(m, xd, ox)
+    cy, lo, o, a, ln = f.gpr("cy"), f.gpr("lo"), f.gpr("o"), f.gpr("a"), f.gpr("ln")
+    # row 0, digit 0: c_0 = lo(b_0 a_0), only its words inside z
+    f.mul(lo, b0, m)
+    f.umulh(cy, b0, m)
+    c0_whole, c0_done = f.new_label("c0_whole"), f.new_label("c0_done")
+    f.cbz(s, c0_whole)
+    f.tbnz(s, 1, c0_done)                       # ox+oy = 2: c_0 = 0
+    f.lsr(lo, lo, 32)                           # ox+oy = 1: the high word only
+    f.str_(lo.w, mem(zd, size=4))
+    f.b(c0_done)
+    f.bind(c0_whole)
+    f.ror(lo, lo, 32)
+    f.str_(lo, mem(zd, tag=("z", 0)))
+    f.bind(c0_done)
+    # only m, o, a, ln, cy and the row's own registers stay live through a row (unroll 8
+    # needs the rest): the others wait on the stack, &c_i is recomputed from where the
+    # row ends
+    s_xd, s_y1, s_ny1, s_rows, s_b0 = (f.local(nm) for nm in ("xd", "y1", "ny1", "rows", "b0"))
+    f.spill(xd, s_xd)
+    f.sub(t, yd, 8)
+    f.spill(t, s_y1)                            # &b_1
+    f.spill(ny1, s_ny1)
+    f.spill(rows, s_rows)
+    f.spill(b0, s_b0)
+
+    loop = f.new_label("rows")
+    for first in (True, False):
+        if not first:
+            f.bind(loop)
+            # row i, digit 0: c_i += lo(b_0 a_i), the carry into the row
+            f.reload(xd, s_xd)
+            f.sub(xd, xd, 8)
+            f.spill(xd, s_xd)
+            f.ldr(m, mem(xd, tag=("x", 0)))
+            f.ror(m, m, 32)
+            f.reload(b0, s_b0)
+            hi, c = f.gpr("hi"), f.gpr("c")
+            f.mul(lo, b0, m)
+            f.umulh(hi, b0, m)
+            f.ldr(c, mem(zd, tag=("z", 0)))
+            f.ror(c, c, 32)
+            f.adds(lo, lo, c)
+            f.adc(cy, hi, XZR)
+            f.ror(lo, lo, 32)
+            f.str_(lo, mem(zd, tag=("z", 0)))
+        f.sub(o, zd, 8)
+        f.reload(a, s_y1)
+        f.reload(ln, s_ny1)
+        a64_rows.row(f, Digits(o, -8, True, tag="z"), Digits(a, -8, True, tag="y"), ln, m,
+                     "mul" if first else "addmul", p, cy, unit=UNIT)
+        f.ror(cy, cy, 32)
+        f.str_(cy, mem(o, tag=("z", 0)))        # c_(i+ny) = carry
+        f.reload(t, s_ny1)
+        f.add(zd, o, t, "lsl #3")               # &c_(i+1) = &c_(i+ny) + 8 (ny-1)
+        f.reload(rows, s_rows)
+        if first:
+            f.cbz(rows, done)
+        else:
+            f.subs(rows, rows, 1)
+            f.spill(rows, s_rows)
+            f.b_ne(loop)
+    f.bind(done)
+    f.ret()
+    return f.finalize()
+
+
+VARIANTS = [
+    Variant("adx", "x86_64", build_x86, X86_PARAMS,
+            "BE-words as 64-bit digits (RORX 32 on 64-bit loads, odd lengths as x * 2^32 with a\n"
+            "32-bit load for digit 0); the longer operand is the row: a mul_1 row, then one\n"
+            "addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows), digit 0 of each\n"
+            "row outside it as the carry-in; zfinal=1: z's digits stay unrotated through the\n"
+            "rows and one pass rotates them at the end.",
+            unmodelled={"ahead": ADX_CHAINS}),
+    Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
+            "BE-words as 64-bit digits (ror #32 on ldp pairs, odd lengths as x * 2^32 with a\n"
+            "32-bit load for digit 0); the longer operand is the row: software-pipelined\n"
+            "mul/umulh rows (a64_rows), digit 0 of each row outside it as the carry-in."),
+]
