@@ -435,9 +435,9 @@ static const struct bench_driver kernel_drivers[] = {
 #define MD(i) &bench_mont_drivers[i]
 /* every driver: the limb/word and Poly1305 ones above, then montgomery.c's */
 const struct bench_driver *const bench_drivers[] = {
-	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), MD(0), MD(1), MD(2), MD(3),
+	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), MD(0), MD(1), MD(2), MD(3),
 };
-_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 7,
+_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 8,
                "list every kernel driver in bench_drivers");
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
 
