@@ -63,6 +63,7 @@ struct bench_buf {
 	uint64_t *rp, *rp0, *ap;       /* mpn: rp (2n for sqr), initial rp, ap */
 	uint32_t *out, *out0, *in;     /* bi: out (2n for square, multiply), initial out, in */
 	uint32_t *in2;                 /* bi_multiply_to_len: the second operand, n words */
+	uint64_t *bp;                  /* mpn_mul: the second operand, n limbs */
 	uint64_t *prp, *pap;           /* peer limbs: 2nl, nl */
 	size_t rp_len, out_len;
 	struct bench_poly *poly;       /* Poly1305 drivers only */

@@ -72,6 +72,7 @@ struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t
 	b->out0 = bench_alloc64(out_len * 4);
 	b->in = bench_alloc64(n * 4);
 	b->in2 = bench_alloc64(n * 4);
+	b->bp = bench_alloc64(n * 8);
 	b->prp = bench_alloc64(2 * b->nl * 8);
 	b->pap = bench_alloc64(b->nl * 8);
 	for (size_t i = 0; i < rp_len; i++)
@@ -84,6 +85,8 @@ struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t
 		b->in[i] = (uint32_t)bench_splitmix64(&seed);
 	for (size_t i = 0; i < n; i++)
 		b->in2[i] = (uint32_t)bench_splitmix64(&seed);
+	for (size_t i = 0; i < n; i++)
+		b->bp[i] = bench_splitmix64(&seed);
 	for (size_t i = 0; i < 2 * b->nl; i++)
 		b->prp[i] = bench_splitmix64(&seed);
 	for (size_t i = 0; i < b->nl; i++)
@@ -108,6 +111,7 @@ void bench_buf_free(struct bench_buf *b)
 	free(b->out0);
 	free(b->in);
 	free(b->in2);
+	free(b->bp);
 	free(b->prp);
 	free(b->pap);
 	free(b);
@@ -138,6 +142,7 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 		memset(b->ap, mul, b->n * 8);
 		memset(b->in, mul, b->n * 4);
 		memset(b->in2, mul, b->n * 4);
+		memset(b->bp, 0xff, b->n * 8);
 		memset(b->rp0, 0xff, b->rp_len * 8);
 		memset(b->out0, 0xff, b->out_len * 4);
 		b->b = ~UINT64_C(0);
@@ -280,6 +285,23 @@ static uint64_t gmp_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 	return rp[0];
 }
 
+static uint64_t mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_mpn_mul_fn f = (lf_mpn_mul_fn)fn;
+	for (size_t i = 0; i < reps; i++)
+		f(b->rp, b->ap, b->n, b->bp, b->n);
+	return b->n ? b->rp[0] : 0;
+}
+
+static uint64_t gmp_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	for (size_t i = 0; i < reps; i++)
+		mpn_mul((mp_limb_t *)b->rp, (const mp_limb_t *)b->ap, (mp_size_t)b->n,
+		        (const mp_limb_t *)b->bp, (mp_size_t)b->n);
+	return b->n ? b->rp[0] : 0;
+}
+
 static uint64_t bi_mul_add_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	lf_bi_mul_add_fn f = (lf_bi_mul_add_fn)fn;
@@ -372,6 +394,10 @@ static const struct bench_driver kernel_drivers[] = {
 	{ .name = "mpn_sqr", .kernel = "mpn_sqr", .unit = "limb", .sizes = mpn_sizes,
 	  .variant_batch = sqr_batch, .peers = { GMP_PEER("gmp", gmp_sqr_batch) },
 	  .alloc = alloc_limbs_sqr, .reset = buf_reset, .same_output = same_rp },
+	{ .name = "mpn_mul", .kernel = "mpn_mul", .unit = "limb", .sizes = mpn_sizes,
+	  .title = "{rp,2n} = {ap,n} * {bp,n}",
+	  .variant_batch = mul_batch, .peers = { GMP_PEER("gmp", gmp_mul_batch) },
+	  .alloc = alloc_limbs_sqr, .reset = buf_reset, .same_output = same_rp },
 	{ .name = "bi_mul_add", .kernel = "bi_mul_add", .unit = "word",
 	  .peer_note = "GMP peer: mpn_addmul_1 on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP "
 	               "has no BE-word API)",
@@ -435,9 +461,9 @@ static const struct bench_driver kernel_drivers[] = {
 #define MD(i) &bench_mont_drivers[i]
 /* every driver: the limb/word and Poly1305 ones above, then montgomery.c's */
 const struct bench_driver *const bench_drivers[] = {
-	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), MD(0), MD(1), MD(2), MD(3),
+	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), MD(0), MD(1), MD(2), MD(3),
 };
-_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 8,
+_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 9,
                "list every kernel driver in bench_drivers");
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
 
