@@ -363,6 +363,68 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		              "%s via ABI trampoline (%s) len=%zu: wrong result", t->label, mode, n);
 		break;
 	}
+	case LF_K_mpn_mul: {
+		/* an = n, bn about n/2 (the kernel needs an >= bn; bn = 0 when n = 0) */
+		size_t bn = (n + 1) / 2;
+		uint64_t *rp = gb_alloc(&go, (n + bn) * 8, GB_MID, 0);
+		fill64(a, n, PAT_RANDOM, rng);
+		fill64(r, bn, PAT_RANDOM, rng);
+		or_mul(want64, a, n, r, bn);
+		f.args[0] = (uintptr_t)rp;
+		f.args[1] = (uintptr_t)a;
+		f.args[2] = n;
+		f.args[3] = (uintptr_t)r;
+		f.args[4] = bn;
+		lf_test_abi_call(&f);
+		ck_assert_msg(bn == 0 || memcmp(rp, want64, (n + bn) * 8) == 0,
+		              "%s via ABI trampoline (%s) an=%zu bn=%zu: wrong result", t->label, mode,
+		              n, bn);
+		break;
+	}
+	case LF_K_mpn_montmul: {
+		/* n limbs, an odd modulus with top limb set in want64[n..2n), n0inv in args[4] */
+		uint64_t *rp = gb_alloc(&go, n * 8, GB_MID, 0), *N = want64 + 129;
+		fill64(N, n, PAT_RANDOM, rng);
+		if (n) {
+			N[0] |= 1;
+			N[n - 1] |= UINT64_C(1) << 63;
+		}
+		fill64(a, n, PAT_RANDOM, rng);
+		fill64(r, n, PAT_RANDOM, rng);
+		if (n) {
+			or_mod(a, a, N, n);
+			or_mod(r, r, N, n);
+			or_montmul(want64, a, r, N, n, NULL);
+		}
+		f.args[0] = (uintptr_t)rp;
+		f.args[1] = (uintptr_t)a;
+		f.args[2] = (uintptr_t)r;
+		f.args[3] = (uintptr_t)N;
+		f.args[4] = n ? or_neg_inv64(N[0]) : 0;
+		f.args[5] = n;
+		lf_test_abi_call(&f);
+		ck_assert_msg(memcmp(rp, want64, n * 8) == 0,
+		              "%s via ABI trampoline (%s) n=%zu: wrong result", t->label, mode, n);
+		break;
+	}
+	case LF_K_bi_multiply_to_len: {
+		size_t yl = n ? 1 + n / 3 : 0;
+		uint32_t *zp = gb_alloc(&go, (n + yl) * 4, GB_MID, 0);
+		fill32be(in, n, PAT_RANDOM, rng);
+		fill32be(out, yl, PAT_RANDOM, rng);
+		or_multiply_to_len(in, n, out, yl, want32);
+		fill_garbage32(zp, n + yl);
+		f.args[0] = (uintptr_t)in;
+		f.args[1] = n;
+		f.args[2] = (uintptr_t)out;
+		f.args[3] = yl;
+		f.args[4] = (uintptr_t)zp;
+		lf_test_abi_call(&f);
+		ck_assert_msg(memcmp(zp, want32, (n + yl) * 4) == 0,
+		              "%s via ABI trampoline (%s) xlen=%zu ylen=%zu: wrong result", t->label,
+		              mode, n, yl);
+		break;
+	}
 	case LF_K_poly1305_blocks: {
 		/* ctx in the guarded buffer (64-byte aligned), n blocks of random message; pad 1,
 		 * or 0 for odd n; the result congruent to GMP's with h2 <= 4 */
@@ -440,6 +502,9 @@ ABI_TEST(mpn_sqr)
 ABI_TEST(bi_mul_add)
 ABI_TEST(bi_square_to_len)
 ABI_TEST(poly1305_blocks)
+ABI_TEST(mpn_mul)
+ABI_TEST(mpn_montmul)
+ABI_TEST(bi_multiply_to_len)
 
 Suite *suite_abi(void)
 {
@@ -458,6 +523,9 @@ Suite *suite_abi(void)
 	ADD(bi_mul_add);
 	ADD(bi_square_to_len);
 	ADD(poly1305_blocks);
+	ADD(mpn_mul);
+	ADD(mpn_montmul);
+	ADD(bi_multiply_to_len);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,11 +1,13 @@
 /*
- * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, the Poly1305
- * functions) with each runnable variant forced in turn by lf_impl_force, and with the
- * dispatcher's own choice.
+ * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, lf_mpn_mul,
+ * lf_mpn_montmul, lf_bi_multiply_to_len, the Poly1305 functions) with each runnable variant
+ * forced in turn by lf_impl_force, and with the dispatcher's own choice.  (The BigInteger
+ * Montgomery entry points and lf_bi_mod_pow*: tests/test_montmul.c, tests/test_modpow.c.)
  *
  * Faults this is designed to catch:
  *   - a wrapper in runtime/api_*.c that reorders, truncates or drops an argument (e.g.
- *     out_len/offset of mulAdd, a 32-bit k), or post-processes the result;
+ *     out_len/offset of mulAdd, a 32-bit k), or post-processes the result; lf_mpn_mul not
+ *     ordering its operands (an < bn) or not zeroing rp for a length 0;
  *   - lf_impl_force reporting success but leaving another variant in the slot, or
  *     lf_impl naming a different variant than the one that runs;
  *   - the dispatcher's default choice computing a wrong answer.
@@ -40,6 +42,12 @@ static lf_fnptr public_fn(enum lf_kernel_id kid)
 		return (lf_fnptr)lf_bi_square_to_len;
 	case LF_K_poly1305_blocks:
 		return (lf_fnptr)lf_poly1305;
+	case LF_K_mpn_mul:
+		return (lf_fnptr)lf_mpn_mul;
+	case LF_K_mpn_montmul:
+		return (lf_fnptr)lf_mpn_montmul;
+	case LF_K_bi_multiply_to_len:
+		return (lf_fnptr)lf_bi_multiply_to_len;
 	default:
 		return NULL;
 	}
@@ -93,6 +101,43 @@ static void run_cases(const struct tvar *t, const char *what)
 				fill32be(in, n, p, &rng);
 				exec_square_to_len(&c, in, n, NULL);
 				break;
+			case LF_K_mpn_mul: {
+				/* lf_mpn_mul takes either order and lengths 0 */
+				size_t m = lens[(li * 7 + (size_t)rep * 3) % NLEN(lens)];
+				fill64(a, n, p, &rng);
+				fill64(r, m, p, &rng);
+				exec_mul(&c, a, n, r, m, 0, NULL);
+				exec_mul(&c, r, m, a, n, 0, NULL);
+				exec_mul(&c, a, n, NULL, n, 1, NULL);
+				break;
+			}
+			case LF_K_bi_multiply_to_len: {
+				size_t m = lens[(li * 7 + (size_t)rep * 3) % NLEN(lens)];
+				fill32be(in, n, p, &rng);
+				fill32be(out, m, p, &rng);
+				exec_multiply_to_len(&c, in, n, out, m, 0, NULL);
+				exec_multiply_to_len(&c, out, m, in, n, 0, NULL);
+				exec_multiply_to_len(&c, in, n, NULL, n, 1, NULL);
+				break;
+			}
+			case LF_K_mpn_montmul: {
+				/* a random odd modulus (all ones for rep 1), operands below it */
+				uint64_t N[513];
+				fill64(N, n, p == PAT_ONES ? PAT_ONES : PAT_RANDOM, &rng);
+				if (n) {
+					N[0] |= 1;
+					N[n - 1] |= n == 1 ? 2 : 1;
+				}
+				fill64(a, n, p, &rng);
+				fill64(r, n, PAT_RANDOM, &rng);
+				if (n) {
+					or_mod(a, a, N, n);
+					or_mod(r, r, N, n);
+				}
+				exec_montmul(&c, a, r, N, n, 0, NULL, NULL);
+				exec_montmul(&c, a, NULL, N, n, 1, NULL, NULL);
+				break;
+			}
 			default:
 				ck_abort_msg("no API cases for %s", t->k->name);
 			}
@@ -151,6 +196,9 @@ API_TESTS(mpn_sqr)
 API_TESTS(bi_mul_add)
 API_TESTS(bi_square_to_len)
 API_TESTS(poly1305_blocks)
+API_TESTS(mpn_mul)
+API_TESTS(mpn_montmul)
+API_TESTS(bi_multiply_to_len)
 
 Suite *suite_api(void)
 {
@@ -168,6 +216,9 @@ Suite *suite_api(void)
 	ADD(bi_mul_add);
 	ADD(bi_square_to_len);
 	ADD(poly1305_blocks);
+	ADD(mpn_mul);
+	ADD(mpn_montmul);
+	ADD(bi_multiply_to_len);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

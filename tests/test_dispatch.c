@@ -501,6 +501,12 @@ static lf_fnptr ref_symbol(int kid)
 		return (lf_fnptr)lf_bi_square_to_len_ref;
 	case LF_K_poly1305_blocks:
 		return (lf_fnptr)lf_poly1305_blocks_ref;
+	case LF_K_mpn_mul:
+		return (lf_fnptr)lf_mpn_mul_ref;
+	case LF_K_mpn_montmul:
+		return (lf_fnptr)lf_mpn_montmul_ref;
+	case LF_K_bi_multiply_to_len:
+		return (lf_fnptr)lf_bi_multiply_to_len_ref;
 	default:
 		return NULL;
 	}
@@ -513,7 +519,10 @@ START_TEST(test_table_shape)
 		                             [LF_K_mpn_sqr] = "mpn_sqr",
 		                             [LF_K_bi_mul_add] = "bi_mul_add",
 		                             [LF_K_bi_square_to_len] = "bi_square_to_len",
-		                             [LF_K_poly1305_blocks] = "poly1305_blocks" };
+		                             [LF_K_poly1305_blocks] = "poly1305_blocks",
+		                             [LF_K_mpn_mul] = "mpn_mul",
+		                             [LF_K_mpn_montmul] = "mpn_montmul",
+		                             [LF_K_bi_multiply_to_len] = "bi_multiply_to_len" };
 	uint64_t arch_bits = 0;
 #if defined(__x86_64__)
 	arch_bits = X86_ALL | LF_CPU_ASM;

@@ -9,7 +9,11 @@
  *   - misreading the JDK contracts: the mulAdd window addressed from the end of `out`,
  *     the returned overflow word, BE word order, the 2*len-word square;
  *   - wrong answers at the lengths and patterns of the vectors (0..40, 64, 65, 127..130,
- *     256, 513 words/limbs; random, all ones, lattice, top-bit-only, 0x7f..f; in place).
+ *     256, 513 words/limbs; random, all ones, lattice, top-bit-only, 0x7f..f; in place);
+ *     products of every pair up to 12 x 12 limbs/words and (127,1), (1,127), (300,79),
+ *     (79,300); Montgomery products for n = 1..17, 31..33, 48, 63..65, 128 limbs over random,
+ *     all-ones (a = b = N-1), 2^(64n) - small and 1 mod 2^32 moduli (fully reduced), and by
+ *     hand a product that lands exactly on N (result 0).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +58,36 @@ static void hand_mpn(const struct tvar *t)
 		exec_mul1(&c, 1, a, r, 1, M, 0, e, &ret);
 		c.what = "hand: (2^128-1) + (2^128-1)*(2^64-1)";
 		exec_mul1(&c, 1, a2, r2, 2, M, 0, e2, &ret2);
+	} else if (t->kid == LF_K_mpn_mul) {
+		/* (2^64-1)(2^64-1) = {1, 2^64-2}; (2^128-1)(2^64-1) = 2^192-2^128-2^64+1 */
+		const uint64_t a[2] = { M, M }, e1[2] = { 1, M - 1 }, e2[3] = { 1, M, M - 1 };
+		const uint64_t a3[2] = { 0, 1 }, b3[1] = { UINT64_C(1) << 63 };
+		const uint64_t e3[3] = { 0, UINT64_C(1) << 63, 0 };          /* 2^64 * 2^63 */
+		struct exec_ctx c = ctx(t, "hand: (2^64-1)*(2^64-1)");
+		exec_mul(&c, a, 1, a, 1, 0, e1);
+		c.what = "hand: (2^128-1)*(2^64-1)";
+		exec_mul(&c, a, 2, a, 1, 0, e2);
+		c.what = "hand: 2^64 * 2^63";
+		exec_mul(&c, a3, 2, b3, 1, 0, e3);
+	} else if (t->kid == LF_K_mpn_montmul) {
+		/* N = 2^64-1 (R = 2^64 = 1 mod N), a = b = N-1 = -1: (-1)(-1)/1 = 1 mod N;
+		 * N = 3: R = 2^64 = 1 mod 3, 2*2 = 4 = 1 mod 3;
+		 * N = 2^128-1, a = 2^64 (= R^(1/2)), b = 2^64: 2^128 / 2^128 = 1;
+		 * N = p q with a = p, b = q: a b = N = 0 mod N, the value lands on N first */
+		const uint64_t N1[1] = { M }, a1[1] = { M - 1 }, one[2] = { 1, 0 };
+		const uint64_t N2[1] = { 3 }, a2[1] = { 2 };
+		const uint64_t N3[2] = { M, M }, a3[2] = { 0, 1 };
+		const uint64_t N4[1] = { UINT64_C(0xfffffffb) * UINT64_C(0xffffffef) };
+		const uint64_t p4[1] = { UINT64_C(0xfffffffb) }, q4[1] = { UINT64_C(0xffffffef) };
+		const uint64_t zero[1] = { 0 };
+		struct exec_ctx c = ctx(t, "hand: N = 2^64-1, a = b = N-1");
+		exec_montmul(&c, a1, a1, N1, 1, 0, one, NULL);
+		c.what = "hand: N = 3, a = b = 2";
+		exec_montmul(&c, a2, NULL, N2, 1, 1, one, NULL);
+		c.what = "hand: N = 2^128-1, a = b = 2^64";
+		exec_montmul(&c, a3, a3, N3, 2, 0, one, NULL);
+		c.what = "hand: N = p q, a = p, b = q (lands on N: result 0)";
+		exec_montmul(&c, p4, q4, N4, 1, 0, zero, NULL);
 	} else if (t->kid == LF_K_mpn_sqr) {
 		const uint64_t a[2] = { M, M }, e1[2] = { 1, M - 1 }, e2[4] = { 1, 0, M - 1, M };
 		const uint64_t a3[2] = { 0, 1 }, e3[4] = { 0, 0, 1, 0 };
@@ -79,6 +113,19 @@ static void hand_bigint(const struct tvar *t)
 		const uint32_t out2[3] = { 1, 2, 3 }, in2[2] = { 0, 5 }, e2[3] = { 1, 2, 13 }, ret2 = 0;
 		c.what = "hand: {2,3} + {0,5}*2 at the end of out";
 		exec_mul_add(&c, out2, 3, in2, 0, 2, 2, 0, e2, &ret2);
+	} else if (t->kid == LF_K_bi_multiply_to_len) {
+		/* (2^32-1)^2 = {0xfffffffe, 1}; 2^32 * 3 = {0, 3, 0}; (2^64-1)(2^32-1) */
+		const uint32_t x1[1] = { 0xffffffffu }, z1[2] = { 0xfffffffeu, 1 };
+		const uint32_t x2[2] = { 1, 0 }, y2[1] = { 3 }, z2[3] = { 0, 3, 0 };
+		const uint32_t x3[2] = { 0xffffffffu, 0xffffffffu };
+		const uint32_t z3[3] = { 0xfffffffeu, 0xffffffffu, 1 };
+		struct exec_ctx c = ctx(t, "hand: (2^32-1)^2, x == y");
+		exec_multiply_to_len(&c, x1, 1, NULL, 1, 1, z1);
+		c.what = "hand: 2^32 * 3";
+		exec_multiply_to_len(&c, x2, 2, y2, 1, 0, z2);
+		c.what = "hand: (2^64-1)(2^32-1)";
+		exec_multiply_to_len(&c, x3, 2, x1, 1, 0, z3);
+		exec_multiply_to_len(&c, x1, 1, x3, 2, 0, z3);
 	} else if (t->kid == LF_K_bi_square_to_len) {
 		const uint32_t x1[1] = { 0xffffffffu }, z1[2] = { 0xfffffffeu, 1 };
 		const uint32_t x2[2] = { 1, 0 }, z2[4] = { 0, 1, 0, 0 };
@@ -135,6 +182,36 @@ static void kat_vectors(const struct tvar *t)
 			used++;
 		}
 		break;
+	case LF_K_mpn_mul:
+		for (size_t i = 0; i < NLEN(kat_mul); i++) {
+			const struct kat_mul *v = &kat_mul[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_mul(&c, kat_limbs + v->a, v->an, kat_limbs + v->b, v->bn, 0,
+			         kat_limbs + v->r);
+			used++;
+		}
+		break;
+	case LF_K_mpn_montmul:
+		for (size_t i = 0; i < NLEN(kat_montmul); i++) {
+			const struct kat_montmul *v = &kat_montmul[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_montmul(&c, kat_limbs + v->a, kat_limbs + v->b, kat_limbs + v->N, v->n, 0,
+			             kat_limbs + v->r, NULL);
+			used++;
+		}
+		break;
+	case LF_K_bi_multiply_to_len:
+		for (size_t i = 0; i < NLEN(kat_mtl); i++) {
+			const struct kat_mtl *v = &kat_mtl[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_multiply_to_len(&c, kat_words + v->x, v->xlen, kat_words + v->y, v->ylen,
+			                     v->same, kat_words + v->z);
+			used++;
+		}
+		break;
 	default:
 		break;
 	}
@@ -156,6 +233,9 @@ KAT_TEST(mpn_addmul_1)
 KAT_TEST(mpn_sqr)
 KAT_TEST(bi_mul_add)
 KAT_TEST(bi_square_to_len)
+KAT_TEST(mpn_mul)
+KAT_TEST(mpn_montmul)
+KAT_TEST(bi_multiply_to_len)
 
 /* The two oracles must agree with each other on every vector; if GMP (or the way the
  * harness drives it) disagreed with Python, every differential test would be suspect. */
@@ -204,6 +284,36 @@ START_TEST(test_oracles_agree)
 		free(z);
 		checked++;
 	}
+	for (size_t i = 0; i < NLEN(kat_mul); i++) {
+		const struct kat_mul *v = &kat_mul[i];
+		uint64_t *r = xmalloc((v->an + v->bn) * 8);
+		or_mul(r, kat_limbs + v->a, v->an, kat_limbs + v->b, v->bn);
+		ck_assert_msg(memcmp(r, kat_limbs + v->r, (v->an + v->bn) * 8) == 0,
+		              "GMP disagrees with Python on mul %zux%zu (%s)", v->an, v->bn, v->what);
+		free(r);
+		checked++;
+	}
+	for (size_t i = 0; i < NLEN(kat_montmul); i++) {
+		const struct kat_montmul *v = &kat_montmul[i];
+		uint64_t *r = xmalloc(v->n * 8);
+		or_montmul(r, kat_limbs + v->a, kat_limbs + v->b, kat_limbs + v->N, v->n, NULL);
+		ck_assert_msg(memcmp(r, kat_limbs + v->r, v->n * 8) == 0,
+		              "mpz oracle disagrees with Python on montmul n=%zu (%s)", v->n, v->what);
+		ck_assert_msg(or_neg_inv64(kat_limbs[v->N]) == v->n0inv,
+		              "mpz n0inv disagrees with Python, n=%zu (%s)", v->n, v->what);
+		free(r);
+		checked++;
+	}
+	for (size_t i = 0; i < NLEN(kat_mtl); i++) {
+		const struct kat_mtl *v = &kat_mtl[i];
+		uint32_t *z = xmalloc((v->xlen + v->ylen) * 4);
+		or_multiply_to_len(kat_words + v->x, v->xlen, kat_words + v->y, v->ylen, z);
+		ck_assert_msg(memcmp(z, kat_words + v->z, (v->xlen + v->ylen) * 4) == 0,
+		              "mpz oracle disagrees with Python on multiply_to_len %zux%zu (%s)",
+		              v->xlen, v->ylen, v->what);
+		free(z);
+		checked++;
+	}
 	ck_assert_msg(checked > 500, "only %zu vectors: is kat_vectors.h truncated?", checked);
 }
 END_TEST
@@ -223,6 +333,10 @@ Suite *suite_kat(void)
 	tcase_add_loop_test(tc, test_kat_bi_mul_add, 0, (int)tv_runnable_count(LF_K_bi_mul_add));
 	tcase_add_loop_test(tc, test_kat_bi_square_to_len, 0,
 	                    (int)tv_runnable_count(LF_K_bi_square_to_len));
+	tcase_add_loop_test(tc, test_kat_mpn_mul, 0, (int)tv_runnable_count(LF_K_mpn_mul));
+	tcase_add_loop_test(tc, test_kat_mpn_montmul, 0, (int)tv_runnable_count(LF_K_mpn_montmul));
+	tcase_add_loop_test(tc, test_kat_bi_multiply_to_len, 0,
+	                    (int)tv_runnable_count(LF_K_bi_multiply_to_len));
 	suite_add_tcase(s, tc);
 	return s;
 }

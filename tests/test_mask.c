@@ -7,7 +7,7 @@
  *   - an lf_impl_force surviving lf_cpu_mask (the header says it is dropped), or a masked
  *     variant still forceable/listed;
  *   - the re-resolved function computing a wrong answer (one small oracle check per step:
- *     mpn_addmul_1, bi_mul_add, Poly1305).
+ *     mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305).
  * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
  * (in no-fork mode -- qemu -- everything runs in one process).
  */
@@ -21,7 +21,8 @@ static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 }
 
 /* Every kernel uses the best variant allowed by `allowed`, lists and forces accordingly,
- * and still computes correctly (one mpn_addmul_1 and one bi_mul_add oracle check). */
+ * and still computes correctly (one mpn_addmul_1, bi_mul_add, mpn_montmul and Poly1305
+ * oracle check). */
 static void check_state(uint64_t allowed, const char *when)
 {
 	ck_assert_msg(lf_cpu_features() == allowed, "%s: lf_cpu_features() = %#llx, want %#llx",
@@ -54,6 +55,14 @@ static void check_state(uint64_t allowed, const char *when)
 	uint32_t d2 = or_mul_add(wo, 3, in, 0, 2, UINT32_MAX);
 	ck_assert_msg(d1 == d2 && memcmp(o, wo, sizeof o) == 0, "%s: lf_bi_mul_add (%s) wrong",
 	              when, lf_impl("bi_mul_add"));
+	/* Montgomery: N = 2^192 - 2^64 - 1 (odd, top limb all ones), a = b = N - 1 */
+	uint64_t N[3] = { UINT64_MAX, UINT64_MAX - 1, UINT64_MAX }, ma[3], mr[3], mw[3];
+	memcpy(ma, N, sizeof ma);
+	ma[0] -= 1;
+	lf_mpn_montmul(mr, ma, ma, N, or_neg_inv64(N[0]), 3);
+	or_montmul(mw, ma, ma, N, 3, NULL);
+	ck_assert_msg(memcmp(mr, mw, sizeof mr) == 0, "%s: lf_mpn_montmul (%s) wrong", when,
+	              lf_impl("mpn_montmul"));
 	uint8_t msg[300], key[32], tag[16], want[16];
 	for (size_t i = 0; i < sizeof msg; i++)
 		msg[i] = (uint8_t)(0xff - i % 7);

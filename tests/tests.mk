@@ -8,7 +8,8 @@
 #                       tree must each make the host suite fail (tests/mutants.sh)
 #   make test-flavours  every generated file assembled for ELF, Mach-O and Win64, objects
 #                       checked, the Win64 flavour run under wine64 (tests/flavours.mk)
-#   make test-ct        constant time of Poly1305 under valgrind memcheck (tests/ct.mk)
+#   make test-ct        constant time of Poly1305, mpn_montmul and lf_bi_mod_pow_consttime under
+#                       valgrind memcheck (tests/ct.mk)
 #   make fuzz           not part of `make test`: the Poly1305 suite with FUZZ_CASES random
 #                       (key, length, chunking) cases (biased: all-0xff/0x00 blocks, edge
 #                       keys, lengths around the vector thresholds) spread over every variant,

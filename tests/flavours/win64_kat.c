@@ -322,6 +322,100 @@ static void test_bi_sqr(const char *kernel, lf_fnptr fn, lf_fnptr ref)
 	}
 }
 
+static const size_t MUL_B[] = {1, 2, 3, 7, 8, 9, 17};
+
+static void test_mpn_mul(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(MPN_SIZES) + 2; s++) {
+		size_t an = s < COUNT(MPN_SIZES) ? MPN_SIZES[s] : s == COUNT(MPN_SIZES) ? 5 : 20;
+		for (int kind = 0; kind < 3; kind++) {
+			int step = kind == 0 && s >= COUNT(MPN_SIZES) && stepped(kernel, an);
+			size_t bn = an ? (kind == 1 ? an : MUL_B[(s + (size_t)kind) % COUNT(MUL_B)]) : 0;
+			if (bn > an)
+				bn = an;
+			uint64_t *ap = buf64(an), *bp = buf64(bn), *rp = buf64(an + bn);
+			uint64_t *rr = buf64(an + bn);
+			fill64(ap, an, kind);
+			fill64(bp, bn, kind);
+			fill64(rp, an + bn, 0);
+			memcpy(rr, rp, (an + bn) * 8);
+			((lf_mpn_mul_fn)ref)(rr, ap, an, bp, bn);
+			call(fn, step, (uintptr_t)rp, (uintptr_t)ap, an, (uintptr_t)bp, bn, 0);
+			if (memcmp(rp, rr, (an + bn) * 8))
+				fail("an=%zu bn=%zu kind=%d: wrong product", an, bn, kind);
+			check_guards64(rp, an + bn, "rp");
+			free(ap - GUARD), free(bp - GUARD), free(rp - GUARD), free(rr - GUARD);
+		}
+	}
+}
+
+/* -n0^-1 mod 2^64 (Newton), n0 odd */
+static uint64_t neg_inv(uint64_t n0)
+{
+	uint64_t x = n0;                  /* 3 bits */
+	for (int i = 0; i < 5; i++)
+		x *= 2 - n0 * x;
+	return 0 - x;
+}
+
+static void test_montmul(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(MPN_SIZES) + 2; s++) {
+		size_t n = s < COUNT(MPN_SIZES) ? MPN_SIZES[s] : s == COUNT(MPN_SIZES) ? 5 : 20;
+		for (int kind = 0; kind < 3; kind++) {
+			int step = kind == 0 && s >= COUNT(MPN_SIZES) && stepped(kernel, n);
+			uint64_t *ap = buf64(n), *bp = buf64(n), *np = buf64(n), *rp = buf64(n);
+			uint64_t *rr = buf64(n);
+			/* N odd with its top limb all ones; a, b below N (their top limb cleared
+			 * of its top bit) or, kind 1, N all ones and a = b = N-1 */
+			fill64(np, n, kind == 1 ? 1 : 0);
+			fill64(ap, n, kind == 1 ? 1 : 0);
+			fill64(bp, n, kind == 1 ? 1 : 0);
+			if (n) {
+				np[0] |= 1;
+				np[n - 1] = ~0ull;
+				ap[n - 1] >>= 1, bp[n - 1] >>= 1;
+				if (kind == 1)
+					ap[n - 1] = bp[n - 1] = ~0ull, ap[0] = bp[0] = ~1ull;
+			}
+			fill64(rp, n, 0);
+			uint64_t inv = n ? neg_inv(np[0]) : 0;
+			((lf_mpn_montmul_fn)ref)(rr, ap, bp, np, inv, n);
+			call(fn, step, (uintptr_t)rp, (uintptr_t)ap, (uintptr_t)bp, (uintptr_t)np, inv,
+			     n);
+			if (memcmp(rp, rr, n * 8))
+				fail("n=%zu kind=%d: wrong Montgomery product", n, kind);
+			check_guards64(rp, n, "rp");
+			free(ap - GUARD), free(bp - GUARD), free(np - GUARD), free(rp - GUARD);
+			free(rr - GUARD);
+		}
+	}
+}
+
+static void test_bi_mtl(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(BI_SIZES) + 2; s++) {
+		size_t xl = s < COUNT(BI_SIZES) ? BI_SIZES[s] : s == COUNT(BI_SIZES) ? 5 : 21;
+		for (int kind = 0; kind < 3; kind++) {
+			int step = kind == 0 && s >= COUNT(BI_SIZES) && stepped(kernel, xl);
+			size_t yl = kind == 1 ? xl : MUL_B[(s + (size_t)kind) % COUNT(MUL_B)];
+			size_t zw = (xl + yl + 1) / 2;
+			uint32_t *x = malloc(xl * 4 + 4), *y = malloc(yl * 4 + 4);
+			uint64_t *z64 = buf64(zw), *r64 = buf64(zw);
+			fill32(x, xl, kind);
+			fill32(y, yl, kind);
+			fill64(z64, zw, 0);
+			memcpy(r64, z64, zw * 8);
+			((lf_bi_multiply_to_len_fn)ref)(x, xl, y, yl, (uint32_t *)r64);
+			call(fn, step, (uintptr_t)x, xl, (uintptr_t)y, yl, (uintptr_t)z64, 0);
+			if (memcmp(z64, r64, zw * 8))
+				fail("xlen=%zu ylen=%zu kind=%d: wrong product", xl, yl, kind);
+			check_guards64(z64, zw, "z");
+			free(x), free(y), free(z64 - GUARD), free(r64 - GUARD);
+		}
+	}
+}
+
 /* poly1305_blocks: h (partially reduced, h2 <= 4) to its value mod 2^130-5; the variant and
  * ref may hold different representatives of the same value */
 static void p1305_canon(uint64_t h[3])
@@ -410,6 +504,26 @@ static void public_api(void)
 	if (lf_bi_mul_add(z, 2 * L, x, 3, L, 0xfedcba98u) !=
 	    lf_bi_mul_add_ref(zw, 2 * L, x, 3, L, 0xfedcba98u) || memcmp(z, zw, sizeof z))
 		fail("lf_bi_mul_add");
+	lf_mpn_mul(r, a, N, a, N / 2);
+	lf_mpn_mul_ref(want, a, N, a, N / 2);
+	if (memcmp(r, want, (N + N / 2) * 8))
+		fail("lf_mpn_mul");
+	lf_bi_multiply_to_len(x, L, x, L / 3, z);
+	lf_bi_multiply_to_len_ref(x, L, x, L / 3, zw);
+	if (memcmp(z, zw, (L + L / 3) * 4))
+		fail("lf_bi_multiply_to_len");
+	{
+		/* N/2 limbs: N odd, top limb all ones; a, b below it */
+		uint64_t nn[N / 2], aa[N / 2], bb[N / 2], r1[N / 2], r2[N / 2];
+		fill64(nn, N / 2, 0);
+		fill64(aa, N / 2, 0);
+		fill64(bb, N / 2, 0);
+		nn[0] |= 1, nn[N / 2 - 1] = ~0ull, aa[N / 2 - 1] >>= 1, bb[N / 2 - 1] >>= 1;
+		lf_mpn_montmul(r1, aa, bb, nn, neg_inv(nn[0]), N / 2);
+		lf_mpn_montmul_ref(r2, aa, bb, nn, neg_inv(nn[0]), N / 2);
+		if (memcmp(r1, r2, sizeof r1))
+			fail("lf_mpn_montmul");
+	}
 	/* RFC 8439 2.5.2, one-shot (on a Win64 stack: the state may be under-aligned there) and
 	 * through a state on the heap, 64-byte aligned */
 	static const uint8_t key[32] = {
@@ -433,9 +547,11 @@ static void public_api(void)
 	if (memcmp(tag, tag_want, 16))
 		fail("lf_poly1305_init/update/final (RFC 8439 2.5.2)");
 	printf("public API (dispatched): mpn_mul_1 %s, mpn_addmul_1 %s, mpn_sqr %s, "
-	       "bi_mul_add %s, bi_square_to_len %s, poly1305_blocks %s\n", lf_impl("mpn_mul_1"),
+	       "bi_mul_add %s, bi_square_to_len %s, poly1305_blocks %s, mpn_mul %s, "
+	       "mpn_montmul %s, bi_multiply_to_len %s\n", lf_impl("mpn_mul_1"),
 	       lf_impl("mpn_addmul_1"), lf_impl("mpn_sqr"), lf_impl("bi_mul_add"),
-	       lf_impl("bi_square_to_len"), lf_impl("poly1305_blocks"));
+	       lf_impl("bi_square_to_len"), lf_impl("poly1305_blocks"), lf_impl("mpn_mul"),
+	       lf_impl("mpn_montmul"), lf_impl("bi_multiply_to_len"));
 }
 
 int main(void)
@@ -473,6 +589,12 @@ int main(void)
 				test_bi_sqr(ker->name, v->fn, ref);
 			else if (!strcmp(ker->name, "poly1305_blocks"))
 				test_poly1305(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "mpn_mul"))
+				test_mpn_mul(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "mpn_montmul"))
+				test_montmul(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "bi_multiply_to_len"))
+				test_bi_mtl(ker->name, v->fn, ref);
 			else {
 				fail("no test for this kernel");
 				continue;

@@ -201,3 +201,172 @@ void exec_square_to_len(const struct exec_ctx *c, const uint32_t *x, size_t len,
 	free(want);
 	cov_add(c->t, c->kind, 1);
 }
+
+void exec_mul(const struct exec_ctx *c, const uint64_t *a, size_t an, const uint64_t *b,
+              size_t bn, int same, const uint64_t *exp_r)
+{
+	size_t rn = an + bn;
+	uint64_t *want = xmalloc(rn * 8 + 8);
+	struct gbuf ga, gb, gr;
+	uint64_t *ap, *bp, *rp;
+
+	ck_assert_msg(!same || an == bn, "test bug: ap == bp needs an == bn");
+	ap = gb_alloc(&ga, an * 8, c->place, c->shift);
+	memcpy(ap, a, an * 8);
+	if (same) {
+		bp = ap;
+		b = a;
+	} else {
+		bp = gb_alloc(&gb, bn * 8, c->place, c->shift);
+		memcpy(bp, b, bn * 8);
+	}
+	rp = gb_alloc(&gr, rn * 8, c->place, c->shift);
+	fill_garbage64(rp, rn);
+	if (exp_r)
+		memcpy(want, exp_r, rn * 8);
+	else
+		or_mul(want, a, an, b, bn);
+
+	crash_note(c->t->label, c->what, an);
+	((lf_mpn_mul_fn)c->fn)(rp, ap, an, bp, bn);
+
+	size_t d = first_diff64(rp, want, rn);
+	ck_assert_msg(d == rn, "%s [%s] %s (%s, +%zu): an=%zu bn=%zu%s: limb %zu of an+bn = "
+	              "%#018llx, want %#018llx", LABEL(c), an, bn, same ? " ap == bp" : "", d,
+	              (unsigned long long)rp[d], (unsigned long long)want[d]);
+	ASSERT_CANARIES(&gr, c->t->label, "rp", c->what);
+	ASSERT_CANARIES(&ga, c->t->label, "ap", c->what);
+	ck_assert_msg(memcmp(ap, a, an * 8) == 0, "%s [%s] %s: input ap modified", c->t->label,
+	              cov_kind_name[c->kind], c->what);
+	if (!same) {
+		ASSERT_CANARIES(&gb, c->t->label, "bp", c->what);
+		ck_assert_msg(memcmp(bp, b, bn * 8) == 0, "%s [%s] %s: input bp modified",
+		              c->t->label, cov_kind_name[c->kind], c->what);
+		gb_free(&gb);
+	}
+	gb_free(&ga);
+	gb_free(&gr);
+	free(want);
+	cov_add(c->t, c->kind, 1);
+}
+
+void exec_multiply_to_len(const struct exec_ctx *c, const uint32_t *x, size_t xlen,
+                          const uint32_t *y, size_t ylen, int same, const uint32_t *exp_z)
+{
+	size_t zn = xlen + ylen;
+	uint32_t *want = xmalloc(zn * 4 + 4);
+	struct gbuf gx, gy, gz;
+	uint32_t *xp, *yp, *zp;
+
+	ck_assert_msg(!same || xlen == ylen, "test bug: x == y needs xlen == ylen");
+	xp = gb_alloc(&gx, xlen * 4, c->place, c->shift);
+	memcpy(xp, x, xlen * 4);
+	if (same) {
+		yp = xp;
+		y = x;
+	} else {
+		yp = gb_alloc(&gy, ylen * 4, c->place, c->shift);
+		memcpy(yp, y, ylen * 4);
+	}
+	zp = gb_alloc(&gz, zn * 4, c->place, c->shift);
+	fill_garbage32(zp, zn);
+	if (exp_z)
+		memcpy(want, exp_z, zn * 4);
+	else
+		or_multiply_to_len(x, xlen, y, ylen, want);
+
+	crash_note(c->t->label, c->what, xlen);
+	((lf_bi_multiply_to_len_fn)c->fn)(xp, xlen, yp, ylen, zp);
+
+	size_t d = first_diff32(zp, want, zn);
+	ck_assert_msg(d == zn, "%s [%s] %s (%s, +%zu): xlen=%zu ylen=%zu%s: z[%zu] of xlen+ylen = "
+	              "%#010x, want %#010x", LABEL(c), xlen, ylen, same ? " x == y" : "", d, zp[d],
+	              want[d]);
+	ASSERT_CANARIES(&gz, c->t->label, "z", c->what);
+	ASSERT_CANARIES(&gx, c->t->label, "x", c->what);
+	ck_assert_msg(memcmp(xp, x, xlen * 4) == 0, "%s [%s] %s: input x modified", c->t->label,
+	              cov_kind_name[c->kind], c->what);
+	if (!same) {
+		ASSERT_CANARIES(&gy, c->t->label, "y", c->what);
+		ck_assert_msg(memcmp(yp, y, ylen * 4) == 0, "%s [%s] %s: input y modified",
+		              c->t->label, cov_kind_name[c->kind], c->what);
+		gb_free(&gy);
+	}
+	gb_free(&gx);
+	gb_free(&gz);
+	free(want);
+	cov_add(c->t, c->kind, 1);
+}
+
+void exec_montmul(const struct exec_ctx *c, const uint64_t *a, const uint64_t *b,
+                  const uint64_t *np, size_t n, int same, const uint64_t *exp_r,
+                  struct or_mont_info *info)
+{
+	size_t bytes = n * 8;
+	uint64_t *want = xmalloc(bytes + 8), n0inv = n ? or_neg_inv64(np[0]) : 0;
+	struct or_mont_info loc = { 0, 0, 0, 0, 0, NULL };
+	struct gbuf ga, gb, gn, gr;
+	uint64_t *ap, *bp, *nq, *rp;
+
+	if (same)
+		b = a;
+	if (!info)
+		info = &loc;
+	ap = gb_alloc(&ga, bytes, c->place, c->shift);
+	memcpy(ap, a, bytes);
+	if (same) {
+		bp = ap;
+	} else {
+		bp = gb_alloc(&gb, bytes, c->place, c->shift);
+		memcpy(bp, b, bytes);
+	}
+	nq = gb_alloc(&gn, bytes, c->place, c->shift);
+	memcpy(nq, np, bytes);
+	rp = gb_alloc(&gr, bytes, c->place, c->shift);
+	fill_garbage64(rp, n);
+	if (n) {
+		or_montmul(want, a, b, np, n, info);    /* info (and want unless known) */
+		if (exp_r)
+			memcpy(want, exp_r, bytes);
+	}
+
+	crash_note(c->t->label, c->what, n);
+	((lf_mpn_montmul_fn)c->fn)(rp, ap, bp, nq, n0inv, n);
+
+	if (n && !info->reduced) {
+		/* an operand in [N, R): congruent to the oracle's value (and below R, which n
+		 * limbs are) */
+		uint64_t *red = xmalloc(bytes);
+		or_mod(red, rp, np, n);
+		size_t d = first_diff64(red, want, n);
+		ck_assert_msg(d == n, "%s [%s] %s (%s, +%zu): n=%zu, an operand >= N%s: result not "
+		              "congruent to a b R^-1 mod N (limb %zu of it mod N = %#018llx, want "
+		              "%#018llx)", LABEL(c), n, same ? ", ap == bp" : "", d,
+		              (unsigned long long)red[d], (unsigned long long)want[d]);
+		free(red);
+	} else {
+		size_t d = first_diff64(rp, want, n);
+		ck_assert_msg(d == n, "%s [%s] %s (%s, +%zu): n=%zu%s%s: limb %zu = %#018llx, want "
+		              "%#018llx (fully reduced)", LABEL(c), n, same ? " ap == bp" : "",
+		              info->subtract ? " (final subtraction due)" : "", d,
+		              (unsigned long long)rp[d], (unsigned long long)want[d]);
+	}
+	ASSERT_CANARIES(&gr, c->t->label, "rp", c->what);
+	ASSERT_CANARIES(&ga, c->t->label, "ap", c->what);
+	ASSERT_CANARIES(&gn, c->t->label, "np", c->what);
+	ck_assert_msg(memcmp(ap, a, bytes) == 0, "%s [%s] %s: input ap modified", c->t->label,
+	              cov_kind_name[c->kind], c->what);
+	ck_assert_msg(memcmp(nq, np, bytes) == 0, "%s [%s] %s: input np modified", c->t->label,
+	              cov_kind_name[c->kind], c->what);
+	if (!same) {
+		ASSERT_CANARIES(&gb, c->t->label, "bp", c->what);
+		ck_assert_msg(memcmp(bp, b, bytes) == 0, "%s [%s] %s: input bp modified",
+		              c->t->label, cov_kind_name[c->kind], c->what);
+		gb_free(&gb);
+	}
+	gb_free(&ga);
+	gb_free(&gn);
+	gb_free(&gr);
+	free(want);
+	cov_add(c->t, c->kind, 1);
+}

@@ -131,6 +131,54 @@ void or_sqr(uint64_t *rp, const uint64_t *ap, size_t n);
 uint32_t or_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len,
                     uint32_t k);
 void or_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
+/* {rp, an+bn} = {ap,an} * {bp,bn} in either order (GMP mpn_mul after ordering the operands);
+ * a length of 0 gives an+bn zero limbs (lf_mpn_mul's contract). */
+void or_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+/* z[0..xlen+ylen) = x * y on BE-words (mpz); a length of 0 gives zeros. */
+void or_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
+                        uint32_t *z);
+/* -n0^-1 mod 2^64 (mpz_invert; n0 odd). */
+uint64_t or_neg_inv64(uint64_t n0);
+/* What the Montgomery oracle found out about one case, from an mpz simulation of the
+ * textbook CIOS loop on values (t = (t + a b_i + m N) / 2^64, m = t n0inv mod 2^64) --
+ * used to show that a test really reaches the state it claims, never as the expected value:
+ *   reduced     a < N and b < N (the result must then equal the fully reduced value)
+ *   subtract    the unreduced CIOS value U = (a b + M N) / R is >= N, so the final
+ *               subtraction has to happen (U is also computed directly and compared)
+ *   top1        iterations after which the accumulator's top word t >> 64n is 1
+ *   carry2      iterations whose row of a carries out past the top word: (t + a b_i) >> 64n
+ *               >= 2^64 (the two-word carry, the adx variant's `top2`)
+ *   on_n        U == N exactly (the result must be 0, not N: the "almost Montgomery" bug)
+ *   hi[i]       (t + a b_i) >> 64n at iteration i, saturated at 2^64 - 1 (only when the
+ *               caller passes an array of n entries) */
+struct or_mont_info {
+	int reduced, subtract, on_n;
+	size_t top1, carry2;
+	uint64_t *hi;
+};
+/* {rp,n} = a b R^-1 mod N, R = 2^(64 n), fully reduced (< N) whatever a, b < R are
+ * (mpz_invert of R mod N, nothing CIOS-shaped); N odd.  info may be NULL. */
+void or_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
+                size_t n, struct or_mont_info *info);
+/* BigInteger.implMontgomeryMultiply on BE-words: product = a b 2^(-32 len) mod n, fully
+ * reduced, len words (mpz; n odd). */
+void or_bi_montmul(uint32_t *product, const uint32_t *a, const uint32_t *b, const uint32_t *n,
+                   size_t len);
+/* The carry solver for Montgomery rows: choose the limbs of b, lowest first, so that the
+ * carry word of iteration i of the CIOS loop on values (see or_mont_info), (t + a b_i) >> 64n,
+ * equals target[i] (0, 1, 2, ...; CT_MAX: b_i = 2^64-1, the largest carry a allows).
+ * A target that cannot be met (0 when t >= R already; a too small for the target) takes
+ * the nearest b_i.  Returns how many positions hit their target, recomputed independently
+ * of the solver by or_montmul's trace. */
+size_t or_mont_solve_b(uint64_t *bp, const uint64_t *ap, const uint64_t *np, size_t n,
+                       const uint64_t *target);
+/* {rp,n} = {ap,n} mod N (mpz), for building operands below N. */
+void or_mod(uint64_t *rp, const uint64_t *ap, const uint64_t *np, size_t n);
+/* result[0..mod_len) = base^exp mod mod on BE-words (mpz_powm); mod odd and non-zero. */
+void or_mod_pow(uint32_t *result, const uint32_t *base, size_t base_len, const uint32_t *exp,
+                size_t exp_len, const uint32_t *mod, size_t mod_len);
+/* {a,n} compared with {b,n}: -1, 0, 1 (mpn_cmp). */
+int or_cmp(const uint64_t *a, const uint64_t *b, size_t n);
 
 /* ---- Poly1305 oracles (tests/harness/oracle_poly1305.c): OpenSSL and libsodium where the
  * build has them, GMP everywhere; never limbforge code ------------------------------------ */
@@ -213,6 +261,19 @@ void exec_mul_add(const struct exec_ctx *c, const uint32_t *out0, size_t out_len
                   const uint32_t *exp_out, const uint32_t *exp_ret);
 void exec_square_to_len(const struct exec_ctx *c, const uint32_t *x, size_t len,
                         const uint32_t *exp_z);
+/* mpn_mul (an >= bn >= 1 for the kernel; the public lf_mpn_mul takes any) and
+ * bi_multiply_to_len: same = the second operand is the first one's buffer (needs equal
+ * lengths; b / y ignored).  The output starts as garbage. */
+void exec_mul(const struct exec_ctx *c, const uint64_t *a, size_t an, const uint64_t *b,
+              size_t bn, int same, const uint64_t *exp_r);
+void exec_multiply_to_len(const struct exec_ctx *c, const uint32_t *x, size_t xlen,
+                          const uint32_t *y, size_t ylen, int same, const uint32_t *exp_z);
+/* mpn_montmul with n0inv = -N^-1 mod 2^64 from or_neg_inv64: a, b < N must give exactly the
+ * oracle's fully reduced value; an operand in [N, R) a value below R congruent to it mod N.
+ * same: bp = ap (b ignored).  Fills *info (may be NULL) from the oracle. */
+void exec_montmul(const struct exec_ctx *c, const uint64_t *a, const uint64_t *b,
+                  const uint64_t *np, size_t n, int same, const uint64_t *exp_r,
+                  struct or_mont_info *info);
 
 /* Fill `n` limbs with a pattern that is neither a plausible answer nor zero (outputs that
  * must be fully overwritten start like this). */
@@ -239,6 +300,10 @@ Suite *suite_dispatch(void);
 Suite *suite_mask(void);
 Suite *suite_schedule(void);
 Suite *suite_poly1305(void);
+Suite *suite_mpn_mul(void);
+Suite *suite_bigint_mul(void);
+Suite *suite_montmul(void);
+Suite *suite_modpow(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

@@ -23,7 +23,7 @@ const char *const cov_kind_name[COV_NKINDS] = {
 /* Kernels this suite has tests for (by name, so a renamed table entry shows up as a gap). */
 static const char *const known_kernels[] = {
 	"mpn_mul_1", "mpn_addmul_1", "mpn_sqr", "bi_mul_add", "bi_square_to_len", "poly1305_blocks",
-	NULL,
+	"mpn_mul", "mpn_montmul", "bi_multiply_to_len", NULL,
 };
 
 static struct tvar runnable[LF_K_COUNT][MAXV];
@@ -78,10 +78,12 @@ int cov_required(enum lf_kernel_id kid, enum cov_kind kind)
 {
 	/* poly1305_blocks: "inplace" is the API's aliasing (the tag written over the message or
 	 * the key, tests/test_poly1305.c) with the variant in use; the kernel itself has no
-	 * output buffer */
+	 * output buffer; mpn_montmul: the kernel's rp may not overlap its inputs, so "inplace"
+	 * is lf_bi_montgomery_multiply/square writing the product over a and/or b (which the
+	 * JDK does) with the variant in use (tests/test_montmul.c) */
 	if (kind == COV_INPLACE)
 		return kid == LF_K_mpn_mul_1 || kid == LF_K_mpn_addmul_1 || kid == LF_K_bi_mul_add ||
-		       kid == LF_K_poly1305_blocks;
+		       kid == LF_K_poly1305_blocks || kid == LF_K_mpn_montmul;
 	return 1;
 }
 

@@ -21,6 +21,10 @@ The answers are computed from the definitions, with Python's arbitrary-precision
                    S = W + in*k; window = S mod 2^(32 len), ret = S >> 32 len
                    (in place: `in` is the window itself)
   bi_square_to_len {z,2len} = x*x (BE words)
+  mpn_mul          {r,an+bn} = a*b (an >= bn >= 1)
+  mpn_montmul      {r,n} = a*b*pow(2^(64n), -1, N) % N, a, b < N, N odd;
+                   n0inv = -pow(N, -1, 2^64) % 2^64
+  bi_multiply_to_len {z,xlen+ylen} = x*y (BE words; "same": y is x)
 """
 
 import random
@@ -141,6 +145,51 @@ for ln in SMALL[1:] + BIG:
         x = words(ln, pat)
         square.append((pat, ln, W.add(x), W.add(be_words(be_value(x) ** 2, 2 * ln))))
 
+# appended after the vectors above so that their random draws stay the same
+mul = []
+MUL_PAIRS = [(a, b) for a in range(1, 13) for b in range(1, a + 1)] + \
+    [(17, 17), (40, 40), (40, 1), (64, 17), (127, 1), (129, 128), (300, 79)]
+for an, bn in MUL_PAIRS:
+    for pat in (["random", "ones"] if an <= 12 or an == bn else ["random"]):
+        a = limbs(an, pat)
+        b = limbs(bn, pat)
+        mul.append((pat, an, bn, L.add(a), L.add(b),
+                    L.add(le_limbs(le_value(a) * le_value(b), an + bn))))
+
+montmul = []
+for n in list(range(1, 18)) + [31, 32, 33, 48, 63, 64, 65, 128]:
+    R = 1 << (64 * n)
+    for kind in ("random N", "all-ones N, a = b = N-1", "N = 2^(64n) - small",
+                 "N = 1 mod 2^32"):
+        if kind == "random N":
+            N = rng.getrandbits(64 * n) | 1 | (1 << (64 * n - 1 - rng.randrange(8)))
+        elif kind.startswith("all-ones"):
+            N = R - 1
+        elif kind.startswith("N = 2^"):
+            N = R - 2 * rng.randrange(1, 5000) - 1
+        else:
+            N = (rng.getrandbits(64 * n) | (1 << (64 * n - 1))) & ~((1 << 32) - 1) | 1
+        if kind.startswith("all-ones"):
+            a = b = N - 1
+        else:
+            a = rng.getrandbits(64 * n) % N
+            b = rng.getrandbits(64 * n) % N
+        r = a * b * pow(R, -1, N) % N
+        n0inv = -pow(N, -1, 1 << 64) % (1 << 64)
+        montmul.append((kind, n, n0inv, L.add(le_limbs(N, n)), L.add(le_limbs(a, n)),
+                        L.add(le_limbs(b, n)), L.add(le_limbs(r, n))))
+
+mtl = []
+MTL_PAIRS = [(x, y) for x in range(1, 13) for y in range(1, 13)] + \
+    [(1, 127), (127, 1), (79, 300), (300, 79), (40, 40)]
+for xl, yl in MTL_PAIRS:
+    for pat in (["random", "ones"] if xl <= 12 else ["random"]):
+        x = words(xl, pat)
+        same = pat == "random" and xl == yl and xl % 3 == 0
+        y = x if same else words(yl, pat)
+        mtl.append((pat + (", x == y" if same else ""), xl, yl, int(same), W.add(x),
+                    W.add(y), W.add(be_words(be_value(x) * be_value(y), xl + yl))))
+
 
 def emit(out):
     p = out.write
@@ -166,6 +215,15 @@ def emit(out):
     p("};\n\nstatic const struct kat_square kat_square[] = {\n")
     for pat, ln, x, z in square:
         p('\t{ "%s", %d, %d, %d },\n' % (pat, ln, x, z))
+    p("};\n\nstatic const struct kat_mul kat_mul[] = {\n")
+    for pat, an, bn, a, b, r in mul:
+        p('\t{ "%s", %d, %d, %d, %d, %d },\n' % (pat, an, bn, a, b, r))
+    p("};\n\nstatic const struct kat_montmul kat_montmul[] = {\n")
+    for kind, n, n0inv, N, a, b, r in montmul:
+        p('\t{ "%s", %d, UINT64_C(0x%016x), %d, %d, %d, %d },\n' % (kind, n, n0inv, N, a, b, r))
+    p("};\n\nstatic const struct kat_mtl kat_mtl[] = {\n")
+    for pat, xl, yl, same, x, y, z in mtl:
+        p('\t{ "%s", %d, %d, %d, %d, %d, %d },\n' % (pat, xl, yl, same, x, y, z))
     p("};\n")
 
 

@@ -40,6 +40,26 @@ struct kat_square {
 	size_t x, z;           /* z: 2*len words */
 };
 
+struct kat_mul {               /* mpn_mul, an >= bn >= 1 */
+	const char *what;
+	size_t an, bn;
+	size_t a, b, r;        /* offsets in kat_limbs; r: an+bn limbs */
+};
+
+struct kat_montmul {           /* mpn_montmul, a, b < N: r fully reduced */
+	const char *what;
+	size_t n;
+	uint64_t n0inv;        /* -N^-1 mod 2^64 */
+	size_t N, a, b, r;     /* offsets in kat_limbs */
+};
+
+struct kat_mtl {               /* bi_multiply_to_len */
+	const char *what;
+	size_t xlen, ylen;
+	int same;              /* y is the same array as x */
+	size_t x, y, z;        /* offsets in kat_words; z: xlen+ylen words */
+};
+
 /* Poly1305 (tests/kat/gen_poly1305.py -> poly1305_vectors.h): byte fields are offsets into
  * kat_p1305_bytes. */
 struct kat_p1305_mac {

@@ -431,9 +431,23 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 		return LONG_BI_SQR;
 	case LF_K_poly1305_blocks:
 		return LONG_ROW / 2;    /* 16-byte blocks: 800 KB of buf_a */
+	case LF_K_mpn_mul:
+		return LONG_SQR;        /* an; bn = an / 2 */
+	case LF_K_mpn_montmul:
+		/* the IFMA Montgomery multiplication runs itself only up to 64 limbs */
+		return strstr(label, "ifma") ? 64 : LONG_SQR / 2;
+	case LF_K_bi_multiply_to_len:
+		return LONG_BI_SQR;     /* xlen; ylen = xlen / 2 */
 	default:
 		return 0;
 	}
+}
+
+/* kernels whose work grows as n^2: shorter sizes in the short and stepped phases */
+static int quadratic(enum lf_kernel_id kid)
+{
+	return kid == LF_K_mpn_sqr || kid == LF_K_bi_square_to_len || kid == LF_K_mpn_mul ||
+	       kid == LF_K_mpn_montmul || kid == LF_K_bi_multiply_to_len;
 }
 
 static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
@@ -480,6 +494,36 @@ static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
 		a[3] = rnd & 1;
 		break;
 	}
+	case LF_K_mpn_mul: {
+		/* an = n >= bn: about half of an when long, any 1..an when short */
+		size_t bn = n > 100 ? n / 2 : n ? 1 + (size_t)(rnd >> 8) % n : 0;
+		a[0] = (uintptr_t)buf_b;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = n;
+		a[3] = (uintptr_t)(buf_a + n);
+		a[4] = bn;
+		break;
+	}
+	case LF_K_mpn_montmul:
+		/* a, b, N consecutive in buf_a, N odd (any n0inv: the result is meaningless but
+		 * the kernel must run through) */
+		buf_a[2 * n] |= 1;
+		a[0] = (uintptr_t)buf_b;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = (uintptr_t)(buf_a + n);
+		a[3] = (uintptr_t)(buf_a + 2 * n);
+		a[4] = rnd | 1;
+		a[5] = n;
+		break;
+	case LF_K_bi_multiply_to_len: {
+		size_t yl = n > 100 ? n / 2 : (size_t)(rnd >> 8) % (n + 1);
+		a[0] = (uintptr_t)buf_a;
+		a[1] = n;
+		a[2] = (uintptr_t)(buf_a + n);
+		a[3] = yl;
+		a[4] = (uintptr_t)buf_b;
+		break;
+	}
 	default:
 		break;
 	}
@@ -494,7 +538,7 @@ __attribute__((noinline, noclone)) void lf_uw_drive(struct probe *p, int phase, 
 	static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 	double deadline = now_s() + secs;
 	size_t i = 0, calls = 0;
-	int sqr = p->kid == LF_K_mpn_sqr || p->kid == LF_K_bi_square_to_len;
+	int sqr = quadratic(p->kid);
 	g_call.fn = (uintptr_t)p->fn;
 	g_call.flags = phase == PH_STEP ? UW_STEP : 0;
 	while (!p->enough) {
@@ -661,7 +705,7 @@ static int run_probe(struct probe *p, int do_step, double long_s, double short_s
 		int ph = phases[i];
 		if (ph == PH_STEP && !do_step)
 			continue;
-		int sqr = p->kid == LF_K_mpn_sqr || p->kid == LF_K_bi_square_to_len;
+		int sqr = quadratic(p->kid);
 		p->enough = 0;
 		g_phase = ph;
 		g_probe = p;

@@ -1,0 +1,281 @@
+/*
+ * test_mpn_mul.c -- mpn_mul, every runnable variant called directly (kernel precondition
+ * an >= bn), and lf_mpn_mul (any order, lengths 0) with each variant forced; differential
+ * against GMP's mpn_mul.
+ *
+ * Faults this is designed to catch:
+ *   - a row's carry limb stored at the wrong place or lost between rows (row j ends at
+ *     rp[j+an]), a row added twice or skipped (every pair an, bn in 1..40 with an >= bn;
+ *     (127,1), (300,79), (513,2), (256,256); an = 8k-1, 8k, 8k+1 around the x86 unroll and
+ *     the a64 blocks against bn in {1,2,3,7,8,9});
+ *   - a lost carry in a row or where the rows overlap: all-ones operands (every partial
+ *     product and carry at its maximum), all ones with one limb 0, 1, 2^63 or 2^64-2 at
+ *     every position of either operand, lattice limbs and whole-value patterns;
+ *   - reads outside {ap,an} / {bp,bn} and writes outside {rp,an+bn} (guard pages on both
+ *     sides, canaries), writes into ap or bp, an rp limb never written (rp starts as
+ *     garbage: it need not be initialised);
+ *   - alignment assumptions (every 8-byte offset mod 64 for all three buffers);
+ *   - ap == bp (squaring through mul, allowed) read wrongly;
+ *   - bn == 0 touching memory (NULL and PROT_NONE pointers; rp between canaries unchanged);
+ *   - lf_mpn_mul: the operands not swapped when an < bn, or {rp,an+bn} not zeroed when a
+ *     length is 0 (every pair 0..40 x 0..40, both orders, each variant forced).
+ * rp must not overlap ap or bp (API), so there is no in-place test.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NLEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct tvar *var(int vi)
+{
+	return tv_runnable(LF_K_mpn_mul, (size_t)vi);
+}
+
+static struct exec_ctx ctx(const struct tvar *t, enum cov_kind kind, const char *what)
+{
+	struct exec_ctx c = { t, t->v->fn, kind, GB_MID, 0, what };
+	return c;
+}
+
+START_TEST(test_mul_lattice)
+{
+	const struct tvar *t = var(_i);
+	static const size_t bns[] = { 1, 2, 3, 4, 5, 8, 9, 17, 40 };
+	uint64_t a[129], b[129];
+	rng_t rng;
+	rng_init(&rng, t->label, 61);
+	for (size_t an = 1; an <= 129; an += (an < 40 ? 1 : 44)) { /* 1..40, 41, 85, 129 */
+		for (size_t bi = 0; bi < NLEN(bns) && bns[bi] <= an; bi++) {
+			size_t bn = bns[bi];
+			for (int rep = 0; rep < 3; rep++) {
+				fill64(a, an, PAT_LATTICE, &rng);
+				fill64(b, bn, PAT_LATTICE, &rng);
+				struct exec_ctx c = ctx(t, COV_LATTICE, "edge-limb lattice");
+				exec_mul(&c, a, an, b, bn, 0, NULL);
+			}
+			for (int p = 0; p < N_PAT; p++) {
+				fill64(a, an, (enum pattern)p, &rng);
+				fill64(b, bn, (enum pattern)((p + bi) % N_PAT), &rng);
+				struct exec_ctx c = ctx(t, COV_LATTICE, pat_name((enum pattern)p));
+				exec_mul(&c, a, an, b, bn, 0, NULL);
+			}
+		}
+		fill64(a, an, PAT_LATTICE, &rng);
+		struct exec_ctx c = ctx(t, COV_LATTICE, "lattice, ap == bp");
+		exec_mul(&c, a, an, NULL, an, 1, NULL);
+	}
+}
+END_TEST
+
+START_TEST(test_mul_carries)
+{
+	const struct tvar *t = var(_i);
+	static const uint64_t special[] = { 0, 1, UINT64_C(1) << 63, UINT64_MAX - 1 };
+	static const size_t bns[] = { 1, 2, 3, 5, 8, 9, 16, 17 };
+	uint64_t a[65], b[65];
+	for (size_t an = 1; an <= 65; an += (an < 24 ? 1 : an < 31 ? 7 : an < 33 ? 1 : 16)) {
+		for (size_t bi = 0; bi < NLEN(bns) && bns[bi] <= an; bi++) {
+			size_t bn = bns[bi];
+			struct exec_ctx c = ctx(t, COV_CARRY, "all ones");
+			fill64(a, an, PAT_ONES, NULL);
+			fill64(b, bn, PAT_ONES, NULL);
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			/* one special limb in a sea of ones, at every position of a, then of b */
+			for (size_t s = 0; s < NLEN(special); s++) {
+				c.what = "all ones but one limb of a in {0, 1, 2^63, 2^64-2}";
+				for (size_t j = 0; j < an && (bn <= 2 || bn == 9); j++) {
+					fill64(a, an, PAT_ONES, NULL);
+					a[j] = special[s];
+					exec_mul(&c, a, an, b, bn, 0, NULL);
+				}
+				fill64(a, an, PAT_ONES, NULL);
+				c.what = "all ones but one limb of b in {0, 1, 2^63, 2^64-2}";
+				for (size_t j = 0; j < bn; j++) {
+					fill64(b, bn, PAT_ONES, NULL);
+					b[j] = special[s];
+					exec_mul(&c, a, an, b, bn, 0, NULL);
+				}
+				fill64(b, bn, PAT_ONES, NULL);
+			}
+		}
+		fill64(a, an, PAT_ONES, NULL);
+		struct exec_ctx c = ctx(t, COV_CARRY, "all ones, ap == bp");
+		exec_mul(&c, a, an, NULL, an, 1, NULL);
+	}
+}
+END_TEST
+
+START_TEST(test_mul_lengths)
+{
+	const struct tvar *t = var(_i);
+	static const size_t big[][2] = { { 127, 1 }, { 300, 79 }, { 513, 2 }, { 256, 256 },
+		                         { 129, 128 }, { 1000, 3 } };
+	static const size_t bns[] = { 1, 2, 3, 7, 8, 9 };
+	uint64_t *a = xmalloc(1000 * 8), *b = xmalloc(1000 * 8);
+	rng_t rng;
+	rng_init(&rng, t->label, 62);
+	/* every pair 1..40 x 1..an */
+	for (size_t an = 1; an <= 40; an++) {
+		for (size_t bn = 1; bn <= an; bn++) {
+			struct exec_ctx c = ctx(t, COV_LENGTH, "every pair an >= bn in 1..40");
+			fill64(a, an, PAT_RANDOM, &rng);
+			fill64(b, bn, PAT_RANDOM, &rng);
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+		}
+	}
+	/* 8k-1, 8k, 8k+1 up to 65 against short b */
+	for (size_t k = 1; k <= 8; k++) {
+		for (size_t an = 8 * k - 1; an <= 8 * k + 1; an++) {
+			if (an <= 40)
+				continue;
+			for (size_t bi = 0; bi < NLEN(bns); bi++) {
+				struct exec_ctx c = ctx(t, COV_LENGTH, "8k-1, 8k, 8k+1");
+				fill64(a, an, PAT_RANDOM, &rng);
+				fill64(b, bns[bi], PAT_ONES, &rng);
+				exec_mul(&c, a, an, b, bns[bi], 0, NULL);
+			}
+		}
+	}
+	for (size_t i = 0; i < NLEN(big); i++) {
+		struct exec_ctx c = ctx(t, COV_LENGTH, "long");
+		fill64(a, big[i][0], PAT_RANDOM, &rng);
+		fill64(b, big[i][1], PAT_RANDOM, &rng);
+		exec_mul(&c, a, big[i][0], b, big[i][1], 0, NULL);
+		c.what = "long, all ones";
+		fill64(a, big[i][0], PAT_ONES, &rng);
+		fill64(b, big[i][1], PAT_ONES, &rng);
+		exec_mul(&c, a, big[i][0], b, big[i][1], 0, NULL);
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_mul_guards)
+{
+	const struct tvar *t = var(_i);
+	static const size_t pairs[][2] = { { 1, 1 }, { 2, 1 }, { 2, 2 }, { 3, 1 }, { 3, 3 },
+		                           { 5, 2 }, { 7, 7 }, { 8, 1 }, { 8, 8 }, { 9, 4 },
+		                           { 15, 15 }, { 16, 3 }, { 17, 17 }, { 31, 5 }, { 33, 32 },
+		                           { 64, 64 }, { 127, 1 }, { 129, 9 }, { 300, 79 } };
+	uint64_t *a = xmalloc(300 * 8), *b = xmalloc(300 * 8);
+	rng_t rng;
+	rng_init(&rng, t->label, 63);
+	for (size_t pi = 0; pi < NLEN(pairs); pi++) {
+		for (int place = GB_START; place <= GB_END; place++) {
+			size_t an = pairs[pi][0], bn = pairs[pi][1];
+			fill64(a, an, PAT_RANDOM, &rng);
+			fill64(b, bn, PAT_RANDOM, &rng);
+			struct exec_ctx c = ctx(t, COV_GUARD, "guard page");
+			c.place = (enum gb_place)place;
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			if (an == bn) {
+				c.what = "guard page, ap == bp";
+				exec_mul(&c, a, an, NULL, an, 1, NULL);
+			}
+		}
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_mul_alignment)
+{
+	const struct tvar *t = var(_i);
+	static const size_t pairs[][2] = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 5, 5 }, { 8, 3 },
+		                           { 9, 9 }, { 17, 4 }, { 33, 7 } };
+	uint64_t a[33], b[33];
+	rng_t rng;
+	rng_init(&rng, t->label, 64);
+	for (size_t pi = 0; pi < NLEN(pairs); pi++) {
+		for (size_t shift = 0; shift < 64; shift += 8) {
+			for (int place = GB_MID; place <= GB_END; place++) {
+				fill64(a, pairs[pi][0], PAT_RANDOM, &rng);
+				fill64(b, pairs[pi][1], PAT_RANDOM, &rng);
+				struct exec_ctx c = ctx(t, COV_ALIGN, "8-byte offsets mod 64");
+				c.place = (enum gb_place)place;
+				c.shift = shift;
+				exec_mul(&c, a, pairs[pi][0], b, pairs[pi][1], 0, NULL);
+			}
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_mul_zero)
+{
+	const struct tvar *t = var(_i);
+	lf_mpn_mul_fn fn = (lf_mpn_mul_fn)t->v->fn;
+	void *na = gb_noaccess();
+	crash_note(t->label, "bn = 0 with NULL / PROT_NONE pointers", 0);
+	fn(NULL, NULL, 0, NULL, 0);
+	fn(na, na, 0, na, 0);
+	fn(na, na, 5, na, 0);
+	fn(na, na, 300, NULL, 0);
+	cov_add(t, COV_ZERO, 4);
+	/* bn = 0 with real buffers: rp (an limbs) keeps its contents, nothing around it changes */
+	for (size_t an = 0; an <= 9; an += 3) {
+		struct gbuf gr;
+		uint64_t *rp = gb_alloc(&gr, an * 8, GB_MID, 0), before[9];
+		uint64_t a[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+		fill_garbage64(rp, an);
+		memcpy(before, rp, an * 8);
+		fn(rp, a, an, a, 0);
+		ck_assert_msg(memcmp(rp, before, an * 8) == 0, "%s: bn = 0, an = %zu wrote rp",
+		              t->label, an);
+		ASSERT_CANARIES(&gr, t->label, "rp", "bn = 0 between canaries");
+		gb_free(&gr);
+		cov_add(t, COV_ZERO, 1);
+	}
+}
+END_TEST
+
+/* lf_mpn_mul with this variant forced: every pair 0..40 x 0..40 in both orders (length 0:
+ * rp zeroed), which the kernel's precondition (an >= bn >= 1) leaves to the wrapper. */
+START_TEST(test_mul_api_pairs)
+{
+	const struct tvar *t = var(_i);
+	uint64_t a[40], b[40];
+	rng_t rng;
+	rng_init(&rng, t->label, 65);
+	ck_assert_msg(lf_impl_force("mpn_mul", t->v->name) == 0, "cannot force %s", t->label);
+	for (size_t an = 0; an <= 40; an++) {
+		for (size_t bn = 0; bn <= 40; bn++) {
+			struct exec_ctx c = { t, (lf_fnptr)lf_mpn_mul, COV_API, GB_MID, 0,
+			                      "lf_mpn_mul, every pair 0..40 x 0..40" };
+			enum pattern p = (an + bn) % 5 == 0 ? PAT_ONES : PAT_RANDOM;
+			c.place = (an ^ bn) & 1 ? GB_END : GB_MID;
+			fill64(a, an, p, &rng);
+			fill64(b, bn, p, &rng);
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+		}
+	}
+	lf_impl_force("mpn_mul", NULL);
+}
+END_TEST
+
+static void restore(void)
+{
+	lf_impl_force("mpn_mul", NULL);
+}
+
+Suite *suite_mpn_mul(void)
+{
+	Suite *s = suite_create("mpn_mul");
+	TCase *tc = tcase_create("mpn_mul");
+	int n = (int)tv_runnable_count(LF_K_mpn_mul);
+	tcase_set_timeout(tc, LF_TEST_TIMEOUT);
+	tcase_add_checked_fixture(tc, restore, restore);
+	tcase_add_loop_test(tc, test_mul_zero, 0, n);
+	tcase_add_loop_test(tc, test_mul_lattice, 0, n);
+	tcase_add_loop_test(tc, test_mul_carries, 0, n);
+	tcase_add_loop_test(tc, test_mul_lengths, 0, n);
+	tcase_add_loop_test(tc, test_mul_guards, 0, n);
+	tcase_add_loop_test(tc, test_mul_alignment, 0, n);
+	tcase_add_loop_test(tc, test_mul_api_pairs, 0, n);
+	suite_add_tcase(s, tc);
+	return s;
+}
