@@ -15,9 +15,9 @@
  *    {rp,n} = a b R^-1 mod N, fully reduced (< N). Inputs >= N (but < R) give a
  *    congruent result below R, not necessarily below N. A wrong n0inv or an even
  *    N gives a meaningless result, never a fault. {rp,n} must not overlap {ap,n},
- *    {bp,n} or {np,n} (rp is the accumulator; the public lf_mpn_montmul also
- *    allows rp == ap or rp == bp); ap == bp (squaring) is allowed. n == 0 touches
- *    no memory. Constant time: no branch or address depends on a, b or N.
+ *    {bp,n} or {np,n} (rp is the accumulator; lf_bi_montgomery_* copy the JDK's
+ *    arrays, so product == a is fine there); ap == bp (squaring) is allowed.
+ *    n == 0 touches no memory. Constant time: no branch or address depends on a, b or N.
  * Requires CPU features: adx avx avx512bw avx512f avx512ifma avx512vbmi bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2)
  *   (including lf_mpn_montmul_adx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)

@@ -69,9 +69,9 @@ SPEC = KernelSpec(
                   "{rp,n} = a b R^-1 mod N, fully reduced (< N). Inputs >= N (but < R) give a\n"
                   "congruent result below R, not necessarily below N. A wrong n0inv or an even\n"
                   "N gives a meaningless result, never a fault. {rp,n} must not overlap {ap,n},\n"
-                  "{bp,n} or {np,n} (rp is the accumulator; the public lf_mpn_montmul also\n"
-                  "allows rp == ap or rp == bp); ap == bp (squaring) is allowed. n == 0 touches\n"
-                  "no memory. Constant time: no branch or address depends on a, b or N.",
+                  "{bp,n} or {np,n} (rp is the accumulator; lf_bi_montgomery_* copy the JDK's\n"
+                  "arrays, so product == a is fine there); ap == bp (squaring) is allowed.\n"
+                  "n == 0 touches no memory. Constant time: no branch or address depends on a, b or N.",
     source="Koc, Acar, Kaliski, 'Analyzing and comparing Montgomery multiplication\n"
            "algorithms' (IEEE Micro 1996), CIOS; OpenSSL bn_mul_mont / GMP mpn_redc_1;\n"
            "BigInteger.implMontgomeryMultiply (HotSpot SharedRuntime::montgomery_multiply;\n"
