@@ -37,10 +37,11 @@
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ifma_max = 64
  *   ifma_min = 16
+ *   split_upto = 0
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_montmul_ifma is an entry that
- * saves rdi, rsi, xmm6-xmm15 (written here or by lf_mpn_montmul_adx), moves its arguments
+ * saves rdi, rsi, xmm8-xmm15 (written here or by lf_mpn_montmul_adx), moves its arguments
  * (rcx, rdx, r8, r9, 2 from the stack) into the SysV registers and calls this body,
  * lf_mpn_montmul_ifma_sysv.
  * 4400 instructions.
@@ -1706,17 +1707,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	movq	%rax, %rdx
 	imulq	%r11, %rdx
 	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm7
+	vpbroadcastq	%rdx, %zmm16
 	mulxq	%rcx, %rbp, %rdx
 	addq	%rbp, %rax
 	adcq	%rdx, %rbx
 	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm7, %zmm8
-	vpmadd52luq	704(%r10), %zmm7, %zmm10
-	vpmadd52luq	768(%r10), %zmm7, %zmm11
-	vpmadd52luq	832(%r10), %zmm7, %zmm12
-	vpmadd52luq	896(%r10), %zmm7, %zmm13
-	vpmadd52luq	960(%r10), %zmm7, %zmm14
+	vpmadd52luq	640(%r10), %zmm16, %zmm8
+	vpmadd52luq	704(%r10), %zmm16, %zmm10
+	vpmadd52luq	768(%r10), %zmm16, %zmm11
+	vpmadd52luq	832(%r10), %zmm16, %zmm12
+	vpmadd52luq	896(%r10), %zmm16, %zmm13
+	vpmadd52luq	960(%r10), %zmm16, %zmm14
 	valignq	$1, %zmm8, %zmm10, %zmm8
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
@@ -1726,17 +1727,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovq	%xmm8, %rdx
 	addq	%rdx, %rax
 	vpmadd52huq	(%r10), %zmm15, %zmm8
-	vpmadd52huq	640(%r10), %zmm7, %zmm8
+	vpmadd52huq	640(%r10), %zmm16, %zmm8
 	vpmadd52huq	64(%r10), %zmm15, %zmm10
-	vpmadd52huq	704(%r10), %zmm7, %zmm10
+	vpmadd52huq	704(%r10), %zmm16, %zmm10
 	vpmadd52huq	128(%r10), %zmm15, %zmm11
-	vpmadd52huq	768(%r10), %zmm7, %zmm11
+	vpmadd52huq	768(%r10), %zmm16, %zmm11
 	vpmadd52huq	192(%r10), %zmm15, %zmm12
-	vpmadd52huq	832(%r10), %zmm7, %zmm12
+	vpmadd52huq	832(%r10), %zmm16, %zmm12
 	vpmadd52huq	256(%r10), %zmm15, %zmm13
-	vpmadd52huq	896(%r10), %zmm7, %zmm13
+	vpmadd52huq	896(%r10), %zmm16, %zmm13
 	vpmadd52huq	320(%r10), %zmm15, %zmm14
-	vpmadd52huq	960(%r10), %zmm7, %zmm14
+	vpmadd52huq	960(%r10), %zmm16, %zmm14
 	addq	$8, %rdi
 	decq	%r8
 	jnz	.Llf_mpn_montmul_ifma_digit_v6
@@ -2257,32 +2258,32 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 .Llf_mpn_montmul_ifma_digit_v7:
 /* LLVM-MCA-BEGIN amm52 digits=56 */
 	movq	(%rdi), %rdx
-	vpbroadcastq	%rdx, %zmm7
+	vpbroadcastq	%rdx, %zmm16
 	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm7, %zmm8
-	vpmadd52luq	64(%r10), %zmm7, %zmm10
-	vpmadd52luq	128(%r10), %zmm7, %zmm11
-	vpmadd52luq	192(%r10), %zmm7, %zmm12
-	vpmadd52luq	256(%r10), %zmm7, %zmm13
-	vpmadd52luq	320(%r10), %zmm7, %zmm14
-	vpmadd52luq	384(%r10), %zmm7, %zmm15
+	vpmadd52luq	(%r10), %zmm16, %zmm8
+	vpmadd52luq	64(%r10), %zmm16, %zmm10
+	vpmadd52luq	128(%r10), %zmm16, %zmm11
+	vpmadd52luq	192(%r10), %zmm16, %zmm12
+	vpmadd52luq	256(%r10), %zmm16, %zmm13
+	vpmadd52luq	320(%r10), %zmm16, %zmm14
+	vpmadd52luq	384(%r10), %zmm16, %zmm15
 	addq	%rdx, %rax
 	adcq	$0, %rbx
 	movq	%rax, %rdx
 	imulq	%r11, %rdx
 	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm6
+	vpbroadcastq	%rdx, %zmm17
 	mulxq	%rcx, %rbp, %rdx
 	addq	%rbp, %rax
 	adcq	%rdx, %rbx
 	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm6, %zmm8
-	vpmadd52luq	704(%r10), %zmm6, %zmm10
-	vpmadd52luq	768(%r10), %zmm6, %zmm11
-	vpmadd52luq	832(%r10), %zmm6, %zmm12
-	vpmadd52luq	896(%r10), %zmm6, %zmm13
-	vpmadd52luq	960(%r10), %zmm6, %zmm14
-	vpmadd52luq	1024(%r10), %zmm6, %zmm15
+	vpmadd52luq	640(%r10), %zmm17, %zmm8
+	vpmadd52luq	704(%r10), %zmm17, %zmm10
+	vpmadd52luq	768(%r10), %zmm17, %zmm11
+	vpmadd52luq	832(%r10), %zmm17, %zmm12
+	vpmadd52luq	896(%r10), %zmm17, %zmm13
+	vpmadd52luq	960(%r10), %zmm17, %zmm14
+	vpmadd52luq	1024(%r10), %zmm17, %zmm15
 	valignq	$1, %zmm8, %zmm10, %zmm8
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
@@ -2292,20 +2293,20 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	valignq	$1, %zmm15, %zmm9, %zmm15
 	vmovq	%xmm8, %rdx
 	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm7, %zmm8
-	vpmadd52huq	640(%r10), %zmm6, %zmm8
-	vpmadd52huq	64(%r10), %zmm7, %zmm10
-	vpmadd52huq	704(%r10), %zmm6, %zmm10
-	vpmadd52huq	128(%r10), %zmm7, %zmm11
-	vpmadd52huq	768(%r10), %zmm6, %zmm11
-	vpmadd52huq	192(%r10), %zmm7, %zmm12
-	vpmadd52huq	832(%r10), %zmm6, %zmm12
-	vpmadd52huq	256(%r10), %zmm7, %zmm13
-	vpmadd52huq	896(%r10), %zmm6, %zmm13
-	vpmadd52huq	320(%r10), %zmm7, %zmm14
-	vpmadd52huq	960(%r10), %zmm6, %zmm14
-	vpmadd52huq	384(%r10), %zmm7, %zmm15
-	vpmadd52huq	1024(%r10), %zmm6, %zmm15
+	vpmadd52huq	(%r10), %zmm16, %zmm8
+	vpmadd52huq	640(%r10), %zmm17, %zmm8
+	vpmadd52huq	64(%r10), %zmm16, %zmm10
+	vpmadd52huq	704(%r10), %zmm17, %zmm10
+	vpmadd52huq	128(%r10), %zmm16, %zmm11
+	vpmadd52huq	768(%r10), %zmm17, %zmm11
+	vpmadd52huq	192(%r10), %zmm16, %zmm12
+	vpmadd52huq	832(%r10), %zmm17, %zmm12
+	vpmadd52huq	256(%r10), %zmm16, %zmm13
+	vpmadd52huq	896(%r10), %zmm17, %zmm13
+	vpmadd52huq	320(%r10), %zmm16, %zmm14
+	vpmadd52huq	960(%r10), %zmm17, %zmm14
+	vpmadd52huq	384(%r10), %zmm16, %zmm15
+	vpmadd52huq	1024(%r10), %zmm17, %zmm15
 	addq	$8, %rdi
 	decq	%r8
 	jnz	.Llf_mpn_montmul_ifma_digit_v7
@@ -2858,7 +2859,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
-	vmovdqa64	%zmm9, %zmm7
+	vmovdqa64	%zmm9, %zmm16
 	xorl	%eax, %eax
 	movq	(%r10), %r9
 	movq	640(%r10), %rcx
@@ -2867,60 +2868,60 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 .Llf_mpn_montmul_ifma_digit_v8:
 /* LLVM-MCA-BEGIN amm52 digits=64 */
 	movq	(%rdi), %rdx
-	vpbroadcastq	%rdx, %zmm6
+	vpbroadcastq	%rdx, %zmm17
 	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm6, %zmm8
-	vpmadd52luq	64(%r10), %zmm6, %zmm10
-	vpmadd52luq	128(%r10), %zmm6, %zmm11
-	vpmadd52luq	192(%r10), %zmm6, %zmm12
-	vpmadd52luq	256(%r10), %zmm6, %zmm13
-	vpmadd52luq	320(%r10), %zmm6, %zmm14
-	vpmadd52luq	384(%r10), %zmm6, %zmm15
-	vpmadd52luq	448(%r10), %zmm6, %zmm7
+	vpmadd52luq	(%r10), %zmm17, %zmm8
+	vpmadd52luq	64(%r10), %zmm17, %zmm10
+	vpmadd52luq	128(%r10), %zmm17, %zmm11
+	vpmadd52luq	192(%r10), %zmm17, %zmm12
+	vpmadd52luq	256(%r10), %zmm17, %zmm13
+	vpmadd52luq	320(%r10), %zmm17, %zmm14
+	vpmadd52luq	384(%r10), %zmm17, %zmm15
+	vpmadd52luq	448(%r10), %zmm17, %zmm16
 	addq	%rdx, %rax
 	adcq	$0, %rbx
 	movq	%rax, %rdx
 	imulq	%r11, %rdx
 	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm5
+	vpbroadcastq	%rdx, %zmm18
 	mulxq	%rcx, %rdx, %rbp
 	addq	%rdx, %rax
 	adcq	%rbp, %rbx
 	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm5, %zmm8
-	vpmadd52luq	704(%r10), %zmm5, %zmm10
-	vpmadd52luq	768(%r10), %zmm5, %zmm11
-	vpmadd52luq	832(%r10), %zmm5, %zmm12
-	vpmadd52luq	896(%r10), %zmm5, %zmm13
-	vpmadd52luq	960(%r10), %zmm5, %zmm14
-	vpmadd52luq	1024(%r10), %zmm5, %zmm15
-	vpmadd52luq	1088(%r10), %zmm5, %zmm7
+	vpmadd52luq	640(%r10), %zmm18, %zmm8
+	vpmadd52luq	704(%r10), %zmm18, %zmm10
+	vpmadd52luq	768(%r10), %zmm18, %zmm11
+	vpmadd52luq	832(%r10), %zmm18, %zmm12
+	vpmadd52luq	896(%r10), %zmm18, %zmm13
+	vpmadd52luq	960(%r10), %zmm18, %zmm14
+	vpmadd52luq	1024(%r10), %zmm18, %zmm15
+	vpmadd52luq	1088(%r10), %zmm18, %zmm16
 	valignq	$1, %zmm8, %zmm10, %zmm8
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
 	valignq	$1, %zmm13, %zmm14, %zmm13
 	valignq	$1, %zmm14, %zmm15, %zmm14
-	valignq	$1, %zmm15, %zmm7, %zmm15
-	valignq	$1, %zmm7, %zmm9, %zmm7
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm9, %zmm16
 	vmovq	%xmm8, %rdx
 	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm6, %zmm8
-	vpmadd52huq	640(%r10), %zmm5, %zmm8
-	vpmadd52huq	64(%r10), %zmm6, %zmm10
-	vpmadd52huq	704(%r10), %zmm5, %zmm10
-	vpmadd52huq	128(%r10), %zmm6, %zmm11
-	vpmadd52huq	768(%r10), %zmm5, %zmm11
-	vpmadd52huq	192(%r10), %zmm6, %zmm12
-	vpmadd52huq	832(%r10), %zmm5, %zmm12
-	vpmadd52huq	256(%r10), %zmm6, %zmm13
-	vpmadd52huq	896(%r10), %zmm5, %zmm13
-	vpmadd52huq	320(%r10), %zmm6, %zmm14
-	vpmadd52huq	960(%r10), %zmm5, %zmm14
-	vpmadd52huq	384(%r10), %zmm6, %zmm15
-	vpmadd52huq	1024(%r10), %zmm5, %zmm15
-	vpmadd52huq	448(%r10), %zmm6, %zmm7
-	vpmadd52huq	1088(%r10), %zmm5, %zmm7
+	vpmadd52huq	(%r10), %zmm17, %zmm8
+	vpmadd52huq	640(%r10), %zmm18, %zmm8
+	vpmadd52huq	64(%r10), %zmm17, %zmm10
+	vpmadd52huq	704(%r10), %zmm18, %zmm10
+	vpmadd52huq	128(%r10), %zmm17, %zmm11
+	vpmadd52huq	768(%r10), %zmm18, %zmm11
+	vpmadd52huq	192(%r10), %zmm17, %zmm12
+	vpmadd52huq	832(%r10), %zmm18, %zmm12
+	vpmadd52huq	256(%r10), %zmm17, %zmm13
+	vpmadd52huq	896(%r10), %zmm18, %zmm13
+	vpmadd52huq	320(%r10), %zmm17, %zmm14
+	vpmadd52huq	960(%r10), %zmm18, %zmm14
+	vpmadd52huq	384(%r10), %zmm17, %zmm15
+	vpmadd52huq	1024(%r10), %zmm18, %zmm15
+	vpmadd52huq	448(%r10), %zmm17, %zmm16
+	vpmadd52huq	1088(%r10), %zmm18, %zmm16
 	addq	$8, %rdi
 	decq	%r8
 	jnz	.Llf_mpn_montmul_ifma_digit_v8
@@ -2932,7 +2933,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm13, 256(%r10)
 	vmovdqa64	%zmm14, 320(%r10)
 	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm7, 448(%r10)
+	vmovdqa64	%zmm16, 448(%r10)
 	vmovdqa64	%zmm9, 512(%r10)
 	vmovdqa64	%zmm9, 576(%r10)
 	movq	%rax, (%r10)
@@ -3513,8 +3514,8 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
-	vmovdqa64	%zmm9, %zmm7
-	vmovdqa64	%zmm9, %zmm6
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
 	xorl	%eax, %eax
 	movq	(%r10), %r9
 	movq	640(%r10), %rcx
@@ -3523,65 +3524,65 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 .Llf_mpn_montmul_ifma_digit_v9:
 /* LLVM-MCA-BEGIN amm52 digits=72 */
 	movq	(%rdi), %rdx
-	vpbroadcastq	%rdx, %zmm5
+	vpbroadcastq	%rdx, %zmm18
 	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm5, %zmm8
-	vpmadd52luq	64(%r10), %zmm5, %zmm10
-	vpmadd52luq	128(%r10), %zmm5, %zmm11
-	vpmadd52luq	192(%r10), %zmm5, %zmm12
-	vpmadd52luq	256(%r10), %zmm5, %zmm13
-	vpmadd52luq	320(%r10), %zmm5, %zmm14
-	vpmadd52luq	384(%r10), %zmm5, %zmm15
-	vpmadd52luq	448(%r10), %zmm5, %zmm7
-	vpmadd52luq	512(%r10), %zmm5, %zmm6
+	vpmadd52luq	(%r10), %zmm18, %zmm8
+	vpmadd52luq	64(%r10), %zmm18, %zmm10
+	vpmadd52luq	128(%r10), %zmm18, %zmm11
+	vpmadd52luq	192(%r10), %zmm18, %zmm12
+	vpmadd52luq	256(%r10), %zmm18, %zmm13
+	vpmadd52luq	320(%r10), %zmm18, %zmm14
+	vpmadd52luq	384(%r10), %zmm18, %zmm15
+	vpmadd52luq	448(%r10), %zmm18, %zmm16
+	vpmadd52luq	512(%r10), %zmm18, %zmm17
 	addq	%rdx, %rax
 	adcq	$0, %rbx
 	movq	%rax, %rdx
 	imulq	%r11, %rdx
 	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm4
+	vpbroadcastq	%rdx, %zmm19
 	mulxq	%rcx, %rdx, %rbp
 	addq	%rdx, %rax
 	adcq	%rbp, %rbx
 	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm4, %zmm8
-	vpmadd52luq	704(%r10), %zmm4, %zmm10
-	vpmadd52luq	768(%r10), %zmm4, %zmm11
-	vpmadd52luq	832(%r10), %zmm4, %zmm12
-	vpmadd52luq	896(%r10), %zmm4, %zmm13
-	vpmadd52luq	960(%r10), %zmm4, %zmm14
-	vpmadd52luq	1024(%r10), %zmm4, %zmm15
-	vpmadd52luq	1088(%r10), %zmm4, %zmm7
-	vpmadd52luq	1152(%r10), %zmm4, %zmm6
+	vpmadd52luq	640(%r10), %zmm19, %zmm8
+	vpmadd52luq	704(%r10), %zmm19, %zmm10
+	vpmadd52luq	768(%r10), %zmm19, %zmm11
+	vpmadd52luq	832(%r10), %zmm19, %zmm12
+	vpmadd52luq	896(%r10), %zmm19, %zmm13
+	vpmadd52luq	960(%r10), %zmm19, %zmm14
+	vpmadd52luq	1024(%r10), %zmm19, %zmm15
+	vpmadd52luq	1088(%r10), %zmm19, %zmm16
+	vpmadd52luq	1152(%r10), %zmm19, %zmm17
 	valignq	$1, %zmm8, %zmm10, %zmm8
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
 	valignq	$1, %zmm13, %zmm14, %zmm13
 	valignq	$1, %zmm14, %zmm15, %zmm14
-	valignq	$1, %zmm15, %zmm7, %zmm15
-	valignq	$1, %zmm7, %zmm6, %zmm7
-	valignq	$1, %zmm6, %zmm9, %zmm6
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm9, %zmm17
 	vmovq	%xmm8, %rdx
 	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm5, %zmm8
-	vpmadd52huq	640(%r10), %zmm4, %zmm8
-	vpmadd52huq	64(%r10), %zmm5, %zmm10
-	vpmadd52huq	704(%r10), %zmm4, %zmm10
-	vpmadd52huq	128(%r10), %zmm5, %zmm11
-	vpmadd52huq	768(%r10), %zmm4, %zmm11
-	vpmadd52huq	192(%r10), %zmm5, %zmm12
-	vpmadd52huq	832(%r10), %zmm4, %zmm12
-	vpmadd52huq	256(%r10), %zmm5, %zmm13
-	vpmadd52huq	896(%r10), %zmm4, %zmm13
-	vpmadd52huq	320(%r10), %zmm5, %zmm14
-	vpmadd52huq	960(%r10), %zmm4, %zmm14
-	vpmadd52huq	384(%r10), %zmm5, %zmm15
-	vpmadd52huq	1024(%r10), %zmm4, %zmm15
-	vpmadd52huq	448(%r10), %zmm5, %zmm7
-	vpmadd52huq	1088(%r10), %zmm4, %zmm7
-	vpmadd52huq	512(%r10), %zmm5, %zmm6
-	vpmadd52huq	1152(%r10), %zmm4, %zmm6
+	vpmadd52huq	(%r10), %zmm18, %zmm8
+	vpmadd52huq	640(%r10), %zmm19, %zmm8
+	vpmadd52huq	64(%r10), %zmm18, %zmm10
+	vpmadd52huq	704(%r10), %zmm19, %zmm10
+	vpmadd52huq	128(%r10), %zmm18, %zmm11
+	vpmadd52huq	768(%r10), %zmm19, %zmm11
+	vpmadd52huq	192(%r10), %zmm18, %zmm12
+	vpmadd52huq	832(%r10), %zmm19, %zmm12
+	vpmadd52huq	256(%r10), %zmm18, %zmm13
+	vpmadd52huq	896(%r10), %zmm19, %zmm13
+	vpmadd52huq	320(%r10), %zmm18, %zmm14
+	vpmadd52huq	960(%r10), %zmm19, %zmm14
+	vpmadd52huq	384(%r10), %zmm18, %zmm15
+	vpmadd52huq	1024(%r10), %zmm19, %zmm15
+	vpmadd52huq	448(%r10), %zmm18, %zmm16
+	vpmadd52huq	1088(%r10), %zmm19, %zmm16
+	vpmadd52huq	512(%r10), %zmm18, %zmm17
+	vpmadd52huq	1152(%r10), %zmm19, %zmm17
 	addq	$8, %rdi
 	decq	%r8
 	jnz	.Llf_mpn_montmul_ifma_digit_v9
@@ -3593,8 +3594,8 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm13, 256(%r10)
 	vmovdqa64	%zmm14, 320(%r10)
 	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm7, 448(%r10)
-	vmovdqa64	%zmm6, 512(%r10)
+	vmovdqa64	%zmm16, 448(%r10)
+	vmovdqa64	%zmm17, 512(%r10)
 	vmovdqa64	%zmm9, 576(%r10)
 	vmovdqa64	%zmm9, 640(%r10)
 	movq	%rax, (%r10)
@@ -4214,9 +4215,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
-	vmovdqa64	%zmm9, %zmm7
-	vmovdqa64	%zmm9, %zmm6
-	vmovdqa64	%zmm9, %zmm5
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
 	xorl	%eax, %eax
 	movq	(%r10), %r9
 	movq	640(%r10), %rcx
@@ -4225,70 +4226,70 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 .Llf_mpn_montmul_ifma_digit_v10:
 /* LLVM-MCA-BEGIN amm52 digits=80 */
 	movq	(%rdi), %rdx
-	vpbroadcastq	%rdx, %zmm4
+	vpbroadcastq	%rdx, %zmm19
 	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm4, %zmm8
-	vpmadd52luq	64(%r10), %zmm4, %zmm10
-	vpmadd52luq	128(%r10), %zmm4, %zmm11
-	vpmadd52luq	192(%r10), %zmm4, %zmm12
-	vpmadd52luq	256(%r10), %zmm4, %zmm13
-	vpmadd52luq	320(%r10), %zmm4, %zmm14
-	vpmadd52luq	384(%r10), %zmm4, %zmm15
-	vpmadd52luq	448(%r10), %zmm4, %zmm7
-	vpmadd52luq	512(%r10), %zmm4, %zmm6
-	vpmadd52luq	576(%r10), %zmm4, %zmm5
+	vpmadd52luq	(%r10), %zmm19, %zmm8
+	vpmadd52luq	64(%r10), %zmm19, %zmm10
+	vpmadd52luq	128(%r10), %zmm19, %zmm11
+	vpmadd52luq	192(%r10), %zmm19, %zmm12
+	vpmadd52luq	256(%r10), %zmm19, %zmm13
+	vpmadd52luq	320(%r10), %zmm19, %zmm14
+	vpmadd52luq	384(%r10), %zmm19, %zmm15
+	vpmadd52luq	448(%r10), %zmm19, %zmm16
+	vpmadd52luq	512(%r10), %zmm19, %zmm17
+	vpmadd52luq	576(%r10), %zmm19, %zmm18
 	addq	%rdx, %rax
 	adcq	$0, %rbx
 	movq	%rax, %rdx
 	imulq	%r11, %rdx
 	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm3
+	vpbroadcastq	%rdx, %zmm20
 	mulxq	%rcx, %rbp, %rdx
 	addq	%rbp, %rax
 	adcq	%rdx, %rbx
 	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm3, %zmm8
-	vpmadd52luq	704(%r10), %zmm3, %zmm10
-	vpmadd52luq	768(%r10), %zmm3, %zmm11
-	vpmadd52luq	832(%r10), %zmm3, %zmm12
-	vpmadd52luq	896(%r10), %zmm3, %zmm13
-	vpmadd52luq	960(%r10), %zmm3, %zmm14
-	vpmadd52luq	1024(%r10), %zmm3, %zmm15
-	vpmadd52luq	1088(%r10), %zmm3, %zmm7
-	vpmadd52luq	1152(%r10), %zmm3, %zmm6
-	vpmadd52luq	1216(%r10), %zmm3, %zmm5
+	vpmadd52luq	640(%r10), %zmm20, %zmm8
+	vpmadd52luq	704(%r10), %zmm20, %zmm10
+	vpmadd52luq	768(%r10), %zmm20, %zmm11
+	vpmadd52luq	832(%r10), %zmm20, %zmm12
+	vpmadd52luq	896(%r10), %zmm20, %zmm13
+	vpmadd52luq	960(%r10), %zmm20, %zmm14
+	vpmadd52luq	1024(%r10), %zmm20, %zmm15
+	vpmadd52luq	1088(%r10), %zmm20, %zmm16
+	vpmadd52luq	1152(%r10), %zmm20, %zmm17
+	vpmadd52luq	1216(%r10), %zmm20, %zmm18
 	valignq	$1, %zmm8, %zmm10, %zmm8
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
 	valignq	$1, %zmm13, %zmm14, %zmm13
 	valignq	$1, %zmm14, %zmm15, %zmm14
-	valignq	$1, %zmm15, %zmm7, %zmm15
-	valignq	$1, %zmm7, %zmm6, %zmm7
-	valignq	$1, %zmm6, %zmm5, %zmm6
-	valignq	$1, %zmm5, %zmm9, %zmm5
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm9, %zmm18
 	vmovq	%xmm8, %rdx
 	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm4, %zmm8
-	vpmadd52huq	640(%r10), %zmm3, %zmm8
-	vpmadd52huq	64(%r10), %zmm4, %zmm10
-	vpmadd52huq	704(%r10), %zmm3, %zmm10
-	vpmadd52huq	128(%r10), %zmm4, %zmm11
-	vpmadd52huq	768(%r10), %zmm3, %zmm11
-	vpmadd52huq	192(%r10), %zmm4, %zmm12
-	vpmadd52huq	832(%r10), %zmm3, %zmm12
-	vpmadd52huq	256(%r10), %zmm4, %zmm13
-	vpmadd52huq	896(%r10), %zmm3, %zmm13
-	vpmadd52huq	320(%r10), %zmm4, %zmm14
-	vpmadd52huq	960(%r10), %zmm3, %zmm14
-	vpmadd52huq	384(%r10), %zmm4, %zmm15
-	vpmadd52huq	1024(%r10), %zmm3, %zmm15
-	vpmadd52huq	448(%r10), %zmm4, %zmm7
-	vpmadd52huq	1088(%r10), %zmm3, %zmm7
-	vpmadd52huq	512(%r10), %zmm4, %zmm6
-	vpmadd52huq	1152(%r10), %zmm3, %zmm6
-	vpmadd52huq	576(%r10), %zmm4, %zmm5
-	vpmadd52huq	1216(%r10), %zmm3, %zmm5
+	vpmadd52huq	(%r10), %zmm19, %zmm8
+	vpmadd52huq	640(%r10), %zmm20, %zmm8
+	vpmadd52huq	64(%r10), %zmm19, %zmm10
+	vpmadd52huq	704(%r10), %zmm20, %zmm10
+	vpmadd52huq	128(%r10), %zmm19, %zmm11
+	vpmadd52huq	768(%r10), %zmm20, %zmm11
+	vpmadd52huq	192(%r10), %zmm19, %zmm12
+	vpmadd52huq	832(%r10), %zmm20, %zmm12
+	vpmadd52huq	256(%r10), %zmm19, %zmm13
+	vpmadd52huq	896(%r10), %zmm20, %zmm13
+	vpmadd52huq	320(%r10), %zmm19, %zmm14
+	vpmadd52huq	960(%r10), %zmm20, %zmm14
+	vpmadd52huq	384(%r10), %zmm19, %zmm15
+	vpmadd52huq	1024(%r10), %zmm20, %zmm15
+	vpmadd52huq	448(%r10), %zmm19, %zmm16
+	vpmadd52huq	1088(%r10), %zmm20, %zmm16
+	vpmadd52huq	512(%r10), %zmm19, %zmm17
+	vpmadd52huq	1152(%r10), %zmm20, %zmm17
+	vpmadd52huq	576(%r10), %zmm19, %zmm18
+	vpmadd52huq	1216(%r10), %zmm20, %zmm18
 	addq	$8, %rdi
 	decq	%r8
 	jnz	.Llf_mpn_montmul_ifma_digit_v10
@@ -4300,9 +4301,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm13, 256(%r10)
 	vmovdqa64	%zmm14, 320(%r10)
 	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm7, 448(%r10)
-	vmovdqa64	%zmm6, 512(%r10)
-	vmovdqa64	%zmm5, 576(%r10)
+	vmovdqa64	%zmm16, 448(%r10)
+	vmovdqa64	%zmm17, 512(%r10)
+	vmovdqa64	%zmm18, 576(%r10)
 	vmovdqa64	%zmm9, 640(%r10)
 	vmovdqa64	%zmm9, 704(%r10)
 	movq	%rax, (%r10)
@@ -4540,49 +4541,43 @@ LF_WIN64_ENTRY(lf_mpn_montmul_ifma)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rdi, 0
 	.seh_pushreg %rdi
-	subq	$168, %rsp
-	.cfi_adjust_cfa_offset 168
-	.seh_stackalloc 168
-	vmovaps	%xmm6, (%rsp)
-	.seh_savexmm %xmm6, 0
-	vmovaps	%xmm7, 16(%rsp)
-	.seh_savexmm %xmm7, 16
-	vmovaps	%xmm8, 32(%rsp)
-	.seh_savexmm %xmm8, 32
-	vmovaps	%xmm9, 48(%rsp)
-	.seh_savexmm %xmm9, 48
-	vmovaps	%xmm10, 64(%rsp)
-	.seh_savexmm %xmm10, 64
-	vmovaps	%xmm11, 80(%rsp)
-	.seh_savexmm %xmm11, 80
-	vmovaps	%xmm12, 96(%rsp)
-	.seh_savexmm %xmm12, 96
-	vmovaps	%xmm13, 112(%rsp)
-	.seh_savexmm %xmm13, 112
-	vmovaps	%xmm14, 128(%rsp)
-	.seh_savexmm %xmm14, 128
-	vmovaps	%xmm15, 144(%rsp)
-	.seh_savexmm %xmm15, 144
+	subq	$136, %rsp
+	.cfi_adjust_cfa_offset 136
+	.seh_stackalloc 136
+	vmovaps	%xmm8, (%rsp)
+	.seh_savexmm %xmm8, 0
+	vmovaps	%xmm9, 16(%rsp)
+	.seh_savexmm %xmm9, 16
+	vmovaps	%xmm10, 32(%rsp)
+	.seh_savexmm %xmm10, 32
+	vmovaps	%xmm11, 48(%rsp)
+	.seh_savexmm %xmm11, 48
+	vmovaps	%xmm12, 64(%rsp)
+	.seh_savexmm %xmm12, 64
+	vmovaps	%xmm13, 80(%rsp)
+	.seh_savexmm %xmm13, 80
+	vmovaps	%xmm14, 96(%rsp)
+	.seh_savexmm %xmm14, 96
+	vmovaps	%xmm15, 112(%rsp)
+	.seh_savexmm %xmm15, 112
 	.seh_endprologue
 	movq	%rcx, %rdi
 	movq	%rdx, %rsi
 	movq	%r8, %rdx
 	movq	%r9, %rcx
-	movq	224(%rsp), %r8
-	movq	232(%rsp), %r9
+	movq	192(%rsp), %r8
+	movq	200(%rsp), %r9
 	call	LF_BODY(lf_mpn_montmul_ifma)
-	vmovaps	(%rsp), %xmm6
-	vmovaps	16(%rsp), %xmm7
-	vmovaps	32(%rsp), %xmm8
-	vmovaps	48(%rsp), %xmm9
-	vmovaps	64(%rsp), %xmm10
-	vmovaps	80(%rsp), %xmm11
-	vmovaps	96(%rsp), %xmm12
-	vmovaps	112(%rsp), %xmm13
-	vmovaps	128(%rsp), %xmm14
-	vmovaps	144(%rsp), %xmm15
-	addq	$168, %rsp
-	.cfi_adjust_cfa_offset -168
+	vmovaps	(%rsp), %xmm8
+	vmovaps	16(%rsp), %xmm9
+	vmovaps	32(%rsp), %xmm10
+	vmovaps	48(%rsp), %xmm11
+	vmovaps	64(%rsp), %xmm12
+	vmovaps	80(%rsp), %xmm13
+	vmovaps	96(%rsp), %xmm14
+	vmovaps	112(%rsp), %xmm15
+	addq	$136, %rsp
+	.cfi_adjust_cfa_offset -136
 	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rdi

@@ -207,7 +207,7 @@ def build_adx(symbol, p):
 def build_ifma(symbol, p):
     from ..x86 import function as x86
     from . import x86_ifma_mont
-    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
     # n outside [ifma_min, ifma_max] (n == 0 included) runs the adx variant, reached before
     # this function's frame is built
     f.tail_call_outside(5, p.ifma_min, p.ifma_max, p.sibling("adx"))

@@ -21,6 +21,11 @@ R_v is digit 8v+l), digit 0 kept exactly in the scalar acc0:
 
     (lo/hi of a lane product: its bits 0..51 / 52..103.) Lane 0 of R is never read again
     after the VMOVQ: acc0 carries digit 0 with its carries exactly, so m is right.
+    With V <= split_upto the IFMAs write fresh temporaries (zero idioms) that VPADDQ adds to
+    R: R's own loop-carried chain is then add, align, add rather than two IFMA latencies on
+    each side of the VALIGNQ, for 2V more additions per digit. On the development host
+    (Sapphire Rapids class) `make tune` found no V where that pays (split_upto 0 was 1.02-1.03x
+    faster than 6 over 8..64 limbs), so it is off by default.
 
 Bounds. A lane gains < 4 2^52 per iteration and shifts down, so it stays below 4 D 2^52 <
 2^61 for D <= 2^7 (n <= 96); acc0 < 2^62. The value t = sum R_p 2^(52p) < (a b 2^k + M N) /
@@ -36,8 +41,8 @@ for V (a function of n) is chosen by n, every loop count depends on n only.
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, KRegister, LocalVariable,
                             MOV, LEA, ADD, ADC, SUB, SHL, SHR, SHLD, SHRD, AND, OR, XOR, IMUL,
                             MULX, CMP, DEC, CMOVB, CMOVL, BZHI, JNZ, JE, JB, JMP, KMOVQ, VMOVQ,
-                            VMOVDQA64, VPBROADCASTQ, VALIGNQ, VPMADD52LUQ, VPMADD52HUQ, rdx,
-                            rcx)
+                            VMOVDQA64, VPBROADCASTQ, VALIGNQ, VPMADD52LUQ, VPMADD52HUQ, VPXORQ,
+                            VPADDQ, rdx, rcx)
 
 from ..kernel import Param
 from .x86_ifma_sqr import M52, _div13, unpack_consts, unpack_block
@@ -46,6 +51,11 @@ PARAMS = {
     "ifma_min": Param(16, (8, 12, 16, 24, 32),
                       "from this many limbs the IFMA path (below: the scalar adx variant)",
                       kind="size", sizes=(8, 12, 16, 24, 32)),
+    "split_upto": Param(0, (0, 4, 6, 8, 10),
+                        "up to this many zmm per operand (V = ceil(ceil(64n/52)/8)) the "
+                        "products go to fresh temporaries added to the accumulators (their "
+                        "chain: add, align, add; 2V more VPADDQ); above, IFMAs straight into "
+                        "the accumulators", kind="size", sizes=(16, 24, 32, 40, 48, 56, 64)),
     "ifma_max": Param(64, (32, 48, 64),
                       "up to this many limbs the IFMA path (above: adx); sizes the stack",
                       kind="size", sizes=(48, 64, 65)),
@@ -134,7 +144,7 @@ def montmul(f, rp, ap, bp, np, n0inv, n, p):
     JMP(entries[vmax])
     for v in range(vmin, vmax + 1):
         f.bind(entries[v])
-        _body(f, v, (s_rp, s_np, s_n), ap, np, k0, n, D, lay, m52, zero, cidx, csh)
+        _body(f, v, (s_rp, s_np, s_n), ap, np, k0, n, D, lay, m52, zero, cidx, csh, p)
         JMP(done)
     f.bind(done)
 
@@ -176,7 +186,7 @@ def _unpack(f, dst, src, nbytes, nblocks, cidx, csh, m52):
         SUB(rem, 52)
 
 
-def _body(f, V, parked, ap, np, k0, n, D, lay, m52, zero, cidx, csh):
+def _body(f, V, parked, ap, np, k0, n, D, lay, m52, zero, cidx, csh, p):
     s_rp, s_np, s_n = parked
     b = lay.base
     nb = GeneralPurposeRegister64()
@@ -206,8 +216,18 @@ def _body(f, V, parked, ap, np, k0, n, D, lay, m52, zero, cidx, csh):
     MOV(rdx, [bptr])
     VPBROADCASTQ(zb, rdx)
     MULX(hi, lo, a0)
+    # split: the products go to fresh temporaries T (zero idioms) and reach R by VPADDQ, so
+    # R's loop-carried chain is add, align, add instead of two IFMA latencies on each side
+    split = V <= p.split_upto
+    T = [ZMMRegister() for _ in range(V)] if split else R
+
+    def fresh():
+        if split:
+            for t in T:
+                VPXORQ(t, t, t)
+    fresh()
     for v in range(V):
-        VPMADD52LUQ(R[v], zb, [b + lay.A + 64 * v])
+        VPMADD52LUQ(T[v], zb, [b + lay.A + 64 * v])
     ADD(acc0, lo)
     ADC(hi, 0)
     MOV(rdx, acc0)
@@ -219,15 +239,24 @@ def _body(f, V, parked, ap, np, k0, n, D, lay, m52, zero, cidx, csh):
     ADC(hi, hi2)
     SHRD(acc0, hi, 52)
     for v in range(V):
-        VPMADD52LUQ(R[v], zm, [b + lay.N + 64 * v])
+        VPMADD52LUQ(T[v], zm, [b + lay.N + 64 * v])
+    if split:
+        for v in range(V):
+            VPADDQ(R[v], R[v], T[v])
     for v in range(V - 1):
         VALIGNQ(R[v], R[v + 1], R[v], 1)
     VALIGNQ(R[V - 1], zero, R[V - 1], 1)
     VMOVQ(x, R[0].as_xmm)
     ADD(acc0, x)
+    if split:
+        T = [ZMMRegister() for _ in range(V)]
+    fresh()
     for v in range(V):
-        VPMADD52HUQ(R[v], zb, [b + lay.A + 64 * v])
-        VPMADD52HUQ(R[v], zm, [b + lay.N + 64 * v])
+        VPMADD52HUQ(T[v], zb, [b + lay.A + 64 * v])
+        VPMADD52HUQ(T[v], zm, [b + lay.N + 64 * v])
+    if split:
+        for v in range(V):
+            VPADDQ(R[v], R[v], T[v])
     ADD(bptr, 8)
     DEC(cnt)
     JNZ(loop)
