@@ -33,6 +33,10 @@ const struct lf_schedule lf_schedule_table[] = {
 static const struct lf_schedule_id lf_schedule_ids_cortex_a72[] = {
 	{ 0x41, 0xd08 },
 };
+/* neoverse-n1: MIDR implementer 0x41 part 0xd0c */
+static const struct lf_schedule_id lf_schedule_ids_neoverse_n1[] = {
+	{ 0x41, 0xd0c },
+};
 /* neoverse-v1: MIDR implementer 0x41 part 0xd40 */
 static const struct lf_schedule_id lf_schedule_ids_neoverse_v1[] = {
 	{ 0x41, 0xd40 },
@@ -48,6 +52,9 @@ const struct lf_schedule lf_schedule_table[] = {
 	{ "cortex-a72", "gen/schedules/aarch64/cortex-a72.toml", NULL,
 	  lf_schedule_ids_cortex_a72,
 	  sizeof lf_schedule_ids_cortex_a72 / sizeof lf_schedule_ids_cortex_a72[0] },
+	{ "neoverse-n1", "gen/schedules/aarch64/neoverse-n1.toml", NULL,
+	  lf_schedule_ids_neoverse_n1,
+	  sizeof lf_schedule_ids_neoverse_n1 / sizeof lf_schedule_ids_neoverse_n1[0] },
 	{ "neoverse-v1", "gen/schedules/aarch64/neoverse-v1.toml", NULL,
 	  lf_schedule_ids_neoverse_v1,
 	  sizeof lf_schedule_ids_neoverse_v1 / sizeof lf_schedule_ids_neoverse_v1[0] },
@@ -83,11 +90,13 @@ static const uint8_t *const lf_mpn_mul_1_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
 	lf_mpn_mul_1_order_cortex_a72,
+	lf_mpn_mul_1_order_neoverse_n1,
 	lf_mpn_mul_1_order_neoverse_v1,
 	lf_mpn_mul_1_order_thunderx2t99,
 };
@@ -116,11 +125,13 @@ static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_addmul_1_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_addmul_1_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_addmul_1_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
 	lf_mpn_addmul_1_order_cortex_a72,
+	lf_mpn_addmul_1_order_neoverse_n1,
 	lf_mpn_addmul_1_order_neoverse_v1,
 	lf_mpn_addmul_1_order_thunderx2t99,
 };
@@ -149,11 +160,13 @@ static const uint8_t *const lf_mpn_sqr_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_sqr_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_sqr_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_sqr_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
 	lf_mpn_sqr_order_cortex_a72,
+	lf_mpn_sqr_order_neoverse_n1,
 	lf_mpn_sqr_order_neoverse_v1,
 	lf_mpn_sqr_order_thunderx2t99,
 };
@@ -187,11 +200,13 @@ static const uint8_t *const lf_bi_mul_add_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 5, LF_ORDER_END };
 static const uint8_t lf_bi_mul_add_order_cortex_a72[] = { 2, 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_neoverse_n1[] = { 0, 1, 2, 5, LF_ORDER_END };
 static const uint8_t lf_bi_mul_add_order_neoverse_v1[] = { 3, 0, 2, 5, LF_ORDER_END };
 static const uint8_t lf_bi_mul_add_order_thunderx2t99[] = { 4, 0, 2, 5, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
 	lf_bi_mul_add_order_cortex_a72,
+	lf_bi_mul_add_order_neoverse_n1,
 	lf_bi_mul_add_order_neoverse_v1,
 	lf_bi_mul_add_order_thunderx2t99,
 };
@@ -219,11 +234,13 @@ static const uint8_t *const lf_bi_square_to_len_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
 	lf_bi_square_to_len_order_cortex_a72,
+	lf_bi_square_to_len_order_neoverse_n1,
 	lf_bi_square_to_len_order_neoverse_v1,
 	lf_bi_square_to_len_order_thunderx2t99,
 };
@@ -257,11 +274,13 @@ static const uint8_t *const lf_poly1305_blocks_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_poly1305_blocks_order_cortex_a72[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_neoverse_n1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_poly1305_blocks_order_neoverse_v1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_poly1305_blocks_order_thunderx2t99[] = { 1, 0, 2, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = {
 	lf_poly1305_blocks_order_generic,
 	lf_poly1305_blocks_order_cortex_a72,
+	lf_poly1305_blocks_order_neoverse_n1,
 	lf_poly1305_blocks_order_neoverse_v1,
 	lf_poly1305_blocks_order_thunderx2t99,
 };
@@ -289,11 +308,13 @@ static const uint8_t *const lf_mpn_mul_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = {
 	lf_mpn_mul_order_generic,
 	lf_mpn_mul_order_cortex_a72,
+	lf_mpn_mul_order_neoverse_n1,
 	lf_mpn_mul_order_neoverse_v1,
 	lf_mpn_mul_order_thunderx2t99,
 };
@@ -309,6 +330,7 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_montmul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64@neoverse-n1", (lf_fnptr)lf_mpn_montmul_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1" },
 #endif
 	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C" },
 };
@@ -320,13 +342,15 @@ static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_cortex_a72[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_neoverse_n1[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_neoverse_v1[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_thunderx2t99[] = { 0, 2, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_generic,
 	lf_mpn_montmul_order_cortex_a72,
+	lf_mpn_montmul_order_neoverse_n1,
 	lf_mpn_montmul_order_neoverse_v1,
 	lf_mpn_montmul_order_thunderx2t99,
 };
@@ -354,11 +378,13 @@ static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_multiply_to_len_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_multiply_to_len_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_multiply_to_len_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_cortex_a72,
+	lf_bi_multiply_to_len_order_neoverse_n1,
 	lf_bi_multiply_to_len_order_neoverse_v1,
 	lf_bi_multiply_to_len_order_thunderx2t99,
 };

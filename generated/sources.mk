@@ -41,6 +41,7 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64__neoverse_n1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_sqr_a64.S \

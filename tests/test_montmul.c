@@ -23,6 +23,9 @@
  *   - reads outside ap/bp/np, writes outside {rp,n} (guard pages, canaries), writes into
  *     an input, an rp limb never written (rp starts as garbage); alignment assumptions
  *     (every 8-byte offset mod 64); ap == bp (squaring) read wrongly;
+ *   - the a64 squaring path (ap == bp, n >= sqr_min): a half column doubled wrongly, the
+ *     square a_h^2 or the middle m_h N_h lost or added twice, at every n in 1..70 (both
+ *     sides of every sqr_min choice) and 96, 128, 256, random, saturating and edge operands;
  *   - n == 0 touching memory (NULL and PROT_NONE pointers);
  *   - in the BigInteger entry points: BE word order and the word-to-limb packing, inv taken
  *     from the wrong words, a modulus padded with a leading zero word (odd lengths, as
@@ -345,6 +348,66 @@ START_TEST(test_mont_lengths)
 }
 END_TEST
 
+/* ap == bp at every length: the a64 variant's squaring path (ap == bp and n >= its schedule's
+ * sqr_min, at most 16, so 1..70 has lengths on both sides of every choice: below it the same
+ * call multiplies) and every other variant with aliased operands. The squaring path adds
+ * sum_(j < i-j) a_j a_(i-j) twice and a_h^2 (i = 2h) once, beside the m N products: a wrong
+ * doubling (a lost top bit of the half column, a square added twice or not at all) shows in
+ * every column from the third on, and the all-ones cases carry into the third accumulator
+ * word in every column (2 a_j a_(i-j) + a_h^2 + m N near 2^129 (i + 1)). */
+START_TEST(test_mont_square)
+{
+	const struct tvar *t = var(_i);
+	static const size_t big[] = { 96, 128, 256 };
+	uint64_t N[MAXN], a[MAXN];
+	size_t subtract = 0, nosub = 0;
+	rng_t rng;
+	rng_init(&rng, t->label, 88);
+	for (size_t i = 1; i <= 70 + NLEN(big); i++) {
+		size_t n = i <= 70 ? i : big[i - 71];
+		/* random operands below random (and N = 1 mod 2^32) moduli */
+		for (int rep = 0; rep < 3; rep++) {
+			struct or_mont_info info = { 0, 0, 0, 0, 0, NULL };
+			make_mod(N, n, rep == 2 ? M_1MOD32 : M_RANDOM, &rng);
+			make_op(a, N, n, OP_RANDOM, &rng);
+			struct exec_ctx c = ctx(t, COV_LENGTH, "ap == bp, random a below a random N");
+			exec_montmul(&c, a, NULL, N, n, 1, NULL, &info);
+			*(info.subtract ? &subtract : &nosub) += 1;
+		}
+		/* saturating: N all ones or R - small, a = N-1 and N-2 */
+		for (int k = 0; k < 4; k++) {
+			struct or_mont_info info = { 0, 0, 0, 0, 0, NULL };
+			make_mod(N, n, k < 2 ? M_ONES : M_R_SMALL, &rng);
+			make_op(a, N, n, k & 1 ? OP_NM2 : OP_NM1, &rng);
+			struct exec_ctx c = ctx(t, COV_CARRY, k == 0 ? "ap == bp, N all ones, a = N-1" :
+			                        k == 1 ? "ap == bp, N all ones, a = N-2" :
+			                        k == 2 ? "ap == bp, N = R - small, a = N-1" :
+			                                 "ap == bp, N = R - small, a = N-2");
+			exec_montmul(&c, a, NULL, N, n, 1, NULL, &info);
+			*(info.subtract ? &subtract : &nosub) += 1;
+		}
+		/* edge operands over the edge moduli: every operand of the menu at every n */
+		for (int k = 0; k < N_MOD; k++) {
+			int op = (int)((k + i) % N_OP);
+			make_mod(N, n, (enum modkind)k, &rng);
+			make_op(a, N, n, op, &rng);
+			struct exec_ctx c = ctx(t, COV_LATTICE, op_name[op]);
+			exec_montmul(&c, a, NULL, N, n, 1, NULL, NULL);
+		}
+		/* a in [N, R): all ones, and the top bit only, with a small top limb of N */
+		make_mod(N, n, M_TOP1, &rng);
+		fill64(a, n, PAT_ONES, &rng);
+		struct exec_ctx c = ctx(t, COV_LENGTH, "ap == bp, a = R-1, N with top limb 1");
+		exec_montmul(&c, a, NULL, N, n, 1, NULL, NULL);
+		fill64(a, n, PAT_TOPBIT, &rng);
+		c.what = "ap == bp, a = 2^(64n-1), N with top limb 1";
+		exec_montmul(&c, a, NULL, N, n, 1, NULL, NULL);
+	}
+	ck_assert_msg(subtract > 0 && nosub > 0, "test bug: final subtraction due in %zu cases, "
+	              "not due in %zu: both must occur", subtract, nosub);
+}
+END_TEST
+
 START_TEST(test_mont_guards)
 {
 	const struct tvar *t = var(_i);
@@ -603,6 +666,7 @@ Suite *suite_montmul(void)
 	tcase_add_loop_test(tc, test_mont_lattice, 0, n);
 	tcase_add_loop_test(tc, test_mont_carries, 0, n);
 	tcase_add_loop_test(tc, test_mont_lengths, 0, n);
+	tcase_add_loop_test(tc, test_mont_square, 0, n);
 	tcase_add_loop_test(tc, test_mont_guards, 0, n);
 	tcase_add_loop_test(tc, test_mont_alignment, 0, n);
 	tcase_add_loop_test(tc, test_mont_bi_api, 0, n);

@@ -32,33 +32,428 @@
  *    step's operands loaded meanwhile, never past an array; adds/adcs/adc into
  *    t2:t1:t0), entered mid-body for the step count mod unroll; m_i = t0 n0inv with
  *    only umulh(m_i, N_0); m kept in rp, overwritten by the result column by column;
- *    constant-time final subtraction.
+ *    constant-time final subtraction. ap == bp and n >= sqr_min: squaring columns,
+ *    steps of a_j a_(i-j) (summed once, doubled with extr) and the pair m_j N_(i-j),
+ *    m_(i-j) N_j, the middle a_h^2, m_h N_h once: 3/4 of the multiplies.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [mpn_montmul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   addressing = offset
  *   depth = 1
+ *   sqr_min = 18
  *   unroll = 4
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21, x22, x23
- * 270 instructions.
+ * Frame: saves and restores callee-saved x19, x20, x21, x22, x23, x24, x25, x26, x27, x28
+ * 633 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_montmul_a64)
-	stp	x19, x20, [sp, #-48]!
-	.cfi_def_cfa_offset 48
-	.cfi_offset x19, -48
-	.cfi_offset x20, -40
+	stp	x19, x20, [sp, #-112]!
+	.cfi_def_cfa_offset 112
+	.cfi_offset x19, -112
+	.cfi_offset x20, -104
 	stp	x21, x22, [sp, #16]
-	.cfi_offset x21, -32
-	.cfi_offset x22, -24
-	str	x23, [sp, #32]
-	.cfi_offset x23, -16
+	.cfi_offset x21, -96
+	.cfi_offset x22, -88
+	stp	x23, x24, [sp, #32]
+	.cfi_offset x23, -80
+	.cfi_offset x24, -72
+	stp	x25, x26, [sp, #48]
+	.cfi_offset x25, -64
+	.cfi_offset x26, -56
+	stp	x27, x28, [sp, #64]
+	.cfi_offset x27, -48
+	.cfi_offset x28, -40
 	cbz	x5, .Llf_mpn_montmul_a64_n0
 	mov	x6, xzr
 	mov	x7, xzr
 	mov	x8, xzr
+	cmp	x1, x2
+	b.ne	.Llf_mpn_montmul_a64_mul
+	cmp	x5, #18
+	b.lo	.Llf_mpn_montmul_a64_mul
+	str	x1, [sp, #80]
+	str	x3, [sp, #88]
+	str	x5, [sp, #96]
+	str	x4, [sp, #104]
+	mov	x23, xzr
+.Llf_mpn_montmul_a64_sqr_lo:
+	str	xzr, [x0, x23, lsl #3]
+	ldr	x1, [sp, #80]
+	mov	x13, x1
+	add	x14, x1, x23, lsl #3
+	ldr	x1, [sp, #88]
+	mov	x20, x1
+	add	x16, x1, x23, lsl #3
+	mov	x15, x0
+	add	x19, x0, x23, lsl #3
+	add	x21, x23, #1
+	lsr	x21, x21, #1
+	ldr	x9, [x13], #8
+	ldr	x10, [x14], #-8
+	ldr	x11, [x15], #8
+	ldr	x12, [x16], #-8
+	ldr	x4, [x19], #-8
+	ldr	x5, [x20], #8
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	mov	x26, xzr
+	mov	x27, xzr
+	add	x17, x21, #3
+	lsr	x17, x17, #2
+	cbz	x17, .Llf_mpn_montmul_a64_steps_done
+	tbz	x21, #0, .Llf_mpn_montmul_a64_mod2_0
+	tbz	x21, #1, .Llf_mpn_montmul_a64_mod4_1
+	sub	x13, x13, #8
+	add	x14, x14, #8
+	sub	x15, x15, #8
+	add	x16, x16, #8
+	add	x19, x19, #8
+	sub	x20, x20, #8
+	b	.Llf_mpn_montmul_a64_step1
+.Llf_mpn_montmul_a64_mod4_1:
+	sub	x13, x13, #24
+	add	x14, x14, #24
+	sub	x15, x15, #24
+	add	x16, x16, #24
+	add	x19, x19, #24
+	sub	x20, x20, #24
+	b	.Llf_mpn_montmul_a64_step3
+.Llf_mpn_montmul_a64_mod2_0:
+	tbz	x21, #1, .Llf_mpn_montmul_a64_mod4_0
+	sub	x13, x13, #16
+	add	x14, x14, #16
+	sub	x15, x15, #16
+	add	x16, x16, #16
+	add	x19, x19, #16
+	sub	x20, x20, #16
+	b	.Llf_mpn_montmul_a64_step2
+.Llf_mpn_montmul_a64_mod4_0:
+/* LLVM-MCA-BEGIN montsqr_lo limbs=16 */
+.Llf_mpn_montmul_a64_step0:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13]
+	ldr	x10, [x14]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15]
+	ldr	x12, [x16]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19]
+	ldr	x5, [x20]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_step1:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13, #8]
+	ldr	x10, [x14, #-8]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15, #8]
+	ldr	x12, [x16, #-8]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19, #-8]
+	ldr	x5, [x20, #8]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_step2:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13, #16]
+	ldr	x10, [x14, #-16]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15, #16]
+	ldr	x12, [x16, #-16]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19, #-16]
+	ldr	x5, [x20, #16]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_step3:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13, #24]
+	ldr	x10, [x14, #-24]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15, #24]
+	ldr	x12, [x16, #-24]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19, #-24]
+	ldr	x5, [x20, #24]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+	add	x13, x13, #32
+	sub	x14, x14, #32
+	add	x15, x15, #32
+	sub	x16, x16, #32
+	sub	x19, x19, #32
+	add	x20, x20, #32
+	subs	x17, x17, #1
+	b.ne	.Llf_mpn_montmul_a64_step0
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_a64_steps_done:
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	adds	x6, x6, x1, lsl #1
+	extr	x21, x2, x1, #63
+	adcs	x7, x7, x21
+	extr	x22, x3, x2, #63
+	adc	x8, x8, x22
+	tbnz	x23, #0, .Llf_mpn_montmul_a64_sqr_lo_odd
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	adds	x6, x6, x21
+	adcs	x7, x7, x22
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_sqr_lo_odd:
+	ldr	x1, [sp, #104]
+	mul	x2, x6, x1
+	str	x2, [x0, x23, lsl #3]
+	ldr	x1, [sp, #88]
+	ldr	x1, [x1]
+	umulh	x1, x2, x1
+	cmp	x6, #1
+	adcs	x6, x7, x1
+	adc	x7, x8, xzr
+	mov	x8, xzr
+	add	x23, x23, #1
+	ldr	x1, [sp, #96]
+	cmp	x23, x1
+	b.ne	.Llf_mpn_montmul_a64_sqr_lo
+	sub	x28, x23, #1
+	lsl	x28, x28, #3
+	mov	x23, xzr
+	cbz	x28, .Llf_mpn_montmul_a64_sqr_last
+.Llf_mpn_montmul_a64_sqr_hi:
+	add	x21, x23, #8
+	ldr	x1, [sp, #80]
+	add	x13, x1, x21
+	add	x14, x1, x28
+	ldr	x1, [sp, #88]
+	add	x20, x1, x21
+	add	x16, x1, x28
+	add	x15, x0, x21
+	add	x19, x0, x28
+	sub	x21, x28, x23
+	lsr	x21, x21, #4
+	ldr	x9, [x13], #8
+	ldr	x10, [x14], #-8
+	ldr	x11, [x15], #8
+	ldr	x12, [x16], #-8
+	ldr	x4, [x19], #-8
+	ldr	x5, [x20], #8
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	mov	x26, xzr
+	mov	x27, xzr
+	add	x17, x21, #3
+	lsr	x17, x17, #2
+	cbz	x17, .Llf_mpn_montmul_a64_steps_done2
+	tbz	x21, #0, .Llf_mpn_montmul_a64_mod2_02
+	tbz	x21, #1, .Llf_mpn_montmul_a64_mod4_12
+	sub	x13, x13, #8
+	add	x14, x14, #8
+	sub	x15, x15, #8
+	add	x16, x16, #8
+	add	x19, x19, #8
+	sub	x20, x20, #8
+	b	.Llf_mpn_montmul_a64_step12
+.Llf_mpn_montmul_a64_mod4_12:
+	sub	x13, x13, #24
+	add	x14, x14, #24
+	sub	x15, x15, #24
+	add	x16, x16, #24
+	add	x19, x19, #24
+	sub	x20, x20, #24
+	b	.Llf_mpn_montmul_a64_step32
+.Llf_mpn_montmul_a64_mod2_02:
+	tbz	x21, #1, .Llf_mpn_montmul_a64_mod4_02
+	sub	x13, x13, #16
+	add	x14, x14, #16
+	sub	x15, x15, #16
+	add	x16, x16, #16
+	add	x19, x19, #16
+	sub	x20, x20, #16
+	b	.Llf_mpn_montmul_a64_step22
+.Llf_mpn_montmul_a64_mod4_02:
+/* LLVM-MCA-BEGIN montsqr_hi limbs=16 */
+.Llf_mpn_montmul_a64_step02:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13]
+	ldr	x10, [x14]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15]
+	ldr	x12, [x16]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19]
+	ldr	x5, [x20]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_step12:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13, #8]
+	ldr	x10, [x14, #-8]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15, #8]
+	ldr	x12, [x16, #-8]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19, #-8]
+	ldr	x5, [x20, #8]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_step22:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13, #16]
+	ldr	x10, [x14, #-16]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15, #16]
+	ldr	x12, [x16, #-16]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19, #-16]
+	ldr	x5, [x20, #16]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_step32:
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	ldr	x9, [x13, #24]
+	ldr	x10, [x14, #-24]
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	ldr	x11, [x15, #24]
+	ldr	x12, [x16, #-24]
+	adds	x1, x1, x21
+	adcs	x2, x2, x22
+	adc	x3, x3, xzr
+	umulh	x27, x4, x5
+	mul	x26, x4, x5
+	ldr	x4, [x19, #-24]
+	ldr	x5, [x20, #24]
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+	add	x13, x13, #32
+	sub	x14, x14, #32
+	add	x15, x15, #32
+	sub	x16, x16, #32
+	sub	x19, x19, #32
+	add	x20, x20, #32
+	subs	x17, x17, #1
+	b.ne	.Llf_mpn_montmul_a64_step02
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_a64_steps_done2:
+	adds	x6, x6, x26
+	adcs	x7, x7, x27
+	adc	x8, x8, xzr
+	adds	x6, x6, x1, lsl #1
+	extr	x21, x2, x1, #63
+	adcs	x7, x7, x21
+	extr	x22, x3, x2, #63
+	adc	x8, x8, x22
+	sub	x21, x28, x23
+	tbz	x21, #3, .Llf_mpn_montmul_a64_sqr_hi_even
+	umulh	x22, x9, x10
+	mul	x21, x9, x10
+	adds	x6, x6, x21
+	adcs	x7, x7, x22
+	adc	x8, x8, xzr
+	umulh	x25, x11, x12
+	mul	x24, x11, x12
+	adds	x6, x6, x24
+	adcs	x7, x7, x25
+	adc	x8, x8, xzr
+.Llf_mpn_montmul_a64_sqr_hi_even:
+	str	x6, [x0, x23]
+	mov	x6, x7
+	mov	x7, x8
+	mov	x8, xzr
+	add	x23, x23, #8
+	cmp	x23, x28
+	b.ne	.Llf_mpn_montmul_a64_sqr_hi
+.Llf_mpn_montmul_a64_sqr_last:
+	str	x6, [x0, x28]
+	ldr	x3, [sp, #88]
+	ldr	x5, [sp, #96]
+	b	.Llf_mpn_montmul_a64_final
+.Llf_mpn_montmul_a64_mul:
 	mov	x23, xzr
 .Llf_mpn_montmul_a64_col_lo:
 	mov	x13, x1
@@ -73,30 +468,30 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	mov	x22, xzr
 	add	x17, x23, #3
 	lsr	x17, x17, #2
-	cbz	x17, .Llf_mpn_montmul_a64_steps_done
-	tbz	x23, #0, .Llf_mpn_montmul_a64_mod2_0
-	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_1
+	cbz	x17, .Llf_mpn_montmul_a64_steps_done3
+	tbz	x23, #0, .Llf_mpn_montmul_a64_mod2_03
+	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_13
 	sub	x13, x13, #8
 	add	x14, x14, #8
 	sub	x15, x15, #8
 	add	x16, x16, #8
-	b	.Llf_mpn_montmul_a64_step1
-.Llf_mpn_montmul_a64_mod4_1:
+	b	.Llf_mpn_montmul_a64_step13
+.Llf_mpn_montmul_a64_mod4_13:
 	sub	x13, x13, #24
 	add	x14, x14, #24
 	sub	x15, x15, #24
 	add	x16, x16, #24
-	b	.Llf_mpn_montmul_a64_step3
-.Llf_mpn_montmul_a64_mod2_0:
-	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_0
+	b	.Llf_mpn_montmul_a64_step33
+.Llf_mpn_montmul_a64_mod2_03:
+	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_03
 	sub	x13, x13, #16
 	add	x14, x14, #16
 	sub	x15, x15, #16
 	add	x16, x16, #16
-	b	.Llf_mpn_montmul_a64_step2
-.Llf_mpn_montmul_a64_mod4_0:
+	b	.Llf_mpn_montmul_a64_step23
+.Llf_mpn_montmul_a64_mod4_03:
 /* LLVM-MCA-BEGIN montmul_lo limbs=8 */
-.Llf_mpn_montmul_a64_step0:
+.Llf_mpn_montmul_a64_step03:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13]
@@ -111,7 +506,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	adds	x6, x6, x19
 	adcs	x7, x7, x20
 	adc	x8, x8, xzr
-.Llf_mpn_montmul_a64_step1:
+.Llf_mpn_montmul_a64_step13:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13, #8]
@@ -126,7 +521,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	adds	x6, x6, x19
 	adcs	x7, x7, x20
 	adc	x8, x8, xzr
-.Llf_mpn_montmul_a64_step2:
+.Llf_mpn_montmul_a64_step23:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13, #16]
@@ -141,7 +536,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	adds	x6, x6, x19
 	adcs	x7, x7, x20
 	adc	x8, x8, xzr
-.Llf_mpn_montmul_a64_step3:
+.Llf_mpn_montmul_a64_step33:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13, #24]
@@ -161,9 +556,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	add	x15, x15, #32
 	sub	x16, x16, #32
 	subs	x17, x17, #1
-	b.ne	.Llf_mpn_montmul_a64_step0
+	b.ne	.Llf_mpn_montmul_a64_step03
 /* LLVM-MCA-END */
-.Llf_mpn_montmul_a64_steps_done:
+.Llf_mpn_montmul_a64_steps_done3:
 	adds	x6, x6, x21
 	adcs	x7, x7, x22
 	adc	x8, x8, xzr
@@ -203,30 +598,30 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	mov	x22, xzr
 	add	x17, x23, #3
 	lsr	x17, x17, #2
-	cbz	x17, .Llf_mpn_montmul_a64_steps_done2
-	tbz	x23, #0, .Llf_mpn_montmul_a64_mod2_02
-	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_12
+	cbz	x17, .Llf_mpn_montmul_a64_steps_done4
+	tbz	x23, #0, .Llf_mpn_montmul_a64_mod2_04
+	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_14
 	sub	x13, x13, #8
 	add	x14, x14, #8
 	sub	x15, x15, #8
 	add	x16, x16, #8
-	b	.Llf_mpn_montmul_a64_step12
-.Llf_mpn_montmul_a64_mod4_12:
+	b	.Llf_mpn_montmul_a64_step14
+.Llf_mpn_montmul_a64_mod4_14:
 	sub	x13, x13, #24
 	add	x14, x14, #24
 	sub	x15, x15, #24
 	add	x16, x16, #24
-	b	.Llf_mpn_montmul_a64_step32
-.Llf_mpn_montmul_a64_mod2_02:
-	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_02
+	b	.Llf_mpn_montmul_a64_step34
+.Llf_mpn_montmul_a64_mod2_04:
+	tbz	x23, #1, .Llf_mpn_montmul_a64_mod4_04
 	sub	x13, x13, #16
 	add	x14, x14, #16
 	sub	x15, x15, #16
 	add	x16, x16, #16
-	b	.Llf_mpn_montmul_a64_step22
-.Llf_mpn_montmul_a64_mod4_02:
+	b	.Llf_mpn_montmul_a64_step24
+.Llf_mpn_montmul_a64_mod4_04:
 /* LLVM-MCA-BEGIN montmul_hi limbs=8 */
-.Llf_mpn_montmul_a64_step02:
+.Llf_mpn_montmul_a64_step04:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13]
@@ -241,7 +636,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	adds	x6, x6, x19
 	adcs	x7, x7, x20
 	adc	x8, x8, xzr
-.Llf_mpn_montmul_a64_step12:
+.Llf_mpn_montmul_a64_step14:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13, #8]
@@ -256,7 +651,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	adds	x6, x6, x19
 	adcs	x7, x7, x20
 	adc	x8, x8, xzr
-.Llf_mpn_montmul_a64_step22:
+.Llf_mpn_montmul_a64_step24:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13, #16]
@@ -271,7 +666,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	adds	x6, x6, x19
 	adcs	x7, x7, x20
 	adc	x8, x8, xzr
-.Llf_mpn_montmul_a64_step32:
+.Llf_mpn_montmul_a64_step34:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	ldr	x9, [x13, #24]
@@ -291,9 +686,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	add	x15, x15, #32
 	sub	x16, x16, #32
 	subs	x17, x17, #1
-	b.ne	.Llf_mpn_montmul_a64_step02
+	b.ne	.Llf_mpn_montmul_a64_step04
 /* LLVM-MCA-END */
-.Llf_mpn_montmul_a64_steps_done2:
+.Llf_mpn_montmul_a64_steps_done4:
 	umulh	x20, x9, x10
 	mul	x19, x9, x10
 	adds	x6, x6, x21
@@ -319,6 +714,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	str	x6, [x4, #-8]
 	sub	x3, x3, x5, lsl #3
 	add	x3, x3, #8
+.Llf_mpn_montmul_a64_final:
 	mov	x15, x0
 	mov	x16, x3
 	mov	x17, x5
@@ -344,12 +740,19 @@ LF_FUNC_BEGIN(lf_mpn_montmul_a64)
 	sub	x17, x17, #1
 	cbnz	x17, .Llf_mpn_montmul_a64_subtract
 .Llf_mpn_montmul_a64_n0:
-	ldr	x23, [sp, #32]
+	ldp	x27, x28, [sp, #64]
+	.cfi_restore x27
+	.cfi_restore x28
+	ldp	x25, x26, [sp, #48]
+	.cfi_restore x25
+	.cfi_restore x26
+	ldp	x23, x24, [sp, #32]
 	.cfi_restore x23
+	.cfi_restore x24
 	ldp	x21, x22, [sp, #16]
 	.cfi_restore x21
 	.cfi_restore x22
-	ldp	x19, x20, [sp], #48
+	ldp	x19, x20, [sp], #112
 	.cfi_restore x19
 	.cfi_restore x20
 	.cfi_def_cfa_offset 0

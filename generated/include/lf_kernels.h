@@ -168,6 +168,8 @@ LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const u
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_mpn_montmul_a64(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* a64@neoverse-n1 requires: no optional feature */
+LF_KERNEL_DECL void lf_mpn_montmul_a64__neoverse_n1(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 #endif
 
 /* bi_multiply_to_len: z = x * y (BigInteger.implMultiplyToLen) */

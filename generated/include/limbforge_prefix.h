@@ -62,6 +62,7 @@
 #define lf_mpn_addmul_1_ref LF_PFX(lf_mpn_addmul_1_ref)
 #define lf_mpn_montmul LF_PFX(lf_mpn_montmul)
 #define lf_mpn_montmul_a64 LF_PFX(lf_mpn_montmul_a64)
+#define lf_mpn_montmul_a64__neoverse_n1 LF_PFX(lf_mpn_montmul_a64__neoverse_n1)
 #define lf_mpn_montmul_adx LF_PFX(lf_mpn_montmul_adx)
 #define lf_mpn_montmul_ifma LF_PFX(lf_mpn_montmul_ifma)
 #define lf_mpn_montmul_ref LF_PFX(lf_mpn_montmul_ref)

@@ -50,6 +50,54 @@ per operand (HotSpot) or immediate offsets from pointers advanced once per itera
 llvm-mca regions montmul_lo / montmul_hi are the two column loops; their limbs= count is the
 64x64-bit products of one iteration (2 unroll). llvm-mca's out-of-order models do not see
 `depth` (the three orders are rotations of one another in a loop), only timing does.
+
+Squaring (a64, ap == bp and n >= sqr_min; pointer equality and n are public): column i is
+
+    t += 2 sum_(lo<=j<i-j) a_j a_(i-j)  [+ a_h^2  if i = 2h]  + sum_j m_j N_(i-j)
+
+(lo = 0 in the first half, i-n+1 in the second; the sum over m N as in the multiply). One
+squaring step takes a lower index j and makes three products: a_j a_(i-j) into a separate
+half-column accumulator u = u2:u1:u0, and both m N products of the pair, m_j N_(i-j) and
+m_(i-j) N_j, into t; after the column's steps t += 2u (adds with lsl #1, extr, adcs, adc) and,
+for even i, the middle a_h^2 and m_h N_h once. So a column of 2k a b and m N products of the
+multiply is k steps of three multiplies (mul+umulh each): 25% fewer multiplies, and 4.5 instead
+of 6 accumulating adds per product pair. Steps per column: (i+1)/2 in the first half (the
+partner of j = 0 is m_i N_0: rp[i] is zeroed when column i starts, so it adds 0 and the REDC
+step supplies it), (n-s)/2 in column n-1+s. The step is pipelined as the multiply's: the six
+operands of step j+1 are loaded (post-index or immediate offsets from six pointers, per
+`addressing`; ascending a_j, m_j, N_j, descending a_(i-j), m_(i-j), N_(i-j)) while the
+previous products are accumulated, and for depth >= 1 m_(i-j) N_j is added in the next step
+(depth 2 squares as depth 1). The loads after a column's last step are those of j = i-j:
+always inside the arrays, and for even i the middle's operands. m computation (umulh(m, N0)
+only), the second half, the final subtraction: as in the multiply. ap, np, n and n0inv wait on
+the stack during the squaring columns (the six pointers need their registers). llvm-mca
+regions montsqr_lo / montsqr_hi; their limbs= is 4 per step: the products of the multiply one
+squaring step replaces, so cycles per limb compare directly with montmul_lo/hi.
+
+sqr_min, measured with llvm-mca-19 (Debian 19.1.7): the loops alone (bench/mca.py, cycles per
+multiply product) square at 0.74-0.75 of the multiply on every model -- cortex-a72 1.917 vs
+2.584, neoverse-n1 4.500 vs 6.000, neoverse-v1 1.047 vs 1.407, thunderx2t99 4.000 vs 5.375,
+apple-m1 1.501 vs 2.001 -- but the squaring path has more work per column (six pointers set
+up from stack copies, u zeroed and doubled, the middle products, a reload of n0inv and N_0)
+and saves only (n^2)/2 products. Whole calls (bench/mca_trace.py --set sqr_min=1: the
+executed trace of one call, 10 calls back to back), cycles per call, square / multiply:
+
+    n              1     2     4     8    12    16    17    18    20    24    32    64
+    cortex-a72   1.33  1.41  1.34  1.18  1.08  1.02  1.01  1.00  0.98  0.95  0.90  0.83
+    neoverse-n1  1.85  1.26  1.09  0.93  0.87  0.83  0.83  0.82  0.81  0.80  0.79  0.77
+    neoverse-v1  1.50  1.32  1.30  1.18  1.08  1.01  1.00  0.99  0.97  0.94  0.89  0.82
+    thunderx2t99 1.42  1.44  1.34  1.16  1.06  1.00  0.99  0.98  0.96  0.93  0.89  0.82
+    apple-m1     1.49  1.52  1.42  1.16  1.06  1.00  0.99  0.97  0.96  0.93  0.89  0.82
+
+(neoverse-n1: 1.02 at n = 5, 0.98 at 6). Fitting c(n) = a n^2 + b n + e over n = 4..64:
+a_sqr / a_mul = 0.74-0.75 on every model (the quarter of the multiplies), and the linear
+term (the work per column, 2n-1 columns) is larger, b_sqr vs b_mul cycles: cortex-a72 52.9
+vs 28.8, neoverse-n1 19.6 vs 6.2, neoverse-v1 29.2 vs 16.9, thunderx2t99 89.4 vs 44.9,
+apple-m1 38.6 vs 24.3. The crossover (b_sqr - b_mul) / (a_mul - a_sqr) is then 18, 4.4, 17,
+16, 14; measured: 18, 6, 17, 17 (16 a tie), 17 (16 a tie). neoverse-n1 (one multiplier, 3
+cycles per mul/umulh) is multiply-bound, so its gain is large and early. Default 18 (no model
+slower there); neoverse-n1's schedule takes 6. A 1024-bit modulus (n = 16) still multiplies
+(except on neoverse-n1); 2048 bits (n = 32) square at about 0.89, 4096 bits at 0.82.
 """
 
 from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
@@ -227,13 +275,20 @@ A64_PARAMS = {
     "addressing": Param("offset", ("post", "offset"),
                         "operand loads: ldr post-index each (HotSpot), or immediate offsets "
                         "from pointers advanced once per iteration"),
+    "sqr_min": Param(18, (0, 1, 2, 4, 6, 8, 12, 16, 17, 18, 20, 24, 32),
+                     "ap == bp and n >= sqr_min: the squaring columns (module docstring); "
+                     "0: no squaring path (ap == bp multiplies). Default 18: the smallest n "
+                     "at which the squaring call is not slower than the multiply on any of "
+                     "the five llvm-mca models (bench/mca_trace.py; figures in the module "
+                     "docstring); neoverse-n1, limited by its one multiplier, gains from 6",
+                     kind="size", sizes=(4, 6, 8, 12, 16, 17, 18, 20, 24, 32)),
 }
 
 
 def build_a64(symbol, p):
     from ..a64.function import Function
     from ..a64.insn import mem, post
-    from ..a64.regs import XZR
+    from ..a64.regs import XZR, SP
 
     U, D, post_index = p.unroll, p.depth, p.addressing == "post"
     if D == 2 and U % 2:
@@ -328,9 +383,11 @@ def build_a64(symbol, p):
             if D >= 1:
                 acc(regs[2], regs[3])
 
-    def steps(c, region):
+    def steps(c, region, step=step, units=2, adv=advance):
         """c (preserved) steps: (c + U - 1) / U iterations of U steps, the first entered at
-        step (-c) mod U."""
+        step (-c) mod U. adv: how the step's pointers move (offset addressing); units: the
+        64x64-bit products of the multiply that one step stands for (the marker's limbs=)."""
+        moving = post_index
         end = f.new_label("steps_done")
         if U == 1:
             f.mov(cnt, c)
@@ -341,12 +398,12 @@ def build_a64(symbol, p):
         entry = [f.new_label("step%d" % k) for k in range(U)]
 
         def tree(bit, r):               # branch on the low bits r = c mod U
-            if post_index and bit == shift - 1:
+            if moving and bit == shift - 1:
                 f.tbnz(c, bit, entry[-(r | 1 << bit) % U])
                 f.b(entry[-r % U])
                 return
             if bit == shift:            # entering at step e: offsets count from e back
-                advance(-(-r % U))
+                adv(-(-r % U))
                 f.b(entry[-r % U])
                 return
             clear = f.new_label("mod%d_%d" % (1 << (bit + 1), r))
@@ -356,12 +413,12 @@ def build_a64(symbol, p):
             tree(bit + 1, r)
         if U > 1:
             tree(0, 0)
-        f.mca_begin("%s limbs=%d" % (region, 2 * U))
+        f.mca_begin("%s limbs=%d" % (region, units * U))
         for k in range(U):
             f.bind(entry[k])
             step(k)
-        if not post_index:
-            advance(U)
+        if not moving:
+            adv(U)
         f.subs(cnt, cnt, 1)
         f.b_ne(entry[0])
         f.mca_end()
@@ -371,10 +428,187 @@ def build_a64(symbol, p):
         load_ab()
         load_mn()
 
+    def square():
+        """ap == bp, n >= sqr_min: the columns with the symmetric products a_j a_(i-j),
+        j < i-j, summed once into u = u2:u1:u0 and added twice (t += 2u, extr), the square
+        a_h^2 (i = 2h) once; the m N products as in the multiply, two per step (module
+        docstring). Ends as the multiply does: r in rp, top in t1, np_ at N_0, n intact."""
+        u0, u1, u2 = f.gpr("u0"), f.gpr("u1"), f.gpr("u2")
+        rm2, rn2 = f.gpr("rm2"), f.gpr("rn2")
+        pm2, pn2 = f.gpr("pm2"), f.gpr("pn2")
+        X, Y, Z = f.gprs(2, "x_"), f.gprs(2, "y_"), f.gprs(2, "z_")
+        # six pointers and three product pairs need the registers of ap, np, n and n0inv
+        # in the column loops: those wait on the stack
+        s_ap, s_np, s_n, s_inv = (f.local(x) for x in ("ap", "np", "n", "n0inv"))
+        for r, slot in ((ap, s_ap), (np_, s_np), (n, s_n), (n0inv, s_inv)):
+            f.spill(r, slot)
+        # arguments, public as they were in their registers (the check still sees every
+        # other load as secret)
+        f.secret_independent(public=[(SP, sl) for sl in (s_ap, s_np, s_n, s_inv)])
+        # step j: a_j (pa ascending), a_(i-j) (pb descending), m_j (pm up), N_(i-j) (pn
+        # down), m_(i-j) (pm2 down), N_j (pn2 up)
+        streams = ((ra, pa, 1), (rb, pb, -1), (rm, pm, 1), (rn, pn, -1), (rm2, pm2, -1),
+                   (rn2, pn2, 1))
+
+        def load(which, k=None):
+            """The operands of the next step (k: the step's place in the body, offset
+            addressing from the pointers as they were when the iteration started)."""
+            for r, ptr, d in (streams[x] for x in which):
+                if k is None or post_index:
+                    f.ldr(r, post(ptr, 8 * d))
+                else:
+                    f.ldr(r, mem(ptr, 8 * d * k))
+
+        def sq_advance(e):
+            for _, ptr, d in streams:
+                if e * d > 0:
+                    f.add(ptr, ptr, 8 * e * d)
+                elif e * d < 0:
+                    f.sub(ptr, ptr, -8 * e * d)
+
+        def sq_step(k):
+            """a_j a_(i-j) into u, m_j N_(i-j) and m_(i-j) N_j into t; the operands of step
+            j+1 loaded meanwhile. depth >= 1: m_(i-j) N_j is added in the next step."""
+            if D == 0:
+                mul(X[0], X[1], ra, rb)
+                load((0, 1), k)
+                acc_u(X)
+                mul(X[0], X[1], rm, rn)
+                load((2, 3), k)
+                acc(X[0], X[1])
+                mul(X[0], X[1], rm2, rn2)
+                load((4, 5), k)
+                acc(X[0], X[1])
+            else:                       # Z: m_(i-j) N_j of the previous step
+                mul(X[0], X[1], ra, rb)
+                load((0, 1), k)
+                acc(Z[0], Z[1])
+                mul(Y[0], Y[1], rm, rn)
+                load((2, 3), k)
+                acc_u(X)
+                mul(Z[0], Z[1], rm2, rn2)
+                load((4, 5), k)
+                acc(Y[0], Y[1])
+
+        def acc_u(P):
+            f.adds(u0, u0, P[0])
+            f.adcs(u1, u1, P[1])
+            f.adc(u2, u2, XZR)
+
+        def column(c, region):
+            """c steps from the pointers as set, then t += 2u + flush; ra..rn2 then hold
+            the operands of step j = i - j (the middle of an even column)."""
+            load(range(6))
+            for r in [u0, u1, u2] + (Z if D else []):
+                f.mov(r, XZR)
+            steps(c, region, step=sq_step, units=4, adv=sq_advance)
+            if D:
+                acc(Z[0], Z[1])
+            f.adds(t0, t0, u0, "lsl #1")            # t += 2 u
+            f.extr(X[0], u1, u0, 63)
+            f.adcs(t1, t1, X[0])
+            f.extr(X[1], u2, u1, 63)
+            f.adc(t2, t2, X[1])
+
+        def middle():                   # column i = 2h: a_h^2 and m_h N_h once
+            mul(X[0], X[1], ra, rb)
+            acc(X[0], X[1])
+            mul(Y[0], Y[1], rm, rn)
+            acc(Y[0], Y[1])
+
+        # columns i = 0 .. n-1: j = 0 .. (i+1)/2 - 1; m_i N_0 (j = 0 of the second stream)
+        # reads rp[i] = 0 (stored first), found by the REDC step instead; the middle of
+        # column 0 reads m_0 = 0 as well
+        c, x = f.gpr("c"), f.gpr("x")
+        f.mov(i, XZR)
+        lo_top = f.new_label("sqr_lo")
+        f.bind(lo_top)
+        f.str_(XZR, mem(rp, index=i, shift=3))
+        f.reload(x, s_ap)
+        f.mov(pa, x)
+        f.add(pb, x, i, "lsl #3")
+        f.reload(x, s_np)
+        f.mov(pn2, x)
+        f.add(pn, x, i, "lsl #3")
+        f.mov(pm, rp)
+        f.add(pm2, rp, i, "lsl #3")
+        f.add(c, i, 1)
+        f.lsr(c, c, 1)
+        column(c, "montsqr_lo")
+        odd = f.new_label("sqr_lo_odd")
+        f.tbnz(i, 0, odd)
+        middle()
+        f.bind(odd)
+        m, hi = f.gpr("m"), f.gpr("hi")
+        f.reload(x, s_inv)
+        f.mul(m, t0, x)
+        f.str_(m, mem(rp, index=i, shift=3))       # m_i -> rp[i]
+        f.reload(x, s_np)
+        f.ldr(hi, mem(x))               # N_0 (x keeps public values only)
+        f.umulh(hi, m, hi)
+        f.cmp(t0, 1)                    # carry of t0 + lo(m_i N_0) = 0 mod B: t0 != 0
+        f.adcs(t0, t1, hi)
+        f.adc(t1, t2, XZR)
+        f.mov(t2, XZR)
+        f.add(i, i, 1)
+        f.reload(x, s_n)
+        f.cmp(i, x)
+        f.b_ne(lo_top)
+
+        # columns i = n-1+s, s = 1 .. n-1: j = s .. s + (n-s)/2 - 1; r_(s-1) -> rp[s-1]
+        # (q8 = 8 (s-1)); the middle when n-s is odd
+        q8, top8 = f.gpr("q8"), f.gpr("top8")
+        last = f.new_label("sqr_last")
+        f.sub(top8, i, 1)
+        f.lsl(top8, top8, 3)            # 8 (n-1)
+        f.mov(q8, XZR)
+        f.cbz(top8, last)
+        hi_top = f.new_label("sqr_hi")
+        f.bind(hi_top)
+        f.add(c, q8, 8)                 # 8 s
+        f.reload(x, s_ap)
+        f.add(pa, x, c)
+        f.add(pb, x, top8)
+        f.reload(x, s_np)
+        f.add(pn2, x, c)
+        f.add(pn, x, top8)
+        f.add(pm, rp, c)
+        f.add(pm2, rp, top8)
+        f.sub(c, top8, q8)
+        f.lsr(c, c, 4)                  # (n-s) / 2
+        column(c, "montsqr_hi")
+        f.sub(c, top8, q8)
+        even = f.new_label("sqr_hi_even")
+        f.tbz(c, 3, even)
+        middle()
+        f.bind(even)
+        f.str_(t0, mem(rp, index=q8))
+        f.mov(t0, t1)
+        f.mov(t1, t2)
+        f.mov(t2, XZR)
+        f.add(q8, q8, 8)
+        f.cmp(q8, top8)
+        f.b_ne(hi_top)
+        f.bind(last)
+        f.str_(t0, mem(rp, index=top8))     # column 2n-1: r_(n-1); top = t1
+        f.reload(np_, s_np)
+        f.reload(n, s_n)
+
     for r in (t0, t1, t2):
         f.mov(r, XZR)
-    # columns 0 .. n-1; bp and np advance to b_i and N_i
     i = f.gpr("i")
+    final = f.new_label("final")
+    if p.sqr_min:
+        mul_path = f.new_label("mul")
+        f.cmp(ap, bp)                   # pointers and n are public: so is the path taken
+        f.b_ne(mul_path)
+        if p.sqr_min > 1:
+            f.cmp(n, p.sqr_min)
+            f.b_lo(mul_path)
+        square()
+        f.b(final)
+        f.bind(mul_path)
+    # columns 0 .. n-1; bp and np advance to b_i and N_i
     f.mov(i, XZR)
     lo_top = f.new_label("col_lo")
     f.bind(lo_top)
@@ -433,11 +667,12 @@ def build_a64(symbol, p):
     f.bind(last)
     f.str_(t0, mem(mi, -8))             # column 2n-1: r_(n-1); top = t1
     top = t1
-
-    # constant time: borrow of t - N, then t -= N & mask, mask = -(top - borrow >= 0)
-    x, y, mask = f.gpr("x"), f.gpr("y"), f.gpr("mask")
     f.sub(np_, np_, n, "lsl #3")
     f.add(np_, np_, 8)                  # back to N_0
+
+    # constant time: borrow of t - N, then t -= N & mask, mask = -(top - borrow >= 0)
+    f.bind(final)                       # (squaring: np_ never moved, top in t1 as well)
+    x, y, mask = f.gpr("x"), f.gpr("y"), f.gpr("mask")
     for sub in (False, True):
         f.mov(pm, rp)
         f.mov(pn, np_)
@@ -481,5 +716,7 @@ VARIANTS = [
             "step's operands loaded meanwhile, never past an array; adds/adcs/adc into\n"
             "t2:t1:t0), entered mid-body for the step count mod unroll; m_i = t0 n0inv with\n"
             "only umulh(m_i, N_0); m kept in rp, overwritten by the result column by column;\n"
-            "constant-time final subtraction."),
+            "constant-time final subtraction. ap == bp and n >= sqr_min: squaring columns,\n"
+            "steps of a_j a_(i-j) (summed once, doubled with extr) and the pair m_j N_(i-j),\n"
+            "m_(i-j) N_j, the middle a_h^2, m_h N_h once: 3/4 of the multiplies."),
 ]
