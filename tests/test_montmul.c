@@ -26,6 +26,9 @@
  *   - the a64 squaring path (ap == bp, n >= sqr_min): a half column doubled wrongly, the
  *     square a_h^2 or the middle m_h N_h lost or added twice, at every n in 1..70 (both
  *     sides of every sqr_min choice) and 96, 128, 256, random, saturating and edge operands;
+ *   - whatever the fixed cases miss: test_mont_random draws n (biased to the ifma and sqr_min
+ *     boundaries), modulus and operand kinds and a == b at random, LF_TEST_MONT_RANDOM cases
+ *     per variant (default 2000; `make fuzz` runs far more with a fresh LF_TEST_SEED);
  *   - n == 0 touching memory (NULL and PROT_NONE pointers);
  *   - in the BigInteger entry points: BE word order and the word-to-limb packing, inv taken
  *     from the wrong words, a modulus padded with a leading zero word (odd lengths, as
@@ -408,6 +411,30 @@ START_TEST(test_mont_square)
 }
 END_TEST
 
+/* random shapes: LF_TEST_MONT_RANDOM cases per variant (`make fuzz` raises it) */
+START_TEST(test_mont_random)
+{
+	const struct tvar *t = var(_i);
+	static const size_t hot[] = { 1, 2, 15, 16, 17, 18, 19, 31, 32, 33, 63, 64, 65 };
+	const char *e = getenv("LF_TEST_MONT_RANDOM");
+	size_t cases = e ? (size_t)strtoull(e, NULL, 0) : 2000;
+	uint64_t N[MAXN], a[MAXN], b[MAXN];
+	rng_t rng;
+	rng_init(&rng, t->label, 86);
+	for (size_t k = 0; k < cases; k++) {
+		uint64_t r = rng_next(&rng);
+		size_t n = r & 1 ? hot[(r >> 1) % NLEN(hot)] : 1 + (r >> 8) % 80;
+		int same = (r >> 20) % 3 == 0;
+		make_mod(N, n, (enum modkind)((r >> 24) % N_MOD), &rng);
+		make_op(a, N, n, (int)((r >> 32) % N_OP), &rng);
+		make_op(b, N, n, (int)((r >> 40) % N_OP), &rng);
+		struct exec_ctx c = ctx(t, COV_LENGTH, same ? "random shape, a == b (same pointer)"
+		                                            : "random shape");
+		exec_montmul(&c, a, b, N, n, same, NULL, NULL);
+	}
+}
+END_TEST
+
 START_TEST(test_mont_guards)
 {
 	const struct tvar *t = var(_i);
@@ -667,6 +694,7 @@ Suite *suite_montmul(void)
 	tcase_add_loop_test(tc, test_mont_carries, 0, n);
 	tcase_add_loop_test(tc, test_mont_lengths, 0, n);
 	tcase_add_loop_test(tc, test_mont_square, 0, n);
+	tcase_add_loop_test(tc, test_mont_random, 0, n);
 	tcase_add_loop_test(tc, test_mont_guards, 0, n);
 	tcase_add_loop_test(tc, test_mont_alignment, 0, n);
 	tcase_add_loop_test(tc, test_mont_bi_api, 0, n);

@@ -10,7 +10,9 @@
 #                       checked, the Win64 flavour run under wine64 (tests/flavours.mk)
 #   make test-ct        constant time of Poly1305, mpn_montmul and lf_bi_mod_pow_consttime under
 #                       valgrind memcheck (tests/ct.mk)
-#   make fuzz           not part of `make test`: the Poly1305 suite with FUZZ_CASES random
+#   make fuzz           not part of `make test`: the montmul suite with FUZZ_MONT_CASES random
+#                       shapes per variant (n, modulus and operand kinds, a == b), and the
+#                       Poly1305 suite with FUZZ_CASES random
 #                       (key, length, chunking) cases (biased: all-0xff/0x00 blocks, edge
 #                       keys, lengths around the vector thresholds) spread over every variant,
 #                       against OpenSSL and libsodium (and GMP every 64th case; under qemu
@@ -100,10 +102,12 @@ TEST_MASKS_x86_64 := none -adx -bmi2 -adx,-bmi2 -avx2 -avx512ifma,-adx -avx512vl
 TEST_MASKS_aarch64 := none -asimd -sve,-sve2
 
 FUZZ_CASES ?= $(if $(RUN),300000,3000000)
+# Montgomery: cases per montmul variant (each up to 80 limbs, checked against GMP)
+FUZZ_MONT_CASES ?= $(if $(RUN),20000,200000)
 fuzz: $(TEST_BIN)
 	LF_TEST_SEED=$${LF_TEST_SEED:-$$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')} \
-		LF_TEST_P1305_RANDOM=$(FUZZ_CASES) CK_TIMEOUT_MULTIPLIER=100 $(TEST_ENV) \
-		$(RUN) $(TEST_BIN) poly1305
+		LF_TEST_P1305_RANDOM=$(FUZZ_CASES) LF_TEST_MONT_RANDOM=$(FUZZ_MONT_CASES) \
+		CK_TIMEOUT_MULTIPLIER=100 $(TEST_ENV) $(RUN) $(TEST_BIN) poly1305 montmul
 
 test-suite: $(TEST_BIN) test-objects $(TEST_DIR)/mask_race
 	$(TEST_ENV) $(RUN) $(TEST_BIN)
