@@ -68,6 +68,7 @@ struct bench_buf {
 	size_t rp_len, out_len;
 	struct bench_poly *poly;       /* Poly1305 drivers only */
 	struct bench_mont *mont;       /* Montgomery drivers only (montgomery.c) */
+	struct bench_p256 *p256;       /* P-256 field drivers only (p256.c) */
 	const struct bench_contender *cur;   /* set by a driver's select hook */
 };
 
@@ -187,6 +188,13 @@ struct bench_mont;
 extern const struct bench_driver bench_mont_drivers[4];
 void bench_mont_free(struct bench_mont *m);
 void bench_mont_fill(struct bench_buf *b, int pattern);
+
+/* ---- p256.c ---------------------------------------------------------------------------- */
+/* p256_mul_mont, p256_sqr_mont (independent and chained calls, beside OpenSSL's BN_mod_mul_montgomery); hooks */
+struct bench_p256;
+extern const struct bench_driver bench_p256_drivers[4];
+void bench_p256_free(struct bench_p256 *q);
+void bench_p256_fill(struct bench_buf *b, int pattern);
 
 /* ---- poly1305.c ------------------------------------------------------------------------- */
 /* The Poly1305 drivers (poly1305_blocks: Poly1305DigestBench.digestBytes; poly1305_update:

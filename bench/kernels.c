@@ -104,6 +104,7 @@ void bench_buf_free(struct bench_buf *b)
 		return;
 	bench_poly1305_free(b->poly);
 	bench_mont_free(b->mont);
+	bench_p256_free(b->p256);
 	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
@@ -135,6 +136,10 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 	}
 	if (b->mont) {
 		bench_mont_fill(b, pattern);
+		return;
+	}
+	if (b->p256) {
+		bench_p256_fill(b, pattern);
 		return;
 	}
 	if (pattern == BP_ONES || pattern == BP_ZEROS) {
@@ -374,11 +379,23 @@ static uint64_t gmp_peer_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps
 	return rp[0];
 }
 
+/* conditional_assign: a (rp, n limbs) = set ? b (bp) : a, set alternating 1, 0, 1, ... (the
+ * first call copies, so a one-call --check compares a real assignment); b random, a random */
+static uint64_t cond_assign_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	lf_conditional_assign_fn f = (lf_conditional_assign_fn)fn;
+	for (size_t i = 0; i < reps; i++)
+		f((int)(~i & 1), (int64_t *)b->rp, (const int64_t *)b->bp, b->n);
+	return b->n ? b->rp[0] : 0;
+}
+
 /* ---- the drivers ---------------------------------------------------------------------- */
 
 /* limbs: the sizes plus the acceptance ranges (addmul_1 25..128, sqr 8..64) */
 static const size_t mpn_sizes[] = { 1, 2, 3, 5, 8, 10, 16, 25, 32, 50, 64, 100, 127, 128, 256, 0 };
 static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
+/* the JDK's field lengths (5: MontgomeryP256, 1305, 25519; 10; 14: P384; 16: 448; 19: P521) */
+static const size_t assign_sizes[] = { 5, 10, 14, 16, 19, 32, 0 };
 
 #define GMP_PEER(nm, fn) { .name = nm, .column = "GMP", .key = "gmp", .kind = BK_GMP, .batch = fn }
 #define GMP_PEER_ROW(nm, fn) \
@@ -456,14 +473,22 @@ static const struct bench_driver kernel_drivers[] = {
 	  .alloc = bench_poly1305_update_alloc, .reset = bench_poly1305_reset,
 	  .same_output = bench_poly1305_same, .select = bench_poly1305_select,
 	  .finish = bench_poly1305_update_finish },
+	{ .name = "conditional_assign", .kernel = "conditional_assign", .unit = "limb",
+	  .jmh = "PolynomialP256Bench.benchAssign",
+	  .title = "IntegerPolynomial.conditionalAssign: a = set ? b : a over n limbs, set "
+	           "alternating 1, 0 (no peer library has this function)",
+	  .sizes = assign_sizes, .variant_batch = cond_assign_batch,
+	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
 };
 #define KD(i) &kernel_drivers[i]
 #define MD(i) &bench_mont_drivers[i]
-/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's */
+#define PD(i) &bench_p256_drivers[i]
+/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's and p256.c's */
 const struct bench_driver *const bench_drivers[] = {
-	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), MD(0), MD(1), MD(2), MD(3),
+	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), MD(0), MD(1), MD(2),
+	MD(3), PD(0), PD(1), PD(2), PD(3),
 };
-_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 9,
+_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
                "list every kernel driver in bench_drivers");
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
 

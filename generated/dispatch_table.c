@@ -393,6 +393,109 @@ static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = { lf_bi_multiply_to_len_order_generic };
 #endif
 
+static const struct lf_variant lf_p256_mul_mont_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_p256_mul_mont_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_p256_mul_mont_orders[] = {
+	lf_p256_mul_mont_order_generic,
+	lf_p256_mul_mont_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_p256_mul_mont_orders[] = {
+	lf_p256_mul_mont_order_generic,
+	lf_p256_mul_mont_order_cortex_a72,
+	lf_p256_mul_mont_order_neoverse_n1,
+	lf_p256_mul_mont_order_neoverse_v1,
+	lf_p256_mul_mont_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mul_mont_orders[] = { lf_p256_mul_mont_order_generic };
+#endif
+
+static const struct lf_variant lf_p256_sqr_mont_variants[] = {
+#if defined(__x86_64__)
+	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_p256_sqr_mont_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_p256_sqr_mont_orders[] = {
+	lf_p256_sqr_mont_order_generic,
+	lf_p256_sqr_mont_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_p256_sqr_mont_orders[] = {
+	lf_p256_sqr_mont_order_generic,
+	lf_p256_sqr_mont_order_cortex_a72,
+	lf_p256_sqr_mont_order_neoverse_n1,
+	lf_p256_sqr_mont_order_neoverse_v1,
+	lf_p256_sqr_mont_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_sqr_mont_orders[] = { lf_p256_sqr_mont_order_generic };
+#endif
+
+static const struct lf_variant lf_conditional_assign_variants[] = {
+#if defined(__x86_64__)
+	{ "avx2", (lf_fnptr)lf_conditional_assign_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/generic" },
+	{ "sse2", (lf_fnptr)lf_conditional_assign_sse2, LF_CPU_ASM, "x86_64/generic" },
+#endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_conditional_assign_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_conditional_assign_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t *const lf_conditional_assign_orders[] = {
+	lf_conditional_assign_order_generic,
+	lf_conditional_assign_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_conditional_assign_orders[] = {
+	lf_conditional_assign_order_generic,
+	lf_conditional_assign_order_cortex_a72,
+	lf_conditional_assign_order_neoverse_n1,
+	lf_conditional_assign_order_neoverse_v1,
+	lf_conditional_assign_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_conditional_assign_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_conditional_assign_orders[] = { lf_conditional_assign_order_generic };
+#endif
+
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,
 	  sizeof lf_mpn_mul_1_variants / sizeof lf_mpn_mul_1_variants[0],
@@ -421,4 +524,13 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "bi_multiply_to_len", lf_bi_multiply_to_len_variants,
 	  sizeof lf_bi_multiply_to_len_variants / sizeof lf_bi_multiply_to_len_variants[0],
 	  lf_bi_multiply_to_len_orders },
+	{ "p256_mul_mont", lf_p256_mul_mont_variants,
+	  sizeof lf_p256_mul_mont_variants / sizeof lf_p256_mul_mont_variants[0],
+	  lf_p256_mul_mont_orders },
+	{ "p256_sqr_mont", lf_p256_sqr_mont_variants,
+	  sizeof lf_p256_sqr_mont_variants / sizeof lf_p256_sqr_mont_variants[0],
+	  lf_p256_sqr_mont_orders },
+	{ "conditional_assign", lf_conditional_assign_variants,
+	  sizeof lf_conditional_assign_variants / sizeof lf_conditional_assign_variants[0],
+	  lf_conditional_assign_orders },
 };

@@ -15,6 +15,8 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \
@@ -24,6 +26,8 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__sapphirerapids.S \
@@ -39,24 +43,29 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_x64__thunderx2t99.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_multiply_to_len_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/conditional_assign_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64__neoverse_n1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_sqr_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/p256_mul_mont_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/p256_sqr_mont_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/poly1305_blocks_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/poly1305_blocks_neon.S
 
 LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/api_bigint.c \
 	$(LIMBFORGE_DIR)/runtime/api_mpn.c \
+	$(LIMBFORGE_DIR)/runtime/api_p256.c \
 	$(LIMBFORGE_DIR)/runtime/api_poly1305.c \
 	$(LIMBFORGE_DIR)/runtime/cpu.c \
 	$(LIMBFORGE_DIR)/runtime/dispatch.c \
 	$(LIMBFORGE_DIR)/runtime/modpow.c \
 	$(LIMBFORGE_DIR)/runtime/ref/bigint_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/mpn_ref.c \
+	$(LIMBFORGE_DIR)/runtime/ref/p256_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/poly1305_ref.c \
 	$(LIMBFORGE_DIR)/runtime/schedule.c \
 	$(LIMBFORGE_DIR)/generated/dispatch_table.c

@@ -6,6 +6,9 @@
 #                    tests/ct/montmul_ct.c: a and b of lf_mpn_montmul (every mpn_montmul
 #                    variant valgrind can run: adx, ref; ifma is skipped with the reason
 #                    printed), base and exponent of lf_bi_mod_pow_consttime marked undefined
+#                    tests/ct/p256_ct.c: a and b of every p256_mul_mont / p256_sqr_mont
+#                    variant (adx, ref), `set` and the limbs of every conditional_assign
+#                    variant (avx2, sse2, ref) marked undefined; its control branches on set
 #
 # Host only: valgrind 3.19 cannot run AVX-512 (its CPUID hides it, so the dispatcher offers
 # only the other variants) and there is no valgrind for AArch64 under qemu.  Every variant of
@@ -18,7 +21,7 @@ CT_DIR := $(BUILD)/tests/ct
 CT_BIN := $(CT_DIR)/poly1305_ct
 CT_LIB_A := $(BUILD)/lib$(or $(LIBNAME),limbforge).a
 
-CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct
+CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct
 
 test-ct: $(CT_BINS)
 	@echo "== constant time under valgrind memcheck ($(ARCH))"

@@ -85,5 +85,14 @@ mutant modpow_window_ends_on_0 $MP 's/\t\t\twhile \(!ebit\(exp, exp_len, j\)\)\n
 mutant asm_ifma_digit0_carry generated/x86_64/mpn_montmul_ifma.S 's/shrdq\t\$52, /shrdq\t\$51, /' montmul
 mutant asm_montmul_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/\bsbbq\t\$0, (%r\w+)/subq\t\$0, $1/' montmul
 
+PR=runtime/ref/p256_ref.c
+mutant p256_never_subtracts $PR 's/uint64_t keep = \(uint64_t\)0 - \(uint64_t\)\(t\[4\] < bw\);/uint64_t keep = ~(uint64_t)0;/' p256
+mutant p256_row_top_carry_lost $PR 's/t\[5\] = t\[4\] < cy;/t[5] = 0;/' p256
+mutant assign_mask_one_bit $PR 's/uint64_t mask = \(uint64_t\)0 - \(uint64_t\)\(uint32_t\)set;/uint64_t mask = (uint64_t)(uint32_t)set;/' p256
+mutant assign_skips_last_limb $PR 's/for \(size_t i = 0; i < n; i\+\+\) \{\n\t\tuint64_t x = \(uint64_t\)a\[i\]/for (size_t i = 0; i + 1 < n; i++) {\n\t\tuint64_t x = (uint64_t)a[i]/' p256
+mutant asm_p256_mul_keeps_limb0 generated/x86_64/p256_mul_mont_adx.S 's/\bcmovc\t/cmovnc\t/' p256
+mutant asm_p256_sqr_carry_lost generated/x86_64/p256_sqr_mont_adx.S 's/\badcq\t\$0, /addq\t\$0, /' p256
+mutant asm_assign_or_not_and generated/x86_64/conditional_assign_avx2.S 's/\bvpand\t/vpor\t/' p256
+
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
 exit $bad

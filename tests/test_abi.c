@@ -451,6 +451,47 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		              t->label, mode, n);
 		break;
 	}
+	case LF_K_p256_mul_mont:
+	case LF_K_p256_sqr_mont: {
+		/* 4 limbs whatever n is (n picks the operands: random below p, p - 1 for n % 4 ==
+		 * 3); the output in the guarded buffer */
+		uint64_t *rp = gb_alloc(&go, 32, GB_MID, 0), p[4];
+		int sqr = t->kid == LF_K_p256_sqr_mont;
+		or_p256_prime(p);
+		fill64(a, 4, PAT_RANDOM, rng);
+		fill64(r, 4, PAT_RANDOM, rng);
+		or_p256_mod(a, a);
+		or_p256_mod(r, r);
+		if (n % 4 == 3) {
+			memcpy(a, p, 32);
+			a[0] -= 1;
+		}
+		or_p256_mont(want64, a, sqr ? a : r, NULL);
+		f.args[0] = (uintptr_t)rp;
+		f.args[1] = (uintptr_t)a;
+		f.args[2] = (uintptr_t)r;
+		lf_test_abi_call(&f);
+		ck_assert_msg(memcmp(rp, want64, 32) == 0,
+		              "%s via ABI trampoline (%s) case %zu: wrong result", t->label, mode, n);
+		break;
+	}
+	case LF_K_conditional_assign: {
+		/* n limbs; set = n & 1 with garbage in bits 32-63 of the int argument */
+		int64_t *ap = gb_alloc(&go, n * 8, GB_MID, 0);
+		int set = (int)(n & 1);
+		fill64(a, n, PAT_RANDOM, rng);
+		fill64(r, n, PAT_RANDOM, rng);
+		memcpy(ap, a, n * 8);
+		f.args[0] = K_GARBAGE | (uint64_t)set;
+		f.args[1] = (uintptr_t)ap;
+		f.args[2] = (uintptr_t)r;
+		f.args[3] = n;
+		lf_test_abi_call(&f);
+		ck_assert_msg(memcmp(ap, set ? (void *)r : (void *)a, n * 8) == 0,
+		              "%s via ABI trampoline (%s) n=%zu set=%d with garbage in bits 32-63 of "
+		              "set: wrong result", t->label, mode, n, set);
+		break;
+	}
 	default:
 		ck_abort_msg("no ABI call for %s", t->k->name);
 	}
@@ -505,6 +546,9 @@ ABI_TEST(poly1305_blocks)
 ABI_TEST(mpn_mul)
 ABI_TEST(mpn_montmul)
 ABI_TEST(bi_multiply_to_len)
+ABI_TEST(p256_mul_mont)
+ABI_TEST(p256_sqr_mont)
+ABI_TEST(conditional_assign)
 
 Suite *suite_abi(void)
 {
@@ -526,6 +570,9 @@ Suite *suite_abi(void)
 	ADD(mpn_mul);
 	ADD(mpn_montmul);
 	ADD(bi_multiply_to_len);
+	ADD(p256_mul_mont);
+	ADD(p256_sqr_mont);
+	ADD(conditional_assign);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

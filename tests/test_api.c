@@ -1,6 +1,7 @@
 /*
  * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, lf_mpn_mul,
- * lf_mpn_montmul, lf_bi_multiply_to_len, the Poly1305 functions) with each runnable variant
+ * lf_mpn_montmul, lf_bi_multiply_to_len, the Poly1305 functions, lf_p256_mul_mont /
+ * sqr_mont, lf_conditional_assign) with each runnable variant
  * forced in turn by lf_impl_force, and with the dispatcher's own choice.  (The BigInteger
  * Montgomery entry points and lf_bi_mod_pow*: tests/test_montmul.c, tests/test_modpow.c.)
  *
@@ -48,6 +49,12 @@ static lf_fnptr public_fn(enum lf_kernel_id kid)
 		return (lf_fnptr)lf_mpn_montmul;
 	case LF_K_bi_multiply_to_len:
 		return (lf_fnptr)lf_bi_multiply_to_len;
+	case LF_K_p256_mul_mont:
+		return (lf_fnptr)lf_p256_mul_mont;
+	case LF_K_p256_sqr_mont:
+		return (lf_fnptr)lf_p256_sqr_mont;
+	case LF_K_conditional_assign:
+		return (lf_fnptr)lf_conditional_assign;
 	default:
 		return NULL;
 	}
@@ -138,6 +145,23 @@ static void run_cases(const struct tvar *t, const char *what)
 				exec_montmul(&c, a, NULL, N, n, 1, NULL, NULL);
 				break;
 			}
+			case LF_K_p256_mul_mont:
+			case LF_K_p256_sqr_mont: {
+				/* 4 limbs; n picks the aliasing; operands of the pattern mod p */
+				fill64(a, 4, p, &rng);
+				fill64(r, 4, PAT_RANDOM, &rng);
+				or_p256_mod(a, a);
+				or_p256_mod(r, r);
+				exec_p256(&c, t->kid == LF_K_p256_sqr_mont, a, r,
+				          (enum p256_alias)(n % P256_NALIAS), NULL, NULL);
+				break;
+			}
+			case LF_K_conditional_assign:
+				fill64(a, n, p, &rng);
+				fill64(r, n, PAT_RANDOM, &rng);
+				exec_assign(&c, (int)((n + (size_t)rep) & 1), (int64_t *)a, (int64_t *)r, n,
+				            0);
+				break;
 			default:
 				ck_abort_msg("no API cases for %s", t->k->name);
 			}
@@ -199,6 +223,9 @@ API_TESTS(poly1305_blocks)
 API_TESTS(mpn_mul)
 API_TESTS(mpn_montmul)
 API_TESTS(bi_multiply_to_len)
+API_TESTS(p256_mul_mont)
+API_TESTS(p256_sqr_mont)
+API_TESTS(conditional_assign)
 
 Suite *suite_api(void)
 {
@@ -219,6 +246,9 @@ Suite *suite_api(void)
 	ADD(mpn_mul);
 	ADD(mpn_montmul);
 	ADD(bi_multiply_to_len);
+	ADD(p256_mul_mont);
+	ADD(p256_sqr_mont);
+	ADD(conditional_assign);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

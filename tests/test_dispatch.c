@@ -507,6 +507,12 @@ static lf_fnptr ref_symbol(int kid)
 		return (lf_fnptr)lf_mpn_montmul_ref;
 	case LF_K_bi_multiply_to_len:
 		return (lf_fnptr)lf_bi_multiply_to_len_ref;
+	case LF_K_p256_mul_mont:
+		return (lf_fnptr)lf_p256_mul_mont_ref;
+	case LF_K_p256_sqr_mont:
+		return (lf_fnptr)lf_p256_sqr_mont_ref;
+	case LF_K_conditional_assign:
+		return (lf_fnptr)lf_conditional_assign_ref;
 	default:
 		return NULL;
 	}
@@ -522,7 +528,10 @@ START_TEST(test_table_shape)
 		                             [LF_K_poly1305_blocks] = "poly1305_blocks",
 		                             [LF_K_mpn_mul] = "mpn_mul",
 		                             [LF_K_mpn_montmul] = "mpn_montmul",
-		                             [LF_K_bi_multiply_to_len] = "bi_multiply_to_len" };
+		                             [LF_K_bi_multiply_to_len] = "bi_multiply_to_len",
+		                             [LF_K_p256_mul_mont] = "p256_mul_mont",
+		                             [LF_K_p256_sqr_mont] = "p256_sqr_mont",
+		                             [LF_K_conditional_assign] = "conditional_assign" };
 	uint64_t arch_bits = 0;
 #if defined(__x86_64__)
 	arch_bits = X86_ALL | LF_CPU_ASM;

@@ -212,6 +212,35 @@ static void kat_vectors(const struct tvar *t)
 			used++;
 		}
 		break;
+	case LF_K_p256_mul_mont:
+	case LF_K_p256_sqr_mont:
+		for (size_t i = 0; i < NLEN(kat_p256); i++) {
+			const struct kat_p256 *v = &kat_p256[i];
+			int sqr = t->kid == LF_K_p256_sqr_mont;
+			if (sqr && !v->sqr)
+				continue;
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_p256(&c, sqr, kat_limbs + v->a, kat_limbs + v->b, P256_SEP,
+			          kat_limbs + v->r, NULL);
+			used++;
+		}
+		break;
+	case LF_K_conditional_assign:
+		for (size_t i = 0; i < NLEN(kat_assign); i++) {
+			const struct kat_assign *v = &kat_assign[i];
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			uint64_t *a = xmalloc(v->n * 8);
+			memcpy(a, kat_limbs + v->a, v->n * 8);
+			exec_assign(&c, v->set, (const int64_t *)a, (const int64_t *)(kat_limbs + v->b),
+			            v->n, 0);
+			ck_assert_msg(memcmp(kat_limbs + (v->set ? v->b : v->a), kat_limbs + v->r,
+			                     v->n * 8) == 0, "test bug: assign vector %s", v->what);
+			free(a);
+			used++;
+		}
+		break;
 	default:
 		break;
 	}
@@ -236,6 +265,9 @@ KAT_TEST(bi_square_to_len)
 KAT_TEST(mpn_mul)
 KAT_TEST(mpn_montmul)
 KAT_TEST(bi_multiply_to_len)
+KAT_TEST(p256_mul_mont)
+KAT_TEST(p256_sqr_mont)
+KAT_TEST(conditional_assign)
 
 /* The two oracles must agree with each other on every vector; if GMP (or the way the
  * harness drives it) disagreed with Python, every differential test would be suspect. */
@@ -314,6 +346,14 @@ START_TEST(test_oracles_agree)
 		free(z);
 		checked++;
 	}
+	for (size_t i = 0; i < NLEN(kat_p256); i++) {
+		const struct kat_p256 *v = &kat_p256[i];
+		uint64_t r[4];
+		or_p256_mont(r, kat_limbs + v->a, kat_limbs + v->b, NULL);
+		ck_assert_msg(memcmp(r, kat_limbs + v->r, 32) == 0,
+		              "mpz oracle disagrees with Python on p256_mul_mont (%s)", v->what);
+		checked++;
+	}
 	ck_assert_msg(checked > 500, "only %zu vectors: is kat_vectors.h truncated?", checked);
 }
 END_TEST
@@ -337,6 +377,12 @@ Suite *suite_kat(void)
 	tcase_add_loop_test(tc, test_kat_mpn_montmul, 0, (int)tv_runnable_count(LF_K_mpn_montmul));
 	tcase_add_loop_test(tc, test_kat_bi_multiply_to_len, 0,
 	                    (int)tv_runnable_count(LF_K_bi_multiply_to_len));
+	tcase_add_loop_test(tc, test_kat_p256_mul_mont, 0,
+	                    (int)tv_runnable_count(LF_K_p256_mul_mont));
+	tcase_add_loop_test(tc, test_kat_p256_sqr_mont, 0,
+	                    (int)tv_runnable_count(LF_K_p256_sqr_mont));
+	tcase_add_loop_test(tc, test_kat_conditional_assign, 0,
+	                    (int)tv_runnable_count(LF_K_conditional_assign));
 	suite_add_tcase(s, tc);
 	return s;
 }

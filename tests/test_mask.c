@@ -7,7 +7,8 @@
  *   - an lf_impl_force surviving lf_cpu_mask (the header says it is dropped), or a masked
  *     variant still forceable/listed;
  *   - the re-resolved function computing a wrong answer (one small oracle check per step:
- *     mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305).
+ *     mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305, p256_mul_mont/sqr_mont,
+ *     conditional_assign).
  * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
  * (in no-fork mode -- qemu -- everything runs in one process).
  */
@@ -21,8 +22,8 @@ static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 }
 
 /* Every kernel uses the best variant allowed by `allowed`, lists and forces accordingly,
- * and still computes correctly (one mpn_addmul_1, bi_mul_add, mpn_montmul and Poly1305
- * oracle check). */
+ * and still computes correctly (one mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305,
+ * p256_mul_mont, p256_sqr_mont and conditional_assign oracle check). */
 static void check_state(uint64_t allowed, const char *when)
 {
 	ck_assert_msg(lf_cpu_features() == allowed, "%s: lf_cpu_features() = %#llx, want %#llx",
@@ -63,6 +64,28 @@ static void check_state(uint64_t allowed, const char *when)
 	or_montmul(mw, ma, ma, N, 3, NULL);
 	ck_assert_msg(memcmp(mr, mw, sizeof mr) == 0, "%s: lf_mpn_montmul (%s) wrong", when,
 	              lf_impl("mpn_montmul"));
+	/* P-256: a = p - 1, b = 2^192 - 1 (r == a for mul) */
+	uint64_t pa[4], pb[4] = { UINT64_MAX, UINT64_MAX, UINT64_MAX, 0 }, pw[4], pr[4];
+	or_p256_prime(pa);
+	pa[0] -= 1;
+	or_p256_mont(pw, pa, pb, NULL);
+	memcpy(pr, pa, sizeof pr);
+	lf_p256_mul_mont(pr, pr, pb);
+	ck_assert_msg(memcmp(pr, pw, sizeof pr) == 0, "%s: lf_p256_mul_mont (%s) wrong", when,
+	              lf_impl("p256_mul_mont"));
+	or_p256_mont(pw, pb, pb, NULL);
+	lf_p256_sqr_mont(pr, pb);
+	ck_assert_msg(memcmp(pr, pw, sizeof pr) == 0, "%s: lf_p256_sqr_mont (%s) wrong", when,
+	              lf_impl("p256_sqr_mont"));
+	/* conditional_assign: 19 limbs (the vector blocks and the 2- and 1-limb tails), set 1
+	 * then 0 */
+	int64_t ca[19], cb[19], cw[19];
+	for (int i = 0; i < 19; i++)
+		ca[i] = i * 3 + 1, cb[i] = INT64_MIN + i, cw[i] = cb[i];
+	lf_conditional_assign(1, ca, cb, 19);
+	lf_conditional_assign(0, ca, (const int64_t *)pb, 3);
+	ck_assert_msg(memcmp(ca, cw, sizeof ca) == 0, "%s: lf_conditional_assign (%s) wrong", when,
+	              lf_impl("conditional_assign"));
 	uint8_t msg[300], key[32], tag[16], want[16];
 	for (size_t i = 0; i < sizeof msg; i++)
 		msg[i] = (uint8_t)(0xff - i % 7);

@@ -3,7 +3,8 @@ secret (TESTING.md 11: valgrind cannot run AVX-512, but the generator sees every
 
 Secrets enter through loads: every value loaded from memory is secret unless the kernel
 declares the load public (Poly1305: ctx[5], the layout of the powers table). Arguments are
-public (pointers, lengths, the pad flag). Taint then flows through every instruction from
+public (pointers, lengths, the pad flag) unless the kernel names them secret
+(conditional_assign's `set`). Taint then flows through every instruction from
 its register inputs to its register outputs, and through the flags from a flag-writing
 instruction to the next reader. Registers are tracked by identity before allocation (the
 kernels' virtual registers each hold one kind of value), flow-insensitively and to a fixed
@@ -53,15 +54,20 @@ class Checked:
     instructions, through its own adapter, with `public_loads`."""
 
     public_loads = None
+    secret_args = ()
 
-    def secret_independent(self, public=()):
+    def secret_independent(self, public=(), secret=()):
         """Refuse (at finalize) a branch or an address that depends on loaded data, except
-        the loads named in `public`: (base register, displacement) of their memory operands."""
+        the loads named in `public`: (base register, displacement) of their memory operands.
+        `secret`: argument registers (as load_args / arg_regs return them) that hold secrets
+        themselves (conditional_assign's `set`); arguments are public otherwise."""
         self.public_loads = [(r, d) for r, d in public]
+        self.secret_args = list(secret)
 
 
-def check(nodes, what):
-    tainted = set()
+def check(nodes, what, secret=()):
+    """`secret`: register keys tainted from the start (secret arguments)."""
+    tainted = set(secret)
     changed = True
     while changed:
         changed = False

@@ -38,7 +38,10 @@ enum lf_kernel_id {
 	LF_K_mpn_mul = 6,
 	LF_K_mpn_montmul = 7,
 	LF_K_bi_multiply_to_len = 8,
-	LF_K_COUNT = 9
+	LF_K_p256_mul_mont = 9,
+	LF_K_p256_sqr_mont = 10,
+	LF_K_conditional_assign = 11,
+	LF_K_COUNT = 12
 };
 
 
@@ -182,6 +185,46 @@ LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, co
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_a64(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+#endif
+
+/* p256_mul_mont: r = a * b * 2^-256 mod p, p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (P-256 Montgomery
+multiplication) */
+typedef void (*lf_p256_mul_mont_fn)(uint64_t *, const uint64_t *, const uint64_t *);
+LF_KERNEL_DECL void lf_p256_mul_mont_ref(uint64_t *r, const uint64_t *a, const uint64_t *b);
+#if defined(__x86_64__)
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_p256_mul_mont_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_p256_mul_mont_a64(uint64_t *r, const uint64_t *a, const uint64_t *b);
+#endif
+
+/* p256_sqr_mont: r = a^2 * 2^-256 mod p, p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (P-256 Montgomery
+squaring) */
+typedef void (*lf_p256_sqr_mont_fn)(uint64_t *, const uint64_t *);
+LF_KERNEL_DECL void lf_p256_sqr_mont_ref(uint64_t *r, const uint64_t *a);
+#if defined(__x86_64__)
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_p256_sqr_mont_adx(uint64_t *r, const uint64_t *a);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_p256_sqr_mont_a64(uint64_t *r, const uint64_t *a);
+#endif
+
+/* conditional_assign: a = set ? b : a over n limbs, constant time (JDK IntegerPolynomial.conditionalAssign) */
+typedef void (*lf_conditional_assign_fn)(int, int64_t *, const int64_t *, size_t);
+LF_KERNEL_DECL void lf_conditional_assign_ref(int set, int64_t *a, const int64_t *b, size_t n);
+#if defined(__x86_64__)
+/* avx2 requires: avx avx2 */
+LF_KERNEL_DECL void lf_conditional_assign_avx2(int set, int64_t *a, const int64_t *b, size_t n);
+/* sse2 requires: no optional feature */
+LF_KERNEL_DECL void lf_conditional_assign_sse2(int set, int64_t *a, const int64_t *b, size_t n);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_conditional_assign_a64(int set, int64_t *a, const int64_t *b, size_t n);
 #endif
 
 #ifdef __cplusplus

@@ -211,6 +211,36 @@ LF_API void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64
 LF_API void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
                            const uint64_t *np, uint64_t n0inv, size_t n);
 
+/* ---- P-256 field, saturated limbs (OpenSSL ecp_nistz256 layout) -----------------------------
+ * p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (NIST P-256).  Elements are 4 limbs of 64 bits
+ * (uint64_t[4], index 0 least significant, as OpenSSL's BN_ULONG[P256_LIMBS]) in the Montgomery
+ * domain with R = 2^256: x is held as x R mod p (to enter: mul_mont by R^2 mod p; to leave:
+ * mul_mont by 1).  Inputs must be fully reduced (< p); outputs then are (< p).  Inputs in
+ * [p, 2^256), outside the contract, give a value below 2^256 congruent to the right one mod p,
+ * not necessarily below p, never a fault.  Constant time: straight-line code, no branch or
+ * address depends on the values.  Kernels: p256_mul_mont, p256_sqr_mont (x86-64 "adx": MULX with
+ * ADCX/ADOX and the reduction specialised to p, as OpenSSL's __ecp_nistz256_mul_montx /
+ * sqr_montx; AArch64 "a64", as ecp_nistz256-armv8; portable "ref": CIOS). */
+
+/* r = a * b * 2^-256 mod p.  r may alias a and/or b (the inputs are read first); a == b
+ * squares. */
+LF_API void lf_p256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+
+/* r = a^2 * 2^-256 mod p (the cross products computed once).  r may alias a. */
+LF_API void lf_p256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
+
+/* ---- the JDK's IntegerPolynomial.conditionalAssign --------------------------------------------
+ * a = set ? b : a over n 64-bit limbs (int64_t, the JDK's long[] limbs; only copied), in
+ * constant time: mask = -set, a_i ^= (a_i ^ b_i) & mask for every i, so every limb of a and b
+ * is read and every limb of a written whatever set is, and no branch or address depends on set
+ * or on the limbs (n is public and may decide the code path).  set must be 0 or 1 (another
+ * value gives an undefined mixture of a and b, never a fault; only its low 32 bits are read).
+ * b is not modified.  n == 0 touches nothing (a, b may be NULL).  a == b is allowed (a stays);
+ * other overlaps are undefined.  Fast for the JDK's lengths 5, 10, 14, 16 and 19; any n works.
+ * Kernel conditional_assign: x86-64 "avx2" (ymm mask blend by XOR/AND/XOR), "sse2" (xmm),
+ * AArch64 "a64" (csel), portable "ref" (masking behind a value barrier). */
+LF_API void lf_conditional_assign(int set, int64_t *a, const int64_t *b, size_t n);
+
 /* ---- Poly1305 (RFC 8439 section 2.5) --------------------------------------------------------
  * One-time authenticator: a 32-byte key (r = bytes 0..15 little-endian, clamped with
  * 0x0ffffffc0ffffffc0ffffffc0fffffff; s = bytes 16..31 little-endian) and a message of any

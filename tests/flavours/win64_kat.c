@@ -416,6 +416,63 @@ static void test_bi_mtl(const char *kernel, lf_fnptr fn, lf_fnptr ref)
 	}
 }
 
+/* p256_mul_mont / p256_sqr_mont: 4 limbs below p (top limb below 2^63, or kind 1 a = b =
+ * p - 1), r separate and r == a; the outputs against ref */
+static void test_p256(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	int sqr = !strcmp(kernel, "p256_sqr_mont");
+	for (int rep = 0; rep < 40; rep++) {
+		int kind = rep % 3, step = rep == 1;
+		uint64_t *ap = buf64(4), *bp = buf64(4), *rp = buf64(4), *rr = buf64(4);
+		fill64(ap, 4, kind == 1 ? 0 : kind);
+		fill64(bp, 4, 0);
+		ap[3] >>= 1, bp[3] >>= 1;
+		if (kind == 1) {
+			ap[0] = ~1ull, ap[1] = 0xffffffffull, ap[2] = 0, ap[3] = 0xffffffff00000001ull;
+			memcpy(bp, ap, 32);
+		}
+		fill64(rp, 4, 0);
+		if (sqr)
+			((lf_p256_sqr_mont_fn)ref)(rr, ap);
+		else
+			((lf_p256_mul_mont_fn)ref)(rr, ap, bp);
+		if (rep & 1) {                  /* r == a */
+			memcpy(rp, ap, 32);
+			call(fn, step, (uintptr_t)rp, (uintptr_t)rp, (uintptr_t)bp, 0, 0, 0);
+		} else {
+			call(fn, step, (uintptr_t)rp, (uintptr_t)ap, (uintptr_t)bp, 0, 0, 0);
+		}
+		if (memcmp(rp, rr, 32))
+			fail("rep=%d kind=%d%s: wrong Montgomery product", rep, kind,
+			     rep & 1 ? " (r == a)" : "");
+		check_guards64(rp, 4, "r");
+		free(ap - GUARD), free(bp - GUARD), free(rp - GUARD), free(rr - GUARD);
+	}
+}
+
+/* conditional_assign: every n of MPN_SIZES, set 0 and 1 (garbage in the upper half of the
+ * int argument's register), against ref */
+static void test_assign(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	for (size_t s = 0; s < COUNT(MPN_SIZES) + 2; s++) {
+		size_t n = s < COUNT(MPN_SIZES) ? MPN_SIZES[s] : s == COUNT(MPN_SIZES) ? 5 : 20;
+		for (int set = 0; set <= 1; set++) {
+			int step = set == 1 && s >= COUNT(MPN_SIZES) && stepped(kernel, n);
+			uint64_t *ap = buf64(n), *bp = buf64(n), *rr = buf64(n);
+			fill64(ap, n, 0);
+			fill64(bp, n, 2);
+			memcpy(rr, ap, n * 8);
+			((lf_conditional_assign_fn)ref)(set, (int64_t *)rr, (const int64_t *)bp, n);
+			call(fn, step, 0xdeadbeef00000000ull | (unsigned)set, (uintptr_t)ap,
+			     (uintptr_t)bp, n, 0, 0);
+			if (memcmp(ap, rr, n * 8))
+				fail("n=%zu set=%d: wrong assignment", n, set);
+			check_guards64(ap, n, "a");
+			free(ap - GUARD), free(bp - GUARD), free(rr - GUARD);
+		}
+	}
+}
+
 /* poly1305_blocks: h (partially reduced, h2 <= 4) to its value mod 2^130-5; the variant and
  * ref may hold different representatives of the same value */
 static void p1305_canon(uint64_t h[3])
@@ -524,6 +581,24 @@ static void public_api(void)
 		if (memcmp(r1, r2, sizeof r1))
 			fail("lf_mpn_montmul");
 	}
+	{
+		uint64_t pa[4] = { ~1ull, 0xffffffffull, 0, 0xffffffff00000001ull }, p1[4], p2[4];
+		uint64_t pb[4] = { 3, 5, 7, 0x7fffffffffffffffull };
+		lf_p256_mul_mont(p1, pa, pb);
+		lf_p256_mul_mont_ref(p2, pa, pb);
+		if (memcmp(p1, p2, sizeof p1))
+			fail("lf_p256_mul_mont");
+		lf_p256_sqr_mont(p1, pb);
+		lf_p256_sqr_mont_ref(p2, pb);
+		if (memcmp(p1, p2, sizeof p1))
+			fail("lf_p256_sqr_mont");
+		int64_t ca[19], cb[19];
+		for (int i = 0; i < 19; i++)
+			ca[i] = i, cb[i] = -i - 1;
+		lf_conditional_assign(1, ca, cb, 19);
+		if (memcmp(ca, cb, sizeof ca))
+			fail("lf_conditional_assign");
+	}
 	/* RFC 8439 2.5.2, one-shot (on a Win64 stack: the state may be under-aligned there) and
 	 * through a state on the heap, 64-byte aligned */
 	static const uint8_t key[32] = {
@@ -548,10 +623,12 @@ static void public_api(void)
 		fail("lf_poly1305_init/update/final (RFC 8439 2.5.2)");
 	printf("public API (dispatched): mpn_mul_1 %s, mpn_addmul_1 %s, mpn_sqr %s, "
 	       "bi_mul_add %s, bi_square_to_len %s, poly1305_blocks %s, mpn_mul %s, "
-	       "mpn_montmul %s, bi_multiply_to_len %s\n", lf_impl("mpn_mul_1"),
+	       "mpn_montmul %s, bi_multiply_to_len %s, p256_mul_mont %s, p256_sqr_mont %s, "
+	       "conditional_assign %s\n", lf_impl("mpn_mul_1"),
 	       lf_impl("mpn_addmul_1"), lf_impl("mpn_sqr"), lf_impl("bi_mul_add"),
 	       lf_impl("bi_square_to_len"), lf_impl("poly1305_blocks"), lf_impl("mpn_mul"),
-	       lf_impl("mpn_montmul"), lf_impl("bi_multiply_to_len"));
+	       lf_impl("mpn_montmul"), lf_impl("bi_multiply_to_len"), lf_impl("p256_mul_mont"),
+	       lf_impl("p256_sqr_mont"), lf_impl("conditional_assign"));
 }
 
 int main(void)
@@ -595,6 +672,11 @@ int main(void)
 				test_montmul(ker->name, v->fn, ref);
 			else if (!strcmp(ker->name, "bi_multiply_to_len"))
 				test_bi_mtl(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "p256_mul_mont") ||
+			         !strcmp(ker->name, "p256_sqr_mont"))
+				test_p256(ker->name, v->fn, ref);
+			else if (!strcmp(ker->name, "conditional_assign"))
+				test_assign(ker->name, v->fn, ref);
 			else {
 				fail("no test for this kernel");
 				continue;

@@ -370,3 +370,103 @@ void exec_montmul(const struct exec_ctx *c, const uint64_t *a, const uint64_t *b
 	free(want);
 	cov_add(c->t, c->kind, 1);
 }
+
+const char *const p256_alias_name[P256_NALIAS] = {
+	"r, a, b separate", "r == a", "r == b", "a == b", "r == a == b",
+};
+
+void exec_p256(const struct exec_ctx *c, int sqr, const uint64_t a[4], const uint64_t b[4],
+               enum p256_alias alias, const uint64_t *exp_r, struct or_p256_info *info)
+{
+	struct or_p256_info loc;
+	struct gbuf ga, gb, gr;
+	uint64_t want[4], got[4], *ap, *bp, *rp;
+	if (sqr && (alias == P256_RB || alias == P256_AB || alias == P256_ALL))
+		alias = alias == P256_RB ? P256_SEP : alias == P256_AB ? P256_SEP : P256_RA;
+	if (sqr || alias == P256_AB || alias == P256_ALL)
+		b = a;
+	if (!info)
+		info = &loc;
+	or_p256_mont(want, a, b, info);
+	if (exp_r)
+		memcpy(want, exp_r, 32);
+
+	ap = gb_alloc(&ga, 32, c->place, c->shift);
+	memcpy(ap, a, 32);
+	bp = alias == P256_AB || alias == P256_ALL ? ap : gb_alloc(&gb, 32, c->place, c->shift);
+	if (bp != ap)
+		memcpy(bp, b, 32);
+	rp = alias == P256_RA || alias == P256_ALL ? ap : alias == P256_RB ? bp :
+	     gb_alloc(&gr, 32, c->place, c->shift);
+	if (rp != ap && rp != bp)
+		fill_garbage64(rp, 4);
+
+	crash_note(c->t->label, c->what, 4);
+	if (sqr)
+		((lf_p256_sqr_mont_fn)c->fn)(rp, ap);
+	else
+		((lf_p256_mul_mont_fn)c->fn)(rp, ap, bp);
+
+	memcpy(got, rp, 32);
+	if (!info->reduced)
+		or_p256_mod(got, got);          /* outside the contract: congruent, below 2^256 */
+	size_t d = first_diff64(got, want, 4);
+	ck_assert_msg(d == 4, "%s [%s] %s (%s, +%zu): p256_%s_mont, %s%s%s: limb %zu = %#018llx, "
+	              "want %#018llx", LABEL(c), sqr ? "sqr" : "mul", p256_alias_name[alias],
+	              info->subtract ? " (final subtraction due)" : "",
+	              info->reduced ? " (fully reduced)" : " (an input >= p: mod p)", d,
+	              (unsigned long long)got[d], (unsigned long long)want[d]);
+	ASSERT_CANARIES(&ga, c->t->label, "a", c->what);
+	if (rp != ap)
+		ck_assert_msg(memcmp(ap, a, 32) == 0, "%s [%s] %s: input a modified", c->t->label,
+		              cov_kind_name[c->kind], c->what);
+	if (bp != ap) {
+		ASSERT_CANARIES(&gb, c->t->label, "b", c->what);
+		if (rp != bp)
+			ck_assert_msg(memcmp(bp, b, 32) == 0, "%s [%s] %s: input b modified",
+			              c->t->label, cov_kind_name[c->kind], c->what);
+		gb_free(&gb);
+	}
+	if (rp != ap && rp != bp) {
+		ASSERT_CANARIES(&gr, c->t->label, "r", c->what);
+		gb_free(&gr);
+	}
+	gb_free(&ga);
+	cov_add(c->t, c->kind, 1);
+}
+
+void exec_assign(const struct exec_ctx *c, int set, const int64_t *a, const int64_t *b,
+                 size_t n, int same)
+{
+	size_t bytes = n * 8;
+	struct gbuf ga, gb;
+	int64_t *want = xmalloc(bytes + 8), *ap, *bp;
+	if (same)
+		b = a;
+	if (n)
+		memcpy(want, set ? b : a, bytes);
+	ap = gb_alloc(&ga, bytes, c->place, c->shift);
+	if (n)
+		memcpy(ap, a, bytes);
+	bp = same ? ap : gb_alloc(&gb, bytes, c->place, c->shift);
+	if (!same && n)
+		memcpy(bp, b, bytes);
+
+	crash_note(c->t->label, c->what, n);
+	((lf_conditional_assign_fn)c->fn)(set, ap, bp, n);
+
+	size_t d = first_diff64((const uint64_t *)ap, (const uint64_t *)want, n);
+	ck_assert_msg(d == n, "%s [%s] %s (%s, +%zu): n=%zu, set=%d%s: a[%zu] = %#018llx, want "
+	              "%#018llx (%s)", LABEL(c), n, set, same ? ", a == b" : "", d,
+	              (unsigned long long)ap[d], (unsigned long long)want[d], set ? "b's" : "a's");
+	ASSERT_CANARIES(&ga, c->t->label, "a", c->what);
+	if (!same) {
+		ASSERT_CANARIES(&gb, c->t->label, "b", c->what);
+		ck_assert_msg(n == 0 || memcmp(bp, b, bytes) == 0, "%s [%s] %s: input b modified",
+		              c->t->label, cov_kind_name[c->kind], c->what);
+		gb_free(&gb);
+	}
+	gb_free(&ga);
+	free(want);
+	cov_add(c->t, c->kind, 1);
+}

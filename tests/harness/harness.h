@@ -172,6 +172,20 @@ void or_bi_montmul(uint32_t *product, const uint32_t *a, const uint32_t *b, cons
  * of the solver by or_montmul's trace. */
 size_t or_mont_solve_b(uint64_t *bp, const uint64_t *ap, const uint64_t *np, size_t n,
                        const uint64_t *target);
+/* P-256 (p = 2^256 - 2^224 + 2^192 + 2^96 - 1, 4 limbs LE), mpz:
+ *   reduced   a < p and b < p (the result must then be exactly the fully reduced value)
+ *   subtract  the unreduced Montgomery value (a b + M p) / 2^256, M = -a b p^-1 mod 2^256,
+ *             is >= p: the kernel's final subtraction has to happen */
+struct or_p256_info {
+	int reduced, subtract;
+};
+void or_p256_prime(uint64_t p[4]);
+/* r = a b 2^-256 mod p, fully reduced whatever a, b < 2^256 are; info may be NULL */
+void or_p256_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                  struct or_p256_info *info);
+void or_p256_mod(uint64_t r[4], const uint64_t a[4]);
+/* 2^(256 e) mod p (e = 1: R mod p, e = 2: R^2 mod p) */
+void or_p256_rpow(uint64_t r[4], unsigned e);
 /* {rp,n} = {ap,n} mod N (mpz), for building operands below N. */
 void or_mod(uint64_t *rp, const uint64_t *ap, const uint64_t *np, size_t n);
 /* result[0..mod_len) = base^exp mod mod on BE-words (mpz_powm); mod odd and non-zero. */
@@ -275,6 +289,20 @@ void exec_montmul(const struct exec_ctx *c, const uint64_t *a, const uint64_t *b
                   const uint64_t *np, size_t n, int same, const uint64_t *exp_r,
                   struct or_mont_info *info);
 
+/* p256_mul_mont (sqr 0) or p256_sqr_mont (sqr 1; b ignored, the square of a): a, b < p must
+ * give exactly the oracle's fully reduced value; an operand in [p, 2^256) a value below 2^256
+ * congruent to it.  alias: where r points (P256_SEP: its own buffer; P256_RA: r == a;
+ * P256_RB: r == b; P256_AB: a == b, r separate; P256_ALL: r == a == b).  Fills *info (may be
+ * NULL) from the oracle. */
+enum p256_alias { P256_SEP, P256_RA, P256_RB, P256_AB, P256_ALL, P256_NALIAS };
+extern const char *const p256_alias_name[P256_NALIAS];
+void exec_p256(const struct exec_ctx *c, int sqr, const uint64_t a[4], const uint64_t b[4],
+               enum p256_alias alias, const uint64_t *exp_r, struct or_p256_info *info);
+/* conditional_assign: a = set ? b : a over n limbs (set 0 or 1); same: b is a's buffer.
+ * The expected a is a copy of the chosen input (no kernel involved); b must be unchanged. */
+void exec_assign(const struct exec_ctx *c, int set, const int64_t *a, const int64_t *b,
+                 size_t n, int same);
+
 /* Fill `n` limbs with a pattern that is neither a plausible answer nor zero (outputs that
  * must be fully overwritten start like this). */
 void fill_garbage64(uint64_t *a, size_t n);
@@ -304,6 +332,7 @@ Suite *suite_mpn_mul(void);
 Suite *suite_bigint_mul(void);
 Suite *suite_montmul(void);
 Suite *suite_modpow(void);
+Suite *suite_p256(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

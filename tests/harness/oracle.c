@@ -335,3 +335,72 @@ size_t or_mont_solve_b(uint64_t *bp, const uint64_t *ap, const uint64_t *np, siz
 	free(r);
 	return hits;
 }
+
+/* ---- P-256 field (mpz; p from its hex digits, not from limbforge's constants) ------------- */
+static void p256_mpz(mpz_t p)
+{
+	mpz_set_str(p, "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff", 16);
+}
+
+void or_p256_prime(uint64_t p[4])
+{
+	mpz_t z;
+	mpz_init(z);
+	p256_mpz(z);
+	export_le(p, 4, z);
+	mpz_clear(z);
+}
+
+void or_p256_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                  struct or_p256_info *info)
+{
+	mpz_t p, R, x, y, t, m;
+	mpz_inits(p, R, x, y, t, m, NULL);
+	p256_mpz(p);
+	mpz_setbit(R, 256);
+	import_le(x, a, 4);
+	import_le(y, b, 4);
+	if (info) {
+		info->reduced = mpz_cmp(x, p) < 0 && mpz_cmp(y, p) < 0;
+		/* the unreduced Montgomery value U = (a b + M p) / R, M = -a b p^-1 mod R: the
+		 * final subtraction is due when U >= p */
+		mpz_mul(t, x, y);
+		ck_assert(mpz_invert(m, p, R) != 0);
+		mpz_neg(m, m);
+		mpz_mul(m, m, t);
+		mpz_fdiv_r_2exp(m, m, 256);
+		mpz_addmul(t, m, p);
+		ck_assert(mpz_divisible_2exp_p(t, 256));
+		mpz_fdiv_q_2exp(t, t, 256);
+		info->subtract = mpz_cmp(t, p) >= 0;
+	}
+	mpz_mul(x, x, y);
+	ck_assert(mpz_invert(t, R, p) != 0);
+	mpz_mul(x, x, t);
+	mpz_mod(x, x, p);
+	export_le(r, 4, x);
+	mpz_clears(p, R, x, y, t, m, NULL);
+}
+
+void or_p256_mod(uint64_t r[4], const uint64_t a[4])
+{
+	mpz_t p, x;
+	mpz_inits(p, x, NULL);
+	p256_mpz(p);
+	import_le(x, a, 4);
+	mpz_mod(x, x, p);
+	export_le(r, 4, x);
+	mpz_clears(p, x, NULL);
+}
+
+/* 2^(256 e) mod p: e = 1 is R mod p ("oneMont"), e = 2 is R^2 mod p */
+void or_p256_rpow(uint64_t r[4], unsigned e)
+{
+	mpz_t p, x;
+	mpz_inits(p, x, NULL);
+	p256_mpz(p);
+	mpz_setbit(x, 256 * e);
+	mpz_mod(x, x, p);
+	export_le(r, 4, x);
+	mpz_clears(p, x, NULL);
+}

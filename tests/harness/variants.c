@@ -23,7 +23,8 @@ const char *const cov_kind_name[COV_NKINDS] = {
 /* Kernels this suite has tests for (by name, so a renamed table entry shows up as a gap). */
 static const char *const known_kernels[] = {
 	"mpn_mul_1", "mpn_addmul_1", "mpn_sqr", "bi_mul_add", "bi_square_to_len", "poly1305_blocks",
-	"mpn_mul", "mpn_montmul", "bi_multiply_to_len", NULL,
+	"mpn_mul", "mpn_montmul", "bi_multiply_to_len", "p256_mul_mont", "p256_sqr_mont",
+	"conditional_assign", NULL,
 };
 
 static struct tvar runnable[LF_K_COUNT][MAXV];
@@ -80,10 +81,17 @@ int cov_required(enum lf_kernel_id kid, enum cov_kind kind)
 	 * the key, tests/test_poly1305.c) with the variant in use; the kernel itself has no
 	 * output buffer; mpn_montmul: the kernel's rp may not overlap its inputs, so "inplace"
 	 * is lf_bi_montgomery_multiply/square writing the product over a and/or b (which the
-	 * JDK does) with the variant in use (tests/test_montmul.c) */
+	 * JDK does) with the variant in use (tests/test_montmul.c); p256_*: r == a, r == b,
+	 * a == b; conditional_assign: a == b (tests/test_p256.c) */
 	if (kind == COV_INPLACE)
 		return kid == LF_K_mpn_mul_1 || kid == LF_K_mpn_addmul_1 || kid == LF_K_bi_mul_add ||
-		       kid == LF_K_poly1305_blocks || kid == LF_K_mpn_montmul;
+		       kid == LF_K_poly1305_blocks || kid == LF_K_mpn_montmul ||
+		       kid == LF_K_p256_mul_mont || kid == LF_K_p256_sqr_mont ||
+		       kid == LF_K_conditional_assign;
+	/* the P-256 kernels have one size (4 limbs): no length sweep, no length 0;
+	 * conditional_assign has no carries: its "carry" kind is a and b one bit apart */
+	if (kind == COV_LENGTH || kind == COV_ZERO)
+		return kid != LF_K_p256_mul_mont && kid != LF_K_p256_sqr_mont;
 	return 1;
 }
 

@@ -25,6 +25,9 @@ The answers are computed from the definitions, with Python's arbitrary-precision
   mpn_montmul      {r,n} = a*b*pow(2^(64n), -1, N) % N, a, b < N, N odd;
                    n0inv = -pow(N, -1, 2^64) % 2^64
   bi_multiply_to_len {z,xlen+ylen} = x*y (BE words; "same": y is x)
+  p256_mul_mont    {r,4} = a*b*pow(2^256, -1, P) % P, P = 2^256 - 2^224 + 2^192 + 2^96 - 1,
+                   a, b < P ("sqr": b is a, the vector also serves p256_sqr_mont)
+  conditional_assign  a = b if set else a, n limbs
 """
 
 import random
@@ -190,6 +193,33 @@ for xl, yl in MTL_PAIRS:
         mtl.append((pat + (", x == y" if same else ""), xl, yl, int(same), W.add(x),
                     W.add(y), W.add(be_words(be_value(x) * be_value(y), xl + yl))))
 
+P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
+P256_R = 2**256 % P256
+P256_EDGES = [("0", 0), ("1", 1), ("2", 2), ("p-1", P256 - 1), ("p-2", P256 - 2),
+              ("R mod p", P256_R), ("R^2 mod p", P256_R * P256_R % P256),
+              ("2^192-1", 2**192 - 1), ("2^256-2^224-1", 2**256 - 2**224 - 1),
+              ("2^255", 2**255), ("(p-1)/2", (P256 - 1) // 2)]
+p256 = []
+for na, va in P256_EDGES:
+    for nb, vb in P256_EDGES:
+        p256.append(("a = %s, b = %s" % (na, nb), int(va == vb), L.add(le_limbs(va, 4)),
+                     L.add(le_limbs(vb, 4)),
+                     L.add(le_limbs(va * vb * pow(2**256, -1, P256) % P256, 4))))
+for i in range(64):
+    va = rng.getrandbits(256) % P256
+    vb = va if i % 4 == 0 else rng.getrandbits(256) % P256
+    p256.append(("random" + (", sqr" if i % 4 == 0 else ""), int(va == vb),
+                 L.add(le_limbs(va, 4)), L.add(le_limbs(vb, 4)),
+                 L.add(le_limbs(va * vb * pow(2**256, -1, P256) % P256, 4))))
+
+assign = []
+for n in (1, 5, 10, 14, 16, 19, 33):
+    for setv in (0, 1):
+        a = [rng.getrandbits(64) for _ in range(n)]
+        b = [rng.getrandbits(64) for _ in range(n)]
+        assign.append(("n = %d, set = %d" % (n, setv), setv, n, L.add(a), L.add(b),
+                       L.add(b if setv else a)))
+
 
 def emit(out):
     p = out.write
@@ -224,6 +254,12 @@ def emit(out):
     p("};\n\nstatic const struct kat_mtl kat_mtl[] = {\n")
     for pat, xl, yl, same, x, y, z in mtl:
         p('\t{ "%s", %d, %d, %d, %d, %d, %d },\n' % (pat, xl, yl, same, x, y, z))
+    p("};\n\nstatic const struct kat_p256 kat_p256[] = {\n")
+    for what, sq, a, b, r in p256:
+        p('\t{ "%s", %d, %d, %d, %d },\n' % (what, sq, a, b, r))
+    p("};\n\nstatic const struct kat_assign kat_assign[] = {\n")
+    for what, setv, n, a, b, r in assign:
+        p('\t{ "%s", %d, %d, %d, %d, %d },\n' % (what, setv, n, a, b, r))
     p("};\n")
 
 

@@ -60,6 +60,19 @@ struct kat_mtl {               /* bi_multiply_to_len */
 	size_t x, y, z;        /* offsets in kat_words; z: xlen+ylen words */
 };
 
+struct kat_p256 {              /* p256_mul_mont (and p256_sqr_mont where sqr): a, b < p */
+	const char *what;
+	int sqr;               /* a == b: also a p256_sqr_mont vector */
+	size_t a, b, r;        /* offsets in kat_limbs; 4 limbs each */
+};
+
+struct kat_assign {            /* conditional_assign: r = set ? b : a */
+	const char *what;
+	int set;
+	size_t n;
+	size_t a, b, r;        /* offsets in kat_limbs; n limbs each */
+};
+
 /* Poly1305 (tests/kat/gen_poly1305.py -> poly1305_vectors.h): byte fields are offsets into
  * kat_p1305_bytes. */
 struct kat_p1305_mac {

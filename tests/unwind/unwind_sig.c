@@ -438,6 +438,11 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 		return strstr(label, "ifma") ? 64 : LONG_SQR / 2;
 	case LF_K_bi_multiply_to_len:
 		return LONG_BI_SQR;     /* xlen; ylen = xlen / 2 */
+	case LF_K_p256_mul_mont:
+	case LF_K_p256_sqr_mont:
+		return 4;               /* one size: the long phase is many short calls */
+	case LF_K_conditional_assign:
+		return LONG_ROW;
 	default:
 		return 0;
 	}
@@ -524,6 +529,20 @@ static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
 		a[4] = (uintptr_t)buf_b;
 		break;
 	}
+	case LF_K_p256_mul_mont:
+	case LF_K_p256_sqr_mont:
+		/* 4 limbs whatever n is: r = buf_b, a = buf_a, b = buf_a + 4 (any values: an
+		 * input above p only makes the result unreduced) */
+		a[0] = (uintptr_t)buf_b;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = (uintptr_t)(buf_a + 4);
+		break;
+	case LF_K_conditional_assign:
+		a[0] = rnd & 1;
+		a[1] = (uintptr_t)buf_b;
+		a[2] = (uintptr_t)buf_a;
+		a[3] = n;
+		break;
 	default:
 		break;
 	}

@@ -194,7 +194,8 @@ class Function(consttime.Checked):
     # passes ------------------------------------------------------------------------------
     def finalize(self):
         if self.public_loads is not None:
-            consttime.check([_CtNode(n, self.public_loads) for n in self.stream], self.name)
+            consttime.check([_CtNode(n, self.public_loads) for n in self.stream], self.name,
+                            secret=[r.vid for r in self.secret_args])
         if self._finalized:
             raise RuntimeError("finalize() called twice")
         self._finalized = True

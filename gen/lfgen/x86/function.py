@@ -403,7 +403,8 @@ class Function(consttime.Checked):
     def finalize(self):
         insns = self.pp._instructions
         if self.public_loads is not None:
-            consttime.check([_CtNode(x, self.public_loads) for x in insns], self.name)
+            consttime.check([_CtNode(x, self.public_loads) for x in insns], self.name,
+                            secret=[_Node._R(r).vid for r in self.secret_args])
         returns = [i for i, x in enumerate(insns) if isinstance(x, RETURN)]
         if len(returns) != 1 or returns[0] != len(insns) - 1:
             raise ValueError("%s: exactly one RETURN, at the end (use f.ret and jump to "

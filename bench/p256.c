@@ -1,0 +1,325 @@
+/*
+ * p256.c -- the P-256 field drivers: p256_mul_mont (x = x * b * 2^-256 mod p, chained: each
+ * call's output is the next call's a, as the JDK's PolynomialP256Bench.benchMultiply chains
+ * setProduct) and p256_sqr_mont (x = x^2 * 2^-256 mod p, chained, benchSquare), 4 x 64-bit
+ * limbs, OpenSSL ecp_nistz256 layout.  Chaining measures the latency of one multiplication,
+ * which is what point arithmetic pays.
+ *
+ * Peers, in one process on the same numbers:
+ *   OpenSSL BN_mod_mul_montgomery on a BN_MONT_CTX for p: a BN-level peer (generic
+ *     Montgomery code behind the BIGNUM API, not ecp_nistz256's internal field functions,
+ *     which libcrypto does not export); OpenSSL's R is 2^256 for p too, so its output is
+ *     compared;
+ *   GMP mpn_mul_n / mpn_sqr + mpn_tdiv_qr by p: the plain modular product (GMP has no public
+ *     Montgomery multiplication; a peer row, not compared).
+ * Size: 4 limbs (the only one); --check also runs size 0 (nothing called).  Operands random
+ * below p; --check patterns: ones = a = b = p - 1 (limbs all ones where still < p), zeros =
+ * a zero.
+ */
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef BENCH_HAVE_OPENSSL
+#include <openssl/bn.h>
+#endif
+
+#include "bench.h"
+
+static const uint64_t P256[4] = {
+	UINT64_C(0xffffffffffffffff), UINT64_C(0x00000000ffffffff),
+	UINT64_C(0x0000000000000000), UINT64_C(0xffffffff00000001),
+};
+
+struct bench_p256 {
+	mp_limb_t prod[8], quot[5];
+	mpz_t p, a, b;
+#ifdef BENCH_HAVE_OPENSSL
+	BN_CTX *ctx;
+	BN_MONT_CTX *mctx;
+	BIGNUM *op, *ox, *oa, *ob;
+#endif
+};
+
+/* x < p: clear what makes it >= p (the top limb's low bit pattern is enough: p's top limb is
+ * 0xffffffff00000001, so a top limb below it keeps x < p) */
+static void below_p(uint64_t *x)
+{
+	if (x[3] >= P256[3])
+		x[3] = P256[3] - 1;
+}
+
+static void p256_sync(struct bench_buf *b)
+{
+	struct bench_p256 *q = b->p256;
+	if (b->n != 4)
+		return;
+	mpz_import(q->a, 4, -1, 8, 0, 0, b->ap);
+	mpz_import(q->b, 4, -1, 8, 0, 0, b->bp);
+#ifdef BENCH_HAVE_OPENSSL
+	BN_lebin2bn((const unsigned char *)b->bp, 32, q->ob);
+#endif
+}
+
+static struct bench_buf *p256_alloc(size_t n, uint64_t seed)
+{
+	struct bench_buf *b = bench_buf_alloc(n, seed, n, 1);
+	struct bench_p256 *q = calloc(1, sizeof *q);
+	if (!q)
+		exit(2);
+	b->p256 = q;
+	if (n == 4) {
+		below_p(b->ap);
+		below_p(b->bp);
+	}
+	mpz_inits(q->p, q->a, q->b, NULL);
+	mpz_import(q->p, 4, -1, 8, 0, 0, P256);
+#ifdef BENCH_HAVE_OPENSSL
+	q->ctx = BN_CTX_new();
+	q->mctx = BN_MONT_CTX_new();
+	q->op = BN_new(), q->ox = BN_new(), q->oa = BN_new(), q->ob = BN_new();
+	BN_lebin2bn((const unsigned char *)P256, 32, q->op);
+	BN_MONT_CTX_set(q->mctx, q->op, q->ctx);
+#endif
+	p256_sync(b);
+	return b;
+}
+
+void bench_p256_free(struct bench_p256 *q)
+{
+	if (!q)
+		return;
+	mpz_clears(q->p, q->a, q->b, NULL);
+#ifdef BENCH_HAVE_OPENSSL
+	BN_free(q->op), BN_free(q->ox), BN_free(q->oa), BN_free(q->ob);
+	BN_MONT_CTX_free(q->mctx);
+	BN_CTX_free(q->ctx);
+#endif
+	free(q);
+}
+
+void bench_p256_fill(struct bench_buf *b, int pattern)
+{
+	if (b->n == 4 && (pattern == BP_ONES || pattern == BP_ZEROS)) {
+		uint64_t pm1[4] = { P256[0] - 1, P256[1], P256[2], P256[3] };
+		memcpy(b->ap, pattern == BP_ONES ? pm1 : (uint64_t[4]){ 0, 0, 0, 0 }, 32);
+		memcpy(b->bp, pm1, 32);
+	}
+	p256_sync(b);
+	memcpy(b->rp, b->rp0, b->rp_len * 8);
+}
+
+static void p256_reset(struct bench_buf *b)
+{
+	memcpy(b->rp, b->rp0, b->rp_len * 8);
+}
+
+static int same_rp(const struct bench_buf *a, const struct bench_buf *b)
+{
+	return memcmp(a->rp, b->rp, a->rp_len * 8) == 0;
+}
+
+/* chained: x = a, then x = x b R^-1 (or x^2 R^-1) `reps` times, x in rp (latency);
+ * independent: rp = a b R^-1 (a^2 R^-1) `reps` times on the same operands (throughput, as the
+ * other drivers of the harness).  Either way one call leaves a b R^-1 (a^2 R^-1) in rp. */
+static uint64_t mul_batch_(struct bench_buf *b, lf_fnptr fn, size_t reps, int chain)
+{
+	lf_p256_mul_mont_fn f = (lf_p256_mul_mont_fn)fn;
+	if (b->n != 4)
+		return 0;
+	const uint64_t *a = b->ap;
+	if (chain) {
+		memcpy(b->rp, b->ap, 32);
+		a = b->rp;
+	}
+	for (size_t i = 0; i < reps; i++)
+		f(b->rp, a, b->bp);
+	return b->rp[0];
+}
+
+static uint64_t sqr_batch_(struct bench_buf *b, lf_fnptr fn, size_t reps, int chain)
+{
+	lf_p256_sqr_mont_fn f = (lf_p256_sqr_mont_fn)fn;
+	if (b->n != 4)
+		return 0;
+	const uint64_t *a = b->ap;
+	if (chain) {
+		memcpy(b->rp, b->ap, 32);
+		a = b->rp;
+	}
+	for (size_t i = 0; i < reps; i++)
+		f(b->rp, a);
+	return b->rp[0];
+}
+
+static uint64_t mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return mul_batch_(b, fn, reps, 0);
+}
+
+static uint64_t sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return sqr_batch_(b, fn, reps, 0);
+}
+
+static uint64_t mul_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return mul_batch_(b, fn, reps, 1);
+}
+
+static uint64_t sqr_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return sqr_batch_(b, fn, reps, 1);
+}
+
+static uint64_t gmp_mulmod(struct bench_buf *b, size_t reps, int sqr, int chain)
+{
+	struct bench_p256 *q = b->p256;
+	if (b->n != 4)
+		return 0;
+	const uint64_t *a = b->ap;
+	if (chain) {
+		memcpy(b->rp, b->ap, 32);
+		a = b->rp;
+	}
+	for (size_t i = 0; i < reps; i++) {
+		if (sqr)
+			mpn_sqr(q->prod, a, 4);
+		else
+			mpn_mul_n(q->prod, a, b->bp, 4);
+		mpn_tdiv_qr(q->quot, b->rp, 0, q->prod, 8, P256, 4);
+	}
+	return 0;
+}
+
+static uint64_t gmp_mulmod_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return gmp_mulmod(b, reps, 0, 0);
+}
+
+static uint64_t gmp_sqrmod_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return gmp_mulmod(b, reps, 1, 0);
+}
+
+static uint64_t gmp_mulmod_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return gmp_mulmod(b, reps, 0, 1);
+}
+
+static uint64_t gmp_sqrmod_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return gmp_mulmod(b, reps, 1, 1);
+}
+
+#ifdef BENCH_HAVE_OPENSSL
+static uint64_t openssl_mont(struct bench_buf *b, size_t reps, int sqr, int chain)
+{
+	struct bench_p256 *q = b->p256;
+	if (b->n != 4)
+		return 0;
+	BN_lebin2bn((const unsigned char *)b->ap, 32, q->oa);
+	BIGNUM *x = chain ? q->oa : q->ox;
+	for (size_t i = 0; i < reps; i++)
+		BN_mod_mul_montgomery(x, q->oa, sqr ? q->oa : q->ob, q->mctx, q->ctx);
+	BN_bn2lebinpad(x, (unsigned char *)b->rp, 32);
+	return b->rp[0];
+}
+
+static uint64_t openssl_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return openssl_mont(b, reps, 0, 0);
+}
+
+static uint64_t openssl_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return openssl_mont(b, reps, 1, 0);
+}
+
+static uint64_t openssl_mul_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return openssl_mont(b, reps, 0, 1);
+}
+
+static uint64_t openssl_sqr_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return openssl_mont(b, reps, 1, 1);
+}
+#endif
+
+/* --check oracle (GMP): rp < p and rp R = a b (mod p), for one call */
+static const char *p256_verify_(const struct bench_buf *b, int sqr)
+{
+	struct bench_p256 *q = b->p256;
+	if (b->n != 4)
+		return NULL;
+	mpz_t r, t;
+	mpz_inits(r, t, NULL);
+	mpz_import(r, 4, -1, 8, 0, 0, b->rp);
+	int bad = mpz_cmp(r, q->p) >= 0;
+	mpz_mul_2exp(r, r, 256);
+	mpz_mul(t, q->a, sqr ? q->a : q->b);
+	mpz_sub(t, t, r);
+	bad |= !mpz_divisible_p(t, q->p);
+	mpz_clears(r, t, NULL);
+	return bad ? "differs from GMP: rp R != a b mod p, or rp >= p" : NULL;
+}
+
+static const char *mul_verify(const struct bench_buf *b)
+{
+	return p256_verify_(b, 0);
+}
+
+static const char *sqr_verify(const struct bench_buf *b)
+{
+	return p256_verify_(b, 1);
+}
+
+static const size_t p256_sizes[] = { 4, 0 };
+static const size_t p256_check_sizes[] = { 0, 4, 0 };
+
+#ifdef BENCH_HAVE_OPENSSL
+#define OSSL(fn) \
+	{ .name = "openssl~bn", .column = "OpenSSL", .key = "openssl", .kind = BK_PEER, .batch = fn }
+#else
+#define OSSL(fn) { .name = NULL }
+#endif
+
+#define P256_DRIVER(nm, knl, what, jmhname, vbatch, gmpname, gmpbatch, osslbatch, ver)        \
+	{ .name = nm, .kernel = knl, .unit = "limb", .jmh = jmhname, .title = what,            \
+	  .peer_note = "OpenSSL peer: BN_mod_mul_montgomery on p (generic BIGNUM Montgomery "   \
+	               "code, not ecp_nistz256's unexported field functions); GMP peer: the "   \
+	               "plain modular product (mpn_mul_n or mpn_sqr, then mpn_tdiv_qr)",       \
+	  .sizes = p256_sizes, .check_sizes = p256_check_sizes, .variant_batch = vbatch,       \
+	  .peers = { { .name = gmpname, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,    \
+	               .batch = gmpbatch }, OSSL(osslbatch) },                                 \
+	  .alloc = p256_alloc, .reset = p256_reset, .same_output = same_rp, .verify = ver }
+
+const struct bench_driver bench_p256_drivers[4] = {
+	P256_DRIVER("p256_mul_mont", "p256_mul_mont",
+	            "r = a b 2^-256 mod p (P-256), independent calls on the same operands "
+	            "(throughput); peers: OpenSSL BN_mod_mul_montgomery on p (BN level), GMP "
+	            "mpn_mul_n + mpn_tdiv_qr (a peer row)", NULL,
+	            mul_batch, "gmp~mulmod", gmp_mulmod_batch, openssl_mul_batch, mul_verify),
+	P256_DRIVER("p256_sqr_mont", "p256_sqr_mont",
+	            "r = a^2 2^-256 mod p (P-256), independent calls (throughput); peers: OpenSSL "
+	            "BN_mod_mul_montgomery(a, a) on p (BN level), GMP mpn_sqr + mpn_tdiv_qr", NULL,
+	            sqr_batch, "gmp~sqrmod", gmp_sqrmod_batch, openssl_sqr_batch, sqr_verify),
+	P256_DRIVER("p256_mul_mont_chain", "p256_mul_mont",
+	            "x = x b 2^-256 mod p (P-256), chained: each output the next input (latency, "
+	            "as benchMultiply's setProduct chain); peers as p256_mul_mont, chained too",
+	            "PolynomialP256Bench.benchMultiply", mul_chain_batch, "gmp~mulmod",
+	            gmp_mulmod_chain_batch, openssl_mul_chain_batch, mul_verify),
+	P256_DRIVER("p256_sqr_mont_chain", "p256_sqr_mont",
+	            "x = x^2 2^-256 mod p (P-256), chained (latency, as benchSquare); peers as "
+	            "p256_sqr_mont, chained too", "PolynomialP256Bench.benchSquare",
+	            sqr_chain_batch, "gmp~sqrmod", gmp_sqrmod_chain_batch, openssl_sqr_chain_batch,
+	            sqr_verify),
+};

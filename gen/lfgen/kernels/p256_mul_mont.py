@@ -1,0 +1,255 @@
+"""p256_mul_mont: r = a * b * 2^-256 mod p, p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (NIST P-256),
+four 64-bit limbs, the layout of OpenSSL's ecp_nistz256.
+
+Montgomery reduction specialised to the shape of p (Gueron & Krasnov; OpenSSL
+ecp_nistz256-x86_64 __ecp_nistz256_mul_montx, ecp_nistz256-armv8 __ecp_nistz256_mul_mont):
+
+    p = [ p0 = 2^64 - 1, p1 = 2^32 - 1, p2 = 0, p3 = 2^64 - 2^32 + 1 ]     (limbs, low first)
+    n0inv = -p^-1 mod 2^64 = 1, so the quotient digit m of a reduction step is t0 itself, and
+
+        t + m p = t + m (2^64 - 1) + m (2^32 - 1) 2^64 + m p3 2^192
+                    '- limb 0 cancels, leaving m in limb 1 -'
+                = (t - t0) + (m << 32) 2^64 + (m >> 32) 2^128 + m p3 2^192
+
+    so one step is: limb 1 += m << 32, limb 2 += m >> 32 (with carry), limbs 3:4 += m * p3
+    (the one multiplication), and the window moves up a limb -- m * p takes two shifts and
+    one MULX instead of a row of four products.
+
+    x86-64 "adx" (mul): per limb b_i one MULX row of a (ADCX for lo_j + hi_(j-1), ADOX for the
+    accumulator, the two chains joining in a fresh top limb), then the reduction step above
+    with m = t0: m << 32 and m >> 32 from one MULX of m by 2^32, m p3 from a second (both
+    leave the flags alone, so they interleave with the chains, and run on the multiplier's
+    ports 1/5 rather than the ports 0/6 that every carry-consuming instruction -- ADC, ADCX,
+    ADOX, SBB, CMOV, and also SHLX/SHRX -- competes for on Golden Cove; measured 38.6 against
+    39.4 cycles per call with SHLX/SHRX); the accumulator is a window of six registers rotated
+    one place per limb. After
+    four steps t < 2p in five limbs: t - p is computed with SUB/SBB and a borrow selects t or
+    t - p by CMOVC -- the same instructions for every value.
+    AArch64 "a64" (mul): the same, with mul/umulh rows added by adds/adcs chains and m p3
+    = m 2^64 - m 2^32 + m computed by subs/sbc (no multiplication), csel at the end.
+
+    p256_sqr_mont squares with each cross product once (a_i a_j, i < j: six products),
+    doubles them, adds the four squares, then runs the four reduction steps on the low half
+    and adds the high half (p256_sqr_mont.py).
+"""
+
+from ..kernel import KernelSpec, Variant
+
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+P1 = 0x00000000FFFFFFFF
+P3 = 0xFFFFFFFF00000001
+assert P == (2**64 - 1) + (P1 << 64) + (P3 << 192)
+
+SHAPES = ("r, a, b: 4 limbs of 64 bits (uint64_t[4]), little-endian limb order (index 0\n"
+          "least significant), as OpenSSL's ecp_nistz256 (BN_ULONG[P256_LIMBS]).")
+UNITS = ("values in the Montgomery domain with R = 2^256: x is held as x R mod p, p = 2^256 -\n"
+         "2^224 + 2^192 + 2^96 - 1 (NIST P-256).")
+CT = ("Constant time: straight-line code, no branch or address depends on the values (the\n"
+      "generator checks it; tests/ct runs it under valgrind).")
+
+SPEC = KernelSpec(
+    name="p256_mul_mont",
+    operation="r = a * b * 2^-256 mod p, p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (P-256 Montgomery\n"
+              "multiplication)",
+    args=[("r", "uint64_t *"), ("a", "const uint64_t *"), ("b", "const uint64_t *")],
+    result=None,
+    shapes=SHAPES,
+    units=UNITS,
+    preconditions="a < p and b < p: r = a b 2^-256 mod p, fully reduced (< p). a, b in [p, 2^256)\n"
+                  "(not allowed by the contract) give a value congruent to a b 2^-256 mod p\n"
+                  "below 2^256, not necessarily below p; never a fault. r may alias a and/or b\n"
+                  "(every input limb is read before r is written); a == b squares.\n" + CT,
+    source="S. Gueron, V. Krasnov, 'Fast prime field elliptic-curve cryptography with 256-bit\n"
+           "primes' (J. Cryptogr. Eng. 2015); OpenSSL crypto/ec/asm/ecp_nistz256-x86_64.pl\n"
+           "(__ecp_nistz256_mul_montx) and ecp_nistz256-armv8.pl (__ecp_nistz256_mul_mont).",
+    tune_sizes=(4,),
+)
+
+
+def x86_final(acc, rp, poly3):
+    """{rp,4} = t - p if t >= p else t, t = acc[0..4] (acc[4] in {0, 1}, t < 2p): SUB/SBB, the
+    borrow out of the top limb selects with CMOVC. Clobbers acc."""
+    from peachpy.x86_64 import GeneralPurposeRegister64, MOV, SUB, SBB, CMOVC
+    keep = [GeneralPurposeRegister64() for _ in range(4)]
+    p1 = GeneralPurposeRegister64()
+    MOV(p1.as_dword, P1)
+    for k in range(4):
+        MOV(keep[k], acc[k])
+    SUB(acc[0], -1)                                 # p0 = 2^64 - 1
+    SBB(acc[1], p1)
+    SBB(acc[2], 0)                                  # p2 = 0
+    SBB(acc[3], poly3)
+    SBB(acc[4], 0)                                  # CF: t < p, keep t
+    for k in range(4):
+        CMOVC(acc[k], keep[k])
+    for k in range(4):
+        MOV([rp + 8 * k], acc[k])
+
+
+def build_mul_adx(symbol, p):
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, ADCX, ADOX,
+                                MULX, rdx)
+    from ..x86 import function as x86
+    f = x86.Function(symbol, SPEC.args, SPEC.result)
+    f.secret_independent()
+    with f:
+        rp, ap, bp = f.load_args()
+        A = [[ap + 8 * j] if j else [ap] for j in range(4)]
+        acc = [G() for _ in range(6)]
+        t0, t1, c32, poly3 = G(), G(), G(), G()       # c32 = 2^32
+        f.comment("t = a * b_0 (MULX row, one ADD/ADC chain)")
+        MOV(rdx, [bp])
+        MULX(acc[1], acc[0], A[0])
+        MULX(acc[2], t0, A[1])
+        MOV(c32, 1 << 32)
+        XOR(acc[5].as_dword, acc[5].as_dword)
+        MULX(acc[3], t1, A[2])
+        MOV(poly3, P3)
+        ADD(acc[1], t0)
+        MULX(acc[4], t0, A[3])
+        MOV(rdx, acc[0])
+        ADC(acc[2], t1)
+        ADC(acc[3], t0)
+        ADC(acc[4], 0)
+        MULX(t0, t1, c32)                           # m << 32, m >> 32 (ports 1/5, not 0/6)
+        L = acc
+        for i in range(4):
+            f.comment("reduction step %d: m = t0; limb 1 += m << 32, limb 2 += m >> 32, "
+                      "limbs 3:4 += m p3" % (i + 1))
+            ADD(L[1], t1)
+            ADC(L[2], t0)
+            MULX(t1, t0, poly3)
+            if i < 3:
+                MOV(rdx, [bp + 8 * (i + 1)])
+            ADC(L[3], t0)
+            ADC(L[4], t1)
+            ADC(L[5], 0)
+            if i == 3:
+                break
+            L = L[1:] + L[:1]                       # the window moves up a limb
+            f.comment("t += a * b_%d (MULX, ADCX chain lo + hi, ADOX chain into t)" % (i + 1))
+            XOR(L[5].as_dword, L[5].as_dword)       # new top limb; CF = OF = 0
+            for j in range(4):
+                MULX(t1, t0, A[j])
+                if j == 3:
+                    MOV(rdx, L[0])
+                ADCX(L[j], t0)
+                ADOX(L[j + 1], t1)
+            ADCX(L[4], L[5])                        # + CF (L[5] is 0)
+            ADOX(L[5], L[5])                        # top = OF
+            ADC(L[5], 0)                            # + CF
+            MULX(t0, t1, c32)                       # m << 32, m >> 32
+        f.comment("t < 2p in five limbs: r = t - p unless that borrows (CMOVC)")
+        x86_final(L[1:6], rp, poly3)
+        f.ret()
+    return f.finalize()
+
+
+def a64_final(f, acc, rp):
+    """{rp,4} = t - p if t >= p else t, t = acc[0..4]: subs/sbcs, csel on the borrow."""
+    from ..a64.insn import mem
+    from ..a64.regs import XZR
+    d = f.gprs(4, "d")
+    p1, p3 = f.gpr("p1"), f.gpr("p3")
+    f.mov(p1, "#0xffffffff")
+    f.mov(p3, "#0xffffffff00000000")
+    f.add(p3, p3, 1)
+    f.adds(d[0], acc[0], 1)                         # - (2^64 - 1): + 1, C = no borrow
+    f.sbcs(d[1], acc[1], p1)
+    f.sbcs(d[2], acc[2], XZR)
+    f.sbcs(d[3], acc[3], p3)
+    f.sbcs(XZR, acc[4], XZR)                        # borrow (lo): t < p, keep t
+    for k in range(4):
+        f.csel(acc[k], acc[k], d[k], "lo")
+    f.stp(acc[0], acc[1], mem(rp, 0))
+    f.stp(acc[2], acc[3], mem(rp, 16))
+
+
+def a64_reduce(f, m, lo, hi, t2, t3):
+    """(t2, t3, lo, hi) for a reduction step with quotient m: lo = m << 32, hi = m >> 32 (the
+    limb 1 and 2 additions), t3:t2 = m p3 = m 2^64 - m 2^32 + m."""
+    f.subs(t2, m, lo)
+    f.sbc(t3, m, hi)
+
+
+def build_mul_a64(symbol, p):
+    from ..a64.function import Function
+    from ..a64.insn import mem
+    from ..a64.regs import XZR
+    f = Function(symbol, SPEC.args, SPEC.result)
+    f.secret_independent()
+    rp, ap, bp = f.arg_regs
+    a = f.gprs(4, "a")
+    acc = f.gprs(6, "acc")
+    t = f.gprs(4, "t")
+    bi = f.gpr("bi")
+    f.ldp(a[0], a[1], mem(ap, 0))
+    f.ldp(a[2], a[3], mem(ap, 16))
+    f.ldr(bi, mem(bp, 0))
+    f.comment("t = a * b_0")
+    for j in range(4):
+        f.mul(acc[j], a[j], bi)
+        f.umulh(t[j], a[j], bi)
+    f.ldr(bi, mem(bp, 8))
+    f.adds(acc[1], acc[1], t[0])
+    f.lsl(t[0], acc[0], 32)
+    f.adcs(acc[2], acc[2], t[1])
+    f.lsr(t[1], acc[0], 32)
+    f.adcs(acc[3], acc[3], t[2])
+    f.adc(acc[4], XZR, t[3])
+    f.mov(acc[5], XZR)
+    for i in range(1, 4):
+        f.comment("reduction step %d (m = t0, m p3 by subs/sbc), then t += a * b_%d" % (i, i))
+        a64_reduce(f, acc[0], t[0], t[1], t[2], t[3])
+        f.adds(acc[0], acc[1], t[0])                # limb 1 += m << 32 (limb 0 dropped)
+        f.mul(t[0], a[0], bi)
+        f.adcs(acc[1], acc[2], t[1])                # limb 2 += m >> 32
+        f.mul(t[1], a[1], bi)
+        f.adcs(acc[2], acc[3], t[2])                # limbs 3:4 += m p3
+        f.mul(t[2], a[2], bi)
+        f.adcs(acc[3], acc[4], t[3])
+        f.mul(t[3], a[3], bi)
+        f.adc(acc[4], acc[5], XZR)
+        f.adds(acc[0], acc[0], t[0])                # lo(a_j b_i)
+        f.umulh(t[0], a[0], bi)
+        f.adcs(acc[1], acc[1], t[1])
+        f.umulh(t[1], a[1], bi)
+        f.adcs(acc[2], acc[2], t[2])
+        f.umulh(t[2], a[2], bi)
+        f.adcs(acc[3], acc[3], t[3])
+        f.umulh(t[3], a[3], bi)
+        f.adc(acc[4], acc[4], XZR)
+        if i < 3:
+            f.ldr(bi, mem(bp, 8 * (i + 1)))
+        f.adds(acc[1], acc[1], t[0])                # hi(a_j b_i)
+        f.lsl(t[0], acc[0], 32)
+        f.adcs(acc[2], acc[2], t[1])
+        f.lsr(t[1], acc[0], 32)
+        f.adcs(acc[3], acc[3], t[2])
+        f.adcs(acc[4], acc[4], t[3])
+        f.adc(acc[5], XZR, XZR)
+    f.comment("reduction step 4")
+    a64_reduce(f, acc[0], t[0], t[1], t[2], t[3])
+    f.adds(acc[0], acc[1], t[0])
+    f.adcs(acc[1], acc[2], t[1])
+    f.adcs(acc[2], acc[3], t[2])
+    f.adcs(acc[3], acc[4], t[3])
+    f.adc(acc[4], acc[5], XZR)
+    f.comment("t < 2p in five limbs: r = t - p unless that borrows (csel)")
+    a64_final(f, acc, rp)
+    f.ret()
+    return f.finalize()
+
+
+VARIANTS = [
+    Variant("adx", "x86_64", build_mul_adx, {},
+            "Straight line: per limb b_i a MULX row of a with ADCX (lo + hi) and ADOX (into the\n"
+            "accumulator) chains, then one reduction step specialised to p (m = t0: m << 32,\n"
+            "m >> 32 by one MULX by 2^32, m p3 by one MULX), a six-register window rotated per\n"
+            "limb;\n"
+            "final t - p by SUB/SBB and CMOVC on the borrow (OpenSSL __ecp_nistz256_mul_montx)."),
+    Variant("a64", "aarch64", build_mul_a64, {},
+            "Straight line: mul/umulh rows of a by b_i with adds/adcs chains; reduction steps\n"
+            "with m = t0, m p3 = m 2^64 - m 2^32 + m by subs/sbc (no multiply); final t - p by\n"
+            "subs/sbcs and csel (OpenSSL ecp_nistz256-armv8 __ecp_nistz256_mul_mont)."),
+]
