@@ -316,6 +316,22 @@ static inline void fe_half(fe r, const fe a)
 }
 #endif
 
+/* r = 3a mod p */
+static inline void fe_mul3(fe r, const fe a)
+{
+	fe t;
+	fe_add(t, a, a);
+	fe_add(r, t, a);
+}
+
+/* r = a - 2b mod p */
+static inline void fe_sub2(fe r, const fe a, const fe b)
+{
+	fe t;
+	fe_add(t, b, b);
+	fe_sub(r, a, t);
+}
+
 /* r = -a mod p (0 stays 0) */
 static inline void fe_neg(fe r, const fe a)
 {
@@ -365,12 +381,10 @@ static void p_dbl(const struct fops *f, jpoint *r, const jpoint *a)
 	f->sqr(T, S);                   /* 16Y^4 */
 	f->mul(S, S, a->X);             /* 4XY^2; a is not read after this */
 	fe_add(r->Z, rz, rz);           /* Z3 = 2YZ */
-	fe_add(Zsqr, M, M);
-	fe_add(M, Zsqr, M);             /* M = 3(X^2 - Z^4) */
+	fe_mul3(M, M);                  /* M = 3(X^2 - Z^4) */
 	fe_half(ry, T);                 /* 8Y^4 */
 	f->sqr(r->X, M);                /* M^2 */
-	fe_add(T, S, S);                /* 8XY^2 */
-	fe_sub(r->X, r->X, T);          /* X3 = M^2 - 8XY^2 */
+	fe_sub2(r->X, r->X, S);         /* X3 = M^2 - 8XY^2 */
 	fe_sub(S, S, r->X);
 	f->mul(S, S, M);
 	fe_sub(r->Y, S, ry);            /* Y3 = M(4XY^2 - X3) - 8Y^4 */
@@ -399,9 +413,8 @@ static uint64_t p_add(const struct fops *f, jpoint *r, const jpoint *a, const jp
 	f->mul(Hcub, Hsqr, H);
 	f->mul(U2, U1, Hsqr);           /* U1 H^2 */
 	f->mul(S2, S1, Hcub);           /* S1 H^3 */
-	fe_add(Hsqr, U2, U2);
 	fe_sub(rx, Rsqr, Hcub);
-	fe_sub(rx, rx, Hsqr);           /* X3 = R^2 - H^3 - 2 U1 H^2 */
+	fe_sub2(rx, rx, U2);            /* X3 = R^2 - H^3 - 2 U1 H^2 */
 	fe_sub(ry, U2, rx);
 	f->mul(ry, ry, R);
 	fe_sub(ry, ry, S2);             /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
@@ -433,9 +446,12 @@ static void p_select(jpoint *r, uint64_t mask, const jpoint *a, const jpoint *b)
 static void gather16(jpoint *r, const jpoint T[16], uint64_t idx)
 {
 	__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0;
-	for (uint64_t i = 0; i < 16; i++) {
-		uint64_t m64 = mask_is_zero64(idx ^ (i + 1));
-		__m128i m = _mm_set1_epi64x((long long)m64);
+	/* idx < 17: compare 32-bit lanes (SSE2 has no 64-bit compare), all four equal or not */
+	const __m128i want = _mm_set1_epi32((int)idx), one = _mm_set1_epi32(1);
+	__m128i cur = one;
+	for (int i = 0; i < 16; i++) {
+		__m128i m = _mm_cmpeq_epi32(cur, want);
+		cur = _mm_add_epi32(cur, one);
 		const __m128i *e = (const __m128i *)(const void *)&T[i];
 		a0 = _mm_or_si128(a0, _mm_and_si128(m, _mm_loadu_si128(e + 0)));
 		a1 = _mm_or_si128(a1, _mm_and_si128(m, _mm_loadu_si128(e + 1)));
