@@ -12,6 +12,7 @@
  *              calibration with a dependent register-register add chain
  *   stats.c    median, MAD, percentiles of a sample
  *   kernels.c  one driver per kernel: buffers, batch loops, GMP peers, output check
+ *   ecdh.c     the P-256 ECDH driver: lf_p256_ecdh beside OpenSSL EVP_PKEY_derive
  *   poly1305.c the Poly1305 drivers: JMH Poly1305DigestBench digestBytes/updateBytes through
  *              the public API, OpenSSL and libsodium peers, the --check oracle (GMP)
  *   cpuname.c  CPU model string and the sanitized name of the results file
@@ -69,6 +70,7 @@ struct bench_buf {
 	struct bench_poly *poly;       /* Poly1305 drivers only */
 	struct bench_mont *mont;       /* Montgomery drivers only (montgomery.c) */
 	struct bench_p256 *p256;       /* P-256 field drivers only (p256.c) */
+	struct bench_ecdh *ecdh;       /* the P-256 ECDH driver only (ecdh.c) */
 	const struct bench_contender *cur;   /* set by a driver's select hook */
 };
 
@@ -195,6 +197,13 @@ struct bench_p256;
 extern const struct bench_driver bench_p256_drivers[4];
 void bench_p256_free(struct bench_p256 *q);
 void bench_p256_fill(struct bench_buf *b, int pattern);
+
+/* ---- ecdh.c ---------------------------------------------------------------------------- */
+/* p256_ecdh: lf_p256_ecdh beside OpenSSL's EVP_PKEY_derive (KeyAgreementBench); hooks */
+struct bench_ecdh;
+extern const struct bench_driver bench_ecdh_driver;
+void bench_ecdh_free(struct bench_ecdh *e);
+void bench_ecdh_fill(struct bench_buf *b, int pattern);
 
 /* ---- poly1305.c ------------------------------------------------------------------------- */
 /* The Poly1305 drivers (poly1305_blocks: Poly1305DigestBench.digestBytes; poly1305_update:

@@ -105,6 +105,7 @@ void bench_buf_free(struct bench_buf *b)
 	bench_poly1305_free(b->poly);
 	bench_mont_free(b->mont);
 	bench_p256_free(b->p256);
+	bench_ecdh_free(b->ecdh);
 	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
@@ -140,6 +141,10 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 	}
 	if (b->p256) {
 		bench_p256_fill(b, pattern);
+		return;
+	}
+	if (b->ecdh) {
+		bench_ecdh_fill(b, pattern);
 		return;
 	}
 	if (pattern == BP_ONES || pattern == BP_ZEROS) {
@@ -483,10 +488,11 @@ static const struct bench_driver kernel_drivers[] = {
 #define KD(i) &kernel_drivers[i]
 #define MD(i) &bench_mont_drivers[i]
 #define PD(i) &bench_p256_drivers[i]
-/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's and p256.c's */
+/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's, p256.c's and
+ * ecdh.c's */
 const struct bench_driver *const bench_drivers[] = {
 	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), MD(0), MD(1), MD(2),
-	MD(3), PD(0), PD(1), PD(2), PD(3),
+	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver,
 };
 _Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
                "list every kernel driver in bench_drivers");

@@ -63,6 +63,7 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/cpu.c \
 	$(LIMBFORGE_DIR)/runtime/dispatch.c \
 	$(LIMBFORGE_DIR)/runtime/modpow.c \
+	$(LIMBFORGE_DIR)/runtime/p256_ecdh.c \
 	$(LIMBFORGE_DIR)/runtime/ref/bigint_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/mpn_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/p256_ref.c \

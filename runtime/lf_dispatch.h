@@ -92,6 +92,12 @@ LF_INTERNAL lf_fnptr lf_dispatch_get(enum lf_kernel_id id);
  * choice (tests/stress/mask_race.c holds a resolver there while lf_cpu_mask runs). */
 LF_INTERNAL extern void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
 
+/* lf_p256_ecdh with the given field kernels instead of the dispatched ones (runtime/p256_ecdh.c;
+ * tests/ct calls variants that valgrind's CPUID hides from the dispatcher). */
+LF_INTERNAL int lf_p256_ecdh_with(uint8_t shared_x[32], const uint8_t scalar[32],
+                                  const uint8_t peer_point[65], lf_p256_mul_mont_fn mul,
+                                  lf_p256_sqr_mont_fn sqr);
+
 /* Forget every resolution (after the allowed features changed). */
 LF_INTERNAL void lf_dispatch_reset(void);
 #define LF_CALL(k) ((lf_##k##_fn)lf_dispatch_get(LF_K_##k))

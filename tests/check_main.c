@@ -2,7 +2,7 @@
  * check_main.c -- the limbforge test runner.
  *
  *   check_limbforge [suite...]      suites: dispatch kat mpn mpn_sqr bigint bigint_sqr poly1305
- *                                   mpn_mul bigint_mul montmul modpow p256 api abi schedule
+ *                                   mpn_mul bigint_mul montmul modpow p256 ecdh api abi schedule
  *                                   mask
  *                                   (default: all, in that order; mask must stay last)
  * Environment: LIMBFORGE_CPU (feature mask, as for the library), LF_TEST_SEED (random seed),
@@ -30,6 +30,7 @@ static const struct {
 	{ "mpn_mul", suite_mpn_mul },       { "bigint_mul", suite_bigint_mul },
 	{ "montmul", suite_montmul },       { "modpow", suite_modpow },
 	{ "p256", suite_p256 },
+	{ "ecdh", suite_ecdh },
 	{ "api", suite_api },               { "abi", suite_abi },
 	{ "schedule", suite_schedule },
 	{ "mask", suite_mask }, /* last: lf_cpu_mask cannot be undone in a process */

@@ -9,6 +9,10 @@
 #                    tests/ct/p256_ct.c: a and b of every p256_mul_mont / p256_sqr_mont
 #                    variant (adx, ref), `set` and the limbs of every conditional_assign
 #                    variant (avx2, sse2, ref) marked undefined; its control branches on set
+#                    tests/ct/ecdh_ct.c: the scalar of lf_p256_ecdh marked undefined, every
+#                    (p256_mul_mont, p256_sqr_mont) pair valgrind can run (adx, ref) through
+#                    lf_p256_ecdh_with, valid and invalid scalars (the range check is masked
+#                    too); the peer point is public
 #
 # Host only: valgrind 3.19 cannot run AVX-512 (its CPUID hides it, so the dispatcher offers
 # only the other variants) and there is no valgrind for AArch64 under qemu.  Every variant of
@@ -21,7 +25,7 @@ CT_DIR := $(BUILD)/tests/ct
 CT_BIN := $(CT_DIR)/poly1305_ct
 CT_LIB_A := $(BUILD)/lib$(or $(LIBNAME),limbforge).a
 
-CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct
+CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct $(CT_DIR)/ecdh_ct
 
 test-ct: $(CT_BINS)
 	@echo "== constant time under valgrind memcheck ($(ARCH))"

@@ -22,12 +22,14 @@
 # Each architecture's run: the whole suite once (every runnable variant of every kernel,
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
 # remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
-# Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py, written
-# into $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium on the host (the AArch64
-# build has neither: GMP and the Python vectors there).
+# Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py,
+# gen_ecdh.py, written into $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium,
+# for P-256 ECDH OpenSSL's EVP_PKEY_derive, on the host (the AArch64 build has neither: GMP and
+# the Python vectors there).
 # Useful knobs: LF_TEST_SEED=<n>, CK_VERBOSITY=verbose, CK_RUN_SUITE=<suite>,
 # LF_TEST_P1305_RANDOM=<n> (random Poly1305 cases, default 100000 on the host, 20000 under
-# qemu), and `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
+# qemu), LF_TEST_ECDH_RANDOM=<n> (random ECDH keys per kernel pair, default 300 on the host,
+# 40 under qemu), and `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
 
 -include tests/gen.mk
 -include tests/consumer.mk
@@ -53,6 +55,7 @@ TEST_DIR := $(BUILD)/tests
 TEST_BIN := $(TEST_DIR)/check_limbforge
 KAT_H := $(TEST_DIR)/kat/kat_vectors.h
 P1305_KAT_H := $(TEST_DIR)/kat/poly1305_vectors.h
+ECDH_KAT_H := $(TEST_DIR)/kat/ecdh_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h \
@@ -154,6 +157,7 @@ $(TEST_DIR)/obj/%.o: tests/%.c $(TEST_HDRS) $(TEST_SYSINC)
 
 $(TEST_DIR)/obj/test_kat.o: $(KAT_H)
 $(TEST_DIR)/obj/test_poly1305.o: $(P1305_KAT_H)
+$(TEST_DIR)/obj/test_ecdh.o: $(ECDH_KAT_H)
 
 $(TEST_DIR)/obj/abi/$(ARCH).o: tests/abi/$(ARCH).S tests/abi/abi.h
 	@mkdir -p $(dir $@)
@@ -166,6 +170,10 @@ $(KAT_H): tests/kat/gen_vectors.py
 $(P1305_KAT_H): tests/kat/gen_poly1305.py
 	@mkdir -p $(dir $@)
 	$(PY) tests/kat/gen_poly1305.py $@
+
+$(ECDH_KAT_H): tests/kat/gen_ecdh.py
+	@mkdir -p $(dir $@)
+	$(PY) tests/kat/gen_ecdh.py $@
 
 $(TEST_DIR)/sysinc/.stamp:
 	@mkdir -p $(dir $@)

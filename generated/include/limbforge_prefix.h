@@ -85,6 +85,8 @@
 #define lf_mpn_sqr_adx LF_PFX(lf_mpn_sqr_adx)
 #define lf_mpn_sqr_ifma LF_PFX(lf_mpn_sqr_ifma)
 #define lf_mpn_sqr_ref LF_PFX(lf_mpn_sqr_ref)
+#define lf_p256_ecdh LF_PFX(lf_p256_ecdh)
+#define lf_p256_ecdh_with LF_PFX(lf_p256_ecdh_with)
 #define lf_p256_mul_mont LF_PFX(lf_p256_mul_mont)
 #define lf_p256_mul_mont_a64 LF_PFX(lf_p256_mul_mont_a64)
 #define lf_p256_mul_mont_adx LF_PFX(lf_p256_mul_mont_adx)

@@ -229,6 +229,27 @@ LF_API void lf_p256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t 
 /* r = a^2 * 2^-256 mod p (the cross products computed once).  r may alias a. */
 LF_API void lf_p256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
 
+/* ---- P-256 ECDH (runtime/p256_ecdh.c, on the two kernels above) ---------------------------
+ * shared_x = x(k P): the affine x coordinate of k times the peer's point P, the ECDH primitive
+ * of SEC 1 v2 3.3.1 / NIST SP 800-56A rev. 3 5.7.1.2 (no KDF).  scalar: the private key k,
+ * 32 bytes big-endian, 0 < k < n (n the group order).  peer_point: 65 bytes, the uncompressed
+ * SEC 1 encoding 0x04 || X || Y, coordinates 32 bytes big-endian each.  shared_x: 32 bytes
+ * big-endian.  Returns 0, or one of the LF_P256_E* codes below; on any error shared_x is set
+ * to 32 zero bytes (a wrong secret is never written).  The point is validated first (it is
+ * public): prefix, X < p and Y < p, not the all-zero pair, y^2 = x^3 - 3x + b (cofactor 1, so a
+ * point on the curve has order n and needs no n P check); then the scalar, in constant time.
+ * shared_x may overlap the inputs.  Constant time in the scalar (no branch or address depends
+ * on it, its range check included; fixed window of 5 bits with Booth digits, masked table
+ * reads); secrets are wiped from the stack.  Field kernels: p256_mul_mont and p256_sqr_mont,
+ * as dispatched (lf_impl_force applies). */
+#define LF_P256_EENCODING (-16)   /* peer_point[0] != 0x04 (compressed, hybrid, 0x00, ...) */
+#define LF_P256_ERANGE (-17)      /* X >= p or Y >= p */
+#define LF_P256_EINFINITY (-18)   /* X = Y = 0: the point at infinity has no such encoding */
+#define LF_P256_ECURVE (-19)      /* (X, Y) is not on the curve */
+#define LF_P256_ESCALAR (-20)     /* scalar 0 or >= n */
+LF_API int lf_p256_ecdh(uint8_t shared_x[32], const uint8_t scalar[32],
+                        const uint8_t peer_point[65]);
+
 /* ---- the JDK's IntegerPolynomial.conditionalAssign --------------------------------------------
  * a = set ? b : a over n 64-bit limbs (int64_t, the JDK's long[] limbs; only copied), in
  * constant time: mask = -set, a_i ^= (a_i ^ b_i) & mask for every i, so every limb of a and b

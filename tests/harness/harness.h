@@ -333,6 +333,7 @@ Suite *suite_bigint_mul(void);
 Suite *suite_montmul(void);
 Suite *suite_modpow(void);
 Suite *suite_p256(void);
+Suite *suite_ecdh(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

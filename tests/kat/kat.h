@@ -99,4 +99,14 @@ struct kat_p1305_jdk {         /* Poly1305.processMultipleBlocks on 5 x 26-bit l
 	uint64_t want[3];      /* the result mod 2^130-5, canonical (< p) */
 };
 
+/* P-256 ECDH (tests/kat/gen_ecdh.py -> build/<arch>/tests/kat/ecdh_vectors.h): rc is 0 or an
+ * LF_P256_E* code; x is the expected shared x (all zero on error). */
+struct kat_ecdh {
+	const char *what;
+	uint8_t scalar[32];
+	uint8_t point[65];
+	int rc;
+	uint8_t x[32];
+};
+
 #endif
