@@ -41,7 +41,9 @@ enum lf_kernel_id {
 	LF_K_p256_mul_mont = 9,
 	LF_K_p256_sqr_mont = 10,
 	LF_K_conditional_assign = 11,
-	LF_K_COUNT = 12
+	LF_K_p256_mont_mult = 12,
+	LF_K_p256_mont_square = 13,
+	LF_K_COUNT = 14
 };
 
 
@@ -226,6 +228,14 @@ LF_KERNEL_DECL void lf_conditional_assign_sse2(int set, int64_t *a, const int64_
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_conditional_assign_a64(int set, int64_t *a, const int64_t *b, size_t n);
 #endif
+
+/* p256_mont_mult: r = a * b * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.mult) */
+typedef void (*lf_p256_mont_mult_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_p256_mont_mult_ref(int64_t *r, const int64_t *a, const int64_t *b);
+
+/* p256_mont_square: r = a^2 * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.square) */
+typedef void (*lf_p256_mont_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_p256_mont_square_ref(int64_t *r, const int64_t *a);
 
 #ifdef __cplusplus
 }

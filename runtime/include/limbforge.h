@@ -229,6 +229,20 @@ LF_API void lf_p256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t 
 /* r = a^2 * 2^-256 mod p (the cross products computed once).  r may alias a. */
 LF_API void lf_p256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
 
+/* ---- P-256 field, the JDK's MontgomeryIntegerPolynomialP256 ---------------------------------
+ * Elements are 5 limbs of 52 bits (int64_t[5], limb i of weight 2^(52 i), the JDK's long[5])
+ * in the Montgomery domain with R = 2^260: x is held as x R mod p (to enter: mont_mult by
+ * h = 2^520 mod p; to leave: mont_mult by 1).  Inputs: limbs in [0, 2^52), value < p (the JDK
+ * reduces before every multiplication); outputs then have limbs in [0, 2^52) and value < p.
+ * Other inputs give an unspecified result, never a fault.  Constant time in the values.
+ * Kernels p256_mont_mult, p256_mont_square. */
+
+/* r = a * b * 2^-260 mod p.  r may alias a and/or b. */
+LF_API void lf_p256_mont_mult(int64_t r[5], const int64_t a[5], const int64_t b[5]);
+
+/* r = a^2 * 2^-260 mod p.  r may alias a. */
+LF_API void lf_p256_mont_square(int64_t r[5], const int64_t a[5]);
+
 /* ---- the JDK's IntegerPolynomial.conditionalAssign --------------------------------------------
  * a = set ? b : a over n 64-bit limbs (int64_t, the JDK's long[] limbs; only copied), in
  * constant time: mask = -set, a_i ^= (a_i ^ b_i) & mask for every i, so every limb of a and b
