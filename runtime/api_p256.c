@@ -30,3 +30,8 @@ void lf_p256_mont_square(int64_t r[5], const int64_t a[5])
 {
 	LF_CALL(p256_mont_square)(r, a);
 }
+
+void lf_p256_mont_mult_x8(int64_t r[40], const int64_t a[40], const int64_t b[40])
+{
+	LF_CALL(p256_mont_mult_x8)(r, a, b);
+}

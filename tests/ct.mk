@@ -8,7 +8,8 @@
 #                    printed), base and exponent of lf_bi_mod_pow_consttime marked undefined
 #                    tests/ct/p256_ct.c: a and b of every p256_mul_mont / p256_sqr_mont
 #                    variant (adx, ref), `set` and the limbs of every conditional_assign
-#                    variant (avx2, sse2, ref) marked undefined; its control branches on set
+#                    variant (avx2, sse2, ref) marked undefined; its control branches on set;
+#                    a and b of p256_mont_mult / square / mult_x8 (mulx, ref; ifma skipped)
 #
 # Host only: valgrind 3.19 cannot run AVX-512 (its CPUID hides it, so the dispatcher offers
 # only the other variants) and there is no valgrind for AArch64 under qemu.  Every variant of

@@ -149,3 +149,11 @@ void lf_p256_mont_square_ref(int64_t *r, const int64_t *a)
 {
 	lf_p256_mont_mult_ref(r, a, a);
 }
+
+/* eight independent products, element k at limbs [5k, 5k + 5) of each array; r may alias a
+ * and/or b as a whole (each element is read before it is written) */
+void lf_p256_mont_mult_x8_ref(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	for (int k = 0; k < 8; k++)
+		lf_p256_mont_mult_ref(r + 5 * k, a + 5 * k, b + 5 * k);
+}

@@ -15,9 +15,19 @@ of row i is the low 52 bits of the running low column itself (Gueron-Krasnov, Fi
     else t, chosen by a mask (no branch).
 
     p in 52-bit limbs: [2^52-1, 2^44-1, 0, 2^36, 2^48-2^16]
+
+Bounds: t = (a b + M p) / 2^260 with M < 2^260 and a, b < p, so t < (p^2 + 2^260 p) / 2^260
+< 2p; a column gathers fewer than 17 terms below 2^52, so no 64-bit lane or register
+overflows. p's shape makes a reduction step cheaper (m (2^96 - 1) at column i is "carry
+column i >> 52 into column i + 1" plus m 2^44 at column i + 1): x86_p256_52.py.
+
+Variants (x86_p256_52.py): "ifma" -- the JDK's AVX-512 montgomeryMultiply, A and p in the
+lanes of a zmm, one broadcast b_i per row, the final carries and the choice by mask
+registers; "mulx" -- scalar MULX rows with the specialised reduction step.
 """
 
-from ..kernel import KernelSpec
+from ..kernel import KernelSpec, Variant
+from . import x86_p256_52 as x
 
 SPEC = KernelSpec(
     name="p256_mont_mult",
@@ -38,4 +48,19 @@ SPEC = KernelSpec(
     tune_sizes=(1,),
 )
 
-VARIANTS = []
+IFMA_ALGO = ("One element in lanes 0..4 of a zmm (the JDK's montgomeryMultiply): per row b_i\n"
+             "broadcast, lo/hi(A, b_i) by VPMADD52LUQ/HUQ into fresh registers, the quotient\n"
+             "digit N = lane 0 of Acc + lo(A, b_i) broadcast, lo/hi(p, N), the cleared lane's\n"
+             "carry by a masked add, Acc shifted down a lane (VALIGNQ) plus the hi sums; then t\n"
+             "and t + 2^260 - p carried to 52-bit lanes by generate/propagate mask arithmetic\n"
+             "(KMOVB, LEA, XOR), the carry out of lane 4 selects t - p by a masked move; masked\n"
+             "load and store of the 5 limbs. No branch.")
+MULX_ALGO = ("Scalar rows as the ref: MULX a_j b_i split into lo = BZHI 52, hi = SHRD 52 into a\n"
+             "window of six column registers; reduction step specialised to p (m = BZHI of the\n"
+             "column; its carry, m 2^44 and m 2^36 by shifts, m p4 by one MULX); t by a shift\n"
+             "carry chain, t - p with SAR borrows, CMOVS on the sign. No branch.")
+
+VARIANTS = [
+    Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args), {}, IFMA_ALGO),
+    Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args), {}, MULX_ALGO),
+]

@@ -1,7 +1,14 @@
 """p256_mont_square: r = a^2 * 2^-260 mod p, the JDK's MontgomeryIntegerPolynomialP256.square
-(which is mult(a, a, r)); same layout and reduction as p256_mont_mult."""
+(which is mult(a, a, r)); same layout and reduction as p256_mont_mult.
 
-from ..kernel import KernelSpec
+    r = a^2 2^-260 mod p, a < p: the multiplication's rows with b = a (the JDK's square is
+    mult(a, a)); both variants run p256_mont_mult's code with b read from a's limbs (the
+    five reduction steps dominate a 5-limb product, and IFMA computes whole rows anyway).
+"""
+
+from ..kernel import KernelSpec, Variant
+from . import x86_p256_52 as x
+from .p256_mont_mult import IFMA_ALGO, MULX_ALGO
 
 SPEC = KernelSpec(
     name="p256_mont_square",
@@ -17,4 +24,9 @@ SPEC = KernelSpec(
     tune_sizes=(1,),
 )
 
-VARIANTS = []
+VARIANTS = [
+    Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args, square=True), {},
+            "p256_mont_mult's ifma code with b = a. " + IFMA_ALGO),
+    Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args, square=True), {},
+            "p256_mont_mult's mulx code with b = a. " + MULX_ALGO),
+]
