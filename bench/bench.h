@@ -195,6 +195,8 @@ void bench_mont_fill(struct bench_buf *b, int pattern);
 /* p256_mul_mont, p256_sqr_mont (independent and chained calls, beside OpenSSL's BN_mod_mul_montgomery); hooks */
 struct bench_p256;
 extern const struct bench_driver bench_p256_drivers[4];
+/* p256_mont_mult(_chain), p256_mont_square(_chain), p256_mont_mult_x8 (5 x 52-bit limbs) */
+extern const struct bench_driver bench_p256m_drivers[5];
 void bench_p256_free(struct bench_p256 *q);
 void bench_p256_fill(struct bench_buf *b, int pattern);
 

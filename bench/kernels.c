@@ -488,11 +488,12 @@ static const struct bench_driver kernel_drivers[] = {
 #define KD(i) &kernel_drivers[i]
 #define MD(i) &bench_mont_drivers[i]
 #define PD(i) &bench_p256_drivers[i]
-/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's, p256.c's and
- * ecdh.c's */
+#define QD(i) &bench_p256m_drivers[i]
+/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's, p256.c's, ecdh.c's
+ * and the 5 x 52-bit P-256 ones */
 const struct bench_driver *const bench_drivers[] = {
 	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), MD(0), MD(1), MD(2),
-	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver,
+	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver, QD(0), QD(1), QD(2), QD(3), QD(4),
 };
 _Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
                "list every kernel driver in bench_drivers");

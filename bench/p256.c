@@ -32,6 +32,8 @@ static const uint64_t P256[4] = {
 
 struct bench_p256 {
 	mp_limb_t prod[8], quot[5];
+	int m52;                       /* the 5 x 52-bit drivers (p256_mont_*): n = 5 or 40 */
+	size_t elems;                  /* peers: products per call (8 for p256_mont_mult_x8) */
 	mpz_t p, a, b;
 #ifdef BENCH_HAVE_OPENSSL
 	BN_CTX *ctx;
@@ -51,7 +53,7 @@ static void below_p(uint64_t *x)
 static void p256_sync(struct bench_buf *b)
 {
 	struct bench_p256 *q = b->p256;
-	if (b->n != 4)
+	if (b->n != 4 && !q->m52)
 		return;
 	mpz_import(q->a, 4, -1, 8, 0, 0, b->ap);
 	mpz_import(q->b, 4, -1, 8, 0, 0, b->bp);
@@ -67,6 +69,7 @@ static struct bench_buf *p256_alloc(size_t n, uint64_t seed)
 	if (!q)
 		exit(2);
 	b->p256 = q;
+	q->elems = 1;
 	if (n == 4) {
 		below_p(b->ap);
 		below_p(b->bp);
@@ -97,8 +100,14 @@ void bench_p256_free(struct bench_p256 *q)
 	free(q);
 }
 
+static void p256m_fill(struct bench_buf *b, int pattern);
+
 void bench_p256_fill(struct bench_buf *b, int pattern)
 {
+	if (b->p256->m52) {
+		p256m_fill(b, pattern);
+		return;
+	}
 	if (b->n == 4 && (pattern == BP_ONES || pattern == BP_ZEROS)) {
 		uint64_t pm1[4] = { P256[0] - 1, P256[1], P256[2], P256[3] };
 		memcpy(b->ap, pattern == BP_ONES ? pm1 : (uint64_t[4]){ 0, 0, 0, 0 }, 32);
@@ -174,8 +183,9 @@ static uint64_t sqr_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 static uint64_t gmp_mulmod(struct bench_buf *b, size_t reps, int sqr, int chain)
 {
 	struct bench_p256 *q = b->p256;
-	if (b->n != 4)
+	if (b->n != 4 && !q->m52)
 		return 0;
+	reps *= q->elems;
 	const uint64_t *a = b->ap;
 	if (chain) {
 		memcpy(b->rp, b->ap, 32);
@@ -219,8 +229,9 @@ static uint64_t gmp_sqrmod_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t 
 static uint64_t openssl_mont(struct bench_buf *b, size_t reps, int sqr, int chain)
 {
 	struct bench_p256 *q = b->p256;
-	if (b->n != 4)
+	if (b->n != 4 && !q->m52)
 		return 0;
+	reps *= q->elems;
 	BN_lebin2bn((const unsigned char *)b->ap, 32, q->oa);
 	BIGNUM *x = chain ? q->oa : q->ox;
 	for (size_t i = 0; i < reps; i++)
@@ -322,4 +333,177 @@ const struct bench_driver bench_p256_drivers[4] = {
 	            "p256_sqr_mont, chained too", "PolynomialP256Bench.benchSquare",
 	            sqr_chain_batch, "gmp~sqrmod", gmp_sqrmod_chain_batch, openssl_sqr_chain_batch,
 	            sqr_verify),
+};
+
+/* ---- MontgomeryIntegerPolynomialP256: p256_mont_mult, p256_mont_square (5 limbs of 52 bits,
+ * R = 2^260; size 5 limbs) and p256_mont_mult_x8 (size 8 products of 40 limbs) ----------------
+ * The same measurements as above: independent calls on the same operands (throughput) and
+ * chained calls (x = x b R^-1, x = x^2 R^-1: latency, benchMultiply / benchSquare).  Operands
+ * random 52-bit limbs with the top limb below 2^47 (so below p); --check patterns: ones =
+ * every element p - 1 (limbs 2^52-1 where the value allows), zeros = a zero.  Peers (rows,
+ * not compared: another layout and R): GMP mpn_mul_n + mpn_tdiv_qr and OpenSSL
+ * BN_mod_mul_montgomery on 4 x 64-bit operands, 8 products per call for the x8 driver. */
+static const int64_t PM1_52[5] = { 0xffffffffffffe, 0xfffffffffff, 0, 0x1000000000,
+	                           0xffffffff0000 };
+
+static void p256m_sanitize(uint64_t *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		x[i] &= (UINT64_C(1) << 52) - 1;
+		if (i % 5 == 4)
+			x[i] >>= 5;
+	}
+}
+
+static void p256m_fill(struct bench_buf *b, int pattern)
+{
+	if (pattern == BP_ONES || pattern == BP_ZEROS) {
+		for (size_t i = 0; i < b->n; i++) {
+			b->ap[i] = pattern == BP_ONES ? (uint64_t)PM1_52[i % 5] : 0;
+			b->bp[i] = (uint64_t)PM1_52[i % 5];
+		}
+	}
+	p256_sync(b);
+	memcpy(b->rp, b->rp0, b->rp_len * 8);
+}
+
+static struct bench_buf *p256m_alloc(size_t n, uint64_t seed)
+{
+	size_t limbs = n == 8 ? 40 : n;
+	struct bench_buf *b = p256_alloc(limbs, seed);
+	b->p256->m52 = 1;
+	b->p256->elems = n == 8 ? 8 : 1;
+	p256m_sanitize(b->ap, limbs);
+	p256m_sanitize(b->bp, limbs);
+	p256_sync(b);
+	return b;
+}
+
+static uint64_t m_batch_(struct bench_buf *b, lf_fnptr fn, size_t reps, int chain, int sqr)
+{
+	typedef void (*f3)(int64_t *, const int64_t *, const int64_t *);
+	if (b->n != 5 && b->n != 40)
+		return 0;
+	int64_t *r = (int64_t *)b->rp;
+	const int64_t *a = (const int64_t *)b->ap, *bb = (const int64_t *)b->bp;
+	if (chain) {
+		memcpy(r, a, b->n * 8);
+		a = r;
+	}
+	if (sqr) {
+		lf_p256_mont_square_fn f = (lf_p256_mont_square_fn)fn;
+		for (size_t i = 0; i < reps; i++)
+			f(r, a);
+	} else {
+		f3 f = (f3)fn;
+		for (size_t i = 0; i < reps; i++)
+			f(r, a, bb);
+	}
+	return b->rp[0];
+}
+
+static uint64_t mm_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return m_batch_(b, fn, reps, 0, 0);
+}
+
+static uint64_t mm_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return m_batch_(b, fn, reps, 1, 0);
+}
+
+static uint64_t ms_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return m_batch_(b, fn, reps, 0, 1);
+}
+
+static uint64_t ms_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	return m_batch_(b, fn, reps, 1, 1);
+}
+
+/* --check oracle (GMP): every element's r < p, limbs < 2^52, and r 2^260 = a b (mod p) */
+static const char *p256m_verify_(const struct bench_buf *b, int sqr)
+{
+	struct bench_p256 *q = b->p256;
+	if (b->n != 5 && b->n != 40)
+		return NULL;
+	int bad = 0;
+	mpz_t r, x, y, t;
+	mpz_inits(r, x, y, t, NULL);
+	for (size_t k = 0; k < b->n; k += 5) {
+		mpz_set_ui(r, 0), mpz_set_ui(x, 0), mpz_set_ui(y, 0);
+		for (int i = 4; i >= 0; i--) {
+			bad |= b->rp[k + (size_t)i] >> 52 != 0;
+			mpz_mul_2exp(r, r, 52), mpz_add_ui(r, r, b->rp[k + (size_t)i]);
+			mpz_mul_2exp(x, x, 52), mpz_add_ui(x, x, b->ap[k + (size_t)i]);
+			mpz_mul_2exp(y, y, 52), mpz_add_ui(y, y, b->bp[k + (size_t)i]);
+		}
+		bad |= mpz_cmp(r, q->p) >= 0;
+		mpz_mul_2exp(r, r, 260);
+		mpz_mul(t, x, sqr ? x : y);
+		mpz_sub(t, t, r);
+		bad |= !mpz_divisible_p(t, q->p);
+	}
+	mpz_clears(r, x, y, t, NULL);
+	return bad ? "differs from GMP: r 2^260 != a b mod p, r >= p or a limb >= 2^52" : NULL;
+}
+
+static const char *mm_verify(const struct bench_buf *b)
+{
+	return p256m_verify_(b, 0);
+}
+
+static const char *ms_verify(const struct bench_buf *b)
+{
+	return p256m_verify_(b, 1);
+}
+
+static const size_t p256m_sizes[] = { 5, 0 };
+static const size_t p256m_check_sizes[] = { 0, 5, 0 };
+static const size_t p256m_x8_sizes[] = { 8, 0 };
+static const size_t p256m_x8_check_sizes[] = { 0, 8, 0 };
+
+#ifdef BENCH_HAVE_OPENSSL
+#define OSSL_ROW(fn) \
+	{ .name = "openssl~bn", .column = "OpenSSL", .key = "openssl", .kind = BK_GMP_PEER, \
+	  .batch = fn }
+#else
+#define OSSL_ROW(fn) { .name = NULL }
+#endif
+
+#define P256M_DRIVER(nm, knl, unt, szs, chk, what, jmhname, vbatch, gmpname, gmpbatch,      \
+                     osslbatch, ver)                                                        \
+	{ .name = nm, .kernel = knl, .unit = unt, .jmh = jmhname, .title = what,               \
+	  .peer_note = "peer rows (not compared: 4 x 64-bit operands, R = 2^256): OpenSSL "     \
+	               "BN_mod_mul_montgomery on p, GMP mpn_mul_n or mpn_sqr + mpn_tdiv_qr; "   \
+	               "8 products per call beside p256_mont_mult_x8",                          \
+	  .sizes = szs, .check_sizes = chk, .variant_batch = vbatch,                           \
+	  .peers = { { .name = gmpname, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,    \
+	               .batch = gmpbatch }, OSSL_ROW(osslbatch) },                             \
+	  .alloc = p256m_alloc, .reset = p256_reset, .same_output = same_rp, .verify = ver }
+
+const struct bench_driver bench_p256m_drivers[5] = {
+	P256M_DRIVER("p256_mont_mult", "p256_mont_mult", "limb", p256m_sizes, p256m_check_sizes,
+	             "r = a b 2^-260 mod p (MontgomeryIntegerPolynomialP256, 5 x 52 bits), "
+	             "independent calls on the same operands (throughput)", NULL, mm_batch,
+	             "gmp~mulmod", gmp_mulmod_batch, openssl_mul_batch, mm_verify),
+	P256M_DRIVER("p256_mont_mult_chain", "p256_mont_mult", "limb", p256m_sizes,
+	             p256m_check_sizes, "x = x b 2^-260 mod p (5 x 52 bits), chained (latency, as "
+	             "benchMultiply's setProduct chain)", "PolynomialP256Bench.benchMultiply",
+	             mm_chain_batch, "gmp~mulmod", gmp_mulmod_chain_batch, openssl_mul_chain_batch,
+	             mm_verify),
+	P256M_DRIVER("p256_mont_square", "p256_mont_square", "limb", p256m_sizes,
+	             p256m_check_sizes, "r = a^2 2^-260 mod p (5 x 52 bits), independent calls "
+	             "(throughput)", NULL, ms_batch, "gmp~sqrmod", gmp_sqrmod_batch,
+	             openssl_sqr_batch, ms_verify),
+	P256M_DRIVER("p256_mont_square_chain", "p256_mont_square", "limb", p256m_sizes,
+	             p256m_check_sizes, "x = x^2 2^-260 mod p (5 x 52 bits), chained (latency, as "
+	             "benchSquare)", "PolynomialP256Bench.benchSquare", ms_chain_batch,
+	             "gmp~sqrmod", gmp_sqrmod_chain_batch, openssl_sqr_chain_batch, ms_verify),
+	P256M_DRIVER("p256_mont_mult_x8", "p256_mont_mult_x8", "product", p256m_x8_sizes,
+	             p256m_x8_check_sizes, "8 independent products r_k = a_k b_k 2^-260 mod p per "
+	             "call (5 x 52 bits, element k at limbs 5k..5k+4); cyc/product = cycles per "
+	             "call / 8", NULL, mm_batch, "gmp~mulmod", gmp_mulmod_batch, openssl_mul_batch,
+	             mm_verify),
 };

@@ -496,6 +496,101 @@ static const uint8_t lf_conditional_assign_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t *const lf_conditional_assign_orders[] = { lf_conditional_assign_order_generic };
 #endif
 
+static const struct lf_variant lf_p256_mont_mult_variants[] = {
+#if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_p256_mont_mult_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_p256_mont_mult_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_p256_mont_mult_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_mult_orders[] = {
+	lf_p256_mont_mult_order_generic,
+	lf_p256_mont_mult_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_mult_orders[] = {
+	lf_p256_mont_mult_order_generic,
+	lf_p256_mont_mult_order_cortex_a72,
+	lf_p256_mont_mult_order_neoverse_n1,
+	lf_p256_mont_mult_order_neoverse_v1,
+	lf_p256_mont_mult_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_mult_orders[] = { lf_p256_mont_mult_order_generic };
+#endif
+
+static const struct lf_variant lf_p256_mont_square_variants[] = {
+#if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_p256_mont_square_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_p256_mont_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_p256_mont_square_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_square_orders[] = {
+	lf_p256_mont_square_order_generic,
+	lf_p256_mont_square_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_p256_mont_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_square_orders[] = {
+	lf_p256_mont_square_order_generic,
+	lf_p256_mont_square_order_cortex_a72,
+	lf_p256_mont_square_order_neoverse_n1,
+	lf_p256_mont_square_order_neoverse_v1,
+	lf_p256_mont_square_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_p256_mont_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_square_orders[] = { lf_p256_mont_square_order_generic };
+#endif
+
+static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
+#if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_p256_mont_mult_x8_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_p256_mont_mult_x8_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
+	lf_p256_mont_mult_x8_order_generic,
+	lf_p256_mont_mult_x8_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
+	lf_p256_mont_mult_x8_order_generic,
+	lf_p256_mont_mult_x8_order_cortex_a72,
+	lf_p256_mont_mult_x8_order_neoverse_n1,
+	lf_p256_mont_mult_x8_order_neoverse_v1,
+	lf_p256_mont_mult_x8_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_p256_mont_mult_x8_orders[] = { lf_p256_mont_mult_x8_order_generic };
+#endif
+
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,
 	  sizeof lf_mpn_mul_1_variants / sizeof lf_mpn_mul_1_variants[0],
@@ -533,4 +628,13 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "conditional_assign", lf_conditional_assign_variants,
 	  sizeof lf_conditional_assign_variants / sizeof lf_conditional_assign_variants[0],
 	  lf_conditional_assign_orders },
+	{ "p256_mont_mult", lf_p256_mont_mult_variants,
+	  sizeof lf_p256_mont_mult_variants / sizeof lf_p256_mont_mult_variants[0],
+	  lf_p256_mont_mult_orders },
+	{ "p256_mont_square", lf_p256_mont_square_variants,
+	  sizeof lf_p256_mont_square_variants / sizeof lf_p256_mont_square_variants[0],
+	  lf_p256_mont_square_orders },
+	{ "p256_mont_mult_x8", lf_p256_mont_mult_x8_variants,
+	  sizeof lf_p256_mont_mult_x8_variants / sizeof lf_p256_mont_mult_x8_variants[0],
+	  lf_p256_mont_mult_x8_orders },
 };

@@ -26,6 +26,11 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_x8_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_square_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2.S \

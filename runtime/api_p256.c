@@ -20,3 +20,18 @@ void lf_conditional_assign(int set, int64_t *a, const int64_t *b, size_t n)
 {
 	LF_CALL(conditional_assign)(set, a, b, n);
 }
+
+void lf_p256_mont_mult(int64_t r[5], const int64_t a[5], const int64_t b[5])
+{
+	LF_CALL(p256_mont_mult)(r, a, b);
+}
+
+void lf_p256_mont_square(int64_t r[5], const int64_t a[5])
+{
+	LF_CALL(p256_mont_square)(r, a);
+}
+
+void lf_p256_mont_mult_x8(int64_t r[40], const int64_t a[40], const int64_t b[40])
+{
+	LF_CALL(p256_mont_mult_x8)(r, a, b);
+}

@@ -2,8 +2,8 @@
  * check_main.c -- the limbforge test runner.
  *
  *   check_limbforge [suite...]      suites: dispatch kat mpn mpn_sqr bigint bigint_sqr poly1305
- *                                   mpn_mul bigint_mul montmul modpow p256 ecdh api abi schedule
- *                                   mask
+ *                                   mpn_mul bigint_mul montmul modpow p256 p256_mont ecdh api
+ *                                   abi schedule mask
  *                                   (default: all, in that order; mask must stay last)
  * Environment: LIMBFORGE_CPU (feature mask, as for the library), LF_TEST_SEED (random seed),
  * CK_FORK=no (one process; required under qemu-aarch64), CK_VERBOSITY, CK_RUN_SUITE/CASE.
@@ -29,7 +29,7 @@ static const struct {
 	{ "poly1305", suite_poly1305 },
 	{ "mpn_mul", suite_mpn_mul },       { "bigint_mul", suite_bigint_mul },
 	{ "montmul", suite_montmul },       { "modpow", suite_modpow },
-	{ "p256", suite_p256 },
+	{ "p256", suite_p256 },             { "p256_mont", suite_p256_mont },
 	{ "ecdh", suite_ecdh },
 	{ "api", suite_api },               { "abi", suite_abi },
 	{ "schedule", suite_schedule },

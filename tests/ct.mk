@@ -8,7 +8,8 @@
 #                    printed), base and exponent of lf_bi_mod_pow_consttime marked undefined
 #                    tests/ct/p256_ct.c: a and b of every p256_mul_mont / p256_sqr_mont
 #                    variant (adx, ref), `set` and the limbs of every conditional_assign
-#                    variant (avx2, sse2, ref) marked undefined; its control branches on set
+#                    variant (avx2, sse2, ref) marked undefined; its control branches on set;
+#                    a and b of p256_mont_mult / square / mult_x8 (mulx, ref; ifma skipped)
 #                    tests/ct/ecdh_ct.c: the scalar of lf_p256_ecdh marked undefined, every
 #                    (p256_mul_mont, p256_sqr_mont) pair valgrind can run (adx, ref) through
 #                    lf_p256_ecdh_with, valid and invalid scalars (the range check is masked

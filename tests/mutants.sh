@@ -94,5 +94,11 @@ mutant asm_p256_mul_keeps_limb0 generated/x86_64/p256_mul_mont_adx.S 's/\bcmovc\
 mutant asm_p256_sqr_carry_lost generated/x86_64/p256_sqr_mont_adx.S 's/\badcq\t\$0, /addq\t\$0, /' p256
 mutant asm_assign_or_not_and generated/x86_64/conditional_assign_avx2.S 's/\bvpand\t/vpor\t/' p256
 
+mutant p256m_ref_never_subtracts $PR 's/uint64_t keep_t = \(uint64_t\)\(d\[4\] >> 63\);/uint64_t keep_t = ~(uint64_t)0;/' p256_mont
+mutant asm_p256m_ifma_lane0_carry_lost generated/x86_64/p256_mont_mult_ifma.S 's/\tvpaddq\t(%zmm\d+), (%zmm\d+), \2\{%k\d\}\n/\tnop\n/' p256_mont
+mutant asm_p256m_ifma_never_subtracts generated/x86_64/p256_mont_mult_ifma.S 's/\tvmovdqa64\t(%zmm\d+), (%zmm\d+)\{%k\d\}\n/\tnop\n/' p256_mont
+mutant asm_p256m_x8_carry_halved generated/x86_64/p256_mont_mult_x8_ifma.S 's/(\tvpsrlq\t\$52, [^\n]*\n(?:[^\n]*\n)*?)\tvpsrlq\t\$52, /$1\tvpsrlq\t\$53, /' p256_mont
+mutant asm_p256m_mulx_keeps_wrong generated/x86_64/p256_mont_square_mulx.S 's/\tcmovs\t/\tcmovns\t/' p256_mont
+
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
 exit $bad

@@ -475,6 +475,33 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		              "%s via ABI trampoline (%s) case %zu: wrong result", t->label, mode, n);
 		break;
 	}
+	case LF_K_p256_mont_mult:
+	case LF_K_p256_mont_square:
+	case LF_K_p256_mont_mult_x8: {
+		/* 5 limbs of 52 bits (x8: 40) whatever n is; n picks the operands (random below
+		 * p; p - 1 in every element for n % 4 == 3); the output in the guarded buffer */
+		int x8 = t->kid == LF_K_p256_mont_mult_x8, sqr = t->kid == LF_K_p256_mont_square;
+		size_t nl = x8 ? 40 : 5;
+		int64_t *rp = gb_alloc(&go, nl * 8, GB_MID, 0), *ia = (int64_t *)a, *ib = (int64_t *)r;
+		int64_t *w = (int64_t *)want64;
+		for (size_t l = 0; l < nl; l += 5) {
+			uint64_t x[5], y[5];
+			fill64(x, 5, PAT_RANDOM, rng);
+			fill64(y, 5, PAT_RANDOM, rng);
+			or_p256m_mod(ia + l, x);
+			or_p256m_mod(ib + l, y);
+			if (n % 4 == 3)
+				or_p256m_value(ia + l, NULL, 3);
+			or_p256m_mont(w + l, ia + l, sqr ? ia + l : ib + l, NULL);
+		}
+		f.args[0] = (uintptr_t)rp;
+		f.args[1] = (uintptr_t)ia;
+		f.args[2] = (uintptr_t)ib;
+		lf_test_abi_call(&f);
+		ck_assert_msg(memcmp(rp, w, nl * 8) == 0,
+		              "%s via ABI trampoline (%s) case %zu: wrong result", t->label, mode, n);
+		break;
+	}
 	case LF_K_conditional_assign: {
 		/* n limbs; set = n & 1 with garbage in bits 32-63 of the int argument */
 		int64_t *ap = gb_alloc(&go, n * 8, GB_MID, 0);
@@ -549,6 +576,9 @@ ABI_TEST(bi_multiply_to_len)
 ABI_TEST(p256_mul_mont)
 ABI_TEST(p256_sqr_mont)
 ABI_TEST(conditional_assign)
+ABI_TEST(p256_mont_mult)
+ABI_TEST(p256_mont_square)
+ABI_TEST(p256_mont_mult_x8)
 
 Suite *suite_abi(void)
 {
@@ -573,6 +603,9 @@ Suite *suite_abi(void)
 	ADD(p256_mul_mont);
 	ADD(p256_sqr_mont);
 	ADD(conditional_assign);
+	ADD(p256_mont_mult);
+	ADD(p256_mont_square);
+	ADD(p256_mont_mult_x8);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

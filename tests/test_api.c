@@ -1,7 +1,7 @@
 /*
  * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, lf_mpn_mul,
  * lf_mpn_montmul, lf_bi_multiply_to_len, the Poly1305 functions, lf_p256_mul_mont /
- * sqr_mont, lf_conditional_assign) with each runnable variant
+ * sqr_mont, lf_conditional_assign, lf_p256_mont_mult / square / mult_x8) with each runnable variant
  * forced in turn by lf_impl_force, and with the dispatcher's own choice.  (The BigInteger
  * Montgomery entry points and lf_bi_mod_pow*: tests/test_montmul.c, tests/test_modpow.c.)
  *
@@ -55,6 +55,12 @@ static lf_fnptr public_fn(enum lf_kernel_id kid)
 		return (lf_fnptr)lf_p256_sqr_mont;
 	case LF_K_conditional_assign:
 		return (lf_fnptr)lf_conditional_assign;
+	case LF_K_p256_mont_mult:
+		return (lf_fnptr)lf_p256_mont_mult;
+	case LF_K_p256_mont_square:
+		return (lf_fnptr)lf_p256_mont_square;
+	case LF_K_p256_mont_mult_x8:
+		return (lf_fnptr)lf_p256_mont_mult_x8;
 	default:
 		return NULL;
 	}
@@ -156,6 +162,26 @@ static void run_cases(const struct tvar *t, const char *what)
 				          (enum p256_alias)(n % P256_NALIAS), NULL, NULL);
 				break;
 			}
+			case LF_K_p256_mont_mult:
+			case LF_K_p256_mont_square:
+			case LF_K_p256_mont_mult_x8: {
+				/* 5 limbs of 52 bits (x8: 40); n picks the aliasing; operands of the
+				 * pattern cut to 52 bits, mod p */
+				int64_t ea[40], eb[40];
+				for (size_t l = 0; l < 40; l += 5) {
+					fill64(a, 5, p, &rng);
+					fill64(r, 5, PAT_RANDOM, &rng);
+					or_p256m_mod(ea + l, a);
+					or_p256m_mod(eb + l, r);
+				}
+				if (t->kid == LF_K_p256_mont_mult_x8)
+					exec_p256m_x8(&c, ea, eb, (enum p256_alias)(n % P256_NALIAS), NULL,
+					              NULL);
+				else
+					exec_p256m(&c, t->kid == LF_K_p256_mont_square, ea, eb,
+					           (enum p256_alias)(n % P256_NALIAS), NULL, NULL);
+				break;
+			}
 			case LF_K_conditional_assign:
 				fill64(a, n, p, &rng);
 				fill64(r, n, PAT_RANDOM, &rng);
@@ -226,6 +252,9 @@ API_TESTS(bi_multiply_to_len)
 API_TESTS(p256_mul_mont)
 API_TESTS(p256_sqr_mont)
 API_TESTS(conditional_assign)
+API_TESTS(p256_mont_mult)
+API_TESTS(p256_mont_square)
+API_TESTS(p256_mont_mult_x8)
 
 Suite *suite_api(void)
 {
@@ -249,6 +278,9 @@ Suite *suite_api(void)
 	ADD(p256_mul_mont);
 	ADD(p256_sqr_mont);
 	ADD(conditional_assign);
+	ADD(p256_mont_mult);
+	ADD(p256_mont_square);
+	ADD(p256_mont_mult_x8);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

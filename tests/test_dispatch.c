@@ -513,6 +513,12 @@ static lf_fnptr ref_symbol(int kid)
 		return (lf_fnptr)lf_p256_sqr_mont_ref;
 	case LF_K_conditional_assign:
 		return (lf_fnptr)lf_conditional_assign_ref;
+	case LF_K_p256_mont_mult:
+		return (lf_fnptr)lf_p256_mont_mult_ref;
+	case LF_K_p256_mont_square:
+		return (lf_fnptr)lf_p256_mont_square_ref;
+	case LF_K_p256_mont_mult_x8:
+		return (lf_fnptr)lf_p256_mont_mult_x8_ref;
 	default:
 		return NULL;
 	}
@@ -531,7 +537,10 @@ START_TEST(test_table_shape)
 		                             [LF_K_bi_multiply_to_len] = "bi_multiply_to_len",
 		                             [LF_K_p256_mul_mont] = "p256_mul_mont",
 		                             [LF_K_p256_sqr_mont] = "p256_sqr_mont",
-		                             [LF_K_conditional_assign] = "conditional_assign" };
+		                             [LF_K_conditional_assign] = "conditional_assign",
+		                             [LF_K_p256_mont_mult] = "p256_mont_mult",
+		                             [LF_K_p256_mont_square] = "p256_mont_square",
+		                             [LF_K_p256_mont_mult_x8] = "p256_mont_mult_x8" };
 	uint64_t arch_bits = 0;
 #if defined(__x86_64__)
 	arch_bits = X86_ALL | LF_CPU_ASM;

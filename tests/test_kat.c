@@ -226,6 +226,37 @@ static void kat_vectors(const struct tvar *t)
 			used++;
 		}
 		break;
+	case LF_K_p256_mont_mult:
+	case LF_K_p256_mont_square:
+		for (size_t i = 0; i < NLEN(kat_p256m); i++) {
+			const struct kat_p256 *v = &kat_p256m[i];
+			int sqr = t->kid == LF_K_p256_mont_square;
+			if (sqr && !v->sqr)
+				continue;
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_p256m(&c, sqr, (const int64_t *)kat_limbs + v->a,
+			           (const int64_t *)kat_limbs + v->b, P256_SEP,
+			           (const int64_t *)kat_limbs + v->r, NULL);
+			used++;
+		}
+		break;
+	case LF_K_p256_mont_mult_x8:
+		/* vectors 8 at a time, vector 8g + k in lane k */
+		for (size_t g = 0; g + 8 <= NLEN(kat_p256m); g += 8) {
+			int64_t a[40], b[40], r[40];
+			for (size_t k = 0; k < 8; k++) {
+				const struct kat_p256 *v = &kat_p256m[g + k];
+				memcpy(a + 5 * k, kat_limbs + v->a, 40);
+				memcpy(b + 5 * k, kat_limbs + v->b, 40);
+				memcpy(r + 5 * k, kat_limbs + v->r, 40);
+			}
+			struct exec_ctx c = ctx(t, kat_p256m[g].what);
+			c.place = (g & 8) ? GB_END : GB_MID;
+			exec_p256m_x8(&c, a, b, P256_SEP, r, NULL);
+			used++;
+		}
+		break;
 	case LF_K_conditional_assign:
 		for (size_t i = 0; i < NLEN(kat_assign); i++) {
 			const struct kat_assign *v = &kat_assign[i];
@@ -268,6 +299,9 @@ KAT_TEST(bi_multiply_to_len)
 KAT_TEST(p256_mul_mont)
 KAT_TEST(p256_sqr_mont)
 KAT_TEST(conditional_assign)
+KAT_TEST(p256_mont_mult)
+KAT_TEST(p256_mont_square)
+KAT_TEST(p256_mont_mult_x8)
 
 /* The two oracles must agree with each other on every vector; if GMP (or the way the
  * harness drives it) disagreed with Python, every differential test would be suspect. */
@@ -354,6 +388,15 @@ START_TEST(test_oracles_agree)
 		              "mpz oracle disagrees with Python on p256_mul_mont (%s)", v->what);
 		checked++;
 	}
+	for (size_t i = 0; i < NLEN(kat_p256m); i++) {
+		const struct kat_p256 *v = &kat_p256m[i];
+		int64_t r[5];
+		or_p256m_mont(r, (const int64_t *)kat_limbs + v->a, (const int64_t *)kat_limbs + v->b,
+		              NULL);
+		ck_assert_msg(memcmp(r, kat_limbs + v->r, 40) == 0,
+		              "mpz oracle disagrees with Python on p256_mont_mult (%s)", v->what);
+		checked++;
+	}
 	ck_assert_msg(checked > 500, "only %zu vectors: is kat_vectors.h truncated?", checked);
 }
 END_TEST
@@ -383,6 +426,12 @@ Suite *suite_kat(void)
 	                    (int)tv_runnable_count(LF_K_p256_sqr_mont));
 	tcase_add_loop_test(tc, test_kat_conditional_assign, 0,
 	                    (int)tv_runnable_count(LF_K_conditional_assign));
+	tcase_add_loop_test(tc, test_kat_p256_mont_mult, 0,
+	                    (int)tv_runnable_count(LF_K_p256_mont_mult));
+	tcase_add_loop_test(tc, test_kat_p256_mont_square, 0,
+	                    (int)tv_runnable_count(LF_K_p256_mont_square));
+	tcase_add_loop_test(tc, test_kat_p256_mont_mult_x8, 0,
+	                    (int)tv_runnable_count(LF_K_p256_mont_mult_x8));
 	suite_add_tcase(s, tc);
 	return s;
 }

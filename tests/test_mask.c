@@ -8,7 +8,7 @@
  *     variant still forceable/listed;
  *   - the re-resolved function computing a wrong answer (one small oracle check per step:
  *     mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305, p256_mul_mont/sqr_mont,
- *     conditional_assign).
+ *     conditional_assign, p256_mont_mult/square/mult_x8).
  * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
  * (in no-fork mode -- qemu -- everything runs in one process).
  */
@@ -86,6 +86,27 @@ static void check_state(uint64_t allowed, const char *when)
 	lf_conditional_assign(0, ca, (const int64_t *)pb, 3);
 	ck_assert_msg(memcmp(ca, cw, sizeof ca) == 0, "%s: lf_conditional_assign (%s) wrong", when,
 	              lf_impl("conditional_assign"));
+	/* MontgomeryIntegerPolynomialP256: p - 1 times h (r == a), its square, and x8 with
+	 * element k = p - 1 - k times h */
+	int64_t ma5[5], mh[5], mw5[5], mx[40], mhx[40], mwx[40];
+	or_p256m_value(ma5, NULL, 3);
+	or_p256m_value(mh, NULL, 2);
+	or_p256m_mont(mw5, ma5, mh, NULL);
+	lf_p256_mont_mult(ma5, ma5, mh);
+	ck_assert_msg(memcmp(ma5, mw5, sizeof ma5) == 0, "%s: lf_p256_mont_mult (%s) wrong", when,
+	              lf_impl("p256_mont_mult"));
+	or_p256m_mont(mw5, mh, mh, NULL);
+	lf_p256_mont_square(ma5, mh);
+	ck_assert_msg(memcmp(ma5, mw5, sizeof ma5) == 0, "%s: lf_p256_mont_square (%s) wrong", when,
+	              lf_impl("p256_mont_square"));
+	for (int k = 0; k < 8; k++) {
+		or_p256m_value(mx + 5 * k, NULL, 3 + k);
+		memcpy(mhx + 5 * k, mh, sizeof mh);
+		or_p256m_mont(mwx + 5 * k, mx + 5 * k, mh, NULL);
+	}
+	lf_p256_mont_mult_x8(mx, mx, mhx);
+	ck_assert_msg(memcmp(mx, mwx, sizeof mx) == 0, "%s: lf_p256_mont_mult_x8 (%s) wrong", when,
+	              lf_impl("p256_mont_mult_x8"));
 	uint8_t msg[300], key[32], tag[16], want[16];
 	for (size_t i = 0; i < sizeof msg; i++)
 		msg[i] = (uint8_t)(0xff - i % 7);

@@ -41,7 +41,10 @@ enum lf_kernel_id {
 	LF_K_p256_mul_mont = 9,
 	LF_K_p256_sqr_mont = 10,
 	LF_K_conditional_assign = 11,
-	LF_K_COUNT = 12
+	LF_K_p256_mont_mult = 12,
+	LF_K_p256_mont_square = 13,
+	LF_K_p256_mont_mult_x8 = 14,
+	LF_K_COUNT = 15
 };
 
 
@@ -225,6 +228,35 @@ LF_KERNEL_DECL void lf_conditional_assign_sse2(int set, int64_t *a, const int64_
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_conditional_assign_a64(int set, int64_t *a, const int64_t *b, size_t n);
+#endif
+
+/* p256_mont_mult: r = a * b * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.mult) */
+typedef void (*lf_p256_mont_mult_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_p256_mont_mult_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__x86_64__)
+/* ifma requires: avx avx512dq avx512f avx512ifma */
+LF_KERNEL_DECL void lf_p256_mont_mult_ifma(int64_t *r, const int64_t *a, const int64_t *b);
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mont_mult_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* p256_mont_square: r = a^2 * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.square) */
+typedef void (*lf_p256_mont_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_p256_mont_square_ref(int64_t *r, const int64_t *a);
+#if defined(__x86_64__)
+/* ifma requires: avx avx512dq avx512f avx512ifma */
+LF_KERNEL_DECL void lf_p256_mont_square_ifma(int64_t *r, const int64_t *a);
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mont_square_mulx(int64_t *r, const int64_t *a);
+#endif
+
+/* p256_mont_mult_x8: r_k = a_k * b_k * 2^-260 mod p for k = 0..7 (eight P-256 Montgomery products,
+MontgomeryIntegerPolynomialP256.mult batched) */
+typedef void (*lf_p256_mont_mult_x8_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_p256_mont_mult_x8_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__x86_64__)
+/* ifma requires: avx avx512dq avx512f avx512ifma avx512vl */
+LF_KERNEL_DECL void lf_p256_mont_mult_x8_ifma(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 
 #ifdef __cplusplus

@@ -249,6 +249,26 @@ LF_API void lf_p256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
 #define LF_P256_ESCALAR (-20)     /* scalar 0 or >= n */
 LF_API int lf_p256_ecdh(uint8_t shared_x[32], const uint8_t scalar[32],
                         const uint8_t peer_point[65]);
+/* ---- P-256 field, the JDK's MontgomeryIntegerPolynomialP256 ---------------------------------
+ * Elements are 5 limbs of 52 bits (int64_t[5], limb i of weight 2^(52 i), the JDK's long[5])
+ * in the Montgomery domain with R = 2^260: x is held as x R mod p (to enter: mont_mult by
+ * h = 2^520 mod p; to leave: mont_mult by 1).  Inputs: limbs in [0, 2^52), value < p (the JDK
+ * reduces before every multiplication); outputs then have limbs in [0, 2^52) and value < p.
+ * Other inputs give an unspecified result, never a fault.  Constant time in the values.
+ * Kernels p256_mont_mult, p256_mont_square, p256_mont_mult_x8. */
+
+/* r = a * b * 2^-260 mod p.  r may alias a and/or b. */
+LF_API void lf_p256_mont_mult(int64_t r[5], const int64_t a[5], const int64_t b[5]);
+
+/* r = a^2 * 2^-260 mod p.  r may alias a. */
+LF_API void lf_p256_mont_square(int64_t r[5], const int64_t a[5]);
+
+/* Eight independent products for throughput (kernel p256_mont_mult_x8): r_k = a_k * b_k *
+ * 2^-260 mod p for k = 0..7, where element k is limbs [5k, 5k + 5) of each array (eight
+ * long[5] back to back, element-major); each r_k equals lf_p256_mont_mult(a_k, b_k).  Same
+ * input conditions per element.  r may alias a and/or b (the whole 40 limbs; no partial
+ * overlap). */
+LF_API void lf_p256_mont_mult_x8(int64_t r[40], const int64_t a[40], const int64_t b[40]);
 
 /* ---- the JDK's IntegerPolynomial.conditionalAssign --------------------------------------------
  * a = set ? b : a over n 64-bit limbs (int64_t, the JDK's long[] limbs; only copied), in

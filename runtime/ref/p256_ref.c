@@ -88,3 +88,72 @@ void lf_conditional_assign_ref(int set, int64_t *a, const int64_t *b, size_t n)
 		a[i] = (int64_t)(x ^ ((x ^ y) & mask));
 	}
 }
+
+/* ---- MontgomeryIntegerPolynomialP256: 5 x 52-bit limbs, R = 2^260 -------------------------
+ * A transcription of the JDK's mult (KERNELS.md §3.2): five rows of 52x52-bit products split
+ * into lo = x y mod 2^52 and hi = x y >> 52, the quotient digit m = the low column mod 2^52
+ * (p = -1 mod 2^52), then t - p selected by its sign mask. */
+#define M52 ((UINT64_C(1) << 52) - 1)
+
+static const uint64_t P52[5] = { UINT64_C(0x000fffffffffffff), UINT64_C(0x00000fffffffffff), 0,
+                                 UINT64_C(0x0000001000000000), UINT64_C(0x0000ffffffff0000) };
+
+/* lo and hi halves of a 52x52-bit product */
+static inline void mul52(uint64_t x, uint64_t y, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t h, l;
+	lf_umul128(x, y, &h, &l);
+	*lo = l & M52;
+	*hi = (h << 12) | (l >> 52);
+}
+
+void lf_p256_mont_mult_ref(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	uint64_t c[10] = { 0 }, lo, hi;
+
+	for (int i = 0; i < 5; i++) {
+		for (int j = 0; j < 5; j++) {
+			mul52((uint64_t)a[j], (uint64_t)b[i], &lo, &hi);
+			c[i + j] += lo;
+			c[i + j + 1] += hi;
+		}
+		uint64_t m = c[i] & M52;
+		for (int j = 0; j < 5; j++) {
+			mul52(m, P52[j], &lo, &hi);
+			c[i + j] += lo;
+			c[i + j + 1] += hi;
+		}
+		c[i + 1] += c[i] >> 52;         /* c[i] is 0 mod 2^52 */
+	}
+	/* t = c5..c9 to 52-bit limbs (c9 keeps the rest); d = t - p with signed borrows */
+	int64_t t[5], d[5];
+	uint64_t carry = 0;
+	for (int k = 0; k < 5; k++) {
+		uint64_t v = c[5 + k] + carry;
+		t[k] = (int64_t)(k < 4 ? v & M52 : v);
+		carry = v >> 52;
+	}
+	int64_t borrow = 0;
+	for (int k = 0; k < 5; k++) {
+		int64_t v = t[k] - (int64_t)P52[k] + borrow;
+		d[k] = k < 4 ? (int64_t)((uint64_t)v & M52) : v;
+		borrow = v >> 52;               /* arithmetic: -1 or 0 */
+	}
+	/* d negative (t < p): keep t */
+	uint64_t keep_t = (uint64_t)(d[4] >> 63);
+	for (int k = 0; k < 5; k++)
+		r[k] = (int64_t)(((uint64_t)t[k] & keep_t) | ((uint64_t)d[k] & ~keep_t));
+}
+
+void lf_p256_mont_square_ref(int64_t *r, const int64_t *a)
+{
+	lf_p256_mont_mult_ref(r, a, a);
+}
+
+/* eight independent products, element k at limbs [5k, 5k + 5) of each array; r may alias a
+ * and/or b as a whole (each element is read before it is written) */
+void lf_p256_mont_mult_x8_ref(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	for (int k = 0; k < 8; k++)
+		lf_p256_mont_mult_ref(r + 5 * k, a + 5 * k, b + 5 * k);
+}

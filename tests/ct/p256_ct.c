@@ -1,6 +1,7 @@
 /*
  * p256_ct.c -- constant time of the P-256 field kernels (p256_mul_mont, p256_sqr_mont) and of
- * conditional_assign (TESTING.md 11), every variant valgrind can run.
+ * conditional_assign (TESTING.md 11), every variant valgrind can run; also the JDK's
+ * MontgomeryIntegerPolynomialP256 kernels p256_mont_mult / square / mult_x8 (mulx, ref).
  *
  * Run under valgrind memcheck (tests/ct.mk): the operands a and b of the field kernels, and
  * for conditional_assign `set` itself and the limbs of a and b, are marked undefined
@@ -52,6 +53,8 @@ __attribute__((noinline)) static void leaky(int set, int64_t *a, const int64_t *
 	if (set)
 		memcpy(a, b, n * 8);
 }
+
+typedef void (*lf_fnptr3)(int64_t *, const int64_t *, const int64_t *);
 
 static uint64_t cpuinfo_extra(void)
 {
@@ -148,6 +151,58 @@ int main(int argc, char **argv)
 				if (!sqr && kind == 5)
 					((lf_p256_mul_mont_fn)ref)(want, x, x);
 				bad += memcmp(r, want, 32) != 0;
+				runs++;
+			}
+		}
+	}
+	/* MontgomeryIntegerPolynomialP256 (5 x 52 bits): p256_mont_mult / square / mult_x8, every
+	 * variant valgrind runs (mulx, ref; ifma needs AVX-512, which valgrind hides: checked at
+	 * generation time); operands random below p (top limb < 2^47), p - 1, limbs all ones
+	 * still below p, 0 and 1, a = b */
+	static const int64_t PM1[5] = { 0xffffffffffffe, 0xfffffffffff, 0, 0x1000000000,
+	                                0xffffffff0000 };
+	for (int kid = LF_K_p256_mont_mult; kid <= LF_K_p256_mont_mult_x8; kid++) {
+		const struct lf_kernel *K = &lf_kernel_table[kid];
+		lf_fnptr ref = K->variants[K->count - 1].fn;
+		int sqr = kid == LF_K_p256_mont_square, x8 = kid == LF_K_p256_mont_mult_x8;
+		size_t n = x8 ? 40 : 5;
+		for (size_t v = 0; v < K->count; v++) {
+			const struct lf_variant *V = &K->variants[v];
+			if (!runnable(V, avail, K->name))
+				continue;
+			nv++;
+			for (int kind = 0; kind < 8; kind++) {
+				int64_t r[40];
+				for (size_t k = 0; k < n; k++) {
+					a[k] = (int64_t)(rnd() & 0xfffffffffffffull);
+					b[k] = (int64_t)(rnd() & 0xfffffffffffffull);
+					if (k % 5 == 4)
+						a[k] >>= 5, b[k] >>= 5;           /* below p */
+					if (kind == 1)
+						a[k] = b[k] = PM1[k % 5];
+					if (kind == 2)
+						a[k] = k % 5 == 4 ? 0xfffeffffffffll : 0xfffffffffffffll;
+					if (kind == 3)
+						a[k] = 0;
+					if (kind == 4)
+						a[k] = k % 5 == 0;
+				}
+				if (kind == 5)
+					memcpy(b, a, n * 8);
+				if (sqr)
+					((lf_p256_mont_square_fn)ref)(w, a);
+				else
+					((lf_fnptr3)ref)(w, a, b);
+				secret(a, n * 8);
+				secret(b, n * 8);
+				if (sqr)
+					((lf_p256_mont_square_fn)V->fn)(r, a);
+				else
+					((lf_fnptr3)V->fn)(r, a, b);
+				public(r, n * 8);
+				public(a, n * 8);
+				public(b, n * 8);
+				bad += memcmp(r, w, n * 8) != 0;
 				runs++;
 			}
 		}

@@ -450,6 +450,51 @@ static void test_p256(const char *kernel, lf_fnptr fn, lf_fnptr ref)
 	}
 }
 
+/* p256_mont_mult / p256_mont_square / p256_mont_mult_x8: 5 limbs of 52 bits (x8: 8 elements
+ * of 5) below p (limbs cut to 52 bits, the top limb to 47: below p), kind 1: p - 1 in every
+ * element; r separate and r == a; the outputs against ref */
+static void test_p256m(const char *kernel, lf_fnptr fn, lf_fnptr ref)
+{
+	int sqr = !strcmp(kernel, "p256_mont_square"), x8 = !strcmp(kernel, "p256_mont_mult_x8");
+	size_t n = x8 ? 40 : 5;
+	for (int rep = 0; rep < 40; rep++) {
+		int kind = rep % 3, step = rep == 1;
+		uint64_t *ap = buf64(n), *bp = buf64(n), *rp = buf64(n), *rr = buf64(n);
+		fill64(ap, n, kind == 1 ? 0 : kind);
+		fill64(bp, n, 0);
+		for (size_t i = 0; i < n; i++) {
+			ap[i] &= (1ull << 52) - 1, bp[i] &= (1ull << 52) - 1;
+			if (i % 5 == 4)
+				ap[i] >>= 5, bp[i] >>= 5;
+			if (kind == 1) {
+				static const uint64_t pm1[5] = { 0xffffffffffffeull, 0xfffffffffffull, 0,
+				                                 0x1000000000ull, 0xffffffff0000ull };
+				ap[i] = pm1[i % 5];
+			}
+		}
+		fill64(rp, n, 0);
+		if (sqr)
+			((lf_p256_mont_square_fn)ref)((int64_t *)rr, (const int64_t *)ap);
+		else if (x8)
+			((lf_p256_mont_mult_x8_fn)ref)((int64_t *)rr, (const int64_t *)ap,
+			                               (const int64_t *)bp);
+		else
+			((lf_p256_mont_mult_fn)ref)((int64_t *)rr, (const int64_t *)ap,
+			                            (const int64_t *)bp);
+		if (rep & 1) {                  /* r == a */
+			memcpy(rp, ap, n * 8);
+			call(fn, step, (uintptr_t)rp, (uintptr_t)rp, (uintptr_t)bp, 0, 0, 0);
+		} else {
+			call(fn, step, (uintptr_t)rp, (uintptr_t)ap, (uintptr_t)bp, 0, 0, 0);
+		}
+		if (memcmp(rp, rr, n * 8))
+			fail("rep=%d kind=%d%s: wrong Montgomery product", rep, kind,
+			     rep & 1 ? " (r == a)" : "");
+		check_guards64(rp, n, "r");
+		free(ap - GUARD), free(bp - GUARD), free(rp - GUARD), free(rr - GUARD);
+	}
+}
+
 /* conditional_assign: every n of MPN_SIZES, set 0 and 1 (garbage in the upper half of the
  * int argument's register), against ref */
 static void test_assign(const char *kernel, lf_fnptr fn, lf_fnptr ref)
@@ -598,6 +643,22 @@ static void public_api(void)
 		lf_conditional_assign(1, ca, cb, 19);
 		if (memcmp(ca, cb, sizeof ca))
 			fail("lf_conditional_assign");
+		int64_t ma[40], mb[40], m1[40], m2[40];
+		for (int i = 0; i < 40; i++)
+			ma[i] = (int64_t)((0x123456789abcdull * (uint64_t)(i + 1)) & ((1ull << 47) - 1)),
+			mb[i] = (int64_t)((0xfedcba9876543ull * (uint64_t)(i + 3)) & ((1ull << 47) - 1));
+		lf_p256_mont_mult(m1, ma, mb);
+		lf_p256_mont_mult_ref(m2, ma, mb);
+		if (memcmp(m1, m2, 40))
+			fail("lf_p256_mont_mult");
+		lf_p256_mont_square(m1, mb);
+		lf_p256_mont_square_ref(m2, mb);
+		if (memcmp(m1, m2, 40))
+			fail("lf_p256_mont_square");
+		lf_p256_mont_mult_x8(m1, ma, mb);
+		lf_p256_mont_mult_x8_ref(m2, ma, mb);
+		if (memcmp(m1, m2, sizeof m1))
+			fail("lf_p256_mont_mult_x8");
 	}
 	/* RFC 8439 2.5.2, one-shot (on a Win64 stack: the state may be under-aligned there) and
 	 * through a state on the heap, 64-byte aligned */
@@ -624,11 +685,14 @@ static void public_api(void)
 	printf("public API (dispatched): mpn_mul_1 %s, mpn_addmul_1 %s, mpn_sqr %s, "
 	       "bi_mul_add %s, bi_square_to_len %s, poly1305_blocks %s, mpn_mul %s, "
 	       "mpn_montmul %s, bi_multiply_to_len %s, p256_mul_mont %s, p256_sqr_mont %s, "
-	       "conditional_assign %s\n", lf_impl("mpn_mul_1"),
+	       "conditional_assign %s, p256_mont_mult %s, p256_mont_square %s, "
+	       "p256_mont_mult_x8 %s\n", lf_impl("mpn_mul_1"),
 	       lf_impl("mpn_addmul_1"), lf_impl("mpn_sqr"), lf_impl("bi_mul_add"),
 	       lf_impl("bi_square_to_len"), lf_impl("poly1305_blocks"), lf_impl("mpn_mul"),
 	       lf_impl("mpn_montmul"), lf_impl("bi_multiply_to_len"), lf_impl("p256_mul_mont"),
-	       lf_impl("p256_sqr_mont"), lf_impl("conditional_assign"));
+	       lf_impl("p256_sqr_mont"), lf_impl("conditional_assign"),
+	       lf_impl("p256_mont_mult"), lf_impl("p256_mont_square"),
+	       lf_impl("p256_mont_mult_x8"));
 }
 
 int main(void)
@@ -677,6 +741,8 @@ int main(void)
 				test_p256(ker->name, v->fn, ref);
 			else if (!strcmp(ker->name, "conditional_assign"))
 				test_assign(ker->name, v->fn, ref);
+			else if (!strncmp(ker->name, "p256_mont_", 10))
+				test_p256m(ker->name, v->fn, ref);
 			else {
 				fail("no test for this kernel");
 				continue;

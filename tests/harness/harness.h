@@ -298,6 +298,24 @@ enum p256_alias { P256_SEP, P256_RA, P256_RB, P256_AB, P256_ALL, P256_NALIAS };
 extern const char *const p256_alias_name[P256_NALIAS];
 void exec_p256(const struct exec_ctx *c, int sqr, const uint64_t a[4], const uint64_t b[4],
                enum p256_alias alias, const uint64_t *exp_r, struct or_p256_info *info);
+/* MontgomeryIntegerPolynomialP256 (tests/harness/p256m.c): 5 limbs of 52 bits (int64_t),
+ * R = 2^260, mpz oracle.  or_p256m_value: hex (mod p), or which = 0: 2^256 mod p, 1: oneMont
+ * = 2^260 mod p, 2: h = 2^520 mod p, 3 + k: p - 1 - k.  or_p256m_mod: raw 64-bit words cut to
+ * 52 bits, then mod p.  or_p256m_mont: r = a b 2^-260 mod p (limbs must be < 2^52; any value
+ * below 2^260); *subtract (may be NULL): the unreduced Montgomery value is >= p. */
+void or_p256m_value(int64_t x[5], const char *hex_or_null, int which);
+void or_p256m_mod(int64_t r[5], const uint64_t raw[5]);
+int or_p256m_below_p(const int64_t x[5]);
+void or_p256m_mont(int64_t r[5], const int64_t a[5], const int64_t b[5], int *subtract);
+/* p256_mont_mult (sqr 0) / p256_mont_square (sqr 1, b ignored) on one element, or
+ * p256_mont_mult_x8 on eight (40 limbs, element k at [5k, 5k+5)): the result limb for limb
+ * against the oracle (every limb < 2^52, value < p), aliasing as enum p256_alias, guarded
+ * buffers and canaries as exec_p256.  *subtract: some element needed the final subtraction. */
+extern const char *const p256m_alias_name[P256_NALIAS];
+void exec_p256m(const struct exec_ctx *c, int sqr, const int64_t a[5], const int64_t b[5],
+                enum p256_alias alias, const int64_t *exp_r, int *subtract);
+void exec_p256m_x8(const struct exec_ctx *c, const int64_t a[40], const int64_t b[40],
+                   enum p256_alias alias, const int64_t *exp_r, int *subtract);
 /* conditional_assign: a = set ? b : a over n limbs (set 0 or 1); same: b is a's buffer.
  * The expected a is a copy of the chosen input (no kernel involved); b must be unchanged. */
 void exec_assign(const struct exec_ctx *c, int set, const int64_t *a, const int64_t *b,
@@ -334,6 +352,7 @@ Suite *suite_montmul(void);
 Suite *suite_modpow(void);
 Suite *suite_p256(void);
 Suite *suite_ecdh(void);
+Suite *suite_p256_mont(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

@@ -24,7 +24,7 @@ const char *const cov_kind_name[COV_NKINDS] = {
 static const char *const known_kernels[] = {
 	"mpn_mul_1", "mpn_addmul_1", "mpn_sqr", "bi_mul_add", "bi_square_to_len", "poly1305_blocks",
 	"mpn_mul", "mpn_montmul", "bi_multiply_to_len", "p256_mul_mont", "p256_sqr_mont",
-	"conditional_assign", NULL,
+	"conditional_assign", "p256_mont_mult", "p256_mont_square", "p256_mont_mult_x8", NULL,
 };
 
 static struct tvar runnable[LF_K_COUNT][MAXV];
@@ -82,16 +82,21 @@ int cov_required(enum lf_kernel_id kid, enum cov_kind kind)
 	 * output buffer; mpn_montmul: the kernel's rp may not overlap its inputs, so "inplace"
 	 * is lf_bi_montgomery_multiply/square writing the product over a and/or b (which the
 	 * JDK does) with the variant in use (tests/test_montmul.c); p256_*: r == a, r == b,
-	 * a == b; conditional_assign: a == b (tests/test_p256.c) */
+	 * a == b; conditional_assign: a == b (tests/test_p256.c); p256_mont_*: r == a, r == b,
+	 * a == b (tests/test_p256_mont.c) */
 	if (kind == COV_INPLACE)
 		return kid == LF_K_mpn_mul_1 || kid == LF_K_mpn_addmul_1 || kid == LF_K_bi_mul_add ||
 		       kid == LF_K_poly1305_blocks || kid == LF_K_mpn_montmul ||
 		       kid == LF_K_p256_mul_mont || kid == LF_K_p256_sqr_mont ||
-		       kid == LF_K_conditional_assign;
-	/* the P-256 kernels have one size (4 limbs): no length sweep, no length 0;
+		       kid == LF_K_conditional_assign || kid == LF_K_p256_mont_mult ||
+		       kid == LF_K_p256_mont_square || kid == LF_K_p256_mont_mult_x8;
+	/* the P-256 kernels have one size (4 limbs; 5 x 52 bits; 8 elements): no length sweep,
+	 * no length 0;
 	 * conditional_assign has no carries: its "carry" kind is a and b one bit apart */
 	if (kind == COV_LENGTH || kind == COV_ZERO)
-		return kid != LF_K_p256_mul_mont && kid != LF_K_p256_sqr_mont;
+		return kid != LF_K_p256_mul_mont && kid != LF_K_p256_sqr_mont &&
+		       kid != LF_K_p256_mont_mult && kid != LF_K_p256_mont_square &&
+		       kid != LF_K_p256_mont_mult_x8;
 	return 1;
 }
 

@@ -28,6 +28,9 @@ The answers are computed from the definitions, with Python's arbitrary-precision
   p256_mul_mont    {r,4} = a*b*pow(2^256, -1, P) % P, P = 2^256 - 2^224 + 2^192 + 2^96 - 1,
                    a, b < P ("sqr": b is a, the vector also serves p256_sqr_mont)
   conditional_assign  a = b if set else a, n limbs
+  p256_mont_mult   {r,5} = a*b*pow(2^260, -1, P) % P in 52-bit limbs, a, b < P ("sqr": b is
+                   a, also a p256_mont_square vector; p256_mont_mult_x8 runs them 8 at a
+                   time, vector i in lane i mod 8)
 """
 
 import random
@@ -220,6 +223,35 @@ for n in (1, 5, 10, 14, 16, 19, 33):
         assign.append(("n = %d, set = %d" % (n, setv), setv, n, L.add(a), L.add(b),
                        L.add(b if setv else a)))
 
+M52 = 2**52 - 1
+P256M_R = 2**260
+
+
+def limbs52(v):
+    return [(v >> (52 * j)) & M52 for j in range(5)]
+
+
+P256M_EDGES = [("0", 0), ("1", 1), ("2", 2), ("p-1", P256 - 1), ("p-2", P256 - 2),
+               ("2^256 mod p", 2**256 % P256), ("oneMont", 2**260 % P256),
+               ("h = 2^520 mod p", 2**520 % P256),
+               ("limbs 0..3 all ones", sum(M52 << (52 * j) for j in range(4)) +
+                ((2**48 - 2**16 - 1) << 208)),
+               ("2^255", 2**255), ("(p-1)/2", (P256 - 1) // 2)]
+p256m = []
+for na, va in P256M_EDGES:
+    for nb, vb in P256M_EDGES:
+        assert va < P256 and vb < P256
+        p256m.append(("a = %s, b = %s" % (na, nb), int(va == vb), L.add(limbs52(va)),
+                      L.add(limbs52(vb)),
+                      L.add(limbs52(va * vb * pow(P256M_R, -1, P256) % P256))))
+for i in range(79):
+    va = rng.getrandbits(256) % P256
+    vb = va if i % 4 == 0 else rng.getrandbits(256) % P256
+    p256m.append(("random" + (", sqr" if i % 4 == 0 else ""), int(va == vb),
+                  L.add(limbs52(va)), L.add(limbs52(vb)),
+                  L.add(limbs52(va * vb * pow(P256M_R, -1, P256) % P256))))
+assert len(p256m) % 8 == 0
+
 
 def emit(out):
     p = out.write
@@ -260,6 +292,9 @@ def emit(out):
     p("};\n\nstatic const struct kat_assign kat_assign[] = {\n")
     for what, setv, n, a, b, r in assign:
         p('\t{ "%s", %d, %d, %d, %d, %d },\n' % (what, setv, n, a, b, r))
+    p("};\n\nstatic const struct kat_p256 kat_p256m[] = {\n")
+    for what, sq, a, b, r in p256m:
+        p('\t{ "%s", %d, %d, %d, %d },\n' % (what, sq, a, b, r))
     p("};\n")
 
 

@@ -60,7 +60,8 @@ struct kat_mtl {               /* bi_multiply_to_len */
 	size_t x, y, z;        /* offsets in kat_words; z: xlen+ylen words */
 };
 
-struct kat_p256 {              /* p256_mul_mont (and p256_sqr_mont where sqr): a, b < p */
+struct kat_p256 {              /* p256_mul_mont (and p256_sqr_mont where sqr): a, b < p;
+                                * kat_p256m: p256_mont_mult/square/mult_x8, 5 limbs of 52 bits */
 	const char *what;
 	int sqr;               /* a == b: also a p256_sqr_mont vector */
 	size_t a, b, r;        /* offsets in kat_limbs; 4 limbs each */

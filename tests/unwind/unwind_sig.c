@@ -441,6 +441,10 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 	case LF_K_p256_mul_mont:
 	case LF_K_p256_sqr_mont:
 		return 4;               /* one size: the long phase is many short calls */
+	case LF_K_p256_mont_mult:
+	case LF_K_p256_mont_square:
+	case LF_K_p256_mont_mult_x8:
+		return 5;               /* one size (5 limbs; x8: 8 elements), as above */
 	case LF_K_conditional_assign:
 		return LONG_ROW;
 	default:
@@ -536,6 +540,15 @@ static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
 		a[0] = (uintptr_t)buf_b;
 		a[1] = (uintptr_t)buf_a;
 		a[2] = (uintptr_t)(buf_a + 4);
+		break;
+	case LF_K_p256_mont_mult:
+	case LF_K_p256_mont_square:
+	case LF_K_p256_mont_mult_x8:
+		/* 5 limbs (x8: 40) whatever n is: r = buf_b, a = buf_a, b = buf_a + 40 (any
+		 * values: limbs above 52 bits give an unspecified result, never a fault) */
+		a[0] = (uintptr_t)buf_b;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = (uintptr_t)(buf_a + 40);
 		break;
 	case LF_K_conditional_assign:
 		a[0] = rnd & 1;

@@ -1,0 +1,32 @@
+"""p256_mont_square: r = a^2 * 2^-260 mod p, the JDK's MontgomeryIntegerPolynomialP256.square
+(which is mult(a, a, r)); same layout and reduction as p256_mont_mult.
+
+    r = a^2 2^-260 mod p, a < p: the multiplication's rows with b = a (the JDK's square is
+    mult(a, a)); both variants run p256_mont_mult's code with b read from a's limbs (the
+    five reduction steps dominate a 5-limb product, and IFMA computes whole rows anyway).
+"""
+
+from ..kernel import KernelSpec, Variant
+from . import x86_p256_52 as x
+from .p256_mont_mult import IFMA_ALGO, MULX_ALGO
+
+SPEC = KernelSpec(
+    name="p256_mont_square",
+    operation="r = a^2 * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.square)",
+    args=[("r", "int64_t *"), ("a", "const int64_t *")],
+    result=None,
+    shapes="r, a: 5 limbs of 52 bits in int64_t, little-endian limb order, Montgomery\n"
+           "domain, R = 2^260.",
+    units="limbs of 52 bits.",
+    preconditions="a: limbs in [0, 2^52), value < p. Then r has limbs in [0, 2^52), value < p.\n"
+                  "r may alias a. Constant time in a.",
+    source="OpenJDK MontgomeryIntegerPolynomialP256.square (= mult(a, a, r)).",
+    tune_sizes=(1,),
+)
+
+VARIANTS = [
+    Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args, square=True), {},
+            "p256_mont_mult's ifma code with b = a. " + IFMA_ALGO),
+    Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args, square=True), {},
+            "p256_mont_mult's mulx code with b = a. " + MULX_ALGO),
+]
