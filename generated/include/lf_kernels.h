@@ -232,10 +232,22 @@ LF_KERNEL_DECL void lf_conditional_assign_a64(int set, int64_t *a, const int64_t
 /* p256_mont_mult: r = a * b * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.mult) */
 typedef void (*lf_p256_mont_mult_fn)(int64_t *, const int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_p256_mont_mult_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__aarch64__)
+/* neon requires: asimd */
+LF_KERNEL_DECL void lf_p256_mont_mult_neon(int64_t *r, const int64_t *a, const int64_t *b);
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_p256_mont_mult_a64(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
 
 /* p256_mont_square: r = a^2 * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.square) */
 typedef void (*lf_p256_mont_square_fn)(int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_p256_mont_square_ref(int64_t *r, const int64_t *a);
+#if defined(__aarch64__)
+/* neon requires: asimd */
+LF_KERNEL_DECL void lf_p256_mont_square_neon(int64_t *r, const int64_t *a);
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_p256_mont_square_a64(int64_t *r, const int64_t *a);
+#endif
 
 #ifdef __cplusplus
 }

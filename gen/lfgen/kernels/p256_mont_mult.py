@@ -17,7 +17,7 @@ of row i is the low 52 bits of the running low column itself (Gueron-Krasnov, Fi
     p in 52-bit limbs: [2^52-1, 2^44-1, 0, 2^36, 2^48-2^16]
 """
 
-from ..kernel import KernelSpec
+from ..kernel import KernelSpec, Variant
 
 SPEC = KernelSpec(
     name="p256_mont_mult",
@@ -39,3 +39,10 @@ SPEC = KernelSpec(
 )
 
 VARIANTS = []
+
+from . import a64_p256_mont as _a64  # noqa: E402
+
+VARIANTS += [
+    Variant("neon", "aarch64", _a64.builder(SPEC, neon=True), _a64.PARAMS, _a64.NEON_DOC),
+    Variant("a64", "aarch64", _a64.builder(SPEC), _a64.A64_PARAMS, _a64.A64_DOC),
+]

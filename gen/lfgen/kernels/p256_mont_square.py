@@ -1,7 +1,7 @@
 """p256_mont_square: r = a^2 * 2^-260 mod p, the JDK's MontgomeryIntegerPolynomialP256.square
 (which is mult(a, a, r)); same layout and reduction as p256_mont_mult."""
 
-from ..kernel import KernelSpec
+from ..kernel import KernelSpec, Variant
 
 SPEC = KernelSpec(
     name="p256_mont_square",
@@ -18,3 +18,14 @@ SPEC = KernelSpec(
 )
 
 VARIANTS = []
+
+from . import a64_p256_mont as _a64  # noqa: E402
+
+VARIANTS += [
+    Variant("neon", "aarch64", _a64.builder(SPEC, square=True, neon=True), _a64.SQR_NEON_PARAMS,
+            _a64.NEON_DOC + "\nSquare: a4 x (2a0..2a3) and a3 x (2a1, 2a2) on Advanced SIMD, the nine\n"
+            "other products (cross products once, against a doubled limb) on the GPRs."),
+    Variant("a64", "aarch64", _a64.builder(SPEC, square=True), _a64.A64_PARAMS,
+            _a64.A64_DOC + "\n"
+            "Square: each cross product once, against a doubled limb (15 products)."),
+]
