@@ -47,6 +47,14 @@ Neoverse models; LLVM's apple-m1 is an alias of apple-a14 and uses the Cyclone m
                                             the row: limbs=N -> 4N; words=N -> 2N when the loop
                                             multiplies by a 64-bit limb (has umulh: two
                                             multiplier words), else N.
+        p256_mont_* (unit: call)            one whole call (one Montgomery multiplication of
+                                            5 x 52-bit limbs): our kernels are straight line
+                                            and mark the whole body, calls=1 (prologue /
+                                            epilogue and ret outside the markers); ref (no
+                                            markers) is the whole function with its loop
+                                            body written out as many times as it runs
+                                            (CALL_TRIPS: the 5 rows), a tail call to another
+                                            ref (square -> mult) followed: units = 1.
         poly1305_* (unit: byte)             bytes = 16 x umulh / 4: the radix-2^64 block step
                                             (ref, scalar variants) makes four 64x64->128-bit
                                             products per 16-byte block (h0 r0, h1 5r1/4,
@@ -81,11 +89,15 @@ MULS = {"mul", "umulh", "smulh", "umull", "smull", "umaddl", "smaddl", "madd", "
 BRANCH = re.compile(r"^(b|b\.\w+|b(eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le|al)|"
                     r"cbz|cbnz|tbz|tbnz)$")
 TIE = 0.02  # speedups within 2% of 1 are reported as ties
+# straight-line kernels measured per call: kernel -> trip count of the ref's one loop
+CALL_TRIPS = {"p256_mont_mult": 5, "p256_mont_square": 5}
 PRODUCT_KERNELS = {"bi_square_to_len", "bi_multiply_to_len", "bi_montgomery_multiply",
                    "bi_montgomery_square"}
 
 
 def unit_of(kernel):
+    if kernel in CALL_TRIPS:
+        return "call"
     if kernel in PRODUCT_KERNELS:
         return "product"
     if kernel.startswith("poly1305"):
@@ -107,6 +119,29 @@ def loops(body):
         if j is not None and j < i:
             found[j] = max(found.get(j, i), i)
     return sorted(found.items())
+
+
+def call_region(funcs, kernel):
+    """The whole call of lf_<kernel>_ref (unit "call"): a tail call `b lf_X_ref` is followed;
+    the one loop is written out CALL_TRIPS[kernel] times (llvm-mca runs the text straight)."""
+    body, head = funcs.get("lf_%s_ref" % kernel), []
+    for _ in range(4):
+        if body is None:
+            return None
+        insns = [e for e in body if e[0] == "insn"]
+        last = insns[-1][1] if insns else ""
+        if mnemonic(last) == "b" and last.split()[-1] in funcs:     # tail call: follow it
+            head += insns[:-1]
+            body = funcs[last.split()[-1]]
+            continue
+        break
+    ls = loops(body)
+    if len(ls) > 1:
+        return None
+    if ls:
+        (j, i), = ls
+        body = body[:j] + body[j:i + 1] * CALL_TRIPS[kernel] + body[i + 1:]
+    return head + [e for e in body if e[0] != "label" or not ls]
 
 
 def hot_loop(body):
@@ -132,6 +167,10 @@ def units(kernel, region, marker_keys):
     """Units per iteration and the rule used (module docstring, step 4)."""
     u = unit_of(kernel)
     keys = marker_keys or {}
+    if u == "call":
+        if "calls" in keys:
+            return keys["calls"], "marker calls=%d" % keys["calls"]
+        return 1, "whole call, loop x %d" % CALL_TRIPS[kernel]
     if u == "byte":
         if "blocks" in keys:
             return 16 * keys["blocks"], "marker blocks=%d x 16 bytes" % keys["blocks"]
@@ -249,12 +288,16 @@ def main():
     for k in ref_kernels:
         if not wanted(k):
             continue
-        region = hot_loop(ref_funcs["lf_%s_ref" % k])
+        if unit_of(k) == "call":
+            region = call_region(ref_funcs, k)
+        else:
+            region = hot_loop(ref_funcs["lf_%s_ref" % k])
         if region is None:
             refs[k] = None
             continue
         n, rule = units(k, region, None)
-        refs[k] = ("ref", "gcc -O3 hot loop", region, n, rule)
+        refs[k] = ("ref", "gcc -O3 whole call" if unit_of(k) == "call" else "gcc -O3 hot loop",
+                   region, n, rule)
     ours = []
     for k, v, path in aarch64_variants():
         if not wanted(k):
@@ -335,7 +378,7 @@ def main():
           "measurement.")
     print("# cycles/unit = (Total Cycles / Iterations) / units per iteration; unit: limb "
           "(mpn_*), word (bi_mul_add),\n#   product = 32x32-bit word product (bi_square_to_len),"
-          " byte (poly1305_*: 16 x blocks=N per iteration);\n#   speedup = ref / ours.  Rules: "
+          " byte (poly1305_*: 16 x blocks=N per iteration),\n#   call (p256_mont_*: one whole call);\n#   speedup = ref / ours.  Rules: "
           "bench/mca.py --help")
     hdr = "%-18s %-8s %-14s %-13s %9s %9s %8s   %s" % (
         "kernel", "variant", "region", "model", "ours c/u", "ref c/u", "speedup", "units/iter")

@@ -501,6 +501,10 @@ static const struct lf_variant lf_p256_mont_mult_variants[] = {
 	{ "ifma", (lf_fnptr)lf_p256_mont_mult_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_p256_mont_mult_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "neon", (lf_fnptr)lf_p256_mont_mult_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_p256_mont_mult_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_p256_mont_mult_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -511,11 +515,11 @@ static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_cortex_a72[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_neoverse_n1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_neoverse_v1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_cortex_a72,
@@ -533,6 +537,10 @@ static const struct lf_variant lf_p256_mont_square_variants[] = {
 	{ "ifma", (lf_fnptr)lf_p256_mont_square_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_p256_mont_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "neon", (lf_fnptr)lf_p256_mont_square_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_p256_mont_square_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_p256_mont_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -543,11 +551,11 @@ static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_p256_mont_square_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_cortex_a72[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_neoverse_n1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_neoverse_v1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_cortex_a72,

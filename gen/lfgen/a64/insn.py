@@ -69,6 +69,7 @@ SPEC = {
     "shl.v": ("DUI", {"feat:asimd"}), "usra.v": ("XUI", {"feat:asimd"}),
     "sli.v": ("XUI", {"feat:asimd"}), "sri.v": ("XUI", {"feat:asimd"}),
     "xtn.v": ("DU", {"feat:asimd"}), "xtn2.v": ("XU", {"feat:asimd"}),
+    "shrn.v": ("DUI", {"feat:asimd"}), "shrn2.v": ("XUI", {"feat:asimd"}),
     "zip1.v": ("DUU", {"feat:asimd"}), "zip2.v": ("DUU", {"feat:asimd"}),
     "uzp1.v": ("DUU", {"feat:asimd"}), "uzp2.v": ("DUU", {"feat:asimd"}),
     "trn1.v": ("DUU", {"feat:asimd"}), "trn2.v": ("DUU", {"feat:asimd"}),

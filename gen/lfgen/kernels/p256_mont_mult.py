@@ -27,7 +27,7 @@ registers; "mulx" -- scalar MULX rows with the specialised reduction step.
 """
 
 from ..kernel import KernelSpec, Variant
-from . import x86_p256_52 as x
+from . import x86_p256_52 as x, a64_p256_mont as _a64
 
 SPEC = KernelSpec(
     name="p256_mont_mult",
@@ -63,4 +63,6 @@ MULX_ALGO = ("Scalar rows as the ref: MULX a_j b_i split into lo = BZHI 52, hi =
 VARIANTS = [
     Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args), {}, IFMA_ALGO),
     Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args), {}, MULX_ALGO),
+    Variant("neon", "aarch64", _a64.builder(SPEC, neon=True), _a64.PARAMS, _a64.NEON_DOC),
+    Variant("a64", "aarch64", _a64.builder(SPEC), _a64.A64_PARAMS, _a64.A64_DOC),
 ]

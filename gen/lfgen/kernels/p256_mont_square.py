@@ -1,13 +1,14 @@
 """p256_mont_square: r = a^2 * 2^-260 mod p, the JDK's MontgomeryIntegerPolynomialP256.square
 (which is mult(a, a, r)); same layout and reduction as p256_mont_mult.
 
-    r = a^2 2^-260 mod p, a < p: the multiplication's rows with b = a (the JDK's square is
-    mult(a, a)); both variants run p256_mont_mult's code with b read from a's limbs (the
-    five reduction steps dominate a 5-limb product, and IFMA computes whole rows anyway).
+    r = a^2 2^-260 mod p, a < p. The x86-64 variants run p256_mont_mult's code with b read
+    from a's limbs (the JDK's square is mult(a, a); the five reduction steps dominate a 5-limb
+    product, and IFMA computes whole rows anyway). The AArch64 variants (a64_p256_mont) form
+    each cross product once against a doubled limb: 15 products instead of 25.
 """
 
 from ..kernel import KernelSpec, Variant
-from . import x86_p256_52 as x
+from . import x86_p256_52 as x, a64_p256_mont as _a64
 from .p256_mont_mult import IFMA_ALGO, MULX_ALGO
 
 SPEC = KernelSpec(
@@ -29,4 +30,10 @@ VARIANTS = [
             "p256_mont_mult's ifma code with b = a. " + IFMA_ALGO),
     Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args, square=True), {},
             "p256_mont_mult's mulx code with b = a. " + MULX_ALGO),
+    Variant("neon", "aarch64", _a64.builder(SPEC, square=True, neon=True), _a64.SQR_NEON_PARAMS,
+            _a64.NEON_DOC + "\nSquare: a4 x (2a0..2a3) and a3 x (2a1, 2a2) on Advanced SIMD, the nine\n"
+            "other products (cross products once, against a doubled limb) on the GPRs."),
+    Variant("a64", "aarch64", _a64.builder(SPEC, square=True), _a64.A64_PARAMS,
+            _a64.A64_DOC + "\n"
+            "Square: each cross product once, against a doubled limb (15 products)."),
 ]
