@@ -504,6 +504,8 @@ static const struct lf_variant lf_p256_mont_mult_variants[] = {
 #if defined(__aarch64__)
 	{ "neon", (lf_fnptr)lf_p256_mont_mult_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
 	{ "a64", (lf_fnptr)lf_p256_mont_mult_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "neon@neoverse-n1", (lf_fnptr)lf_p256_mont_mult_neon__neoverse_n1, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/neoverse-n1" },
+	{ "a64@neoverse-n1", (lf_fnptr)lf_p256_mont_mult_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1" },
 #endif
 	{ "ref", (lf_fnptr)lf_p256_mont_mult_ref, 0, "portable C" },
 };
@@ -515,11 +517,11 @@ static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_cortex_a72[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_neoverse_n1[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_neoverse_v1[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_cortex_a72[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_neoverse_n1[] = { 2, 3, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_neoverse_v1[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_cortex_a72,
@@ -540,6 +542,8 @@ static const struct lf_variant lf_p256_mont_square_variants[] = {
 #if defined(__aarch64__)
 	{ "neon", (lf_fnptr)lf_p256_mont_square_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
 	{ "a64", (lf_fnptr)lf_p256_mont_square_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "neon@neoverse-n1", (lf_fnptr)lf_p256_mont_square_neon__neoverse_n1, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/neoverse-n1" },
+	{ "a64@neoverse-n1", (lf_fnptr)lf_p256_mont_square_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1" },
 #endif
 	{ "ref", (lf_fnptr)lf_p256_mont_square_ref, 0, "portable C" },
 };
@@ -551,11 +555,11 @@ static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_cortex_a72[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_neoverse_n1[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_neoverse_v1[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_cortex_a72[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_neoverse_n1[] = { 2, 3, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_neoverse_v1[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_cortex_a72,

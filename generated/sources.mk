@@ -56,9 +56,13 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_mul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_sqr_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_mult_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_mult_a64__neoverse_n1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_mult_neon.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_mult_neon__neoverse_n1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_square_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_square_a64__neoverse_n1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_square_neon.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/p256_mont_square_neon__neoverse_n1.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/p256_mul_mont_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/p256_sqr_mont_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/poly1305_blocks_a64.S \

@@ -244,6 +244,10 @@ LF_KERNEL_DECL void lf_p256_mont_mult_mulx(int64_t *r, const int64_t *a, const i
 LF_KERNEL_DECL void lf_p256_mont_mult_neon(int64_t *r, const int64_t *a, const int64_t *b);
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_p256_mont_mult_a64(int64_t *r, const int64_t *a, const int64_t *b);
+/* neon@neoverse-n1 requires: asimd */
+LF_KERNEL_DECL void lf_p256_mont_mult_neon__neoverse_n1(int64_t *r, const int64_t *a, const int64_t *b);
+/* a64@neoverse-n1 requires: no optional feature */
+LF_KERNEL_DECL void lf_p256_mont_mult_a64__neoverse_n1(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 
 /* p256_mont_square: r = a^2 * 2^-260 mod p (P-256, MontgomeryIntegerPolynomialP256.square) */
@@ -260,6 +264,10 @@ LF_KERNEL_DECL void lf_p256_mont_square_mulx(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_p256_mont_square_neon(int64_t *r, const int64_t *a);
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_p256_mont_square_a64(int64_t *r, const int64_t *a);
+/* neon@neoverse-n1 requires: asimd */
+LF_KERNEL_DECL void lf_p256_mont_square_neon__neoverse_n1(int64_t *r, const int64_t *a);
+/* a64@neoverse-n1 requires: no optional feature */
+LF_KERNEL_DECL void lf_p256_mont_square_a64__neoverse_n1(int64_t *r, const int64_t *a);
 #endif
 
 /* p256_mont_mult_x8: r_k = a_k * b_k * 2^-260 mod p for k = 0..7 (eight P-256 Montgomery products,
