@@ -521,7 +521,7 @@ static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 4, LF_ORDER_END
 static const uint8_t lf_p256_mont_mult_order_cortex_a72[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_neoverse_n1[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_neoverse_v1[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_thunderx2t99[] = { 1, 0, 4, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_cortex_a72,
@@ -559,7 +559,7 @@ static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 4, LF_ORDER_E
 static const uint8_t lf_p256_mont_square_order_cortex_a72[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_neoverse_n1[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_neoverse_v1[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_thunderx2t99[] = { 1, 0, 4, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_cortex_a72,
