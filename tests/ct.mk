@@ -41,6 +41,6 @@ test-ct: $(CT_BINS)
 		valgrind -q --error-exitcode=1 --track-origins=yes $$b || exit 1; \
 	done
 
-$(CT_DIR)/%: tests/ct/%.c runtime/include/limbforge.h $(CT_LIB_A)
+$(CT_DIR)/%: tests/ct/%.c tests/ct/ct_cpu.h runtime/include/limbforge.h $(CT_LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(CT_LIB_A)

@@ -26,6 +26,7 @@
 #include <valgrind/memcheck.h>
 
 #include "limbforge.h"
+#include "ct_cpu.h"
 #include "lf_dispatch.h"
 #include "lf_kernels.h"
 
@@ -66,28 +67,6 @@ __attribute__((noinline)) static unsigned leaky(const uint8_t *k, const unsigned
 	if (k[0] & 1)
 		acc ^= 0x5a5a;
 	return acc;
-}
-
-static uint64_t cpuinfo_extra(void)
-{
-	uint64_t f = 0;
-#if defined(__x86_64__)
-	char line[8192];
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof line, fp)) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		if (strstr(line, " adx"))
-			f |= LF_CPU_ADX;
-		if (strstr(line, " bmi2"))
-			f |= LF_CPU_BMI2;
-		break;
-	}
-	fclose(fp);
-#endif
-	return f;
 }
 
 static int fails;

@@ -29,6 +29,7 @@
 #include <valgrind/memcheck.h>
 
 #include "limbforge.h"
+#include "ct_cpu.h"
 #include "lf_dispatch.h"
 #include "lf_kernels.h"
 
@@ -69,31 +70,6 @@ __attribute__((noinline)) static int leaky(const uint64_t *t, const uint64_t *n,
 		if (t[i] != n[i])
 			return t[i] > n[i];
 	return 1;
-}
-
-/* Features the CPU really has by the kernel's /proc/cpuinfo: valgrind's CPUID hides ADX
- * (and AVX-512) from the detection, but it executes ADCX/ADOX, so the adx variant is called
- * directly from the table when the CPU has the instructions. */
-static uint64_t cpuinfo_extra(void)
-{
-	uint64_t f = 0;
-#if defined(__x86_64__)
-	char line[8192];
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof line, fp)) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		if (strstr(line, " adx"))
-			f |= LF_CPU_ADX;
-		if (strstr(line, " bmi2"))
-			f |= LF_CPU_BMI2;
-		break;
-	}
-	fclose(fp);
-#endif
-	return f;
 }
 
 int main(int argc, char **argv)

@@ -24,6 +24,7 @@
 #include <valgrind/memcheck.h>
 
 #include "limbforge.h"
+#include "ct_cpu.h"
 #include "lf_dispatch.h"
 #include "lf_kernels.h"
 
@@ -55,28 +56,6 @@ __attribute__((noinline)) static void leaky(int set, int64_t *a, const int64_t *
 }
 
 typedef void (*lf_fnptr3)(int64_t *, const int64_t *, const int64_t *);
-
-static uint64_t cpuinfo_extra(void)
-{
-	uint64_t f = 0;
-#if defined(__x86_64__)
-	char line[8192];
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof line, fp)) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		if (strstr(line, " adx"))
-			f |= LF_CPU_ADX;
-		if (strstr(line, " bmi2"))
-			f |= LF_CPU_BMI2;
-		break;
-	}
-	fclose(fp);
-#endif
-	return f;
-}
 
 static int runnable(const struct lf_variant *V, uint64_t avail, const char *kernel)
 {
