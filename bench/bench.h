@@ -153,6 +153,11 @@ extern const struct bench_driver *const bench_drivers[];
 extern const size_t bench_driver_count;
 /* the driver called `name` (bench name), NULL if none */
 const struct bench_driver *bench_find_driver(const char *name);
+/* lf_impl_force(kernel, variant), exiting with a message when it fails */
+void bench_force(const char *kernel, const char *variant);
+/* The select hook of the drivers that time a public API: a variant or ref contender forces its
+ * variant of drv->kernel (peers leave the dispatch alone); sets b->cur. */
+void bench_force_select(struct bench_buf *b, const struct bench_contender *c);
 void bench_buf_free(struct bench_buf *b);
 /* kernels.c: the common part of a buffer (rp_len limbs and out_len words between guard
  * zones, ap and in of n elements, pseudo-random) for drivers that add their own */
@@ -215,7 +220,6 @@ struct bench_buf *bench_poly1305_alloc(size_t n, uint64_t seed);
 struct bench_buf *bench_poly1305_update_alloc(size_t n, uint64_t seed);
 void bench_poly1305_reset(struct bench_buf *b);
 int bench_poly1305_same(const struct bench_buf *a, const struct bench_buf *b);
-void bench_poly1305_select(struct bench_buf *b, const struct bench_contender *c);
 uint64_t bench_poly1305_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
 uint64_t bench_poly1305_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
 uint64_t bench_poly1305_check_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);

@@ -136,12 +136,8 @@ static void ecdh_select(struct bench_buf *b, const struct bench_contender *c)
 	b->cur = c;
 	if (c->kind != BK_VARIANT && c->kind != BK_REF)
 		return;
-	if (lf_impl_force("p256_mul_mont", c->variant) != 0 ||
-	    lf_impl_force("p256_sqr_mont", c->variant) != 0) {
-		fprintf(stderr, "limbforge-bench: lf_impl_force(\"p256_*_mont\", \"%s\") failed\n",
-		        c->variant);
-		exit(2);
-	}
+	bench_force("p256_mul_mont", c->variant);
+	bench_force("p256_sqr_mont", c->variant);
 }
 
 static uint64_t ecdh_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)

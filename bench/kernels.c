@@ -457,7 +457,7 @@ static const struct bench_driver kernel_drivers[] = {
 #endif
 	  },
 	  .alloc = bench_poly1305_alloc, .reset = bench_poly1305_reset,
-	  .same_output = bench_poly1305_same, .select = bench_poly1305_select,
+	  .same_output = bench_poly1305_same, .select = bench_force_select,
 	  .check_batch = bench_poly1305_check_batch, .verify = bench_poly1305_verify },
 	{ .name = "poly1305_update", .kernel = "poly1305_blocks", .unit = "block",
 	  .unit_bytes = 16, .jmh = "Poly1305DigestBench.updateBytes",
@@ -476,7 +476,7 @@ static const struct bench_driver kernel_drivers[] = {
 #endif
 	  },
 	  .alloc = bench_poly1305_update_alloc, .reset = bench_poly1305_reset,
-	  .same_output = bench_poly1305_same, .select = bench_poly1305_select,
+	  .same_output = bench_poly1305_same, .select = bench_force_select,
 	  .finish = bench_poly1305_update_finish },
 	{ .name = "conditional_assign", .kernel = "conditional_assign", .unit = "limb",
 	  .jmh = "PolynomialP256Bench.benchAssign",
@@ -498,6 +498,22 @@ const struct bench_driver *const bench_drivers[] = {
 _Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
                "list every kernel driver in bench_drivers");
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
+
+void bench_force(const char *kernel, const char *variant)
+{
+	if (lf_impl_force(kernel, variant) != 0) {
+		fprintf(stderr, "limbforge-bench: lf_impl_force(\"%s\", \"%s\") failed\n", kernel,
+		        variant);
+		exit(2);
+	}
+}
+
+void bench_force_select(struct bench_buf *b, const struct bench_contender *c)
+{
+	b->cur = c;
+	if (c->kind == BK_VARIANT || c->kind == BK_REF)
+		bench_force(c->drv->kernel, c->variant);
+}
 
 const struct bench_driver *bench_find_driver(const char *name)
 {

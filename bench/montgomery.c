@@ -269,18 +269,6 @@ static const char *montsqr_verify(const struct bench_buf *b)
 
 /* ---- mod_pow ------------------------------------------------------------------------------ */
 
-static void modpow_select(struct bench_buf *b, const struct bench_contender *c)
-{
-	b->cur = c;
-	if (c->kind != BK_VARIANT && c->kind != BK_REF)
-		return;
-	if (lf_impl_force(c->drv->kernel, c->variant) != 0) {
-		fprintf(stderr, "limbforge-bench: lf_impl_force(\"%s\", \"%s\") failed\n",
-		        c->drv->kernel, c->variant);
-		exit(2);
-	}
-}
-
 static uint64_t modpow(struct bench_buf *b, size_t reps, int ct)
 {
 	struct bench_mont *m = b->mont;
@@ -425,7 +413,7 @@ const struct bench_driver bench_mont_drivers[4] = {
 	  .peers = { { .name = "gmp", .column = "GMP", .key = "gmp", .kind = BK_GMP,
 	               .batch = gmp_powm_batch }, OSSL(openssl_exp_batch) },
 	  .alloc = mont_alloc, .reset = mont_reset, .same_output = same_out,
-	  .select = modpow_select, .verify = modpow_verify },
+	  .select = bench_force_select, .verify = modpow_verify },
 	{ .name = "bi_mod_pow_ct", .kernel = "mpn_montmul", .unit = "limb",
 	  .title = "lf_bi_mod_pow_consttime (fixed window, masked table reads), n limbs; peers: "
 	           "OpenSSL BN_mod_exp_mont_consttime, GMP mpz_powm_sec",
@@ -434,5 +422,5 @@ const struct bench_driver bench_mont_drivers[4] = {
 	  .peers = { { .name = "gmp", .column = "GMP", .key = "gmp", .kind = BK_GMP,
 	               .batch = gmp_powm_sec_batch }, OSSL(openssl_exp_ct_batch) },
 	  .alloc = mont_alloc, .reset = mont_reset, .same_output = same_out,
-	  .select = modpow_select, .verify = modpow_verify },
+	  .select = bench_force_select, .verify = modpow_verify },
 };

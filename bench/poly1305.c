@@ -286,18 +286,6 @@ uint64_t bench_poly1305_update_batch(struct bench_buf *b, lf_fnptr fn, size_t re
 	return b->poly->next;
 }
 
-void bench_poly1305_select(struct bench_buf *b, const struct bench_contender *c)
-{
-	b->cur = c;
-	if (c->kind != BK_VARIANT && c->kind != BK_REF)
-		return;
-	if (lf_impl_force(c->drv->kernel, c->variant) != 0) {
-		fprintf(stderr, "limbforge-bench: lf_impl_force(\"%s\", \"%s\") failed\n",
-		        c->drv->kernel, c->variant);
-		exit(2);
-	}
-}
-
 /* updateBytes, untimed: the tag of a copy of the contender's state (comparable output) */
 void bench_poly1305_update_finish(struct bench_buf *b)
 {
