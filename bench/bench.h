@@ -159,6 +159,11 @@ void bench_force(const char *kernel, const char *variant);
  * variant of drv->kernel (peers leave the dispatch alone); sets b->cur. */
 void bench_force_select(struct bench_buf *b, const struct bench_contender *c);
 void bench_buf_free(struct bench_buf *b);
+/* rp and out back to their initial contents (rp0, out0): the reset of most drivers */
+void bench_buf_reset(struct bench_buf *b);
+/* same_output hooks: the whole rp (limb drivers) / the whole out (word drivers) */
+int bench_same_rp(const struct bench_buf *a, const struct bench_buf *b);
+int bench_same_out(const struct bench_buf *a, const struct bench_buf *b);
 /* kernels.c: the common part of a buffer (rp_len limbs and out_len words between guard
  * zones, ap and in of n elements, pseudo-random) for drivers that add their own */
 struct bench_buf *bench_buf_alloc(size_t n, uint64_t seed, size_t rp_len, size_t out_len);
@@ -219,7 +224,6 @@ extern const size_t bench_poly1305_sizes[], bench_poly1305_update_sizes[];
 struct bench_buf *bench_poly1305_alloc(size_t n, uint64_t seed);
 struct bench_buf *bench_poly1305_update_alloc(size_t n, uint64_t seed);
 void bench_poly1305_reset(struct bench_buf *b);
-int bench_poly1305_same(const struct bench_buf *a, const struct bench_buf *b);
 uint64_t bench_poly1305_digest_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
 uint64_t bench_poly1305_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);
 uint64_t bench_poly1305_check_batch(struct bench_buf *b, lf_fnptr fn, size_t reps);

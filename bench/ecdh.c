@@ -121,16 +121,6 @@ void bench_ecdh_fill(struct bench_buf *b, int pattern)
 	memcpy(b->rp, b->rp0, b->rp_len * 8);
 }
 
-static void ecdh_reset(struct bench_buf *b)
-{
-	memcpy(b->rp, b->rp0, b->rp_len * 8);
-}
-
-static int ecdh_same(const struct bench_buf *a, const struct bench_buf *b)
-{
-	return memcmp(a->rp, b->rp, 32) == 0;
-}
-
 static void ecdh_select(struct bench_buf *b, const struct bench_contender *c)
 {
 	b->cur = c;
@@ -212,6 +202,6 @@ const struct bench_driver bench_ecdh_driver = {
 		  .batch = ossl_kab_batch },
 #endif
 	},
-	.alloc = ecdh_alloc, .reset = ecdh_reset, .same_output = ecdh_same,
+	.alloc = ecdh_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp,
 	.select = ecdh_select, .verify = ecdh_verify,
 };

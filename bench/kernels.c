@@ -119,7 +119,7 @@ void bench_buf_free(struct bench_buf *b)
 	free(b);
 }
 
-static void buf_reset(struct bench_buf *b)
+void bench_buf_reset(struct bench_buf *b)
 {
 	memcpy(b->rp, b->rp0, b->rp_len * 8);
 	memcpy(b->out, b->out0, b->out_len * 4);
@@ -158,7 +158,7 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 		b->b = ~UINT64_C(0);
 		b->k = ~UINT32_C(0);
 	}
-	buf_reset(b);
+	bench_buf_reset(b);
 }
 
 static int guard_clean(const unsigned char *p, size_t bytes)
@@ -215,12 +215,12 @@ static struct bench_buf *alloc_words_sqr(size_t n, uint64_t seed)
 	return bench_buf_alloc(n, seed, 1, 2 * n);
 }
 
-static int same_rp(const struct bench_buf *x, const struct bench_buf *y)
+int bench_same_rp(const struct bench_buf *x, const struct bench_buf *y)
 {
 	return memcmp(x->rp, y->rp, x->rp_len * 8) == 0;
 }
 
-static int same_out(const struct bench_buf *x, const struct bench_buf *y)
+int bench_same_out(const struct bench_buf *x, const struct bench_buf *y)
 {
 	return memcmp(x->out, y->out, x->out_len * 4) == 0;
 }
@@ -409,35 +409,35 @@ static const size_t assign_sizes[] = { 5, 10, 14, 16, 19, 32, 0 };
 static const struct bench_driver kernel_drivers[] = {
 	{ .name = "mpn_mul_1", .kernel = "mpn_mul_1", .unit = "limb", .sizes = mpn_sizes,
 	  .variant_batch = mul_1_batch, .peers = { GMP_PEER("gmp", gmp_mul_1_batch) },
-	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
+	  .alloc = alloc_limbs, .reset = bench_buf_reset, .same_output = bench_same_rp },
 	{ .name = "mpn_addmul_1", .kernel = "mpn_addmul_1", .unit = "limb", .sizes = mpn_sizes,
 	  .variant_batch = addmul_1_batch, .peers = { GMP_PEER("gmp", gmp_addmul_1_batch) },
-	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
+	  .alloc = alloc_limbs, .reset = bench_buf_reset, .same_output = bench_same_rp },
 	{ .name = "mpn_sqr", .kernel = "mpn_sqr", .unit = "limb", .sizes = mpn_sizes,
 	  .variant_batch = sqr_batch, .peers = { GMP_PEER("gmp", gmp_sqr_batch) },
-	  .alloc = alloc_limbs_sqr, .reset = buf_reset, .same_output = same_rp },
+	  .alloc = alloc_limbs_sqr, .reset = bench_buf_reset, .same_output = bench_same_rp },
 	{ .name = "mpn_mul", .kernel = "mpn_mul", .unit = "limb", .sizes = mpn_sizes,
 	  .title = "{rp,2n} = {ap,n} * {bp,n}",
 	  .variant_batch = mul_batch, .peers = { GMP_PEER("gmp", gmp_mul_batch) },
-	  .alloc = alloc_limbs_sqr, .reset = buf_reset, .same_output = same_rp },
+	  .alloc = alloc_limbs_sqr, .reset = bench_buf_reset, .same_output = bench_same_rp },
 	{ .name = "bi_mul_add", .kernel = "bi_mul_add", .unit = "word",
 	  .peer_note = "GMP peer: mpn_addmul_1 on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP "
 	               "has no BE-word API)",
 	  .sizes = bi_sizes, .variant_batch = bi_mul_add_batch,
 	  .peers = { GMP_PEER_ROW("gmp~addmul_1", gmp_peer_addmul_1_batch) },
-	  .alloc = alloc_words, .reset = buf_reset, .same_output = same_out },
+	  .alloc = alloc_words, .reset = bench_buf_reset, .same_output = bench_same_out },
 	{ .name = "bi_square_to_len", .kernel = "bi_square_to_len", .unit = "word",
 	  .peer_note = "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has "
 	               "no BE-word API)",
 	  .sizes = bi_sizes, .variant_batch = bi_square_batch,
 	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
-	  .alloc = alloc_words_sqr, .reset = buf_reset, .same_output = same_out },
+	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out },
 	{ .name = "bi_multiply_to_len", .kernel = "bi_multiply_to_len", .unit = "word",
 	  .peer_note = "GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE "
 	               "limbs; GMP has no BE-word API); x and y both n words",
 	  .sizes = bi_sizes, .variant_batch = bi_multiply_batch,
 	  .peers = { GMP_PEER_ROW("gmp~mul", gmp_peer_mul_batch) },
-	  .alloc = alloc_words_sqr, .reset = buf_reset, .same_output = same_out },
+	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out },
 	/* Poly1305 (poly1305.c): sizes in 16-byte blocks, shown in bytes; every op goes through
 	 * the public API with the variant forced by lf_impl_force (select hook) */
 	{ .name = "poly1305_blocks", .kernel = "poly1305_blocks", .unit = "block",
@@ -457,7 +457,7 @@ static const struct bench_driver kernel_drivers[] = {
 #endif
 	  },
 	  .alloc = bench_poly1305_alloc, .reset = bench_poly1305_reset,
-	  .same_output = bench_poly1305_same, .select = bench_force_select,
+	  .same_output = bench_same_rp, .select = bench_force_select,
 	  .check_batch = bench_poly1305_check_batch, .verify = bench_poly1305_verify },
 	{ .name = "poly1305_update", .kernel = "poly1305_blocks", .unit = "block",
 	  .unit_bytes = 16, .jmh = "Poly1305DigestBench.updateBytes",
@@ -476,14 +476,14 @@ static const struct bench_driver kernel_drivers[] = {
 #endif
 	  },
 	  .alloc = bench_poly1305_update_alloc, .reset = bench_poly1305_reset,
-	  .same_output = bench_poly1305_same, .select = bench_force_select,
+	  .same_output = bench_same_rp, .select = bench_force_select,
 	  .finish = bench_poly1305_update_finish },
 	{ .name = "conditional_assign", .kernel = "conditional_assign", .unit = "limb",
 	  .jmh = "PolynomialP256Bench.benchAssign",
 	  .title = "IntegerPolynomial.conditionalAssign: a = set ? b : a over n limbs, set "
 	           "alternating 1, 0 (no peer library has this function)",
 	  .sizes = assign_sizes, .variant_batch = cond_assign_batch,
-	  .alloc = alloc_limbs, .reset = buf_reset, .same_output = same_rp },
+	  .alloc = alloc_limbs, .reset = bench_buf_reset, .same_output = bench_same_rp },
 };
 #define KD(i) &kernel_drivers[i]
 #define MD(i) &bench_mont_drivers[i]

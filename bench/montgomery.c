@@ -148,24 +148,7 @@ void bench_mont_fill(struct bench_buf *b, int pattern)
 		}
 	}
 	mont_sync(b);
-	memcpy(b->rp, b->rp0, b->rp_len * 8);
-	memcpy(b->out, b->out0, b->out_len * 4);
-}
-
-static void mont_reset(struct bench_buf *b)
-{
-	memcpy(b->rp, b->rp0, b->rp_len * 8);
-	memcpy(b->out, b->out0, b->out_len * 4);
-}
-
-static int same_rp(const struct bench_buf *a, const struct bench_buf *b)
-{
-	return memcmp(a->rp, b->rp, a->rp_len * 8) == 0;
-}
-
-static int same_out(const struct bench_buf *a, const struct bench_buf *b)
-{
-	return memcmp(a->out, b->out, a->out_len * 4) == 0;
+	bench_buf_reset(b);
 }
 
 /* ---- montmul / montsqr ---------------------------------------------------------------- */
@@ -394,7 +377,7 @@ const struct bench_driver bench_mont_drivers[4] = {
 	  .sizes = bench_mont_sizes, .variant_batch = montmul_batch,
 	  .peers = { { .name = "gmp~mulmod", .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,
 	               .batch = gmp_mulmod_batch }, OSSL(openssl_montmul_batch) },
-	  .alloc = mont_alloc, .reset = mont_reset, .same_output = same_rp,
+	  .alloc = mont_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp,
 	  .verify = montmul_verify },
 	{ .name = "mpn_montsqr", .kernel = "mpn_montmul", .unit = "limb",
 	  .title = "a a R^-1 mod N through mpn_montmul (ap == bp); peers: OpenSSL "
@@ -403,7 +386,7 @@ const struct bench_driver bench_mont_drivers[4] = {
 	  .sizes = bench_mont_sizes, .variant_batch = montsqr_batch,
 	  .peers = { { .name = "gmp~sqrmod", .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,
 	               .batch = gmp_sqrmod_batch }, OSSL(openssl_montsqr_batch) },
-	  .alloc = mont_alloc, .reset = mont_reset, .same_output = same_rp,
+	  .alloc = mont_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp,
 	  .verify = montsqr_verify },
 	{ .name = "bi_mod_pow", .kernel = "mpn_montmul", .unit = "limb",
 	  .title = "lf_bi_mod_pow (sliding window), modulus/base/exponent of n limbs, the "
@@ -412,7 +395,7 @@ const struct bench_driver bench_mont_drivers[4] = {
 	  .variant_batch = modpow_batch,
 	  .peers = { { .name = "gmp", .column = "GMP", .key = "gmp", .kind = BK_GMP,
 	               .batch = gmp_powm_batch }, OSSL(openssl_exp_batch) },
-	  .alloc = mont_alloc, .reset = mont_reset, .same_output = same_out,
+	  .alloc = mont_alloc, .reset = bench_buf_reset, .same_output = bench_same_out,
 	  .select = bench_force_select, .verify = modpow_verify },
 	{ .name = "bi_mod_pow_ct", .kernel = "mpn_montmul", .unit = "limb",
 	  .title = "lf_bi_mod_pow_consttime (fixed window, masked table reads), n limbs; peers: "
@@ -421,6 +404,6 @@ const struct bench_driver bench_mont_drivers[4] = {
 	  .variant_batch = modpow_ct_batch,
 	  .peers = { { .name = "gmp", .column = "GMP", .key = "gmp", .kind = BK_GMP,
 	               .batch = gmp_powm_sec_batch }, OSSL(openssl_exp_ct_batch) },
-	  .alloc = mont_alloc, .reset = mont_reset, .same_output = same_out,
+	  .alloc = mont_alloc, .reset = bench_buf_reset, .same_output = bench_same_out,
 	  .select = bench_force_select, .verify = modpow_verify },
 };

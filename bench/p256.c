@@ -117,16 +117,6 @@ void bench_p256_fill(struct bench_buf *b, int pattern)
 	memcpy(b->rp, b->rp0, b->rp_len * 8);
 }
 
-static void p256_reset(struct bench_buf *b)
-{
-	memcpy(b->rp, b->rp0, b->rp_len * 8);
-}
-
-static int same_rp(const struct bench_buf *a, const struct bench_buf *b)
-{
-	return memcmp(a->rp, b->rp, a->rp_len * 8) == 0;
-}
-
 /* chained: x = a, then x = x b R^-1 (or x^2 R^-1) `reps` times, x in rp (latency);
  * independent: rp = a b R^-1 (a^2 R^-1) `reps` times on the same operands (throughput, as the
  * other drivers of the harness).  Either way one call leaves a b R^-1 (a^2 R^-1) in rp. */
@@ -311,7 +301,7 @@ static const size_t p256_check_sizes[] = { 0, 4, 0 };
 	  .sizes = p256_sizes, .check_sizes = p256_check_sizes, .variant_batch = vbatch,       \
 	  .peers = { { .name = gmpname, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,    \
 	               .batch = gmpbatch }, OSSL(osslbatch) },                                 \
-	  .alloc = p256_alloc, .reset = p256_reset, .same_output = same_rp, .verify = ver }
+	  .alloc = p256_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp, .verify = ver }
 
 const struct bench_driver bench_p256_drivers[4] = {
 	P256_DRIVER("p256_mul_mont", "p256_mul_mont",
@@ -481,7 +471,7 @@ static const size_t p256m_x8_check_sizes[] = { 0, 8, 0 };
 	  .sizes = szs, .check_sizes = chk, .variant_batch = vbatch,                           \
 	  .peers = { { .name = gmpname, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,    \
 	               .batch = gmpbatch }, OSSL_ROW(osslbatch) },                             \
-	  .alloc = p256m_alloc, .reset = p256_reset, .same_output = same_rp, .verify = ver }
+	  .alloc = p256m_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp, .verify = ver }
 
 const struct bench_driver bench_p256m_drivers[5] = {
 	P256M_DRIVER("p256_mont_mult", "p256_mont_mult", "limb", p256m_sizes, p256m_check_sizes,

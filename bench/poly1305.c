@@ -442,11 +442,6 @@ void bench_poly1305_reset(struct bench_buf *b)
 	b->poly->next = 0;
 }
 
-int bench_poly1305_same(const struct bench_buf *a, const struct bench_buf *b)
-{
-	return memcmp(a->rp, b->rp, a->rp_len * 8) == 0;
-}
-
 /* --check patterns (bench_buf_fill): ones = the largest operands, zeros = r zero */
 void bench_poly1305_fill(struct bench_buf *b, int pattern)
 {
