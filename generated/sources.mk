@@ -82,4 +82,15 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/ref/p256_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/poly1305_ref.c \
 	$(LIMBFORGE_DIR)/runtime/schedule.c \
-	$(LIMBFORGE_DIR)/generated/dispatch_table.c
+	$(LIMBFORGE_DIR)/runtime/xdh.c \
+	$(LIMBFORGE_DIR)/generated/dispatch_table.c \
+	$(LIMBFORGE_DIR)/generated/fields/c25519_r26.c \
+	$(LIMBFORGE_DIR)/generated/fields/c25519_r51.c \
+	$(LIMBFORGE_DIR)/generated/fields/c448_r28.c \
+	$(LIMBFORGE_DIR)/generated/fields/c448_r56.c \
+	$(LIMBFORGE_DIR)/generated/fields/p256_r26.c \
+	$(LIMBFORGE_DIR)/generated/fields/p256_r52.c \
+	$(LIMBFORGE_DIR)/generated/fields/p384_r28.c \
+	$(LIMBFORGE_DIR)/generated/fields/p384_r56.c \
+	$(LIMBFORGE_DIR)/generated/fields/p521_r28.c \
+	$(LIMBFORGE_DIR)/generated/fields/p521_r58.c

@@ -11,6 +11,8 @@ Output (all rendered from templates/):
   generated/include/lf_kernels.h          prototypes and kernel indices
   generated/include/limbforge_prefix.h    renames every external symbol under LF_PREFIX
   generated/dispatch_table.c              variants with derived feature masks, best first
+  generated/fields/<field>.c              EC field kernels in C with proven bounds (lfgen/fields)
+  generated/include/lf_fields.h           their prototypes
   generated/sources.mk, sources.json      file lists for builds without Python
   generated/MANIFEST.json                 what was generated from what, with sha256 of each file
 No timestamps, absolute paths or dictionary-order accidents enter the output.
@@ -25,6 +27,7 @@ import sys
 from . import emit, schedule, symbols
 from .kernel import ScheduleError
 from .kernels import ALL as KERNELS
+from .fields import gen as fields_gen
 from .x86 import win64
 
 ROOT = emit.ROOT
@@ -247,6 +250,9 @@ def build_all(only=None, sched_root=schedule.ROOT):
                           for a in ARCHS})
     files["generated/include/lf_asm.h"] = emit.render(env, "asm/lf_asm.h.j2")
     files["generated/include/lf_kernels.h"] = emit.render(env, "c/lf_kernels.h.j2", **ctx)
+    field_files, field_symbols = fields_gen.generate(env, emit.render)
+    files.update(field_files)
+    extra_symbols.update(field_symbols)
     files["generated/include/limbforge_prefix.h"] = emit.render(
         env, "c/limbforge_prefix.h.j2", symbols=symbols.all_symbols(KERNELS, extra_symbols))
     files["generated/dispatch_table.c"] = emit.render(env, "c/dispatch_table.c.j2", **ctx)
@@ -255,6 +261,7 @@ def build_all(only=None, sched_root=schedule.ROOT):
                        glob.glob(os.path.join(ROOT, "runtime", "*.c")) +
                        glob.glob(os.path.join(ROOT, "runtime", "ref", "*.c")))
     c_sources.append("generated/dispatch_table.c")
+    c_sources += sorted(f for f in field_files if f.endswith(".c"))
     files["generated/sources.mk"] = emit.render(env, "mk/sources.mk.j2", archs=ARCHS, asm=asm,
                                                 c_sources=c_sources)
     files["generated/sources.json"] = json.dumps(_sources_json(asm, c_sources), indent=1,

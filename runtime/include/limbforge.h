@@ -249,6 +249,19 @@ LF_API void lf_p256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
 #define LF_P256_ESCALAR (-20)     /* scalar 0 or >= n */
 LF_API int lf_p256_ecdh(uint8_t shared_x[32], const uint8_t scalar[32],
                         const uint8_t peer_point[65]);
+/* ---- X25519 and X448, RFC 7748 (runtime/xdh.c, on the generated field kernels) ------------
+ * out = X(k, u): the Montgomery-ladder scalar multiplication of RFC 7748 §5.  scalar: 32 / 56
+ * bytes, little-endian, clamped as the RFC's decodeScalar25519 / decodeScalar448 (the caller's
+ * bytes are not modified); point: the u coordinate, 32 / 56 bytes little-endian (X25519 ignores
+ * bit 255; values >= p are accepted, as the RFC requires); out: 32 / 56 bytes, canonical
+ * little-endian.  Returns 0, or LF_XDH_EZERO when out is all zeros (a point of small order,
+ * RFC 7748 §6.1 -- out is still written, all zeros).  out may overlap the inputs.  Constant
+ * time in the scalar and the point; secrets are wiped from the stack.  Fields: Curve25519 in
+ * 5 x 51-bit limbs and Curve448 in 8 x 56 (10 x 26 and 16 x 28 without __int128). */
+#define LF_XDH_EZERO (-24)        /* the shared secret is all zeros */
+LF_API int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]);
+LF_API int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56]);
+
 /* ---- P-256 field, the JDK's MontgomeryIntegerPolynomialP256 ---------------------------------
  * Elements are 5 limbs of 52 bits (int64_t[5], limb i of weight 2^(52 i), the JDK's long[5])
  * in the Montgomery domain with R = 2^260: x is held as x R mod p (to enter: mont_mult by

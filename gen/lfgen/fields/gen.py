@@ -1,0 +1,121 @@
+"""generated/fields/<field>.c and generated/include/lf_fields.h from the field descriptions:
+every kernel's C (the portable `ref`), its proven bounds in the header comment, and the
+formulas (ladder step, inversion) with the carries the bounds required."""
+
+from . import bounds, c_emit, formula
+from .desc import FIELDS
+
+# (op, C parameters, what it computes, contract attribute or None)
+OPS = [
+    ("mul", "int64_t *r, const int64_t *a, const int64_t *b", "r = a b mod p"),
+    ("square", "int64_t *r, const int64_t *a", "r = a^2 mod p"),
+    ("add", "int64_t *r, const int64_t *a, const int64_t *b",
+     "r = a + b, limb by limb (lazy: no carry)"),
+    ("sub", "int64_t *r, const int64_t *a, const int64_t *b", None),
+    ("neg", "int64_t *r, const int64_t *a", None),
+    ("carry", "int64_t *r, const int64_t *a",
+     "r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction)"),
+    ("carry_reduce", "int64_t *r, const int64_t *a",
+     "r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits)"),
+    ("conditional_swap", "int swap, int64_t *a, int64_t *b",
+     "(a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}"),
+    ("conditional_assign", "int set, int64_t *a, const int64_t *b",
+     "a = set ? b : a, constant time, set in {0, 1} (JDK conditionalAssign)"),
+    ("encode", "uint8_t *out, const int64_t *a",
+     "out = a mod p as little-endian bytes, canonical"),
+    ("decode", "int64_t *r, const uint8_t *in",
+     "r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p)"),
+]
+CURVE_OPS = [
+    ("mul_small", "int64_t *r, const int64_t *a", "r = a a24 mod p"),
+]
+
+
+def _bound_text(b):
+    """[(lo, hi)] per limb -> 'limbs 0-3 [0, 0x7ffff], limb 4 [...]' (exact, grouped)."""
+    out, i = [], 0
+    while i < len(b):
+        j = i
+        while j + 1 < len(b) and b[j + 1] == b[i]:
+            j += 1
+        lo, hi = b[i]
+        rng = "[%s, %s]" % (_num(lo), _num(hi))
+        out.append(("limb %d %s" if i == j else "limbs %d-%d %s") %
+                   ((i, rng) if i == j else (i, j, rng)))
+        i = j + 1
+    return "; ".join(out)
+
+
+def _num(x):
+    if abs(x) < 1 << 16:
+        return str(x)
+    return "%s0x%x" % ("-" if x < 0 else "", abs(x))
+
+
+def field_context(f):
+    c = bounds.derive(f)
+    if f.a24:
+        c.mul_small = bounds.mul_small(f, c, f.a24)
+    n = f.limbs
+    arr = "int64_t[%d]" % n
+    contracts = {
+        "mul": ("a, b within M", c.mul[1]),
+        "square": ("a within M", c.square[1]),
+        "add": ("a, b within A (half of L)", c.add[1]),
+        "sub": (("a within L less kp, b within S" if c.kp else "a, b within A (half of L)"),
+                c.sub[1]),
+        "neg": (("a within S" if c.kp else "a within A"), c.neg[1]),
+        "carry": ("a within L", c.carry[1]),
+        "carry_reduce": ("a within L", c.carry_reduce[1]),
+        "conditional_swap": ("any limbs", None),
+        "conditional_assign": ("any limbs", None),
+        "encode": ("a within L", None),
+        "decode": ("%d bytes" % f.nbytes, c.decode[1]),
+        "mul_small": ("a within M", getattr(c, "mul_small", (None, None))[1]),
+    }
+    what = {"sub": "r = a - b mod p, limb by limb" + (" plus kp (a multiple of p), so limbs "
+                                                      "stay non-negative" if c.kp else ""),
+            "neg": "r = -a mod p, limb by limb" + (" as kp - a" if c.kp else "")}
+    funcs = []
+    for op, params, text in OPS + (CURVE_OPS if f.a24 else []):
+        prog = getattr(c, op)[0]
+        pre, out = contracts[op]
+        funcs.append(dict(op=op, params=params, what=text or what[op],
+                          pre=pre, post=_bound_text(out) if out else None,
+                          body=c_emit.body(prog), args=_args(params),
+                          needs_string=False))
+    formulas = []
+    if f.a24:
+        F = formula.ladder_step(f, c)
+        formulas.append(dict(name="ladder_step", F=F,
+                             params="int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, "
+                                    "const int64_t *x1",
+                             doc=formula.ladder_step.__doc__, ret=None))
+    F = formula.invert(f, c)
+    formulas.append(dict(name="invert", F=F, params="int64_t *r, const int64_t *a",
+                         doc=formula.invert.__doc__, ret="r"))
+    for fm in formulas:
+        fm["args"] = _args(fm["params"])
+        fm["decl"] = ", ".join("%s[%d]" % (t, n) for t in fm["F"].temps)
+        fm["doc_c"] = "\n * ".join(l.strip() for l in fm["doc"].strip().splitlines())
+    return dict(f=f, c=c, funcs=funcs, formulas=formulas, n=n, arr=arr,
+                R=_bound_text(c.R), M=_bound_text(c.M), L=_bound_text(c.L),
+                A=_bound_text(c.add_in), S=_bound_text(c.sub_in[1]) if c.kp else None,
+                kp=c.kp, kp_exp=getattr(c, "kp_exp", None), wide=f.bits > 32)
+
+
+def _args(params):
+    return ", ".join(p.split()[-1].lstrip("*") for p in params.split(","))
+
+
+def generate(env, render):
+    """{relpath: text} for every field, plus lf_fields.h; and the exported symbols."""
+    files, syms, ctxs = {}, [], []
+    for f in FIELDS:
+        ctx = field_context(f)
+        ctxs.append(ctx)
+        files["generated/fields/%s.c" % f.name] = render(env, "c/field.c.j2", **ctx)
+        for fn in ctx["funcs"] + [dict(op=fm["name"]) for fm in ctx["formulas"]]:
+            syms.append("lf_fe_%s_%s" % (f.name, fn["op"]))
+    files["generated/include/lf_fields.h"] = render(env, "c/lf_fields.h.j2", fields=ctxs)
+    return files, syms

@@ -1,0 +1,376 @@
+"""The field operations as proven straight-line programs (ir.Prog), built from a Field.
+
+Bounds are per limb: an element's bound is a list of intervals [(lo, hi)] * limbs.
+
+    R  reduced     what mul, square, carry and decode return (derived as a fixed point)
+    M  mul input   (1 + max_adds) R: the largest budget of lazy additions of reduced values
+                   a product accepts without any intermediate leaving int64/int128, found by
+                   the generator (not chosen by hand, unlike FieldGen's maxAdds)
+    L  add input   |limb| <= 2^62 (native: [0, 2^62]): add/sub/carry/carry_reduce accept it
+
+Product (schoolbook columns), reduction of column k >= limbs (weight 2^(bits k) >= 2^power)
+by 2^power = c mod p, c's balanced terms (desc.balanced_terms); each fold is checked:
+
+    unsplit   col[j] += coeff x 2^s                       if that stays inside int64/int128,
+    split     col[j] += coeff (x mod 2^(bits-s)) 2^s,     else (FieldGen's split reduce),
+              col[j+1] += coeff (x >> (bits-s))
+    carry     the target column is carried first         if even the split overflows,
+
+and a BoundError names the operation otherwise.  Then a carry chain (rounding carries for
+the signed JDK layout, floor carries for native limbs), the top limb split at 2^power and
+folded again, and a second chain that carries only the limbs still wider than 2^bits.
+"""
+
+from .ir import Prog, BoundError, bits
+
+I62 = 1 << 62
+
+
+# -- bounds helpers ------------------------------------------------------------------------
+def hull(*bs):
+    return [(min(x[i][0] for x in bs), max(x[i][1] for x in bs)) for i in range(len(bs[0]))]
+
+
+def scale(b, k):
+    return [(lo * k, hi * k) for lo, hi in b]
+
+
+def within(b, outer):
+    return all(o[0] <= x[0] and x[1] <= o[1] for x, o in zip(b, outer))
+
+
+def digits(f):
+    """Canonical digit bounds: [0, 2^bits) per limb, the top limb [0, 2^top_bits)."""
+    return [(0, (1 << f.bits) - 1)] * (f.limbs - 1) + [(0, (1 << f.top_bits) - 1)]
+
+
+def centred(f):
+    h = 1 << (f.bits - 1)
+    return [(-h, h - 1)] * f.limbs
+
+
+def add_input(f):
+    return [(0 if not f.signed else -I62, I62)] * f.limbs
+
+
+def limbs_of(x, f):
+    return [(x >> (f.bits * i)) & ((1 << f.bits) - 1) for i in range(f.limbs - 1)] + \
+        [x >> (f.bits * (f.limbs - 1))]
+
+
+def multiple_of_p(f, need, top_room=0):
+    """A limb vector L of some k*p with L_i >= need_i for every limb (so that x + L - y stays
+    non-negative for y_i <= need_i): digits of k p, each low limb raised by 2^bits borrowed
+    from the next.  The smallest such k = 2^e."""
+    for e in range(1, 256):
+        d = limbs_of(f.p << e, f)
+        beta = [0] * f.limbs
+        for i in range(f.limbs - 1):
+            lack = need[i] - d[i] + beta[i - 1] if i else need[i] - d[i]
+            beta[i] = max(0, -(-lack // (1 << f.bits)))
+        L = [d[i] + (beta[i] << f.bits) - (beta[i - 1] if i else 0) for i in range(f.limbs)]
+        if L[-1] >= need[-1] + top_room and all(L[i] >= need[i] for i in range(f.limbs)):
+            assert sum(v << (f.bits * i) for i, v in enumerate(L)) == f.p << e
+            return L, e
+    raise BoundError("%s: no multiple of p covers limbs of %s" % (f.name, bits((0, max(need)))))
+
+
+# -- building blocks -----------------------------------------------------------------------
+class Cols:
+    """Column accumulators at limb positions (None = empty) inside a program."""
+
+    def __init__(self, prog, f, size):
+        self.prog, self.f, self.c = prog, f, [None] * size
+
+    def add_at(self, j, v, note=""):
+        while j >= len(self.c):
+            self.c.append(None)
+        self.c[j] = v if self.c[j] is None else self.prog.add(self.c[j], v, note=note)
+
+    def carry(self, i, width=None, force=False, floor=False):
+        """Carry column i into i+1 (rounding for signed layouts, floor for native); a no-op
+        (nothing emitted) when the bounds prove the carry is 0 and `force` is not set."""
+        p, f, x = self.prog, self.f, self.c[i]
+        w = width or f.bits
+        if x is None:
+            return None
+        if f.signed and not floor:
+            h = 1 << (w - 1)
+            if -h <= x.lo and x.hi < h and not force:
+                return None
+            y = p.addc(x, h)
+            t = p.sar(y, w)
+            self.c[i] = p.addc(p.mask(y, w), -h)
+        else:
+            if 0 <= x.lo and x.hi < (1 << w) and not force:
+                return None
+            t = p.sar(x, w)
+            self.c[i] = p.mask(x, w)
+        return t
+
+    def fold(self, x, e, note):
+        """Add x * 2^e (e >= power) back as x * c * 2^(e - power), term by term."""
+        f, p = self.f, self.prog
+        for pw, co in f.terms:
+            w = e - f.power + pw
+            j, s = divmod(w, f.bits)
+            what = "%s: fold of %s into limb %d" % (note, "2^%d" % e, j)
+            if p.attempt(self._fold_unsplit, x, co, j, s, what) is not None:
+                continue
+            if s and p.attempt(self._fold_split, x, co, j, s, what) is not None:
+                continue
+            if p.attempt(self._fold_after_carry, x, co, j, s, what) is not None:
+                continue
+            # say why, from the plainest form
+            self._fold_after_carry(x, co, j, s, what)
+
+    def _fold_unsplit(self, x, co, j, s, what):
+        p = self.prog
+        v = p.mulc(x, co, note=" (" + what + ")") if co != 1 else x
+        if s:
+            v = p.shl(v, s, note=" (" + what + ")")
+        self.add_at(j, v, note=" (" + what + ")")
+        return True
+
+    def _fold_split(self, x, co, j, s, what):
+        p, b = self.prog, self.f.bits
+        lo = p.shl(p.mask(x, b - s), s)
+        hi = p.sar(x, b - s)
+        for pos, v in ((j, lo), (j + 1, hi)):
+            self.add_at(pos, p.mulc(v, co, note=" (" + what + ")") if co != 1 else v,
+                        note=" (" + what + ")")
+        return True
+
+    def _fold_after_carry(self, x, co, j, s, what):
+        for pos in (j, j + 1):
+            if pos < len(self.c) and self.c[pos] is not None and pos + 1 < len(self.c):
+                t = self.carry(pos, force=False)
+                if t is not None:
+                    self.add_at(pos + 1, t)
+        if s:
+            return self._fold_split(x, co, j, s, what)
+        return self._fold_unsplit(x, co, j, s, what)
+
+
+def reduce_columns(prog, f, cols, what):
+    """Columns 0..len-1 of any size -> limbs 0..limbs-1 with the final chains; returns Vals."""
+    n, b = f.limbs, f.bits
+    # 1. fold the columns at or above 2^power from the top down (a fold may land at k again)
+    for k in range(len(cols.c) - 1, n - 1, -1):
+        guard = 0
+        while cols.c[k] is not None:
+            x, cols.c[k] = cols.c[k], None
+            cols.fold(x, k * b, "%s column %d" % (what, k))
+            guard += 1
+            if guard > 8:
+                raise BoundError("%s %s: column %d does not shrink" % (f.name, what, k))
+    del cols.c[n:]
+    # 2. native limbs with negative terms (P-256, P-384): + k p so every column is >= 0
+    if not f.signed and min(x.lo for x in cols.c) < 0:
+        kp, _ = multiple_of_p(f, [max(0, -x.lo) for x in cols.c])
+        for i in range(n):
+            cols.c[i] = prog.addc(cols.c[i], kp[i], note=" (+ k p)")
+    # 3. carry chain, top split at 2^power, fold, then carry only what is still too wide
+    for rnd in range(4):
+        for i in range(n - 1):
+            if rnd == 0 or _loose(f, cols.c[i]):
+                t = cols.carry(i)
+                if t is not None:
+                    cols.add_at(i + 1, t)
+        if rnd and not _loose(f, cols.c[n - 1], top=True):
+            break
+        t = cols.carry(n - 1, width=f.top_bits, force=(rnd == 0 and f.top_bits < f.bits))
+        if t is None:
+            break
+        if f.signed or all(co > 0 for _, co in f.terms):
+            cols.fold(t, f.power, "%s top limb" % what)
+        else:                              # t >= 0 times c's non-negative digits
+            for i, d in enumerate(limbs_of(f.c, f)):
+                if d:
+                    cols.add_at(i, prog.mulc(t, d) if d != 1 else t,
+                                note=" (%s top limb: fold into limb %d)" % (what, i))
+        del cols.c[n:]
+    else:
+        raise BoundError("%s %s: the top limb does not settle in 4 rounds" % (f.name, what))
+    return [prog.narrow(v) for v in cols.c]
+
+
+def _loose(f, x, top=False):
+    """Wider than the slack a reduced limb may keep: 2^(bits+1) native, 2^bits signed."""
+    w = f.top_bits if top else f.bits
+    if f.signed:
+        return not (-(1 << w) <= x.lo and x.hi < (1 << w))
+    return not (0 <= x.lo and x.hi < (1 << (w + 1)))
+
+
+def load(prog, f, arr, bound):
+    return [prog.load(arr, i, lo, hi) for i, (lo, hi) in enumerate(bound)]
+
+
+def store(prog, arr, vals):
+    for i, v in enumerate(vals):
+        prog.store(arr, i, v)
+    return [(v.lo, v.hi) for v in vals]
+
+
+# -- the operations: each returns (prog, output bound) --------------------------------------
+def mul(f, ib, square=False):
+    prog = Prog(f.name, "square" if square else "mul", wide=f.bits > 32)
+    a = load(prog, f, "a", ib)
+    bb = a if square else load(prog, f, "b", ib)
+    n = f.limbs
+    cols = Cols(prog, f, 2 * n - 1)
+    if square:
+        a2 = [prog.shl(x, 1) for x in a[:-1]]
+        for i in range(n):
+            cols.add_at(2 * i, prog.mul(a[i], a[i]))
+            for j in range(i + 1, n):
+                cols.add_at(i + j, prog.mul(a2[i], a[j]), note=" (column %d)" % (i + j))
+    else:
+        for k in range(2 * n - 1):
+            for i in range(max(0, k - n + 1), min(k, n - 1) + 1):
+                cols.add_at(k, prog.mul(a[i], bb[k - i]), note=" (column %d)" % k)
+    out = reduce_columns(prog, f, cols, prog.what)
+    return prog, store(prog, "r", out)
+
+
+def carry(f, ib):
+    prog = Prog(f.name, "carry", wide=f.bits > 32)
+    cols = Cols(prog, f, f.limbs)
+    cols.c = load(prog, f, "a", ib)
+    out = reduce_columns(prog, f, cols, "carry")
+    return prog, store(prog, "r", out)
+
+
+def add(f, ib):
+    prog = Prog(f.name, "add", wide=False)
+    a, b = load(prog, f, "a", ib), load(prog, f, "b", ib)
+    return prog, store(prog, "r", [prog.add(x, y) for x, y in zip(a, b)])
+
+
+def sub(f, ib, sb, kp):
+    """a - b (signed layouts) or a + kp - b (native: kp a multiple of p with kp_i >= b_i)."""
+    prog = Prog(f.name, "sub", wide=False)
+    a, b = load(prog, f, "a", ib), load(prog, f, "b", sb)
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if kp:
+            x = prog.addc(x, kp[i])
+        out.append(prog.sub(x, y))
+    return prog, store(prog, "r", out)
+
+
+def neg(f, ib, kp):
+    prog = Prog(f.name, "neg", wide=False)
+    a = load(prog, f, "a", ib)
+    out = []
+    for i, x in enumerate(a):
+        out.append(prog.sub(prog.const(kp[i] if kp else 0), x))
+    return prog, store(prog, "r", out)
+
+
+def canonical(prog, f, vals):
+    """Limbs (any bound within int64) -> the canonical digits of value mod p, constant time."""
+    n, b = f.limbs, f.bits
+    cols = Cols(prog, f, n)                 # first the weak reduction every product ends with
+    cols.c = list(vals)
+    vals = reduce_columns(prog, f, cols, "carry_reduce")
+    lows = [v.lo for v in vals]
+    if min(lows) < 0:                       # make every limb non-negative: + k p
+        kp, _ = multiple_of_p(f, [max(0, -lo) for lo in lows])
+        vals = [prog.addc(v, kp[i]) for i, v in enumerate(vals)]
+    cdig = limbs_of(f.c, f)
+    cols = Cols(prog, f, n)
+    cols.c = list(vals)
+    for rnd in range(6):
+        for i in range(n - 1):
+            t = cols.carry(i, floor=True)
+            if t is not None:
+                cols.add_at(i + 1, t)
+        top = cols.c[n - 1]
+        if sum(v.hi << (b * i) for i, v in enumerate(cols.c)) < 2 * f.p:
+            break
+        t = prog.sar(top, f.top_bits)
+        cols.c[n - 1] = prog.mask(top, f.top_bits)
+        for i, d in enumerate(cdig):        # + t * c with c's non-negative digits
+            if d:
+                cols.add_at(i, prog.mulc(t, d) if d != 1 else t)
+    else:
+        raise BoundError("%s carry_reduce: value not below 2p after 6 rounds" % f.name)
+    vmax = sum(v.hi << (b * i) for i, v in enumerate(cols.c))
+    if vmax >= 2 * f.p or min(v.lo for v in cols.c) < 0:
+        raise BoundError("%s carry_reduce: cannot prove 0 <= value < 2p (max %s)"
+                         % (f.name, bits((0, vmax))))
+    v = [prog.narrow(x) for x in cols.c]
+    # d = v - p with floor borrows; keep v where d < 0
+    pd = limbs_of(f.p, f)
+    d, t = [], None
+    for i in range(n):
+        x = prog.addc(v[i], -pd[i])
+        if t is not None:
+            x = prog.add(x, t)
+        if i < n - 1:
+            t = prog.sar(x, b)
+            x = prog.mask(x, b)
+        d.append(x)
+    out = [prog.selneg(d[n - 1], v[i], d[i]) for i in range(n)]
+    # in range: both candidates are digits when chosen; the hull says no more than that
+    why = "v < 2p, so the one chosen of v and v - p is in [0, p): canonical digits"
+    out = [prog.assume(x, 0, (1 << (f.top_bits if i == n - 1 else b)) - 1, why)
+           for i, x in enumerate(out)]
+    return out
+
+
+def carry_reduce(f, ib):
+    prog = Prog(f.name, "carry_reduce", wide=f.bits > 32)
+    return prog, store(prog, "r", canonical(prog, f, load(prog, f, "a", ib)))
+
+
+def encode(f, ib):
+    prog = Prog(f.name, "encode", wide=f.bits > 32)
+    v = canonical(prog, f, load(prog, f, "a", ib))
+    prog.stmts.append(("bytes_out", None, "out", f, v))
+    return prog, None
+
+
+def decode(f):
+    prog = Prog(f.name, "decode", wide=False)
+    v = [prog.bytes_in("in", f, i) for i in range(f.limbs)]
+    if f.signed:                            # centre the digits as the JDK's setValue+reduce
+        cols = Cols(prog, f, f.limbs)
+        cols.c = v
+        for i in range(f.limbs - 1):
+            t = cols.carry(i)
+            if t is not None:
+                cols.add_at(i + 1, t)
+        v = cols.c
+    return prog, store(prog, "r", v)
+
+
+def cswap(f):
+    prog = Prog(f.name, "conditional_swap", wide=False)
+    full = [(-(1 << 63), (1 << 63) - 1)] * f.limbs
+    a, b = load(prog, f, "a", full), load(prog, f, "b", full)
+    ra = [prog.select("swap", x, y) for x, y in zip(a, b)]
+    rb = [prog.select("swap", y, x) for x, y in zip(a, b)]
+    store(prog, "a", ra)
+    store(prog, "b", rb)
+    return prog, None
+
+
+def cassign(f):
+    prog = Prog(f.name, "conditional_assign", wide=False)
+    full = [(-(1 << 63), (1 << 63) - 1)] * f.limbs
+    a, b = load(prog, f, "a", full), load(prog, f, "b", full)
+    store(prog, "a", [prog.select("set", x, y) for x, y in zip(a, b)])
+    return prog, None
+
+
+def mul_small(f, ib, k):
+    """r = a * k for a small constant k (the ladder's a24): one column per limb, reduced."""
+    prog = Prog(f.name, "mul_small", wide=f.bits > 32)
+    a = load(prog, f, "a", ib)
+    cols = Cols(prog, f, f.limbs)
+    cols.c = [prog.mulc(x, k, note=" (limb %d times %d)" % (i, k)) for i, x in enumerate(a)]
+    out = reduce_columns(prog, f, cols, "mul_small")
+    return prog, store(prog, "r", out)
