@@ -603,6 +603,192 @@ static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = { lf_p256_mont_mult_x8_order_generic };
 #endif
 
+static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
+#if defined(__x86_64__)
+	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
+	lf_fe_c25519_r51_mul_order_generic,
+	lf_fe_c25519_r51_mul_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
+	lf_fe_c25519_r51_mul_order_generic,
+	lf_fe_c25519_r51_mul_order_cortex_a72,
+	lf_fe_c25519_r51_mul_order_neoverse_n1,
+	lf_fe_c25519_r51_mul_order_neoverse_v1,
+	lf_fe_c25519_r51_mul_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = { lf_fe_c25519_r51_mul_order_generic };
+#endif
+
+static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
+#if defined(__x86_64__)
+	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
+	lf_fe_c25519_r51_square_order_generic,
+	lf_fe_c25519_r51_square_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
+	lf_fe_c25519_r51_square_order_generic,
+	lf_fe_c25519_r51_square_order_cortex_a72,
+	lf_fe_c25519_r51_square_order_neoverse_n1,
+	lf_fe_c25519_r51_square_order_neoverse_v1,
+	lf_fe_c25519_r51_square_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_square_orders[] = { lf_fe_c25519_r51_square_order_generic };
+#endif
+
+static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
+#if defined(__x86_64__)
+	{ "mulx", (lf_fnptr)lf_fe_c448_r56_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_c448_r56_mul_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
+	lf_fe_c448_r56_mul_order_generic,
+	lf_fe_c448_r56_mul_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
+	lf_fe_c448_r56_mul_order_generic,
+	lf_fe_c448_r56_mul_order_cortex_a72,
+	lf_fe_c448_r56_mul_order_neoverse_n1,
+	lf_fe_c448_r56_mul_order_neoverse_v1,
+	lf_fe_c448_r56_mul_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c448_r56_mul_orders[] = { lf_fe_c448_r56_mul_order_generic };
+#endif
+
+static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
+#if defined(__x86_64__)
+	{ "mulx", (lf_fnptr)lf_fe_c448_r56_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_c448_r56_square_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
+	lf_fe_c448_r56_square_order_generic,
+	lf_fe_c448_r56_square_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
+	lf_fe_c448_r56_square_order_generic,
+	lf_fe_c448_r56_square_order_cortex_a72,
+	lf_fe_c448_r56_square_order_neoverse_n1,
+	lf_fe_c448_r56_square_order_neoverse_v1,
+	lf_fe_c448_r56_square_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c448_r56_square_orders[] = { lf_fe_c448_r56_square_order_generic };
+#endif
+
+static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
+#if defined(__x86_64__)
+	{ "mulx", (lf_fnptr)lf_fe_p521_r58_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_p521_r58_mul_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
+	lf_fe_p521_r58_mul_order_generic,
+	lf_fe_p521_r58_mul_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
+	lf_fe_p521_r58_mul_order_generic,
+	lf_fe_p521_r58_mul_order_cortex_a72,
+	lf_fe_p521_r58_mul_order_neoverse_n1,
+	lf_fe_p521_r58_mul_order_neoverse_v1,
+	lf_fe_p521_r58_mul_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p521_r58_mul_orders[] = { lf_fe_p521_r58_mul_order_generic };
+#endif
+
+static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
+#if defined(__x86_64__)
+	{ "mulx", (lf_fnptr)lf_fe_p521_r58_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_p521_r58_square_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
+	lf_fe_p521_r58_square_order_generic,
+	lf_fe_p521_r58_square_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
+	lf_fe_p521_r58_square_order_generic,
+	lf_fe_p521_r58_square_order_cortex_a72,
+	lf_fe_p521_r58_square_order_neoverse_n1,
+	lf_fe_p521_r58_square_order_neoverse_v1,
+	lf_fe_p521_r58_square_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p521_r58_square_orders[] = { lf_fe_p521_r58_square_order_generic };
+#endif
+
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,
 	  sizeof lf_mpn_mul_1_variants / sizeof lf_mpn_mul_1_variants[0],
@@ -649,4 +835,22 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "p256_mont_mult_x8", lf_p256_mont_mult_x8_variants,
 	  sizeof lf_p256_mont_mult_x8_variants / sizeof lf_p256_mont_mult_x8_variants[0],
 	  lf_p256_mont_mult_x8_orders },
+	{ "fe_c25519_r51_mul", lf_fe_c25519_r51_mul_variants,
+	  sizeof lf_fe_c25519_r51_mul_variants / sizeof lf_fe_c25519_r51_mul_variants[0],
+	  lf_fe_c25519_r51_mul_orders },
+	{ "fe_c25519_r51_square", lf_fe_c25519_r51_square_variants,
+	  sizeof lf_fe_c25519_r51_square_variants / sizeof lf_fe_c25519_r51_square_variants[0],
+	  lf_fe_c25519_r51_square_orders },
+	{ "fe_c448_r56_mul", lf_fe_c448_r56_mul_variants,
+	  sizeof lf_fe_c448_r56_mul_variants / sizeof lf_fe_c448_r56_mul_variants[0],
+	  lf_fe_c448_r56_mul_orders },
+	{ "fe_c448_r56_square", lf_fe_c448_r56_square_variants,
+	  sizeof lf_fe_c448_r56_square_variants / sizeof lf_fe_c448_r56_square_variants[0],
+	  lf_fe_c448_r56_square_orders },
+	{ "fe_p521_r58_mul", lf_fe_p521_r58_mul_variants,
+	  sizeof lf_fe_p521_r58_mul_variants / sizeof lf_fe_p521_r58_mul_variants[0],
+	  lf_fe_p521_r58_mul_orders },
+	{ "fe_p521_r58_square", lf_fe_p521_r58_square_variants,
+	  sizeof lf_fe_p521_r58_square_variants / sizeof lf_fe_p521_r58_square_variants[0],
+	  lf_fe_p521_r58_square_orders },
 };

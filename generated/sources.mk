@@ -17,6 +17,12 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c448_r56_mul_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c448_r56_square_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_p521_r58_mul_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_p521_r58_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \

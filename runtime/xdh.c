@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "limbforge.h"
+#include "lf_dispatch.h"
 #include "lf_fields.h"
 
 #define XDH_MAX_LIMBS 16
@@ -37,32 +38,41 @@ struct xdh_field {
 	void (*decode)(int64_t *r, const uint8_t *in);
 	void (*encode)(uint8_t *out, const int64_t *a);
 	void (*cswap)(int swap, int64_t *a, int64_t *b);
-	void (*step)(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-	void (*invert)(int64_t *r, const int64_t *a);
-	void (*mul)(int64_t *r, const int64_t *a, const int64_t *b);
+	void (*step)(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2,
+	             int64_t *x3, int64_t *z3, const int64_t *x1);
+	void (*invert)(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 };
 
-
+/* The products: the dispatched kernels where the field has assembly variants (fetched once
+ * per call), else the field's C. */
 #if LF_FE_WIDE
 #  define F25519(op) lf_fe_c25519_r51_##op
 #  define F25519_LIMBS LF_FE_C25519_R51_LIMBS
+#  define F25519_MUL LF_CALL(fe_c25519_r51_mul)
+#  define F25519_SQR LF_CALL(fe_c25519_r51_square)
 #  define F448(op) lf_fe_c448_r56_##op
 #  define F448_LIMBS LF_FE_C448_R56_LIMBS
+#  define F448_MUL LF_CALL(fe_c448_r56_mul)
+#  define F448_SQR LF_CALL(fe_c448_r56_square)
 #else
 #  define F25519(op) lf_fe_c25519_r26_##op
 #  define F25519_LIMBS LF_FE_C25519_R26_LIMBS
+#  define F25519_MUL lf_fe_c25519_r26_mul
+#  define F25519_SQR lf_fe_c25519_r26_square
 #  define F448(op) lf_fe_c448_r28_##op
 #  define F448_LIMBS LF_FE_C448_R28_LIMBS
+#  define F448_MUL lf_fe_c448_r28_mul
+#  define F448_SQR lf_fe_c448_r28_square
 #endif
 
 static const struct xdh_field x25519_field = {
 	F25519_LIMBS, 32, 255, F25519(decode), F25519(encode), F25519(conditional_swap),
-	F25519(ladder_step), F25519(invert), F25519(mul),
+	F25519(ladder_step), F25519(invert),
 };
 
 static const struct xdh_field x448_field = {
 	F448_LIMBS, 56, 448, F448(decode), F448(encode), F448(conditional_swap),
-	F448(ladder_step), F448(invert), F448(mul),
+	F448(ladder_step), F448(invert),
 };
 
 static void wipe(void *p, size_t n)
@@ -72,7 +82,8 @@ static void wipe(void *p, size_t n)
 }
 
 /* The ladder of RFC 7748 §5 on the clamped scalar k (little-endian bytes) and the decoded u. */
-static int xdh(const struct xdh_field *F, uint8_t *out, const uint8_t *k, const uint8_t *point)
+static int xdh(const struct xdh_field *F, lf_fe_mul_fn mul, lf_fe_square_fn sqr, uint8_t *out,
+               const uint8_t *k, const uint8_t *point)
 {
 	int64_t x1[XDH_MAX_LIMBS], x2[XDH_MAX_LIMBS] = { 1 }, z2[XDH_MAX_LIMBS] = { 0 },
 	        x3[XDH_MAX_LIMBS], z3[XDH_MAX_LIMBS] = { 1 }, zi[XDH_MAX_LIMBS];
@@ -87,12 +98,12 @@ static int xdh(const struct xdh_field *F, uint8_t *out, const uint8_t *k, const 
 		F->cswap(swap, x2, x3);
 		F->cswap(swap, z2, z3);
 		swap = kt;
-		F->step(x2, z2, x3, z3, x1);
+		F->step(mul, sqr, x2, z2, x3, z3, x1);
 	}
 	F->cswap(swap, x2, x3);
 	F->cswap(swap, z2, z3);
-	F->invert(zi, z2);
-	F->mul(x2, x2, zi);
+	F->invert(mul, sqr, zi, z2);
+	mul(x2, x2, zi);
 	F->encode(res, x2);
 
 	unsigned acc = 0;
@@ -113,7 +124,7 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 	k[0] &= 248;
 	k[31] &= 127;
 	k[31] |= 64;
-	int r = xdh(&x25519_field, out, k, u);
+	int r = xdh(&x25519_field, F25519_MUL, F25519_SQR, out, k, u);
 	wipe(k, sizeof k);
 	return r;
 }
@@ -125,7 +136,7 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	memcpy(u, point, 56);
 	k[0] &= 252;
 	k[55] |= 128;
-	int r = xdh(&x448_field, out, k, u);
+	int r = xdh(&x448_field, F448_MUL, F448_SQR, out, k, u);
 	wipe(k, sizeof k);
 	return r;
 }

@@ -1589,81 +1589,81 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
  * DA = D A, CB = C B, x3 = (DA + CB)^2, z3 = x1 (DA - CB)^2, x2 = AA BB,
  * z2 = E (AA + a24 E).
  * Carries inserted by the bounds: none. */
-static void fe_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
+static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
 	int64_t t0[10], t1[10], t2[10], t3[10], t4[10], t5[10], t6[10], t7[10], t8[10], t9[10], t10[10], t11[10], t12[10], t13[10];
 	fe_add(t0, x2, z2);
-	fe_square(t1, t0);
+	sqr(t1, t0);
 	fe_sub(t2, x2, z2);
-	fe_square(t3, t2);
+	sqr(t3, t2);
 	fe_sub(t4, t1, t3);
 	fe_add(t5, x3, z3);
 	fe_sub(t6, x3, z3);
-	fe_mul(t7, t6, t0);
-	fe_mul(t8, t5, t2);
+	mul(t7, t6, t0);
+	mul(t8, t5, t2);
 	fe_add(t9, t7, t8);
-	fe_square(x3, t9);
+	sqr(x3, t9);
 	fe_sub(t10, t7, t8);
-	fe_square(t11, t10);
-	fe_mul(z3, x1, t11);
-	fe_mul(x2, t1, t3);
+	sqr(t11, t10);
+	mul(z3, x1, t11);
+	mul(x2, t1, t3);
 	fe_mul_small(t12, t4);
 	fe_add(t13, t1, t12);
-	fe_mul(z2, t4, t13);
+	mul(z2, t4, t13);
 }
 
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[10], t1[10], t2[10], t3[10], t4[10], t5[10], t6[10], t7[10], t8[10], t9[10], t10[10], t11[10], t12[10];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
-	fe_mul(t2, t2, a);
-	fe_square(t3, t2);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
+	mul(t2, t2, a);
+	sqr(t3, t2);
 	for (int i = 1; i < 3; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
-	fe_mul(t4, t4, a);
-	fe_square(t5, t4);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
+	mul(t4, t4, a);
+	sqr(t5, t4);
 	for (int i = 1; i < 7; i++)
-		fe_square(t5, t5);
-	fe_mul(t5, t5, t4);
-	fe_square(t6, t5);
-	fe_mul(t6, t6, a);
-	fe_square(t7, t6);
+		sqr(t5, t5);
+	mul(t5, t5, t4);
+	sqr(t6, t5);
+	mul(t6, t6, a);
+	sqr(t7, t6);
 	for (int i = 1; i < 15; i++)
-		fe_square(t7, t7);
-	fe_mul(t7, t7, t6);
-	fe_square(t8, t7);
-	fe_mul(t8, t8, a);
-	fe_square(t9, t8);
+		sqr(t7, t7);
+	mul(t7, t7, t6);
+	sqr(t8, t7);
+	mul(t8, t8, a);
+	sqr(t9, t8);
 	for (int i = 1; i < 31; i++)
-		fe_square(t9, t9);
-	fe_mul(t9, t9, t8);
-	fe_square(t10, t9);
+		sqr(t9, t9);
+	mul(t9, t9, t8);
+	sqr(t10, t9);
 	for (int i = 1; i < 62; i++)
-		fe_square(t10, t10);
-	fe_mul(t10, t10, t9);
-	fe_square(t11, t10);
-	fe_mul(t11, t11, a);
-	fe_square(t12, t11);
+		sqr(t10, t10);
+	mul(t10, t10, t9);
+	sqr(t11, t10);
+	mul(t11, t11, a);
+	sqr(t12, t11);
 	for (int i = 1; i < 125; i++)
-		fe_square(t12, t12);
-	fe_mul(t12, t12, t11);
+		sqr(t12, t12);
+	mul(t12, t12, t11);
 	memcpy(t0, t12, sizeof(int64_t) * 10);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
+	sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 2; i++)
-		fe_square(t0, t0);
-	fe_mul(t0, t0, t1);
+		sqr(t0, t0);
+	mul(t0, t0, t1);
 	memcpy(r, t0, sizeof(int64_t) * 10);
 }
 
@@ -1694,7 +1694,7 @@ void lf_fe_c25519_r26_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); 
 
 void lf_fe_c25519_r26_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
-void lf_fe_c25519_r26_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(x2, z2, x3, z3, x1); }
+void lf_fe_c25519_r26_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
 
-void lf_fe_c25519_r26_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_c25519_r26_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 

@@ -12,16 +12,16 @@
  * Bounds (per limb, inclusive; proven by interval analysis of every intermediate: no value
  * leaves int64 or int128):
  *   R  reduced, what mul/square/carry/decode return:
- *        limb 0 [0, 0x80000000097ff]; limb 1 [0, 0x80000027f1dc0]; limbs 2-4 [0, 0x7ffffffffffff]
- *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 663 lazy additions
+ *        limb 0 [0, 0x80000000097ff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff]
+ *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 214 lazy additions
  *      of reduced elements (derived: the largest count for which the proof goes through):
- *        limb 0 [0, 0x14c00000018a3d68]; limb 1 [0, 0x14c0000679b52a00]; limbs 2-4 [0, 0x14bffffffffffd68]
+ *        limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limbs 2-4 [0, 0x6b7ffffffffff29]
  *   L  what carry, carry_reduce and encode accept:
  *        limbs 0-4 [0, 0x4000000000000000]
  *   A  what add accepts (each operand; the sum is within L):
  *        limbs 0-4 [0, 0x2000000000000000]
  *   S  what sub subtracts and neg negates (2 R):
- *        limb 0 [0, 0x10000000012ffe]; limb 1 [0, 0x10000004fe3b80]; limbs 2-4 [0, 0xffffffffffffe]
+ *        limb 0 [0, 0x10000000012ffe]; limb 1 [0, 0x1000000086039e]; limbs 2-4 [0, 0xffffffffffffe]
  *   kp the multiple 2^2 p that sub and neg add, limb by limb: [6755399441055668, 6755399441055741, 6755399441055741, 6755399441055741, 9007199254740989]
  * An operand outside its bound gives an unspecified result (never a fault, never out of
  * bounds memory).  All functions are constant time: no branch or address depends on an
@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lf_fields.h"
+#include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef __int128 lf_i128;
@@ -44,7 +45,7 @@ __extension__ typedef __int128 lf_i128;
 
 /* mul: r = a b mod p.
  *   in:  a, b within M
- *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000027f1dc0]; limbs 2-4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff] */
 static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -58,89 +59,83 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 	const int64_t t9 = (int64_t)(b[3]);
 	const int64_t t10 = (int64_t)(b[4]);
 	const lf_i128 t11 = (lf_i128)((lf_i128)t1 * (lf_i128)t6);
-	const lf_i128 t12 = (lf_i128)((lf_i128)t1 * (lf_i128)t7);
-	const lf_i128 t13 = (lf_i128)((lf_i128)t2 * (lf_i128)t6);
-	const lf_i128 t14 = (lf_i128)(t12 + t13);
-	const lf_i128 t15 = (lf_i128)((lf_i128)t1 * (lf_i128)t8);
-	const lf_i128 t16 = (lf_i128)((lf_i128)t2 * (lf_i128)t7);
-	const lf_i128 t17 = (lf_i128)(t15 + t16);
-	const lf_i128 t18 = (lf_i128)((lf_i128)t3 * (lf_i128)t6);
-	const lf_i128 t19 = (lf_i128)(t17 + t18);
-	const lf_i128 t20 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t2 * (lf_i128)t8);
-	const lf_i128 t22 = (lf_i128)(t20 + t21);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t3 * (lf_i128)t7);
-	const lf_i128 t24 = (lf_i128)(t22 + t23);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t4 * (lf_i128)t6);
+	const int64_t t12 = (int64_t)(t10 * INT64_C(19));
+	const lf_i128 t13 = (lf_i128)((lf_i128)t2 * (lf_i128)t12);
+	const lf_i128 t14 = (lf_i128)(t11 + t13);
+	const int64_t t15 = (int64_t)(t9 * INT64_C(19));
+	const lf_i128 t16 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
+	const lf_i128 t17 = (lf_i128)(t14 + t16);
+	const int64_t t18 = (int64_t)(t8 * INT64_C(19));
+	const lf_i128 t19 = (lf_i128)((lf_i128)t4 * (lf_i128)t18);
+	const lf_i128 t20 = (lf_i128)(t17 + t19);
+	const int64_t t21 = (int64_t)(t7 * INT64_C(19));
+	const lf_i128 t22 = (lf_i128)((lf_i128)t5 * (lf_i128)t21);
+	const lf_i128 t23 = (lf_i128)(t20 + t22);
+	const lf_i128 t24 = (lf_i128)((lf_i128)t1 * (lf_i128)t7);
+	const lf_i128 t25 = (lf_i128)((lf_i128)t2 * (lf_i128)t6);
 	const lf_i128 t26 = (lf_i128)(t24 + t25);
-	const lf_i128 t27 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
-	const lf_i128 t28 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
-	const lf_i128 t29 = (lf_i128)(t27 + t28);
-	const lf_i128 t30 = (lf_i128)((lf_i128)t3 * (lf_i128)t8);
-	const lf_i128 t31 = (lf_i128)(t29 + t30);
-	const lf_i128 t32 = (lf_i128)((lf_i128)t4 * (lf_i128)t7);
-	const lf_i128 t33 = (lf_i128)(t31 + t32);
-	const lf_i128 t34 = (lf_i128)((lf_i128)t5 * (lf_i128)t6);
-	const lf_i128 t35 = (lf_i128)(t33 + t34);
-	const lf_i128 t36 = (lf_i128)((lf_i128)t2 * (lf_i128)t10);
-	const lf_i128 t37 = (lf_i128)((lf_i128)t3 * (lf_i128)t9);
+	const lf_i128 t27 = (lf_i128)((lf_i128)t3 * (lf_i128)t12);
+	const lf_i128 t28 = (lf_i128)(t26 + t27);
+	const lf_i128 t29 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
+	const lf_i128 t30 = (lf_i128)(t28 + t29);
+	const lf_i128 t31 = (lf_i128)((lf_i128)t5 * (lf_i128)t18);
+	const lf_i128 t32 = (lf_i128)(t30 + t31);
+	const lf_i128 t33 = (lf_i128)(t23 >> 51);
+	const int64_t t34 = (int64_t)(t23 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t35 = (lf_i128)(t32 + t33);
+	const lf_i128 t36 = (lf_i128)((lf_i128)t1 * (lf_i128)t8);
+	const lf_i128 t37 = (lf_i128)((lf_i128)t2 * (lf_i128)t7);
 	const lf_i128 t38 = (lf_i128)(t36 + t37);
-	const lf_i128 t39 = (lf_i128)((lf_i128)t4 * (lf_i128)t8);
+	const lf_i128 t39 = (lf_i128)((lf_i128)t3 * (lf_i128)t6);
 	const lf_i128 t40 = (lf_i128)(t38 + t39);
-	const lf_i128 t41 = (lf_i128)((lf_i128)t5 * (lf_i128)t7);
+	const lf_i128 t41 = (lf_i128)((lf_i128)t4 * (lf_i128)t12);
 	const lf_i128 t42 = (lf_i128)(t40 + t41);
-	const lf_i128 t43 = (lf_i128)((lf_i128)t3 * (lf_i128)t10);
-	const lf_i128 t44 = (lf_i128)((lf_i128)t4 * (lf_i128)t9);
-	const lf_i128 t45 = (lf_i128)(t43 + t44);
-	const lf_i128 t46 = (lf_i128)((lf_i128)t5 * (lf_i128)t8);
-	const lf_i128 t47 = (lf_i128)(t45 + t46);
-	const lf_i128 t48 = (lf_i128)((lf_i128)t4 * (lf_i128)t10);
-	const lf_i128 t49 = (lf_i128)((lf_i128)t5 * (lf_i128)t9);
+	const lf_i128 t43 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
+	const lf_i128 t44 = (lf_i128)(t42 + t43);
+	const lf_i128 t45 = (lf_i128)(t35 >> 51);
+	const int64_t t46 = (int64_t)(t35 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t47 = (lf_i128)(t44 + t45);
+	const lf_i128 t48 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
+	const lf_i128 t49 = (lf_i128)((lf_i128)t2 * (lf_i128)t8);
 	const lf_i128 t50 = (lf_i128)(t48 + t49);
-	const lf_i128 t51 = (lf_i128)((lf_i128)t5 * (lf_i128)t10);
-	const lf_i128 t52 = (lf_i128)(t51 * (lf_i128)INT64_C(19));
-	const lf_i128 t53 = (lf_i128)(t26 + t52);
-	const lf_i128 t54 = (lf_i128)(t50 * (lf_i128)INT64_C(19));
-	const lf_i128 t55 = (lf_i128)(t19 + t54);
-	const lf_i128 t56 = (lf_i128)(t47 * (lf_i128)INT64_C(19));
-	const lf_i128 t57 = (lf_i128)(t14 + t56);
-	const lf_i128 t58 = (lf_i128)(t11 >> 51);
-	const int64_t t59 = (int64_t)(t11 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t60 = (lf_i128)(t57 + t58);
-	const lf_i128 t61 = (lf_i128)(t60 >> 51);
-	const int64_t t62 = (int64_t)(t60 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t63 = (lf_i128)(t55 + t61);
-	const lf_i128 t64 = (lf_i128)(t42 * (lf_i128)INT64_C(19));
-	const lf_i128 t65 = (lf_i128)((lf_i128)t59 + t64);
-	const lf_i128 t66 = (lf_i128)(t65 >> 51);
-	const int64_t t67 = (int64_t)(t65 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t68 = (lf_i128)((lf_i128)t62 + t66);
-	const int64_t t69 = (int64_t)(t68 >> 51);
-	const int64_t t70 = (int64_t)(t68 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t71 = (lf_i128)(t63 + (lf_i128)t69);
+	const lf_i128 t51 = (lf_i128)((lf_i128)t3 * (lf_i128)t7);
+	const lf_i128 t52 = (lf_i128)(t50 + t51);
+	const lf_i128 t53 = (lf_i128)((lf_i128)t4 * (lf_i128)t6);
+	const lf_i128 t54 = (lf_i128)(t52 + t53);
+	const lf_i128 t55 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
+	const lf_i128 t56 = (lf_i128)(t54 + t55);
+	const lf_i128 t57 = (lf_i128)(t47 >> 51);
+	const int64_t t58 = (int64_t)(t47 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t59 = (lf_i128)(t56 + t57);
+	const lf_i128 t60 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
+	const lf_i128 t61 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
+	const lf_i128 t62 = (lf_i128)(t60 + t61);
+	const lf_i128 t63 = (lf_i128)((lf_i128)t3 * (lf_i128)t8);
+	const lf_i128 t64 = (lf_i128)(t62 + t63);
+	const lf_i128 t65 = (lf_i128)((lf_i128)t4 * (lf_i128)t7);
+	const lf_i128 t66 = (lf_i128)(t64 + t65);
+	const lf_i128 t67 = (lf_i128)((lf_i128)t5 * (lf_i128)t6);
+	const lf_i128 t68 = (lf_i128)(t66 + t67);
+	const lf_i128 t69 = (lf_i128)(t59 >> 51);
+	const int64_t t70 = (int64_t)(t59 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t71 = (lf_i128)(t68 + t69);
 	const lf_i128 t72 = (lf_i128)(t71 >> 51);
 	const int64_t t73 = (int64_t)(t71 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t74 = (lf_i128)(t53 + t72);
-	const lf_i128 t75 = (lf_i128)(t74 >> 51);
-	const int64_t t76 = (int64_t)(t74 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t77 = (lf_i128)(t35 + t75);
-	const lf_i128 t78 = (lf_i128)(t77 >> 51);
-	const int64_t t79 = (int64_t)(t77 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t80 = (lf_i128)(t78 * (lf_i128)INT64_C(19));
-	const lf_i128 t81 = (lf_i128)((lf_i128)t67 + t80);
-	const int64_t t82 = (int64_t)(t81 >> 51);
-	const int64_t t83 = (int64_t)(t81 & (lf_i128)INT64_C(2251799813685247));
-	const int64_t t84 = (int64_t)(t70 + t82);
-	r[0] = t83;
-	r[1] = t84;
-	r[2] = t73;
-	r[3] = t76;
-	r[4] = t79;
+	const lf_i128 t74 = (lf_i128)(t72 * (lf_i128)INT64_C(19));
+	const lf_i128 t75 = (lf_i128)((lf_i128)t34 + t74);
+	const int64_t t76 = (int64_t)(t75 >> 51);
+	const int64_t t77 = (int64_t)(t75 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t78 = (int64_t)(t46 + t76);
+	r[0] = t77;
+	r[1] = t78;
+	r[2] = t58;
+	r[3] = t70;
+	r[4] = t73;
 }
 
 /* square: r = a^2 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000027f1dc0]; limbs 2-4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff] */
 static inline void fe_square(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -153,64 +148,56 @@ static inline void fe_square(int64_t *r, const int64_t *a)
 	const int64_t t8 = (int64_t)(t3 * INT64_C(2));
 	const int64_t t9 = (int64_t)(t4 * INT64_C(2));
 	const lf_i128 t10 = (lf_i128)((lf_i128)t1 * (lf_i128)t1);
-	const lf_i128 t11 = (lf_i128)((lf_i128)t6 * (lf_i128)t2);
-	const lf_i128 t12 = (lf_i128)((lf_i128)t6 * (lf_i128)t3);
-	const lf_i128 t13 = (lf_i128)((lf_i128)t6 * (lf_i128)t4);
-	const lf_i128 t14 = (lf_i128)((lf_i128)t6 * (lf_i128)t5);
-	const lf_i128 t15 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
-	const lf_i128 t16 = (lf_i128)(t12 + t15);
-	const lf_i128 t17 = (lf_i128)((lf_i128)t7 * (lf_i128)t3);
-	const lf_i128 t18 = (lf_i128)(t13 + t17);
-	const lf_i128 t19 = (lf_i128)((lf_i128)t7 * (lf_i128)t4);
-	const lf_i128 t20 = (lf_i128)(t14 + t19);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t7 * (lf_i128)t5);
-	const lf_i128 t22 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
-	const lf_i128 t23 = (lf_i128)(t20 + t22);
-	const lf_i128 t24 = (lf_i128)((lf_i128)t8 * (lf_i128)t4);
-	const lf_i128 t25 = (lf_i128)(t21 + t24);
-	const lf_i128 t26 = (lf_i128)((lf_i128)t8 * (lf_i128)t5);
-	const lf_i128 t27 = (lf_i128)((lf_i128)t4 * (lf_i128)t4);
-	const lf_i128 t28 = (lf_i128)(t26 + t27);
-	const lf_i128 t29 = (lf_i128)((lf_i128)t9 * (lf_i128)t5);
-	const lf_i128 t30 = (lf_i128)((lf_i128)t5 * (lf_i128)t5);
-	const lf_i128 t31 = (lf_i128)(t30 * (lf_i128)INT64_C(19));
-	const lf_i128 t32 = (lf_i128)(t18 + t31);
-	const lf_i128 t33 = (lf_i128)(t29 * (lf_i128)INT64_C(19));
-	const lf_i128 t34 = (lf_i128)(t16 + t33);
-	const lf_i128 t35 = (lf_i128)(t28 * (lf_i128)INT64_C(19));
-	const lf_i128 t36 = (lf_i128)(t11 + t35);
-	const lf_i128 t37 = (lf_i128)(t10 >> 51);
-	const int64_t t38 = (int64_t)(t10 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t39 = (lf_i128)(t36 + t37);
-	const lf_i128 t40 = (lf_i128)(t39 >> 51);
-	const int64_t t41 = (int64_t)(t39 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t42 = (lf_i128)(t34 + t40);
-	const lf_i128 t43 = (lf_i128)(t25 * (lf_i128)INT64_C(19));
-	const lf_i128 t44 = (lf_i128)((lf_i128)t38 + t43);
-	const lf_i128 t45 = (lf_i128)(t44 >> 51);
-	const int64_t t46 = (int64_t)(t44 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t47 = (lf_i128)((lf_i128)t41 + t45);
-	const int64_t t48 = (int64_t)(t47 >> 51);
-	const int64_t t49 = (int64_t)(t47 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t50 = (lf_i128)(t42 + (lf_i128)t48);
-	const lf_i128 t51 = (lf_i128)(t50 >> 51);
-	const int64_t t52 = (int64_t)(t50 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t53 = (lf_i128)(t32 + t51);
-	const lf_i128 t54 = (lf_i128)(t53 >> 51);
-	const int64_t t55 = (int64_t)(t53 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t56 = (lf_i128)(t23 + t54);
-	const lf_i128 t57 = (lf_i128)(t56 >> 51);
-	const int64_t t58 = (int64_t)(t56 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t59 = (lf_i128)(t57 * (lf_i128)INT64_C(19));
-	const lf_i128 t60 = (lf_i128)((lf_i128)t46 + t59);
-	const int64_t t61 = (int64_t)(t60 >> 51);
-	const int64_t t62 = (int64_t)(t60 & (lf_i128)INT64_C(2251799813685247));
-	const int64_t t63 = (int64_t)(t49 + t61);
-	r[0] = t62;
-	r[1] = t63;
-	r[2] = t52;
-	r[3] = t55;
-	r[4] = t58;
+	const int64_t t11 = (int64_t)(t5 * INT64_C(19));
+	const lf_i128 t12 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
+	const lf_i128 t13 = (lf_i128)(t10 + t12);
+	const int64_t t14 = (int64_t)(t4 * INT64_C(19));
+	const lf_i128 t15 = (lf_i128)((lf_i128)t8 * (lf_i128)t14);
+	const lf_i128 t16 = (lf_i128)(t13 + t15);
+	const lf_i128 t17 = (lf_i128)((lf_i128)t6 * (lf_i128)t2);
+	const lf_i128 t18 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
+	const lf_i128 t19 = (lf_i128)(t17 + t18);
+	const lf_i128 t20 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
+	const lf_i128 t21 = (lf_i128)(t19 + t20);
+	const lf_i128 t22 = (lf_i128)(t16 >> 51);
+	const int64_t t23 = (int64_t)(t16 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t24 = (lf_i128)(t21 + t22);
+	const lf_i128 t25 = (lf_i128)((lf_i128)t6 * (lf_i128)t3);
+	const lf_i128 t26 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
+	const lf_i128 t27 = (lf_i128)(t25 + t26);
+	const lf_i128 t28 = (lf_i128)((lf_i128)t9 * (lf_i128)t11);
+	const lf_i128 t29 = (lf_i128)(t27 + t28);
+	const lf_i128 t30 = (lf_i128)(t24 >> 51);
+	const int64_t t31 = (int64_t)(t24 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t32 = (lf_i128)(t29 + t30);
+	const lf_i128 t33 = (lf_i128)((lf_i128)t6 * (lf_i128)t4);
+	const lf_i128 t34 = (lf_i128)((lf_i128)t7 * (lf_i128)t3);
+	const lf_i128 t35 = (lf_i128)(t33 + t34);
+	const lf_i128 t36 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
+	const lf_i128 t37 = (lf_i128)(t35 + t36);
+	const lf_i128 t38 = (lf_i128)(t32 >> 51);
+	const int64_t t39 = (int64_t)(t32 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t40 = (lf_i128)(t37 + t38);
+	const lf_i128 t41 = (lf_i128)((lf_i128)t6 * (lf_i128)t5);
+	const lf_i128 t42 = (lf_i128)((lf_i128)t7 * (lf_i128)t4);
+	const lf_i128 t43 = (lf_i128)(t41 + t42);
+	const lf_i128 t44 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
+	const lf_i128 t45 = (lf_i128)(t43 + t44);
+	const lf_i128 t46 = (lf_i128)(t40 >> 51);
+	const int64_t t47 = (int64_t)(t40 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t48 = (lf_i128)(t45 + t46);
+	const lf_i128 t49 = (lf_i128)(t48 >> 51);
+	const int64_t t50 = (int64_t)(t48 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t51 = (lf_i128)(t49 * (lf_i128)INT64_C(19));
+	const lf_i128 t52 = (lf_i128)((lf_i128)t23 + t51);
+	const int64_t t53 = (int64_t)(t52 >> 51);
+	const int64_t t54 = (int64_t)(t52 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t55 = (int64_t)(t31 + t53);
+	r[0] = t54;
+	r[1] = t55;
+	r[2] = t39;
+	r[3] = t47;
+	r[4] = t50;
 }
 
 /* add: r = a + b, limb by limb (lazy: no carry).
@@ -242,7 +229,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
  *   in:  a within L less kp, b within S
- *   out: limb 0 [0x7fffffffecfb6, 0x4000000000000000]; limb 1 [0x7fffffb01c47d, 0x4000000000000000]; limbs 2-3 [0x7ffffffffffff, 0x4000000000000000]; limb 4 [0xfffffffffffff, 0x4000000000000000] */
+ *   out: limb 0 [0x7fffffffecfb6, 0x4000000000000000]; limb 1 [0x7ffffff79fc5f, 0x4000000000000000]; limbs 2-3 [0x7ffffffffffff, 0x4000000000000000]; limb 4 [0xfffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -274,7 +261,7 @@ static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* neg: r = -a mod p, limb by limb as kp - a.
  *   in:  a within S
- *   out: limb 0 [0x7fffffffecfb6, 0x17ffffffffffb4]; limb 1 [0x7fffffb01c47d, 0x17fffffffffffd]; limbs 2-3 [0x7ffffffffffff, 0x17fffffffffffd]; limb 4 [0xfffffffffffff, 0x1ffffffffffffd] */
+ *   out: limb 0 [0x7fffffffecfb6, 0x17ffffffffffb4]; limb 1 [0x7ffffff79fc5f, 0x17fffffffffffd]; limbs 2-3 [0x7ffffffffffff, 0x17fffffffffffd]; limb 4 [0xfffffffffffff, 0x1ffffffffffffd] */
 static inline void fe_neg(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -599,7 +586,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 
 /* mul_small: r = a a24 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x800005b7d1b47]; limbs 1-4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x800001d9fa434]; limbs 1-4 [0, 0x7ffffffffffff] */
 static inline void fe_mul_small(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -641,90 +628,96 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
  * DA = D A, CB = C B, x3 = (DA + CB)^2, z3 = x1 (DA - CB)^2, x2 = AA BB,
  * z2 = E (AA + a24 E).
  * Carries inserted by the bounds: none. */
-static void fe_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
+static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
 	int64_t t0[5], t1[5], t2[5], t3[5], t4[5], t5[5], t6[5], t7[5], t8[5], t9[5], t10[5], t11[5], t12[5], t13[5];
 	fe_add(t0, x2, z2);
-	fe_square(t1, t0);
+	sqr(t1, t0);
 	fe_sub(t2, x2, z2);
-	fe_square(t3, t2);
+	sqr(t3, t2);
 	fe_sub(t4, t1, t3);
 	fe_add(t5, x3, z3);
 	fe_sub(t6, x3, z3);
-	fe_mul(t7, t6, t0);
-	fe_mul(t8, t5, t2);
+	mul(t7, t6, t0);
+	mul(t8, t5, t2);
 	fe_add(t9, t7, t8);
-	fe_square(x3, t9);
+	sqr(x3, t9);
 	fe_sub(t10, t7, t8);
-	fe_square(t11, t10);
-	fe_mul(z3, x1, t11);
-	fe_mul(x2, t1, t3);
+	sqr(t11, t10);
+	mul(z3, x1, t11);
+	mul(x2, t1, t3);
 	fe_mul_small(t12, t4);
 	fe_add(t13, t1, t12);
-	fe_mul(z2, t4, t13);
+	mul(z2, t4, t13);
 }
 
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[5], t1[5], t2[5], t3[5], t4[5], t5[5], t6[5], t7[5], t8[5], t9[5], t10[5], t11[5], t12[5];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
-	fe_mul(t2, t2, a);
-	fe_square(t3, t2);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
+	mul(t2, t2, a);
+	sqr(t3, t2);
 	for (int i = 1; i < 3; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
-	fe_mul(t4, t4, a);
-	fe_square(t5, t4);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
+	mul(t4, t4, a);
+	sqr(t5, t4);
 	for (int i = 1; i < 7; i++)
-		fe_square(t5, t5);
-	fe_mul(t5, t5, t4);
-	fe_square(t6, t5);
-	fe_mul(t6, t6, a);
-	fe_square(t7, t6);
+		sqr(t5, t5);
+	mul(t5, t5, t4);
+	sqr(t6, t5);
+	mul(t6, t6, a);
+	sqr(t7, t6);
 	for (int i = 1; i < 15; i++)
-		fe_square(t7, t7);
-	fe_mul(t7, t7, t6);
-	fe_square(t8, t7);
-	fe_mul(t8, t8, a);
-	fe_square(t9, t8);
+		sqr(t7, t7);
+	mul(t7, t7, t6);
+	sqr(t8, t7);
+	mul(t8, t8, a);
+	sqr(t9, t8);
 	for (int i = 1; i < 31; i++)
-		fe_square(t9, t9);
-	fe_mul(t9, t9, t8);
-	fe_square(t10, t9);
+		sqr(t9, t9);
+	mul(t9, t9, t8);
+	sqr(t10, t9);
 	for (int i = 1; i < 62; i++)
-		fe_square(t10, t10);
-	fe_mul(t10, t10, t9);
-	fe_square(t11, t10);
-	fe_mul(t11, t11, a);
-	fe_square(t12, t11);
+		sqr(t10, t10);
+	mul(t10, t10, t9);
+	sqr(t11, t10);
+	mul(t11, t11, a);
+	sqr(t12, t11);
 	for (int i = 1; i < 125; i++)
-		fe_square(t12, t12);
-	fe_mul(t12, t12, t11);
+		sqr(t12, t12);
+	mul(t12, t12, t11);
 	memcpy(t0, t12, sizeof(int64_t) * 5);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
+	sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 2; i++)
-		fe_square(t0, t0);
-	fe_mul(t0, t0, t1);
+		sqr(t0, t0);
+	mul(t0, t0, t1);
 	memcpy(r, t0, sizeof(int64_t) * 5);
 }
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
-void lf_fe_c25519_r51_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+/* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+void lf_fe_c25519_r51_mul(int64_t *r, const int64_t *a, const int64_t *b) { LF_CALL(fe_c25519_r51_mul)(r, a, b); }
 
-void lf_fe_c25519_r51_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
+/* square is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_c25519_r51_square_ref(int64_t *r, const int64_t *a) { fe_square(r, a); }
+void lf_fe_c25519_r51_square(int64_t *r, const int64_t *a) { LF_CALL(fe_c25519_r51_square)(r, a); }
 
 void lf_fe_c25519_r51_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add(r, a, b); }
 
@@ -746,9 +739,9 @@ void lf_fe_c25519_r51_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); 
 
 void lf_fe_c25519_r51_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
-void lf_fe_c25519_r51_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(x2, z2, x3, z3, x1); }
+void lf_fe_c25519_r51_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
 
-void lf_fe_c25519_r51_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_c25519_r51_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

@@ -2803,83 +2803,83 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
  * DA = D A, CB = C B, x3 = (DA + CB)^2, z3 = x1 (DA - CB)^2, x2 = AA BB,
  * z2 = E (AA + a24 E).
  * Carries inserted by the bounds: none. */
-static void fe_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
+static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
 	int64_t t0[16], t1[16], t2[16], t3[16], t4[16], t5[16], t6[16], t7[16], t8[16], t9[16], t10[16], t11[16], t12[16], t13[16];
 	fe_add(t0, x2, z2);
-	fe_square(t1, t0);
+	sqr(t1, t0);
 	fe_sub(t2, x2, z2);
-	fe_square(t3, t2);
+	sqr(t3, t2);
 	fe_sub(t4, t1, t3);
 	fe_add(t5, x3, z3);
 	fe_sub(t6, x3, z3);
-	fe_mul(t7, t6, t0);
-	fe_mul(t8, t5, t2);
+	mul(t7, t6, t0);
+	mul(t8, t5, t2);
 	fe_add(t9, t7, t8);
-	fe_square(x3, t9);
+	sqr(x3, t9);
 	fe_sub(t10, t7, t8);
-	fe_square(t11, t10);
-	fe_mul(z3, x1, t11);
-	fe_mul(x2, t1, t3);
+	sqr(t11, t10);
+	mul(z3, x1, t11);
+	mul(x2, t1, t3);
 	fe_mul_small(t12, t4);
 	fe_add(t13, t1, t12);
-	fe_mul(z2, t4, t13);
+	mul(z2, t4, t13);
 }
 
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[16], t1[16], t2[16], t3[16], t4[16], t5[16], t6[16], t7[16], t8[16], t9[16], t10[16], t11[16], t12[16], t13[16];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
-	fe_mul(t2, t2, a);
-	fe_square(t3, t2);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
+	mul(t2, t2, a);
+	sqr(t3, t2);
 	for (int i = 1; i < 3; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
 	for (int i = 1; i < 6; i++)
-		fe_square(t4, t4);
-	fe_mul(t4, t4, t3);
-	fe_square(t5, t4);
-	fe_mul(t5, t5, a);
-	fe_square(t6, t5);
+		sqr(t4, t4);
+	mul(t4, t4, t3);
+	sqr(t5, t4);
+	mul(t5, t5, a);
+	sqr(t6, t5);
 	for (int i = 1; i < 13; i++)
-		fe_square(t6, t6);
-	fe_mul(t6, t6, t5);
-	fe_square(t7, t6);
-	fe_mul(t7, t7, a);
-	fe_square(t8, t7);
+		sqr(t6, t6);
+	mul(t6, t6, t5);
+	sqr(t7, t6);
+	mul(t7, t7, a);
+	sqr(t8, t7);
 	for (int i = 1; i < 27; i++)
-		fe_square(t8, t8);
-	fe_mul(t8, t8, t7);
-	fe_square(t9, t8);
-	fe_mul(t9, t9, a);
-	fe_square(t10, t9);
+		sqr(t8, t8);
+	mul(t8, t8, t7);
+	sqr(t9, t8);
+	mul(t9, t9, a);
+	sqr(t10, t9);
 	for (int i = 1; i < 55; i++)
-		fe_square(t10, t10);
-	fe_mul(t10, t10, t9);
-	fe_square(t11, t10);
-	fe_mul(t11, t11, a);
-	fe_square(t12, t11);
+		sqr(t10, t10);
+	mul(t10, t10, t9);
+	sqr(t11, t10);
+	mul(t11, t11, a);
+	sqr(t12, t11);
 	for (int i = 1; i < 111; i++)
-		fe_square(t12, t12);
-	fe_mul(t12, t12, t11);
-	fe_square(t13, t12);
-	fe_mul(t13, t13, a);
+		sqr(t12, t12);
+	mul(t12, t12, t11);
+	sqr(t13, t12);
+	mul(t13, t13, a);
 	memcpy(t0, t13, sizeof(int64_t) * 16);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
+	sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 222; i++)
-		fe_square(t0, t0);
-	fe_mul(t0, t0, t12);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
+		sqr(t0, t0);
+	mul(t0, t0, t12);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
 	memcpy(r, t0, sizeof(int64_t) * 16);
 }
 
@@ -2910,7 +2910,7 @@ void lf_fe_c448_r28_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
 void lf_fe_c448_r28_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
-void lf_fe_c448_r28_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(x2, z2, x3, z3, x1); }
+void lf_fe_c448_r28_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
 
-void lf_fe_c448_r28_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_c448_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 

@@ -12,16 +12,16 @@
  * Bounds (per limb, inclusive; proven by interval analysis of every intermediate: no value
  * leaves int64 or int128):
  *   R  reduced, what mul/square/carry/decode return:
- *        limb 0 [0, 0x100000000005d06]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x100000000005d06]; limbs 5-7 [0, 0xffffffffffffff]
- *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 62 lazy additions
+ *        limb 0 [0, 0x10000000000003f]; limb 1 [0, 0x1000000000052b0]; limbs 2-3 [0, 0xffffffffffffff]; limb 4 [0, 0x10000000000003f]; limb 5 [0, 0x1000000000052b0]; limbs 6-7 [0, 0xffffffffffffff]
+ *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 41 lazy additions
  *      of reduced elements (derived: the largest count for which the proof goes through):
- *        limb 0 [0, 0x3f0000000016e47a]; limbs 1-3 [0, 0x3effffffffffffc1]; limb 4 [0, 0x3f0000000016e47a]; limbs 5-7 [0, 0x3effffffffffffc1]
+ *        limb 0 [0, 0x2a00000000000a56]; limb 1 [0, 0x2a000000000d90e0]; limbs 2-3 [0, 0x29ffffffffffffd6]; limb 4 [0, 0x2a00000000000a56]; limb 5 [0, 0x2a000000000d90e0]; limbs 6-7 [0, 0x29ffffffffffffd6]
  *   L  what carry, carry_reduce and encode accept:
  *        limbs 0-7 [0, 0x4000000000000000]
  *   A  what add accepts (each operand; the sum is within L):
  *        limbs 0-7 [0, 0x2000000000000000]
  *   S  what sub subtracts and neg negates (2 R):
- *        limb 0 [0, 0x20000000000ba0c]; limbs 1-3 [0, 0x1fffffffffffffe]; limb 4 [0, 0x20000000000ba0c]; limbs 5-7 [0, 0x1fffffffffffffe]
+ *        limb 0 [0, 0x20000000000007e]; limb 1 [0, 0x20000000000a560]; limbs 2-3 [0, 0x1fffffffffffffe]; limb 4 [0, 0x20000000000007e]; limb 5 [0, 0x20000000000a560]; limbs 6-7 [0, 0x1fffffffffffffe]
  *   kp the multiple 2^2 p that sub and neg add, limb by limb: [216172782113783804, 216172782113783805, 216172782113783805, 216172782113783805, 216172782113783801, 216172782113783805, 216172782113783805, 288230376151711741]
  * An operand outside its bound gives an unspecified result (never a fault, never out of
  * bounds memory).  All functions are constant time: no branch or address depends on an
@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lf_fields.h"
+#include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef __int128 lf_i128;
@@ -44,7 +45,7 @@ __extension__ typedef __int128 lf_i128;
 
 /* mul: r = a b mod p.
  *   in:  a, b within M
- *   out: limb 0 [0, 0x100000000005d06]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x100000000005d06]; limbs 5-7 [0, 0xffffffffffffff] */
+ *   out: limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000052b0]; limbs 6-7 [0, 0xffffffffffffff] */
 static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -64,194 +65,228 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 	const int64_t t15 = (int64_t)(b[6]);
 	const int64_t t16 = (int64_t)(b[7]);
 	const lf_i128 t17 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
-	const lf_i128 t18 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
-	const lf_i128 t19 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
-	const lf_i128 t20 = (lf_i128)(t18 + t19);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t1 * (lf_i128)t11);
-	const lf_i128 t22 = (lf_i128)((lf_i128)t2 * (lf_i128)t10);
+	const lf_i128 t18 = (lf_i128)((lf_i128)t2 * (lf_i128)t16);
+	const lf_i128 t19 = (lf_i128)(t17 + t18);
+	const lf_i128 t20 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
+	const lf_i128 t21 = (lf_i128)(t19 + t20);
+	const lf_i128 t22 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
 	const lf_i128 t23 = (lf_i128)(t21 + t22);
-	const lf_i128 t24 = (lf_i128)((lf_i128)t3 * (lf_i128)t9);
+	const lf_i128 t24 = (lf_i128)((lf_i128)t5 * (lf_i128)t13);
 	const lf_i128 t25 = (lf_i128)(t23 + t24);
-	const lf_i128 t26 = (lf_i128)((lf_i128)t1 * (lf_i128)t12);
-	const lf_i128 t27 = (lf_i128)((lf_i128)t2 * (lf_i128)t11);
-	const lf_i128 t28 = (lf_i128)(t26 + t27);
-	const lf_i128 t29 = (lf_i128)((lf_i128)t3 * (lf_i128)t10);
-	const lf_i128 t30 = (lf_i128)(t28 + t29);
-	const lf_i128 t31 = (lf_i128)((lf_i128)t4 * (lf_i128)t9);
-	const lf_i128 t32 = (lf_i128)(t30 + t31);
-	const lf_i128 t33 = (lf_i128)((lf_i128)t1 * (lf_i128)t13);
-	const lf_i128 t34 = (lf_i128)((lf_i128)t2 * (lf_i128)t12);
+	const lf_i128 t26 = (lf_i128)((lf_i128)t6 * (lf_i128)t12);
+	const lf_i128 t27 = (lf_i128)(t25 + t26);
+	const lf_i128 t28 = (lf_i128)((lf_i128)t6 * (lf_i128)t16);
+	const lf_i128 t29 = (lf_i128)(t27 + t28);
+	const lf_i128 t30 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
+	const lf_i128 t31 = (lf_i128)(t29 + t30);
+	const lf_i128 t32 = (lf_i128)((lf_i128)t7 * (lf_i128)t15);
+	const lf_i128 t33 = (lf_i128)(t31 + t32);
+	const lf_i128 t34 = (lf_i128)((lf_i128)t8 * (lf_i128)t10);
 	const lf_i128 t35 = (lf_i128)(t33 + t34);
-	const lf_i128 t36 = (lf_i128)((lf_i128)t3 * (lf_i128)t11);
+	const lf_i128 t36 = (lf_i128)((lf_i128)t8 * (lf_i128)t14);
 	const lf_i128 t37 = (lf_i128)(t35 + t36);
-	const lf_i128 t38 = (lf_i128)((lf_i128)t4 * (lf_i128)t10);
-	const lf_i128 t39 = (lf_i128)(t37 + t38);
-	const lf_i128 t40 = (lf_i128)((lf_i128)t5 * (lf_i128)t9);
-	const lf_i128 t41 = (lf_i128)(t39 + t40);
-	const lf_i128 t42 = (lf_i128)((lf_i128)t1 * (lf_i128)t14);
-	const lf_i128 t43 = (lf_i128)((lf_i128)t2 * (lf_i128)t13);
+	const lf_i128 t38 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
+	const lf_i128 t39 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
+	const lf_i128 t40 = (lf_i128)(t38 + t39);
+	const lf_i128 t41 = (lf_i128)((lf_i128)t3 * (lf_i128)t16);
+	const lf_i128 t42 = (lf_i128)(t40 + t41);
+	const lf_i128 t43 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
 	const lf_i128 t44 = (lf_i128)(t42 + t43);
-	const lf_i128 t45 = (lf_i128)((lf_i128)t3 * (lf_i128)t12);
+	const lf_i128 t45 = (lf_i128)((lf_i128)t5 * (lf_i128)t14);
 	const lf_i128 t46 = (lf_i128)(t44 + t45);
-	const lf_i128 t47 = (lf_i128)((lf_i128)t4 * (lf_i128)t11);
+	const lf_i128 t47 = (lf_i128)((lf_i128)t6 * (lf_i128)t13);
 	const lf_i128 t48 = (lf_i128)(t46 + t47);
-	const lf_i128 t49 = (lf_i128)((lf_i128)t5 * (lf_i128)t10);
+	const lf_i128 t49 = (lf_i128)((lf_i128)t7 * (lf_i128)t12);
 	const lf_i128 t50 = (lf_i128)(t48 + t49);
-	const lf_i128 t51 = (lf_i128)((lf_i128)t6 * (lf_i128)t9);
+	const lf_i128 t51 = (lf_i128)((lf_i128)t7 * (lf_i128)t16);
 	const lf_i128 t52 = (lf_i128)(t50 + t51);
-	const lf_i128 t53 = (lf_i128)((lf_i128)t1 * (lf_i128)t15);
-	const lf_i128 t54 = (lf_i128)((lf_i128)t2 * (lf_i128)t14);
-	const lf_i128 t55 = (lf_i128)(t53 + t54);
-	const lf_i128 t56 = (lf_i128)((lf_i128)t3 * (lf_i128)t13);
-	const lf_i128 t57 = (lf_i128)(t55 + t56);
-	const lf_i128 t58 = (lf_i128)((lf_i128)t4 * (lf_i128)t12);
-	const lf_i128 t59 = (lf_i128)(t57 + t58);
-	const lf_i128 t60 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
-	const lf_i128 t61 = (lf_i128)(t59 + t60);
-	const lf_i128 t62 = (lf_i128)((lf_i128)t6 * (lf_i128)t10);
-	const lf_i128 t63 = (lf_i128)(t61 + t62);
-	const lf_i128 t64 = (lf_i128)((lf_i128)t7 * (lf_i128)t9);
-	const lf_i128 t65 = (lf_i128)(t63 + t64);
-	const lf_i128 t66 = (lf_i128)((lf_i128)t1 * (lf_i128)t16);
-	const lf_i128 t67 = (lf_i128)((lf_i128)t2 * (lf_i128)t15);
+	const lf_i128 t53 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
+	const lf_i128 t54 = (lf_i128)(t52 + t53);
+	const lf_i128 t55 = (lf_i128)((lf_i128)t8 * (lf_i128)t15);
+	const lf_i128 t56 = (lf_i128)(t54 + t55);
+	const lf_i128 t57 = (lf_i128)(t37 >> 56);
+	const int64_t t58 = (int64_t)(t37 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t59 = (lf_i128)(t56 + t57);
+	const lf_i128 t60 = (lf_i128)((lf_i128)t1 * (lf_i128)t11);
+	const lf_i128 t61 = (lf_i128)((lf_i128)t2 * (lf_i128)t10);
+	const lf_i128 t62 = (lf_i128)(t60 + t61);
+	const lf_i128 t63 = (lf_i128)((lf_i128)t3 * (lf_i128)t9);
+	const lf_i128 t64 = (lf_i128)(t62 + t63);
+	const lf_i128 t65 = (lf_i128)((lf_i128)t4 * (lf_i128)t16);
+	const lf_i128 t66 = (lf_i128)(t64 + t65);
+	const lf_i128 t67 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
 	const lf_i128 t68 = (lf_i128)(t66 + t67);
-	const lf_i128 t69 = (lf_i128)((lf_i128)t3 * (lf_i128)t14);
+	const lf_i128 t69 = (lf_i128)((lf_i128)t6 * (lf_i128)t14);
 	const lf_i128 t70 = (lf_i128)(t68 + t69);
-	const lf_i128 t71 = (lf_i128)((lf_i128)t4 * (lf_i128)t13);
+	const lf_i128 t71 = (lf_i128)((lf_i128)t7 * (lf_i128)t13);
 	const lf_i128 t72 = (lf_i128)(t70 + t71);
-	const lf_i128 t73 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
+	const lf_i128 t73 = (lf_i128)((lf_i128)t8 * (lf_i128)t12);
 	const lf_i128 t74 = (lf_i128)(t72 + t73);
-	const lf_i128 t75 = (lf_i128)((lf_i128)t6 * (lf_i128)t11);
+	const lf_i128 t75 = (lf_i128)((lf_i128)t8 * (lf_i128)t16);
 	const lf_i128 t76 = (lf_i128)(t74 + t75);
-	const lf_i128 t77 = (lf_i128)((lf_i128)t7 * (lf_i128)t10);
-	const lf_i128 t78 = (lf_i128)(t76 + t77);
-	const lf_i128 t79 = (lf_i128)((lf_i128)t8 * (lf_i128)t9);
-	const lf_i128 t80 = (lf_i128)(t78 + t79);
-	const lf_i128 t81 = (lf_i128)((lf_i128)t2 * (lf_i128)t16);
-	const lf_i128 t82 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
-	const lf_i128 t83 = (lf_i128)(t81 + t82);
-	const lf_i128 t84 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
-	const lf_i128 t85 = (lf_i128)(t83 + t84);
-	const lf_i128 t86 = (lf_i128)((lf_i128)t5 * (lf_i128)t13);
-	const lf_i128 t87 = (lf_i128)(t85 + t86);
-	const lf_i128 t88 = (lf_i128)((lf_i128)t6 * (lf_i128)t12);
-	const lf_i128 t89 = (lf_i128)(t87 + t88);
-	const lf_i128 t90 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
-	const lf_i128 t91 = (lf_i128)(t89 + t90);
-	const lf_i128 t92 = (lf_i128)((lf_i128)t8 * (lf_i128)t10);
-	const lf_i128 t93 = (lf_i128)(t91 + t92);
-	const lf_i128 t94 = (lf_i128)((lf_i128)t3 * (lf_i128)t16);
-	const lf_i128 t95 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
-	const lf_i128 t96 = (lf_i128)(t94 + t95);
-	const lf_i128 t97 = (lf_i128)((lf_i128)t5 * (lf_i128)t14);
-	const lf_i128 t98 = (lf_i128)(t96 + t97);
-	const lf_i128 t99 = (lf_i128)((lf_i128)t6 * (lf_i128)t13);
+	const lf_i128 t77 = (lf_i128)(t59 >> 56);
+	const int64_t t78 = (int64_t)(t59 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t79 = (lf_i128)(t76 + t77);
+	const lf_i128 t80 = (lf_i128)((lf_i128)t1 * (lf_i128)t12);
+	const lf_i128 t81 = (lf_i128)((lf_i128)t2 * (lf_i128)t11);
+	const lf_i128 t82 = (lf_i128)(t80 + t81);
+	const lf_i128 t83 = (lf_i128)((lf_i128)t3 * (lf_i128)t10);
+	const lf_i128 t84 = (lf_i128)(t82 + t83);
+	const lf_i128 t85 = (lf_i128)((lf_i128)t4 * (lf_i128)t9);
+	const lf_i128 t86 = (lf_i128)(t84 + t85);
+	const lf_i128 t87 = (lf_i128)((lf_i128)t5 * (lf_i128)t16);
+	const lf_i128 t88 = (lf_i128)(t86 + t87);
+	const lf_i128 t89 = (lf_i128)((lf_i128)t6 * (lf_i128)t15);
+	const lf_i128 t90 = (lf_i128)(t88 + t89);
+	const lf_i128 t91 = (lf_i128)((lf_i128)t7 * (lf_i128)t14);
+	const lf_i128 t92 = (lf_i128)(t90 + t91);
+	const lf_i128 t93 = (lf_i128)((lf_i128)t8 * (lf_i128)t13);
+	const lf_i128 t94 = (lf_i128)(t92 + t93);
+	const lf_i128 t95 = (lf_i128)(t79 >> 56);
+	const int64_t t96 = (int64_t)(t79 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t97 = (lf_i128)(t94 + t95);
+	const lf_i128 t98 = (lf_i128)((lf_i128)t1 * (lf_i128)t13);
+	const lf_i128 t99 = (lf_i128)((lf_i128)t2 * (lf_i128)t12);
 	const lf_i128 t100 = (lf_i128)(t98 + t99);
-	const lf_i128 t101 = (lf_i128)((lf_i128)t7 * (lf_i128)t12);
+	const lf_i128 t101 = (lf_i128)((lf_i128)t2 * (lf_i128)t16);
 	const lf_i128 t102 = (lf_i128)(t100 + t101);
-	const lf_i128 t103 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
+	const lf_i128 t103 = (lf_i128)((lf_i128)t3 * (lf_i128)t11);
 	const lf_i128 t104 = (lf_i128)(t102 + t103);
-	const lf_i128 t105 = (lf_i128)((lf_i128)t4 * (lf_i128)t16);
-	const lf_i128 t106 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
-	const lf_i128 t107 = (lf_i128)(t105 + t106);
-	const lf_i128 t108 = (lf_i128)((lf_i128)t6 * (lf_i128)t14);
-	const lf_i128 t109 = (lf_i128)(t107 + t108);
-	const lf_i128 t110 = (lf_i128)((lf_i128)t7 * (lf_i128)t13);
-	const lf_i128 t111 = (lf_i128)(t109 + t110);
-	const lf_i128 t112 = (lf_i128)((lf_i128)t8 * (lf_i128)t12);
-	const lf_i128 t113 = (lf_i128)(t111 + t112);
-	const lf_i128 t114 = (lf_i128)((lf_i128)t5 * (lf_i128)t16);
-	const lf_i128 t115 = (lf_i128)((lf_i128)t6 * (lf_i128)t15);
+	const lf_i128 t105 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
+	const lf_i128 t106 = (lf_i128)(t104 + t105);
+	const lf_i128 t107 = (lf_i128)((lf_i128)t4 * (lf_i128)t10);
+	const lf_i128 t108 = (lf_i128)(t106 + t107);
+	const lf_i128 t109 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
+	const lf_i128 t110 = (lf_i128)(t108 + t109);
+	const lf_i128 t111 = (lf_i128)((lf_i128)t5 * (lf_i128)t9);
+	const lf_i128 t112 = (lf_i128)(t110 + t111);
+	const lf_i128 t113 = (lf_i128)((lf_i128)t5 * (lf_i128)t13);
+	const lf_i128 t114 = (lf_i128)(t112 + t113);
+	const lf_i128 t115 = (lf_i128)((lf_i128)t6 * (lf_i128)t12);
 	const lf_i128 t116 = (lf_i128)(t114 + t115);
-	const lf_i128 t117 = (lf_i128)((lf_i128)t7 * (lf_i128)t14);
-	const lf_i128 t118 = (lf_i128)(t116 + t117);
-	const lf_i128 t119 = (lf_i128)((lf_i128)t8 * (lf_i128)t13);
-	const lf_i128 t120 = (lf_i128)(t118 + t119);
-	const lf_i128 t121 = (lf_i128)((lf_i128)t6 * (lf_i128)t16);
-	const lf_i128 t122 = (lf_i128)((lf_i128)t7 * (lf_i128)t15);
-	const lf_i128 t123 = (lf_i128)(t121 + t122);
-	const lf_i128 t124 = (lf_i128)((lf_i128)t8 * (lf_i128)t14);
-	const lf_i128 t125 = (lf_i128)(t123 + t124);
-	const lf_i128 t126 = (lf_i128)((lf_i128)t7 * (lf_i128)t16);
-	const lf_i128 t127 = (lf_i128)((lf_i128)t8 * (lf_i128)t15);
-	const lf_i128 t128 = (lf_i128)(t126 + t127);
-	const lf_i128 t129 = (lf_i128)((lf_i128)t8 * (lf_i128)t16);
-	const lf_i128 t130 = (lf_i128)(t65 + t129);
-	const lf_i128 t131 = (lf_i128)(t113 + t129);
-	const lf_i128 t132 = (lf_i128)(t52 + t128);
-	const lf_i128 t133 = (lf_i128)(t104 + t128);
-	const lf_i128 t134 = (lf_i128)(t41 + t125);
-	const lf_i128 t135 = (lf_i128)(t93 >> 56);
-	const int64_t t136 = (int64_t)(t93 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t137 = (lf_i128)(t133 + t135);
-	const lf_i128 t138 = (lf_i128)(t137 >> 56);
-	const int64_t t139 = (int64_t)(t137 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t140 = (lf_i128)(t131 + t138);
-	const lf_i128 t141 = (lf_i128)((lf_i128)t136 + t125);
-	const lf_i128 t142 = (lf_i128)(t32 + t120);
-	const lf_i128 t143 = (lf_i128)(t80 >> 56);
-	const int64_t t144 = (int64_t)(t80 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t145 = (lf_i128)(t141 + t143);
-	const lf_i128 t146 = (lf_i128)(t145 >> 56);
-	const int64_t t147 = (int64_t)(t145 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t148 = (lf_i128)((lf_i128)t139 + t146);
-	const lf_i128 t149 = (lf_i128)((lf_i128)t144 + t120);
-	const lf_i128 t150 = (lf_i128)(t25 >> 56);
-	const int64_t t151 = (int64_t)(t25 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t152 = (lf_i128)(t142 + t150);
-	const lf_i128 t153 = (lf_i128)(t152 >> 56);
-	const int64_t t154 = (int64_t)(t152 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t155 = (lf_i128)(t134 + t153);
-	const lf_i128 t156 = (lf_i128)((lf_i128)t151 + t140);
-	const lf_i128 t157 = (lf_i128)(t130 >> 56);
-	const int64_t t158 = (int64_t)(t130 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t159 = (lf_i128)(t149 + t157);
-	const lf_i128 t160 = (lf_i128)(t159 >> 56);
-	const int64_t t161 = (int64_t)(t159 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t162 = (lf_i128)((lf_i128)t147 + t160);
-	const lf_i128 t163 = (lf_i128)((lf_i128)t158 + t140);
-	const lf_i128 t164 = (lf_i128)(t20 + t148);
-	const lf_i128 t165 = (lf_i128)(t132 + t148);
-	const lf_i128 t166 = (lf_i128)(t17 + t162);
-	const lf_i128 t167 = (lf_i128)(t155 + t162);
-	const lf_i128 t168 = (lf_i128)(t166 >> 56);
-	const int64_t t169 = (int64_t)(t166 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t170 = (lf_i128)(t164 + t168);
-	const lf_i128 t171 = (lf_i128)(t170 >> 56);
-	const int64_t t172 = (int64_t)(t170 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t173 = (lf_i128)(t156 + t171);
-	const lf_i128 t174 = (lf_i128)(t173 >> 56);
-	const int64_t t175 = (int64_t)(t173 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t176 = (lf_i128)((lf_i128)t154 + t174);
-	const int64_t t177 = (int64_t)(t176 >> 56);
-	const int64_t t178 = (int64_t)(t176 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t179 = (lf_i128)(t167 + (lf_i128)t177);
-	const lf_i128 t180 = (lf_i128)(t179 >> 56);
-	const int64_t t181 = (int64_t)(t179 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t182 = (lf_i128)(t165 + t180);
-	const lf_i128 t183 = (lf_i128)(t182 >> 56);
-	const int64_t t184 = (int64_t)(t182 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t185 = (lf_i128)(t163 + t183);
-	const lf_i128 t186 = (lf_i128)(t185 >> 56);
-	const int64_t t187 = (int64_t)(t185 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t188 = (lf_i128)((lf_i128)t161 + t186);
-	const int64_t t189 = (int64_t)(t188 >> 56);
-	const int64_t t190 = (int64_t)(t188 & (lf_i128)INT64_C(72057594037927935));
-	const int64_t t191 = (int64_t)(t169 + t189);
-	const int64_t t192 = (int64_t)(t181 + t189);
-	r[0] = t191;
-	r[1] = t172;
-	r[2] = t175;
-	r[3] = t178;
-	r[4] = t192;
-	r[5] = t184;
-	r[6] = t187;
-	r[7] = t190;
+	const int64_t t117 = (int64_t)(t16 * INT64_C(2));
+	const lf_i128 t118 = (lf_i128)((lf_i128)t6 * (lf_i128)t117);
+	const lf_i128 t119 = (lf_i128)(t116 + t118);
+	const lf_i128 t120 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
+	const lf_i128 t121 = (lf_i128)(t119 + t120);
+	const int64_t t122 = (int64_t)(t15 * INT64_C(2));
+	const lf_i128 t123 = (lf_i128)((lf_i128)t7 * (lf_i128)t122);
+	const lf_i128 t124 = (lf_i128)(t121 + t123);
+	const lf_i128 t125 = (lf_i128)((lf_i128)t8 * (lf_i128)t10);
+	const lf_i128 t126 = (lf_i128)(t124 + t125);
+	const int64_t t127 = (int64_t)(t14 * INT64_C(2));
+	const lf_i128 t128 = (lf_i128)((lf_i128)t8 * (lf_i128)t127);
+	const lf_i128 t129 = (lf_i128)(t126 + t128);
+	const lf_i128 t130 = (lf_i128)(t97 >> 56);
+	const int64_t t131 = (int64_t)(t97 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t132 = (lf_i128)(t129 + t130);
+	const lf_i128 t133 = (lf_i128)((lf_i128)t1 * (lf_i128)t14);
+	const lf_i128 t134 = (lf_i128)((lf_i128)t2 * (lf_i128)t13);
+	const lf_i128 t135 = (lf_i128)(t133 + t134);
+	const lf_i128 t136 = (lf_i128)((lf_i128)t3 * (lf_i128)t12);
+	const lf_i128 t137 = (lf_i128)(t135 + t136);
+	const lf_i128 t138 = (lf_i128)((lf_i128)t3 * (lf_i128)t16);
+	const lf_i128 t139 = (lf_i128)(t137 + t138);
+	const lf_i128 t140 = (lf_i128)((lf_i128)t4 * (lf_i128)t11);
+	const lf_i128 t141 = (lf_i128)(t139 + t140);
+	const lf_i128 t142 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
+	const lf_i128 t143 = (lf_i128)(t141 + t142);
+	const lf_i128 t144 = (lf_i128)((lf_i128)t5 * (lf_i128)t10);
+	const lf_i128 t145 = (lf_i128)(t143 + t144);
+	const lf_i128 t146 = (lf_i128)((lf_i128)t5 * (lf_i128)t14);
+	const lf_i128 t147 = (lf_i128)(t145 + t146);
+	const lf_i128 t148 = (lf_i128)((lf_i128)t6 * (lf_i128)t9);
+	const lf_i128 t149 = (lf_i128)(t147 + t148);
+	const lf_i128 t150 = (lf_i128)((lf_i128)t6 * (lf_i128)t13);
+	const lf_i128 t151 = (lf_i128)(t149 + t150);
+	const lf_i128 t152 = (lf_i128)((lf_i128)t7 * (lf_i128)t12);
+	const lf_i128 t153 = (lf_i128)(t151 + t152);
+	const lf_i128 t154 = (lf_i128)((lf_i128)t7 * (lf_i128)t117);
+	const lf_i128 t155 = (lf_i128)(t153 + t154);
+	const lf_i128 t156 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
+	const lf_i128 t157 = (lf_i128)(t155 + t156);
+	const lf_i128 t158 = (lf_i128)((lf_i128)t8 * (lf_i128)t122);
+	const lf_i128 t159 = (lf_i128)(t157 + t158);
+	const lf_i128 t160 = (lf_i128)(t132 >> 56);
+	const int64_t t161 = (int64_t)(t132 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t162 = (lf_i128)(t159 + t160);
+	const lf_i128 t163 = (lf_i128)((lf_i128)t1 * (lf_i128)t15);
+	const lf_i128 t164 = (lf_i128)((lf_i128)t2 * (lf_i128)t14);
+	const lf_i128 t165 = (lf_i128)(t163 + t164);
+	const lf_i128 t166 = (lf_i128)((lf_i128)t3 * (lf_i128)t13);
+	const lf_i128 t167 = (lf_i128)(t165 + t166);
+	const lf_i128 t168 = (lf_i128)((lf_i128)t4 * (lf_i128)t12);
+	const lf_i128 t169 = (lf_i128)(t167 + t168);
+	const lf_i128 t170 = (lf_i128)((lf_i128)t4 * (lf_i128)t16);
+	const lf_i128 t171 = (lf_i128)(t169 + t170);
+	const lf_i128 t172 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
+	const lf_i128 t173 = (lf_i128)(t171 + t172);
+	const lf_i128 t174 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
+	const lf_i128 t175 = (lf_i128)(t173 + t174);
+	const lf_i128 t176 = (lf_i128)((lf_i128)t6 * (lf_i128)t10);
+	const lf_i128 t177 = (lf_i128)(t175 + t176);
+	const lf_i128 t178 = (lf_i128)((lf_i128)t6 * (lf_i128)t14);
+	const lf_i128 t179 = (lf_i128)(t177 + t178);
+	const lf_i128 t180 = (lf_i128)((lf_i128)t7 * (lf_i128)t9);
+	const lf_i128 t181 = (lf_i128)(t179 + t180);
+	const lf_i128 t182 = (lf_i128)((lf_i128)t7 * (lf_i128)t13);
+	const lf_i128 t183 = (lf_i128)(t181 + t182);
+	const lf_i128 t184 = (lf_i128)((lf_i128)t8 * (lf_i128)t12);
+	const lf_i128 t185 = (lf_i128)(t183 + t184);
+	const lf_i128 t186 = (lf_i128)((lf_i128)t8 * (lf_i128)t117);
+	const lf_i128 t187 = (lf_i128)(t185 + t186);
+	const lf_i128 t188 = (lf_i128)(t162 >> 56);
+	const int64_t t189 = (int64_t)(t162 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t190 = (lf_i128)(t187 + t188);
+	const lf_i128 t191 = (lf_i128)((lf_i128)t1 * (lf_i128)t16);
+	const lf_i128 t192 = (lf_i128)((lf_i128)t2 * (lf_i128)t15);
+	const lf_i128 t193 = (lf_i128)(t191 + t192);
+	const lf_i128 t194 = (lf_i128)((lf_i128)t3 * (lf_i128)t14);
+	const lf_i128 t195 = (lf_i128)(t193 + t194);
+	const lf_i128 t196 = (lf_i128)((lf_i128)t4 * (lf_i128)t13);
+	const lf_i128 t197 = (lf_i128)(t195 + t196);
+	const lf_i128 t198 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
+	const lf_i128 t199 = (lf_i128)(t197 + t198);
+	const lf_i128 t200 = (lf_i128)((lf_i128)t5 * (lf_i128)t16);
+	const lf_i128 t201 = (lf_i128)(t199 + t200);
+	const lf_i128 t202 = (lf_i128)((lf_i128)t6 * (lf_i128)t11);
+	const lf_i128 t203 = (lf_i128)(t201 + t202);
+	const lf_i128 t204 = (lf_i128)((lf_i128)t6 * (lf_i128)t15);
+	const lf_i128 t205 = (lf_i128)(t203 + t204);
+	const lf_i128 t206 = (lf_i128)((lf_i128)t7 * (lf_i128)t10);
+	const lf_i128 t207 = (lf_i128)(t205 + t206);
+	const lf_i128 t208 = (lf_i128)((lf_i128)t7 * (lf_i128)t14);
+	const lf_i128 t209 = (lf_i128)(t207 + t208);
+	const lf_i128 t210 = (lf_i128)((lf_i128)t8 * (lf_i128)t9);
+	const lf_i128 t211 = (lf_i128)(t209 + t210);
+	const lf_i128 t212 = (lf_i128)((lf_i128)t8 * (lf_i128)t13);
+	const lf_i128 t213 = (lf_i128)(t211 + t212);
+	const lf_i128 t214 = (lf_i128)(t190 >> 56);
+	const int64_t t215 = (int64_t)(t190 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t216 = (lf_i128)(t213 + t214);
+	const lf_i128 t217 = (lf_i128)(t216 >> 56);
+	const int64_t t218 = (int64_t)(t216 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t219 = (lf_i128)((lf_i128)t58 + t217);
+	const lf_i128 t220 = (lf_i128)((lf_i128)t161 + t217);
+	const int64_t t221 = (int64_t)(t219 >> 56);
+	const int64_t t222 = (int64_t)(t219 & (lf_i128)INT64_C(72057594037927935));
+	const int64_t t223 = (int64_t)(t78 + t221);
+	const int64_t t224 = (int64_t)(t220 >> 56);
+	const int64_t t225 = (int64_t)(t220 & (lf_i128)INT64_C(72057594037927935));
+	const int64_t t226 = (int64_t)(t189 + t224);
+	r[0] = t222;
+	r[1] = t223;
+	r[2] = t96;
+	r[3] = t131;
+	r[4] = t225;
+	r[5] = t226;
+	r[6] = t215;
+	r[7] = t218;
 }
 
 /* square: r = a^2 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x100000000005d06]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x100000000005d06]; limbs 5-7 [0, 0xffffffffffffff] */
+ *   out: limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000052b0]; limbs 6-7 [0, 0xffffffffffffff] */
 static inline void fe_square(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -270,133 +305,142 @@ static inline void fe_square(int64_t *r, const int64_t *a)
 	const int64_t t14 = (int64_t)(t6 * INT64_C(2));
 	const int64_t t15 = (int64_t)(t7 * INT64_C(2));
 	const lf_i128 t16 = (lf_i128)((lf_i128)t1 * (lf_i128)t1);
-	const lf_i128 t17 = (lf_i128)((lf_i128)t9 * (lf_i128)t2);
-	const lf_i128 t18 = (lf_i128)((lf_i128)t9 * (lf_i128)t3);
-	const lf_i128 t19 = (lf_i128)((lf_i128)t9 * (lf_i128)t4);
-	const lf_i128 t20 = (lf_i128)((lf_i128)t9 * (lf_i128)t5);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t9 * (lf_i128)t6);
-	const lf_i128 t22 = (lf_i128)((lf_i128)t9 * (lf_i128)t7);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t9 * (lf_i128)t8);
-	const lf_i128 t24 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
-	const lf_i128 t25 = (lf_i128)(t18 + t24);
-	const lf_i128 t26 = (lf_i128)((lf_i128)t10 * (lf_i128)t3);
-	const lf_i128 t27 = (lf_i128)(t19 + t26);
-	const lf_i128 t28 = (lf_i128)((lf_i128)t10 * (lf_i128)t4);
-	const lf_i128 t29 = (lf_i128)(t20 + t28);
-	const lf_i128 t30 = (lf_i128)((lf_i128)t10 * (lf_i128)t5);
-	const lf_i128 t31 = (lf_i128)(t21 + t30);
-	const lf_i128 t32 = (lf_i128)((lf_i128)t10 * (lf_i128)t6);
-	const lf_i128 t33 = (lf_i128)(t22 + t32);
-	const lf_i128 t34 = (lf_i128)((lf_i128)t10 * (lf_i128)t7);
-	const lf_i128 t35 = (lf_i128)(t23 + t34);
-	const lf_i128 t36 = (lf_i128)((lf_i128)t10 * (lf_i128)t8);
-	const lf_i128 t37 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
-	const lf_i128 t38 = (lf_i128)(t29 + t37);
-	const lf_i128 t39 = (lf_i128)((lf_i128)t11 * (lf_i128)t4);
-	const lf_i128 t40 = (lf_i128)(t31 + t39);
-	const lf_i128 t41 = (lf_i128)((lf_i128)t11 * (lf_i128)t5);
-	const lf_i128 t42 = (lf_i128)(t33 + t41);
-	const lf_i128 t43 = (lf_i128)((lf_i128)t11 * (lf_i128)t6);
-	const lf_i128 t44 = (lf_i128)(t35 + t43);
-	const lf_i128 t45 = (lf_i128)((lf_i128)t11 * (lf_i128)t7);
-	const lf_i128 t46 = (lf_i128)(t36 + t45);
-	const lf_i128 t47 = (lf_i128)((lf_i128)t11 * (lf_i128)t8);
-	const lf_i128 t48 = (lf_i128)((lf_i128)t4 * (lf_i128)t4);
-	const lf_i128 t49 = (lf_i128)(t42 + t48);
-	const lf_i128 t50 = (lf_i128)((lf_i128)t12 * (lf_i128)t5);
-	const lf_i128 t51 = (lf_i128)(t44 + t50);
-	const lf_i128 t52 = (lf_i128)((lf_i128)t12 * (lf_i128)t6);
-	const lf_i128 t53 = (lf_i128)(t46 + t52);
-	const lf_i128 t54 = (lf_i128)((lf_i128)t12 * (lf_i128)t7);
-	const lf_i128 t55 = (lf_i128)(t47 + t54);
-	const lf_i128 t56 = (lf_i128)((lf_i128)t12 * (lf_i128)t8);
-	const lf_i128 t57 = (lf_i128)((lf_i128)t5 * (lf_i128)t5);
-	const lf_i128 t58 = (lf_i128)(t53 + t57);
-	const lf_i128 t59 = (lf_i128)((lf_i128)t13 * (lf_i128)t6);
-	const lf_i128 t60 = (lf_i128)(t55 + t59);
-	const lf_i128 t61 = (lf_i128)((lf_i128)t13 * (lf_i128)t7);
-	const lf_i128 t62 = (lf_i128)(t56 + t61);
-	const lf_i128 t63 = (lf_i128)((lf_i128)t13 * (lf_i128)t8);
-	const lf_i128 t64 = (lf_i128)((lf_i128)t6 * (lf_i128)t6);
-	const lf_i128 t65 = (lf_i128)(t62 + t64);
-	const lf_i128 t66 = (lf_i128)((lf_i128)t14 * (lf_i128)t7);
-	const lf_i128 t67 = (lf_i128)(t63 + t66);
-	const lf_i128 t68 = (lf_i128)((lf_i128)t14 * (lf_i128)t8);
-	const lf_i128 t69 = (lf_i128)((lf_i128)t7 * (lf_i128)t7);
-	const lf_i128 t70 = (lf_i128)(t68 + t69);
-	const lf_i128 t71 = (lf_i128)((lf_i128)t15 * (lf_i128)t8);
-	const lf_i128 t72 = (lf_i128)((lf_i128)t8 * (lf_i128)t8);
-	const lf_i128 t73 = (lf_i128)(t49 + t72);
-	const lf_i128 t74 = (lf_i128)(t65 + t72);
-	const lf_i128 t75 = (lf_i128)(t40 + t71);
-	const lf_i128 t76 = (lf_i128)(t60 + t71);
-	const lf_i128 t77 = (lf_i128)(t38 + t70);
-	const lf_i128 t78 = (lf_i128)(t58 >> 56);
-	const int64_t t79 = (int64_t)(t58 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t80 = (lf_i128)(t76 + t78);
-	const lf_i128 t81 = (lf_i128)(t80 >> 56);
-	const int64_t t82 = (int64_t)(t80 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t83 = (lf_i128)(t74 + t81);
-	const lf_i128 t84 = (lf_i128)((lf_i128)t79 + t70);
-	const lf_i128 t85 = (lf_i128)(t27 + t67);
-	const lf_i128 t86 = (lf_i128)(t51 >> 56);
-	const int64_t t87 = (int64_t)(t51 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t88 = (lf_i128)(t84 + t86);
-	const lf_i128 t89 = (lf_i128)(t88 >> 56);
-	const int64_t t90 = (int64_t)(t88 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t91 = (lf_i128)((lf_i128)t82 + t89);
-	const lf_i128 t92 = (lf_i128)((lf_i128)t87 + t67);
-	const lf_i128 t93 = (lf_i128)(t25 >> 56);
-	const int64_t t94 = (int64_t)(t25 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t95 = (lf_i128)(t85 + t93);
-	const lf_i128 t96 = (lf_i128)(t95 >> 56);
-	const int64_t t97 = (int64_t)(t95 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t98 = (lf_i128)(t77 + t96);
-	const lf_i128 t99 = (lf_i128)((lf_i128)t94 + t83);
-	const lf_i128 t100 = (lf_i128)(t73 >> 56);
-	const int64_t t101 = (int64_t)(t73 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t102 = (lf_i128)(t92 + t100);
-	const lf_i128 t103 = (lf_i128)(t102 >> 56);
-	const int64_t t104 = (int64_t)(t102 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t105 = (lf_i128)((lf_i128)t90 + t103);
-	const lf_i128 t106 = (lf_i128)((lf_i128)t101 + t83);
-	const lf_i128 t107 = (lf_i128)(t17 + t91);
-	const lf_i128 t108 = (lf_i128)(t75 + t91);
-	const lf_i128 t109 = (lf_i128)(t16 + t105);
-	const lf_i128 t110 = (lf_i128)(t98 + t105);
-	const lf_i128 t111 = (lf_i128)(t109 >> 56);
-	const int64_t t112 = (int64_t)(t109 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t113 = (lf_i128)(t107 + t111);
-	const lf_i128 t114 = (lf_i128)(t113 >> 56);
-	const int64_t t115 = (int64_t)(t113 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t116 = (lf_i128)(t99 + t114);
-	const lf_i128 t117 = (lf_i128)(t116 >> 56);
-	const int64_t t118 = (int64_t)(t116 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t119 = (lf_i128)((lf_i128)t97 + t117);
-	const int64_t t120 = (int64_t)(t119 >> 56);
-	const int64_t t121 = (int64_t)(t119 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t122 = (lf_i128)(t110 + (lf_i128)t120);
-	const lf_i128 t123 = (lf_i128)(t122 >> 56);
-	const int64_t t124 = (int64_t)(t122 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t125 = (lf_i128)(t108 + t123);
-	const lf_i128 t126 = (lf_i128)(t125 >> 56);
-	const int64_t t127 = (int64_t)(t125 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t128 = (lf_i128)(t106 + t126);
-	const lf_i128 t129 = (lf_i128)(t128 >> 56);
-	const int64_t t130 = (int64_t)(t128 & (lf_i128)INT64_C(72057594037927935));
-	const lf_i128 t131 = (lf_i128)((lf_i128)t104 + t129);
-	const int64_t t132 = (int64_t)(t131 >> 56);
-	const int64_t t133 = (int64_t)(t131 & (lf_i128)INT64_C(72057594037927935));
-	const int64_t t134 = (int64_t)(t112 + t132);
-	const int64_t t135 = (int64_t)(t124 + t132);
-	r[0] = t134;
-	r[1] = t115;
-	r[2] = t118;
-	r[3] = t121;
-	r[4] = t135;
-	r[5] = t127;
-	r[6] = t130;
-	r[7] = t133;
+	const lf_i128 t17 = (lf_i128)((lf_i128)t10 * (lf_i128)t8);
+	const lf_i128 t18 = (lf_i128)(t16 + t17);
+	const lf_i128 t19 = (lf_i128)((lf_i128)t11 * (lf_i128)t7);
+	const lf_i128 t20 = (lf_i128)(t18 + t19);
+	const lf_i128 t21 = (lf_i128)((lf_i128)t12 * (lf_i128)t6);
+	const lf_i128 t22 = (lf_i128)(t20 + t21);
+	const lf_i128 t23 = (lf_i128)((lf_i128)t5 * (lf_i128)t5);
+	const lf_i128 t24 = (lf_i128)(t22 + t23);
+	const lf_i128 t25 = (lf_i128)((lf_i128)t14 * (lf_i128)t8);
+	const lf_i128 t26 = (lf_i128)(t24 + t25);
+	const lf_i128 t27 = (lf_i128)((lf_i128)t7 * (lf_i128)t7);
+	const lf_i128 t28 = (lf_i128)(t26 + t27);
+	const lf_i128 t29 = (lf_i128)((lf_i128)t9 * (lf_i128)t2);
+	const lf_i128 t30 = (lf_i128)((lf_i128)t11 * (lf_i128)t8);
+	const lf_i128 t31 = (lf_i128)(t29 + t30);
+	const lf_i128 t32 = (lf_i128)((lf_i128)t12 * (lf_i128)t7);
+	const lf_i128 t33 = (lf_i128)(t31 + t32);
+	const lf_i128 t34 = (lf_i128)((lf_i128)t13 * (lf_i128)t6);
+	const lf_i128 t35 = (lf_i128)(t33 + t34);
+	const lf_i128 t36 = (lf_i128)((lf_i128)t15 * (lf_i128)t8);
+	const lf_i128 t37 = (lf_i128)(t35 + t36);
+	const lf_i128 t38 = (lf_i128)(t28 >> 56);
+	const int64_t t39 = (int64_t)(t28 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t40 = (lf_i128)(t37 + t38);
+	const lf_i128 t41 = (lf_i128)((lf_i128)t9 * (lf_i128)t3);
+	const lf_i128 t42 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
+	const lf_i128 t43 = (lf_i128)(t41 + t42);
+	const lf_i128 t44 = (lf_i128)((lf_i128)t12 * (lf_i128)t8);
+	const lf_i128 t45 = (lf_i128)(t43 + t44);
+	const lf_i128 t46 = (lf_i128)((lf_i128)t13 * (lf_i128)t7);
+	const lf_i128 t47 = (lf_i128)(t45 + t46);
+	const lf_i128 t48 = (lf_i128)((lf_i128)t6 * (lf_i128)t6);
+	const lf_i128 t49 = (lf_i128)(t47 + t48);
+	const lf_i128 t50 = (lf_i128)((lf_i128)t8 * (lf_i128)t8);
+	const lf_i128 t51 = (lf_i128)(t49 + t50);
+	const lf_i128 t52 = (lf_i128)(t40 >> 56);
+	const int64_t t53 = (int64_t)(t40 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t54 = (lf_i128)(t51 + t52);
+	const lf_i128 t55 = (lf_i128)((lf_i128)t9 * (lf_i128)t4);
+	const lf_i128 t56 = (lf_i128)((lf_i128)t10 * (lf_i128)t3);
+	const lf_i128 t57 = (lf_i128)(t55 + t56);
+	const lf_i128 t58 = (lf_i128)((lf_i128)t13 * (lf_i128)t8);
+	const lf_i128 t59 = (lf_i128)(t57 + t58);
+	const lf_i128 t60 = (lf_i128)((lf_i128)t14 * (lf_i128)t7);
+	const lf_i128 t61 = (lf_i128)(t59 + t60);
+	const lf_i128 t62 = (lf_i128)(t54 >> 56);
+	const int64_t t63 = (int64_t)(t54 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t64 = (lf_i128)(t61 + t62);
+	const lf_i128 t65 = (lf_i128)((lf_i128)t9 * (lf_i128)t5);
+	const lf_i128 t66 = (lf_i128)((lf_i128)t10 * (lf_i128)t4);
+	const lf_i128 t67 = (lf_i128)(t65 + t66);
+	const lf_i128 t68 = (lf_i128)((lf_i128)t10 * (lf_i128)t8);
+	const lf_i128 t69 = (lf_i128)(t67 + t68);
+	const lf_i128 t70 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
+	const lf_i128 t71 = (lf_i128)(t69 + t70);
+	const lf_i128 t72 = (lf_i128)((lf_i128)t11 * (lf_i128)t7);
+	const lf_i128 t73 = (lf_i128)(t71 + t72);
+	const lf_i128 t74 = (lf_i128)((lf_i128)t12 * (lf_i128)t6);
+	const lf_i128 t75 = (lf_i128)(t73 + t74);
+	const lf_i128 t76 = (lf_i128)((lf_i128)t5 * (lf_i128)t5);
+	const lf_i128 t77 = (lf_i128)(t75 + t76);
+	const int64_t t78 = (int64_t)(t8 * INT64_C(2));
+	const lf_i128 t79 = (lf_i128)((lf_i128)t14 * (lf_i128)t78);
+	const lf_i128 t80 = (lf_i128)(t77 + t79);
+	const int64_t t81 = (int64_t)(t7 * INT64_C(2));
+	const lf_i128 t82 = (lf_i128)((lf_i128)t7 * (lf_i128)t81);
+	const lf_i128 t83 = (lf_i128)(t80 + t82);
+	const lf_i128 t84 = (lf_i128)(t64 >> 56);
+	const int64_t t85 = (int64_t)(t64 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t86 = (lf_i128)(t83 + t84);
+	const lf_i128 t87 = (lf_i128)((lf_i128)t9 * (lf_i128)t6);
+	const lf_i128 t88 = (lf_i128)((lf_i128)t10 * (lf_i128)t5);
+	const lf_i128 t89 = (lf_i128)(t87 + t88);
+	const lf_i128 t90 = (lf_i128)((lf_i128)t11 * (lf_i128)t4);
+	const lf_i128 t91 = (lf_i128)(t89 + t90);
+	const lf_i128 t92 = (lf_i128)((lf_i128)t11 * (lf_i128)t8);
+	const lf_i128 t93 = (lf_i128)(t91 + t92);
+	const lf_i128 t94 = (lf_i128)((lf_i128)t12 * (lf_i128)t7);
+	const lf_i128 t95 = (lf_i128)(t93 + t94);
+	const lf_i128 t96 = (lf_i128)((lf_i128)t13 * (lf_i128)t6);
+	const lf_i128 t97 = (lf_i128)(t95 + t96);
+	const lf_i128 t98 = (lf_i128)((lf_i128)t15 * (lf_i128)t78);
+	const lf_i128 t99 = (lf_i128)(t97 + t98);
+	const lf_i128 t100 = (lf_i128)(t86 >> 56);
+	const int64_t t101 = (int64_t)(t86 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t102 = (lf_i128)(t99 + t100);
+	const lf_i128 t103 = (lf_i128)((lf_i128)t9 * (lf_i128)t7);
+	const lf_i128 t104 = (lf_i128)((lf_i128)t10 * (lf_i128)t6);
+	const lf_i128 t105 = (lf_i128)(t103 + t104);
+	const lf_i128 t106 = (lf_i128)((lf_i128)t11 * (lf_i128)t5);
+	const lf_i128 t107 = (lf_i128)(t105 + t106);
+	const lf_i128 t108 = (lf_i128)((lf_i128)t4 * (lf_i128)t4);
+	const lf_i128 t109 = (lf_i128)(t107 + t108);
+	const lf_i128 t110 = (lf_i128)((lf_i128)t12 * (lf_i128)t8);
+	const lf_i128 t111 = (lf_i128)(t109 + t110);
+	const lf_i128 t112 = (lf_i128)((lf_i128)t13 * (lf_i128)t7);
+	const lf_i128 t113 = (lf_i128)(t111 + t112);
+	const lf_i128 t114 = (lf_i128)((lf_i128)t6 * (lf_i128)t6);
+	const lf_i128 t115 = (lf_i128)(t113 + t114);
+	const lf_i128 t116 = (lf_i128)((lf_i128)t8 * (lf_i128)t78);
+	const lf_i128 t117 = (lf_i128)(t115 + t116);
+	const lf_i128 t118 = (lf_i128)(t102 >> 56);
+	const int64_t t119 = (int64_t)(t102 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t120 = (lf_i128)(t117 + t118);
+	const lf_i128 t121 = (lf_i128)((lf_i128)t9 * (lf_i128)t8);
+	const lf_i128 t122 = (lf_i128)((lf_i128)t10 * (lf_i128)t7);
+	const lf_i128 t123 = (lf_i128)(t121 + t122);
+	const lf_i128 t124 = (lf_i128)((lf_i128)t11 * (lf_i128)t6);
+	const lf_i128 t125 = (lf_i128)(t123 + t124);
+	const lf_i128 t126 = (lf_i128)((lf_i128)t12 * (lf_i128)t5);
+	const lf_i128 t127 = (lf_i128)(t125 + t126);
+	const lf_i128 t128 = (lf_i128)((lf_i128)t13 * (lf_i128)t8);
+	const lf_i128 t129 = (lf_i128)(t127 + t128);
+	const lf_i128 t130 = (lf_i128)((lf_i128)t14 * (lf_i128)t7);
+	const lf_i128 t131 = (lf_i128)(t129 + t130);
+	const lf_i128 t132 = (lf_i128)(t120 >> 56);
+	const int64_t t133 = (int64_t)(t120 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t134 = (lf_i128)(t131 + t132);
+	const lf_i128 t135 = (lf_i128)(t134 >> 56);
+	const int64_t t136 = (int64_t)(t134 & (lf_i128)INT64_C(72057594037927935));
+	const lf_i128 t137 = (lf_i128)((lf_i128)t39 + t135);
+	const lf_i128 t138 = (lf_i128)((lf_i128)t101 + t135);
+	const int64_t t139 = (int64_t)(t137 >> 56);
+	const int64_t t140 = (int64_t)(t137 & (lf_i128)INT64_C(72057594037927935));
+	const int64_t t141 = (int64_t)(t53 + t139);
+	const int64_t t142 = (int64_t)(t138 >> 56);
+	const int64_t t143 = (int64_t)(t138 & (lf_i128)INT64_C(72057594037927935));
+	const int64_t t144 = (int64_t)(t119 + t142);
+	r[0] = t140;
+	r[1] = t141;
+	r[2] = t63;
+	r[3] = t85;
+	r[4] = t143;
+	r[5] = t144;
+	r[6] = t133;
+	r[7] = t136;
 }
 
 /* add: r = a + b, limb by limb (lazy: no carry).
@@ -440,7 +484,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
  *   in:  a within L less kp, b within S
- *   out: limb 0 [0xffffffffff45f0, 0x4000000000000000]; limbs 1-3 [0xffffffffffffff, 0x4000000000000000]; limb 4 [0xffffffffff45ed, 0x4000000000000000]; limbs 5-6 [0xffffffffffffff, 0x4000000000000000]; limb 7 [0x1ffffffffffffff, 0x4000000000000000] */
+ *   out: limb 0 [0xffffffffffff7e, 0x4000000000000000]; limb 1 [0xffffffffff5a9d, 0x4000000000000000]; limbs 2-3 [0xffffffffffffff, 0x4000000000000000]; limb 4 [0xffffffffffff7b, 0x4000000000000000]; limb 5 [0xffffffffff5a9d, 0x4000000000000000]; limb 6 [0xffffffffffffff, 0x4000000000000000]; limb 7 [0x1ffffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -487,7 +531,7 @@ static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* neg: r = -a mod p, limb by limb as kp - a.
  *   in:  a within S
- *   out: limb 0 [0xffffffffff45f0, 0x2fffffffffffffc]; limbs 1-3 [0xffffffffffffff, 0x2fffffffffffffd]; limb 4 [0xffffffffff45ed, 0x2fffffffffffff9]; limbs 5-6 [0xffffffffffffff, 0x2fffffffffffffd]; limb 7 [0x1ffffffffffffff, 0x3fffffffffffffd] */
+ *   out: limb 0 [0xffffffffffff7e, 0x2fffffffffffffc]; limb 1 [0xffffffffff5a9d, 0x2fffffffffffffd]; limbs 2-3 [0xffffffffffffff, 0x2fffffffffffffd]; limb 4 [0xffffffffffff7b, 0x2fffffffffffff9]; limb 5 [0xffffffffff5a9d, 0x2fffffffffffffd]; limb 6 [0xffffffffffffff, 0x2fffffffffffffd]; limb 7 [0x1ffffffffffffff, 0x3fffffffffffffd] */
 static inline void fe_neg(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -986,7 +1030,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 
 /* mul_small: r = a a24 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x100000000259196]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x100000000259196]; limbs 5-7 [0, 0xffffffffffffff] */
+ *   out: limb 0 [0, 0x100000000190bb9]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x100000000190bb9]; limbs 5-7 [0, 0xffffffffffffff] */
 static inline void fe_mul_small(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -1046,92 +1090,98 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
  * DA = D A, CB = C B, x3 = (DA + CB)^2, z3 = x1 (DA - CB)^2, x2 = AA BB,
  * z2 = E (AA + a24 E).
  * Carries inserted by the bounds: none. */
-static void fe_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
+static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
 	int64_t t0[8], t1[8], t2[8], t3[8], t4[8], t5[8], t6[8], t7[8], t8[8], t9[8], t10[8], t11[8], t12[8], t13[8];
 	fe_add(t0, x2, z2);
-	fe_square(t1, t0);
+	sqr(t1, t0);
 	fe_sub(t2, x2, z2);
-	fe_square(t3, t2);
+	sqr(t3, t2);
 	fe_sub(t4, t1, t3);
 	fe_add(t5, x3, z3);
 	fe_sub(t6, x3, z3);
-	fe_mul(t7, t6, t0);
-	fe_mul(t8, t5, t2);
+	mul(t7, t6, t0);
+	mul(t8, t5, t2);
 	fe_add(t9, t7, t8);
-	fe_square(x3, t9);
+	sqr(x3, t9);
 	fe_sub(t10, t7, t8);
-	fe_square(t11, t10);
-	fe_mul(z3, x1, t11);
-	fe_mul(x2, t1, t3);
+	sqr(t11, t10);
+	mul(z3, x1, t11);
+	mul(x2, t1, t3);
 	fe_mul_small(t12, t4);
 	fe_add(t13, t1, t12);
-	fe_mul(z2, t4, t13);
+	mul(z2, t4, t13);
 }
 
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[8], t1[8], t2[8], t3[8], t4[8], t5[8], t6[8], t7[8], t8[8], t9[8], t10[8], t11[8], t12[8], t13[8];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
-	fe_mul(t2, t2, a);
-	fe_square(t3, t2);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
+	mul(t2, t2, a);
+	sqr(t3, t2);
 	for (int i = 1; i < 3; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
 	for (int i = 1; i < 6; i++)
-		fe_square(t4, t4);
-	fe_mul(t4, t4, t3);
-	fe_square(t5, t4);
-	fe_mul(t5, t5, a);
-	fe_square(t6, t5);
+		sqr(t4, t4);
+	mul(t4, t4, t3);
+	sqr(t5, t4);
+	mul(t5, t5, a);
+	sqr(t6, t5);
 	for (int i = 1; i < 13; i++)
-		fe_square(t6, t6);
-	fe_mul(t6, t6, t5);
-	fe_square(t7, t6);
-	fe_mul(t7, t7, a);
-	fe_square(t8, t7);
+		sqr(t6, t6);
+	mul(t6, t6, t5);
+	sqr(t7, t6);
+	mul(t7, t7, a);
+	sqr(t8, t7);
 	for (int i = 1; i < 27; i++)
-		fe_square(t8, t8);
-	fe_mul(t8, t8, t7);
-	fe_square(t9, t8);
-	fe_mul(t9, t9, a);
-	fe_square(t10, t9);
+		sqr(t8, t8);
+	mul(t8, t8, t7);
+	sqr(t9, t8);
+	mul(t9, t9, a);
+	sqr(t10, t9);
 	for (int i = 1; i < 55; i++)
-		fe_square(t10, t10);
-	fe_mul(t10, t10, t9);
-	fe_square(t11, t10);
-	fe_mul(t11, t11, a);
-	fe_square(t12, t11);
+		sqr(t10, t10);
+	mul(t10, t10, t9);
+	sqr(t11, t10);
+	mul(t11, t11, a);
+	sqr(t12, t11);
 	for (int i = 1; i < 111; i++)
-		fe_square(t12, t12);
-	fe_mul(t12, t12, t11);
-	fe_square(t13, t12);
-	fe_mul(t13, t13, a);
+		sqr(t12, t12);
+	mul(t12, t12, t11);
+	sqr(t13, t12);
+	mul(t13, t13, a);
 	memcpy(t0, t13, sizeof(int64_t) * 8);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
+	sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 222; i++)
-		fe_square(t0, t0);
-	fe_mul(t0, t0, t12);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
+		sqr(t0, t0);
+	mul(t0, t0, t12);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
 	memcpy(r, t0, sizeof(int64_t) * 8);
 }
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
-void lf_fe_c448_r56_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+/* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_c448_r56_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+void lf_fe_c448_r56_mul(int64_t *r, const int64_t *a, const int64_t *b) { LF_CALL(fe_c448_r56_mul)(r, a, b); }
 
-void lf_fe_c448_r56_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
+/* square is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_c448_r56_square_ref(int64_t *r, const int64_t *a) { fe_square(r, a); }
+void lf_fe_c448_r56_square(int64_t *r, const int64_t *a) { LF_CALL(fe_c448_r56_square)(r, a); }
 
 void lf_fe_c448_r56_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add(r, a, b); }
 
@@ -1153,9 +1203,9 @@ void lf_fe_c448_r56_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
 void lf_fe_c448_r56_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
-void lf_fe_c448_r56_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(x2, z2, x3, z3, x1); }
+void lf_fe_c448_r56_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
 
-void lf_fe_c448_r56_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_c448_r56_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

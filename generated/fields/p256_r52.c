@@ -1038,67 +1038,67 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[5], t1[5], t2[5], t3[5], t4[5], t5[5], t6[5], t7[5], t8[5], t9[5], t10[5], t11[5], t12[5], t13[5];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
 	for (int i = 1; i < 2; i++)
-		fe_square(t2, t2);
-	fe_mul(t2, t2, t1);
-	fe_square(t3, t2);
+		sqr(t2, t2);
+	mul(t2, t2, t1);
+	sqr(t3, t2);
 	for (int i = 1; i < 4; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
 	for (int i = 1; i < 8; i++)
-		fe_square(t4, t4);
-	fe_mul(t4, t4, t3);
-	fe_square(t5, t4);
+		sqr(t4, t4);
+	mul(t4, t4, t3);
+	sqr(t5, t4);
 	for (int i = 1; i < 16; i++)
-		fe_square(t5, t5);
-	fe_mul(t5, t5, t4);
+		sqr(t5, t5);
+	mul(t5, t5, t4);
 	memcpy(t0, t5, sizeof(int64_t) * 5);
-	fe_square(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 31; i++)
-		fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
-	fe_square(t0, t0);
+		sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
+	sqr(t0, t0);
 	for (int i = 1; i < 96; i++)
-		fe_square(t0, t0);
-	fe_square(t0, t0);
+		sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 94; i++)
-		fe_square(t0, t0);
-	fe_square(t6, t2);
-	fe_mul(t6, t6, a);
-	fe_square(t7, t6);
+		sqr(t0, t0);
+	sqr(t6, t2);
+	mul(t6, t6, a);
+	sqr(t7, t6);
 	for (int i = 1; i < 5; i++)
-		fe_square(t7, t7);
-	fe_mul(t7, t7, t6);
-	fe_square(t8, t7);
-	fe_mul(t8, t8, a);
-	fe_square(t9, t8);
+		sqr(t7, t7);
+	mul(t7, t7, t6);
+	sqr(t8, t7);
+	mul(t8, t8, a);
+	sqr(t9, t8);
 	for (int i = 1; i < 11; i++)
-		fe_square(t9, t9);
-	fe_mul(t9, t9, t8);
-	fe_square(t10, t9);
-	fe_mul(t10, t10, a);
-	fe_square(t11, t10);
+		sqr(t9, t9);
+	mul(t9, t9, t8);
+	sqr(t10, t9);
+	mul(t10, t10, a);
+	sqr(t11, t10);
 	for (int i = 1; i < 23; i++)
-		fe_square(t11, t11);
-	fe_mul(t11, t11, t10);
-	fe_square(t12, t11);
-	fe_mul(t12, t12, a);
-	fe_square(t13, t12);
+		sqr(t11, t11);
+	mul(t11, t11, t10);
+	sqr(t12, t11);
+	mul(t12, t12, a);
+	sqr(t13, t12);
 	for (int i = 1; i < 47; i++)
-		fe_square(t13, t13);
-	fe_mul(t13, t13, t12);
-	fe_mul(t0, t0, t13);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
+		sqr(t13, t13);
+	mul(t13, t13, t12);
+	mul(t0, t0, t13);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
 	memcpy(r, t0, sizeof(int64_t) * 5);
 }
 
@@ -1127,7 +1127,7 @@ void lf_fe_p256_r52_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p256_r52_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_p256_r52_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

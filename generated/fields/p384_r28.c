@@ -2749,81 +2749,81 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[14], t1[14], t2[14], t3[14], t4[14], t5[14], t6[14], t7[14], t8[14], t9[14], t10[14], t11[14], t12[14], t13[14], t14[14], t15[14], t16[14], t17[14], t18[14];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
-	fe_mul(t2, t2, a);
-	fe_square(t3, t2);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
+	mul(t2, t2, a);
+	sqr(t3, t2);
 	for (int i = 1; i < 3; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
-	fe_mul(t4, t4, a);
-	fe_square(t5, t4);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
+	mul(t4, t4, a);
+	sqr(t5, t4);
 	for (int i = 1; i < 7; i++)
-		fe_square(t5, t5);
-	fe_mul(t5, t5, t4);
-	fe_square(t6, t5);
-	fe_mul(t6, t6, a);
-	fe_square(t7, t6);
+		sqr(t5, t5);
+	mul(t5, t5, t4);
+	sqr(t6, t5);
+	mul(t6, t6, a);
+	sqr(t7, t6);
 	for (int i = 1; i < 15; i++)
-		fe_square(t7, t7);
-	fe_mul(t7, t7, t6);
-	fe_square(t8, t7);
-	fe_mul(t8, t8, a);
-	fe_square(t9, t8);
+		sqr(t7, t7);
+	mul(t7, t7, t6);
+	sqr(t8, t7);
+	mul(t8, t8, a);
+	sqr(t9, t8);
 	for (int i = 1; i < 31; i++)
-		fe_square(t9, t9);
-	fe_mul(t9, t9, t8);
-	fe_square(t10, t9);
-	fe_mul(t10, t10, a);
-	fe_square(t11, t10);
+		sqr(t9, t9);
+	mul(t9, t9, t8);
+	sqr(t10, t9);
+	mul(t10, t10, a);
+	sqr(t11, t10);
 	for (int i = 1; i < 63; i++)
-		fe_square(t11, t11);
-	fe_mul(t11, t11, t10);
-	fe_square(t12, t11);
-	fe_mul(t12, t12, a);
-	fe_square(t13, t12);
+		sqr(t11, t11);
+	mul(t11, t11, t10);
+	sqr(t12, t11);
+	mul(t12, t12, a);
+	sqr(t13, t12);
 	for (int i = 1; i < 127; i++)
-		fe_square(t13, t13);
-	fe_mul(t13, t13, t12);
-	fe_square(t14, t13);
-	fe_mul(t14, t14, a);
+		sqr(t13, t13);
+	mul(t13, t13, t12);
+	sqr(t14, t13);
+	mul(t14, t14, a);
 	memcpy(t0, t14, sizeof(int64_t) * 14);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
+	sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 32; i++)
-		fe_square(t0, t0);
-	fe_square(t15, t1);
+		sqr(t0, t0);
+	sqr(t15, t1);
 	for (int i = 1; i < 2; i++)
-		fe_square(t15, t15);
-	fe_mul(t15, t15, t1);
-	fe_square(t16, t15);
+		sqr(t15, t15);
+	mul(t15, t15, t1);
+	sqr(t16, t15);
 	for (int i = 1; i < 4; i++)
-		fe_square(t16, t16);
-	fe_mul(t16, t16, t15);
-	fe_square(t17, t16);
+		sqr(t16, t16);
+	mul(t16, t16, t15);
+	sqr(t17, t16);
 	for (int i = 1; i < 8; i++)
-		fe_square(t17, t17);
-	fe_mul(t17, t17, t16);
-	fe_square(t18, t17);
+		sqr(t17, t17);
+	mul(t17, t17, t16);
+	sqr(t18, t17);
 	for (int i = 1; i < 16; i++)
-		fe_square(t18, t18);
-	fe_mul(t18, t18, t17);
-	fe_mul(t0, t0, t18);
-	fe_square(t0, t0);
+		sqr(t18, t18);
+	mul(t18, t18, t17);
+	mul(t0, t0, t18);
+	sqr(t0, t0);
 	for (int i = 1; i < 64; i++)
-		fe_square(t0, t0);
-	fe_square(t0, t0);
+		sqr(t0, t0);
+	sqr(t0, t0);
 	for (int i = 1; i < 30; i++)
-		fe_square(t0, t0);
-	fe_mul(t0, t0, t7);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
+		sqr(t0, t0);
+	mul(t0, t0, t7);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
 	memcpy(r, t0, sizeof(int64_t) * 14);
 }
 
@@ -2852,5 +2852,5 @@ void lf_fe_p384_r28_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p384_r28_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p384_r28_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_p384_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 

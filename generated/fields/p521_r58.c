@@ -12,16 +12,16 @@
  * Bounds (per limb, inclusive; proven by interval analysis of every intermediate: no value
  * leaves int64 or int128):
  *   R  reduced, what mul/square/carry/decode return:
- *        limb 0 [0, 0x40000000000001f]; limb 1 [0, 0x400000000000e10]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff]
- *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 14 lazy additions
+ *        limb 0 [0, 0x40000000000001f]; limb 1 [0, 0x400000000000790]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff]
+ *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 10 lazy additions
  *      of reduced elements (derived: the largest count for which the proof goes through):
- *        limb 0 [0, 0x3c000000000001d1]; limb 1 [0, 0x3c0000000000d2f0]; limbs 2-7 [0, 0x3bfffffffffffff1]; limb 8 [0, 0x1dfffffffffffff1]
+ *        limb 0 [0, 0x2c00000000000155]; limb 1 [0, 0x2c00000000005330]; limbs 2-7 [0, 0x2bfffffffffffff5]; limb 8 [0, 0x15fffffffffffff5]
  *   L  what carry, carry_reduce and encode accept:
  *        limbs 0-8 [0, 0x4000000000000000]
  *   A  what add accepts (each operand; the sum is within L):
  *        limbs 0-8 [0, 0x2000000000000000]
  *   S  what sub subtracts and neg negates (2 R):
- *        limb 0 [0, 0x80000000000003e]; limb 1 [0, 0x800000000001c20]; limbs 2-7 [0, 0x7fffffffffffffe]; limb 8 [0, 0x3fffffffffffffe]
+ *        limb 0 [0, 0x80000000000003e]; limb 1 [0, 0x800000000000f20]; limbs 2-7 [0, 0x7fffffffffffffe]; limb 8 [0, 0x3fffffffffffffe]
  *   kp the multiple 2^2 p that sub and neg add, limb by limb: [864691128455135228, 864691128455135229, 864691128455135229, 864691128455135229, 864691128455135229, 864691128455135229, 864691128455135229, 864691128455135229, 576460752303423485]
  * An operand outside its bound gives an unspecified result (never a fault, never out of
  * bounds memory).  All functions are constant time: no branch or address depends on an
@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lf_fields.h"
+#include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef __int128 lf_i128;
@@ -44,7 +45,7 @@ __extension__ typedef __int128 lf_i128;
 
 /* mul: r = a b mod p.
  *   in:  a, b within M
- *   out: limb 0 [0, 0x3ffffffffffffff]; limb 1 [0, 0x400000000000e10]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
+ *   out: limb 0 [0, 0x3ffffffffffffff]; limb 1 [0, 0x400000000000790]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
 static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -66,228 +67,210 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 	const int64_t t17 = (int64_t)(b[7]);
 	const int64_t t18 = (int64_t)(b[8]);
 	const lf_i128 t19 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
-	const lf_i128 t20 = (lf_i128)((lf_i128)t1 * (lf_i128)t11);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t2 * (lf_i128)t10);
-	const lf_i128 t22 = (lf_i128)(t20 + t21);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t1 * (lf_i128)t12);
-	const lf_i128 t24 = (lf_i128)((lf_i128)t2 * (lf_i128)t11);
-	const lf_i128 t25 = (lf_i128)(t23 + t24);
-	const lf_i128 t26 = (lf_i128)((lf_i128)t3 * (lf_i128)t10);
-	const lf_i128 t27 = (lf_i128)(t25 + t26);
-	const lf_i128 t28 = (lf_i128)((lf_i128)t1 * (lf_i128)t13);
-	const lf_i128 t29 = (lf_i128)((lf_i128)t2 * (lf_i128)t12);
-	const lf_i128 t30 = (lf_i128)(t28 + t29);
-	const lf_i128 t31 = (lf_i128)((lf_i128)t3 * (lf_i128)t11);
-	const lf_i128 t32 = (lf_i128)(t30 + t31);
-	const lf_i128 t33 = (lf_i128)((lf_i128)t4 * (lf_i128)t10);
-	const lf_i128 t34 = (lf_i128)(t32 + t33);
-	const lf_i128 t35 = (lf_i128)((lf_i128)t1 * (lf_i128)t14);
-	const lf_i128 t36 = (lf_i128)((lf_i128)t2 * (lf_i128)t13);
-	const lf_i128 t37 = (lf_i128)(t35 + t36);
-	const lf_i128 t38 = (lf_i128)((lf_i128)t3 * (lf_i128)t12);
-	const lf_i128 t39 = (lf_i128)(t37 + t38);
-	const lf_i128 t40 = (lf_i128)((lf_i128)t4 * (lf_i128)t11);
-	const lf_i128 t41 = (lf_i128)(t39 + t40);
-	const lf_i128 t42 = (lf_i128)((lf_i128)t5 * (lf_i128)t10);
-	const lf_i128 t43 = (lf_i128)(t41 + t42);
-	const lf_i128 t44 = (lf_i128)((lf_i128)t1 * (lf_i128)t15);
-	const lf_i128 t45 = (lf_i128)((lf_i128)t2 * (lf_i128)t14);
+	const int64_t t20 = (int64_t)(t18 * INT64_C(2));
+	const lf_i128 t21 = (lf_i128)((lf_i128)t2 * (lf_i128)t20);
+	const lf_i128 t22 = (lf_i128)(t19 + t21);
+	const int64_t t23 = (int64_t)(t17 * INT64_C(2));
+	const lf_i128 t24 = (lf_i128)((lf_i128)t3 * (lf_i128)t23);
+	const lf_i128 t25 = (lf_i128)(t22 + t24);
+	const int64_t t26 = (int64_t)(t16 * INT64_C(2));
+	const lf_i128 t27 = (lf_i128)((lf_i128)t4 * (lf_i128)t26);
+	const lf_i128 t28 = (lf_i128)(t25 + t27);
+	const int64_t t29 = (int64_t)(t15 * INT64_C(2));
+	const lf_i128 t30 = (lf_i128)((lf_i128)t5 * (lf_i128)t29);
+	const lf_i128 t31 = (lf_i128)(t28 + t30);
+	const int64_t t32 = (int64_t)(t14 * INT64_C(2));
+	const lf_i128 t33 = (lf_i128)((lf_i128)t6 * (lf_i128)t32);
+	const lf_i128 t34 = (lf_i128)(t31 + t33);
+	const int64_t t35 = (int64_t)(t13 * INT64_C(2));
+	const lf_i128 t36 = (lf_i128)((lf_i128)t7 * (lf_i128)t35);
+	const lf_i128 t37 = (lf_i128)(t34 + t36);
+	const int64_t t38 = (int64_t)(t12 * INT64_C(2));
+	const lf_i128 t39 = (lf_i128)((lf_i128)t8 * (lf_i128)t38);
+	const lf_i128 t40 = (lf_i128)(t37 + t39);
+	const int64_t t41 = (int64_t)(t11 * INT64_C(2));
+	const lf_i128 t42 = (lf_i128)((lf_i128)t9 * (lf_i128)t41);
+	const lf_i128 t43 = (lf_i128)(t40 + t42);
+	const lf_i128 t44 = (lf_i128)((lf_i128)t1 * (lf_i128)t11);
+	const lf_i128 t45 = (lf_i128)((lf_i128)t2 * (lf_i128)t10);
 	const lf_i128 t46 = (lf_i128)(t44 + t45);
-	const lf_i128 t47 = (lf_i128)((lf_i128)t3 * (lf_i128)t13);
+	const lf_i128 t47 = (lf_i128)((lf_i128)t3 * (lf_i128)t20);
 	const lf_i128 t48 = (lf_i128)(t46 + t47);
-	const lf_i128 t49 = (lf_i128)((lf_i128)t4 * (lf_i128)t12);
+	const lf_i128 t49 = (lf_i128)((lf_i128)t4 * (lf_i128)t23);
 	const lf_i128 t50 = (lf_i128)(t48 + t49);
-	const lf_i128 t51 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
+	const lf_i128 t51 = (lf_i128)((lf_i128)t5 * (lf_i128)t26);
 	const lf_i128 t52 = (lf_i128)(t50 + t51);
-	const lf_i128 t53 = (lf_i128)((lf_i128)t6 * (lf_i128)t10);
+	const lf_i128 t53 = (lf_i128)((lf_i128)t6 * (lf_i128)t29);
 	const lf_i128 t54 = (lf_i128)(t52 + t53);
-	const lf_i128 t55 = (lf_i128)((lf_i128)t1 * (lf_i128)t16);
-	const lf_i128 t56 = (lf_i128)((lf_i128)t2 * (lf_i128)t15);
-	const lf_i128 t57 = (lf_i128)(t55 + t56);
-	const lf_i128 t58 = (lf_i128)((lf_i128)t3 * (lf_i128)t14);
-	const lf_i128 t59 = (lf_i128)(t57 + t58);
-	const lf_i128 t60 = (lf_i128)((lf_i128)t4 * (lf_i128)t13);
-	const lf_i128 t61 = (lf_i128)(t59 + t60);
-	const lf_i128 t62 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
-	const lf_i128 t63 = (lf_i128)(t61 + t62);
-	const lf_i128 t64 = (lf_i128)((lf_i128)t6 * (lf_i128)t11);
-	const lf_i128 t65 = (lf_i128)(t63 + t64);
-	const lf_i128 t66 = (lf_i128)((lf_i128)t7 * (lf_i128)t10);
-	const lf_i128 t67 = (lf_i128)(t65 + t66);
-	const lf_i128 t68 = (lf_i128)((lf_i128)t1 * (lf_i128)t17);
-	const lf_i128 t69 = (lf_i128)((lf_i128)t2 * (lf_i128)t16);
+	const lf_i128 t55 = (lf_i128)((lf_i128)t7 * (lf_i128)t32);
+	const lf_i128 t56 = (lf_i128)(t54 + t55);
+	const lf_i128 t57 = (lf_i128)((lf_i128)t8 * (lf_i128)t35);
+	const lf_i128 t58 = (lf_i128)(t56 + t57);
+	const lf_i128 t59 = (lf_i128)((lf_i128)t9 * (lf_i128)t38);
+	const lf_i128 t60 = (lf_i128)(t58 + t59);
+	const lf_i128 t61 = (lf_i128)(t43 >> 58);
+	const int64_t t62 = (int64_t)(t43 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t63 = (lf_i128)(t60 + t61);
+	const lf_i128 t64 = (lf_i128)((lf_i128)t1 * (lf_i128)t12);
+	const lf_i128 t65 = (lf_i128)((lf_i128)t2 * (lf_i128)t11);
+	const lf_i128 t66 = (lf_i128)(t64 + t65);
+	const lf_i128 t67 = (lf_i128)((lf_i128)t3 * (lf_i128)t10);
+	const lf_i128 t68 = (lf_i128)(t66 + t67);
+	const lf_i128 t69 = (lf_i128)((lf_i128)t4 * (lf_i128)t20);
 	const lf_i128 t70 = (lf_i128)(t68 + t69);
-	const lf_i128 t71 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
+	const lf_i128 t71 = (lf_i128)((lf_i128)t5 * (lf_i128)t23);
 	const lf_i128 t72 = (lf_i128)(t70 + t71);
-	const lf_i128 t73 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
+	const lf_i128 t73 = (lf_i128)((lf_i128)t6 * (lf_i128)t26);
 	const lf_i128 t74 = (lf_i128)(t72 + t73);
-	const lf_i128 t75 = (lf_i128)((lf_i128)t5 * (lf_i128)t13);
+	const lf_i128 t75 = (lf_i128)((lf_i128)t7 * (lf_i128)t29);
 	const lf_i128 t76 = (lf_i128)(t74 + t75);
-	const lf_i128 t77 = (lf_i128)((lf_i128)t6 * (lf_i128)t12);
+	const lf_i128 t77 = (lf_i128)((lf_i128)t8 * (lf_i128)t32);
 	const lf_i128 t78 = (lf_i128)(t76 + t77);
-	const lf_i128 t79 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
+	const lf_i128 t79 = (lf_i128)((lf_i128)t9 * (lf_i128)t35);
 	const lf_i128 t80 = (lf_i128)(t78 + t79);
-	const lf_i128 t81 = (lf_i128)((lf_i128)t8 * (lf_i128)t10);
-	const lf_i128 t82 = (lf_i128)(t80 + t81);
-	const lf_i128 t83 = (lf_i128)((lf_i128)t1 * (lf_i128)t18);
-	const lf_i128 t84 = (lf_i128)((lf_i128)t2 * (lf_i128)t17);
-	const lf_i128 t85 = (lf_i128)(t83 + t84);
-	const lf_i128 t86 = (lf_i128)((lf_i128)t3 * (lf_i128)t16);
-	const lf_i128 t87 = (lf_i128)(t85 + t86);
-	const lf_i128 t88 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
-	const lf_i128 t89 = (lf_i128)(t87 + t88);
-	const lf_i128 t90 = (lf_i128)((lf_i128)t5 * (lf_i128)t14);
-	const lf_i128 t91 = (lf_i128)(t89 + t90);
-	const lf_i128 t92 = (lf_i128)((lf_i128)t6 * (lf_i128)t13);
-	const lf_i128 t93 = (lf_i128)(t91 + t92);
-	const lf_i128 t94 = (lf_i128)((lf_i128)t7 * (lf_i128)t12);
-	const lf_i128 t95 = (lf_i128)(t93 + t94);
-	const lf_i128 t96 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
-	const lf_i128 t97 = (lf_i128)(t95 + t96);
-	const lf_i128 t98 = (lf_i128)((lf_i128)t9 * (lf_i128)t10);
-	const lf_i128 t99 = (lf_i128)(t97 + t98);
-	const lf_i128 t100 = (lf_i128)((lf_i128)t2 * (lf_i128)t18);
-	const lf_i128 t101 = (lf_i128)((lf_i128)t3 * (lf_i128)t17);
-	const lf_i128 t102 = (lf_i128)(t100 + t101);
-	const lf_i128 t103 = (lf_i128)((lf_i128)t4 * (lf_i128)t16);
-	const lf_i128 t104 = (lf_i128)(t102 + t103);
-	const lf_i128 t105 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
+	const lf_i128 t81 = (lf_i128)(t63 >> 58);
+	const int64_t t82 = (int64_t)(t63 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t83 = (lf_i128)(t80 + t81);
+	const lf_i128 t84 = (lf_i128)((lf_i128)t1 * (lf_i128)t13);
+	const lf_i128 t85 = (lf_i128)((lf_i128)t2 * (lf_i128)t12);
+	const lf_i128 t86 = (lf_i128)(t84 + t85);
+	const lf_i128 t87 = (lf_i128)((lf_i128)t3 * (lf_i128)t11);
+	const lf_i128 t88 = (lf_i128)(t86 + t87);
+	const lf_i128 t89 = (lf_i128)((lf_i128)t4 * (lf_i128)t10);
+	const lf_i128 t90 = (lf_i128)(t88 + t89);
+	const lf_i128 t91 = (lf_i128)((lf_i128)t5 * (lf_i128)t20);
+	const lf_i128 t92 = (lf_i128)(t90 + t91);
+	const lf_i128 t93 = (lf_i128)((lf_i128)t6 * (lf_i128)t23);
+	const lf_i128 t94 = (lf_i128)(t92 + t93);
+	const lf_i128 t95 = (lf_i128)((lf_i128)t7 * (lf_i128)t26);
+	const lf_i128 t96 = (lf_i128)(t94 + t95);
+	const lf_i128 t97 = (lf_i128)((lf_i128)t8 * (lf_i128)t29);
+	const lf_i128 t98 = (lf_i128)(t96 + t97);
+	const lf_i128 t99 = (lf_i128)((lf_i128)t9 * (lf_i128)t32);
+	const lf_i128 t100 = (lf_i128)(t98 + t99);
+	const lf_i128 t101 = (lf_i128)(t83 >> 58);
+	const int64_t t102 = (int64_t)(t83 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t103 = (lf_i128)(t100 + t101);
+	const lf_i128 t104 = (lf_i128)((lf_i128)t1 * (lf_i128)t14);
+	const lf_i128 t105 = (lf_i128)((lf_i128)t2 * (lf_i128)t13);
 	const lf_i128 t106 = (lf_i128)(t104 + t105);
-	const lf_i128 t107 = (lf_i128)((lf_i128)t6 * (lf_i128)t14);
+	const lf_i128 t107 = (lf_i128)((lf_i128)t3 * (lf_i128)t12);
 	const lf_i128 t108 = (lf_i128)(t106 + t107);
-	const lf_i128 t109 = (lf_i128)((lf_i128)t7 * (lf_i128)t13);
+	const lf_i128 t109 = (lf_i128)((lf_i128)t4 * (lf_i128)t11);
 	const lf_i128 t110 = (lf_i128)(t108 + t109);
-	const lf_i128 t111 = (lf_i128)((lf_i128)t8 * (lf_i128)t12);
+	const lf_i128 t111 = (lf_i128)((lf_i128)t5 * (lf_i128)t10);
 	const lf_i128 t112 = (lf_i128)(t110 + t111);
-	const lf_i128 t113 = (lf_i128)((lf_i128)t9 * (lf_i128)t11);
+	const lf_i128 t113 = (lf_i128)((lf_i128)t6 * (lf_i128)t20);
 	const lf_i128 t114 = (lf_i128)(t112 + t113);
-	const lf_i128 t115 = (lf_i128)((lf_i128)t3 * (lf_i128)t18);
-	const lf_i128 t116 = (lf_i128)((lf_i128)t4 * (lf_i128)t17);
-	const lf_i128 t117 = (lf_i128)(t115 + t116);
-	const lf_i128 t118 = (lf_i128)((lf_i128)t5 * (lf_i128)t16);
-	const lf_i128 t119 = (lf_i128)(t117 + t118);
-	const lf_i128 t120 = (lf_i128)((lf_i128)t6 * (lf_i128)t15);
-	const lf_i128 t121 = (lf_i128)(t119 + t120);
-	const lf_i128 t122 = (lf_i128)((lf_i128)t7 * (lf_i128)t14);
-	const lf_i128 t123 = (lf_i128)(t121 + t122);
-	const lf_i128 t124 = (lf_i128)((lf_i128)t8 * (lf_i128)t13);
-	const lf_i128 t125 = (lf_i128)(t123 + t124);
-	const lf_i128 t126 = (lf_i128)((lf_i128)t9 * (lf_i128)t12);
-	const lf_i128 t127 = (lf_i128)(t125 + t126);
-	const lf_i128 t128 = (lf_i128)((lf_i128)t4 * (lf_i128)t18);
-	const lf_i128 t129 = (lf_i128)((lf_i128)t5 * (lf_i128)t17);
+	const lf_i128 t115 = (lf_i128)((lf_i128)t7 * (lf_i128)t23);
+	const lf_i128 t116 = (lf_i128)(t114 + t115);
+	const lf_i128 t117 = (lf_i128)((lf_i128)t8 * (lf_i128)t26);
+	const lf_i128 t118 = (lf_i128)(t116 + t117);
+	const lf_i128 t119 = (lf_i128)((lf_i128)t9 * (lf_i128)t29);
+	const lf_i128 t120 = (lf_i128)(t118 + t119);
+	const lf_i128 t121 = (lf_i128)(t103 >> 58);
+	const int64_t t122 = (int64_t)(t103 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t123 = (lf_i128)(t120 + t121);
+	const lf_i128 t124 = (lf_i128)((lf_i128)t1 * (lf_i128)t15);
+	const lf_i128 t125 = (lf_i128)((lf_i128)t2 * (lf_i128)t14);
+	const lf_i128 t126 = (lf_i128)(t124 + t125);
+	const lf_i128 t127 = (lf_i128)((lf_i128)t3 * (lf_i128)t13);
+	const lf_i128 t128 = (lf_i128)(t126 + t127);
+	const lf_i128 t129 = (lf_i128)((lf_i128)t4 * (lf_i128)t12);
 	const lf_i128 t130 = (lf_i128)(t128 + t129);
-	const lf_i128 t131 = (lf_i128)((lf_i128)t6 * (lf_i128)t16);
+	const lf_i128 t131 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
 	const lf_i128 t132 = (lf_i128)(t130 + t131);
-	const lf_i128 t133 = (lf_i128)((lf_i128)t7 * (lf_i128)t15);
+	const lf_i128 t133 = (lf_i128)((lf_i128)t6 * (lf_i128)t10);
 	const lf_i128 t134 = (lf_i128)(t132 + t133);
-	const lf_i128 t135 = (lf_i128)((lf_i128)t8 * (lf_i128)t14);
+	const lf_i128 t135 = (lf_i128)((lf_i128)t7 * (lf_i128)t20);
 	const lf_i128 t136 = (lf_i128)(t134 + t135);
-	const lf_i128 t137 = (lf_i128)((lf_i128)t9 * (lf_i128)t13);
+	const lf_i128 t137 = (lf_i128)((lf_i128)t8 * (lf_i128)t23);
 	const lf_i128 t138 = (lf_i128)(t136 + t137);
-	const lf_i128 t139 = (lf_i128)((lf_i128)t5 * (lf_i128)t18);
-	const lf_i128 t140 = (lf_i128)((lf_i128)t6 * (lf_i128)t17);
-	const lf_i128 t141 = (lf_i128)(t139 + t140);
-	const lf_i128 t142 = (lf_i128)((lf_i128)t7 * (lf_i128)t16);
-	const lf_i128 t143 = (lf_i128)(t141 + t142);
-	const lf_i128 t144 = (lf_i128)((lf_i128)t8 * (lf_i128)t15);
-	const lf_i128 t145 = (lf_i128)(t143 + t144);
-	const lf_i128 t146 = (lf_i128)((lf_i128)t9 * (lf_i128)t14);
-	const lf_i128 t147 = (lf_i128)(t145 + t146);
-	const lf_i128 t148 = (lf_i128)((lf_i128)t6 * (lf_i128)t18);
-	const lf_i128 t149 = (lf_i128)((lf_i128)t7 * (lf_i128)t17);
+	const lf_i128 t139 = (lf_i128)((lf_i128)t9 * (lf_i128)t26);
+	const lf_i128 t140 = (lf_i128)(t138 + t139);
+	const lf_i128 t141 = (lf_i128)(t123 >> 58);
+	const int64_t t142 = (int64_t)(t123 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t143 = (lf_i128)(t140 + t141);
+	const lf_i128 t144 = (lf_i128)((lf_i128)t1 * (lf_i128)t16);
+	const lf_i128 t145 = (lf_i128)((lf_i128)t2 * (lf_i128)t15);
+	const lf_i128 t146 = (lf_i128)(t144 + t145);
+	const lf_i128 t147 = (lf_i128)((lf_i128)t3 * (lf_i128)t14);
+	const lf_i128 t148 = (lf_i128)(t146 + t147);
+	const lf_i128 t149 = (lf_i128)((lf_i128)t4 * (lf_i128)t13);
 	const lf_i128 t150 = (lf_i128)(t148 + t149);
-	const lf_i128 t151 = (lf_i128)((lf_i128)t8 * (lf_i128)t16);
+	const lf_i128 t151 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
 	const lf_i128 t152 = (lf_i128)(t150 + t151);
-	const lf_i128 t153 = (lf_i128)((lf_i128)t9 * (lf_i128)t15);
+	const lf_i128 t153 = (lf_i128)((lf_i128)t6 * (lf_i128)t11);
 	const lf_i128 t154 = (lf_i128)(t152 + t153);
-	const lf_i128 t155 = (lf_i128)((lf_i128)t7 * (lf_i128)t18);
-	const lf_i128 t156 = (lf_i128)((lf_i128)t8 * (lf_i128)t17);
-	const lf_i128 t157 = (lf_i128)(t155 + t156);
-	const lf_i128 t158 = (lf_i128)((lf_i128)t9 * (lf_i128)t16);
-	const lf_i128 t159 = (lf_i128)(t157 + t158);
-	const lf_i128 t160 = (lf_i128)((lf_i128)t8 * (lf_i128)t18);
-	const lf_i128 t161 = (lf_i128)((lf_i128)t9 * (lf_i128)t17);
-	const lf_i128 t162 = (lf_i128)(t160 + t161);
-	const lf_i128 t163 = (lf_i128)((lf_i128)t9 * (lf_i128)t18);
-	const lf_i128 t164 = (lf_i128)(t163 * (lf_i128)INT64_C(2));
-	const lf_i128 t165 = (lf_i128)(t82 + t164);
-	const lf_i128 t166 = (lf_i128)(t162 * (lf_i128)INT64_C(2));
-	const lf_i128 t167 = (lf_i128)(t67 + t166);
-	const int64_t t168 = (int64_t)(t159 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t169 = (int64_t)(t168 * INT64_C(2));
-	const lf_i128 t170 = (lf_i128)(t159 >> 57);
-	const lf_i128 t171 = (lf_i128)(t54 + (lf_i128)t169);
-	const lf_i128 t172 = (lf_i128)(t167 + t170);
-	const int64_t t173 = (int64_t)(t154 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t174 = (int64_t)(t173 * INT64_C(2));
-	const lf_i128 t175 = (lf_i128)(t154 >> 57);
-	const lf_i128 t176 = (lf_i128)(t43 + (lf_i128)t174);
-	const lf_i128 t177 = (lf_i128)(t171 + t175);
-	const int64_t t178 = (int64_t)(t147 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t179 = (int64_t)(t178 * INT64_C(2));
-	const lf_i128 t180 = (lf_i128)(t147 >> 57);
-	const lf_i128 t181 = (lf_i128)(t34 + (lf_i128)t179);
-	const lf_i128 t182 = (lf_i128)(t176 + t180);
-	const int64_t t183 = (int64_t)(t138 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t184 = (int64_t)(t183 * INT64_C(2));
-	const lf_i128 t185 = (lf_i128)(t138 >> 57);
-	const lf_i128 t186 = (lf_i128)(t27 + (lf_i128)t184);
-	const lf_i128 t187 = (lf_i128)(t181 + t185);
-	const int64_t t188 = (int64_t)(t127 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t189 = (int64_t)(t188 * INT64_C(2));
-	const lf_i128 t190 = (lf_i128)(t127 >> 57);
-	const lf_i128 t191 = (lf_i128)(t22 + (lf_i128)t189);
-	const lf_i128 t192 = (lf_i128)(t186 + t190);
-	const int64_t t193 = (int64_t)(t114 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t194 = (int64_t)(t193 * INT64_C(2));
-	const lf_i128 t195 = (lf_i128)(t114 >> 57);
-	const lf_i128 t196 = (lf_i128)(t19 + (lf_i128)t194);
-	const lf_i128 t197 = (lf_i128)(t191 + t195);
-	const lf_i128 t198 = (lf_i128)(t196 >> 58);
-	const int64_t t199 = (int64_t)(t196 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t200 = (lf_i128)(t197 + t198);
-	const lf_i128 t201 = (lf_i128)(t200 >> 58);
-	const int64_t t202 = (int64_t)(t200 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t203 = (lf_i128)(t192 + t201);
-	const lf_i128 t204 = (lf_i128)(t203 >> 58);
-	const int64_t t205 = (int64_t)(t203 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t206 = (lf_i128)(t187 + t204);
-	const lf_i128 t207 = (lf_i128)(t206 >> 58);
+	const lf_i128 t155 = (lf_i128)((lf_i128)t7 * (lf_i128)t10);
+	const lf_i128 t156 = (lf_i128)(t154 + t155);
+	const lf_i128 t157 = (lf_i128)((lf_i128)t8 * (lf_i128)t20);
+	const lf_i128 t158 = (lf_i128)(t156 + t157);
+	const lf_i128 t159 = (lf_i128)((lf_i128)t9 * (lf_i128)t23);
+	const lf_i128 t160 = (lf_i128)(t158 + t159);
+	const lf_i128 t161 = (lf_i128)(t143 >> 58);
+	const int64_t t162 = (int64_t)(t143 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t163 = (lf_i128)(t160 + t161);
+	const lf_i128 t164 = (lf_i128)((lf_i128)t1 * (lf_i128)t17);
+	const lf_i128 t165 = (lf_i128)((lf_i128)t2 * (lf_i128)t16);
+	const lf_i128 t166 = (lf_i128)(t164 + t165);
+	const lf_i128 t167 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
+	const lf_i128 t168 = (lf_i128)(t166 + t167);
+	const lf_i128 t169 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
+	const lf_i128 t170 = (lf_i128)(t168 + t169);
+	const lf_i128 t171 = (lf_i128)((lf_i128)t5 * (lf_i128)t13);
+	const lf_i128 t172 = (lf_i128)(t170 + t171);
+	const lf_i128 t173 = (lf_i128)((lf_i128)t6 * (lf_i128)t12);
+	const lf_i128 t174 = (lf_i128)(t172 + t173);
+	const lf_i128 t175 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
+	const lf_i128 t176 = (lf_i128)(t174 + t175);
+	const lf_i128 t177 = (lf_i128)((lf_i128)t8 * (lf_i128)t10);
+	const lf_i128 t178 = (lf_i128)(t176 + t177);
+	const lf_i128 t179 = (lf_i128)((lf_i128)t9 * (lf_i128)t20);
+	const lf_i128 t180 = (lf_i128)(t178 + t179);
+	const lf_i128 t181 = (lf_i128)(t163 >> 58);
+	const int64_t t182 = (int64_t)(t163 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t183 = (lf_i128)(t180 + t181);
+	const lf_i128 t184 = (lf_i128)((lf_i128)t1 * (lf_i128)t18);
+	const lf_i128 t185 = (lf_i128)((lf_i128)t2 * (lf_i128)t17);
+	const lf_i128 t186 = (lf_i128)(t184 + t185);
+	const lf_i128 t187 = (lf_i128)((lf_i128)t3 * (lf_i128)t16);
+	const lf_i128 t188 = (lf_i128)(t186 + t187);
+	const lf_i128 t189 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
+	const lf_i128 t190 = (lf_i128)(t188 + t189);
+	const lf_i128 t191 = (lf_i128)((lf_i128)t5 * (lf_i128)t14);
+	const lf_i128 t192 = (lf_i128)(t190 + t191);
+	const lf_i128 t193 = (lf_i128)((lf_i128)t6 * (lf_i128)t13);
+	const lf_i128 t194 = (lf_i128)(t192 + t193);
+	const lf_i128 t195 = (lf_i128)((lf_i128)t7 * (lf_i128)t12);
+	const lf_i128 t196 = (lf_i128)(t194 + t195);
+	const lf_i128 t197 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
+	const lf_i128 t198 = (lf_i128)(t196 + t197);
+	const lf_i128 t199 = (lf_i128)((lf_i128)t9 * (lf_i128)t10);
+	const lf_i128 t200 = (lf_i128)(t198 + t199);
+	const lf_i128 t201 = (lf_i128)(t183 >> 58);
+	const int64_t t202 = (int64_t)(t183 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t203 = (lf_i128)(t200 + t201);
+	const lf_i128 t204 = (lf_i128)(t203 >> 57);
+	const int64_t t205 = (int64_t)(t203 & (lf_i128)INT64_C(144115188075855871));
+	const lf_i128 t206 = (lf_i128)((lf_i128)t62 + t204);
+	const int64_t t207 = (int64_t)(t206 >> 58);
 	const int64_t t208 = (int64_t)(t206 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t209 = (lf_i128)(t182 + t207);
-	const lf_i128 t210 = (lf_i128)(t209 >> 58);
-	const int64_t t211 = (int64_t)(t209 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t212 = (lf_i128)(t177 + t210);
-	const lf_i128 t213 = (lf_i128)(t212 >> 58);
-	const int64_t t214 = (int64_t)(t212 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t215 = (lf_i128)(t172 + t213);
-	const lf_i128 t216 = (lf_i128)(t215 >> 58);
-	const int64_t t217 = (int64_t)(t215 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t218 = (lf_i128)(t165 + t216);
-	const lf_i128 t219 = (lf_i128)(t218 >> 58);
-	const int64_t t220 = (int64_t)(t218 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t221 = (lf_i128)(t99 + t219);
-	const lf_i128 t222 = (lf_i128)(t221 >> 57);
-	const int64_t t223 = (int64_t)(t221 & (lf_i128)INT64_C(144115188075855871));
-	const lf_i128 t224 = (lf_i128)((lf_i128)t199 + t222);
-	const int64_t t225 = (int64_t)(t224 >> 58);
-	const int64_t t226 = (int64_t)(t224 & (lf_i128)INT64_C(288230376151711743));
-	const int64_t t227 = (int64_t)(t202 + t225);
-	r[0] = t226;
-	r[1] = t227;
-	r[2] = t205;
-	r[3] = t208;
-	r[4] = t211;
-	r[5] = t214;
-	r[6] = t217;
-	r[7] = t220;
-	r[8] = t223;
+	const int64_t t209 = (int64_t)(t82 + t207);
+	r[0] = t208;
+	r[1] = t209;
+	r[2] = t102;
+	r[3] = t122;
+	r[4] = t142;
+	r[5] = t162;
+	r[6] = t182;
+	r[7] = t202;
+	r[8] = t205;
 }
 
 /* square: r = a^2 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x3ffffffffffffff]; limb 1 [0, 0x400000000000e10]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
+ *   out: limb 0 [0, 0x3ffffffffffffff]; limb 1 [0, 0x400000000000790]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
 static inline void fe_square(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -308,151 +291,129 @@ static inline void fe_square(int64_t *r, const int64_t *a)
 	const int64_t t16 = (int64_t)(t7 * INT64_C(2));
 	const int64_t t17 = (int64_t)(t8 * INT64_C(2));
 	const lf_i128 t18 = (lf_i128)((lf_i128)t1 * (lf_i128)t1);
-	const lf_i128 t19 = (lf_i128)((lf_i128)t10 * (lf_i128)t2);
-	const lf_i128 t20 = (lf_i128)((lf_i128)t10 * (lf_i128)t3);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t10 * (lf_i128)t4);
-	const lf_i128 t22 = (lf_i128)((lf_i128)t10 * (lf_i128)t5);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t10 * (lf_i128)t6);
-	const lf_i128 t24 = (lf_i128)((lf_i128)t10 * (lf_i128)t7);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t10 * (lf_i128)t8);
-	const lf_i128 t26 = (lf_i128)((lf_i128)t10 * (lf_i128)t9);
-	const lf_i128 t27 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
-	const lf_i128 t28 = (lf_i128)(t20 + t27);
-	const lf_i128 t29 = (lf_i128)((lf_i128)t11 * (lf_i128)t3);
-	const lf_i128 t30 = (lf_i128)(t21 + t29);
-	const lf_i128 t31 = (lf_i128)((lf_i128)t11 * (lf_i128)t4);
-	const lf_i128 t32 = (lf_i128)(t22 + t31);
-	const lf_i128 t33 = (lf_i128)((lf_i128)t11 * (lf_i128)t5);
-	const lf_i128 t34 = (lf_i128)(t23 + t33);
-	const lf_i128 t35 = (lf_i128)((lf_i128)t11 * (lf_i128)t6);
-	const lf_i128 t36 = (lf_i128)(t24 + t35);
-	const lf_i128 t37 = (lf_i128)((lf_i128)t11 * (lf_i128)t7);
-	const lf_i128 t38 = (lf_i128)(t25 + t37);
-	const lf_i128 t39 = (lf_i128)((lf_i128)t11 * (lf_i128)t8);
-	const lf_i128 t40 = (lf_i128)(t26 + t39);
-	const lf_i128 t41 = (lf_i128)((lf_i128)t11 * (lf_i128)t9);
-	const lf_i128 t42 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
-	const lf_i128 t43 = (lf_i128)(t32 + t42);
-	const lf_i128 t44 = (lf_i128)((lf_i128)t12 * (lf_i128)t4);
-	const lf_i128 t45 = (lf_i128)(t34 + t44);
-	const lf_i128 t46 = (lf_i128)((lf_i128)t12 * (lf_i128)t5);
-	const lf_i128 t47 = (lf_i128)(t36 + t46);
-	const lf_i128 t48 = (lf_i128)((lf_i128)t12 * (lf_i128)t6);
-	const lf_i128 t49 = (lf_i128)(t38 + t48);
-	const lf_i128 t50 = (lf_i128)((lf_i128)t12 * (lf_i128)t7);
-	const lf_i128 t51 = (lf_i128)(t40 + t50);
-	const lf_i128 t52 = (lf_i128)((lf_i128)t12 * (lf_i128)t8);
-	const lf_i128 t53 = (lf_i128)(t41 + t52);
-	const lf_i128 t54 = (lf_i128)((lf_i128)t12 * (lf_i128)t9);
-	const lf_i128 t55 = (lf_i128)((lf_i128)t4 * (lf_i128)t4);
-	const lf_i128 t56 = (lf_i128)(t47 + t55);
-	const lf_i128 t57 = (lf_i128)((lf_i128)t13 * (lf_i128)t5);
-	const lf_i128 t58 = (lf_i128)(t49 + t57);
-	const lf_i128 t59 = (lf_i128)((lf_i128)t13 * (lf_i128)t6);
-	const lf_i128 t60 = (lf_i128)(t51 + t59);
-	const lf_i128 t61 = (lf_i128)((lf_i128)t13 * (lf_i128)t7);
-	const lf_i128 t62 = (lf_i128)(t53 + t61);
-	const lf_i128 t63 = (lf_i128)((lf_i128)t13 * (lf_i128)t8);
-	const lf_i128 t64 = (lf_i128)(t54 + t63);
-	const lf_i128 t65 = (lf_i128)((lf_i128)t13 * (lf_i128)t9);
-	const lf_i128 t66 = (lf_i128)((lf_i128)t5 * (lf_i128)t5);
-	const lf_i128 t67 = (lf_i128)(t60 + t66);
-	const lf_i128 t68 = (lf_i128)((lf_i128)t14 * (lf_i128)t6);
-	const lf_i128 t69 = (lf_i128)(t62 + t68);
-	const lf_i128 t70 = (lf_i128)((lf_i128)t14 * (lf_i128)t7);
-	const lf_i128 t71 = (lf_i128)(t64 + t70);
-	const lf_i128 t72 = (lf_i128)((lf_i128)t14 * (lf_i128)t8);
-	const lf_i128 t73 = (lf_i128)(t65 + t72);
-	const lf_i128 t74 = (lf_i128)((lf_i128)t14 * (lf_i128)t9);
-	const lf_i128 t75 = (lf_i128)((lf_i128)t6 * (lf_i128)t6);
-	const lf_i128 t76 = (lf_i128)(t71 + t75);
-	const lf_i128 t77 = (lf_i128)((lf_i128)t15 * (lf_i128)t7);
-	const lf_i128 t78 = (lf_i128)(t73 + t77);
-	const lf_i128 t79 = (lf_i128)((lf_i128)t15 * (lf_i128)t8);
-	const lf_i128 t80 = (lf_i128)(t74 + t79);
-	const lf_i128 t81 = (lf_i128)((lf_i128)t15 * (lf_i128)t9);
-	const lf_i128 t82 = (lf_i128)((lf_i128)t7 * (lf_i128)t7);
-	const lf_i128 t83 = (lf_i128)(t80 + t82);
-	const lf_i128 t84 = (lf_i128)((lf_i128)t16 * (lf_i128)t8);
-	const lf_i128 t85 = (lf_i128)(t81 + t84);
-	const lf_i128 t86 = (lf_i128)((lf_i128)t16 * (lf_i128)t9);
-	const lf_i128 t87 = (lf_i128)((lf_i128)t8 * (lf_i128)t8);
-	const lf_i128 t88 = (lf_i128)(t86 + t87);
-	const lf_i128 t89 = (lf_i128)((lf_i128)t17 * (lf_i128)t9);
-	const lf_i128 t90 = (lf_i128)((lf_i128)t9 * (lf_i128)t9);
-	const lf_i128 t91 = (lf_i128)(t90 * (lf_i128)INT64_C(2));
-	const lf_i128 t92 = (lf_i128)(t58 + t91);
-	const lf_i128 t93 = (lf_i128)(t89 * (lf_i128)INT64_C(2));
-	const lf_i128 t94 = (lf_i128)(t56 + t93);
-	const int64_t t95 = (int64_t)(t88 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t96 = (int64_t)(t95 * INT64_C(2));
-	const lf_i128 t97 = (lf_i128)(t88 >> 57);
-	const lf_i128 t98 = (lf_i128)(t45 + (lf_i128)t96);
-	const lf_i128 t99 = (lf_i128)(t94 + t97);
-	const int64_t t100 = (int64_t)(t85 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t101 = (int64_t)(t100 * INT64_C(2));
-	const lf_i128 t102 = (lf_i128)(t85 >> 57);
-	const lf_i128 t103 = (lf_i128)(t43 + (lf_i128)t101);
-	const lf_i128 t104 = (lf_i128)(t98 + t102);
-	const int64_t t105 = (int64_t)(t83 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t106 = (int64_t)(t105 * INT64_C(2));
-	const lf_i128 t107 = (lf_i128)(t83 >> 57);
-	const lf_i128 t108 = (lf_i128)(t30 + (lf_i128)t106);
-	const lf_i128 t109 = (lf_i128)(t103 + t107);
-	const int64_t t110 = (int64_t)(t78 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t111 = (int64_t)(t110 * INT64_C(2));
-	const lf_i128 t112 = (lf_i128)(t78 >> 57);
-	const lf_i128 t113 = (lf_i128)(t28 + (lf_i128)t111);
-	const lf_i128 t114 = (lf_i128)(t108 + t112);
-	const int64_t t115 = (int64_t)(t76 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t116 = (int64_t)(t115 * INT64_C(2));
-	const lf_i128 t117 = (lf_i128)(t76 >> 57);
-	const lf_i128 t118 = (lf_i128)(t19 + (lf_i128)t116);
-	const lf_i128 t119 = (lf_i128)(t113 + t117);
-	const int64_t t120 = (int64_t)(t69 & (lf_i128)INT64_C(144115188075855871));
-	const int64_t t121 = (int64_t)(t120 * INT64_C(2));
-	const lf_i128 t122 = (lf_i128)(t69 >> 57);
-	const lf_i128 t123 = (lf_i128)(t18 + (lf_i128)t121);
-	const lf_i128 t124 = (lf_i128)(t118 + t122);
-	const lf_i128 t125 = (lf_i128)(t123 >> 58);
-	const int64_t t126 = (int64_t)(t123 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t127 = (lf_i128)(t124 + t125);
-	const lf_i128 t128 = (lf_i128)(t127 >> 58);
-	const int64_t t129 = (int64_t)(t127 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t130 = (lf_i128)(t119 + t128);
-	const lf_i128 t131 = (lf_i128)(t130 >> 58);
-	const int64_t t132 = (int64_t)(t130 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t133 = (lf_i128)(t114 + t131);
-	const lf_i128 t134 = (lf_i128)(t133 >> 58);
-	const int64_t t135 = (int64_t)(t133 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t136 = (lf_i128)(t109 + t134);
-	const lf_i128 t137 = (lf_i128)(t136 >> 58);
-	const int64_t t138 = (int64_t)(t136 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t139 = (lf_i128)(t104 + t137);
-	const lf_i128 t140 = (lf_i128)(t139 >> 58);
-	const int64_t t141 = (int64_t)(t139 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t142 = (lf_i128)(t99 + t140);
-	const lf_i128 t143 = (lf_i128)(t142 >> 58);
-	const int64_t t144 = (int64_t)(t142 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t145 = (lf_i128)(t92 + t143);
-	const lf_i128 t146 = (lf_i128)(t145 >> 58);
-	const int64_t t147 = (int64_t)(t145 & (lf_i128)INT64_C(288230376151711743));
-	const lf_i128 t148 = (lf_i128)(t67 + t146);
-	const lf_i128 t149 = (lf_i128)(t148 >> 57);
-	const int64_t t150 = (int64_t)(t148 & (lf_i128)INT64_C(144115188075855871));
-	const lf_i128 t151 = (lf_i128)((lf_i128)t126 + t149);
-	const int64_t t152 = (int64_t)(t151 >> 58);
-	const int64_t t153 = (int64_t)(t151 & (lf_i128)INT64_C(288230376151711743));
-	const int64_t t154 = (int64_t)(t129 + t152);
-	r[0] = t153;
-	r[1] = t154;
-	r[2] = t132;
-	r[3] = t135;
-	r[4] = t138;
-	r[5] = t141;
-	r[6] = t144;
-	r[7] = t147;
-	r[8] = t150;
+	const int64_t t19 = (int64_t)(t9 * INT64_C(2));
+	const lf_i128 t20 = (lf_i128)((lf_i128)t11 * (lf_i128)t19);
+	const lf_i128 t21 = (lf_i128)(t18 + t20);
+	const int64_t t22 = (int64_t)(t8 * INT64_C(2));
+	const lf_i128 t23 = (lf_i128)((lf_i128)t12 * (lf_i128)t22);
+	const lf_i128 t24 = (lf_i128)(t21 + t23);
+	const int64_t t25 = (int64_t)(t7 * INT64_C(2));
+	const lf_i128 t26 = (lf_i128)((lf_i128)t13 * (lf_i128)t25);
+	const lf_i128 t27 = (lf_i128)(t24 + t26);
+	const int64_t t28 = (int64_t)(t6 * INT64_C(2));
+	const lf_i128 t29 = (lf_i128)((lf_i128)t14 * (lf_i128)t28);
+	const lf_i128 t30 = (lf_i128)(t27 + t29);
+	const lf_i128 t31 = (lf_i128)((lf_i128)t10 * (lf_i128)t2);
+	const lf_i128 t32 = (lf_i128)((lf_i128)t12 * (lf_i128)t19);
+	const lf_i128 t33 = (lf_i128)(t31 + t32);
+	const lf_i128 t34 = (lf_i128)((lf_i128)t13 * (lf_i128)t22);
+	const lf_i128 t35 = (lf_i128)(t33 + t34);
+	const lf_i128 t36 = (lf_i128)((lf_i128)t14 * (lf_i128)t25);
+	const lf_i128 t37 = (lf_i128)(t35 + t36);
+	const lf_i128 t38 = (lf_i128)((lf_i128)t6 * (lf_i128)t28);
+	const lf_i128 t39 = (lf_i128)(t37 + t38);
+	const lf_i128 t40 = (lf_i128)(t30 >> 58);
+	const int64_t t41 = (int64_t)(t30 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t42 = (lf_i128)(t39 + t40);
+	const lf_i128 t43 = (lf_i128)((lf_i128)t10 * (lf_i128)t3);
+	const lf_i128 t44 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
+	const lf_i128 t45 = (lf_i128)(t43 + t44);
+	const lf_i128 t46 = (lf_i128)((lf_i128)t13 * (lf_i128)t19);
+	const lf_i128 t47 = (lf_i128)(t45 + t46);
+	const lf_i128 t48 = (lf_i128)((lf_i128)t14 * (lf_i128)t22);
+	const lf_i128 t49 = (lf_i128)(t47 + t48);
+	const lf_i128 t50 = (lf_i128)((lf_i128)t15 * (lf_i128)t25);
+	const lf_i128 t51 = (lf_i128)(t49 + t50);
+	const lf_i128 t52 = (lf_i128)(t42 >> 58);
+	const int64_t t53 = (int64_t)(t42 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t54 = (lf_i128)(t51 + t52);
+	const lf_i128 t55 = (lf_i128)((lf_i128)t10 * (lf_i128)t4);
+	const lf_i128 t56 = (lf_i128)((lf_i128)t11 * (lf_i128)t3);
+	const lf_i128 t57 = (lf_i128)(t55 + t56);
+	const lf_i128 t58 = (lf_i128)((lf_i128)t14 * (lf_i128)t19);
+	const lf_i128 t59 = (lf_i128)(t57 + t58);
+	const lf_i128 t60 = (lf_i128)((lf_i128)t15 * (lf_i128)t22);
+	const lf_i128 t61 = (lf_i128)(t59 + t60);
+	const lf_i128 t62 = (lf_i128)((lf_i128)t7 * (lf_i128)t25);
+	const lf_i128 t63 = (lf_i128)(t61 + t62);
+	const lf_i128 t64 = (lf_i128)(t54 >> 58);
+	const int64_t t65 = (int64_t)(t54 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t66 = (lf_i128)(t63 + t64);
+	const lf_i128 t67 = (lf_i128)((lf_i128)t10 * (lf_i128)t5);
+	const lf_i128 t68 = (lf_i128)((lf_i128)t11 * (lf_i128)t4);
+	const lf_i128 t69 = (lf_i128)(t67 + t68);
+	const lf_i128 t70 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
+	const lf_i128 t71 = (lf_i128)(t69 + t70);
+	const lf_i128 t72 = (lf_i128)((lf_i128)t15 * (lf_i128)t19);
+	const lf_i128 t73 = (lf_i128)(t71 + t72);
+	const lf_i128 t74 = (lf_i128)((lf_i128)t16 * (lf_i128)t22);
+	const lf_i128 t75 = (lf_i128)(t73 + t74);
+	const lf_i128 t76 = (lf_i128)(t66 >> 58);
+	const int64_t t77 = (int64_t)(t66 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t78 = (lf_i128)(t75 + t76);
+	const lf_i128 t79 = (lf_i128)((lf_i128)t10 * (lf_i128)t6);
+	const lf_i128 t80 = (lf_i128)((lf_i128)t11 * (lf_i128)t5);
+	const lf_i128 t81 = (lf_i128)(t79 + t80);
+	const lf_i128 t82 = (lf_i128)((lf_i128)t12 * (lf_i128)t4);
+	const lf_i128 t83 = (lf_i128)(t81 + t82);
+	const lf_i128 t84 = (lf_i128)((lf_i128)t16 * (lf_i128)t19);
+	const lf_i128 t85 = (lf_i128)(t83 + t84);
+	const lf_i128 t86 = (lf_i128)((lf_i128)t8 * (lf_i128)t22);
+	const lf_i128 t87 = (lf_i128)(t85 + t86);
+	const lf_i128 t88 = (lf_i128)(t78 >> 58);
+	const int64_t t89 = (int64_t)(t78 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t90 = (lf_i128)(t87 + t88);
+	const lf_i128 t91 = (lf_i128)((lf_i128)t10 * (lf_i128)t7);
+	const lf_i128 t92 = (lf_i128)((lf_i128)t11 * (lf_i128)t6);
+	const lf_i128 t93 = (lf_i128)(t91 + t92);
+	const lf_i128 t94 = (lf_i128)((lf_i128)t12 * (lf_i128)t5);
+	const lf_i128 t95 = (lf_i128)(t93 + t94);
+	const lf_i128 t96 = (lf_i128)((lf_i128)t4 * (lf_i128)t4);
+	const lf_i128 t97 = (lf_i128)(t95 + t96);
+	const lf_i128 t98 = (lf_i128)((lf_i128)t17 * (lf_i128)t19);
+	const lf_i128 t99 = (lf_i128)(t97 + t98);
+	const lf_i128 t100 = (lf_i128)(t90 >> 58);
+	const int64_t t101 = (int64_t)(t90 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t102 = (lf_i128)(t99 + t100);
+	const lf_i128 t103 = (lf_i128)((lf_i128)t10 * (lf_i128)t8);
+	const lf_i128 t104 = (lf_i128)((lf_i128)t11 * (lf_i128)t7);
+	const lf_i128 t105 = (lf_i128)(t103 + t104);
+	const lf_i128 t106 = (lf_i128)((lf_i128)t12 * (lf_i128)t6);
+	const lf_i128 t107 = (lf_i128)(t105 + t106);
+	const lf_i128 t108 = (lf_i128)((lf_i128)t13 * (lf_i128)t5);
+	const lf_i128 t109 = (lf_i128)(t107 + t108);
+	const lf_i128 t110 = (lf_i128)((lf_i128)t9 * (lf_i128)t19);
+	const lf_i128 t111 = (lf_i128)(t109 + t110);
+	const lf_i128 t112 = (lf_i128)(t102 >> 58);
+	const int64_t t113 = (int64_t)(t102 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t114 = (lf_i128)(t111 + t112);
+	const lf_i128 t115 = (lf_i128)((lf_i128)t10 * (lf_i128)t9);
+	const lf_i128 t116 = (lf_i128)((lf_i128)t11 * (lf_i128)t8);
+	const lf_i128 t117 = (lf_i128)(t115 + t116);
+	const lf_i128 t118 = (lf_i128)((lf_i128)t12 * (lf_i128)t7);
+	const lf_i128 t119 = (lf_i128)(t117 + t118);
+	const lf_i128 t120 = (lf_i128)((lf_i128)t13 * (lf_i128)t6);
+	const lf_i128 t121 = (lf_i128)(t119 + t120);
+	const lf_i128 t122 = (lf_i128)((lf_i128)t5 * (lf_i128)t5);
+	const lf_i128 t123 = (lf_i128)(t121 + t122);
+	const lf_i128 t124 = (lf_i128)(t114 >> 58);
+	const int64_t t125 = (int64_t)(t114 & (lf_i128)INT64_C(288230376151711743));
+	const lf_i128 t126 = (lf_i128)(t123 + t124);
+	const lf_i128 t127 = (lf_i128)(t126 >> 57);
+	const int64_t t128 = (int64_t)(t126 & (lf_i128)INT64_C(144115188075855871));
+	const lf_i128 t129 = (lf_i128)((lf_i128)t41 + t127);
+	const int64_t t130 = (int64_t)(t129 >> 58);
+	const int64_t t131 = (int64_t)(t129 & (lf_i128)INT64_C(288230376151711743));
+	const int64_t t132 = (int64_t)(t53 + t130);
+	r[0] = t131;
+	r[1] = t132;
+	r[2] = t65;
+	r[3] = t77;
+	r[4] = t89;
+	r[5] = t101;
+	r[6] = t113;
+	r[7] = t125;
+	r[8] = t128;
 }
 
 /* add: r = a + b, limb by limb (lazy: no carry).
@@ -500,7 +461,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
  *   in:  a within L less kp, b within S
- *   out: limb 0 [0x3ffffffffffffbe, 0x4000000000000000]; limb 1 [0x3ffffffffffe3dd, 0x4000000000000000]; limbs 2-8 [0x3ffffffffffffff, 0x4000000000000000] */
+ *   out: limb 0 [0x3ffffffffffffbe, 0x4000000000000000]; limb 1 [0x3fffffffffff0dd, 0x4000000000000000]; limbs 2-8 [0x3ffffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -552,7 +513,7 @@ static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* neg: r = -a mod p, limb by limb as kp - a.
  *   in:  a within S
- *   out: limb 0 [0x3ffffffffffffbe, 0xbfffffffffffffc]; limb 1 [0x3ffffffffffe3dd, 0xbfffffffffffffd]; limbs 2-7 [0x3ffffffffffffff, 0xbfffffffffffffd]; limb 8 [0x3ffffffffffffff, 0x7fffffffffffffd] */
+ *   out: limb 0 [0x3ffffffffffffbe, 0xbfffffffffffffc]; limb 1 [0x3fffffffffff0dd, 0xbfffffffffffffd]; limbs 2-7 [0x3ffffffffffffff, 0xbfffffffffffffd]; limb 8 [0x3ffffffffffffff, 0x7fffffffffffffd] */
 static inline void fe_neg(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -1111,62 +1072,68 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
  * Carries inserted by the bounds: none. */
-static void fe_invert(int64_t *r, const int64_t *a)
+static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {
 	int64_t t0[9], t1[9], t2[9], t3[9], t4[9], t5[9], t6[9], t7[9], t8[9], t9[9], t10[9], t11[9], t12[9];
-	fe_square(t1, a);
-	fe_mul(t1, t1, a);
-	fe_square(t2, t1);
+	sqr(t1, a);
+	mul(t1, t1, a);
+	sqr(t2, t1);
 	for (int i = 1; i < 2; i++)
-		fe_square(t2, t2);
-	fe_mul(t2, t2, t1);
-	fe_square(t3, t2);
+		sqr(t2, t2);
+	mul(t2, t2, t1);
+	sqr(t3, t2);
 	for (int i = 1; i < 4; i++)
-		fe_square(t3, t3);
-	fe_mul(t3, t3, t2);
-	fe_square(t4, t3);
+		sqr(t3, t3);
+	mul(t3, t3, t2);
+	sqr(t4, t3);
 	for (int i = 1; i < 8; i++)
-		fe_square(t4, t4);
-	fe_mul(t4, t4, t3);
-	fe_square(t5, t4);
+		sqr(t4, t4);
+	mul(t4, t4, t3);
+	sqr(t5, t4);
 	for (int i = 1; i < 16; i++)
-		fe_square(t5, t5);
-	fe_mul(t5, t5, t4);
-	fe_square(t6, t5);
+		sqr(t5, t5);
+	mul(t5, t5, t4);
+	sqr(t6, t5);
 	for (int i = 1; i < 32; i++)
-		fe_square(t6, t6);
-	fe_mul(t6, t6, t5);
-	fe_square(t7, t6);
+		sqr(t6, t6);
+	mul(t6, t6, t5);
+	sqr(t7, t6);
 	for (int i = 1; i < 64; i++)
-		fe_square(t7, t7);
-	fe_mul(t7, t7, t6);
-	fe_square(t8, t7);
-	fe_mul(t8, t8, a);
-	fe_square(t9, t8);
+		sqr(t7, t7);
+	mul(t7, t7, t6);
+	sqr(t8, t7);
+	mul(t8, t8, a);
+	sqr(t9, t8);
 	for (int i = 1; i < 129; i++)
-		fe_square(t9, t9);
-	fe_mul(t9, t9, t8);
-	fe_square(t10, t9);
-	fe_mul(t10, t10, a);
-	fe_square(t11, t10);
+		sqr(t9, t9);
+	mul(t9, t9, t8);
+	sqr(t10, t9);
+	mul(t10, t10, a);
+	sqr(t11, t10);
 	for (int i = 1; i < 259; i++)
-		fe_square(t11, t11);
-	fe_mul(t11, t11, t10);
-	fe_square(t12, t11);
-	fe_mul(t12, t12, a);
+		sqr(t11, t11);
+	mul(t11, t11, t10);
+	sqr(t12, t11);
+	mul(t12, t12, a);
 	memcpy(t0, t12, sizeof(int64_t) * 9);
-	fe_square(t0, t0);
-	fe_square(t0, t0);
-	fe_mul(t0, t0, a);
+	sqr(t0, t0);
+	sqr(t0, t0);
+	mul(t0, t0, a);
 	memcpy(r, t0, sizeof(int64_t) * 9);
 }
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
-void lf_fe_p521_r58_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+/* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_p521_r58_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+void lf_fe_p521_r58_mul(int64_t *r, const int64_t *a, const int64_t *b) { LF_CALL(fe_p521_r58_mul)(r, a, b); }
 
-void lf_fe_p521_r58_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
+/* square is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a) { fe_square(r, a); }
+void lf_fe_p521_r58_square(int64_t *r, const int64_t *a) { LF_CALL(fe_p521_r58_square)(r, a); }
 
 void lf_fe_p521_r58_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add(r, a, b); }
 
@@ -1186,7 +1153,7 @@ void lf_fe_p521_r58_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p521_r58_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p521_r58_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+void lf_fe_p521_r58_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

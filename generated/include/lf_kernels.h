@@ -44,7 +44,13 @@ enum lf_kernel_id {
 	LF_K_p256_mont_mult = 12,
 	LF_K_p256_mont_square = 13,
 	LF_K_p256_mont_mult_x8 = 14,
-	LF_K_COUNT = 15
+	LF_K_fe_c25519_r51_mul = 15,
+	LF_K_fe_c25519_r51_square = 16,
+	LF_K_fe_c448_r56_mul = 17,
+	LF_K_fe_c448_r56_square = 18,
+	LF_K_fe_p521_r58_mul = 19,
+	LF_K_fe_p521_r58_square = 20,
+	LF_K_COUNT = 21
 };
 
 
@@ -277,6 +283,54 @@ LF_KERNEL_DECL void lf_p256_mont_mult_x8_ref(int64_t *r, const int64_t *a, const
 #if defined(__x86_64__)
 /* ifma requires: avx avx512dq avx512f avx512ifma avx512vl */
 LF_KERNEL_DECL void lf_p256_mont_mult_x8_ifma(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* fe_c25519_r51_mul: r = a * b mod p, p = 2^255 - 19 (Curve25519 field, c25519_r51) */
+typedef void (*lf_fe_c25519_r51_mul_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__x86_64__)
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* fe_c25519_r51_square: r = a^2 mod p, p = 2^255 - 19 (Curve25519 field, c25519_r51) */
+typedef void (*lf_fe_c25519_r51_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_c25519_r51_square_ref(int64_t *r, const int64_t *a);
+#if defined(__x86_64__)
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx(int64_t *r, const int64_t *a);
+#endif
+
+/* fe_c448_r56_mul: r = a * b mod p, p = 2^448 - 1 - 2^224 (Curve448 field, c448_r56) */
+typedef void (*lf_fe_c448_r56_mul_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_c448_r56_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__x86_64__)
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c448_r56_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* fe_c448_r56_square: r = a^2 mod p, p = 2^448 - 1 - 2^224 (Curve448 field, c448_r56) */
+typedef void (*lf_fe_c448_r56_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_c448_r56_square_ref(int64_t *r, const int64_t *a);
+#if defined(__x86_64__)
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c448_r56_square_mulx(int64_t *r, const int64_t *a);
+#endif
+
+/* fe_p521_r58_mul: r = a * b mod p, p = 2^521 - 1 (P-521 field, p521_r58) */
+typedef void (*lf_fe_p521_r58_mul_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_p521_r58_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__x86_64__)
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_p521_r58_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* fe_p521_r58_square: r = a^2 mod p, p = 2^521 - 1 (P-521 field, p521_r58) */
+typedef void (*lf_fe_p521_r58_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a);
+#if defined(__x86_64__)
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_p521_r58_square_mulx(int64_t *r, const int64_t *a);
 #endif
 
 #ifdef __cplusplus

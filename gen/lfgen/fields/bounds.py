@@ -34,6 +34,37 @@ def _products(f, R, A):
     return M, (pm, om), (ps, os_)
 
 
+_CACHE = {}
+
+
+def contract(f):
+    """derive(f), once per field per run (the kernels and the C files share it)."""
+    if f.name not in _CACHE:
+        c = derive(f)
+        if f.a24:
+            c.mul_small = mul_small(f, c, f.a24)
+        _CACHE[f.name] = c
+    return _CACHE[f.name]
+
+
+def text(b):
+    """[(lo, hi)] per limb -> 'limbs 0-3 [0, 0x7ffff]; limb 4 [...]' (exact, grouped)."""
+    out, i = [], 0
+    while i < len(b):
+        j = i
+        while j + 1 < len(b) and b[j + 1] == b[i]:
+            j += 1
+        lo, hi = b[i]
+        rng = "[%s, %s]" % (_num(lo), _num(hi))
+        out.append(("limb %d %s" % (i, rng)) if i == j else ("limbs %d-%d %s" % (i, j, rng)))
+        i = j + 1
+    return "; ".join(out)
+
+
+def _num(x):
+    return str(x) if abs(x) < 1 << 16 else "%s0x%x" % ("-" if x < 0 else "", abs(x))
+
+
 def derive(f):
     base = ops.centred(f) if f.signed else ops.digits(f)
     L = ops.add_input(f)

@@ -42,7 +42,7 @@ def body(prog, indent="\t"):
             masks[cond] = m
         return masks[cond]
 
-    for st in prog.stmts:
+    for st in prog.live():
         op, d = st[0], st[1]
         a = st[2:]
         if op == "store":

@@ -51,10 +51,15 @@ class Formula:
                              % (self.f.name, self.what, e.name, op))
         return e
 
+    # products go through the pointers the formula's caller passes (the dispatched kernels
+    # where the field has assembly), the rest are the static C functions of the same file
+    CALL = {"mul": "mul", "square": "sqr"}
+
     def _emit(self, op, dst, *args):
         self.ops_used.add(op)
-        self.lines.append("fe_%s(%s);" % (op, ", ".join([dst.name] + [str(getattr(a, "name", a))
-                                                                      for a in args])))
+        self.lines.append("%s(%s);" % (self.CALL.get(op, "fe_" + op),
+                                       ", ".join([dst.name] + [str(getattr(a, "name", a))
+                                                               for a in args])))
         return dst
 
     def mul(self, a, b, dst=None):
@@ -101,7 +106,7 @@ class Formula:
         d = self.sqr(a, dst)
         if n > 1:
             self.lines.append("for (int i = 1; i < %d; i++)" % n)
-            self.lines.append("\tfe_square(%s, %s);" % (d.name, d.name))
+            self.lines.append("\tsqr(%s, %s);" % (d.name, d.name))
         return d
 
 

@@ -4,6 +4,9 @@ formulas (ladder step, inversion) with the carries the bounds required."""
 
 from . import bounds, c_emit, formula
 from .desc import FIELDS
+from ..kernels.fe_field import DISPATCHED
+
+PTRS = "lf_fe_mul_fn mul, lf_fe_square_fn sqr, "
 
 # (op, C parameters, what it computes, contract attribute or None)
 OPS = [
@@ -31,31 +34,8 @@ CURVE_OPS = [
 ]
 
 
-def _bound_text(b):
-    """[(lo, hi)] per limb -> 'limbs 0-3 [0, 0x7ffff], limb 4 [...]' (exact, grouped)."""
-    out, i = [], 0
-    while i < len(b):
-        j = i
-        while j + 1 < len(b) and b[j + 1] == b[i]:
-            j += 1
-        lo, hi = b[i]
-        rng = "[%s, %s]" % (_num(lo), _num(hi))
-        out.append(("limb %d %s" if i == j else "limbs %d-%d %s") %
-                   ((i, rng) if i == j else (i, j, rng)))
-        i = j + 1
-    return "; ".join(out)
-
-
-def _num(x):
-    if abs(x) < 1 << 16:
-        return str(x)
-    return "%s0x%x" % ("-" if x < 0 else "", abs(x))
-
-
 def field_context(f):
-    c = bounds.derive(f)
-    if f.a24:
-        c.mul_small = bounds.mul_small(f, c, f.a24)
+    c = bounds.contract(f)
     n = f.limbs
     arr = "int64_t[%d]" % n
     contracts = {
@@ -81,26 +61,26 @@ def field_context(f):
         prog = getattr(c, op)[0]
         pre, out = contracts[op]
         funcs.append(dict(op=op, params=params, what=text or what[op],
-                          pre=pre, post=_bound_text(out) if out else None,
+                          pre=pre, post=bounds.text(out) if out else None,
                           body=c_emit.body(prog), args=_args(params),
-                          needs_string=False))
+                          kernel=(f.name, op) in DISPATCHED))
     formulas = []
     if f.a24:
         F = formula.ladder_step(f, c)
         formulas.append(dict(name="ladder_step", F=F,
-                             params="int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, "
-                                    "const int64_t *x1",
+                             params=PTRS + "int64_t *x2, int64_t *z2, int64_t *x3, "
+                                    "int64_t *z3, const int64_t *x1",
                              doc=formula.ladder_step.__doc__, ret=None))
     F = formula.invert(f, c)
-    formulas.append(dict(name="invert", F=F, params="int64_t *r, const int64_t *a",
+    formulas.append(dict(name="invert", F=F, params=PTRS + "int64_t *r, const int64_t *a",
                          doc=formula.invert.__doc__, ret="r"))
     for fm in formulas:
         fm["args"] = _args(fm["params"])
         fm["decl"] = ", ".join("%s[%d]" % (t, n) for t in fm["F"].temps)
         fm["doc_c"] = "\n * ".join(l.strip() for l in fm["doc"].strip().splitlines())
     return dict(f=f, c=c, funcs=funcs, formulas=formulas, n=n, arr=arr,
-                R=_bound_text(c.R), M=_bound_text(c.M), L=_bound_text(c.L),
-                A=_bound_text(c.add_in), S=_bound_text(c.sub_in[1]) if c.kp else None,
+                R=bounds.text(c.R), M=bounds.text(c.M), L=bounds.text(c.L),
+                A=bounds.text(c.add_in), S=bounds.text(c.sub_in[1]) if c.kp else None,
                 kp=c.kp, kp_exp=getattr(c, "kp_exp", None), wide=f.bits > 32)
 
 
@@ -116,6 +96,6 @@ def generate(env, render):
         ctxs.append(ctx)
         files["generated/fields/%s.c" % f.name] = render(env, "c/field.c.j2", **ctx)
         for fn in ctx["funcs"] + [dict(op=fm["name"]) for fm in ctx["formulas"]]:
-            syms.append("lf_fe_%s_%s" % (f.name, fn["op"]))
+            syms.append("lf_fe_%s_%s" % (f.name, fn["op"]))   # the kernels' _ref: symbols.py
     files["generated/include/lf_fields.h"] = render(env, "c/lf_fields.h.j2", fields=ctxs)
     return files, syms

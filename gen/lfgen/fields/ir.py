@@ -86,6 +86,18 @@ class Prog:
             self.n = n
             return None
 
+    def live(self):
+        """The statements whose value reaches a store (dead ones -- a doubled top limb no
+        product needs -- dropped), in order; what the emitters print."""
+        need, out = set(), []
+        for st in reversed(self.stmts):
+            if st[1] is None or st[1].name in need or st[0] == "load":
+                out.append(st)
+                need.update(x.name for x in st[2:] if isinstance(x, Val))
+                if st[0] == "bytes_out":
+                    need.update(x.name for x in st[4])
+        return out[::-1]
+
     # -- operations -----------------------------------------------------------------------
     def load(self, arr, i, lo, hi):
         self.inputs.append((arr, i, lo, hi))

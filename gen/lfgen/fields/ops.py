@@ -214,11 +214,78 @@ def store(prog, arr, vals):
 
 
 # -- the operations: each returns (prog, output bound) --------------------------------------
+PREMUL_MAX = 1 << 8
+
+
+def fold_matrix(f):
+    """For a native layout whose terms all fold onto limb boundaries with small factors:
+    {k: {t: coeff}} for k = limbs .. 2 limbs - 2, the product columns above 2^power written
+    as sums of columns t < limbs (2^(bits k) = sum coeff 2^(bits t) mod p), every coeff
+    positive and below PREMUL_MAX.  Curve25519 5 x 51: {5: {0: 19}, ...}; Curve448 8 x 56:
+    {14: {2: 1, 6: 2}, ...}.  None where a fold lands inside a limb with a large shift (P-256
+    and P-384 native, whose terms sit 20 and 24 bits into a limb) or a term is negative: those
+    fold the columns after the product instead."""
+    if f.signed:
+        return None
+    n, b = f.limbs, f.bits
+    out = {}
+    for k in range(n, 2 * n - 1):
+        vec = {k: 1}
+        while max(vec) >= n:
+            pos = max(vec)
+            c = vec.pop(pos)
+            for pw, co in f.terms:
+                j, sh = divmod(pos * b - f.power + pw, b)
+                vec[j] = vec.get(j, 0) + c * (co << sh)
+        if any(c <= 0 or c >= PREMUL_MAX for c in vec.values()):
+            return None
+        out[k] = dict(sorted(vec.items()))
+    return out
+
+
+def _carry_in(cols, t):
+    """Column t, its products summed, takes the carry out of column t - 1 (the first chain,
+    interleaved with the products: one 128-bit column live at a time, and the products of
+    column t do not wait for the chain)."""
+    if t:
+        c = cols.carry(t - 1)
+        if c is not None:
+            cols.add_at(t, c, note=" (carry into column %d)" % t)
+
+
 def mul(f, ib, square=False):
     prog = Prog(f.name, "square" if square else "mul", wide=f.bits > 32)
     a = load(prog, f, "a", ib)
     bb = a if square else load(prog, f, "b", ib)
     n = f.limbs
+    F = fold_matrix(f)
+    if F is not None:
+        # fold before multiplying: a product whose column is at or above 2^power takes a
+        # premultiplied operand (ref10 / donna's 19 b_j; Curve448's 2 b_j) and lands in the
+        # low column directly, so no column above the limbs is ever formed
+        cols = Cols(prog, f, n)
+        pre = {}
+
+        def times(j, c, v):
+            if c == 1:
+                return v
+            if (j, c) not in pre:
+                pre[(j, c)] = prog.narrow(prog.mulc(v, c, note=" (limb %d times %d)" % (j, c)))
+            return pre[(j, c)]
+
+        a2 = [prog.shl(x, 1) for x in a[:-1]] if square else None
+        for t in range(n):
+            for i in range(n):
+                for j in range(i if square else 0, n):
+                    k = i + j
+                    c = 1 if k == t else F.get(k, {}).get(t)
+                    if not c:
+                        continue
+                    x = a[i] if (not square or i == j) else a2[i]
+                    cols.add_at(t, prog.mul(x, times(j, c, bb[j])), note=" (column %d)" % t)
+            _carry_in(cols, t)
+        out = reduce_columns(prog, f, cols, prog.what)
+        return prog, store(prog, "r", out)
     cols = Cols(prog, f, 2 * n - 1)
     if square:
         a2 = [prog.shl(x, 1) for x in a[:-1]]

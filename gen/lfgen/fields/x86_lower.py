@@ -1,0 +1,205 @@
+"""ir.Prog -> x86-64 (PeachPy, virtual registers), statement by statement: the assembly
+computes exactly the values whose bounds the program proved, in the same widths.
+
+An i64 value is one GPR (or a memory operand), an i128 value a pair (lo, hi).  The lowering
+covers what the native-radix products use (every value non-negative, so all arithmetic is
+unsigned):
+
+    load            a memory operand [arg + 8 i] (no register)
+    mul  x y        MOV rdx, x; MULX hi, lo, y            (y may be memory)
+    mulc x c        IMUL r, x, c -- or MULX by c in rdx when the result needs 128 bits
+    add             ADD/ADC in place into the operand that dies here
+    sar  x k        SHRD (+ SHR for a 128-bit result)
+    mask x k        AND with the mask register of width k
+    shl  x 1        ADD r, r
+    narrow          the low register
+    store           MOV [r + 8 i], x
+
+A value defined by `mulc`/`shl` whose every use is a multiplication operand, and a finished
+limb not needed for a while, is parked in a red-zone slot (a memory operand): that keeps the
+5-, 8- and 9-limb products inside the 15 registers.  Anything else (negative bounds, signed values) is refused: the JDK layouts stay
+in C.
+"""
+
+from .ir import BoundError
+
+
+class Lowering:
+    def __init__(self, f, prog, args, slots=16):
+        self.f, self.prog, self.args = f, prog, args
+        self.loc = {}
+        self.masks = {}
+        self._slots = f.red_zone_slots(slots)
+        self._next_slot = 0
+        self.stmts = prog.live()
+        uses = {}
+        for idx, st in enumerate(self.stmts):
+            for x in st[2:]:
+                if hasattr(x, "name"):
+                    uses.setdefault(x.name, []).append((idx, st))
+        self.uses = uses
+
+    def _dies(self, v, idx):
+        return all(i <= idx for i, _ in self.uses.get(v.name, []))
+
+    def _far(self, v, idx, gap=12):
+        """A finished limb not needed for `gap` statements: parked in a slot (the 8- and
+        9-limb products would otherwise hold every finished limb in a register)."""
+        us = self.uses.get(v.name, [])
+        return bool(us) and min(i for i, _ in us) > idx + gap
+
+    def _only_mul_operand(self, v):
+        us = self.uses.get(v.name, [])
+        return us and all(st[0] == "mul" for _, st in us)
+
+    def _slot(self):
+        if self._next_slot >= len(self._slots):      # past the red zone: a frame
+            from peachpy.x86_64.function import LocalVariable
+            self._slots.append(LocalVariable(8))
+        s = self._slots[self._next_slot]
+        self._next_slot += 1
+        return s
+
+    def _mask(self, k):
+        from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV
+        if k not in self.masks:
+            r = G()
+            MOV(r, (1 << k) - 1)
+            self.masks[k] = r
+        return self.masks[k]
+
+    def _reg(self, v):
+        """v's value in a register (a copy of a memory operand)."""
+        from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV
+        l = self.loc[v.name]
+        if l[0] == "reg":
+            return l[1]
+        if l[0] == "pair":
+            return l[1]
+        r = G()
+        MOV(r, l[1])
+        return r
+
+    def _op(self, v):
+        l = self.loc[v.name]
+        return l[1]                      # reg, or memory operand, or the pair's low register
+
+    def run(self):
+        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, MULX, IMUL, ADD, ADC,
+                                    SHRD, SHR, AND, XOR, rdx)
+        for idx, st in enumerate(self.stmts):
+            op, d = st[0], st[1]
+            a = st[2:]
+            if d is not None and d.lo < 0:
+                raise BoundError("%s %s: x86 lowering is unsigned, %s may be negative"
+                                 % (self.prog.field, self.prog.what, d.name))
+            if op == "load":
+                base = self.args[a[0]]
+                self.loc[d.name] = ("mem", [base + 8 * a[1]] if a[1] else [base])
+            elif op == "mul":
+                x, y = a
+                MOV(rdx, self._op(x))
+                lo, hi = G(), G()
+                MULX(hi, lo, self._op(y))
+                self.loc[d.name] = ("pair", lo, hi) if d.kind == "i128" else ("reg", lo)
+            elif op in ("mulc", "shl"):
+                x = a[0]
+                c = a[1] if op == "mulc" else 1 << a[1]
+                xl = self.loc[x.name]
+                if d.kind == "i64":
+                    r = G()
+                    if op == "shl" and c == 2:
+                        MOV(r, self._op(x))
+                        ADD(r, r)
+                    else:
+                        IMUL(r, self._op(x), c)
+                    if self._only_mul_operand(d):
+                        s = self._slot()
+                        MOV(s, r)
+                        self.loc[d.name] = ("mem", s)
+                    else:
+                        self.loc[d.name] = ("reg", r)
+                else:
+                    lo, hi = G(), G()
+                    MOV(rdx, c)
+                    MULX(hi, lo, self._op(x))
+                    if xl[0] == "pair":
+                        t = G()
+                        IMUL(t, xl[2], c)
+                        ADD(hi, t)
+                    self.loc[d.name] = ("pair", lo, hi)
+            elif op == "add":
+                self._add(idx, d, a[0], a[1])
+            elif op == "sar":
+                x, k = a
+                xl = self.loc[x.name]
+                lo = G()
+                MOV(lo, xl[1])
+                if xl[0] == "pair":
+                    SHRD(lo, xl[2], k)
+                    if d.kind == "i128":
+                        hi = G()
+                        MOV(hi, xl[2])
+                        SHR(hi, k)
+                        self.loc[d.name] = ("pair", lo, hi)
+                        continue
+                else:
+                    SHR(lo, k)
+                self.loc[d.name] = ("reg", lo)
+            elif op == "mask":
+                x, k = a
+                xl = self.loc[x.name]
+                if xl[0] != "mem" and self._dies(x, idx):
+                    r = xl[1]
+                else:
+                    r = G()
+                    MOV(r, xl[1])
+                AND(r, self._mask(k))
+                if self._far(d, idx):
+                    s_ = self._slot()
+                    MOV(s_, r)
+                    self.loc[d.name] = ("mem", s_)
+                else:
+                    self.loc[d.name] = ("reg", r)
+            elif op == "narrow":
+                xl = self.loc[a[0].name]
+                self.loc[d.name] = ("reg", xl[1]) if xl[0] == "pair" else xl
+            elif op == "store":
+                base = self.args[a[0]]
+                MOV([base + 8 * a[1]] if a[1] else [base], self._reg(a[2]))
+            else:
+                raise BoundError("%s %s: no x86 lowering for %s"
+                                 % (self.prog.field, self.prog.what, op))
+
+    def _add(self, idx, d, x, y):
+        from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, ADD, ADC, XOR
+        xl, yl = self.loc[x.name], self.loc[y.name]
+        # accumulate into an operand that dies here and already has d's width
+        def fits(l):
+            return l[0] == "pair" or (l[0] == "reg" and d.kind == "i64")
+        if not (fits(xl) and self._dies(x, idx)) and fits(yl) and self._dies(y, idx):
+            x, y, xl, yl = y, x, yl, xl
+        if not (fits(xl) and self._dies(x, idx)):
+            if d.kind == "i128":
+                lo, hi = G(), G()
+                XOR(hi.as_dword, hi.as_dword)
+                MOV(lo, xl[1])
+                if xl[0] == "pair":
+                    MOV(hi, xl[2])
+                xl = ("pair", lo, hi)
+            else:
+                r = G()
+                MOV(r, xl[1])
+                xl = ("reg", r)
+        if xl[0] == "reg" and d.kind == "i128":
+            hi = G()
+            XOR(hi.as_dword, hi.as_dword)
+            xl = ("pair", xl[1], hi)
+        ADD(xl[1], yl[1])
+        if d.kind == "i128":
+            ADC(xl[2], yl[2] if yl[0] == "pair" else 0)
+        self.loc[d.name] = xl
+
+
+def lower(f, prog, args):
+    Lowering(f, prog, args).run()
