@@ -44,7 +44,8 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma__sapphirerapids.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_mulx.S
+	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma.S
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w32.S \
@@ -87,6 +88,7 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/ref/mpn_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/p256_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/poly1305_ref.c \
+	$(LIMBFORGE_DIR)/runtime/ref/xdh_ref.c \
 	$(LIMBFORGE_DIR)/runtime/schedule.c \
 	$(LIMBFORGE_DIR)/runtime/xdh.c \
 	$(LIMBFORGE_DIR)/generated/dispatch_table.c \

@@ -22,32 +22,19 @@
  *
  * Fields (generated/fields/, bounds proven by the generator): Curve25519 in 5 x 51-bit limbs
  * and Curve448 in 8 x 56-bit limbs where the compiler has __int128 (LF_FE_WIDE), else the
- * JDK's 10 x 26 and 16 x 28.  The ladder step and the inversion are generated formulas
- * (gen/lfgen/fields/formula.py): the carries they need were decided from the bounds.
+ * JDK's 10 x 26 and 16 x 28.  X25519's ladder is the x25519_ladder kernel (dispatched: the
+ * AVX-512 IFMA four-lane ladder, or the C ladder of runtime/ref/xdh_ref.c); X448's is that C
+ * ladder.  The ladder step and the inversion are generated formulas
+ * (gen/lfgen/fields/formula.py): the carries they need were decided from the bounds; the
+ * products are the dispatched fe_<field>_mul/square kernels.
  */
 #include <string.h>
 
 #include "limbforge.h"
-#include "lf_dispatch.h"
-#include "lf_fields.h"
+#include "lf_xdh.h"
 
-#define XDH_MAX_LIMBS 16
-
-struct xdh_field {
-	unsigned limbs, nbytes, bits;
-	void (*decode)(int64_t *r, const uint8_t *in);
-	void (*encode)(uint8_t *out, const int64_t *a);
-	void (*cswap)(int swap, int64_t *a, int64_t *b);
-	void (*step)(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2,
-	             int64_t *x3, int64_t *z3, const int64_t *x1);
-	void (*invert)(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
-};
-
-/* The products: the dispatched kernels where the field has assembly variants (fetched once
- * per call), else the field's C. */
 #if LF_FE_WIDE
 #  define F25519(op) lf_fe_c25519_r51_##op
-#  define F25519_LIMBS LF_FE_C25519_R51_LIMBS
 #  define F25519_MUL LF_CALL(fe_c25519_r51_mul)
 #  define F25519_SQR LF_CALL(fe_c25519_r51_square)
 #  define F448(op) lf_fe_c448_r56_##op
@@ -56,7 +43,6 @@ struct xdh_field {
 #  define F448_SQR LF_CALL(fe_c448_r56_square)
 #else
 #  define F25519(op) lf_fe_c25519_r26_##op
-#  define F25519_LIMBS LF_FE_C25519_R26_LIMBS
 #  define F25519_MUL lf_fe_c25519_r26_mul
 #  define F25519_SQR lf_fe_c25519_r26_square
 #  define F448(op) lf_fe_c448_r28_##op
@@ -65,55 +51,25 @@ struct xdh_field {
 #  define F448_SQR lf_fe_c448_r28_square
 #endif
 
-static const struct xdh_field x25519_field = {
-	F25519_LIMBS, 32, 255, F25519(decode), F25519(encode), F25519(conditional_swap),
-	F25519(ladder_step), F25519(invert),
-};
-
-static const struct xdh_field x448_field = {
-	F448_LIMBS, 56, 448, F448(decode), F448(encode), F448(conditional_swap),
-	F448(ladder_step), F448(invert),
-};
-
-static void wipe(void *p, size_t n)
+/* out = encode(x2 / z2); LF_XDH_EZERO if every byte is 0 (a mask, no branch) */
+static int finish(uint8_t *out, size_t nbytes, int64_t *x2, const int64_t *z2,
+                  lf_fe_mul_fn mul, lf_fe_square_fn sqr,
+                  void (*invert)(lf_fe_mul_fn, lf_fe_square_fn, int64_t *, const int64_t *),
+                  void (*encode)(uint8_t *, const int64_t *))
 {
-	static void *(*const volatile set)(void *, int, size_t) = memset;
-	set(p, 0, n);
-}
-
-/* The ladder of RFC 7748 §5 on the clamped scalar k (little-endian bytes) and the decoded u. */
-static int xdh(const struct xdh_field *F, lf_fe_mul_fn mul, lf_fe_square_fn sqr, uint8_t *out,
-               const uint8_t *k, const uint8_t *point)
-{
-	int64_t x1[XDH_MAX_LIMBS], x2[XDH_MAX_LIMBS] = { 1 }, z2[XDH_MAX_LIMBS] = { 0 },
-	        x3[XDH_MAX_LIMBS], z3[XDH_MAX_LIMBS] = { 1 }, zi[XDH_MAX_LIMBS];
+	int64_t zi[LF_XDH_MAX_LIMBS];
 	uint8_t res[56];
-	int swap = 0;
-
-	F->decode(x1, point);
-	memcpy(x3, x1, sizeof x1);
-	for (int t = (int)F->bits - 1; t >= 0; t--) {
-		int kt = (k[t >> 3] >> (t & 7)) & 1;
-		swap ^= kt;
-		F->cswap(swap, x2, x3);
-		F->cswap(swap, z2, z3);
-		swap = kt;
-		F->step(mul, sqr, x2, z2, x3, z3, x1);
-	}
-	F->cswap(swap, x2, x3);
-	F->cswap(swap, z2, z3);
-	F->invert(mul, sqr, zi, z2);
-	mul(x2, x2, zi);
-	F->encode(res, x2);
-
 	unsigned acc = 0;
-	for (unsigned i = 0; i < F->nbytes; i++)
+
+	invert(mul, sqr, zi, z2);
+	mul(x2, x2, zi);
+	encode(res, x2);
+	for (size_t i = 0; i < nbytes; i++)
 		acc |= res[i];
-	memcpy(out, res, F->nbytes);
-	int zero = (int)(((acc & 0xffu) - 1u) >> 31);        /* 1 iff every byte is 0 */
-	wipe(x1, sizeof x1); wipe(x2, sizeof x2); wipe(z2, sizeof z2);
-	wipe(x3, sizeof x3); wipe(z3, sizeof z3); wipe(zi, sizeof zi); wipe(res, sizeof res);
-	return -zero & LF_XDH_EZERO;
+	memcpy(out, res, nbytes);
+	lf_xdh_wipe(zi, sizeof zi);
+	lf_xdh_wipe(res, sizeof res);
+	return -(int)(((acc & 0xffu) - 1u) >> 31) & LF_XDH_EZERO;   /* acc == 0: all zeros */
 }
 
 int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32])
@@ -124,8 +80,24 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 	k[0] &= 248;
 	k[31] &= 127;
 	k[31] |= 64;
-	int r = xdh(&x25519_field, F25519_MUL, F25519_SQR, out, k, u);
-	wipe(k, sizeof k);
+	int64_t x1[LF_XDH_MAX_LIMBS], x2[LF_XDH_MAX_LIMBS], z2[LF_XDH_MAX_LIMBS];
+	F25519(decode)(x1, u);
+#if LF_FE_WIDE
+	int64_t xz[10];
+	LF_CALL(x25519_ladder)(xz, k, x1);
+	memcpy(x2, xz, sizeof(int64_t) * 5);
+	memcpy(z2, xz + 5, sizeof(int64_t) * 5);
+	lf_xdh_wipe(xz, sizeof xz);
+#else
+	const struct lf_xdh_ops F = { LF_FE_C25519_R26_LIMBS, 255, F25519(conditional_swap),
+	                              F25519(ladder_step), F25519_MUL, F25519_SQR };
+	lf_xdh_ladder(&F, x2, z2, k, x1);
+#endif
+	int r = finish(out, 32, x2, z2, F25519_MUL, F25519_SQR, F25519(invert), F25519(encode));
+	lf_xdh_wipe(k, sizeof k);
+	lf_xdh_wipe(x1, sizeof x1);
+	lf_xdh_wipe(x2, sizeof x2);
+	lf_xdh_wipe(z2, sizeof z2);
 	return r;
 }
 
@@ -136,7 +108,15 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	memcpy(u, point, 56);
 	k[0] &= 252;
 	k[55] |= 128;
-	int r = xdh(&x448_field, F448_MUL, F448_SQR, out, k, u);
-	wipe(k, sizeof k);
+	const struct lf_xdh_ops F = { F448_LIMBS, 448, F448(conditional_swap), F448(ladder_step),
+	                              F448_MUL, F448_SQR };
+	int64_t x1[LF_XDH_MAX_LIMBS], x2[LF_XDH_MAX_LIMBS], z2[LF_XDH_MAX_LIMBS];
+	F448(decode)(x1, u);
+	lf_xdh_ladder(&F, x2, z2, k, x1);
+	int r = finish(out, 56, x2, z2, F448_MUL, F448_SQR, F448(invert), F448(encode));
+	lf_xdh_wipe(k, sizeof k);
+	lf_xdh_wipe(x1, sizeof x1);
+	lf_xdh_wipe(x2, sizeof x2);
+	lf_xdh_wipe(z2, sizeof z2);
 	return r;
 }

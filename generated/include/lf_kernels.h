@@ -50,7 +50,8 @@ enum lf_kernel_id {
 	LF_K_fe_c448_r56_square = 18,
 	LF_K_fe_p521_r58_mul = 19,
 	LF_K_fe_p521_r58_square = 20,
-	LF_K_COUNT = 21
+	LF_K_x25519_ladder = 21,
+	LF_K_COUNT = 22
 };
 
 
@@ -331,6 +332,15 @@ LF_KERNEL_DECL void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_p521_r58_square_mulx(int64_t *r, const int64_t *a);
+#endif
+
+/* x25519_ladder: (x2 : z2) = k u on Curve25519's Montgomery curve: the ladder of RFC 7748 §5
+over bits 254 .. 0 of the clamped scalar k, before the inversion */
+typedef void (*lf_x25519_ladder_fn)(int64_t *, const uint8_t *, const int64_t *);
+LF_KERNEL_DECL void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u);
+#if defined(__x86_64__)
+/* ifma requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_x25519_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u);
 #endif
 
 #ifdef __cplusplus

@@ -26,4 +26,6 @@ static inline void lf_umul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo
 #endif
 }
 
+
+
 #endif /* LF_REF_H */

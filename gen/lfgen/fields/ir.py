@@ -119,6 +119,20 @@ class Prog:
         p = (x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi)
         return self._new("mul", min(p), max(p), (x, y), note=note)
 
+    def mul52(self, x, y, half, note=""):
+        """The low (half "lo": bits 0-51) or high (half "hi": bits 52-103) 52 bits of the
+        product of two values in [0, 2^52) -- one VPMADD52LUQ/HUQ (AVX-512 IFMA reads only
+        bits 0-51 of its operands, so the bounds must prove both below 2^52)."""
+        for v in (x, y):
+            if v.lo < 0 or v.hi >= 1 << 52:
+                raise BoundError("%s: IFMA operand %s%s reaches %s, outside [0, 2^52)"
+                                 % (self._where(), v.name, note, bits(v.iv)))
+        if half == "lo":
+            hi = min((1 << 52) - 1, x.hi * y.hi)
+        else:
+            hi = (x.hi * y.hi) >> 52
+        return self._new("mul52" + half, 0, hi, (x, y), want="i64", note=note)
+
     def mulc(self, x, c, note=""):
         p = (x.lo * c, x.hi * c)
         return self._new("mulc", min(p), max(p), (x, c), note=note)
@@ -192,6 +206,10 @@ def run(prog, env):
             v = g(a[0]) * g(a[1])
         elif op == "mulc":
             v = g(a[0]) * a[1]
+        elif op == "mul52lo":
+            v = (g(a[0]) * g(a[1])) & ((1 << 52) - 1)
+        elif op == "mul52hi":
+            v = (g(a[0]) * g(a[1])) >> 52
         elif op == "shl":
             v = g(a[0]) << a[1]
         elif op == "sar":

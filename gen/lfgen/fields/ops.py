@@ -441,3 +441,54 @@ def mul_small(f, ib, k):
     cols.c = [prog.mulc(x, k, note=" (limb %d times %d)" % (i, k)) for i, x in enumerate(a)]
     out = reduce_columns(prog, f, cols, "mul_small")
     return prog, store(prog, "r", out)
+
+
+def mul_ifma(f, ib):
+    """r = a b mod p with 52-bit multiplier halves (AVX-512 IFMA), every value in 64 bits:
+    column C_k = 2^(52 - bits) sum hi52(a_i b_j) over i + j = k - 1 (the high half lands
+    52 bits up: one limb and 52 - bits bits) + sum lo52(a_i b_j) over i + j = k, then the
+    columns above 2^power folded and the chains of reduce_columns.
+    The operands must be proven below 2^52 (IFMA reads 52 bits), and so must the result be
+    for it to enter the next product: the caller checks that against its contract."""
+    if f.signed or f.bits > 52:
+        raise BoundError("%s: IFMA products need native limbs of at most 52 bits" % f.name)
+    prog = Prog(f.name, "mul_ifma", wide=False)
+    a, b = load(prog, f, "a", ib), load(prog, f, "b", ib)
+    n, sh = f.limbs, 52 - f.bits
+    cols = Cols(prog, f, 2 * n)
+    pairs = [[(i, k - i) for i in range(max(0, k - n + 1), min(k, n - 1) + 1)]
+             for k in range(2 * n - 1)] + [[]]
+    for k in range(2 * n):
+        # the high halves of column k - 1's products first, doubled (when bits = 51), then
+        # the low halves of column k accumulate onto them (each an IFMA into that register)
+        h = None
+        for i, j in (pairs[k - 1] if k else []):
+            x = prog.mul52(a[i], b[j], "hi", note=" (column %d)" % k)
+            h = x if h is None else prog.add(h, x, note=" (column %d)" % k)
+        acc = prog.shl(h, sh) if h is not None and sh else h
+        for i, j in pairs[k]:
+            x = prog.mul52(a[i], b[j], "lo", note=" (column %d)" % k)
+            acc = x if acc is None else prog.add(acc, x, note=" (column %d)" % k)
+        cols.c[k] = acc
+    out = reduce_columns(prog, f, cols, "mul_ifma")
+    return prog, store(prog, "r", out)
+
+
+def carry_parallel(f, ib):
+    """One round of simultaneous carries: every limb keeps its low bits and passes the rest
+    to the next at once (the top limb's folded back by the terms) -- a latency of one step
+    instead of a chain, leaving limbs a few units above 2^bits."""
+    prog = Prog(f.name, "carry_parallel", wide=False)
+    a = load(prog, f, "a", ib)
+    n = f.limbs
+    cols = Cols(prog, f, n)
+    hs = []
+    for i, x in enumerate(a):
+        w = f.top_bits if i == n - 1 else f.bits
+        hs.append(prog.sar(x, w))
+        cols.c[i] = prog.mask(x, w)
+    for i in range(n - 1):
+        cols.add_at(i + 1, hs[i])
+    cols.fold(hs[n - 1], f.power, "carry_parallel top limb")
+    del cols.c[n:]
+    return prog, store(prog, "r", cols.c)

@@ -7,7 +7,8 @@ is extended here, in this process only, and each extension says what it fixes:
   - physical mask registers rebuilt from liveness masks (an assertion otherwise);
   - write masks counted as reads, never writes (the allocator reused live masks);
   - zmm16-31 for functions that opt in (SYSV32 and a live-register limit of 32);
-  - EVEX zero idioms (`VPXORQ z, z, z`) read nothing.
+  - EVEX zero idioms (`VPXORQ z, z, z`) read nothing;
+  - masked blends (`VPBLENDMQ z{k}, x, y`) write every lane: the destination is not read.
 
 Its own encoder is not used for output (we print GAS text): tests/roundtrip.py compares the
 two and knows three encoder bugs (disp8 of embedded broadcasts, compare-into-k masks, VEX for
@@ -84,6 +85,13 @@ def _zero_idiom(insn):
             ops[1] == ops[2])
 
 
+# Masked blends take each lane from one of their two sources (the mask selects which), so
+# with merge masking their destination is still written whole, never read -- unlike every
+# other merge-masked instruction.  Counting it as read kept a fresh destination live from the
+# function's entry.
+BLENDS = ("VPBLENDMQ", "VPBLENDMD", "VBLENDMPD", "VBLENDMPS")
+
+
 def _in_masks(self):
     from peachpy.x86_64.operand import MemoryOperand
     if _zero_idiom(self):
@@ -93,7 +101,7 @@ def _in_masks(self):
     for op in self.operands:
         if isinstance(op, _MaskedRegister):
             regs.append(op.mask.mask_register)
-            if not op.mask.is_zeroing:
+            if not op.mask.is_zeroing and self.name not in BLENDS:
                 regs.append(op.register)      # merge masking keeps the other lanes: a read
         elif isinstance(op, MemoryOperand) and op.mask is not None:
             regs.append(op.mask.mask_register)    # `[rdi]{k7}`: PeachPy leaves it out
