@@ -34,44 +34,68 @@ over bits 254 .. 0 of the clamped scalar k, before the inversion
  *
  * Schedule: gen/schedules/x86_64/generic.toml [x25519_ladder.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
+ *   split = 2
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x25519_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the SysV
  * registers and calls this body, lf_x25519_ladder_ifma_sysv.
- * 726 instructions.
+ * 723 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
-	/* state lanes [x2, z2, x3, z3] = [1, 0, u, 1]; a24 in lane 3 of limb 0 */
+	/* state lanes [x2, x3, z3, z2] = [1, u, 1, 0]; a24 in lane 3 of limb 0 */
 	LF_SEH_ENDPROLOGUE
-	movl	$4, %eax
-	kmovb	%eax, %k1
 	movl	$1, %eax
 	vpxorq	%ymm8, %ymm8, %ymm8
+	movl	$2, %r10d
+	kmovb	%r10d, %k1
 	vpbroadcastq	(%rdx), %ymm8{%k1}
-	movl	$9, %r10d
-	kmovb	%r10d, %k2
-	vpbroadcastq	%rax, %ymm8{%k2}
+	movl	$5, %r10d
+	kmovb	%r10d, %k1
+	vpbroadcastq	%rax, %ymm8{%k1}
 	vpxorq	%ymm9, %ymm9, %ymm9
+	movl	$2, %r10d
+	kmovb	%r10d, %k1
 	vpbroadcastq	8(%rdx), %ymm9{%k1}
 	vpxorq	%ymm10, %ymm10, %ymm10
+	movl	$2, %r10d
+	kmovb	%r10d, %k1
 	vpbroadcastq	16(%rdx), %ymm10{%k1}
 	vpxorq	%ymm11, %ymm11, %ymm11
+	movl	$2, %r10d
+	kmovb	%r10d, %k1
 	vpbroadcastq	24(%rdx), %ymm11{%k1}
 	vpxorq	%ymm12, %ymm12, %ymm12
+	movl	$2, %r10d
+	kmovb	%r10d, %k1
 	vpbroadcastq	32(%rdx), %ymm12{%k1}
 	vpxorq	%ymm13, %ymm13, %ymm13
-	movl	$121665, %eax
-	movl	$8, %r10d
-	kmovb	%r10d, %k1
-	vpbroadcastq	%rax, %ymm13{%k1}
+	movl	$121665, %r10d
+	movl	$8, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r10, %ymm13{%k1}
 	vpxorq	%ymm14, %ymm14, %ymm14
+	/* constants of the loop, broadcast once: the limb mask, kp's limbs, lane numbers [0 0 1 1] and 3 */
+	movq	$2251799813685247, %r10
+	vpbroadcastq	%r10, %ymm15
+	movq	$6755399441055668, %r10
+	vpbroadcastq	%r10, %ymm16
+	movq	$6755399441055741, %r10
+	vpbroadcastq	%r10, %ymm17
+	movq	$9007199254740989, %r10
+	vpbroadcastq	%r10, %ymm18
+	vpxorq	%ymm19, %ymm19, %ymm19
+	movl	$12, %r10d
+	kmovb	%r10d, %k1
+	vpbroadcastq	%rax, %ymm19{%k1}
+	movq	$3, %rax
+	vpbroadcastq	%rax, %ymm20
 	movl	$254, %eax
 	xorl	%r10d, %r10d
 .Llf_x25519_ladder_ifma_bit:
-	/* bit t of k (index t >> 3 and shift t & 7: public); swap ^= bit; cswap by a lane mask; swap = bit */
+	/* bit t of k (index t >> 3 and shift t & 7: public); s = swap ^ bit: the swap the step reads through; swap = bit */
 	movl	%eax, %r11d
 	shrl	$3, %r11d
 	movzbl	(%rsi,%r11,1), %r11d
@@ -80,660 +104,630 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	shrxl	%r9d, %r11d, %r11d
 	andl	$1, %r11d
 	xorl	%r11d, %r10d
-	movl	%r10d, %r9d
-	negl	%r9d
-	andl	$15, %r9d
+	vpbroadcastq	%r10, %ymm21
+	vpxorq	%ymm19, %ymm21, %ymm21
+	vpxorq	%ymm20, %ymm21, %ymm22
 	movl	%r11d, %r10d
-	kmovb	%r9d, %k1
-	vpermq	$78, %ymm8, %ymm15
-	vpblendmq	%ymm15, %ymm8, %ymm8{%k1}
-	vpermq	$78, %ymm9, %ymm15
-	vpblendmq	%ymm15, %ymm9, %ymm9{%k1}
-	vpermq	$78, %ymm10, %ymm15
-	vpblendmq	%ymm15, %ymm10, %ymm10{%k1}
-	vpermq	$78, %ymm11, %ymm15
-	vpblendmq	%ymm15, %ymm11, %ymm11{%k1}
-	vpermq	$78, %ymm12, %ymm15
-	vpblendmq	%ymm15, %ymm12, %ymm12{%k1}
-	/* level 1: [A, B, D, C] x [A, B, A, B] */
-	vpermq	$177, %ymm8, %ymm15
-	vpermq	$177, %ymm9, %ymm16
-	vpermq	$177, %ymm10, %ymm17
-	vpermq	$177, %ymm11, %ymm18
-	vpermq	$177, %ymm12, %ymm19
-	vpaddq	%ymm15, %ymm8, %ymm20
-	vpaddq	%ymm16, %ymm9, %ymm21
-	vpaddq	%ymm17, %ymm10, %ymm22
-	vpaddq	%ymm18, %ymm11, %ymm23
-	vpaddq	%ymm19, %ymm12, %ymm24
-	vpsrlq	$51, %ymm20, %ymm25
-	movq	$2251799813685247, %r11
-	vpbroadcastq	%r11, %ymm26
-	vpandq	%ymm26, %ymm20, %ymm20
-	vpsrlq	$51, %ymm21, %ymm27
-	vpandq	%ymm26, %ymm21, %ymm21
-	vpsrlq	$51, %ymm22, %ymm28
-	vpandq	%ymm26, %ymm22, %ymm22
-	vpsrlq	$51, %ymm23, %ymm29
-	vpandq	%ymm26, %ymm23, %ymm23
-	vpsrlq	$51, %ymm24, %ymm30
-	vpandq	%ymm26, %ymm24, %ymm24
-	vpaddq	%ymm25, %ymm21, %ymm21
-	vpaddq	%ymm27, %ymm22, %ymm22
-	vpaddq	%ymm28, %ymm23, %ymm23
-	vpaddq	%ymm29, %ymm24, %ymm24
-	vmovdqa64	%ymm30, %ymm25
-	vpsllq	$1, %ymm30, %ymm27
-	vpaddq	%ymm27, %ymm25, %ymm25
-	vpsllq	$4, %ymm30, %ymm27
-	vpaddq	%ymm27, %ymm25, %ymm25
-	vpaddq	%ymm25, %ymm20, %ymm20
-	movq	$6755399441055668, %r11
-	vpbroadcastq	%r11, %ymm25
-	vpaddq	%ymm25, %ymm8, %ymm8
-	vpsubq	%ymm15, %ymm8, %ymm8
-	movq	$6755399441055741, %r11
-	vpbroadcastq	%r11, %ymm15
-	vpaddq	%ymm15, %ymm9, %ymm9
-	vpsubq	%ymm16, %ymm9, %ymm9
-	vpaddq	%ymm15, %ymm10, %ymm10
-	vpsubq	%ymm17, %ymm10, %ymm10
-	vpaddq	%ymm15, %ymm11, %ymm11
-	vpsubq	%ymm18, %ymm11, %ymm11
-	movq	$9007199254740989, %r11
-	vpbroadcastq	%r11, %ymm16
-	vpaddq	%ymm16, %ymm12, %ymm12
-	vpsubq	%ymm19, %ymm12, %ymm12
-	vpsrlq	$51, %ymm8, %ymm17
-	vpandq	%ymm26, %ymm8, %ymm8
-	vpsrlq	$51, %ymm9, %ymm18
-	vpandq	%ymm26, %ymm9, %ymm9
-	vpsrlq	$51, %ymm10, %ymm19
-	vpandq	%ymm26, %ymm10, %ymm10
-	vpsrlq	$51, %ymm11, %ymm27
-	vpandq	%ymm26, %ymm11, %ymm11
-	vpsrlq	$51, %ymm12, %ymm28
-	vpandq	%ymm26, %ymm12, %ymm12
-	vpaddq	%ymm17, %ymm9, %ymm9
-	vpaddq	%ymm18, %ymm10, %ymm10
-	vpaddq	%ymm19, %ymm11, %ymm11
-	vpaddq	%ymm27, %ymm12, %ymm12
-	vmovdqa64	%ymm28, %ymm17
-	vpsllq	$1, %ymm28, %ymm18
-	vpaddq	%ymm18, %ymm17, %ymm17
-	vpsllq	$4, %ymm28, %ymm18
-	vpaddq	%ymm18, %ymm17, %ymm17
-	vpaddq	%ymm17, %ymm8, %ymm8
-	vpermq	$160, %ymm8, %ymm17
-	vpermq	$160, %ymm9, %ymm18
-	vpermq	$160, %ymm10, %ymm19
-	vpermq	$160, %ymm11, %ymm27
-	vpermq	$160, %ymm12, %ymm28
+	/* level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3] after the swap */
+	vpermq	%ymm8, %ymm21, %ymm23
+	vpermq	%ymm9, %ymm21, %ymm24
+	vpermq	%ymm10, %ymm21, %ymm25
+	vpermq	%ymm11, %ymm21, %ymm26
+	vpermq	%ymm12, %ymm21, %ymm21
+	vpermq	%ymm8, %ymm22, %ymm8
+	vpermq	%ymm9, %ymm22, %ymm9
+	vpermq	%ymm10, %ymm22, %ymm10
+	vpermq	%ymm11, %ymm22, %ymm11
+	vpermq	%ymm12, %ymm22, %ymm12
+	vpaddq	%ymm8, %ymm23, %ymm22
+	vpaddq	%ymm9, %ymm24, %ymm27
+	vpaddq	%ymm10, %ymm25, %ymm28
+	vpaddq	%ymm11, %ymm26, %ymm29
+	vpaddq	%ymm12, %ymm21, %ymm30
+	vpaddq	%ymm16, %ymm23, %ymm23
+	vpsubq	%ymm8, %ymm23, %ymm23
+	vpaddq	%ymm17, %ymm24, %ymm8
+	vpsubq	%ymm9, %ymm8, %ymm8
+	vpaddq	%ymm17, %ymm25, %ymm9
+	vpsubq	%ymm10, %ymm9, %ymm9
+	vpaddq	%ymm17, %ymm26, %ymm10
+	vpsubq	%ymm11, %ymm10, %ymm10
+	vpaddq	%ymm18, %ymm21, %ymm11
+	vpsubq	%ymm12, %ymm11, %ymm11
 	movl	$6, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm17, %ymm20, %ymm17{%k1}
-	vpblendmq	%ymm18, %ymm21, %ymm18{%k1}
-	vpblendmq	%ymm19, %ymm22, %ymm19{%k1}
-	vpblendmq	%ymm27, %ymm23, %ymm27{%k1}
-	vpblendmq	%ymm28, %ymm24, %ymm28{%k1}
-	vpermq	$0, %ymm20, %ymm20
-	vpermq	$0, %ymm21, %ymm21
-	vpermq	$0, %ymm22, %ymm22
-	vpermq	$0, %ymm23, %ymm23
-	vpermq	$0, %ymm24, %ymm24
-	vpermq	$0, %ymm8, %ymm8
-	vpermq	$0, %ymm9, %ymm9
-	vpermq	$0, %ymm10, %ymm10
-	vpermq	$0, %ymm11, %ymm11
-	vpermq	$0, %ymm12, %ymm12
-	movl	$10, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm8, %ymm20, %ymm8{%k1}
-	vpblendmq	%ymm9, %ymm21, %ymm9{%k1}
-	vpblendmq	%ymm10, %ymm22, %ymm10{%k1}
-	vpblendmq	%ymm11, %ymm23, %ymm11{%k1}
-	vpblendmq	%ymm12, %ymm24, %ymm12{%k1}
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52huq	%ymm8, %ymm17, %ymm20
-	vpsllq	$1, %ymm20, %ymm20
-	vpmadd52luq	%ymm9, %ymm17, %ymm20
-	vpmadd52luq	%ymm8, %ymm18, %ymm20
-	vpxorq	%ymm21, %ymm21, %ymm21
-	vpmadd52huq	%ymm9, %ymm17, %ymm21
-	vpmadd52huq	%ymm8, %ymm18, %ymm21
-	vpsllq	$1, %ymm21, %ymm21
-	vpmadd52luq	%ymm10, %ymm17, %ymm21
-	vpmadd52luq	%ymm9, %ymm18, %ymm21
-	vpmadd52luq	%ymm8, %ymm19, %ymm21
-	vpxorq	%ymm22, %ymm22, %ymm22
-	vpmadd52huq	%ymm10, %ymm17, %ymm22
-	vpmadd52huq	%ymm9, %ymm18, %ymm22
-	vpmadd52huq	%ymm8, %ymm19, %ymm22
-	vpsllq	$1, %ymm22, %ymm22
-	vpmadd52luq	%ymm11, %ymm17, %ymm22
-	vpmadd52luq	%ymm10, %ymm18, %ymm22
-	vpmadd52luq	%ymm9, %ymm19, %ymm22
-	vpmadd52luq	%ymm8, %ymm27, %ymm22
-	vpxorq	%ymm23, %ymm23, %ymm23
-	vpmadd52huq	%ymm11, %ymm17, %ymm23
-	vpmadd52huq	%ymm10, %ymm18, %ymm23
-	vpmadd52huq	%ymm9, %ymm19, %ymm23
-	vpmadd52huq	%ymm8, %ymm27, %ymm23
-	vpsllq	$1, %ymm23, %ymm23
-	vpmadd52luq	%ymm12, %ymm17, %ymm23
-	vpmadd52luq	%ymm11, %ymm18, %ymm23
-	vpmadd52luq	%ymm10, %ymm19, %ymm23
-	vpmadd52luq	%ymm9, %ymm27, %ymm23
-	vpmadd52luq	%ymm8, %ymm28, %ymm23
-	vpxorq	%ymm24, %ymm24, %ymm24
-	vpmadd52huq	%ymm12, %ymm17, %ymm24
-	vpmadd52huq	%ymm11, %ymm18, %ymm24
-	vpmadd52huq	%ymm10, %ymm19, %ymm24
-	vpmadd52huq	%ymm9, %ymm27, %ymm24
-	vpmadd52huq	%ymm8, %ymm28, %ymm24
-	vpsllq	$1, %ymm24, %ymm24
-	vpmadd52luq	%ymm12, %ymm18, %ymm24
-	vpmadd52luq	%ymm11, %ymm19, %ymm24
-	vpmadd52luq	%ymm10, %ymm27, %ymm24
-	vpmadd52luq	%ymm9, %ymm28, %ymm24
+	vpblendmq	%ymm23, %ymm22, %ymm12{%k1}
+	vpblendmq	%ymm8, %ymm27, %ymm8{%k1}
+	vpblendmq	%ymm9, %ymm28, %ymm9{%k1}
+	vpblendmq	%ymm10, %ymm29, %ymm10{%k1}
+	vpblendmq	%ymm11, %ymm30, %ymm11{%k1}
+	vpsrlq	$51, %ymm12, %ymm21
+	vpandq	%ymm15, %ymm12, %ymm12
+	vpsrlq	$51, %ymm8, %ymm22
+	vpandq	%ymm15, %ymm8, %ymm8
+	vpsrlq	$51, %ymm9, %ymm23
+	vpandq	%ymm15, %ymm9, %ymm9
+	vpsrlq	$51, %ymm10, %ymm24
+	vpandq	%ymm15, %ymm10, %ymm10
+	vpsrlq	$51, %ymm11, %ymm25
+	vpandq	%ymm15, %ymm11, %ymm11
+	vpaddq	%ymm21, %ymm8, %ymm8
+	vpaddq	%ymm22, %ymm9, %ymm9
+	vpaddq	%ymm23, %ymm10, %ymm10
+	vpaddq	%ymm24, %ymm11, %ymm11
+	vmovdqa64	%ymm25, %ymm21
+	vpsllq	$1, %ymm25, %ymm22
+	vpaddq	%ymm22, %ymm21, %ymm21
+	vpsllq	$4, %ymm25, %ymm22
+	vpaddq	%ymm22, %ymm21, %ymm21
+	vpaddq	%ymm21, %ymm12, %ymm12
+	vpermq	$68, %ymm12, %ymm21
+	vpermq	$68, %ymm8, %ymm22
+	vpermq	$68, %ymm9, %ymm23
+	vpermq	$68, %ymm10, %ymm24
+	vpermq	$68, %ymm11, %ymm25
+	vpxorq	%ymm26, %ymm26, %ymm26
+	vpmadd52huq	%ymm21, %ymm12, %ymm26
+	vpsllq	$1, %ymm26, %ymm26
+	vpxorq	%ymm27, %ymm27, %ymm27
+	vpmadd52luq	%ymm22, %ymm12, %ymm27
+	vpmadd52luq	%ymm21, %ymm8, %ymm27
+	vpaddq	%ymm27, %ymm26, %ymm26
+	vpxorq	%ymm27, %ymm27, %ymm27
+	vpmadd52huq	%ymm22, %ymm12, %ymm27
+	vpmadd52huq	%ymm21, %ymm8, %ymm27
+	vpsllq	$1, %ymm27, %ymm27
+	vpxorq	%ymm28, %ymm28, %ymm28
+	vpmadd52luq	%ymm23, %ymm12, %ymm28
+	vpmadd52luq	%ymm21, %ymm9, %ymm28
+	vpmadd52luq	%ymm22, %ymm8, %ymm28
+	vpaddq	%ymm28, %ymm27, %ymm27
+	vpxorq	%ymm28, %ymm28, %ymm28
+	vpmadd52huq	%ymm23, %ymm12, %ymm28
+	vpmadd52huq	%ymm21, %ymm9, %ymm28
+	vpmadd52huq	%ymm22, %ymm8, %ymm28
+	vpsllq	$1, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52huq	%ymm12, %ymm18, %ymm29
-	vpmadd52huq	%ymm11, %ymm19, %ymm29
-	vpmadd52huq	%ymm10, %ymm27, %ymm29
-	vpmadd52huq	%ymm9, %ymm28, %ymm29
-	vpsllq	$1, %ymm29, %ymm9
-	vpmadd52luq	%ymm12, %ymm19, %ymm9
-	vpmadd52luq	%ymm11, %ymm27, %ymm9
-	vpmadd52luq	%ymm10, %ymm28, %ymm9
-	vpxorq	%ymm18, %ymm18, %ymm18
-	vpmadd52huq	%ymm12, %ymm19, %ymm18
-	vpmadd52huq	%ymm11, %ymm27, %ymm18
-	vpmadd52huq	%ymm10, %ymm28, %ymm18
-	vpsllq	$1, %ymm18, %ymm10
-	vpmadd52luq	%ymm12, %ymm27, %ymm10
-	vpmadd52luq	%ymm11, %ymm28, %ymm10
-	vpxorq	%ymm18, %ymm18, %ymm18
-	vpmadd52huq	%ymm12, %ymm27, %ymm18
-	vpmadd52huq	%ymm11, %ymm28, %ymm18
-	vpsllq	$1, %ymm18, %ymm11
-	vpmadd52luq	%ymm12, %ymm28, %ymm11
-	vpxorq	%ymm18, %ymm18, %ymm18
-	vpmadd52huq	%ymm12, %ymm28, %ymm18
-	vpsllq	$1, %ymm18, %ymm12
-	vmovdqa64	%ymm12, %ymm18
-	vpsllq	$1, %ymm12, %ymm19
-	vpaddq	%ymm19, %ymm18, %ymm18
-	vpsllq	$4, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm18, %ymm18
-	vpaddq	%ymm18, %ymm23, %ymm23
-	vmovdqa64	%ymm11, %ymm12
-	vpsllq	$1, %ymm11, %ymm18
-	vpaddq	%ymm18, %ymm12, %ymm12
+	vpmadd52luq	%ymm24, %ymm12, %ymm29
+	vpmadd52luq	%ymm22, %ymm9, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52luq	%ymm23, %ymm8, %ymm30
+	vpmadd52luq	%ymm21, %ymm10, %ymm30
+	vpaddq	%ymm30, %ymm29, %ymm29
+	vpaddq	%ymm29, %ymm28, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52huq	%ymm24, %ymm12, %ymm29
+	vpmadd52huq	%ymm22, %ymm9, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52huq	%ymm23, %ymm8, %ymm30
+	vpmadd52huq	%ymm21, %ymm10, %ymm30
+	vpaddq	%ymm30, %ymm29, %ymm29
+	vpsllq	$1, %ymm29, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52luq	%ymm25, %ymm12, %ymm30
+	vpmadd52luq	%ymm23, %ymm9, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm24, %ymm8, %ymm31
+	vpmadd52luq	%ymm22, %ymm10, %ymm31
+	vpmadd52luq	%ymm21, %ymm11, %ymm30
+	vpaddq	%ymm31, %ymm30, %ymm30
+	vpaddq	%ymm30, %ymm29, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52huq	%ymm25, %ymm12, %ymm30
+	vpmadd52huq	%ymm23, %ymm9, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm24, %ymm8, %ymm31
+	vpmadd52huq	%ymm22, %ymm10, %ymm31
+	vpmadd52huq	%ymm21, %ymm11, %ymm30
+	vpaddq	%ymm31, %ymm30, %ymm30
+	vpsllq	$1, %ymm30, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm25, %ymm8, %ymm31
+	vpmadd52luq	%ymm23, %ymm10, %ymm31
+	vpxorq	%ymm7, %ymm7, %ymm7
+	vpmadd52luq	%ymm24, %ymm9, %ymm7
+	vpmadd52luq	%ymm22, %ymm11, %ymm7
+	vpaddq	%ymm7, %ymm31, %ymm31
+	vpaddq	%ymm31, %ymm30, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm25, %ymm8, %ymm31
+	vpmadd52huq	%ymm23, %ymm10, %ymm31
+	vpxorq	%ymm8, %ymm8, %ymm8
+	vpmadd52huq	%ymm24, %ymm9, %ymm8
+	vpmadd52huq	%ymm22, %ymm11, %ymm8
+	vpaddq	%ymm8, %ymm31, %ymm31
+	vpsllq	$1, %ymm31, %ymm8
+	vpxorq	%ymm22, %ymm22, %ymm22
+	vpmadd52luq	%ymm25, %ymm9, %ymm22
+	vpmadd52luq	%ymm23, %ymm11, %ymm22
+	vpmadd52luq	%ymm24, %ymm10, %ymm22
+	vpaddq	%ymm22, %ymm8, %ymm8
+	vpxorq	%ymm22, %ymm22, %ymm22
+	vpmadd52huq	%ymm25, %ymm9, %ymm22
+	vpmadd52huq	%ymm23, %ymm11, %ymm22
+	vpmadd52huq	%ymm24, %ymm10, %ymm22
+	vpsllq	$1, %ymm22, %ymm9
+	vpxorq	%ymm22, %ymm22, %ymm22
+	vpmadd52luq	%ymm25, %ymm10, %ymm22
+	vpmadd52luq	%ymm24, %ymm11, %ymm22
+	vpaddq	%ymm22, %ymm9, %ymm9
+	vpxorq	%ymm22, %ymm22, %ymm22
+	vpmadd52huq	%ymm25, %ymm10, %ymm22
+	vpmadd52huq	%ymm24, %ymm11, %ymm22
+	vpsllq	$1, %ymm22, %ymm10
+	vpmadd52luq	%ymm25, %ymm11, %ymm10
+	vpxorq	%ymm22, %ymm22, %ymm22
+	vpmadd52huq	%ymm25, %ymm11, %ymm22
+	vpsllq	$1, %ymm22, %ymm11
+	vmovdqa64	%ymm11, %ymm22
+	vpsllq	$1, %ymm11, %ymm23
+	vpaddq	%ymm23, %ymm22, %ymm22
 	vpsllq	$4, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm22, %ymm22
+	vpaddq	%ymm11, %ymm22, %ymm22
+	vpaddq	%ymm22, %ymm29, %ymm29
 	vmovdqa64	%ymm10, %ymm11
-	vpsllq	$1, %ymm10, %ymm12
-	vpaddq	%ymm12, %ymm11, %ymm11
+	vpsllq	$1, %ymm10, %ymm22
+	vpaddq	%ymm22, %ymm11, %ymm11
 	vpsllq	$4, %ymm10, %ymm10
 	vpaddq	%ymm10, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm21, %ymm21
+	vpaddq	%ymm11, %ymm28, %ymm28
 	vmovdqa64	%ymm9, %ymm10
 	vpsllq	$1, %ymm9, %ymm11
 	vpaddq	%ymm11, %ymm10, %ymm10
 	vpsllq	$4, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm10, %ymm10
-	vpaddq	%ymm10, %ymm20, %ymm20
-	vmovdqa64	%ymm24, %ymm9
-	vpsllq	$1, %ymm24, %ymm10
+	vpaddq	%ymm10, %ymm27, %ymm27
+	vmovdqa64	%ymm8, %ymm9
+	vpsllq	$1, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
-	vpsllq	$4, %ymm24, %ymm10
-	vpaddq	%ymm10, %ymm9, %ymm9
-	vpmadd52luq	%ymm8, %ymm17, %ymm9
-	vpsrlq	$51, %ymm9, %ymm8
-	vpandq	%ymm26, %ymm9, %ymm9
-	vpaddq	%ymm8, %ymm20, %ymm20
-	vpsrlq	$51, %ymm20, %ymm8
-	vpandq	%ymm26, %ymm20, %ymm20
-	vpaddq	%ymm8, %ymm21, %ymm21
-	vpsrlq	$51, %ymm21, %ymm8
-	vpandq	%ymm26, %ymm21, %ymm21
-	vpaddq	%ymm8, %ymm22, %ymm22
-	vpsrlq	$51, %ymm22, %ymm8
-	vpandq	%ymm26, %ymm22, %ymm22
-	vpaddq	%ymm8, %ymm23, %ymm23
-	vpsrlq	$51, %ymm23, %ymm8
-	vpandq	%ymm26, %ymm23, %ymm23
-	vmovdqa64	%ymm8, %ymm10
-	vpsllq	$1, %ymm8, %ymm11
-	vpaddq	%ymm11, %ymm10, %ymm10
 	vpsllq	$4, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm10, %ymm10
+	vpaddq	%ymm8, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm26, %ymm26
+	vmovdqa64	%ymm30, %ymm8
+	vpsllq	$1, %ymm30, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpsllq	$4, %ymm30, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpmadd52luq	%ymm21, %ymm12, %ymm8
+	vpsrlq	$51, %ymm8, %ymm9
+	vpandq	%ymm15, %ymm8, %ymm8
+	vpsrlq	$51, %ymm26, %ymm10
+	vpandq	%ymm15, %ymm26, %ymm26
+	vpsrlq	$51, %ymm27, %ymm11
+	vpandq	%ymm15, %ymm27, %ymm27
+	vpsrlq	$51, %ymm28, %ymm12
+	vpandq	%ymm15, %ymm28, %ymm28
+	vpsrlq	$51, %ymm29, %ymm21
+	vpandq	%ymm15, %ymm29, %ymm29
+	vpaddq	%ymm9, %ymm26, %ymm26
+	vpaddq	%ymm10, %ymm27, %ymm27
+	vpaddq	%ymm11, %ymm28, %ymm28
+	vpaddq	%ymm12, %ymm29, %ymm29
+	vmovdqa64	%ymm21, %ymm9
+	vpsllq	$1, %ymm21, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
+	vpsllq	$4, %ymm21, %ymm10
+	vpaddq	%ymm10, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
 	/* level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24] */
-	vpermq	$177, %ymm9, %ymm8
-	vpermq	$177, %ymm20, %ymm10
-	vpermq	$177, %ymm21, %ymm11
-	vpermq	$177, %ymm22, %ymm12
-	vpermq	$177, %ymm23, %ymm17
-	vpaddq	%ymm8, %ymm9, %ymm18
-	vpaddq	%ymm10, %ymm20, %ymm19
-	vpaddq	%ymm11, %ymm21, %ymm24
-	vpaddq	%ymm12, %ymm22, %ymm27
-	vpaddq	%ymm17, %ymm23, %ymm28
-	vpsrlq	$51, %ymm18, %ymm29
-	vpandq	%ymm26, %ymm18, %ymm18
-	vpsrlq	$51, %ymm19, %ymm30
-	vpandq	%ymm26, %ymm19, %ymm19
-	vpsrlq	$51, %ymm24, %ymm31
-	vpandq	%ymm26, %ymm24, %ymm24
-	vpsrlq	$51, %ymm27, %ymm7
-	vpandq	%ymm26, %ymm27, %ymm27
-	vpsrlq	$51, %ymm28, %ymm6
-	vpandq	%ymm26, %ymm28, %ymm28
-	vpaddq	%ymm29, %ymm19, %ymm19
-	vpaddq	%ymm30, %ymm24, %ymm24
-	vpaddq	%ymm31, %ymm27, %ymm27
-	vpaddq	%ymm7, %ymm28, %ymm28
-	vmovdqa64	%ymm6, %ymm29
-	vpsllq	$1, %ymm6, %ymm30
+	vpermq	$40, %ymm8, %ymm9
+	vpermq	$40, %ymm26, %ymm10
+	vpermq	$40, %ymm27, %ymm11
+	vpermq	$40, %ymm28, %ymm12
+	vpermq	$40, %ymm29, %ymm21
+	vpermq	$125, %ymm8, %ymm8
+	vpermq	$125, %ymm26, %ymm22
+	vpermq	$125, %ymm27, %ymm23
+	vpermq	$125, %ymm28, %ymm24
+	vpermq	$125, %ymm29, %ymm25
+	vpaddq	%ymm16, %ymm9, %ymm26
+	vpsubq	%ymm8, %ymm26, %ymm26
+	vpaddq	%ymm17, %ymm10, %ymm27
+	vpsubq	%ymm22, %ymm27, %ymm27
+	vpaddq	%ymm17, %ymm11, %ymm28
+	vpsubq	%ymm23, %ymm28, %ymm28
+	vpaddq	%ymm17, %ymm12, %ymm29
+	vpsubq	%ymm24, %ymm29, %ymm29
+	vpaddq	%ymm18, %ymm21, %ymm30
+	vpsubq	%ymm25, %ymm30, %ymm30
+	vpaddq	%ymm8, %ymm9, %ymm31
+	vpaddq	%ymm22, %ymm10, %ymm7
+	vpaddq	%ymm23, %ymm11, %ymm6
+	vpaddq	%ymm24, %ymm12, %ymm5
+	vpaddq	%ymm25, %ymm21, %ymm4
+	movl	$2, %r11d
+	kmovb	%r11d, %k1
+	vpblendmq	%ymm31, %ymm26, %ymm26{%k1}
+	vpblendmq	%ymm7, %ymm27, %ymm27{%k1}
+	vpblendmq	%ymm6, %ymm28, %ymm28{%k1}
+	vpblendmq	%ymm5, %ymm29, %ymm29{%k1}
+	vpblendmq	%ymm4, %ymm30, %ymm30{%k1}
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpblendmq	%ymm9, %ymm26, %ymm9{%k1}
+	vpblendmq	%ymm10, %ymm27, %ymm10{%k1}
+	vpblendmq	%ymm11, %ymm28, %ymm11{%k1}
+	vpblendmq	%ymm12, %ymm29, %ymm12{%k1}
+	vpblendmq	%ymm21, %ymm30, %ymm21{%k1}
+	vpsrlq	$51, %ymm9, %ymm26
+	vpandq	%ymm15, %ymm9, %ymm9
+	vpsrlq	$51, %ymm10, %ymm27
+	vpandq	%ymm15, %ymm10, %ymm10
+	vpsrlq	$51, %ymm11, %ymm28
+	vpandq	%ymm15, %ymm11, %ymm11
+	vpsrlq	$51, %ymm12, %ymm29
+	vpandq	%ymm15, %ymm12, %ymm12
+	vpsrlq	$51, %ymm21, %ymm30
+	vpandq	%ymm15, %ymm21, %ymm21
+	vpaddq	%ymm26, %ymm10, %ymm10
+	vpaddq	%ymm27, %ymm11, %ymm11
+	vpaddq	%ymm28, %ymm12, %ymm12
+	vpaddq	%ymm29, %ymm21, %ymm21
+	vmovdqa64	%ymm30, %ymm26
+	vpsllq	$1, %ymm30, %ymm27
+	vpaddq	%ymm27, %ymm26, %ymm26
+	vpsllq	$4, %ymm30, %ymm27
+	vpaddq	%ymm27, %ymm26, %ymm26
+	vpaddq	%ymm26, %ymm9, %ymm9
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpblendmq	%ymm8, %ymm9, %ymm8{%k1}
+	vpblendmq	%ymm22, %ymm10, %ymm22{%k1}
+	vpblendmq	%ymm23, %ymm11, %ymm23{%k1}
+	vpblendmq	%ymm24, %ymm12, %ymm24{%k1}
+	vpblendmq	%ymm25, %ymm21, %ymm25{%k1}
+	movl	$8, %r11d
+	kmovb	%r11d, %k1
+	vpblendmq	%ymm13, %ymm8, %ymm8{%k1}
+	vpblendmq	%ymm14, %ymm22, %ymm22{%k1}
+	vpblendmq	%ymm14, %ymm23, %ymm23{%k1}
+	vpblendmq	%ymm14, %ymm24, %ymm24{%k1}
+	vpblendmq	%ymm14, %ymm25, %ymm25{%k1}
+	vpxorq	%ymm26, %ymm26, %ymm26
+	vpmadd52huq	%ymm8, %ymm9, %ymm26
+	vpsllq	$1, %ymm26, %ymm26
+	vpxorq	%ymm27, %ymm27, %ymm27
+	vpmadd52luq	%ymm22, %ymm9, %ymm27
+	vpmadd52luq	%ymm8, %ymm10, %ymm27
+	vpaddq	%ymm27, %ymm26, %ymm26
+	vpxorq	%ymm27, %ymm27, %ymm27
+	vpmadd52huq	%ymm22, %ymm9, %ymm27
+	vpmadd52huq	%ymm8, %ymm10, %ymm27
+	vpsllq	$1, %ymm27, %ymm27
+	vpxorq	%ymm28, %ymm28, %ymm28
+	vpmadd52luq	%ymm23, %ymm9, %ymm28
+	vpmadd52luq	%ymm8, %ymm11, %ymm28
+	vpmadd52luq	%ymm22, %ymm10, %ymm28
+	vpaddq	%ymm28, %ymm27, %ymm27
+	vpxorq	%ymm28, %ymm28, %ymm28
+	vpmadd52huq	%ymm23, %ymm9, %ymm28
+	vpmadd52huq	%ymm8, %ymm11, %ymm28
+	vpmadd52huq	%ymm22, %ymm10, %ymm28
+	vpsllq	$1, %ymm28, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52luq	%ymm24, %ymm9, %ymm29
+	vpmadd52luq	%ymm22, %ymm11, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52luq	%ymm23, %ymm10, %ymm30
+	vpmadd52luq	%ymm8, %ymm12, %ymm30
 	vpaddq	%ymm30, %ymm29, %ymm29
-	vpsllq	$4, %ymm6, %ymm30
+	vpaddq	%ymm29, %ymm28, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52huq	%ymm24, %ymm9, %ymm29
+	vpmadd52huq	%ymm22, %ymm11, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52huq	%ymm23, %ymm10, %ymm30
+	vpmadd52huq	%ymm8, %ymm12, %ymm30
 	vpaddq	%ymm30, %ymm29, %ymm29
-	vpaddq	%ymm29, %ymm18, %ymm18
-	vpaddq	%ymm25, %ymm9, %ymm25
-	vpsubq	%ymm8, %ymm25, %ymm25
-	vpaddq	%ymm15, %ymm20, %ymm29
-	vpsubq	%ymm10, %ymm29, %ymm29
-	vpaddq	%ymm15, %ymm21, %ymm30
-	vpsubq	%ymm11, %ymm30, %ymm30
-	vpaddq	%ymm15, %ymm22, %ymm15
-	vpsubq	%ymm12, %ymm15, %ymm15
-	vpaddq	%ymm16, %ymm23, %ymm16
-	vpsubq	%ymm17, %ymm16, %ymm16
-	vpsrlq	$51, %ymm25, %ymm31
-	vpandq	%ymm26, %ymm25, %ymm25
-	vpsrlq	$51, %ymm29, %ymm7
-	vpandq	%ymm26, %ymm29, %ymm29
-	vpsrlq	$51, %ymm30, %ymm6
-	vpandq	%ymm26, %ymm30, %ymm30
-	vpsrlq	$51, %ymm15, %ymm5
-	vpandq	%ymm26, %ymm15, %ymm15
-	vpsrlq	$51, %ymm16, %ymm4
-	vpandq	%ymm26, %ymm16, %ymm16
+	vpsllq	$1, %ymm29, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52luq	%ymm25, %ymm9, %ymm30
+	vpmadd52luq	%ymm23, %ymm11, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm24, %ymm10, %ymm31
+	vpmadd52luq	%ymm22, %ymm12, %ymm31
+	vpmadd52luq	%ymm8, %ymm21, %ymm30
+	vpaddq	%ymm31, %ymm30, %ymm30
+	vpaddq	%ymm30, %ymm29, %ymm29
+	vpxorq	%ymm30, %ymm30, %ymm30
+	vpmadd52huq	%ymm25, %ymm9, %ymm30
+	vpmadd52huq	%ymm23, %ymm11, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm24, %ymm10, %ymm31
+	vpmadd52huq	%ymm22, %ymm12, %ymm31
+	vpmadd52huq	%ymm8, %ymm21, %ymm30
+	vpaddq	%ymm31, %ymm30, %ymm30
+	vpsllq	$1, %ymm30, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm25, %ymm10, %ymm31
+	vpmadd52luq	%ymm23, %ymm12, %ymm31
+	vpxorq	%ymm7, %ymm7, %ymm7
+	vpmadd52luq	%ymm24, %ymm11, %ymm7
+	vpmadd52luq	%ymm22, %ymm21, %ymm7
+	vpaddq	%ymm7, %ymm31, %ymm31
+	vpaddq	%ymm31, %ymm30, %ymm30
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm25, %ymm10, %ymm31
+	vpmadd52huq	%ymm23, %ymm12, %ymm31
+	vpxorq	%ymm7, %ymm7, %ymm7
+	vpmadd52huq	%ymm24, %ymm11, %ymm7
+	vpmadd52huq	%ymm22, %ymm21, %ymm7
+	vpaddq	%ymm7, %ymm31, %ymm31
+	vpsllq	$1, %ymm31, %ymm22
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm25, %ymm11, %ymm31
+	vpmadd52luq	%ymm23, %ymm21, %ymm31
+	vpmadd52luq	%ymm24, %ymm12, %ymm31
+	vpaddq	%ymm31, %ymm22, %ymm22
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm25, %ymm11, %ymm31
+	vpmadd52huq	%ymm23, %ymm21, %ymm31
+	vpmadd52huq	%ymm24, %ymm12, %ymm31
+	vpsllq	$1, %ymm31, %ymm23
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm25, %ymm12, %ymm31
+	vpmadd52luq	%ymm24, %ymm21, %ymm31
+	vpaddq	%ymm31, %ymm23, %ymm23
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm25, %ymm12, %ymm31
+	vpmadd52huq	%ymm24, %ymm21, %ymm31
+	vpsllq	$1, %ymm31, %ymm24
+	vpmadd52luq	%ymm25, %ymm21, %ymm24
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm25, %ymm21, %ymm31
+	vpsllq	$1, %ymm31, %ymm25
+	vmovdqa64	%ymm25, %ymm31
+	vpsllq	$1, %ymm25, %ymm7
+	vpaddq	%ymm7, %ymm31, %ymm31
+	vpsllq	$4, %ymm25, %ymm25
+	vpaddq	%ymm25, %ymm31, %ymm31
 	vpaddq	%ymm31, %ymm29, %ymm29
-	vpaddq	%ymm7, %ymm30, %ymm30
-	vpaddq	%ymm6, %ymm15, %ymm15
-	vpaddq	%ymm5, %ymm16, %ymm16
+	vmovdqa64	%ymm24, %ymm25
+	vpsllq	$1, %ymm24, %ymm31
+	vpaddq	%ymm31, %ymm25, %ymm25
+	vpsllq	$4, %ymm24, %ymm24
+	vpaddq	%ymm24, %ymm25, %ymm25
+	vpaddq	%ymm25, %ymm28, %ymm28
+	vmovdqa64	%ymm23, %ymm24
+	vpsllq	$1, %ymm23, %ymm25
+	vpaddq	%ymm25, %ymm24, %ymm24
+	vpsllq	$4, %ymm23, %ymm23
+	vpaddq	%ymm23, %ymm24, %ymm24
+	vpaddq	%ymm24, %ymm27, %ymm27
+	vmovdqa64	%ymm22, %ymm23
+	vpsllq	$1, %ymm22, %ymm24
+	vpaddq	%ymm24, %ymm23, %ymm23
+	vpsllq	$4, %ymm22, %ymm22
+	vpaddq	%ymm22, %ymm23, %ymm23
+	vpaddq	%ymm23, %ymm26, %ymm26
+	vmovdqa64	%ymm30, %ymm22
+	vpsllq	$1, %ymm30, %ymm23
+	vpaddq	%ymm23, %ymm22, %ymm22
+	vpsllq	$4, %ymm30, %ymm23
+	vpaddq	%ymm23, %ymm22, %ymm22
+	vpmadd52luq	%ymm8, %ymm9, %ymm22
+	vpsrlq	$51, %ymm22, %ymm8
+	vpandq	%ymm15, %ymm22, %ymm22
+	vpsrlq	$51, %ymm26, %ymm23
+	vpandq	%ymm15, %ymm26, %ymm26
+	vpsrlq	$51, %ymm27, %ymm24
+	vpandq	%ymm15, %ymm27, %ymm27
+	vpsrlq	$51, %ymm28, %ymm25
+	vpandq	%ymm15, %ymm28, %ymm28
+	vpsrlq	$51, %ymm29, %ymm30
+	vpandq	%ymm15, %ymm29, %ymm29
+	vpaddq	%ymm8, %ymm26, %ymm26
+	vpaddq	%ymm23, %ymm27, %ymm27
+	vpaddq	%ymm24, %ymm28, %ymm28
+	vpaddq	%ymm25, %ymm29, %ymm29
+	vmovdqa64	%ymm30, %ymm8
+	vpsllq	$1, %ymm30, %ymm23
+	vpaddq	%ymm23, %ymm8, %ymm8
+	vpsllq	$4, %ymm30, %ymm23
+	vpaddq	%ymm23, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm22, %ymm22
+	/* level 3: [., ., x1, E] x [., ., t, AA + a24 E] */
+	movl	$8, %r11d
+	kmovb	%r11d, %k1
+	vpermq	$0, %ymm9, %ymm8{%k1}{z}
+	vpermq	$0, %ymm10, %ymm23{%k1}{z}
+	vpermq	$0, %ymm11, %ymm24{%k1}{z}
+	vpermq	$0, %ymm12, %ymm25{%k1}{z}
+	vpermq	$0, %ymm21, %ymm30{%k1}{z}
+	vpaddq	%ymm8, %ymm22, %ymm8
+	vpaddq	%ymm23, %ymm26, %ymm23
+	vpaddq	%ymm24, %ymm27, %ymm24
+	vpaddq	%ymm25, %ymm28, %ymm25
+	vpaddq	%ymm30, %ymm29, %ymm30
+	vpsrlq	$51, %ymm8, %ymm31
+	vpandq	%ymm15, %ymm8, %ymm8
+	vpsrlq	$51, %ymm23, %ymm7
+	vpandq	%ymm15, %ymm23, %ymm23
+	vpsrlq	$51, %ymm24, %ymm6
+	vpandq	%ymm15, %ymm24, %ymm24
+	vpsrlq	$51, %ymm25, %ymm5
+	vpandq	%ymm15, %ymm25, %ymm25
+	vpsrlq	$51, %ymm30, %ymm4
+	vpandq	%ymm15, %ymm30, %ymm30
+	vpaddq	%ymm31, %ymm23, %ymm23
+	vpaddq	%ymm7, %ymm24, %ymm24
+	vpaddq	%ymm6, %ymm25, %ymm25
+	vpaddq	%ymm5, %ymm30, %ymm30
 	vmovdqa64	%ymm4, %ymm31
 	vpsllq	$1, %ymm4, %ymm7
 	vpaddq	%ymm7, %ymm31, %ymm31
 	vpsllq	$4, %ymm4, %ymm7
 	vpaddq	%ymm7, %ymm31, %ymm31
-	vpaddq	%ymm31, %ymm25, %ymm25
-	vpermq	$170, %ymm18, %ymm18
-	vpermq	$170, %ymm19, %ymm19
-	vpermq	$170, %ymm24, %ymm24
-	vpermq	$170, %ymm27, %ymm27
-	vpermq	$170, %ymm28, %ymm28
-	vpermq	$42, %ymm25, %ymm25
-	vpermq	$42, %ymm29, %ymm29
-	vpermq	$42, %ymm30, %ymm30
-	vpermq	$42, %ymm15, %ymm15
-	vpermq	$42, %ymm16, %ymm16
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vpblendmq	%ymm19, %ymm20, %ymm20{%k1}
-	vpblendmq	%ymm24, %ymm21, %ymm21{%k1}
-	vpblendmq	%ymm27, %ymm22, %ymm22{%k1}
-	vpblendmq	%ymm28, %ymm23, %ymm23{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm25, %ymm9, %ymm9{%k1}
-	vpblendmq	%ymm29, %ymm20, %ymm20{%k1}
-	vpblendmq	%ymm30, %ymm21, %ymm21{%k1}
-	vpblendmq	%ymm15, %ymm22, %ymm22{%k1}
-	vpblendmq	%ymm16, %ymm23, %ymm23{%k1}
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm18, %ymm8, %ymm8{%k1}
-	vpblendmq	%ymm19, %ymm10, %ymm10{%k1}
-	vpblendmq	%ymm24, %ymm11, %ymm11{%k1}
-	vpblendmq	%ymm27, %ymm12, %ymm12{%k1}
-	vpblendmq	%ymm28, %ymm17, %ymm17{%k1}
+	vpaddq	%ymm31, %ymm8, %ymm8
 	movl	$4, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm25, %ymm8, %ymm8{%k1}
-	vpblendmq	%ymm29, %ymm10, %ymm10{%k1}
-	vpblendmq	%ymm30, %ymm11, %ymm11{%k1}
-	vpblendmq	%ymm15, %ymm12, %ymm12{%k1}
-	vpblendmq	%ymm16, %ymm17, %ymm15{%k1}
-	movl	$8, %r11d
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpbroadcastq	(%rdx), %ymm31{%k1}
+	vpxorq	%ymm7, %ymm7, %ymm7
+	vpbroadcastq	8(%rdx), %ymm7{%k1}
+	vpxorq	%ymm6, %ymm6, %ymm6
+	vpbroadcastq	16(%rdx), %ymm6{%k1}
+	vpxorq	%ymm5, %ymm5, %ymm5
+	vpbroadcastq	24(%rdx), %ymm5{%k1}
+	vpxorq	%ymm4, %ymm4, %ymm4
+	vpbroadcastq	32(%rdx), %ymm4{%k1}
+	movl	$4, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm13, %ymm8, %ymm8{%k1}
-	vpblendmq	%ymm14, %ymm10, %ymm10{%k1}
-	vpblendmq	%ymm14, %ymm11, %ymm11{%k1}
-	vpblendmq	%ymm14, %ymm12, %ymm12{%k1}
-	vpblendmq	%ymm14, %ymm15, %ymm15{%k1}
-	vpxorq	%ymm16, %ymm16, %ymm16
-	vpmadd52huq	%ymm8, %ymm9, %ymm16
-	vpsllq	$1, %ymm16, %ymm16
-	vpmadd52luq	%ymm10, %ymm9, %ymm16
-	vpmadd52luq	%ymm8, %ymm20, %ymm16
-	vpxorq	%ymm17, %ymm17, %ymm17
-	vpmadd52huq	%ymm10, %ymm9, %ymm17
-	vpmadd52huq	%ymm8, %ymm20, %ymm17
-	vpsllq	$1, %ymm17, %ymm17
-	vpmadd52luq	%ymm11, %ymm9, %ymm17
-	vpmadd52luq	%ymm10, %ymm20, %ymm17
-	vpmadd52luq	%ymm8, %ymm21, %ymm17
-	vpxorq	%ymm18, %ymm18, %ymm18
-	vpmadd52huq	%ymm11, %ymm9, %ymm18
-	vpmadd52huq	%ymm10, %ymm20, %ymm18
-	vpmadd52huq	%ymm8, %ymm21, %ymm18
-	vpsllq	$1, %ymm18, %ymm18
-	vpmadd52luq	%ymm12, %ymm9, %ymm18
-	vpmadd52luq	%ymm11, %ymm20, %ymm18
-	vpmadd52luq	%ymm10, %ymm21, %ymm18
-	vpmadd52luq	%ymm8, %ymm22, %ymm18
-	vpxorq	%ymm19, %ymm19, %ymm19
-	vpmadd52huq	%ymm12, %ymm9, %ymm19
-	vpmadd52huq	%ymm11, %ymm20, %ymm19
-	vpmadd52huq	%ymm10, %ymm21, %ymm19
-	vpmadd52huq	%ymm8, %ymm22, %ymm19
-	vpsllq	$1, %ymm19, %ymm19
-	vpmadd52luq	%ymm15, %ymm9, %ymm19
-	vpmadd52luq	%ymm12, %ymm20, %ymm19
-	vpmadd52luq	%ymm11, %ymm21, %ymm19
-	vpmadd52luq	%ymm10, %ymm22, %ymm19
-	vpmadd52luq	%ymm8, %ymm23, %ymm19
-	vpxorq	%ymm24, %ymm24, %ymm24
-	vpmadd52huq	%ymm15, %ymm9, %ymm24
-	vpmadd52huq	%ymm12, %ymm20, %ymm24
-	vpmadd52huq	%ymm11, %ymm21, %ymm24
-	vpmadd52huq	%ymm10, %ymm22, %ymm24
-	vpmadd52huq	%ymm8, %ymm23, %ymm24
-	vpsllq	$1, %ymm24, %ymm24
-	vpmadd52luq	%ymm15, %ymm20, %ymm24
-	vpmadd52luq	%ymm12, %ymm21, %ymm24
-	vpmadd52luq	%ymm11, %ymm22, %ymm24
-	vpmadd52luq	%ymm10, %ymm23, %ymm24
-	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52huq	%ymm15, %ymm20, %ymm25
-	vpmadd52huq	%ymm12, %ymm21, %ymm25
-	vpmadd52huq	%ymm11, %ymm22, %ymm25
-	vpmadd52huq	%ymm10, %ymm23, %ymm25
-	vpsllq	$1, %ymm25, %ymm10
-	vpmadd52luq	%ymm15, %ymm21, %ymm10
-	vpmadd52luq	%ymm12, %ymm22, %ymm10
-	vpmadd52luq	%ymm11, %ymm23, %ymm10
-	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52huq	%ymm15, %ymm21, %ymm25
-	vpmadd52huq	%ymm12, %ymm22, %ymm25
-	vpmadd52huq	%ymm11, %ymm23, %ymm25
-	vpsllq	$1, %ymm25, %ymm11
-	vpmadd52luq	%ymm15, %ymm22, %ymm11
-	vpmadd52luq	%ymm12, %ymm23, %ymm11
-	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52huq	%ymm15, %ymm22, %ymm25
-	vpmadd52huq	%ymm12, %ymm23, %ymm25
-	vpsllq	$1, %ymm25, %ymm12
-	vpmadd52luq	%ymm15, %ymm23, %ymm12
-	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52huq	%ymm15, %ymm23, %ymm25
-	vpsllq	$1, %ymm25, %ymm15
-	vmovdqa64	%ymm15, %ymm25
-	vpsllq	$1, %ymm15, %ymm27
-	vpaddq	%ymm27, %ymm25, %ymm25
-	vpsllq	$4, %ymm15, %ymm15
-	vpaddq	%ymm15, %ymm25, %ymm25
-	vpaddq	%ymm25, %ymm19, %ymm19
-	vmovdqa64	%ymm12, %ymm15
-	vpsllq	$1, %ymm12, %ymm25
-	vpaddq	%ymm25, %ymm15, %ymm15
+	vpblendmq	%ymm31, %ymm9, %ymm9{%k1}
+	vpblendmq	%ymm7, %ymm10, %ymm10{%k1}
+	vpblendmq	%ymm6, %ymm11, %ymm11{%k1}
+	vpblendmq	%ymm5, %ymm12, %ymm12{%k1}
+	vpblendmq	%ymm4, %ymm21, %ymm21{%k1}
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm8, %ymm9, %ymm31
+	vpsllq	$1, %ymm31, %ymm31
+	vpxorq	%ymm7, %ymm7, %ymm7
+	vpmadd52luq	%ymm23, %ymm9, %ymm7
+	vpmadd52luq	%ymm8, %ymm10, %ymm7
+	vpaddq	%ymm7, %ymm31, %ymm31
+	vpxorq	%ymm7, %ymm7, %ymm7
+	vpmadd52huq	%ymm23, %ymm9, %ymm7
+	vpmadd52huq	%ymm8, %ymm10, %ymm7
+	vpsllq	$1, %ymm7, %ymm7
+	vpxorq	%ymm6, %ymm6, %ymm6
+	vpmadd52luq	%ymm24, %ymm9, %ymm6
+	vpmadd52luq	%ymm8, %ymm11, %ymm6
+	vpmadd52luq	%ymm23, %ymm10, %ymm6
+	vpaddq	%ymm6, %ymm7, %ymm7
+	vpxorq	%ymm6, %ymm6, %ymm6
+	vpmadd52huq	%ymm24, %ymm9, %ymm6
+	vpmadd52huq	%ymm8, %ymm11, %ymm6
+	vpmadd52huq	%ymm23, %ymm10, %ymm6
+	vpsllq	$1, %ymm6, %ymm6
+	vpxorq	%ymm5, %ymm5, %ymm5
+	vpmadd52luq	%ymm25, %ymm9, %ymm5
+	vpmadd52luq	%ymm23, %ymm11, %ymm5
+	vpxorq	%ymm4, %ymm4, %ymm4
+	vpmadd52luq	%ymm24, %ymm10, %ymm4
+	vpmadd52luq	%ymm8, %ymm12, %ymm4
+	vpaddq	%ymm4, %ymm5, %ymm5
+	vpaddq	%ymm5, %ymm6, %ymm6
+	vpxorq	%ymm5, %ymm5, %ymm5
+	vpmadd52huq	%ymm25, %ymm9, %ymm5
+	vpmadd52huq	%ymm23, %ymm11, %ymm5
+	vpxorq	%ymm4, %ymm4, %ymm4
+	vpmadd52huq	%ymm24, %ymm10, %ymm4
+	vpmadd52huq	%ymm8, %ymm12, %ymm4
+	vpaddq	%ymm4, %ymm5, %ymm5
+	vpsllq	$1, %ymm5, %ymm5
+	vpxorq	%ymm4, %ymm4, %ymm4
+	vpmadd52luq	%ymm30, %ymm9, %ymm4
+	vpmadd52luq	%ymm24, %ymm11, %ymm4
+	vpxorq	%ymm3, %ymm3, %ymm3
+	vpmadd52luq	%ymm25, %ymm10, %ymm3
+	vpmadd52luq	%ymm23, %ymm12, %ymm3
+	vpmadd52luq	%ymm8, %ymm21, %ymm4
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpaddq	%ymm4, %ymm5, %ymm5
+	vpxorq	%ymm4, %ymm4, %ymm4
+	vpmadd52huq	%ymm30, %ymm9, %ymm4
+	vpmadd52huq	%ymm24, %ymm11, %ymm4
+	vpxorq	%ymm3, %ymm3, %ymm3
+	vpmadd52huq	%ymm25, %ymm10, %ymm3
+	vpmadd52huq	%ymm23, %ymm12, %ymm3
+	vpmadd52huq	%ymm8, %ymm21, %ymm4
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpsllq	$1, %ymm4, %ymm4
+	vpxorq	%ymm3, %ymm3, %ymm3
+	vpmadd52luq	%ymm30, %ymm10, %ymm3
+	vpmadd52luq	%ymm24, %ymm12, %ymm3
+	vpxorq	%ymm2, %ymm2, %ymm2
+	vpmadd52luq	%ymm25, %ymm11, %ymm2
+	vpmadd52luq	%ymm23, %ymm21, %ymm2
+	vpaddq	%ymm2, %ymm3, %ymm3
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpxorq	%ymm3, %ymm3, %ymm3
+	vpmadd52huq	%ymm30, %ymm10, %ymm3
+	vpmadd52huq	%ymm24, %ymm12, %ymm3
+	vpxorq	%ymm10, %ymm10, %ymm10
+	vpmadd52huq	%ymm25, %ymm11, %ymm10
+	vpmadd52huq	%ymm23, %ymm21, %ymm10
+	vpaddq	%ymm10, %ymm3, %ymm3
+	vpsllq	$1, %ymm3, %ymm10
+	vpxorq	%ymm23, %ymm23, %ymm23
+	vpmadd52luq	%ymm30, %ymm11, %ymm23
+	vpmadd52luq	%ymm24, %ymm21, %ymm23
+	vpmadd52luq	%ymm25, %ymm12, %ymm23
+	vpaddq	%ymm23, %ymm10, %ymm10
+	vpxorq	%ymm23, %ymm23, %ymm23
+	vpmadd52huq	%ymm30, %ymm11, %ymm23
+	vpmadd52huq	%ymm24, %ymm21, %ymm23
+	vpmadd52huq	%ymm25, %ymm12, %ymm23
+	vpsllq	$1, %ymm23, %ymm11
+	vpxorq	%ymm23, %ymm23, %ymm23
+	vpmadd52luq	%ymm30, %ymm12, %ymm23
+	vpmadd52luq	%ymm25, %ymm21, %ymm23
+	vpaddq	%ymm23, %ymm11, %ymm11
+	vpxorq	%ymm23, %ymm23, %ymm23
+	vpmadd52huq	%ymm30, %ymm12, %ymm23
+	vpmadd52huq	%ymm25, %ymm21, %ymm23
+	vpsllq	$1, %ymm23, %ymm12
+	vpmadd52luq	%ymm30, %ymm21, %ymm12
+	vpxorq	%ymm23, %ymm23, %ymm23
+	vpmadd52huq	%ymm30, %ymm21, %ymm23
+	vpsllq	$1, %ymm23, %ymm21
+	vmovdqa64	%ymm21, %ymm23
+	vpsllq	$1, %ymm21, %ymm24
+	vpaddq	%ymm24, %ymm23, %ymm23
+	vpsllq	$4, %ymm21, %ymm21
+	vpaddq	%ymm21, %ymm23, %ymm23
+	vpaddq	%ymm23, %ymm5, %ymm5
+	vmovdqa64	%ymm12, %ymm21
+	vpsllq	$1, %ymm12, %ymm23
+	vpaddq	%ymm23, %ymm21, %ymm21
 	vpsllq	$4, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm15, %ymm15
-	vpaddq	%ymm15, %ymm18, %ymm18
+	vpaddq	%ymm12, %ymm21, %ymm21
+	vpaddq	%ymm21, %ymm6, %ymm6
 	vmovdqa64	%ymm11, %ymm12
-	vpsllq	$1, %ymm11, %ymm15
-	vpaddq	%ymm15, %ymm12, %ymm12
+	vpsllq	$1, %ymm11, %ymm21
+	vpaddq	%ymm21, %ymm12, %ymm12
 	vpsllq	$4, %ymm11, %ymm11
 	vpaddq	%ymm11, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm17, %ymm17
+	vpaddq	%ymm12, %ymm7, %ymm7
 	vmovdqa64	%ymm10, %ymm11
 	vpsllq	$1, %ymm10, %ymm12
 	vpaddq	%ymm12, %ymm11, %ymm11
 	vpsllq	$4, %ymm10, %ymm10
 	vpaddq	%ymm10, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm16, %ymm16
-	vmovdqa64	%ymm24, %ymm10
-	vpsllq	$1, %ymm24, %ymm11
+	vpaddq	%ymm11, %ymm31, %ymm31
+	vmovdqa64	%ymm4, %ymm10
+	vpsllq	$1, %ymm4, %ymm11
 	vpaddq	%ymm11, %ymm10, %ymm10
-	vpsllq	$4, %ymm24, %ymm11
+	vpsllq	$4, %ymm4, %ymm11
 	vpaddq	%ymm11, %ymm10, %ymm10
 	vpmadd52luq	%ymm8, %ymm9, %ymm10
 	vpsrlq	$51, %ymm10, %ymm8
-	vpandq	%ymm26, %ymm10, %ymm10
-	vpaddq	%ymm8, %ymm16, %ymm16
-	vpsrlq	$51, %ymm16, %ymm8
-	vpandq	%ymm26, %ymm16, %ymm16
-	vpaddq	%ymm8, %ymm17, %ymm17
-	vpsrlq	$51, %ymm17, %ymm8
-	vpandq	%ymm26, %ymm17, %ymm17
-	vpaddq	%ymm8, %ymm18, %ymm18
-	vpsrlq	$51, %ymm18, %ymm8
-	vpandq	%ymm26, %ymm18, %ymm18
-	vpaddq	%ymm8, %ymm19, %ymm19
-	vpsrlq	$51, %ymm19, %ymm8
-	vpandq	%ymm26, %ymm19, %ymm19
-	vmovdqa64	%ymm8, %ymm11
-	vpsllq	$1, %ymm8, %ymm12
-	vpaddq	%ymm12, %ymm11, %ymm11
-	vpsllq	$4, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm10, %ymm10
-	/* level 3: [E, x1] x [AA + a24 E, (DA-CB)^2] */
-	vpermq	$255, %ymm10, %ymm8
-	vpermq	$255, %ymm16, %ymm11
-	vpermq	$255, %ymm17, %ymm12
-	vpermq	$255, %ymm18, %ymm15
-	vpermq	$255, %ymm19, %ymm24
-	vpaddq	%ymm8, %ymm9, %ymm8
-	vpaddq	%ymm11, %ymm20, %ymm11
-	vpaddq	%ymm12, %ymm21, %ymm12
-	vpaddq	%ymm15, %ymm22, %ymm15
-	vpaddq	%ymm24, %ymm23, %ymm24
-	vpsrlq	$51, %ymm8, %ymm25
-	vpandq	%ymm26, %ymm8, %ymm8
-	vpsrlq	$51, %ymm11, %ymm27
-	vpandq	%ymm26, %ymm11, %ymm11
-	vpsrlq	$51, %ymm12, %ymm28
-	vpandq	%ymm26, %ymm12, %ymm12
-	vpsrlq	$51, %ymm15, %ymm29
-	vpandq	%ymm26, %ymm15, %ymm15
-	vpsrlq	$51, %ymm24, %ymm30
-	vpandq	%ymm26, %ymm24, %ymm24
-	vpaddq	%ymm25, %ymm11, %ymm11
-	vpaddq	%ymm27, %ymm12, %ymm12
-	vpaddq	%ymm28, %ymm15, %ymm15
-	vpaddq	%ymm29, %ymm24, %ymm24
-	vmovdqa64	%ymm30, %ymm25
-	vpsllq	$1, %ymm30, %ymm27
-	vpaddq	%ymm27, %ymm25, %ymm25
-	vpsllq	$4, %ymm30, %ymm27
-	vpaddq	%ymm27, %ymm25, %ymm25
-	vpaddq	%ymm25, %ymm8, %ymm8
-	vpermq	$255, %ymm9, %ymm9
-	vpermq	$255, %ymm20, %ymm20
-	vpermq	$255, %ymm21, %ymm21
-	vpermq	$255, %ymm22, %ymm22
-	vpermq	$255, %ymm23, %ymm23
-	movl	$2, %r11d
+	vpandq	%ymm15, %ymm10, %ymm10
+	vpsrlq	$51, %ymm31, %ymm9
+	vpandq	%ymm15, %ymm31, %ymm31
+	vpsrlq	$51, %ymm7, %ymm11
+	vpandq	%ymm15, %ymm7, %ymm7
+	vpsrlq	$51, %ymm6, %ymm12
+	vpandq	%ymm15, %ymm6, %ymm6
+	vpsrlq	$51, %ymm5, %ymm21
+	vpandq	%ymm15, %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm31, %ymm31
+	vpaddq	%ymm9, %ymm7, %ymm7
+	vpaddq	%ymm11, %ymm6, %ymm6
+	vpaddq	%ymm12, %ymm5, %ymm5
+	vmovdqa64	%ymm21, %ymm8
+	vpsllq	$1, %ymm21, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpsllq	$4, %ymm21, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm10, %ymm10
+	movl	$12, %r11d
 	kmovb	%r11d, %k1
-	vpxorq	%ymm25, %ymm25, %ymm25
-	vpbroadcastq	(%rdx), %ymm25{%k1}
-	vpxorq	%ymm27, %ymm27, %ymm27
-	vpbroadcastq	8(%rdx), %ymm27{%k1}
-	vpxorq	%ymm28, %ymm28, %ymm28
-	vpbroadcastq	16(%rdx), %ymm28{%k1}
-	vpxorq	%ymm29, %ymm29, %ymm29
-	vpbroadcastq	24(%rdx), %ymm29{%k1}
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpbroadcastq	32(%rdx), %ymm30{%k1}
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm25, %ymm9, %ymm9{%k1}
-	vpblendmq	%ymm27, %ymm20, %ymm20{%k1}
-	vpblendmq	%ymm28, %ymm21, %ymm21{%k1}
-	vpblendmq	%ymm29, %ymm22, %ymm22{%k1}
-	vpblendmq	%ymm30, %ymm23, %ymm23{%k1}
-	vpermq	$170, %ymm10, %ymm25
-	vpermq	$170, %ymm16, %ymm27
-	vpermq	$170, %ymm17, %ymm28
-	vpermq	$170, %ymm18, %ymm29
-	vpermq	$170, %ymm19, %ymm30
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm25, %ymm8, %ymm8{%k1}
-	vpblendmq	%ymm27, %ymm11, %ymm11{%k1}
-	vpblendmq	%ymm28, %ymm12, %ymm12{%k1}
-	vpblendmq	%ymm29, %ymm15, %ymm15{%k1}
-	vpblendmq	%ymm30, %ymm24, %ymm24{%k1}
-	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52huq	%ymm8, %ymm9, %ymm25
-	vpsllq	$1, %ymm25, %ymm25
-	vpmadd52luq	%ymm11, %ymm9, %ymm25
-	vpmadd52luq	%ymm8, %ymm20, %ymm25
-	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52huq	%ymm11, %ymm9, %ymm27
-	vpmadd52huq	%ymm8, %ymm20, %ymm27
-	vpsllq	$1, %ymm27, %ymm27
-	vpmadd52luq	%ymm12, %ymm9, %ymm27
-	vpmadd52luq	%ymm11, %ymm20, %ymm27
-	vpmadd52luq	%ymm8, %ymm21, %ymm27
-	vpxorq	%ymm28, %ymm28, %ymm28
-	vpmadd52huq	%ymm12, %ymm9, %ymm28
-	vpmadd52huq	%ymm11, %ymm20, %ymm28
-	vpmadd52huq	%ymm8, %ymm21, %ymm28
-	vpsllq	$1, %ymm28, %ymm28
-	vpmadd52luq	%ymm15, %ymm9, %ymm28
-	vpmadd52luq	%ymm12, %ymm20, %ymm28
-	vpmadd52luq	%ymm11, %ymm21, %ymm28
-	vpmadd52luq	%ymm8, %ymm22, %ymm28
-	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52huq	%ymm15, %ymm9, %ymm29
-	vpmadd52huq	%ymm12, %ymm20, %ymm29
-	vpmadd52huq	%ymm11, %ymm21, %ymm29
-	vpmadd52huq	%ymm8, %ymm22, %ymm29
-	vpsllq	$1, %ymm29, %ymm29
-	vpmadd52luq	%ymm24, %ymm9, %ymm29
-	vpmadd52luq	%ymm15, %ymm20, %ymm29
-	vpmadd52luq	%ymm12, %ymm21, %ymm29
-	vpmadd52luq	%ymm11, %ymm22, %ymm29
-	vpmadd52luq	%ymm8, %ymm23, %ymm29
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm24, %ymm9, %ymm30
-	vpmadd52huq	%ymm15, %ymm20, %ymm30
-	vpmadd52huq	%ymm12, %ymm21, %ymm30
-	vpmadd52huq	%ymm11, %ymm22, %ymm30
-	vpmadd52huq	%ymm8, %ymm23, %ymm30
-	vpsllq	$1, %ymm30, %ymm30
-	vpmadd52luq	%ymm24, %ymm20, %ymm30
-	vpmadd52luq	%ymm15, %ymm21, %ymm30
-	vpmadd52luq	%ymm12, %ymm22, %ymm30
-	vpmadd52luq	%ymm11, %ymm23, %ymm30
-	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52huq	%ymm24, %ymm20, %ymm31
-	vpmadd52huq	%ymm15, %ymm21, %ymm31
-	vpmadd52huq	%ymm12, %ymm22, %ymm31
-	vpmadd52huq	%ymm11, %ymm23, %ymm31
-	vpsllq	$1, %ymm31, %ymm11
-	vpmadd52luq	%ymm24, %ymm21, %ymm11
-	vpmadd52luq	%ymm15, %ymm22, %ymm11
-	vpmadd52luq	%ymm12, %ymm23, %ymm11
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52huq	%ymm24, %ymm21, %ymm20
-	vpmadd52huq	%ymm15, %ymm22, %ymm20
-	vpmadd52huq	%ymm12, %ymm23, %ymm20
-	vpsllq	$1, %ymm20, %ymm12
-	vpmadd52luq	%ymm24, %ymm22, %ymm12
-	vpmadd52luq	%ymm15, %ymm23, %ymm12
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52huq	%ymm24, %ymm22, %ymm20
-	vpmadd52huq	%ymm15, %ymm23, %ymm20
-	vpsllq	$1, %ymm20, %ymm15
-	vpmadd52luq	%ymm24, %ymm23, %ymm15
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52huq	%ymm24, %ymm23, %ymm20
-	vpsllq	$1, %ymm20, %ymm20
-	vmovdqa64	%ymm20, %ymm21
-	vpsllq	$1, %ymm20, %ymm22
-	vpaddq	%ymm22, %ymm21, %ymm21
-	vpsllq	$4, %ymm20, %ymm20
-	vpaddq	%ymm20, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm29, %ymm29
-	vmovdqa64	%ymm15, %ymm20
-	vpsllq	$1, %ymm15, %ymm21
-	vpaddq	%ymm21, %ymm20, %ymm20
-	vpsllq	$4, %ymm15, %ymm15
-	vpaddq	%ymm15, %ymm20, %ymm20
-	vpaddq	%ymm20, %ymm28, %ymm28
-	vmovdqa64	%ymm12, %ymm15
-	vpsllq	$1, %ymm12, %ymm20
-	vpaddq	%ymm20, %ymm15, %ymm15
-	vpsllq	$4, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm15, %ymm15
-	vpaddq	%ymm15, %ymm27, %ymm27
-	vmovdqa64	%ymm11, %ymm12
-	vpsllq	$1, %ymm11, %ymm15
-	vpaddq	%ymm15, %ymm12, %ymm12
-	vpsllq	$4, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm25, %ymm25
-	vmovdqa64	%ymm30, %ymm11
-	vpsllq	$1, %ymm30, %ymm12
-	vpaddq	%ymm12, %ymm11, %ymm11
-	vpsllq	$4, %ymm30, %ymm12
-	vpaddq	%ymm12, %ymm11, %ymm11
-	vpmadd52luq	%ymm8, %ymm9, %ymm11
-	vpsrlq	$51, %ymm11, %ymm8
-	vpandq	%ymm26, %ymm11, %ymm11
-	vpaddq	%ymm8, %ymm25, %ymm25
-	vpsrlq	$51, %ymm25, %ymm8
-	vpandq	%ymm26, %ymm25, %ymm25
-	vpaddq	%ymm8, %ymm27, %ymm27
-	vpsrlq	$51, %ymm27, %ymm8
-	vpandq	%ymm26, %ymm27, %ymm27
-	vpaddq	%ymm8, %ymm28, %ymm28
-	vpsrlq	$51, %ymm28, %ymm8
-	vpandq	%ymm26, %ymm28, %ymm28
-	vpaddq	%ymm8, %ymm29, %ymm29
-	vpsrlq	$51, %ymm29, %ymm8
-	vpandq	%ymm26, %ymm29, %ymm29
-	vmovdqa64	%ymm8, %ymm9
-	vpsllq	$1, %ymm8, %ymm12
-	vpaddq	%ymm12, %ymm9, %ymm9
-	vpsllq	$4, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm11, %ymm11
-	vpermq	$80, %ymm10, %ymm8
-	vpermq	$80, %ymm16, %ymm9
-	vpermq	$80, %ymm17, %ymm10
-	vpermq	$80, %ymm18, %ymm12
-	vpermq	$80, %ymm19, %ymm15
-	vpermq	$80, %ymm11, %ymm11
-	vpermq	$80, %ymm25, %ymm16
-	vpermq	$80, %ymm27, %ymm17
-	vpermq	$80, %ymm28, %ymm18
-	vpermq	$80, %ymm29, %ymm19
-	movl	$10, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm11, %ymm8, %ymm8{%k1}
-	vpblendmq	%ymm16, %ymm9, %ymm9{%k1}
-	vpblendmq	%ymm17, %ymm10, %ymm10{%k1}
-	vpblendmq	%ymm18, %ymm12, %ymm11{%k1}
-	vpblendmq	%ymm19, %ymm15, %ymm12{%k1}
+	vpblendmq	%ymm10, %ymm22, %ymm8{%k1}
+	vpblendmq	%ymm31, %ymm26, %ymm9{%k1}
+	vpblendmq	%ymm7, %ymm27, %ymm10{%k1}
+	vpblendmq	%ymm6, %ymm28, %ymm11{%k1}
+	vpblendmq	%ymm5, %ymm29, %ymm12{%k1}
 	vmovdqa64	%ymm8, %ymm8
 	vmovdqa64	%ymm9, %ymm9
 	vmovdqa64	%ymm10, %ymm10
@@ -741,40 +735,45 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vmovdqa64	%ymm12, %ymm12
 	subl	$1, %eax
 	jns	.Llf_x25519_ladder_ifma_bit
-	/* final cswap(swap); x2, z2 from lanes 0 and 1 */
-	/* carries inserted by the bounds: AA + a24 E before level 3; [., ., DA+CB, .] before level 2; [E, ., DA-CB, .] before level 2; [x2+z2, ., x3+z3, .] before level 1; [x2-z2, ., x3-z3, .] before level 1 */
+	/* final cswap(swap): lanes 0 <-> 1 and 2 <-> 3; x2 from lane 0, z2 from lane 3 */
+	/* carries inserted by the bounds: AA + a24 E before level 3; [A, B, D, C] before level 1; [AA, DA+CB, DA-CB, E] before level 2 */
 	movl	%r10d, %eax
 	negl	%eax
 	andl	$15, %eax
 	kmovb	%eax, %k1
-	vpermq	$78, %ymm8, %ymm13
+	vpermq	$177, %ymm8, %ymm13
 	vpblendmq	%ymm13, %ymm8, %ymm8{%k1}
 	vmovq	%xmm8, %rax
 	movq	%rax, (%rdi)
+	vextracti128	$1, %ymm8, %xmm8
 	vpextrq	$1, %xmm8, %rax
 	movq	%rax, 40(%rdi)
-	vpermq	$78, %ymm9, %ymm8
+	vpermq	$177, %ymm9, %ymm8
 	vpblendmq	%ymm8, %ymm9, %ymm8{%k1}
 	vmovq	%xmm8, %rax
 	movq	%rax, 8(%rdi)
+	vextracti128	$1, %ymm8, %xmm8
 	vpextrq	$1, %xmm8, %rax
 	movq	%rax, 48(%rdi)
-	vpermq	$78, %ymm10, %ymm8
+	vpermq	$177, %ymm10, %ymm8
 	vpblendmq	%ymm8, %ymm10, %ymm8{%k1}
 	vmovq	%xmm8, %rax
 	movq	%rax, 16(%rdi)
+	vextracti128	$1, %ymm8, %xmm8
 	vpextrq	$1, %xmm8, %rax
 	movq	%rax, 56(%rdi)
-	vpermq	$78, %ymm11, %ymm8
+	vpermq	$177, %ymm11, %ymm8
 	vpblendmq	%ymm8, %ymm11, %ymm8{%k1}
 	vmovq	%xmm8, %rax
 	movq	%rax, 24(%rdi)
+	vextracti128	$1, %ymm8, %xmm8
 	vpextrq	$1, %xmm8, %rax
 	movq	%rax, 64(%rdi)
-	vpermq	$78, %ymm12, %ymm8
+	vpermq	$177, %ymm12, %ymm8
 	vpblendmq	%ymm8, %ymm12, %ymm8{%k1}
 	vmovq	%xmm8, %rax
 	movq	%rax, 32(%rdi)
+	vextracti128	$1, %ymm8, %xmm8
 	vpextrq	$1, %xmm8, %rax
 	movq	%rax, 72(%rdi)
 	vzeroupper

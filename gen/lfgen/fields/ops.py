@@ -152,10 +152,10 @@ class Cols:
         return self._fold_unsplit(x, co, j, s, what)
 
 
-def reduce_columns(prog, f, cols, what):
-    """Columns 0..len-1 of any size -> limbs 0..limbs-1 with the final chains; returns Vals."""
+def fold_high(prog, f, cols, what):
+    """Fold the columns at or above 2^power into the limbs, from the top down (a fold may
+    land at k again); leaves cols.c[0 .. limbs)."""
     n, b = f.limbs, f.bits
-    # 1. fold the columns at or above 2^power from the top down (a fold may land at k again)
     for k in range(len(cols.c) - 1, n - 1, -1):
         guard = 0
         while cols.c[k] is not None:
@@ -165,6 +165,27 @@ def reduce_columns(prog, f, cols, what):
             if guard > 8:
                 raise BoundError("%s %s: column %d does not shrink" % (f.name, what, k))
     del cols.c[n:]
+
+
+def parallel_round(prog, f, cols, what):
+    """One round of simultaneous carries on cols.c[0 .. limbs): each limb keeps its low bits
+    and passes the rest to the next at once, the top limb's folded back by the terms."""
+    n = f.limbs
+    hs = []
+    for i, x in enumerate(cols.c):
+        w = f.top_bits if i == n - 1 else f.bits
+        hs.append(prog.sar(x, w))
+        cols.c[i] = prog.mask(x, w)
+    for i in range(n - 1):
+        cols.add_at(i + 1, hs[i])
+    cols.fold(hs[n - 1], f.power, "%s top limb" % what)
+    del cols.c[n:]
+
+
+def reduce_columns(prog, f, cols, what):
+    """Columns 0..len-1 of any size -> limbs 0..limbs-1 with the final chains; returns Vals."""
+    n, b = f.limbs, f.bits
+    fold_high(prog, f, cols, what)                  # 1.
     # 2. native limbs with negative terms (P-256, P-384): + k p so every column is >= 0
     if not f.signed and min(x.lo for x in cols.c) < 0:
         kp, _ = multiple_of_p(f, [max(0, -x.lo) for x in cols.c])
@@ -443,11 +464,14 @@ def mul_small(f, ib, k):
     return prog, store(prog, "r", out)
 
 
-def mul_ifma(f, ib):
+def mul_ifma(f, ib, split=1, reduce="parallel"):
     """r = a b mod p with 52-bit multiplier halves (AVX-512 IFMA), every value in 64 bits:
     column C_k = 2^(52 - bits) sum hi52(a_i b_j) over i + j = k - 1 (the high half lands
     52 bits up: one limb and 52 - bits bits) + sum lo52(a_i b_j) over i + j = k, then the
-    columns above 2^power folded and the chains of reduce_columns.
+    columns above 2^power folded and the chains of reduce_columns.  `split`: the accumulators
+    each column's halves are spread over (a schedule choice: latency against instructions);
+    `reduce`: "parallel" rounds of simultaneous carries (latency) or reduce_columns' "chain"
+    (limbs closer to 2^bits).
     The operands must be proven below 2^52 (IFMA reads 52 bits), and so must the result be
     for it to enter the next product: the caller checks that against its contract."""
     if f.signed or f.bits > 52:
@@ -458,19 +482,42 @@ def mul_ifma(f, ib):
     cols = Cols(prog, f, 2 * n)
     pairs = [[(i, k - i) for i in range(max(0, k - n + 1), min(k, n - 1) + 1)]
              for k in range(2 * n - 1)] + [[]]
+    def chains(terms, half, k):
+        """sum of the halves over `terms`, as `split` interleaved accumulators added at the
+        end: IFMA's latency is paid once per chain, not once per product."""
+        accs = [None] * split
+        for m, (i, j) in enumerate(terms):
+            x = prog.mul52(a[i], b[j], half, note=" (column %d)" % k)
+            c = m % split
+            accs[c] = x if accs[c] is None else prog.add(accs[c], x, note=" (column %d)" % k)
+        out = None
+        for x in accs:
+            if x is not None:
+                out = x if out is None else prog.add(out, x, note=" (column %d)" % k)
+        return out
+
     for k in range(2 * n):
-        # the high halves of column k - 1's products first, doubled (when bits = 51), then
-        # the low halves of column k accumulate onto them (each an IFMA into that register)
-        h = None
-        for i, j in (pairs[k - 1] if k else []):
-            x = prog.mul52(a[i], b[j], "hi", note=" (column %d)" % k)
-            h = x if h is None else prog.add(h, x, note=" (column %d)" % k)
-        acc = prog.shl(h, sh) if h is not None and sh else h
-        for i, j in pairs[k]:
-            x = prog.mul52(a[i], b[j], "lo", note=" (column %d)" % k)
-            acc = x if acc is None else prog.add(acc, x, note=" (column %d)" % k)
-        cols.c[k] = acc
-    out = reduce_columns(prog, f, cols, "mul_ifma")
+        # the high halves of column k - 1's products, doubled (when bits = 51), plus the low
+        # halves of column k
+        h = chains(pairs[k - 1] if k else [], "hi", k)
+        if h is not None and sh:
+            h = prog.shl(h, sh)
+        lo = chains(pairs[k], "lo", k)
+        cols.c[k] = h if lo is None else lo if h is None else prog.add(h, lo)
+    if reduce == "chain":
+        out = reduce_columns(prog, f, cols, "mul_ifma")
+    else:
+        # the high columns folded, then rounds of parallel carries until every limb is
+        # proven below 2^52 (what the next product needs): one round is a few instructions of
+        # latency where a chain is one carry per limb after another
+        fold_high(prog, f, cols, "mul_ifma")
+        for _ in range(3):
+            parallel_round(prog, f, cols, "mul_ifma")
+            if all(0 <= x.lo and x.hi < 1 << 52 for x in cols.c):
+                break
+        else:
+            raise BoundError("%s mul_ifma: limbs not below 2^52 after 3 rounds" % f.name)
+        out = cols.c
     return prog, store(prog, "r", out)
 
 
@@ -479,16 +526,7 @@ def carry_parallel(f, ib):
     to the next at once (the top limb's folded back by the terms) -- a latency of one step
     instead of a chain, leaving limbs a few units above 2^bits."""
     prog = Prog(f.name, "carry_parallel", wide=False)
-    a = load(prog, f, "a", ib)
-    n = f.limbs
-    cols = Cols(prog, f, n)
-    hs = []
-    for i, x in enumerate(a):
-        w = f.top_bits if i == n - 1 else f.bits
-        hs.append(prog.sar(x, w))
-        cols.c[i] = prog.mask(x, w)
-    for i in range(n - 1):
-        cols.add_at(i + 1, hs[i])
-    cols.fold(hs[n - 1], f.power, "carry_parallel top limb")
-    del cols.c[n:]
+    cols = Cols(prog, f, f.limbs)
+    cols.c = load(prog, f, "a", ib)
+    parallel_round(prog, f, cols, "carry_parallel")
     return prog, store(prog, "r", cols.c)

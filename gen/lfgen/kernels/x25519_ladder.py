@@ -22,7 +22,7 @@ in the header -- and refuses to build if a round is not enough.  The swap is a V
 a mask made from the scalar bit: no branch or address depends on the scalar.
 """
 
-from ..kernel import KernelSpec, Variant
+from ..kernel import KernelSpec, Variant, Param
 from ..fields import bounds, desc, ops, x86_vec_lower as VL
 from ..fields.ir import BoundError
 
@@ -60,13 +60,13 @@ class V:
 
 
 class Ladder:
-    def __init__(self, fn):
+    def __init__(self, fn, split):
         from peachpy.x86_64 import KRegister, GeneralPurposeRegister64 as G, MOV, KMOVB
         self.fn = fn
         self.consts = VL.Consts()
         self.inserted = []
         self.c = bounds.contract(F)
-        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52)
+        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52, split=split)
         if not ops.within(self.mul_out, BELOW52):
             raise BoundError("x25519_ladder: mul_ifma output %s is not below 2^52"
                              % bounds.text(self.mul_out))
@@ -135,11 +135,11 @@ class Ladder:
         return self.run(self.mul_prog, self.mul_out, a=a, b=b)
 
     def x1_lanes(self):
-        """x1 = u in lane 1 (the other lanes 0), loaded again each step: five registers fewer
+        """x1 = u in lane 2 (the other lanes 0), loaded again each step: five registers fewer
         held across the loop."""
         from peachpy.x86_64 import VPBROADCASTQ
         up, bound = self.x1
-        k = self.mask(0b0010)
+        k = self.mask(0b0100)
         regs = []
         for i in range(F.limbs):
             r = VL.zeroed(self.consts)
@@ -147,31 +147,52 @@ class Ladder:
             regs.append(r)
         return V(regs, bound)
 
-    def step(self, Vs, a24):
-        """One ladder step on Vs = [x2, z2, x3, z3] (lanes); returns the new state."""
+    def vperm(self, v, idx):
+        """lane l of the result = lane idx[l] of v, idx a register of lane numbers."""
+        from peachpy.x86_64 import YMMRegister as Y, VPERMQ
+        out = []
+        for r in v.regs:
+            y = Y()
+            VPERMQ(y, idx, r)
+            out.append(y)
+        return V(out, v.bound)
+
+    def zperm(self, v, lanes, keep):
+        """perm(v, lanes) with the lanes not in `keep` zeroed (bound: the hull with 0)."""
+        from peachpy.x86_64 import YMMRegister as Y, VPERMQ
+        imm = sum(l << (2 * i) for i, l in enumerate(lanes))
+        k = self.mask(keep)
+        out = []
+        for r in v.regs:
+            y = Y()
+            VPERMQ(y(k.z), r, imm)
+            out.append(y)
+        return V(out, ops.hull(v.bound, [(0, 0)] * F.limbs))
+
+    def step(self, Vs, idxP, idxQ, a24):
+        """One ladder step on the state Vs, lanes [x2, x3, z3, z2], the pending swap folded
+        into the lanes level 1 reads (idxP, idxQ: [s, s, 1-s, 1-s] and 3 - that); returns the
+        new state in the same lanes."""
         f = self.fn
-        f.comment("level 1: [A, B, D, C] x [A, B, A, B]")
-        sw = self.perm(Vs, [1, 0, 3, 2])
-        S = self.fit52(self.add(Vs, sw), "[x2+z2, ., x3+z3, .] before level 1")   # [A, A, C, C]
-        D = self.fit52(self.sub(Vs, sw), "[x2-z2, ., x3-z3, .] before level 1")   # [B, ., D, .]
-        X1 = self.blend(S, self.perm(D, [0, 0, 2, 2]), 0b0110)                   # [A, B, D, C]
-        Y1 = self.blend(self.perm(S, [0, 0, 0, 0]), self.perm(D, [0, 0, 0, 0]), 0b1010)
-        P1 = self.mul(X1, Y1)                                                   # [AA BB DA CB]
+        f.comment("level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3]"
+                  " after the swap")
+        Pv, Qv = self.vperm(Vs, idxP), self.vperm(Vs, idxQ)
+        X1 = self.fit52(self.blend(self.add(Pv, Qv), self.sub(Pv, Qv), 0b0110),
+                        "[A, B, D, C] before level 1")
+        Y1 = self.perm(X1, [0, 1, 0, 1])
+        P1 = self.mul(X1, Y1)                                        # [AA, BB, DA, CB]
         f.comment("level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24]")
-        s1 = self.perm(P1, [1, 0, 3, 2])
-        S2 = self.fit52(self.add(P1, s1), "[., ., DA+CB, .] before level 2")
-        D2 = self.fit52(self.sub(P1, s1), "[E, ., DA-CB, .] before level 2")
-        T = self.perm(S2, [2, 2, 2, 2])
-        U = self.perm(D2, [2, 2, 2, 0])
-        X2 = self.blend(self.blend(P1, T, 0b0010), U, 0b1100)
-        Y2 = self.blend(self.blend(self.blend(s1, T, 0b0010), U, 0b0100), a24, 0b1000)
-        P2 = self.mul(X2, Y2)                                  # [AA BB, x3', t, a24 E]
-        f.comment("level 3: [E, x1] x [AA + a24 E, (DA-CB)^2]")
-        Fv = self.fit52(self.add(X2, self.perm(P2, [3, 3, 3, 3])), "AA + a24 E before level 3")
-        X3 = self.blend(self.perm(X2, [3, 3, 3, 3]), self.x1_lanes(), 0b0010)
-        Y3 = self.blend(Fv, self.perm(P2, [2, 2, 2, 2]), 0b0010)
-        P3 = self.mul(X3, Y3)                                  # [z2', z3', ., .]
-        out = self.blend(self.perm(P2, [0, 0, 1, 1]), self.perm(P3, [0, 0, 1, 1]), 0b1010)
+        Pv, Qv = self.perm(P1, [0, 2, 2, 0]), self.perm(P1, [1, 3, 3, 1])
+        X2 = self.blend(self.blend(self.sub(Pv, Qv), self.add(Pv, Qv), 0b0010), Pv, 0b0001)
+        X2 = self.fit52(X2, "[AA, DA+CB, DA-CB, E] before level 2")
+        Y2 = self.blend(self.blend(X2, Qv, 0b0001), a24, 0b1000)
+        P2 = self.mul(X2, Y2)                                        # [x2', x3', t, a24 E]
+        f.comment("level 3: [., ., x1, E] x [., ., t, AA + a24 E]")
+        Y3 = self.fit52(self.add(P2, self.zperm(X2, [0, 0, 0, 0], 0b1000)),
+                        "AA + a24 E before level 3")
+        X3 = self.blend(X2, self.x1_lanes(), 0b0100)
+        P3 = self.mul(X3, Y3)                                        # [., ., z3', z2']
+        out = self.blend(P2, P3, 0b1100)                             # [x2', x3', z3', z2']
         if not ops.within(out.bound, Vs.bound):
             raise BoundError("x25519_ladder: the state leaves its bound after a step")
         return out
@@ -181,23 +202,22 @@ def build_ifma(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, YMMRegister as Y, MOV, MOVZX,
                                 SHRX, AND, XOR, NEG, SUB, KMOVB, KRegister, VPXORQ,
                                 VPBROADCASTQ, VMOVDQA64, VPERMQ, VPBLENDMQ, VMOVQ, VPEXTRQ,
-                                JNS, SHR)
+                                VEXTRACTI128, XMMRegister as X, JNS, SHR)
     from ..x86 import function as x86
     fn = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
     fn.secret_independent(secret=())
     with fn:
         xz, kp_, up = fn.load_args()
-        L = Ladder(fn)
-        fn.comment("state lanes [x2, z2, x3, z3] = [1, 0, u, 1]; a24 in lane 3 of limb 0")
+        L = Ladder(fn, p.split)
+        fn.comment("state lanes [x2, x3, z3, z2] = [1, u, 1, 0]; a24 in lane 3 of limb 0")
         state = []
-        k_u = L.mask(0b0100)
         one = G()
         MOV(one.as_dword, 1)
         for i in range(F.limbs):
             s = VL.zeroed(L.consts)
-            VPBROADCASTQ(s(k_u), [up + 8 * i] if i else [up])
+            VPBROADCASTQ(s(L.mask(0b0010)), [up + 8 * i] if i else [up])
             if i == 0:
-                VPBROADCASTQ(s(L.mask(0b1001)), one)
+                VPBROADCASTQ(s(L.mask(0b0101)), one)
             state.append(s)
         a0 = VL.zeroed(L.consts)
         t = G()
@@ -207,14 +227,21 @@ def build_ifma(symbol, p):
         Vs = V(state, bnd)
         A24 = V([a0] + [L.consts.get(0)] * (F.limbs - 1), [(0, F.a24)] + [(0, 0)] * 4)
         L.x1 = (up, [(0, 1 << 51)] * F.limbs)
+        fn.comment("constants of the loop, broadcast once: the limb mask, kp's limbs, lane "
+                   "numbers [0 0 1 1] and 3")
+        for c in sorted({(1 << F.bits) - 1} | set(L.kp)):
+            L.consts.get(c)
+        lanes0011 = VL.zeroed(L.consts)
+        VPBROADCASTQ(lanes0011(L.mask(0b1100)), one)
+        three = L.consts.get(3)
         t, swap = G(), G()
         MOV(t.as_dword, 254)
         XOR(swap.as_dword, swap.as_dword)
         top = fn.new_label("bit")
         fn.bind(top)
-        fn.comment("bit t of k (index t >> 3 and shift t & 7: public); swap ^= bit; cswap by "
-                   "a lane mask; swap = bit")
-        idx, sh, byte, bit, m = G(), G(), G(), G(), G()
+        fn.comment("bit t of k (index t >> 3 and shift t & 7: public); s = swap ^ bit: the "
+                   "swap the step reads through; swap = bit")
+        idx, sh, byte, bit = G(), G(), G(), G()
         MOV(idx.as_dword, t.as_dword)
         SHR(idx.as_dword, 3)
         MOVZX(byte.as_dword, byte_ptr(kp_, idx))
@@ -223,24 +250,18 @@ def build_ifma(symbol, p):
         SHRX(bit.as_dword, byte.as_dword, sh.as_dword)
         AND(bit.as_dword, 1)
         XOR(swap.as_dword, bit.as_dword)
-        MOV(m.as_dword, swap.as_dword)
-        NEG(m.as_dword)
-        AND(m.as_dword, 0xF)
+        sv, idxP, idxQ = Y(), Y(), Y()
+        VPBROADCASTQ(sv, swap)                  # [s s s s]
+        VPXORQ(idxP, sv, lanes0011)             # [s, s, 1-s, 1-s]: x2 and x3 after the swap
+        VPXORQ(idxQ, idxP, three)               # 3 - that: z2 and z3 after the swap
         MOV(swap.as_dword, bit.as_dword)
-        ksw = KRegister()
-        KMOVB(ksw, m.as_dword)
-        new = []
-        for r in Vs.regs:
-            w, y = Y(), Y()
-            VPERMQ(w, r, 0x4E)                  # the other pair of lanes
-            VPBLENDMQ(y(ksw), r, w)             # where swapping
-            new.append(y)
-        out = L.step(V(new, Vs.bound), A24)
+        out = L.step(Vs, idxP, idxQ, A24)
         for r, o in zip(Vs.regs, out.regs):
             VMOVDQA64(r, o)
         SUB(t.as_dword, 1)
         JNS(top)
-        fn.comment("final cswap(swap); x2, z2 from lanes 0 and 1")
+        fn.comment("final cswap(swap): lanes 0 <-> 1 and 2 <-> 3; x2 from lane 0, z2 from "
+                   "lane 3")
         fn.comment("carries inserted by the bounds: " + "; ".join(sorted(set(L.inserted))))
         m = G()
         MOV(m.as_dword, swap.as_dword)
@@ -250,13 +271,15 @@ def build_ifma(symbol, p):
         KMOVB(ksw, m.as_dword)
         for i, r in enumerate(Vs.regs):
             w, y = Y(), Y()
-            VPERMQ(w, r, 0x4E)
+            VPERMQ(w, r, 0xB1)
             VPBLENDMQ(y(ksw), r, w)
             g = G()
             VMOVQ(g, y.as_xmm)
             MOV([xz + 8 * i] if i else [xz], g)
+            hi = X()
+            VEXTRACTI128(hi, y, 1)
             g2 = G()
-            VPEXTRQ(g2, y.as_xmm, 1)
+            VPEXTRQ(g2, hi, 1)
             MOV([xz + 8 * (5 + i)], g2)
         fn.ret()
     return fn.finalize()
@@ -267,8 +290,14 @@ def byte_ptr(base, idx):
     return byte[base + idx * 1]
 
 
+PARAMS = {
+    "split": Param(2, (1, 2, 3), "accumulators per column and half in each IFMA product: the\n"
+                   "products of a column in `split` interleaved chains (latency: one chain of\n"
+                   "ceil(5 / split) IFMAs) added at the end (instructions: split - 1 adds)"),
+}
+
 VARIANTS = [
-    Variant("ifma", "x86_64", build_ifma, {},
+    Variant("ifma", "x86_64", build_ifma, PARAMS,
             "Lanes [x2, z2, x3, z3] of five YMM registers (radix 2^51); per level one\n"
             "lane-parallel IFMA product of the proven program ops.mul_ifma (three per step:\n"
             "4 + 4 + 2 multiplications), VPERMQ/VPBLENDMQ between levels, parallel carries\n"
