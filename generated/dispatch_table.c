@@ -607,6 +607,9 @@ static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_c25519_r51_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -617,11 +620,11 @@ static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 	lf_fe_c25519_r51_mul_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 	lf_fe_c25519_r51_mul_order_generic,
 	lf_fe_c25519_r51_mul_order_cortex_a72,
@@ -638,6 +641,9 @@ static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_c25519_r51_square_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -648,11 +654,11 @@ static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 	lf_fe_c25519_r51_square_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 	lf_fe_c25519_r51_square_order_generic,
 	lf_fe_c25519_r51_square_order_cortex_a72,
@@ -669,6 +675,9 @@ static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c448_r56_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_c448_r56_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_fe_c448_r56_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -679,11 +688,11 @@ static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_mul_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_mul_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_mul_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_mul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_generic,
 	lf_fe_c448_r56_mul_order_cortex_a72,
@@ -700,6 +709,9 @@ static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c448_r56_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_c448_r56_square_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_fe_c448_r56_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -710,11 +722,11 @@ static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_square_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_generic,
 	lf_fe_c448_r56_square_order_cortex_a72,
@@ -731,6 +743,9 @@ static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_p521_r58_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_p521_r58_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_fe_p521_r58_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -741,11 +756,11 @@ static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_mul_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_mul_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_mul_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_mul_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_generic,
 	lf_fe_p521_r58_mul_order_cortex_a72,
@@ -762,6 +777,9 @@ static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_p521_r58_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_p521_r58_square_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
 	{ "ref", (lf_fnptr)lf_fe_p521_r58_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
@@ -772,11 +790,11 @@ static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_sapphirerapids,
 };
 #elif defined(__aarch64__)
-static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_square_order_cortex_a72[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_square_order_neoverse_n1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_square_order_neoverse_v1[] = { 0, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_square_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_generic,
 	lf_fe_p521_r58_square_order_cortex_a72,

@@ -56,6 +56,12 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_multiply_to_len_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_square_to_len_x64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/conditional_assign_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_c25519_r51_mul_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_c25519_r51_square_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_c448_r56_mul_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_c448_r56_square_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_p521_r58_mul_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_p521_r58_square_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_montmul_a64__neoverse_n1.S \

@@ -293,6 +293,10 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
 
 /* fe_c25519_r51_square: r = a^2 mod p, p = 2^255 - 19 (Curve25519 field, c25519_r51) */
 typedef void (*lf_fe_c25519_r51_square_fn)(int64_t *, const int64_t *);
@@ -300,6 +304,10 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx(int64_t *r, const int64_t *a);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_c25519_r51_square_a64(int64_t *r, const int64_t *a);
 #endif
 
 /* fe_c448_r56_mul: r = a * b mod p, p = 2^448 - 1 - 2^224 (Curve448 field, c448_r56) */
@@ -309,6 +317,10 @@ LF_KERNEL_DECL void lf_fe_c448_r56_mul_ref(int64_t *r, const int64_t *a, const i
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c448_r56_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_c448_r56_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
 
 /* fe_c448_r56_square: r = a^2 mod p, p = 2^448 - 1 - 2^224 (Curve448 field, c448_r56) */
 typedef void (*lf_fe_c448_r56_square_fn)(int64_t *, const int64_t *);
@@ -316,6 +328,10 @@ LF_KERNEL_DECL void lf_fe_c448_r56_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c448_r56_square_mulx(int64_t *r, const int64_t *a);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_c448_r56_square_a64(int64_t *r, const int64_t *a);
 #endif
 
 /* fe_p521_r58_mul: r = a * b mod p, p = 2^521 - 1 (P-521 field, p521_r58) */
@@ -325,6 +341,10 @@ LF_KERNEL_DECL void lf_fe_p521_r58_mul_ref(int64_t *r, const int64_t *a, const i
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_p521_r58_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_p521_r58_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
 
 /* fe_p521_r58_square: r = a^2 mod p, p = 2^521 - 1 (P-521 field, p521_r58) */
 typedef void (*lf_fe_p521_r58_square_fn)(int64_t *, const int64_t *);
@@ -332,6 +352,10 @@ LF_KERNEL_DECL void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_p521_r58_square_mulx(int64_t *r, const int64_t *a);
+#endif
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_p521_r58_square_a64(int64_t *r, const int64_t *a);
 #endif
 
 /* x25519_ladder: (x2 : z2) = k u on Curve25519's Montgomery curve: the ladder of RFC 7748 §5

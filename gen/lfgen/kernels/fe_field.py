@@ -17,7 +17,7 @@ this directory.
 import types
 
 from ..kernel import KernelSpec, Variant
-from ..fields import bounds, desc, x86_lower
+from ..fields import bounds, desc, x86_lower, a64_lower
 
 DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58") for op in ("mul", "square")]
 
@@ -33,6 +33,19 @@ def _build_x86(f, op, spec):
             regs = fn.load_args()
             x86_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], regs)))
             fn.ret()
+        return fn.finalize()
+    return build
+
+
+def _build_a64(f, op, spec):
+    def build(symbol, p):
+        from ..a64.function import Function
+        c = bounds.contract(f)
+        prog = getattr(c, op)[0]
+        fn = Function(symbol, spec.args, spec.result)
+        fn.secret_independent()
+        a64_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], fn.arg_regs)))
+        fn.ret()
         return fn.finalize()
     return build
 
@@ -68,6 +81,10 @@ def kernel(fname, op):
                 "The proven program of generated/fields/%s.c lowered to x86-64: MULX products\n"
                 "summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied\n"
                 "operands parked in the red zone (x86_lower.py)." % fname),
+        Variant("a64", "aarch64", _build_a64(f, op, spec), {},
+                "The proven program of generated/fields/%s.c lowered to AArch64: MUL/UMULH\n"
+                "products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries\n"
+                "(a64_lower.py)." % fname),
     ]
     return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
 
