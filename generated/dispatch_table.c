@@ -838,6 +838,37 @@ static const uint8_t lf_x25519_ladder_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = { lf_x25519_ladder_order_generic };
 #endif
 
+static const struct lf_variant lf_x448_ladder_variants[] = {
+#if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_x448_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_x448_ladder_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_x448_ladder_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_x448_ladder_orders[] = {
+	lf_x448_ladder_order_generic,
+	lf_x448_ladder_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_x448_ladder_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_x448_ladder_orders[] = {
+	lf_x448_ladder_order_generic,
+	lf_x448_ladder_order_cortex_a72,
+	lf_x448_ladder_order_neoverse_n1,
+	lf_x448_ladder_order_neoverse_v1,
+	lf_x448_ladder_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_x448_ladder_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_x448_ladder_orders[] = { lf_x448_ladder_order_generic };
+#endif
+
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,
 	  sizeof lf_mpn_mul_1_variants / sizeof lf_mpn_mul_1_variants[0],
@@ -905,4 +936,7 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "x25519_ladder", lf_x25519_ladder_variants,
 	  sizeof lf_x25519_ladder_variants / sizeof lf_x25519_ladder_variants[0],
 	  lf_x25519_ladder_orders },
+	{ "x448_ladder", lf_x448_ladder_variants,
+	  sizeof lf_x448_ladder_variants / sizeof lf_x448_ladder_variants[0],
+	  lf_x448_ladder_orders },
 };

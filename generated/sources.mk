@@ -45,7 +45,8 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma.S
+	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma.S
 
 LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/bi_mul_add_w32.S \
@@ -101,6 +102,7 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/generated/fields/c25519_r26.c \
 	$(LIMBFORGE_DIR)/generated/fields/c25519_r51.c \
 	$(LIMBFORGE_DIR)/generated/fields/c448_r28.c \
+	$(LIMBFORGE_DIR)/generated/fields/c448_r50.c \
 	$(LIMBFORGE_DIR)/generated/fields/c448_r56.c \
 	$(LIMBFORGE_DIR)/generated/fields/p256_r26.c \
 	$(LIMBFORGE_DIR)/generated/fields/p256_r52.c \

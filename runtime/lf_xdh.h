@@ -13,6 +13,7 @@
 #include "lf_fields.h"
 
 #define LF_XDH_MAX_LIMBS 16
+#define LF_XDH_LADDER_TMP 128   /* int64_t of scratch the ladder kernels take, 32-byte aligned */
 
 struct lf_xdh_ops {
 	unsigned limbs, bits;                 /* limbs of an element; ladder bits (255, 448) */

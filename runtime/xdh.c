@@ -22,9 +22,9 @@
  *
  * Fields (generated/fields/, bounds proven by the generator): Curve25519 in 5 x 51-bit limbs
  * and Curve448 in 8 x 56-bit limbs where the compiler has __int128 (LF_FE_WIDE), else the
- * JDK's 10 x 26 and 16 x 28.  X25519's ladder is the x25519_ladder kernel (dispatched: the
- * AVX-512 IFMA four-lane ladder, or the C ladder of runtime/ref/xdh_ref.c); X448's is that C
- * ladder.  The ladder step and the inversion are generated formulas
+ * JDK's 10 x 26 and 16 x 28.  The ladders are the x25519_ladder and x448_ladder kernels
+ * (dispatched: the AVX-512 IFMA four-lane ladders, or the C ladder of runtime/ref/xdh_ref.c;
+ * X448's kernel works in 9 x 50-bit limbs, converted as encodings).  The ladder step and the inversion are generated formulas
  * (gen/lfgen/fields/formula.py): the carries they need were decided from the bounds; the
  * products are the dispatched fe_<field>_mul/square kernels.
  */
@@ -84,7 +84,9 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 	F25519(decode)(x1, u);
 #if LF_FE_WIDE
 	int64_t xz[10];
-	LF_CALL(x25519_ladder)(xz, k, x1);
+	_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
+	LF_CALL(x25519_ladder)(xz, k, x1, tmp);
+	lf_xdh_wipe(tmp, sizeof tmp);
 	memcpy(x2, xz, sizeof(int64_t) * 5);
 	memcpy(z2, xz + 5, sizeof(int64_t) * 5);
 	lf_xdh_wipe(xz, sizeof xz);
@@ -108,11 +110,28 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	memcpy(u, point, 56);
 	k[0] &= 252;
 	k[55] |= 128;
+	int64_t x1[LF_XDH_MAX_LIMBS], x2[LF_XDH_MAX_LIMBS], z2[LF_XDH_MAX_LIMBS];
+#if LF_FE_WIDE
+	/* the ladder kernel works in 9 x 50-bit limbs (IFMA's 52-bit operands with headroom);
+	 * x2 and z2 cross into 8 x 56 for the inversion as encodings */
+	int64_t xz[18];
+	uint8_t b[56];
+	_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
+	lf_fe_c448_r50_decode(x1, u);
+	LF_CALL(x448_ladder)(xz, k, x1, tmp);
+	lf_fe_c448_r50_encode(b, xz);
+	F448(decode)(x2, b);
+	lf_fe_c448_r50_encode(b, xz + 9);
+	F448(decode)(z2, b);
+	lf_xdh_wipe(xz, sizeof xz);
+	lf_xdh_wipe(b, sizeof b);
+	lf_xdh_wipe(tmp, sizeof tmp);
+#else
 	const struct lf_xdh_ops F = { F448_LIMBS, 448, F448(conditional_swap), F448(ladder_step),
 	                              F448_MUL, F448_SQR };
-	int64_t x1[LF_XDH_MAX_LIMBS], x2[LF_XDH_MAX_LIMBS], z2[LF_XDH_MAX_LIMBS];
 	F448(decode)(x1, u);
 	lf_xdh_ladder(&F, x2, z2, k, x1);
+#endif
 	int r = finish(out, 56, x2, z2, F448_MUL, F448_SQR, F448(invert), F448(encode));
 	lf_xdh_wipe(k, sizeof k);
 	lf_xdh_wipe(x1, sizeof x1);

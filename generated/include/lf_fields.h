@@ -219,6 +219,27 @@ LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn
 LF_KERNEL_DECL void lf_fe_c448_r56_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
+/* c448_r50: Curve448, 9 x 50 bits (native) */
+#define LF_FE_C448_R50_LIMBS 9
+#define LF_FE_C448_R50_BYTES 56
+#define LF_FE_C448_R50_MAX_ADDS 4094
+#if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_c448_r50_mul(int64_t *r, const int64_t *a, const int64_t *b);
+LF_KERNEL_DECL void lf_fe_c448_r50_square(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_add(int64_t *r, const int64_t *a, const int64_t *b);
+LF_KERNEL_DECL void lf_fe_c448_r50_sub(int64_t *r, const int64_t *a, const int64_t *b);
+LF_KERNEL_DECL void lf_fe_c448_r50_neg(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_carry(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_carry_reduce(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_conditional_swap(int swap, int64_t *a, int64_t *b);
+LF_KERNEL_DECL void lf_fe_c448_r50_conditional_assign(int set, int64_t *a, const int64_t *b);
+LF_KERNEL_DECL void lf_fe_c448_r50_encode(uint8_t *out, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_decode(int64_t *r, const uint8_t *in);
+LF_KERNEL_DECL void lf_fe_c448_r50_mul_small(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r50_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,7 +51,8 @@ enum lf_kernel_id {
 	LF_K_fe_p521_r58_mul = 19,
 	LF_K_fe_p521_r58_square = 20,
 	LF_K_x25519_ladder = 21,
-	LF_K_COUNT = 22
+	LF_K_x448_ladder = 22,
+	LF_K_COUNT = 23
 };
 
 
@@ -358,13 +359,22 @@ LF_KERNEL_DECL void lf_fe_p521_r58_square_mulx(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_square_a64(int64_t *r, const int64_t *a);
 #endif
 
-/* x25519_ladder: (x2 : z2) = k u on Curve25519's Montgomery curve: the ladder of RFC 7748 §5
-over bits 254 .. 0 of the clamped scalar k, before the inversion */
-typedef void (*lf_x25519_ladder_fn)(int64_t *, const uint8_t *, const int64_t *);
-LF_KERNEL_DECL void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u);
+/* x25519_ladder: (x2 : z2) = k u on Curve25519's Montgomery curve: the ladder of RFC 7748 §5 over
+bits 254 .. 0 of the clamped scalar k, before the inversion */
+typedef void (*lf_x25519_ladder_fn)(int64_t *, const uint8_t *, const int64_t *, int64_t *);
+LF_KERNEL_DECL void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #if defined(__x86_64__)
 /* ifma requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
-LF_KERNEL_DECL void lf_x25519_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u);
+LF_KERNEL_DECL void lf_x25519_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+#endif
+
+/* x448_ladder: (x2 : z2) = k u on Curve448's Montgomery curve: the ladder of RFC 7748 §5 over
+bits 447 .. 0 of the clamped scalar k, before the inversion */
+typedef void (*lf_x448_ladder_fn)(int64_t *, const uint8_t *, const int64_t *, int64_t *);
+LF_KERNEL_DECL void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+#if defined(__x86_64__)
+/* ifma requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_x448_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif
 
 #ifdef __cplusplus

@@ -42,66 +42,93 @@ void lf_xdh_wipe(void *p, size_t n)
 	set(p, 0, n);
 }
 
-#if LF_FE_WIDE
-void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u)
+/* Little-endian bytes <-> n limbs of `bits` bits (digits: each limb below 2^bits), one bit at a
+ * time (three conversions a call; no __int128 needed). */
+static void limbs_to_bytes(uint8_t *out, unsigned nbytes, const int64_t *a, unsigned n,
+                           unsigned bits)
 {
-	const struct lf_xdh_ops F = {
-		LF_FE_C25519_R51_LIMBS, 255, lf_fe_c25519_r51_conditional_swap,
-		lf_fe_c25519_r51_ladder_step, LF_CALL(fe_c25519_r51_mul),
-		LF_CALL(fe_c25519_r51_square),
-	};
-	lf_xdh_ladder(&F, xz, xz + 5, k, u);
-}
-#else
-/* Without __int128 the 5 x 51-bit field has no C: the ladder runs in the JDK's 10 x 26-bit
- * field, u and (x2 : z2) crossing over as 32-byte encodings. */
-static void r51_to_bytes(uint8_t out[32], const int64_t *a)
-{
-	uint64_t acc = 0;
-	unsigned have = 0, o = 0;
-	for (int i = 0; i < 5; i++) {
-		uint64_t l = (uint64_t)a[i];                  /* < 2^51 (decode's digits) */
-		acc |= l << have;
-		unsigned used = 64 - have < 51 ? 64 - have : 51;
-		have += used;
-		while (have >= 8 && o < 32) { out[o++] = (uint8_t)acc; acc >>= 8; have -= 8; }
-		acc |= (used < 51 ? l >> used : 0) << have;
-		have += 51 - used;
-		while (have >= 8 && o < 32) { out[o++] = (uint8_t)acc; acc >>= 8; have -= 8; }
-	}
-	if (o < 32)
-		out[o] = (uint8_t)acc;
+	memset(out, 0, nbytes);
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned b = 0; b < bits && bits * i + b < 8 * nbytes; b++) {
+			unsigned bit = bits * i + b;
+			out[bit >> 3] |= (uint8_t)((((uint64_t)a[i] >> b) & 1) << (bit & 7));
+		}
 }
 
-static void bytes_to_r51(int64_t *r, const uint8_t in[32])
+static void bytes_to_limbs(int64_t *r, unsigned n, unsigned bits, const uint8_t *in,
+                           unsigned nbytes)
 {
-	for (int i = 0; i < 5; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		uint64_t v = 0;
-		for (int b = 0; b < 51; b++) {
-			int bit = 51 * i + b;
+		for (unsigned b = 0; b < bits && bits * i + b < 8 * nbytes; b++) {
+			unsigned bit = bits * i + b;
 			v |= (uint64_t)((in[bit >> 3] >> (bit & 7)) & 1) << b;
 		}
 		r[i] = (int64_t)v;
 	}
 }
 
-void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u)
+/* The ladder in field G for a kernel whose elements are n limbs of `bits` bits: u (digits)
+ * and the results cross over as encodings. */
+static void ladder_via(const struct lf_xdh_ops *G, void (*dec)(int64_t *, const uint8_t *),
+                       void (*enc)(uint8_t *, const int64_t *), unsigned nbytes, unsigned n,
+                       unsigned bits, int64_t *xz, const uint8_t *k, const int64_t *u)
+{
+	int64_t x1[LF_XDH_MAX_LIMBS], x2[LF_XDH_MAX_LIMBS], z2[LF_XDH_MAX_LIMBS];
+	uint8_t b[56];
+	limbs_to_bytes(b, nbytes, u, n, bits);
+	dec(x1, b);
+	lf_xdh_ladder(G, x2, z2, k, x1);
+	enc(b, x2);
+	bytes_to_limbs(xz, n, bits, b, nbytes);
+	enc(b, z2);
+	bytes_to_limbs(xz + n, n, bits, b, nbytes);
+	lf_xdh_wipe(x2, sizeof x2);
+	lf_xdh_wipe(z2, sizeof z2);
+	lf_xdh_wipe(b, sizeof b);
+}
+
+#if LF_FE_WIDE
+void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp)
+{
+	const struct lf_xdh_ops F = {
+		LF_FE_C25519_R51_LIMBS, 255, lf_fe_c25519_r51_conditional_swap,
+		lf_fe_c25519_r51_ladder_step, LF_CALL(fe_c25519_r51_mul),
+		LF_CALL(fe_c25519_r51_square),
+	};
+	(void)tmp;
+	lf_xdh_ladder(&F, xz, xz + 5, k, u);
+}
+
+void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp)
+{
+	const struct lf_xdh_ops F = {
+		LF_FE_C448_R56_LIMBS, 448, lf_fe_c448_r56_conditional_swap,
+		lf_fe_c448_r56_ladder_step, LF_CALL(fe_c448_r56_mul), LF_CALL(fe_c448_r56_square),
+	};
+	(void)tmp;
+	ladder_via(&F, lf_fe_c448_r56_decode, lf_fe_c448_r56_encode, 56, 9, 50, xz, k, u);
+}
+#else
+/* Without __int128 the native fields have no C: the ladders run in the JDK's 10 x 26-bit and
+ * 16 x 28-bit fields. */
+void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp)
 {
 	const struct lf_xdh_ops F = {
 		LF_FE_C25519_R26_LIMBS, 255, lf_fe_c25519_r26_conditional_swap,
 		lf_fe_c25519_r26_ladder_step, lf_fe_c25519_r26_mul, lf_fe_c25519_r26_square,
 	};
-	int64_t x1[10], x2[10], z2[10];
-	uint8_t b[32];
-	r51_to_bytes(b, u);
-	lf_fe_c25519_r26_decode(x1, b);
-	lf_xdh_ladder(&F, x2, z2, k, x1);
-	lf_fe_c25519_r26_encode(b, x2);
-	bytes_to_r51(xz, b);
-	lf_fe_c25519_r26_encode(b, z2);
-	bytes_to_r51(xz + 5, b);
-	lf_xdh_wipe(x2, sizeof x2);
-	lf_xdh_wipe(z2, sizeof z2);
-	lf_xdh_wipe(b, sizeof b);
+	(void)tmp;
+	ladder_via(&F, lf_fe_c25519_r26_decode, lf_fe_c25519_r26_encode, 32, 5, 51, xz, k, u);
+}
+
+void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp)
+{
+	const struct lf_xdh_ops F = {
+		LF_FE_C448_R28_LIMBS, 448, lf_fe_c448_r28_conditional_swap,
+		lf_fe_c448_r28_ladder_step, lf_fe_c448_r28_mul, lf_fe_c448_r28_square,
+	};
+	(void)tmp;
+	ladder_via(&F, lf_fe_c448_r28_decode, lf_fe_c448_r28_encode, 56, 9, 50, xz, k, u);
 }
 #endif

@@ -94,6 +94,9 @@ FIELDS = [
           a24=39081),
     Field("c448_r56", "Curve448", P448, 448, 8, 56, False,
           "RFC 7748 §5; the 8 x 56 layout of OpenSSL's curve448 arch_64", a24=39081),
+    Field("c448_r50", "Curve448", P448, 448, 9, 50, False,
+          "RFC 7748 §5; 9 x 50 bits so that every limb, with headroom, fits the 52-bit\n"
+          "operands of AVX-512 IFMA (the lane-parallel X448 ladder)", a24=39081),
 ]
 
 BY_NAME = {f.name: f for f in FIELDS}

@@ -504,6 +504,13 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
             h = prog.shl(h, sh)
         lo = chains(pairs[k], "lo", k)
         cols.c[k] = h if lo is None else lo if h is None else prog.add(h, lo)
+        if reduce != "chain":
+            # a complete column at or above 2^power folds at once (and what lands on a
+            # position already folded folds again): fewer 64-bit columns live at a time
+            while any(cols.c[q] is not None for q in range(n, k + 1)):
+                q = max(q for q in range(n, k + 1) if cols.c[q] is not None)
+                x, cols.c[q] = cols.c[q], None
+                cols.fold(x, q * f.bits, "mul_ifma column %d" % q)
     if reduce == "chain":
         out = reduce_columns(prog, f, cols, "mul_ifma")
     else:

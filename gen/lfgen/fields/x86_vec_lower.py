@@ -2,7 +2,8 @@
 the program: the same proven statements on four elements at once, every statement one or a
 few instructions on one register per value.
 
-    load / store    the caller's registers (inputs: {array: [reg per limb]}; outputs returned)
+    load / store    the caller's registers or memory operands (inputs: {array: [operand per
+                    limb]}; outputs returned as registers)
     mul52lo/hi      VPMADD52LUQ/HUQ, fused into the `add` that accumulates it (a column's
                     first product goes into a zeroed register)
     add, sub        VPADDQ, VPSUBQ          addc   VPADDQ with a broadcast constant
@@ -10,7 +11,8 @@ few instructions on one register per value.
     mulc            shifts and adds by the constant's bits (19 = 16 + 2 + 1)
     narrow          nothing
 
-Values whose interval may be negative are refused.  Constants are broadcast once per kernel
+A memory operand goes where the instruction allows one (the last source; IFMA and VPADDQ
+swap their sources to put it there).  Values whose interval may be negative are refused.  Constants are broadcast once per kernel
 (`Consts`).  The interval of a vector value is the hull over its lanes: the analysis of the
 scalar program covers every lane.
 """
@@ -19,14 +21,18 @@ from .ir import BoundError
 
 
 class Consts:
-    """Broadcast constants, one register each, shared by every lowering of a kernel."""
+    """Broadcast constants shared by every lowering of a kernel: one register each, or, given
+    a scratch area (`memory`: a base register and the first free byte), one 32-byte slot each
+    -- written once where first asked for, then a memory operand (what keeps a 9-limb
+    product inside 32 registers)."""
 
-    def __init__(self):
+    def __init__(self, memory=None):
         self.regs = {}
+        self.memory = memory
 
     def get(self, value):
         from peachpy.x86_64 import YMMRegister as Y, GeneralPurposeRegister64 as G, MOV, \
-            VPBROADCASTQ, VPXORQ
+            VPBROADCASTQ, VPXORQ, VMOVDQA64
         if value not in self.regs:
             y = Y()
             if value == 0:
@@ -35,6 +41,11 @@ class Consts:
                 t = G()
                 MOV(t, value)
                 VPBROADCASTQ(y, t)
+            if self.memory is not None and value != 0:
+                base, off = self.memory
+                VMOVDQA64([base + off], y)
+                self.memory = (base, off + 32)
+                y = [base + off]
             self.regs[value] = y
         return self.regs[value]
 
@@ -59,24 +70,59 @@ class VLowering:
                 if hasattr(x, "name"):
                     uses.setdefault(x.name, []).append(idx)
         self.uses = uses
-        self.keep = {v for regs in inputs.values() for v in regs}   # caller's registers
+        self.keep = {v for regs in inputs.values() for v in regs      # caller's registers
+                     if not isinstance(v, list)}
 
     def _dies(self, v, idx):
         r = self.loc[v.name]
-        return r not in self.keep and all(i <= idx for i in self.uses.get(v.name, []))
+        return (not isinstance(r, list) and r not in self.keep and
+                all(i <= idx for i in self.uses.get(v.name, [])))
 
-    def _reg(self, v, idx):
-        """v in a register (a lazy IFMA product is materialised into a zeroed one)."""
-        from peachpy.x86_64 import YMMRegister as Y, VPXORQ, VPMADD52LUQ, VPMADD52HUQ
+    def _src(self, v, idx):
+        """v as a source operand: its register, or its memory operand (a lazy IFMA product is
+        materialised into a zeroed register)."""
+        from peachpy.x86_64 import VPMADD52LUQ, VPMADD52HUQ
         l = self.loc[v.name]
         if isinstance(l, tuple):
             half, x, y = l
             r = zeroed(self.consts)
-            (VPMADD52LUQ if half == "lo" else VPMADD52HUQ)(r, self._reg(x, idx),
-                                                             self._reg(y, idx))
+            self._ifma(half, r, x, y, idx)
             self.loc[v.name] = r
             return r
         return l
+
+    def _reg(self, v, idx):
+        """v in a register (a memory operand loaded into a fresh one)."""
+        from peachpy.x86_64 import YMMRegister as Y, VMOVDQU64
+        l = self._src(v, idx)
+        if isinstance(l, list):
+            r = Y()
+            VMOVDQU64(r, l)
+            return r
+        return l
+
+    def _ifma(self, half, acc, x, y, idx):
+        """acc += lo/hi(x y); the memory operand, if any, goes last (the form IFMA has)."""
+        from peachpy.x86_64 import VPMADD52LUQ, VPMADD52HUQ
+        sx, sy = self._src(x, idx), self._src(y, idx)
+        if isinstance(sx, list):
+            sx, sy = (sy, sx) if not isinstance(sy, list) else (self._reg(x, idx), sy)
+        (VPMADD52LUQ if half == "lo" else VPMADD52HUQ)(acc, sx, sy)
+
+    def _dst(self, v, r, idx):
+        """Where an instruction reading v (in register r) may write: r itself when r is a
+        fresh load or v dies here, else a new register."""
+        from peachpy.x86_64 import YMMRegister as Y
+        if r is not self.loc[v.name] or self._dies(v, idx):
+            return r
+        return Y()
+
+    def _two(self, x, y, idx, commutes):
+        """(register, register-or-memory) operands for a two-source instruction."""
+        sx, sy = self._src(x, idx), self._src(y, idx)
+        if isinstance(sx, list) and commutes and not isinstance(sy, list):
+            return sy, sx, y
+        return self._reg(x, idx), sy, x
 
     def run(self):
         from peachpy.x86_64 import (YMMRegister as Y, VPADDQ, VPSUBQ, VPSRLQ, VPSLLQ, VPANDQ,
@@ -100,34 +146,33 @@ class VLowering:
                     lx = self._reg(x, idx)
                 if isinstance(ly, tuple) and not isinstance(lx, tuple):
                     # acc + lo/hi(u v): one IFMA into acc (a copy if acc lives on)
-                    acc = lx if self._dies(x, idx) else self._copy(lx)
+                    rx = self._reg(x, idx)
+                    acc = rx if self._dst(x, rx, idx) is rx else self._copy(rx)
                     half, u, v = ly
-                    (VPMADD52LUQ if half == "lo" else VPMADD52HUQ)(acc, self._reg(u, idx),
-                                                                   self._reg(v, idx))
+                    self._ifma(half, acc, u, v, idx)
                     self.loc[d.name] = acc
                     continue
-                rx, ry = self._reg(x, idx), self._reg(y, idx)
-                r = rx if self._dies(x, idx) else Y()
-                VPADDQ(r, rx, ry)
+                rx, sy, first = self._two(x, y, idx, True)
+                r = self._dst(first, rx, idx)
+                VPADDQ(r, rx, sy)
                 self.loc[d.name] = r
             elif op == "sub":
-                rx, ry = self._reg(a[0], idx), self._reg(a[1], idx)
-                r = rx if self._dies(a[0], idx) else Y()
-                VPSUBQ(r, rx, ry)
+                rx, sy, first = self._two(a[0], a[1], idx, False)
+                r = self._dst(a[0], rx, idx)
+                VPSUBQ(r, rx, sy)
                 self.loc[d.name] = r
             elif op == "addc":
                 rx = self._reg(a[0], idx)
-                r = rx if self._dies(a[0], idx) else Y()
+                r = self._dst(a[0], rx, idx)
                 VPADDQ(r, rx, self.consts.get(a[1]))
                 self.loc[d.name] = r
             elif op in ("sar", "shl"):
-                rx = self._reg(a[0], idx)
                 r = Y()
-                (VPSRLQ if op == "sar" else VPSLLQ)(r, rx, a[1])
+                (VPSRLQ if op == "sar" else VPSLLQ)(r, self._src(a[0], idx), a[1])
                 self.loc[d.name] = r
             elif op == "mask":
                 rx = self._reg(a[0], idx)
-                r = rx if self._dies(a[0], idx) else Y()
+                r = self._dst(a[0], rx, idx)
                 VPANDQ(r, rx, self.consts.get((1 << a[1]) - 1))
                 self.loc[d.name] = r
             elif op == "mulc":

@@ -1,0 +1,380 @@
+"""x25519_ladder and x448_ladder: the Montgomery ladder of RFC 7748 §5 over every bit of a
+clamped scalar, returning the projective (x2 : z2); lf_x25519 / lf_x448 invert and encode
+(runtime/xdh.c).
+
+    state per bit t = bits - 1 .. 0:  swap ^= k_t; cswap(swap, (x2, z2), (x3, z3)); swap = k_t;
+    A = x2 + z2, B = x2 - z2, C = x3 + z3, D = x3 - z3,
+    AA = A^2, BB = B^2, DA = D A, CB = C B,                         (level 1: four products)
+    E = AA - BB, x2 = AA BB, x3 = (DA + CB)^2, t = (DA - CB)^2, a24E (level 2: four products)
+    z3 = x1 t, z2 = E (AA + a24 E)                                  (level 3: two products)
+    and a final cswap(swap).
+
+x86-64 "ifma": the four ladder coordinates in the four 64-bit lanes of YMM registers, one
+register per limb (lanes [x2, x3, z3, z2]; Curve25519 in 5 x 51-bit limbs, Curve448 in
+9 x 50 -- limbs with headroom below the 52 bits IFMA reads), so each level is ONE
+lane-parallel field product: the proven program ops.mul_ifma (VPMADD52LUQ/HUQ columns, the
+columns above 2^power folded as they complete, rounds of parallel carries) lowered lane-wise
+by fields/x86_vec_lower.py -- four multiplications for the price of one, the technique of the
+4-way vectorised ladders (Hisil, Egrice, Ozturk; Nath, Sarkar) on AVX-512 IFMA.  The pending
+swap is folded into level 1's lane permutation (VPERMQ by an index made from the swap bit);
+between levels VPERMQ and VPBLENDMQ move coordinates between lanes; sums and differences (the
+latter plus a multiple of p, kp, so limbs stay non-negative) are lane-wise too.  IFMA reads
+52 bits of each operand, so every operand of a product must be proven below 2^52: where one
+is not, the generator inserts a round of parallel carries (ops.carry_parallel) -- decided from
+the bounds, listed in the .S -- and refuses to build if a round is not enough.
+"""
+
+from ..kernel import KernelSpec, Variant, Param
+from ..fields import bounds, desc, ops, x86_vec_lower as VL
+from ..fields.ir import BoundError
+
+import types
+
+class V:
+    """A lane vector of field elements: a YMM register per limb (or, for a lane permutation
+    not yet needed, a function making it: `limb(i)` makes it where it is first used, so a
+    limb-by-limb consumer keeps one limb's permutation live, not all) and a bound per limb
+    (the hull over the lanes)."""
+
+    def __init__(self, regs, bound, make=None):
+        self._regs, self.bound, self.make = list(regs), list(bound), make
+
+    def limb(self, i):
+        if self._regs[i] is None:
+            self._regs[i] = self.make(i)
+        return self._regs[i]
+
+    @property
+    def regs(self):
+        return [self.limb(i) for i in range(len(self._regs))]
+
+
+def below52(F):
+    return [(0, (1 << 52) - 1)] * F.limbs
+
+
+class Ladder:
+    # scratch layout (bytes): broadcast constants from 0, the parked product operand from
+    # PARK; the kernel's `tmp` holds TMP_WORDS int64_t
+    PARK = 16 * 32
+
+    def __init__(self, fn, F, split, tmp=None):
+        from peachpy.x86_64 import KRegister, GeneralPurposeRegister64 as G, MOV, KMOVB
+        self.fn = fn
+        self.F = F
+        self.below = BELOW52 = below52(F)
+        # more than five limbs: constants and one operand of each product live in the
+        # scratch area (memory operands), else they would not fit the 32 registers
+        self.tmp = tmp if F.limbs > 5 else None
+        self.consts = VL.Consts(memory=(tmp, 0) if self.tmp is not None else None)
+        self.inserted = []
+        self.c = bounds.contract(F)
+        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52, split=split)
+        if not ops.within(self.mul_out, BELOW52):
+            raise BoundError("%s ladder: mul_ifma output %s is not below 2^52"
+                             % (F.name, bounds.text(self.mul_out)))
+        self.kp, _ = ops.multiple_of_p(F, [hi for _, hi in BELOW52])
+
+    def mask(self, bits):
+        """A k register with the given lane bits (made where used: eight masks would not fit
+        the seven k registers for the whole loop)."""
+        from peachpy.x86_64 import KRegister, GeneralPurposeRegister64 as G, MOV, KMOVB
+        k, t = KRegister(), G()
+        MOV(t.as_dword, bits)
+        KMOVB(k, t.as_dword)
+        return k
+
+    # -- lane moves: the bound of the result is the hull of its sources ----------------------
+    def perm(self, v, lanes):
+        from peachpy.x86_64 import YMMRegister as Y, VPERMQ
+        imm = sum(l << (2 * i) for i, l in enumerate(lanes))
+
+        def make(i):
+            y = Y()
+            VPERMQ(y, v.limb(i), imm)
+            return y
+        return V([None] * len(v.bound), v.bound, make)
+
+    def blend(self, v, w, lanes):
+        """lane l from w where bit l of `lanes` is set, else from v (made limb by limb)."""
+        def make(i):
+            return self.blend1(v.limb(i), w.limb(i), lanes)
+        return V([None] * len(v.bound), ops.hull(v.bound, w.bound), make)
+
+    # -- field operations: proven programs lowered lane-wise ---------------------------------
+    def run(self, prog, out_bound, **inputs):
+        regs = VL.lower(prog, {k: v.regs for k, v in inputs.items()}, self.consts)
+        return V(regs["r"], out_bound)
+
+    def add(self, a, b):
+        prog, out = ops.add(self.F, ops.hull(a.bound, b.bound))
+        return self.run(prog, out, a=a, b=b)
+
+    def sub(self, a, b):
+        prog, out = ops.sub(self.F, a.bound, b.bound, self.kp)
+        return self.run(prog, out, a=a, b=b)
+
+    def fit52(self, v, what):
+        """v itself if the bounds prove every limb below 2^52 (an IFMA operand), else v after
+        one round of parallel carries -- inserted here because the bound requires it."""
+        if ops.within(v.bound, self.below):
+            return v
+        prog, out = ops.carry_parallel(self.F, v.bound)
+        if not ops.within(out, self.below):
+            raise BoundError("%s ladder: %s stays at %s after a round of carries"
+                             % (self.F.name, what, bounds.text(out)))
+        self.inserted.append(what)
+        return self.run(prog, out, a=v)
+
+    def mul(self, a, b):
+        for v in (a, b):
+            if not ops.within(v.bound, self.below):
+                raise BoundError("%s ladder: a product operand is not below 2^52" % self.F.name)
+        if self.tmp is None:
+            return self.run(self.mul_prog, self.mul_out, a=a, b=b)
+        from peachpy.x86_64 import VMOVDQA64
+        slots = [[self.tmp + self.PARK + 32 * i] for i in range(self.F.limbs)]
+        for i, slot in enumerate(slots):
+            VMOVDQA64(slot, b.limb(i))
+        return self.run(self.mul_prog, self.mul_out, a=a, b=V(slots, b.bound))
+
+    def x1_lanes(self):
+        """x1 = u in lane 2 (the other lanes 0), loaded again each step (limb by limb, where
+        used): registers fewer held across the loop."""
+        from peachpy.x86_64 import VPBROADCASTQ
+        up, bound = self.x1
+
+        def make(i):
+            r = VL.zeroed(self.consts)
+            VPBROADCASTQ(r(self.mask(0b0100)), [up + 8 * i] if i else [up])
+            return r
+        return V([None] * self.F.limbs, bound, make)
+
+    def vperm(self, v, idx):
+        """lane l of the result = lane idx[l] of v, idx a register of lane numbers."""
+        from peachpy.x86_64 import YMMRegister as Y, VPERMQ
+
+        def make(i):
+            y = Y()
+            VPERMQ(y, idx, v.limb(i))
+            return y
+        return V([None] * len(v.bound), v.bound, make)
+
+    def zperm(self, v, lanes, keep):
+        """perm(v, lanes) with the lanes not in `keep` zeroed (bound: the hull with 0)."""
+        from peachpy.x86_64 import YMMRegister as Y, VPERMQ
+        imm = sum(l << (2 * i) for i, l in enumerate(lanes))
+        def make(i):
+            y = Y()
+            VPERMQ(y(self.mask(keep).z), v.limb(i), imm)
+            return y
+        return V([None] * len(v.bound), ops.hull(v.bound, [(0, 0)] * self.F.limbs), make)
+
+    def sums(self, P, Q, pick):
+        """Limb by limb (so that only one limb's temporaries are live): s = P + Q and
+        d = P + kp - Q -- the statements of the proven programs ops.add and ops.sub, whose
+        bounds are taken -- then pick(i, P_i, Q_i, s, d) -> the register of the result limb.
+        Returns (result, bound of s, bound of d)."""
+        from peachpy.x86_64 import YMMRegister as Y, VPADDQ, VPSUBQ
+        bs = ops.add(self.F, ops.hull(P.bound, Q.bound))[1]
+        bd = ops.sub(self.F, P.bound, Q.bound, self.kp)[1]
+        out = []
+        for i in range(self.F.limbs):
+            p, q = P.limb(i), Q.limb(i)
+            s, d = Y(), Y()
+            VPADDQ(s, p, q)
+            VPADDQ(d, p, self.consts.get(self.kp[i]))
+            VPSUBQ(d, d, q)
+            out.append(pick(i, p, q, s, d))
+        return out, bs, bd
+
+    def blend1(self, a, b, lanes):
+        """One limb: lanes of b where set in `lanes`, else a."""
+        from peachpy.x86_64 import YMMRegister as Y, VPBLENDMQ
+        y = Y()
+        VPBLENDMQ(y(self.mask(lanes)), a, b)
+        return y
+
+    def step(self, Vs, idxP, idxQ, a24):
+        """One ladder step on the state Vs, lanes [x2, x3, z3, z2], the pending swap folded
+        into the lanes level 1 reads (idxP, idxQ: [s, s, 1-s, 1-s] and 3 - that); returns the
+        new state in the same lanes."""
+        f = self.fn
+        f.comment("level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3]"
+                  " after the swap")
+        regs, bs, bd = self.sums(self.vperm(Vs, idxP), self.vperm(Vs, idxQ),
+                                 lambda i, p, q, s, d: self.blend1(s, d, 0b0110))
+        X1 = self.fit52(V(regs, ops.hull(bs, bd)), "[A, B, D, C] before level 1")
+        Y1 = self.perm(X1, [0, 1, 0, 1])
+        P1 = self.mul(X1, Y1)                                        # [AA, BB, DA, CB]
+        f.comment("level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24]")
+        Pv, Qv = self.perm(P1, [0, 2, 2, 0]), self.perm(P1, [1, 3, 3, 1])
+        regs, bs, bd = self.sums(Pv, Qv, lambda i, p, q, s, d: self.blend1(
+            self.blend1(d, s, 0b0010), p, 0b0001))
+        X2 = self.fit52(V(regs, ops.hull(bs, bd, Pv.bound)), "[AA, DA+CB, DA-CB, E] before "
+                        "level 2")
+        Y2 = self.blend(self.blend(X2, Qv, 0b0001), a24, 0b1000)
+        P2 = self.mul(X2, Y2)                                        # [x2', x3', t, a24 E]
+        f.comment("level 3: [., ., x1, E] x [., ., t, AA + a24 E]")
+        Y3 = self.fit52(self.add(P2, self.zperm(X2, [0, 0, 0, 0], 0b1000)),
+                        "AA + a24 E before level 3")
+        X3 = self.blend(X2, self.x1_lanes(), 0b0100)
+        P3 = self.mul(X3, Y3)                                        # [., ., z3', z2']
+        out = self.blend(P2, P3, 0b1100)                             # [x2', x3', z3', z2']
+        if not ops.within(out.bound, Vs.bound):
+            raise BoundError("%s ladder: the state leaves its bound after a step" % self.F.name)
+        return out
+
+
+def _build_ifma(F, bits, spec):
+    def build(symbol, p):
+        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, YMMRegister as Y, MOV, MOVZX,
+                                    SHRX, AND, XOR, NEG, SUB, KMOVB, KRegister, VPXORQ,
+                                    VPBROADCASTQ, VMOVDQA64, VPERMQ, VPBLENDMQ, VMOVQ, VPEXTRQ,
+                                    VEXTRACTI128, XMMRegister as X, JNS, SHR)
+        from ..x86 import function as x86
+        fn = x86.Function(symbol, spec.args, spec.result, zmm32=True)
+        fn.secret_independent(secret=())
+        with fn:
+            xz, kp_, up, tmp = fn.load_args()
+            L = Ladder(fn, F, p.split, tmp)
+            fn.comment("state lanes [x2, x3, z3, z2] = [1, u, 1, 0]; a24 in lane 3 of limb 0")
+            state = []
+            one = G()
+            MOV(one.as_dword, 1)
+            for i in range(F.limbs):
+                s = VL.zeroed(L.consts)
+                VPBROADCASTQ(s(L.mask(0b0010)), [up + 8 * i] if i else [up])
+                if i == 0:
+                    VPBROADCASTQ(s(L.mask(0b0101)), one)
+                state.append(s)
+            a0 = VL.zeroed(L.consts)
+            t = G()
+            MOV(t.as_dword, F.a24)
+            VPBROADCASTQ(a0(L.mask(0b1000)), t)
+            bnd = ops.hull(list(L.mul_out), [(0, 1 << F.bits)] * F.limbs)   # u and the constants 0, 1
+            Vs = V(state, bnd)
+            A24 = V([a0] + [L.consts.get(0)] * (F.limbs - 1), [(0, F.a24)] + [(0, 0)] * (F.limbs - 1))
+            L.x1 = (up, [(0, 1 << F.bits)] * F.limbs)
+            fn.comment("constants of the loop, broadcast once: the limb mask, kp's limbs, lane "
+                       "numbers [0 0 1 1] and 3")
+            for c in sorted({(1 << F.bits) - 1} | set(L.kp)):
+                L.consts.get(c)
+            lanes0011 = VL.zeroed(L.consts)
+            VPBROADCASTQ(lanes0011(L.mask(0b1100)), one)
+            three = L.consts.get(3)
+            t, swap = G(), G()
+            MOV(t.as_dword, bits - 1)
+            XOR(swap.as_dword, swap.as_dword)
+            top = fn.new_label("bit")
+            fn.bind(top)
+            fn.comment("bit t of k (index t >> 3 and shift t & 7: public); s = swap ^ bit: the "
+                       "swap the step reads through; swap = bit")
+            idx, sh, byte, bit = G(), G(), G(), G()
+            MOV(idx.as_dword, t.as_dword)
+            SHR(idx.as_dword, 3)
+            MOVZX(byte.as_dword, byte_ptr(kp_, idx))
+            MOV(sh.as_dword, t.as_dword)
+            AND(sh.as_dword, 7)
+            SHRX(bit.as_dword, byte.as_dword, sh.as_dword)
+            AND(bit.as_dword, 1)
+            XOR(swap.as_dword, bit.as_dword)
+            sv, idxP, idxQ = Y(), Y(), Y()
+            VPBROADCASTQ(sv, swap)                  # [s s s s]
+            VPXORQ(idxP, sv, lanes0011)             # [s, s, 1-s, 1-s]: x2 and x3 after the swap
+            VPXORQ(idxQ, idxP, three)               # 3 - that: z2 and z3 after the swap
+            MOV(swap.as_dword, bit.as_dword)
+            out = L.step(Vs, idxP, idxQ, A24)
+            for r, o in zip(Vs.regs, out.regs):
+                VMOVDQA64(r, o)
+            SUB(t.as_dword, 1)
+            JNS(top)
+            fn.comment("final cswap(swap): lanes 0 <-> 1 and 2 <-> 3; x2 from lane 0, z2 from "
+                       "lane 3")
+            fn.comment("carries inserted by the bounds: " + "; ".join(sorted(set(L.inserted))))
+            m = G()
+            MOV(m.as_dword, swap.as_dword)
+            NEG(m.as_dword)
+            AND(m.as_dword, 0xF)
+            ksw = KRegister()
+            KMOVB(ksw, m.as_dword)
+            for i, r in enumerate(Vs.regs):
+                w, y = Y(), Y()
+                VPERMQ(w, r, 0xB1)
+                VPBLENDMQ(y(ksw), r, w)
+                g = G()
+                VMOVQ(g, y.as_xmm)
+                MOV([xz + 8 * i] if i else [xz], g)
+                hi = X()
+                VEXTRACTI128(hi, y, 1)
+                g2 = G()
+                VPEXTRQ(g2, hi, 1)
+                MOV([xz + 8 * (F.limbs + i)], g2)
+            fn.ret()
+        return fn.finalize()
+    return build
+
+
+def byte_ptr(base, idx):
+    from peachpy.x86_64 import byte
+    return byte[base + idx * 1]
+
+
+TMP_WORDS = 128           # what Ladder.PARK and a 9-limb operand need, with room
+
+def params(split):
+    return {
+        "split": Param(split, (1, 2, 3), "accumulators per column and half in each IFMA\n"
+                       "product: the products of a column in `split` interleaved chains\n"
+                       "(latency: one chain of ceil(limbs / split) IFMAs) added at the end\n"
+                       "(instructions: split - 1 adds; registers: Curve448's 9 limbs fit 32\n"
+                       "only with 1)"),
+    }
+
+CURVES = [
+    # name, field, ladder bits, clamping, default split
+    ("x25519_ladder", "c25519_r51", 255, "decodeScalar25519", 2),
+    ("x448_ladder", "c448_r50", 448, "decodeScalar448", 1),
+]
+
+
+def kernel(name, fname, bits, clamp, split):
+    F = desc.BY_NAME[fname]
+    n = F.limbs
+    spec = KernelSpec(
+        name=name,
+        operation="(x2 : z2) = k u on %s's Montgomery curve: the ladder of RFC 7748 §5 over\n"
+                  "bits %d .. 0 of the clamped scalar k, before the inversion" % (F.prime, bits - 1),
+        args=[("xz", "int64_t *"), ("k", "const uint8_t *"), ("u", "const int64_t *"),
+              ("tmp", "int64_t *")],
+        result=None,
+        shapes="k: %d bytes little-endian, already clamped (%s).  u, and xz[0..%d] = x2,\n"
+               "xz[%d..%d] = z2: elements of the %s field (%d x %d-bit limbs, int64_t,\n"
+               "little-endian limb order; generated/fields/%s.c).  tmp: scratch of\n"
+               "LF_XDH_LADDER_TMP (%d) int64_t, 32-byte aligned."
+               % (F.nbytes, clamp, n - 1, n, 2 * n - 1, fname, n, F.bits, fname, TMP_WORDS),
+        units="bytes (k), field elements of %d limbs (u, x2, z2)." % n,
+        preconditions="u: limbs in [0, 2^%d] (what lf_fe_%s_decode returns).  Then x2 and z2 have\n"
+                      "limbs in [0, 2^52) and x2/z2 = X(k, u) of RFC 7748 (z2 = 0 for the points\n"
+                      "the RFC maps to 0).  xz must not overlap k or u.  Other inputs: an\n"
+                      "unspecified result, never a fault.  Constant time in k and u: the ladder\n"
+                      "runs every bit, the swap is a lane permutation chosen by a mask."
+                      % (F.bits, fname),
+        source="RFC 7748 §5 (the ladder, a24 = %d); 4-way lane parallelism as in H. Hisil,\n"
+               "B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete set of\n"
+               "Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512 IFMA "
+               "products." % F.a24,
+        tune_sizes=(1,),
+    )
+    variants = [
+        Variant("ifma", "x86_64", _build_ifma(F, bits, spec), params(split),
+                "Lanes [x2, x3, z3, z2] of %d YMM registers (radix 2^%d); per level one\n"
+                "lane-parallel IFMA product of the proven program ops.mul_ifma (three per step:\n"
+                "4 + 4 + 2 multiplications), the swap folded into level 1's VPERMQ, VPERMQ/\n"
+                "VPBLENDMQ between levels, parallel carries where the bounds require them\n"
+                "before a product." % (n, F.bits)),
+    ]
+    return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
+
+
+MODULES = [kernel(*c) for c in CURVES]
