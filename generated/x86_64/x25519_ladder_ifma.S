@@ -41,7 +41,7 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x25519_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8, r9) into the
  * SysV registers and calls this body, lf_x25519_ladder_ifma_sysv.
- * 795 instructions.
+ * 709 instructions.
  */
 #include "lf_asm.h"
 
@@ -54,23 +54,15 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	kmovb	%r10d, %k1
 	vpbroadcastq	(%rdx), %ymm8{%k1}
 	movl	$5, %r10d
-	kmovb	%r10d, %k1
-	vpbroadcastq	%rax, %ymm8{%k1}
+	kmovb	%r10d, %k2
+	vpbroadcastq	%rax, %ymm8{%k2}
 	vpxorq	%ymm9, %ymm9, %ymm9
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	8(%rdx), %ymm9{%k1}
 	vpxorq	%ymm10, %ymm10, %ymm10
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	16(%rdx), %ymm10{%k1}
 	vpxorq	%ymm11, %ymm11, %ymm11
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	24(%rdx), %ymm11{%k1}
 	vpxorq	%ymm12, %ymm12, %ymm12
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	32(%rdx), %ymm12{%k1}
 	vpxorq	%ymm13, %ymm13, %ymm13
 	movl	$121665, %r10d
@@ -123,32 +115,24 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm9, %ymm23, %ymm24
 	vpaddq	%ymm17, %ymm23, %ymm23
 	vpsubq	%ymm9, %ymm23, %ymm23
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm23, %ymm24, %ymm9{%k1}
 	vpermq	%ymm10, %ymm21, %ymm23
 	vpermq	%ymm10, %ymm22, %ymm10
 	vpaddq	%ymm10, %ymm23, %ymm24
 	vpaddq	%ymm17, %ymm23, %ymm23
 	vpsubq	%ymm10, %ymm23, %ymm23
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm23, %ymm24, %ymm10{%k1}
 	vpermq	%ymm11, %ymm21, %ymm23
 	vpermq	%ymm11, %ymm22, %ymm11
 	vpaddq	%ymm11, %ymm23, %ymm24
 	vpaddq	%ymm17, %ymm23, %ymm23
 	vpsubq	%ymm11, %ymm23, %ymm23
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm23, %ymm24, %ymm11{%k1}
 	vpermq	%ymm12, %ymm21, %ymm21
 	vpermq	%ymm12, %ymm22, %ymm12
 	vpaddq	%ymm12, %ymm21, %ymm22
 	vpaddq	%ymm18, %ymm21, %ymm21
 	vpsubq	%ymm12, %ymm21, %ymm21
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm21, %ymm22, %ymm12{%k1}
 	vpsrlq	$51, %ymm8, %ymm21
 	vpandq	%ymm15, %ymm8, %ymm8
@@ -328,52 +312,36 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm10, %ymm11, %ymm10{%k1}
 	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm8, %ymm10, %ymm8{%k1}
+	kmovb	%r11d, %k2
+	vpblendmq	%ymm8, %ymm10, %ymm8{%k2}
 	vpermq	$40, %ymm26, %ymm10
 	vpermq	$125, %ymm26, %ymm11
 	vpaddq	%ymm11, %ymm10, %ymm12
 	vpaddq	%ymm17, %ymm10, %ymm21
 	vpsubq	%ymm11, %ymm21, %ymm21
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm12, %ymm21, %ymm12{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm10, %ymm12, %ymm10{%k1}
+	vpblendmq	%ymm10, %ymm12, %ymm10{%k2}
 	vpermq	$40, %ymm27, %ymm12
 	vpermq	$125, %ymm27, %ymm21
 	vpaddq	%ymm21, %ymm12, %ymm22
 	vpaddq	%ymm17, %ymm12, %ymm23
 	vpsubq	%ymm21, %ymm23, %ymm23
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm22{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm12, %ymm22, %ymm12{%k1}
+	vpblendmq	%ymm12, %ymm22, %ymm12{%k2}
 	vpermq	$40, %ymm28, %ymm22
 	vpermq	$125, %ymm28, %ymm23
 	vpaddq	%ymm23, %ymm22, %ymm24
 	vpaddq	%ymm17, %ymm22, %ymm25
 	vpsubq	%ymm23, %ymm25, %ymm25
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm24, %ymm25, %ymm24{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm22, %ymm24, %ymm22{%k1}
+	vpblendmq	%ymm22, %ymm24, %ymm22{%k2}
 	vpermq	$40, %ymm29, %ymm24
 	vpermq	$125, %ymm29, %ymm25
 	vpaddq	%ymm25, %ymm24, %ymm26
 	vpaddq	%ymm18, %ymm24, %ymm27
 	vpsubq	%ymm25, %ymm27, %ymm27
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm26, %ymm27, %ymm26{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm24, %ymm26, %ymm24{%k1}
+	vpblendmq	%ymm24, %ymm26, %ymm24{%k2}
 	vpsrlq	$51, %ymm8, %ymm26
 	vpandq	%ymm15, %ymm8, %ymm8
 	vpsrlq	$51, %ymm10, %ymm27
@@ -394,35 +362,17 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpsllq	$4, %ymm30, %ymm27
 	vpaddq	%ymm27, %ymm26, %ymm26
 	vpaddq	%ymm26, %ymm8, %ymm8
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm9, %ymm8, %ymm9{%k1}
+	vpblendmq	%ymm9, %ymm8, %ymm9{%k2}
 	movl	$8, %r11d
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm13, %ymm9, %ymm9{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm11, %ymm10, %ymm11{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm11, %ymm10, %ymm11{%k2}
 	vpblendmq	%ymm14, %ymm11, %ymm11{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm21, %ymm12, %ymm21{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm21, %ymm12, %ymm21{%k2}
 	vpblendmq	%ymm14, %ymm21, %ymm21{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm23, %ymm22, %ymm23{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm23, %ymm22, %ymm23{%k2}
 	vpblendmq	%ymm14, %ymm23, %ymm23{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm25, %ymm24, %ymm25{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm25, %ymm24, %ymm25{%k2}
 	vpblendmq	%ymm14, %ymm25, %ymm25{%k1}
 	vpxorq	%ymm26, %ymm26, %ymm26
 	vpmadd52huq	%ymm9, %ymm8, %ymm26
@@ -568,20 +518,10 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm11, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm31, %ymm31
 	/* level 3: [., ., x1, E] x [., ., t, AA + a24 E] */
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm8, %ymm9{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm10, %ymm11{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm12, %ymm21{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm22, %ymm23{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm24, %ymm25{%k1}{z}
 	vpaddq	%ymm9, %ymm31, %ymm9
 	vpaddq	%ymm11, %ymm26, %ymm11
@@ -612,36 +552,18 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	movl	$4, %r11d
 	kmovb	%r11d, %k1
 	vpbroadcastq	(%rdx), %ymm30{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm8, %ymm8{%k1}
 	vpxorq	%ymm30, %ymm30, %ymm30
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	8(%rdx), %ymm30{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm10, %ymm10{%k1}
 	vpxorq	%ymm30, %ymm30, %ymm30
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	16(%rdx), %ymm30{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm12, %ymm12{%k1}
 	vpxorq	%ymm30, %ymm30, %ymm30
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	24(%rdx), %ymm30{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm22, %ymm22{%k1}
 	vpxorq	%ymm30, %ymm30, %ymm30
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	32(%rdx), %ymm30{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm24, %ymm24{%k1}
 	vpxorq	%ymm30, %ymm30, %ymm30
 	vpmadd52huq	%ymm9, %ymm8, %ymm30
@@ -789,17 +711,9 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	movl	$12, %r11d
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm3, %ymm31, %ymm8{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm26, %ymm9{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm7, %ymm27, %ymm10{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm6, %ymm28, %ymm11{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm5, %ymm29, %ymm12{%k1}
 	vmovdqa64	%ymm8, %ymm8
 	vmovdqa64	%ymm9, %ymm9

@@ -41,7 +41,7 @@ bits 447 .. 0 of the clamped scalar k, before the inversion
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x448_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8, r9) into the
  * SysV registers and calls this body, lf_x448_ladder_ifma_sysv.
- * 1681 instructions.
+ * 1515 instructions.
  */
 #include "lf_asm.h"
 
@@ -54,39 +54,23 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	kmovb	%r10d, %k1
 	vpbroadcastq	(%rdx), %ymm8{%k1}
 	movl	$5, %r10d
-	kmovb	%r10d, %k1
-	vpbroadcastq	%rax, %ymm8{%k1}
+	kmovb	%r10d, %k2
+	vpbroadcastq	%rax, %ymm8{%k2}
 	vpxorq	%ymm9, %ymm9, %ymm9
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	8(%rdx), %ymm9{%k1}
 	vpxorq	%ymm10, %ymm10, %ymm10
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	16(%rdx), %ymm10{%k1}
 	vpxorq	%ymm11, %ymm11, %ymm11
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	24(%rdx), %ymm11{%k1}
 	vpxorq	%ymm12, %ymm12, %ymm12
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	32(%rdx), %ymm12{%k1}
 	vpxorq	%ymm13, %ymm13, %ymm13
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	40(%rdx), %ymm13{%k1}
 	vpxorq	%ymm14, %ymm14, %ymm14
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	48(%rdx), %ymm14{%k1}
 	vpxorq	%ymm15, %ymm15, %ymm15
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	56(%rdx), %ymm15{%k1}
 	vpxorq	%ymm16, %ymm16, %ymm16
-	movl	$2, %r10d
-	kmovb	%r10d, %k1
 	vpbroadcastq	64(%rdx), %ymm16{%k1}
 	vpxorq	%ymm17, %ymm17, %ymm17
 	movl	$39081, %r10d
@@ -147,64 +131,48 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm22, %ymm23
 	vpaddq	96(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm9, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm9{%k1}
 	vpermq	%ymm10, %ymm20, %ymm22
 	vpermq	%ymm10, %ymm21, %ymm10
 	vpaddq	%ymm10, %ymm22, %ymm23
 	vpaddq	96(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm10, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm10{%k1}
 	vpermq	%ymm11, %ymm20, %ymm22
 	vpermq	%ymm11, %ymm21, %ymm11
 	vpaddq	%ymm11, %ymm22, %ymm23
 	vpaddq	96(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm11, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm11{%k1}
 	vpermq	%ymm12, %ymm20, %ymm22
 	vpermq	%ymm12, %ymm21, %ymm12
 	vpaddq	%ymm12, %ymm22, %ymm23
 	vpaddq	32(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm12, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm12{%k1}
 	vpermq	%ymm13, %ymm20, %ymm22
 	vpermq	%ymm13, %ymm21, %ymm13
 	vpaddq	%ymm13, %ymm22, %ymm23
 	vpaddq	96(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm13, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm13{%k1}
 	vpermq	%ymm14, %ymm20, %ymm22
 	vpermq	%ymm14, %ymm21, %ymm14
 	vpaddq	%ymm14, %ymm22, %ymm23
 	vpaddq	96(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm14, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm14{%k1}
 	vpermq	%ymm15, %ymm20, %ymm22
 	vpermq	%ymm15, %ymm21, %ymm15
 	vpaddq	%ymm15, %ymm22, %ymm23
 	vpaddq	96(%rcx), %ymm22, %ymm22
 	vpsubq	%ymm15, %ymm22, %ymm22
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm22, %ymm23, %ymm15{%k1}
 	vpermq	%ymm16, %ymm20, %ymm20
 	vpermq	%ymm16, %ymm21, %ymm16
 	vpaddq	%ymm16, %ymm20, %ymm21
 	vpaddq	128(%rcx), %ymm20, %ymm20
 	vpsubq	%ymm16, %ymm20, %ymm20
-	movl	$6, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm20, %ymm21, %ymm16{%k1}
 	vpsrlq	$50, %ymm8, %ymm20
 	vpandq	(%rcx), %ymm8, %ymm8
@@ -625,96 +593,64 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm10, %ymm11, %ymm10{%k1}
 	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm8, %ymm10, %ymm8{%k1}
+	kmovb	%r11d, %k2
+	vpblendmq	%ymm8, %ymm10, %ymm8{%k2}
 	vpermq	$40, %ymm20, %ymm10
 	vpermq	$125, %ymm20, %ymm11
 	vpaddq	%ymm11, %ymm10, %ymm12
 	vpaddq	96(%rcx), %ymm10, %ymm13
 	vpsubq	%ymm11, %ymm13, %ymm13
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm12, %ymm13, %ymm12{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm10, %ymm12, %ymm10{%k1}
+	vpblendmq	%ymm10, %ymm12, %ymm10{%k2}
 	vpermq	$40, %ymm21, %ymm12
 	vpermq	$125, %ymm21, %ymm13
 	vpaddq	%ymm13, %ymm12, %ymm14
 	vpaddq	96(%rcx), %ymm12, %ymm15
 	vpsubq	%ymm13, %ymm15, %ymm15
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm14, %ymm15, %ymm14{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm12, %ymm14, %ymm12{%k1}
+	vpblendmq	%ymm12, %ymm14, %ymm12{%k2}
 	vpermq	$40, %ymm22, %ymm14
 	vpermq	$125, %ymm22, %ymm15
 	vpaddq	%ymm15, %ymm14, %ymm16
 	vpaddq	96(%rcx), %ymm14, %ymm20
 	vpsubq	%ymm15, %ymm20, %ymm20
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm16, %ymm20, %ymm16{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm14, %ymm16, %ymm14{%k1}
+	vpblendmq	%ymm14, %ymm16, %ymm14{%k2}
 	vpermq	$40, %ymm23, %ymm16
 	vpermq	$125, %ymm23, %ymm20
 	vpaddq	%ymm20, %ymm16, %ymm21
 	vpaddq	32(%rcx), %ymm16, %ymm22
 	vpsubq	%ymm20, %ymm22, %ymm22
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm21, %ymm22, %ymm21{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm16, %ymm21, %ymm16{%k1}
+	vpblendmq	%ymm16, %ymm21, %ymm16{%k2}
 	vpermq	$40, %ymm24, %ymm21
 	vpermq	$125, %ymm24, %ymm22
 	vpaddq	%ymm22, %ymm21, %ymm23
 	vpaddq	96(%rcx), %ymm21, %ymm24
 	vpsubq	%ymm22, %ymm24, %ymm24
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm23, %ymm24, %ymm23{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm21, %ymm23, %ymm21{%k1}
+	vpblendmq	%ymm21, %ymm23, %ymm21{%k2}
 	vpermq	$40, %ymm25, %ymm23
 	vpermq	$125, %ymm25, %ymm24
 	vpaddq	%ymm24, %ymm23, %ymm25
 	vpaddq	96(%rcx), %ymm23, %ymm28
 	vpsubq	%ymm24, %ymm28, %ymm28
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm25, %ymm28, %ymm25{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm23, %ymm25, %ymm23{%k1}
+	vpblendmq	%ymm23, %ymm25, %ymm23{%k2}
 	vpermq	$40, %ymm26, %ymm25
 	vpermq	$125, %ymm26, %ymm26
 	vpaddq	%ymm26, %ymm25, %ymm28
 	vpaddq	96(%rcx), %ymm25, %ymm29
 	vpsubq	%ymm26, %ymm29, %ymm29
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm28, %ymm29, %ymm28{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm25, %ymm28, %ymm25{%k1}
+	vpblendmq	%ymm25, %ymm28, %ymm25{%k2}
 	vpermq	$40, %ymm27, %ymm28
 	vpermq	$125, %ymm27, %ymm27
 	vpaddq	%ymm27, %ymm28, %ymm29
 	vpaddq	128(%rcx), %ymm28, %ymm30
 	vpsubq	%ymm27, %ymm30, %ymm30
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm29, %ymm30, %ymm29{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm28, %ymm29, %ymm28{%k1}
+	vpblendmq	%ymm28, %ymm29, %ymm28{%k2}
 	vpsrlq	$50, %ymm8, %ymm29
 	vpandq	(%rcx), %ymm8, %ymm8
 	vpsrlq	$50, %ymm10, %ymm30
@@ -744,67 +680,33 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm2, %ymm8, %ymm8
 	vpsllq	$24, %ymm2, %ymm29
 	vpaddq	%ymm29, %ymm16, %ymm16
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm9, %ymm8, %ymm9{%k1}
+	vpblendmq	%ymm9, %ymm8, %ymm9{%k2}
 	movl	$8, %r11d
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm17, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 512(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm11, %ymm10, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm11, %ymm10, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 544(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm13, %ymm12, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm13, %ymm12, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 576(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm15, %ymm14, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm15, %ymm14, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 608(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm20, %ymm16, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm20, %ymm16, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 640(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm22, %ymm21, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm22, %ymm21, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 672(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm24, %ymm23, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm24, %ymm23, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 704(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm26, %ymm25, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm26, %ymm25, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 736(%rcx)
-	movl	$1, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm27, %ymm28, %ymm9{%k1}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
+	vpblendmq	%ymm27, %ymm28, %ymm9{%k2}
 	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
 	vmovdqa64	%ymm9, 768(%rcx)
 	vpxorq	%ymm9, %ymm9, %ymm9
@@ -1164,32 +1066,14 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpsllq	$24, %ymm2, %ymm27
 	vpaddq	%ymm27, %ymm15, %ymm15
 	/* level 3: [., ., x1, E] x [., ., t, AA + a24 E] */
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm8, %ymm27{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm10, %ymm30{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm12, %ymm31{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm14, %ymm7{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm16, %ymm6{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm21, %ymm5{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm23, %ymm4{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm25, %ymm3{%k1}{z}
-	movl	$8, %r11d
-	kmovb	%r11d, %k1
 	vpermq	$0, %ymm28, %ymm2{%k1}{z}
 	vpaddq	%ymm27, %ymm29, %ymm27
 	vpaddq	%ymm30, %ymm9, %ymm30
@@ -1213,64 +1097,30 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	movl	$4, %r11d
 	kmovb	%r11d, %k1
 	vpbroadcastq	(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm8, %ymm8{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	8(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm10, %ymm10{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	16(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm12, %ymm12{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	24(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm14, %ymm14{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	32(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm16, %ymm16{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	40(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm21, %ymm21{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	48(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm23, %ymm23{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	56(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm25, %ymm25{%k1}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpbroadcastq	64(%rdx), %ymm27{%k1}
-	movl	$4, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm27, %ymm28, %ymm27{%k1}
 	vpxorq	%ymm28, %ymm28, %ymm28
 	vpmadd52huq	512(%rcx), %ymm8, %ymm28
@@ -1631,29 +1481,13 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	movl	$12, %r11d
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm1, %ymm29, %ymm8{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm28, %ymm9, %ymm9{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm30, %ymm11, %ymm10{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm31, %ymm13, %ymm11{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm7, %ymm15, %ymm12{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm6, %ymm20, %ymm13{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm5, %ymm22, %ymm14{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm4, %ymm24, %ymm15{%k1}
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm3, %ymm26, %ymm16{%k1}
 	vmovdqa64	%ymm8, %ymm8
 	vmovdqa64	%ymm9, %ymm9

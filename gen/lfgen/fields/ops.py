@@ -469,7 +469,8 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
     column C_k = 2^(52 - bits) sum hi52(a_i b_j) over i + j = k - 1 (the high half lands
     52 bits up: one limb and 52 - bits bits) + sum lo52(a_i b_j) over i + j = k, then the
     columns above 2^power folded and the chains of reduce_columns.  `split`: the accumulators
-    each column's halves are spread over (a schedule choice: latency against instructions);
+    each column's halves are spread over (a schedule choice: latency against instructions;
+    0: the low halves accumulate onto the doubled high sum, one chain);
     `reduce`: "parallel" rounds of simultaneous carries (latency) or reduce_columns' "chain"
     (limbs closer to 2^bits).
     The operands must be proven below 2^52 (IFMA reads 52 bits), and so must the result be
@@ -485,10 +486,10 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
     def chains(terms, half, k):
         """sum of the halves over `terms`, as `split` interleaved accumulators added at the
         end: IFMA's latency is paid once per chain, not once per product."""
-        accs = [None] * split
+        accs = [None] * max(split, 1)
         for m, (i, j) in enumerate(terms):
             x = prog.mul52(a[i], b[j], half, note=" (column %d)" % k)
-            c = m % split
+            c = m % max(split, 1)
             accs[c] = x if accs[c] is None else prog.add(accs[c], x, note=" (column %d)" % k)
         out = None
         for x in accs:
@@ -502,8 +503,17 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
         h = chains(pairs[k - 1] if k else [], "hi", k)
         if h is not None and sh:
             h = prog.shl(h, sh)
-        lo = chains(pairs[k], "lo", k)
-        cols.c[k] = h if lo is None else lo if h is None else prog.add(h, lo)
+        if split == 0:
+            # one chain: the low halves accumulate onto the doubled high sum (fewest
+            # instructions, longest latency)
+            acc = h
+            for i, j in pairs[k]:
+                x = prog.mul52(a[i], b[j], "lo", note=" (column %d)" % k)
+                acc = x if acc is None else prog.add(acc, x, note=" (column %d)" % k)
+            cols.c[k] = acc
+        else:
+            lo = chains(pairs[k], "lo", k)
+            cols.c[k] = h if lo is None else lo if h is None else prog.add(h, lo)
         if reduce != "chain":
             # a complete column at or above 2^power folds at once (and what lands on a
             # position already folded folds again): fewer 64-bit columns live at a time

@@ -62,6 +62,7 @@ class Ladder:
         from peachpy.x86_64 import KRegister, GeneralPurposeRegister64 as G, MOV, KMOVB
         self.fn = fn
         self.F = F
+        self.kcache = {}
         self.below = BELOW52 = below52(F)
         # more than five limbs: constants and one operand of each product live in the
         # scratch area (memory operands), else they would not fit the 32 registers
@@ -76,13 +77,16 @@ class Ladder:
         self.kp, _ = ops.multiple_of_p(F, [hi for _, hi in BELOW52])
 
     def mask(self, bits):
-        """A k register with the given lane bits (made where used: eight masks would not fit
-        the seven k registers for the whole loop)."""
+        """A k register with the given lane bits, made once per step (`kcache`, emptied when
+        a step begins: the six patterns of a step fit the seven k registers, not those of
+        the whole kernel)."""
         from peachpy.x86_64 import KRegister, GeneralPurposeRegister64 as G, MOV, KMOVB
-        k, t = KRegister(), G()
-        MOV(t.as_dword, bits)
-        KMOVB(k, t.as_dword)
-        return k
+        if bits not in self.kcache:
+            k, t = KRegister(), G()
+            MOV(t.as_dword, bits)
+            KMOVB(k, t.as_dword)
+            self.kcache[bits] = k
+        return self.kcache[bits]
 
     # -- lane moves: the bound of the result is the hull of its sources ----------------------
     def perm(self, v, lanes):
@@ -200,6 +204,7 @@ class Ladder:
         into the lanes level 1 reads (idxP, idxQ: [s, s, 1-s, 1-s] and 3 - that); returns the
         new state in the same lanes."""
         f = self.fn
+        self.kcache = {}
         f.comment("level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3]"
                   " after the swap")
         regs, bs, bd = self.sums(self.vperm(Vs, idxP), self.vperm(Vs, idxQ),
@@ -324,11 +329,12 @@ TMP_WORDS = 128           # what Ladder.PARK and a 9-limb operand need, with roo
 
 def params(split):
     return {
-        "split": Param(split, (1, 2, 3), "accumulators per column and half in each IFMA\n"
+        "split": Param(split, (0, 1, 2, 3), "accumulators per column and half in each IFMA\n"
                        "product: the products of a column in `split` interleaved chains\n"
                        "(latency: one chain of ceil(limbs / split) IFMAs) added at the end\n"
-                       "(instructions: split - 1 adds; registers: Curve448's 9 limbs fit 32\n"
-                       "only with 1)"),
+                       "(instructions: split - 1 adds); 0: one chain per column, the low\n"
+                       "halves onto the doubled high sum (registers: Curve448's 9 limbs fit\n"
+                       "32 only with 0 or 1)"),
     }
 
 CURVES = [
