@@ -807,6 +807,37 @@ static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = { lf_fe_p521_r58_square_order_generic };
 #endif
 
+static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
+#if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
+	lf_fe_c25519_r51_mul_x4_order_generic,
+	lf_fe_c25519_r51_mul_x4_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_cortex_a72[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_neoverse_n1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_neoverse_v1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_thunderx2t99[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
+	lf_fe_c25519_r51_mul_x4_order_generic,
+	lf_fe_c25519_r51_mul_x4_order_cortex_a72,
+	lf_fe_c25519_r51_mul_x4_order_neoverse_n1,
+	lf_fe_c25519_r51_mul_x4_order_neoverse_v1,
+	lf_fe_c25519_r51_mul_x4_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = { lf_fe_c25519_r51_mul_x4_order_generic };
+#endif
+
 static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x25519_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
@@ -933,6 +964,9 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "fe_p521_r58_square", lf_fe_p521_r58_square_variants,
 	  sizeof lf_fe_p521_r58_square_variants / sizeof lf_fe_p521_r58_square_variants[0],
 	  lf_fe_p521_r58_square_orders },
+	{ "fe_c25519_r51_mul_x4", lf_fe_c25519_r51_mul_x4_variants,
+	  sizeof lf_fe_c25519_r51_mul_x4_variants / sizeof lf_fe_c25519_r51_mul_x4_variants[0],
+	  lf_fe_c25519_r51_mul_x4_orders },
 	{ "x25519_ladder", lf_x25519_ladder_variants,
 	  sizeof lf_x25519_ladder_variants / sizeof lf_x25519_ladder_variants[0],
 	  lf_x25519_ladder_orders },

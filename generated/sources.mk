@@ -18,6 +18,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c448_r56_mul_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c448_r56_square_mulx.S \

@@ -50,9 +50,10 @@ enum lf_kernel_id {
 	LF_K_fe_c448_r56_square = 18,
 	LF_K_fe_p521_r58_mul = 19,
 	LF_K_fe_p521_r58_square = 20,
-	LF_K_x25519_ladder = 21,
-	LF_K_x448_ladder = 22,
-	LF_K_COUNT = 23
+	LF_K_fe_c25519_r51_mul_x4 = 21,
+	LF_K_x25519_ladder = 22,
+	LF_K_x448_ladder = 23,
+	LF_K_COUNT = 24
 };
 
 
@@ -357,6 +358,15 @@ LF_KERNEL_DECL void lf_fe_p521_r58_square_mulx(int64_t *r, const int64_t *a);
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_p521_r58_square_a64(int64_t *r, const int64_t *a);
+#endif
+
+/* fe_c25519_r51_mul_x4: r_l = a_l * b_l mod p for l = 0..3, p = 2^255 - 19 (four independent Curve25519 field
+products, c25519_r51) */
+typedef void (*lf_fe_c25519_r51_mul_x4_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__x86_64__)
+/* ifma requires: avx avx2 avx512f avx512ifma avx512vl */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ifma(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 
 /* x25519_ladder: (x2 : z2) = k u on Curve25519's Montgomery curve: the ladder of RFC 7748 §5 over

@@ -132,3 +132,22 @@ void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t
 	ladder_via(&F, lf_fe_c448_r28_decode, lf_fe_c448_r28_encode, 56, 9, 50, xz, k, u);
 }
 #endif
+
+#if LF_FE_WIDE
+/* fe_c25519_r51_mul_x4: four products, limb-major (limb i of element l at [4 i + l]); like
+ * every kernel of the native fields, it needs __int128 (the field's C does). */
+void lf_fe_c25519_r51_mul_x4_ref(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	int64_t x[4][5], y[4][5], z[4][5];
+	for (int l = 0; l < 4; l++)
+		for (int i = 0; i < 5; i++) {
+			x[l][i] = a[4 * i + l];
+			y[l][i] = b[4 * i + l];
+		}
+	for (int l = 0; l < 4; l++)
+		lf_fe_c25519_r51_mul_ref(z[l], x[l], y[l]);
+	for (int l = 0; l < 4; l++)
+		for (int i = 0; i < 5; i++)
+			r[4 * i + l] = z[l][i];
+}
+#endif

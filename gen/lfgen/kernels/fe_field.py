@@ -90,3 +90,67 @@ def kernel(fname, op):
 
 
 MODULES = [kernel(f, op) for f, op in DISPATCHED]
+
+
+# -- four products at once: the lane-parallel IFMA program (what the X25519 ladder runs) -----
+
+def _build_x4(f, spec, split):
+    def build(symbol, p):
+        from peachpy.x86_64 import YMMRegister as Y, VMOVDQU64
+        from ..x86 import function as x86
+        from ..fields import ops, x86_vec_lower as VL
+        prog, _ = ops.mul_ifma(f, [(0, (1 << 52) - 1)] * f.limbs, split=p.split)
+        fn = x86.Function(symbol, spec.args, spec.result, zmm32=True)
+        fn.secret_independent()
+        with fn:
+            rp, ap, bp = fn.load_args()
+            A = [Y() for _ in range(f.limbs)]
+            for i, r in enumerate(A):
+                VMOVDQU64(r, [ap + 32 * i] if i else [ap])
+            B = [[bp + 32 * i] if i else [bp] for i in range(f.limbs)]   # memory operands
+            out = VL.lower(prog, {"a": A, "b": B}, VL.Consts())
+            for i, r in enumerate(out["r"]):
+                VMOVDQU64([rp + 32 * i] if i else [rp], r)
+            fn.ret()
+        return fn.finalize()
+    return build
+
+
+def kernel_x4(fname):
+    from ..kernel import Param
+    from ..fields import ops
+    f = desc.BY_NAME[fname]
+    below = [(0, (1 << 52) - 1)] * f.limbs
+    _, out = ops.mul_ifma(f, below, split=2)
+    n = f.limbs
+    spec = KernelSpec(
+        name="fe_%s_mul_x4" % fname,
+        operation="r_l = a_l * b_l mod p for l = 0..3, p = %s (four independent %s field\n"
+                  "products, %s)" % (f.modulus_text(), f.prime, fname),
+        args=[("r", "int64_t *"), ("a", "const int64_t *"), ("b", "const int64_t *")],
+        result=None,
+        shapes="r, a, b: int64_t[%d], limb-major: limb i of element l at [4 i + l] (four\n"
+               "elements side by side, as the lanes of a YMM register); each element %d x %d-bit\n"
+               "limbs, radix 2^%d, limb i of weight 2^(%d i)." % (4 * n, n, f.bits, f.bits, f.bits),
+        units="groups of four field elements.",
+        preconditions="every limb of a and b in [0, 2^52) (IFMA reads 52 bits; the field's\n"
+                      "mul/square/carry outputs qualify).  Then every r_l has limbs within\n"
+                      "  %s\nand r_l = a_l b_l mod p.  r may alias a and/or b (the same %d limbs).\n"
+                      "Other inputs: an unspecified result, never a fault.  Constant time."
+                      % (bounds.text(out), 4 * n),
+        source=f.source + ";\nthe program: gen/lfgen/fields/ops.mul_ifma, lowered lane-wise.",
+        tune_sizes=(4,),
+    )
+    params = {"split": Param(2, (0, 1, 2, 3), "accumulators per column and half (as in the\n"
+                             "ladder kernels, kernels/xdh_ladder.py)")}
+    variants = [
+        Variant("ifma", "x86_64", _build_x4(f, spec, 2), params,
+                "Lane l of YMM register i = limb i of element l: the proven program\n"
+                "ops.mul_ifma lowered lane-wise (fields/x86_vec_lower.py): VPMADD52LUQ/HUQ\n"
+                "columns, b read from memory, the high columns folded as they complete, a\n"
+                "round of parallel carries."),
+    ]
+    return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
+
+
+MODULES.append(kernel_x4("c25519_r51"))
