@@ -48,6 +48,9 @@ static const struct {
 	{ "c25519_", "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed" },
 	{ "c448_", "fffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffffffffffffffff"
 	           "ffffffffffffffffffffffffffffffffffff" },
+	{ "p256_", "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff" },
+	{ "p384_", "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffeffffffff000"
+	           "0000000000000ffffffff" },
 	{ "p521_", "1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
 	           "ffffffffffffffffffffffffffffffffffffffffffffffffffffffff" },
 };

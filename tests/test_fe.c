@@ -74,8 +74,8 @@ START_TEST(test_fe_edges)
 		for (int pat = 0; pat < N_PAT; pat++) {
 			fe_elem(fk, a, (enum fe_elem)i, &rng);
 			fe_pattern(fk, b, (enum pattern)pat, &rng);
-			snprintf(what, sizeof what, "%s with the pattern %s", fe_elem_name((enum fe_elem)i),
-			         pat_name((enum pattern)pat));
+			snprintf(what, sizeof what, "%s with the pattern %s",
+			         fe_elem_name((enum fe_elem)i), pat_name((enum pattern)pat));
 			struct exec_ctx c = ctx(t, COV_LATTICE, what);
 			exec_fe(&c, fk, a, b, P256_SEP, NULL);
 			exec_fe(&c, fk, b, a, P256_SEP, NULL);

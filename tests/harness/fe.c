@@ -215,7 +215,8 @@ void fe_elem(const struct fe_kernel *fk, int64_t *x, enum fe_elem e, rng_t *r)
 	if (e >= FE_MTOP && e <= FE_MTOP_LO) {
 		for (size_t i = 0; i < n; i++) {
 			int64_t hi = fk->M[i][1];
-			x[i] = e == FE_MTOP ? hi : e == FE_MTOP_M1 ? hi - 1 : e == FE_MALT ? (i & 1 ? hi : 0)
+			x[i] = e == FE_MTOP ? hi : e == FE_MTOP_M1 ? hi - 1
+			     : e == FE_MALT ? (i & 1 ? hi : 0)
 			     : e == FE_MTOP_HI ? (i + 1 == n ? hi : 0) : (i == 0 ? hi : 0);
 		}
 		return;
