@@ -13,6 +13,8 @@
  *   stats.c    median, MAD, percentiles of a sample
  *   kernels.c  one driver per kernel: buffers, batch loops, GMP peers, output check
  *   ecdh.c     the P-256 ECDH driver: lf_p256_ecdh beside OpenSSL EVP_PKEY_derive
+ *   fe.c       the field product drivers (tests/fe_kernels.h): every variant beside ref
+ *   xdh.c      X25519 / X448: lf_x25519, lf_x448 beside OpenSSL EVP_PKEY_derive, libsodium
  *   poly1305.c the Poly1305 drivers: JMH Poly1305DigestBench digestBytes/updateBytes through
  *              the public API, OpenSSL and libsodium peers, the --check oracle (GMP)
  *   cpuname.c  CPU model string and the sanitized name of the results file
@@ -28,6 +30,7 @@
 
 #include "limbforge.h"
 #include "lf_dispatch.h"
+#include "../tests/fe_kernels.h"
 
 /* ---- timer.c ---------------------------------------------------------------------------- */
 /* Ticks: the TSC on x86-64 (lfence-fenced rdtsc), nanoseconds of CLOCK_MONOTONIC_RAW elsewhere. */
@@ -71,6 +74,8 @@ struct bench_buf {
 	struct bench_mont *mont;       /* Montgomery drivers only (montgomery.c) */
 	struct bench_p256 *p256;       /* P-256 field drivers only (p256.c) */
 	struct bench_ecdh *ecdh;       /* the P-256 ECDH driver only (ecdh.c) */
+	const struct bench_fe *fe;     /* the field product drivers only (fe.c) */
+	struct bench_xdh *xdh;         /* the X25519 / X448 drivers only (xdh.c) */
 	const struct bench_contender *cur;   /* set by a driver's select hook */
 };
 
@@ -216,6 +221,23 @@ struct bench_ecdh;
 extern const struct bench_driver bench_ecdh_driver;
 void bench_ecdh_free(struct bench_ecdh *e);
 void bench_ecdh_fill(struct bench_buf *b, int pattern);
+
+/* ---- fe.c ------------------------------------------------------------------------------ */
+/* fe_<field>_<op> and fe_<field>_<op>_chain for every line of tests/fe_kernels.h; hooks */
+struct bench_fe;
+#define BENCH_FE_DECL(field, limbs, op)                                                     \
+	extern const struct bench_driver bench_fe_##field##_##op, bench_fe_##field##_##op##_chain;
+LF_TEST_FE_KERNELS(BENCH_FE_DECL)
+#undef BENCH_FE_DECL
+void bench_fe_fill(struct bench_buf *b, int pattern);
+
+/* ---- xdh.c ----------------------------------------------------------------------------- */
+/* x25519, x448: lf_x25519 / lf_x448 beside OpenSSL's EVP_PKEY_derive and libsodium's
+ * crypto_scalarmult (X25519); hooks */
+struct bench_xdh;
+extern const struct bench_driver bench_x25519_driver, bench_x448_driver;
+void bench_xdh_free(struct bench_xdh *x);
+void bench_xdh_fill(struct bench_buf *b, int pattern);
 
 /* ---- poly1305.c ------------------------------------------------------------------------- */
 /* The Poly1305 drivers (poly1305_blocks: Poly1305DigestBench.digestBytes; poly1305_update:

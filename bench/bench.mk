@@ -58,7 +58,7 @@ MCA_ARGS ?=
 BENCH_EMU := $(if $(strip $(RUN)),--emulated,)
 
 $(BENCH_DIR)/%.o: bench/%.c bench/bench.h runtime/include/limbforge.h runtime/lf_dispatch.h \
-                  generated/include/lf_kernels.h
+                  generated/include/lf_kernels.h generated/include/lf_fields.h tests/fe_kernels.h
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) $(BENCH_PEER_DEFS) \
 		-DBENCH_CFLAGS='"$(strip $(LF_CFLAGS))"' -c $< -o $@

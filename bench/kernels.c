@@ -106,6 +106,7 @@ void bench_buf_free(struct bench_buf *b)
 	bench_mont_free(b->mont);
 	bench_p256_free(b->p256);
 	bench_ecdh_free(b->ecdh);
+	bench_xdh_free(b->xdh);
 	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
@@ -145,6 +146,14 @@ void bench_buf_fill(struct bench_buf *b, int pattern)
 	}
 	if (b->ecdh) {
 		bench_ecdh_fill(b, pattern);
+		return;
+	}
+	if (b->fe) {
+		bench_fe_fill(b, pattern);
+		return;
+	}
+	if (b->xdh) {
+		bench_xdh_fill(b, pattern);
 		return;
 	}
 	if (pattern == BP_ONES || pattern == BP_ZEROS) {
@@ -489,14 +498,23 @@ static const struct bench_driver kernel_drivers[] = {
 #define MD(i) &bench_mont_drivers[i]
 #define PD(i) &bench_p256_drivers[i]
 #define QD(i) &bench_p256m_drivers[i]
-/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's, p256.c's, ecdh.c's
- * and the 5 x 52-bit P-256 ones */
+/* fe.c's pair per line of tests/fe_kernels.h */
+#define FD(field, limbs, op) &bench_fe_##field##_##op, &bench_fe_##field##_##op##_chain,
+#define FE_COUNT(field, limbs, op) +2
+/* every driver: the limb/word and Poly1305 ones above, then montgomery.c's, p256.c's, ecdh.c's,
+ * the 5 x 52-bit P-256 ones, fe.c's and xdh.c's */
 const struct bench_driver *const bench_drivers[] = {
 	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), MD(0), MD(1), MD(2),
 	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver, QD(0), QD(1), QD(2), QD(3), QD(4),
+	LF_TEST_FE_KERNELS(FD) &bench_x25519_driver, &bench_x448_driver,
 };
 _Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
                "list every kernel driver in bench_drivers");
+_Static_assert(sizeof bench_drivers / sizeof bench_drivers[0] ==
+               10 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 2,
+               "list every driver in bench_drivers");
+#undef FD
+#undef FE_COUNT
 const size_t bench_driver_count = sizeof bench_drivers / sizeof bench_drivers[0];
 
 void bench_force(const char *kernel, const char *variant)

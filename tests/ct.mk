@@ -14,6 +14,9 @@
 #                    (p256_mul_mont, p256_sqr_mont) pair valgrind can run (adx, ref) through
 #                    lf_p256_ecdh_with, valid and invalid scalars (the range check is masked
 #                    too); the peer point is public
+#                    tests/ct/fe_ct.c: a and b of every field product of tests/fe_kernels.h
+#                    (fe_<field>_mul / square: mulx, ref), a == b and r == a == b; its
+#                    control branches on a limb
 #
 # Host only: valgrind 3.19 cannot run AVX-512 (its CPUID hides it, so the dispatcher offers
 # only the other variants) and there is no valgrind for AArch64 under qemu.  Every variant of
@@ -26,7 +29,7 @@ CT_DIR := $(BUILD)/tests/ct
 CT_BIN := $(CT_DIR)/poly1305_ct
 CT_LIB_A := $(BUILD)/lib$(or $(LIBNAME),limbforge).a
 
-CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct $(CT_DIR)/ecdh_ct
+CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct $(CT_DIR)/ecdh_ct $(CT_DIR)/fe_ct
 
 test-ct: $(CT_BINS)
 	@echo "== constant time under valgrind memcheck ($(ARCH))"
@@ -41,6 +44,7 @@ test-ct: $(CT_BINS)
 		valgrind -q --error-exitcode=1 --track-origins=yes $$b || exit 1; \
 	done
 
-$(CT_DIR)/%: tests/ct/%.c tests/ct/ct_cpu.h runtime/include/limbforge.h $(CT_LIB_A)
+$(CT_DIR)/%: tests/ct/%.c tests/ct/ct_cpu.h tests/fe_kernels.h runtime/include/limbforge.h \
+             $(CT_LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(CT_LIB_A)

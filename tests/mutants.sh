@@ -100,5 +100,14 @@ mutant asm_p256m_ifma_never_subtracts generated/x86_64/p256_mont_mult_ifma.S 's/
 mutant asm_p256m_x8_carry_halved generated/x86_64/p256_mont_mult_x8_ifma.S 's/(\tvpsrlq\t\$52, [^\n]*\n(?:[^\n]*\n)*?)\tvpsrlq\t\$52, /$1\tvpsrlq\t\$53, /' p256_mont
 mutant asm_p256m_mulx_keeps_wrong generated/x86_64/p256_mont_square_mulx.S 's/\tcmovs\t/\tcmovns\t/' p256_mont
 
+# the field products (tests/test_fe.c; the kat suite's Python vectors)
+FX=generated/x86_64
+mutant asm_fe25519_mul_adc_to_add $FX/fe_c25519_r51_mul_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' fe
+mutant asm_fe25519_mul_limb0_uncarried $FX/fe_c25519_r51_mul_mulx.S 's/\tshrdq\t\$51, %rax, %r9\n\tandq\t%r10, %rcx\n/\txorl\t%r9d, %r9d\n/' fe
+mutant asm_fe448_square_carry_shift $FX/fe_c448_r56_square_mulx.S 's/\bshrdq\t\$56, /shrdq\t\$55, /' fe
+mutant asm_fe521_mul_fold_by_4 $FX/fe_p521_r58_mul_mulx.S 's/\bimulq\t\$2, /imulq\t\$4, /' kat
+mutant asm_fe521_square_adc_to_add $FX/fe_p521_r58_square_mulx.S 's/\tadcq\t%rcx, %r10\n/\taddq\t%rcx, %r10\n/' fe
+mutant fe25519_ref_fold_by_18 generated/fields/c25519_r51.c 's/\(int64_t\)\(t10 \* INT64_C\(19\)\)/(int64_t)(t10 * INT64_C(18))/' kat
+
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
 exit $bad

@@ -1,7 +1,8 @@
 /*
  * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, lf_mpn_mul,
  * lf_mpn_montmul, lf_bi_multiply_to_len, the Poly1305 functions, lf_p256_mul_mont /
- * sqr_mont, lf_conditional_assign, lf_p256_mont_mult / square / mult_x8) with each runnable variant
+ * sqr_mont, lf_conditional_assign, lf_p256_mont_mult / square / mult_x8, the field products
+ * lf_fe_<field>_mul / square of tests/fe_kernels.h) with each runnable variant
  * forced in turn by lf_impl_force, and with the dispatcher's own choice.  (The BigInteger
  * Montgomery entry points and lf_bi_mod_pow*: tests/test_montmul.c, tests/test_modpow.c.)
  *
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "fe_kernels.h"
 
 #define NLEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -62,7 +64,8 @@ static lf_fnptr public_fn(enum lf_kernel_id kid)
 	case LF_K_p256_mont_mult_x8:
 		return (lf_fnptr)lf_p256_mont_mult_x8;
 	default:
-		return NULL;
+		/* the field products: lf_fe_<field>_<op> (tests/fe_kernels.h) */
+		return fe_kernel(kid) ? fe_kernel(kid)->api : NULL;
 	}
 }
 
@@ -188,8 +191,17 @@ static void run_cases(const struct tvar *t, const char *what)
 				exec_assign(&c, (int)((n + (size_t)rep) & 1), (int64_t *)a, (int64_t *)r, n,
 				            0);
 				break;
-			default:
-				ck_abort_msg("no API cases for %s", t->k->name);
+			default: {
+				/* field products: one element; n picks the aliasing; operands of the
+				 * pattern cut to digits, or random limbs within M */
+				const struct fe_kernel *fk = fe_kernel(t->kid);
+				int64_t ea[LF_TEST_FE_MAXLIMBS], eb[LF_TEST_FE_MAXLIMBS];
+				ck_assert_msg(fk != NULL, "no API cases for %s", t->k->name);
+				fe_pattern(fk, ea, p, &rng);
+				fe_elem(fk, eb, rep ? FE_RAND_M : FE_RAND_P, &rng);
+				exec_fe(&c, fk, ea, eb, (enum p256_alias)(n % P256_NALIAS), NULL);
+				break;
+			}
 			}
 		}
 	}
@@ -255,6 +267,9 @@ API_TESTS(conditional_assign)
 API_TESTS(p256_mont_mult)
 API_TESTS(p256_mont_square)
 API_TESTS(p256_mont_mult_x8)
+#define FE_API_TESTS(field, limbs, op) API_TESTS(fe_##field##_##op)
+LF_TEST_FE_KERNELS(FE_API_TESTS)
+#undef FE_API_TESTS
 
 Suite *suite_api(void)
 {
@@ -281,6 +296,9 @@ Suite *suite_api(void)
 	ADD(p256_mont_mult);
 	ADD(p256_mont_square);
 	ADD(p256_mont_mult_x8);
+#define FE_ADD(field, limbs, op) ADD(fe_##field##_##op);
+	LF_TEST_FE_KERNELS(FE_ADD)
+#undef FE_ADD
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

@@ -520,7 +520,9 @@ static lf_fnptr ref_symbol(int kid)
 	case LF_K_p256_mont_mult_x8:
 		return (lf_fnptr)lf_p256_mont_mult_x8_ref;
 	default:
-		return NULL;
+		/* the field products: lf_fe_<field>_<op>_ref, the field's generated C */
+		return fe_kernel((enum lf_kernel_id)kid) ? fe_kernel((enum lf_kernel_id)kid)->ref
+		                                         : NULL;
 	}
 }
 

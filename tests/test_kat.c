@@ -13,7 +13,11 @@
  *     products of every pair up to 12 x 12 limbs/words and (127,1), (1,127), (300,79),
  *     (79,300); Montgomery products for n = 1..17, 31..33, 48, 63..65, 128 limbs over random,
  *     all-ones (a = b = N-1), 2^(64n) - small and 1 mod 2^32 moduli (fully reduced), and by
- *     hand a product that lands exactly on N (result 0).
+ *     hand a product that lands exactly on N (result 0);
+ *   - field products (fe_<field>_mul/square): every pair of edge elements of each field
+ *     (0, 1, p-1, p, p+1, 2^power-1, limbs at the top of M, ...) and random pairs, the
+ *     answer a b mod p from Python, the result compared mod p and its limbs with the stated
+ *     output bound; r == a == b for the a == b vectors, r == b for every third other.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,7 @@
 #include "harness.h"
 #include "kat.h"
 #include "kat_vectors.h"
+#include "fe_kernels.h"
 
 #define NLEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -272,8 +277,27 @@ static void kat_vectors(const struct tvar *t)
 			used++;
 		}
 		break;
-	default:
+	default: {
+		/* the field products: the field's Python vectors (tests/kat/gen_fe.py), the
+		 * result compared mod p with the canonical answer, every limb within its bound */
+		const struct fe_kernel *fk = fe_kernel(t->kid);
+		if (!fk)
+			break;
+		size_t nv;
+		const int64_t *fl;
+		const struct kat_fe *vs = fe_kat(fk, &nv, &fl);
+		for (size_t i = 0; i < nv; i++) {
+			const struct kat_fe *v = &vs[i];
+			if (fk->sqr && !v->sqr)
+				continue;
+			struct exec_ctx c = ctx(t, v->what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_fe(&c, fk, fl + v->a, fl + v->b,
+			        v->sqr ? P256_ALL : i % 3 ? P256_SEP : P256_RB, fl + v->r);
+			used++;
+		}
 		break;
+	}
 	}
 	ck_assert_msg(used > 0, "%s: no known-answer vectors for this kernel", t->label);
 }
@@ -302,6 +326,9 @@ KAT_TEST(conditional_assign)
 KAT_TEST(p256_mont_mult)
 KAT_TEST(p256_mont_square)
 KAT_TEST(p256_mont_mult_x8)
+#define FE_KAT_TEST(field, limbs, op) KAT_TEST(fe_##field##_##op)
+LF_TEST_FE_KERNELS(FE_KAT_TEST)
+#undef FE_KAT_TEST
 
 /* The two oracles must agree with each other on every vector; if GMP (or the way the
  * harness drives it) disagreed with Python, every differential test would be suspect. */
@@ -397,6 +424,23 @@ START_TEST(test_oracles_agree)
 		              "mpz oracle disagrees with Python on p256_mont_mult (%s)", v->what);
 		checked++;
 	}
+	for (size_t k = 0; k < fe_count(); k++) {
+		const struct fe_kernel *fk = fe_at(k);
+		size_t nv;
+		const int64_t *fl;
+		const struct kat_fe *vs = fe_kat(fk, &nv, &fl);
+		ck_assert_msg(nv > 0, "no Python vectors for %s", fk->name);
+		for (size_t i = 0; i < nv; i++) {
+			const struct kat_fe *v = &vs[i];
+			int64_t r[LF_TEST_FE_MAXLIMBS];
+			if (fk->sqr && !v->sqr)
+				continue;
+			or_fe_mul(fk, r, fl + v->a, fl + v->b);
+			ck_assert_msg(memcmp(r, fl + v->r, fk->limbs * 8) == 0,
+			              "mpz oracle disagrees with Python on %s (%s)", fk->name, v->what);
+			checked++;
+		}
+	}
 	ck_assert_msg(checked > 500, "only %zu vectors: is kat_vectors.h truncated?", checked);
 }
 END_TEST
@@ -432,6 +476,11 @@ Suite *suite_kat(void)
 	                    (int)tv_runnable_count(LF_K_p256_mont_square));
 	tcase_add_loop_test(tc, test_kat_p256_mont_mult_x8, 0,
 	                    (int)tv_runnable_count(LF_K_p256_mont_mult_x8));
+#define FE_KAT_ADD(field, limbs, op)                                                        \
+	tcase_add_loop_test(tc, test_kat_fe_##field##_##op, 0,                               \
+	                    (int)tv_runnable_count(LF_K_fe_##field##_##op));
+	LF_TEST_FE_KERNELS(FE_KAT_ADD)
+#undef FE_KAT_ADD
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,13 +8,15 @@
  *     variant still forceable/listed;
  *   - the re-resolved function computing a wrong answer (one small oracle check per step:
  *     mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305, p256_mul_mont/sqr_mont,
- *     conditional_assign, p256_mont_mult/square/mult_x8).
+ *     conditional_assign, p256_mont_mult/square/mult_x8, the field products).
  * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
  * (in no-fork mode -- qemu -- everything runs in one process).
  */
 #include <string.h>
 
 #include "harness.h"
+#include "fe_kernels.h"
+#include "lf_fields.h"
 
 static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 {
@@ -107,6 +109,22 @@ static void check_state(uint64_t allowed, const char *when)
 	lf_p256_mont_mult_x8(mx, mx, mhx);
 	ck_assert_msg(memcmp(mx, mwx, sizeof mx) == 0, "%s: lf_p256_mont_mult_x8 (%s) wrong", when,
 	              lf_impl("p256_mont_mult_x8"));
+	/* the field products through lf_fe_<field>_<op>: every limb at the top of M times
+	 * p - 1, r == a (square: the top of M squared) */
+	for (size_t i = 0; i < fe_count(); i++) {
+		const struct fe_kernel *fk = fe_at(i);
+		int64_t fa[LF_TEST_FE_MAXLIMBS], fb[LF_TEST_FE_MAXLIMBS], fr[LF_TEST_FE_MAXLIMBS];
+		char what[160];
+		fe_elem(fk, fa, FE_MTOP, NULL);
+		fe_elem(fk, fb, FE_PM1, NULL);
+		memcpy(fr, fa, sizeof fr);
+		if (fk->sqr)
+			((lf_fe_square_fn)fk->api)(fr, fr);
+		else
+			((lf_fe_mul_fn)fk->api)(fr, fr, fb);
+		snprintf(what, sizeof what, "%s: lf_%s (%s)", when, fk->name, lf_impl(fk->name));
+		fe_assert_result(fk, what, "top of M times p - 1, r == a", fr, fa, fb);
+	}
 	uint8_t msg[300], key[32], tag[16], want[16];
 	for (size_t i = 0; i < sizeof msg; i++)
 		msg[i] = (uint8_t)(0xff - i % 7);

@@ -32,7 +32,7 @@ UW_LIB_A := $(BUILD)/lib$(or $(LIBNAME),limbforge).a
 UW_LIB_SO := $(BUILD)/lib$(or $(LIBNAME),limbforge).so
 UW_SRC := tests/unwind/unwind_sig.c tests/unwind/elfsyms.c tests/unwind/control.c \
           tests/unwind/call_$(ARCH).S
-UW_HDRS := tests/unwind/uwcall.h tests/unwind/elfsyms.h runtime/include/limbforge.h \
+UW_HDRS := tests/unwind/uwcall.h tests/unwind/elfsyms.h tests/fe_kernels.h runtime/include/limbforge.h \
            runtime/lf_dispatch.h generated/include/lf_kernels.h
 # the cross-built binary is static (qemu-user runs it without an arm64 loader)
 UW_LDFLAGS := $(if $(filter $(ARCH),$(HOST_ARCH)),,-static)

@@ -14,7 +14,9 @@
  *      body (and of a sibling body reached by size dispatch) a vectored exception handler
  *      unwinds with RtlLookupFunctionEntry/RtlVirtualUnwind to the caller, which must come
  *      out with the return address, rsp and every nonvolatile register (canaries) it had.
- * Then the public API once per kernel through the runtime's dispatcher.
+ * (The field products, whose results are not unique, are compared with ref's through the
+ * field's encode: canonical bytes.)  Then the public API once per kernel through the
+ * runtime's dispatcher.
  * Exit status 0 when everything holds.  Faults caught: a missing argument move or a stack
  * argument read at the wrong offset (KAT), a nonvolatile register the entry does not save,
  * a red-zone spill (clobbered by the exception dispatch of the stepped calls), unwind codes
@@ -31,7 +33,9 @@
 
 #include "limbforge.h"
 #include "lf_dispatch.h"
+#include "lf_fields.h"
 #include "w64call.h"
+#include "../fe_kernels.h"
 
 _Static_assert(offsetof(struct w64_call, args) == W_ARGS, "w64call.h: W_ARGS");
 _Static_assert(offsetof(struct w64_call, canary) == W_CANARY, "w64call.h: W_CANARY");
@@ -495,6 +499,70 @@ static void test_p256m(const char *kernel, lf_fnptr fn, lf_fnptr ref)
 	}
 }
 
+/* the field products (tests/fe_kernels.h): encode (the field's generated C, canonical bytes)
+ * of each variant's result and of ref's must agree -- the limbs themselves need not */
+typedef void (*fe_encode_fn)(uint8_t *out, const int64_t *a);
+struct fe_entry {
+	const char *kernel;
+	size_t limbs;
+	int sqr;
+	lf_fnptr api, ref;
+	fe_encode_fn encode;
+};
+#define FE_ENTRY(field, nl, op)                                                             \
+	{ "fe_" #field "_" #op, nl, sizeof(#op) == sizeof("square"),                        \
+	  (lf_fnptr)lf_fe_##field##_##op, (lf_fnptr)lf_fe_##field##_##op##_ref,             \
+	  lf_fe_##field##_encode },
+static const struct fe_entry fe_table[] = { LF_TEST_FE_KERNELS(FE_ENTRY) };
+#undef FE_ENTRY
+
+static const struct fe_entry *fe_entry(const char *kernel)
+{
+	for (size_t i = 0; i < COUNT(fe_table); i++)
+		if (!strcmp(fe_table[i].kernel, kernel))
+			return &fe_table[i];
+	return NULL;
+}
+
+static int fe_same(const struct fe_entry *e, const int64_t *x, const int64_t *y)
+{
+	uint8_t bx[80] = { 0 }, by[80] = { 0 };
+	e->encode(bx, x);
+	e->encode(by, y);
+	return !memcmp(bx, by, sizeof bx);
+}
+
+/* limbs below 2^56 (within every field's input bound M), kind 1: all 2^56 - 1; r separate
+ * and r == a; the value against ref's (encoded) */
+static void test_fe(const struct fe_entry *e, lf_fnptr fn)
+{
+	size_t n = e->limbs;
+	for (int rep = 0; rep < 40; rep++) {
+		int kind = rep % 3, step = rep == 1;
+		uint64_t *ap = buf64(n), *bp = buf64(n), *rp = buf64(n), *rr = buf64(n);
+		fill64(ap, n, kind);
+		fill64(bp, n, kind == 1 ? 1 : 0);
+		for (size_t i = 0; i < n; i++)
+			ap[i] >>= 8, bp[i] >>= 8;
+		fill64(rp, n, 0);
+		if (e->sqr)
+			((lf_fe_square_fn)e->ref)((int64_t *)rr, (const int64_t *)ap);
+		else
+			((lf_fe_mul_fn)e->ref)((int64_t *)rr, (const int64_t *)ap, (const int64_t *)bp);
+		if (rep & 1) {                  /* r == a */
+			memcpy(rp, ap, n * 8);
+			call(fn, step, (uintptr_t)rp, (uintptr_t)rp, (uintptr_t)bp, 0, 0, 0);
+		} else {
+			call(fn, step, (uintptr_t)rp, (uintptr_t)ap, (uintptr_t)bp, 0, 0, 0);
+		}
+		if (!fe_same(e, (const int64_t *)rp, (const int64_t *)rr))
+			fail("rep=%d kind=%d%s: product differs from ref's mod p", rep, kind,
+			     rep & 1 ? " (r == a)" : "");
+		check_guards64(rp, n, "r");
+		free(ap - GUARD), free(bp - GUARD), free(rp - GUARD), free(rr - GUARD);
+	}
+}
+
 /* conditional_assign: every n of MPN_SIZES, set 0 and 1 (garbage in the upper half of the
  * int argument's register), against ref */
 static void test_assign(const char *kernel, lf_fnptr fn, lf_fnptr ref)
@@ -660,6 +728,25 @@ static void public_api(void)
 		if (memcmp(m1, m2, sizeof m1))
 			fail("lf_p256_mont_mult_x8");
 	}
+	/* the field products: a product of limbs below 2^56 (in place) against ref's */
+	for (size_t i = 0; i < COUNT(fe_table); i++) {
+		const struct fe_entry *e = &fe_table[i];
+		int64_t fa[LF_TEST_FE_MAXLIMBS], fb[LF_TEST_FE_MAXLIMBS], f1[LF_TEST_FE_MAXLIMBS];
+		int64_t f2[LF_TEST_FE_MAXLIMBS];
+		for (size_t j = 0; j < e->limbs; j++)
+			fa[j] = (int64_t)(rnd() >> 8), fb[j] = (int64_t)(rnd() >> 8);
+		memcpy(f1, fa, sizeof f1);
+		if (e->sqr) {
+			((lf_fe_square_fn)e->api)(f1, f1);
+			((lf_fe_square_fn)e->ref)(f2, fa);
+		} else {
+			((lf_fe_mul_fn)e->api)(f1, f1, fb);
+			((lf_fe_mul_fn)e->ref)(f2, fa, fb);
+		}
+		if (!fe_same(e, f1, f2))
+			fail("lf_%s", e->kernel);
+		printf("public API (dispatched): %s %s\n", e->kernel, lf_impl(e->kernel));
+	}
 	/* RFC 8439 2.5.2, one-shot (on a Win64 stack: the state may be under-aligned there) and
 	 * through a state on the heap, 64-byte aligned */
 	static const uint8_t key[32] = {
@@ -743,6 +830,8 @@ int main(void)
 				test_assign(ker->name, v->fn, ref);
 			else if (!strncmp(ker->name, "p256_mont_", 10))
 				test_p256m(ker->name, v->fn, ref);
+			else if (fe_entry(ker->name))
+				test_fe(fe_entry(ker->name), v->fn);
 			else {
 				fail("no test for this kernel");
 				continue;

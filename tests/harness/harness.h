@@ -316,6 +316,62 @@ void exec_p256m(const struct exec_ctx *c, int sqr, const int64_t a[5], const int
                 enum p256_alias alias, const int64_t *exp_r, int *subtract);
 void exec_p256m_x8(const struct exec_ctx *c, const int64_t a[40], const int64_t b[40],
                    enum p256_alias alias, const int64_t *exp_r, int *subtract);
+/* ---- EC field products fe_<field>_mul / fe_<field>_square (tests/harness/fe.c) ----------
+ * The kernels are the lines of tests/fe_kernels.h; p, the radix and the bounds each kernel
+ * states (M: the limbs mul and square accept; out: the limbs each returns) come from
+ * tests/kat/gen_fe.py.  An element is int64_t[limbs] of value sum l_i 2^(bits i), not
+ * reduced; results are congruent to a b mod p with every limb within `out`, not unique, so
+ * they are compared with the oracle mod p (GMP; the Python vectors for known answers). */
+struct kat_fe;
+struct kat_fe_field;
+struct fe_kernel {
+	enum lf_kernel_id kid;
+	const char *name;              /* "fe_c25519_r51_mul" */
+	const char *field;             /* "c25519_r51" */
+	size_t limbs;
+	int sqr;                       /* square (r, a) rather than mul (r, a, b) */
+	lf_fnptr api, ref;             /* lf_fe_<field>_<op>, lf_fe_<field>_<op>_ref */
+	const struct kat_fe_field *f;  /* p, radix, bounds and vectors of the field */
+	const int64_t (*M)[2], (*out)[2];  /* per limb [lo, hi] */
+	unsigned bits, power;
+};
+size_t fe_count(void);
+const struct fe_kernel *fe_at(size_t i);
+/* The field product with this id, or NULL (not one of tests/fe_kernels.h). */
+const struct fe_kernel *fe_kernel(enum lf_kernel_id kid);
+/* The field's Python vectors (count in *n) and the limbs their offsets index. */
+const struct kat_fe *fe_kat(const struct fe_kernel *fk, size_t *n, const int64_t **limbs);
+
+/* Operands: edge elements as canonical digits (value < 2^power) or limbs within M. */
+enum fe_elem {
+	FE_ZERO, FE_ONE, FE_TWO, FE_PM1, FE_PM2, FE_P, FE_PP1, FE_POW_M1, FE_ABOVE_P, FE_HALF,
+	FE_TOPBIT, FE_MTOP, FE_MTOP_M1, FE_MALT, FE_MTOP_HI, FE_MTOP_LO, FE_RAND_P, FE_RAND_M,
+	FE_NELEM
+};
+const char *fe_elem_name(enum fe_elem e);
+void fe_elem(const struct fe_kernel *fk, int64_t *x, enum fe_elem e, rng_t *r);
+/* the pattern's 64-bit words cut to digits (the top one to power - bits (limbs - 1) bits):
+ * a value below 2^power, within M */
+void fe_pattern(const struct fe_kernel *fk, int64_t *x, enum pattern p, rng_t *r);
+/* The first limb of x outside bound b (n: none). */
+size_t fe_outside(const int64_t *x, const int64_t (*b)[2], size_t n);
+/* r = x mod p in canonical digits, x any limbs (mpz). */
+void or_fe_canon(const struct fe_kernel *fk, int64_t *r, const int64_t *x);
+/* r = a b mod p (square: a^2; b ignored) in canonical digits (mpz); a, b must be within M. */
+void or_fe_mul(const struct fe_kernel *fk, int64_t *r, const int64_t *a, const int64_t *b);
+/* b = t a^-1 mod p in canonical digits, so that a b = t mod p; 0 if a = 0 mod p. */
+int or_fe_solve(const struct fe_kernel *fk, int64_t *b, const int64_t *a, const int64_t *t);
+/* Asserts that r (a result of fk) has every limb within out and is congruent to a b mod p
+ * (square: a^2); label/what name the call. */
+void fe_assert_result(const struct fe_kernel *fk, const char *label, const char *what,
+                      const int64_t *r, const int64_t *a, const int64_t *b);
+/* One call of fk (or c->fn, same prototype) in guarded buffers, aliasing as enum p256_alias
+ * (square: r == a or separate): the result limb by limb within out, congruent to a b mod p
+ * (exp_r, canonical digits, when given: the Python answer), canaries, inputs unchanged, r
+ * fully written (it starts as garbage). */
+void exec_fe(const struct exec_ctx *c, const struct fe_kernel *fk, const int64_t *a,
+             const int64_t *b, enum p256_alias alias, const int64_t *exp_r);
+
 /* conditional_assign: a = set ? b : a over n limbs (set 0 or 1); same: b is a's buffer.
  * The expected a is a copy of the chosen input (no kernel involved); b must be unchanged. */
 void exec_assign(const struct exec_ctx *c, int set, const int64_t *a, const int64_t *b,
@@ -353,6 +409,7 @@ Suite *suite_modpow(void);
 Suite *suite_p256(void);
 Suite *suite_ecdh(void);
 Suite *suite_p256_mont(void);
+Suite *suite_fe(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

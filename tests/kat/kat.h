@@ -74,6 +74,26 @@ struct kat_assign {            /* conditional_assign: r = set ? b : a */
 	size_t a, b, r;        /* offsets in kat_limbs; n limbs each */
 };
 
+/* EC field products fe_<field>_mul / fe_<field>_square (tests/kat/gen_fe.py ->
+ * build/<arch>/tests/kat/fe_vectors.h): limbs are offsets into kat_fe_limbs. */
+#define KAT_FE_MAXLIMBS 20
+struct kat_fe {
+	const char *what;
+	int sqr;               /* a == b: also a square vector */
+	size_t a, b, r;        /* r: a b mod p fully reduced, canonical digits */
+};
+
+struct kat_fe_field {
+	const char *field;     /* the description's name, "c25519_r51" */
+	size_t limbs;
+	unsigned bits, power;  /* radix 2^bits; canonical values below 2^power */
+	const char *p;         /* hex */
+	int64_t M[KAT_FE_MAXLIMBS][2];      /* what mul and square accept, per limb [lo, hi] */
+	int64_t mul[KAT_FE_MAXLIMBS][2];    /* what mul returns */
+	int64_t square[KAT_FE_MAXLIMBS][2]; /* what square returns */
+	size_t first, count;   /* the field's vectors in kat_fe */
+};
+
 /* Poly1305 (tests/kat/gen_poly1305.py -> poly1305_vectors.h): byte fields are offsets into
  * kat_p1305_bytes. */
 struct kat_p1305_mac {

@@ -60,6 +60,7 @@
 #include <unistd.h>
 #include <unwind.h>
 
+#include "../fe_kernels.h"
 #include "elfsyms.h"
 #include "lf_dispatch.h"
 #include "lf_kernels.h"
@@ -416,6 +417,17 @@ static double now_s(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* the field products (tests/fe_kernels.h): limbs per element, 0 for other kernels */
+static size_t fe_limbs(enum lf_kernel_id kid)
+{
+#define FE_LIMBS(field, limbs, op)                                                          \
+	if (kid == LF_K_fe_##field##_##op)                                                  \
+		return limbs;
+	LF_TEST_FE_KERNELS(FE_LIMBS)
+#undef FE_LIMBS
+	return 0;
+}
+
 static size_t long_size(enum lf_kernel_id kid, const char *label)
 {
 	switch (kid) {
@@ -448,7 +460,7 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 	case LF_K_conditional_assign:
 		return LONG_ROW;
 	default:
-		return 0;
+		return fe_limbs(kid);   /* one size (one element), as the P-256 kernels */
 	}
 }
 
@@ -557,6 +569,14 @@ static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
 		a[3] = n;
 		break;
 	default:
+		if (fe_limbs(kid)) {
+			/* a field product: one element whatever n is: r = buf_b, a = buf_a, b =
+			 * buf_a + 20 (any values: limbs outside the bound M give an unspecified
+			 * result, never a fault; square ignores b) */
+			a[0] = (uintptr_t)buf_b;
+			a[1] = (uintptr_t)buf_a;
+			a[2] = (uintptr_t)(buf_a + 20);
+		}
 		break;
 	}
 }
