@@ -672,17 +672,14 @@ static const uint8_t *const lf_fe_c25519_r51_square_orders[] = { lf_fe_c25519_r5
 #endif
 
 static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
-#if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_fe_c448_r56_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-#endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_fe_c448_r56_mul_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_fe_c448_r56_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_generic,
 	lf_fe_c448_r56_mul_order_sapphirerapids,
@@ -706,17 +703,14 @@ static const uint8_t *const lf_fe_c448_r56_mul_orders[] = { lf_fe_c448_r56_mul_o
 #endif
 
 static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
-#if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_fe_c448_r56_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-#endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_fe_c448_r56_square_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_fe_c448_r56_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_generic,
 	lf_fe_c448_r56_square_order_sapphirerapids,
@@ -740,17 +734,14 @@ static const uint8_t *const lf_fe_c448_r56_square_orders[] = { lf_fe_c448_r56_sq
 #endif
 
 static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
-#if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_fe_p521_r58_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-#endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_fe_p521_r58_mul_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_fe_p521_r58_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_generic,
 	lf_fe_p521_r58_mul_order_sapphirerapids,
@@ -774,17 +765,14 @@ static const uint8_t *const lf_fe_p521_r58_mul_orders[] = { lf_fe_p521_r58_mul_o
 #endif
 
 static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
-#if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_fe_p521_r58_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-#endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_fe_p521_r58_square_a64, LF_CPU_ASM, "aarch64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_fe_p521_r58_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_generic,
 	lf_fe_p521_r58_square_order_sapphirerapids,

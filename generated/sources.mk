@@ -20,10 +20,6 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/fe_c448_r56_mul_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/fe_c448_r56_square_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/fe_p521_r58_mul_mulx.S \
-	$(LIMBFORGE_DIR)/generated/x86_64/fe_p521_r58_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \

@@ -104,9 +104,9 @@ mutant asm_p256m_mulx_keeps_wrong generated/x86_64/p256_mont_square_mulx.S 's/\t
 FX=generated/x86_64
 mutant asm_fe25519_mul_adc_to_add $FX/fe_c25519_r51_mul_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' fe
 mutant asm_fe25519_mul_limb0_uncarried $FX/fe_c25519_r51_mul_mulx.S 's/\tshrdq\t\$51, %rax, %r9\n\tandq\t%r10, %rcx\n/\txorl\t%r9d, %r9d\n/' fe
-mutant asm_fe448_square_carry_shift $FX/fe_c448_r56_square_mulx.S 's/\bshrdq\t\$56, /shrdq\t\$55, /' fe
-mutant asm_fe521_mul_fold_by_4 $FX/fe_p521_r58_mul_mulx.S 's/\bimulq\t\$2, /imulq\t\$4, /' kat
-mutant asm_fe521_square_adc_to_add $FX/fe_p521_r58_square_mulx.S 's/\tadcq\t%rcx, %r10\n/\taddq\t%rcx, %r10\n/' fe
+mutant asm_fe25519_square_carry_shift $FX/fe_c25519_r51_square_mulx.S 's/\bshrdq\t\$51, /shrdq\t\$50, /' fe
+mutant c_fe448_carry_shift generated/fields/c448_r56.c 's/(t\d+) >> 56\)/$1 >> 55)/' fe
+mutant c_fe521_mul_fold_by_4 generated/fields/p521_r58.c 's/\* INT64_C\(2\)\);/* INT64_C(4));/' kat
 mutant fe25519_ref_fold_by_18 generated/fields/c25519_r51.c 's/\(int64_t\)\(t10 \* INT64_C\(19\)\)/(int64_t)(t10 * INT64_C(18))/' kat
 
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"

@@ -315,10 +315,6 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_square_a64(int64_t *r, const int64_t *a);
 /* fe_c448_r56_mul: r = a * b mod p, p = 2^448 - 1 - 2^224 (Curve448 field, c448_r56) */
 typedef void (*lf_fe_c448_r56_mul_fn)(int64_t *, const int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_fe_c448_r56_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
-#if defined(__x86_64__)
-/* mulx requires: bmi2 */
-LF_KERNEL_DECL void lf_fe_c448_r56_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
-#endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_c448_r56_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
@@ -327,10 +323,6 @@ LF_KERNEL_DECL void lf_fe_c448_r56_mul_a64(int64_t *r, const int64_t *a, const i
 /* fe_c448_r56_square: r = a^2 mod p, p = 2^448 - 1 - 2^224 (Curve448 field, c448_r56) */
 typedef void (*lf_fe_c448_r56_square_fn)(int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_fe_c448_r56_square_ref(int64_t *r, const int64_t *a);
-#if defined(__x86_64__)
-/* mulx requires: bmi2 */
-LF_KERNEL_DECL void lf_fe_c448_r56_square_mulx(int64_t *r, const int64_t *a);
-#endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_c448_r56_square_a64(int64_t *r, const int64_t *a);
@@ -339,10 +331,6 @@ LF_KERNEL_DECL void lf_fe_c448_r56_square_a64(int64_t *r, const int64_t *a);
 /* fe_p521_r58_mul: r = a * b mod p, p = 2^521 - 1 (P-521 field, p521_r58) */
 typedef void (*lf_fe_p521_r58_mul_fn)(int64_t *, const int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_fe_p521_r58_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
-#if defined(__x86_64__)
-/* mulx requires: bmi2 */
-LF_KERNEL_DECL void lf_fe_p521_r58_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
-#endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_p521_r58_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
@@ -351,10 +339,6 @@ LF_KERNEL_DECL void lf_fe_p521_r58_mul_a64(int64_t *r, const int64_t *a, const i
 /* fe_p521_r58_square: r = a^2 mod p, p = 2^521 - 1 (P-521 field, p521_r58) */
 typedef void (*lf_fe_p521_r58_square_fn)(int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a);
-#if defined(__x86_64__)
-/* mulx requires: bmi2 */
-LF_KERNEL_DECL void lf_fe_p521_r58_square_mulx(int64_t *r, const int64_t *a);
-#endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_p521_r58_square_a64(int64_t *r, const int64_t *a);

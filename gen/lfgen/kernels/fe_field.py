@@ -20,6 +20,11 @@ from ..kernel import KernelSpec, Variant
 from ..fields import bounds, desc, x86_lower, a64_lower
 
 DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58") for op in ("mul", "square")]
+# x86-64 `mulx` only where it beats the C: the lowering (MOV RDX per product, 128-bit ADD/ADC
+# columns) measured 0.82x gcc's code for the 8-limb Curve448 and 0.90-0.97x for the 9-limb
+# P-521 products (finished limbs and premultiplied operands go through memory there), 1.02-1.10x
+# for Curve25519 (make bench, fe drivers, 2026-11-30)
+X86_FIELDS = ("c25519_r51",)
 
 
 def _build_x86(f, op, spec):
@@ -81,6 +86,8 @@ def kernel(fname, op):
                 "The proven program of generated/fields/%s.c lowered to x86-64: MULX products\n"
                 "summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied\n"
                 "operands parked in the red zone (x86_lower.py)." % fname),
+    ] if fname in X86_FIELDS else []
+    variants += [
         Variant("a64", "aarch64", _build_a64(f, op, spec), {},
                 "The proven program of generated/fields/%s.c lowered to AArch64: MUL/UMULH\n"
                 "products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries\n"
