@@ -552,6 +552,8 @@ def build_and_run_wine(build, verbose):
                   [os.path.join("runtime", "ref", f) for f in
                    os.listdir(os.path.join(ROOT, "runtime", "ref")) if f.endswith(".c")] +
                   ["generated/dispatch_table.c"] +
+                  [os.path.join("generated", "fields", f) for f in       # runtime/xdh.c's
+                   os.listdir(os.path.join(ROOT, "generated", "fields")) if f.endswith(".c")] +
                   [os.path.join("generated", "x86_64", f) for f in
                    os.listdir(os.path.join(ROOT, "generated", "x86_64")) if f.endswith(".S")] +
                   ["tests/flavours/win64_call.S", "tests/flavours/win64_kat.c"])
