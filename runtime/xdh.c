@@ -92,10 +92,10 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 	lf_xdh_wipe(xz, sizeof xz);
 #else
 	const struct lf_xdh_ops F = { LF_FE_C25519_R26_LIMBS, 255, F25519(conditional_swap),
-	                              F25519(ladder_step), F25519_MUL, F25519_SQR };
+	                              F25519(ladder_step_with), F25519_MUL, F25519_SQR };
 	lf_xdh_ladder(&F, x2, z2, k, x1);
 #endif
-	int r = finish(out, 32, x2, z2, F25519_MUL, F25519_SQR, F25519(invert), F25519(encode));
+	int r = finish(out, 32, x2, z2, F25519_MUL, F25519_SQR, F25519(invert_with), F25519(encode));
 	lf_xdh_wipe(k, sizeof k);
 	lf_xdh_wipe(x1, sizeof x1);
 	lf_xdh_wipe(x2, sizeof x2);
@@ -127,12 +127,12 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	lf_xdh_wipe(b, sizeof b);
 	lf_xdh_wipe(tmp, sizeof tmp);
 #else
-	const struct lf_xdh_ops F = { F448_LIMBS, 448, F448(conditional_swap), F448(ladder_step),
+	const struct lf_xdh_ops F = { F448_LIMBS, 448, F448(conditional_swap), F448(ladder_step_with),
 	                              F448_MUL, F448_SQR };
 	F448(decode)(x1, u);
 	lf_xdh_ladder(&F, x2, z2, k, x1);
 #endif
-	int r = finish(out, 56, x2, z2, F448_MUL, F448_SQR, F448(invert), F448(encode));
+	int r = finish(out, 56, x2, z2, F448_MUL, F448_SQR, F448(invert_with), F448(encode));
 	lf_xdh_wipe(k, sizeof k);
 	lf_xdh_wipe(x1, sizeof x1);
 	lf_xdh_wipe(x2, sizeof x2);

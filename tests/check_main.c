@@ -2,8 +2,8 @@
  * check_main.c -- the limbforge test runner.
  *
  *   check_limbforge [suite...]      suites: dispatch kat mpn mpn_sqr bigint bigint_sqr poly1305
- *                                   mpn_mul bigint_mul montmul modpow p256 p256_mont ecdh api
- *                                   abi schedule mask
+ *                                   mpn_mul bigint_mul montmul modpow p256 p256_mont ecdh
+ *                                   fields xdh api abi schedule mask
  *                                   (default: all, in that order; mask must stay last)
  * Environment: LIMBFORGE_CPU (feature mask, as for the library), LF_TEST_SEED (random seed),
  * CK_FORK=no (one process; required under qemu-aarch64), CK_VERBOSITY, CK_RUN_SUITE/CASE.
@@ -32,6 +32,7 @@ static const struct {
 	{ "p256", suite_p256 },             { "p256_mont", suite_p256_mont },
 	{ "fe", suite_fe },
 	{ "ecdh", suite_ecdh },
+	{ "fields", suite_fields },         { "xdh", suite_xdh },
 	{ "api", suite_api },               { "abi", suite_abi },
 	{ "schedule", suite_schedule },
 	{ "mask", suite_mask }, /* last: lf_cpu_mask cannot be undone in a process */

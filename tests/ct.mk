@@ -17,6 +17,11 @@
 #                    tests/ct/fe_ct.c: a and b of every field product of tests/fe_kernels.h
 #                    (fe_<field>_mul / square: mulx, ref), a == b and r == a == b; its
 #                    control branches on a limb
+#                    tests/ct/fields_ct.c: the generated EC field kernels (generated/fields):
+#                    `swap` / `set` and the limbs of every conditional_swap /
+#                    conditional_assign, every input of every other op (mul ... invert,
+#                    mul_small, ladder_step) marked undefined; lf_x25519 / lf_x448 with the
+#                    scalar and the point undefined (RFC 7748 vectors, u = 0 and u = p)
 #
 # Host only: valgrind 3.19 cannot run AVX-512 (its CPUID hides it, so the dispatcher offers
 # only the other variants) and there is no valgrind for AArch64 under qemu.  Every variant of
@@ -29,7 +34,8 @@ CT_DIR := $(BUILD)/tests/ct
 CT_BIN := $(CT_DIR)/poly1305_ct
 CT_LIB_A := $(BUILD)/lib$(or $(LIBNAME),limbforge).a
 
-CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct $(CT_DIR)/ecdh_ct $(CT_DIR)/fe_ct
+CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct $(CT_DIR)/ecdh_ct $(CT_DIR)/fe_ct \
+           $(CT_DIR)/fields_ct
 
 test-ct: $(CT_BINS)
 	@echo "== constant time under valgrind memcheck ($(ARCH))"
@@ -45,6 +51,6 @@ test-ct: $(CT_BINS)
 	done
 
 $(CT_DIR)/%: tests/ct/%.c tests/ct/ct_cpu.h tests/fe_kernels.h runtime/include/limbforge.h \
-             $(CT_LIB_A)
+             generated/include/lf_fields.h $(CT_LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(CT_LIB_A)

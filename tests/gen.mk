@@ -3,7 +3,8 @@
 #   make test-gen             all three parts below
 #   make test-gen-unit        gen/tests: allocator, verifier, scheduling primitives and pipelines
 #                             (run under qemu-aarch64 / natively), VSeq, feature derivation, GAS
-#                             printer, schedule files, determinism + `lfgen check`
+#                             printer, schedule files, determinism + `lfgen check`, field
+#                             descriptions the bounds cannot prove refused (one-line BoundError)
 #   make test-gen-roundtrip   tests/roundtrip.py: every generated .S assembled and disassembled,
 #                             compared instruction by instruction with the generator's text;
 #                             x86-64 also against PeachPy's own encoder (TESTING.md 12)

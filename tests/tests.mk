@@ -23,13 +23,18 @@
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
 # remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
 # Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py,
-# gen_ecdh.py, gen_fe.py, written into $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium,
-# for P-256 ECDH OpenSSL's EVP_PKEY_derive, on the host (the AArch64 build has neither: GMP and
-# the Python vectors there).
+# gen_ecdh.py, gen_fe.py, gen_fields.py, gen_xdh.py, written into $(TEST_DIR)/kat/), and
+# for Poly1305 also OpenSSL and libsodium, for P-256 ECDH OpenSSL's EVP_PKEY_derive, for
+# X25519/X448 OpenSSL's EVP_PKEY_derive and libsodium's crypto_scalarmult, on the host (the
+# AArch64 build has neither: GMP and the Python vectors there).
 # Useful knobs: LF_TEST_SEED=<n>, CK_VERBOSITY=verbose, CK_RUN_SUITE=<suite>,
 # LF_TEST_P1305_RANDOM=<n> (random Poly1305 cases, default 100000 on the host, 20000 under
 # qemu), LF_TEST_ECDH_RANDOM=<n> (random ECDH keys per kernel pair, default 300 on the host,
-# 40 under qemu), and `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
+# 40 under qemu), LF_TEST_FE_RANDOM=<n> (random GMP cases per field op, default 400 on the
+# host, 60 under qemu), LF_TEST_XDH_RANDOM=<n> (random X25519/X448 keys against OpenSSL and
+# libsodium, default 300, host), LF_TEST_XDH_MILLION=1 (RFC 7748's 1,000,000-iteration
+# vectors: ~1.5 min X25519 + ~6.5 min X448 on the host; not run by default), and
+# `build/<arch>/tests/check_limbforge <suite...>` to run a subset by hand.
 
 -include tests/gen.mk
 -include tests/consumer.mk
@@ -57,10 +62,14 @@ KAT_H := $(TEST_DIR)/kat/kat_vectors.h
 P1305_KAT_H := $(TEST_DIR)/kat/poly1305_vectors.h
 ECDH_KAT_H := $(TEST_DIR)/kat/ecdh_vectors.h
 FE_KAT_H := $(TEST_DIR)/kat/fe_vectors.h
+FIELDS_KAT_H := $(TEST_DIR)/kat/fields_vectors.h
+XDH_KAT_H := $(TEST_DIR)/kat/xdh_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
-TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o
+TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o \
+             $(TEST_DIR)/obj/xdh_narrow.o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h tests/fe_kernels.h \
-             runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h
+             runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h \
+             generated/include/lf_fields.h
 TEST_CPPFLAGS := $(LF_CPPFLAGS) -Itests -Itests/harness -Itests/kat -I$(TEST_DIR)/kat
 
 ifeq ($(ARCH),$(HOST_ARCH))
@@ -160,6 +169,16 @@ $(TEST_DIR)/obj/test_kat.o: $(KAT_H)
 $(TEST_DIR)/obj/test_poly1305.o: $(P1305_KAT_H)
 $(TEST_DIR)/obj/test_ecdh.o: $(ECDH_KAT_H)
 $(TEST_DIR)/obj/harness/fe.o: $(FE_KAT_H)
+$(TEST_DIR)/obj/test_fields.o: $(FIELDS_KAT_H)
+$(TEST_DIR)/obj/test_xdh.o: $(XDH_KAT_H)
+
+# runtime/xdh.c once more as a compiler without __int128 builds it (LF_FE_WIDE 0: X25519 and
+# X448 on the 10 x 26 / 16 x 28 fields), renamed lf_test_x25519_narrow / lf_test_x448_narrow
+# for tests/test_xdh.c; the library's own build takes the 51/56-bit fields
+$(TEST_DIR)/obj/xdh_narrow.o: runtime/xdh.c $(TEST_HDRS) $(TEST_SYSINC)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \
+		-Dlf_x25519=lf_test_x25519_narrow -Dlf_x448=lf_test_x448_narrow $(LF_CFLAGS) -c $< -o $@
 
 $(TEST_DIR)/obj/abi/$(ARCH).o: tests/abi/$(ARCH).S tests/abi/abi.h
 	@mkdir -p $(dir $@)
@@ -181,6 +200,15 @@ $(ECDH_KAT_H): tests/kat/gen_ecdh.py
 $(FE_KAT_H): tests/kat/gen_fe.py tests/fe_kernels.h $(wildcard gen/lfgen/fields/*.py)
 	@mkdir -p $(dir $@)
 	$(PY) tests/kat/gen_fe.py $@
+
+# the field contract (R, M, L, ...) is read from gen/lfgen/fields/bounds.py: the vectors follow it
+$(FIELDS_KAT_H): tests/kat/gen_fields.py $(wildcard gen/lfgen/fields/*.py)
+	@mkdir -p $(dir $@)
+	$(PY) tests/kat/gen_fields.py $@
+
+$(XDH_KAT_H): tests/kat/gen_xdh.py
+	@mkdir -p $(dir $@)
+	$(PY) tests/kat/gen_xdh.py $@
 
 $(TEST_DIR)/sysinc/.stamp:
 	@mkdir -p $(dir $@)

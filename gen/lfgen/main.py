@@ -28,6 +28,7 @@ from . import emit, schedule, symbols
 from .kernel import ScheduleError
 from .kernels import ALL as KERNELS
 from .fields import gen as fields_gen
+from .fields.ir import BoundError
 from .x86 import win64
 
 ROOT = emit.ROOT
@@ -345,7 +346,7 @@ def check(files):
 def main(argv):
     try:
         return _main(argv)
-    except ScheduleError as e:
+    except (ScheduleError, BoundError) as e:    # a description the generator refuses
         print("lfgen: %s" % e, file=sys.stderr)
         return 1
 

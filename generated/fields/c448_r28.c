@@ -2910,7 +2910,15 @@ void lf_fe_c448_r28_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
 void lf_fe_c448_r28_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
-void lf_fe_c448_r28_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
+void lf_fe_c448_r28_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
+void lf_fe_c448_r28_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
+{
+	fe_ladder_step(lf_fe_c448_r28_mul, lf_fe_c448_r28_square, x2, z2, x3, z3, x1);
+}
 
-void lf_fe_c448_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
+void lf_fe_c448_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
+void lf_fe_c448_r28_invert(int64_t *r, const int64_t *a)
+{
+	fe_invert(lf_fe_c448_r28_mul, lf_fe_c448_r28_square, r, a);
+}
 

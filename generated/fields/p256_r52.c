@@ -1127,7 +1127,11 @@ void lf_fe_p256_r52_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p256_r52_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p256_r52_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
+void lf_fe_p256_r52_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
+void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a)
+{
+	fe_invert(lf_fe_p256_r52_mul, lf_fe_p256_r52_square, r, a);
+}
 
 #endif /* __SIZEOF_INT128__ */
 

@@ -2852,5 +2852,9 @@ void lf_fe_p384_r28_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p384_r28_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p384_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
+void lf_fe_p384_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
+void lf_fe_p384_r28_invert(int64_t *r, const int64_t *a)
+{
+	fe_invert(lf_fe_p384_r28_mul, lf_fe_p384_r28_square, r, a);
+}
 

@@ -20,8 +20,9 @@
 extern "C" {
 #endif
 
-/* The formulas (ladder_step, invert) take the products as pointers: the dispatched kernel
- * (lf_fe_<field>_mul, or a variant) or the field's C. */
+/* The formulas (ladder_step, invert) come twice: lf_fe_<field>_<formula> with the field's own
+ * lf_fe_<field>_mul / _square (dispatched where the field has kernels), and ..._with taking the
+ * products as pointers (a variant, or pointers fetched once per call). */
 typedef void (*lf_fe_mul_fn)(int64_t *r, const int64_t *a, const int64_t *b);
 typedef void (*lf_fe_square_fn)(int64_t *r, const int64_t *a);
 
@@ -46,7 +47,8 @@ LF_KERNEL_DECL void lf_fe_p256_r26_conditional_swap(int swap, int64_t *a, int64_
 LF_KERNEL_DECL void lf_fe_p256_r26_conditional_assign(int set, int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r26_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r26_decode(int64_t *r, const uint8_t *in);
-LF_KERNEL_DECL void lf_fe_p256_r26_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p256_r26_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p256_r26_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 
 /* p256_r52: P-256, 5 x 52 bits (native) */
 #define LF_FE_P256_R52_LIMBS 5
@@ -64,7 +66,8 @@ LF_KERNEL_DECL void lf_fe_p256_r52_conditional_swap(int swap, int64_t *a, int64_
 LF_KERNEL_DECL void lf_fe_p256_r52_conditional_assign(int set, int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r52_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_decode(int64_t *r, const uint8_t *in);
-LF_KERNEL_DECL void lf_fe_p256_r52_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p256_r52_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* p384_r28: P-384, 14 x 28 bits (signed, JDK) */
@@ -82,7 +85,8 @@ LF_KERNEL_DECL void lf_fe_p384_r28_conditional_swap(int swap, int64_t *a, int64_
 LF_KERNEL_DECL void lf_fe_p384_r28_conditional_assign(int set, int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r28_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r28_decode(int64_t *r, const uint8_t *in);
-LF_KERNEL_DECL void lf_fe_p384_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p384_r28_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p384_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 
 /* p384_r56: P-384, 7 x 56 bits (native) */
 #define LF_FE_P384_R56_LIMBS 7
@@ -100,7 +104,8 @@ LF_KERNEL_DECL void lf_fe_p384_r56_conditional_swap(int swap, int64_t *a, int64_
 LF_KERNEL_DECL void lf_fe_p384_r56_conditional_assign(int set, int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r56_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_decode(int64_t *r, const uint8_t *in);
-LF_KERNEL_DECL void lf_fe_p384_r56_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p384_r56_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p384_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* p521_r28: P-521, 19 x 28 bits (signed, JDK) */
@@ -118,7 +123,8 @@ LF_KERNEL_DECL void lf_fe_p521_r28_conditional_swap(int swap, int64_t *a, int64_
 LF_KERNEL_DECL void lf_fe_p521_r28_conditional_assign(int set, int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r28_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r28_decode(int64_t *r, const uint8_t *in);
-LF_KERNEL_DECL void lf_fe_p521_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p521_r28_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p521_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 
 /* p521_r58: P-521, 9 x 58 bits (native) */
 #define LF_FE_P521_R58_LIMBS 9
@@ -136,7 +142,8 @@ LF_KERNEL_DECL void lf_fe_p521_r58_conditional_swap(int swap, int64_t *a, int64_
 LF_KERNEL_DECL void lf_fe_p521_r58_conditional_assign(int set, int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r58_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_decode(int64_t *r, const uint8_t *in);
-LF_KERNEL_DECL void lf_fe_p521_r58_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p521_r58_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_p521_r58_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* c25519_r26: Curve25519, 10 x 26 bits (signed, JDK) */
@@ -155,8 +162,10 @@ LF_KERNEL_DECL void lf_fe_c25519_r26_conditional_assign(int set, int64_t *a, con
 LF_KERNEL_DECL void lf_fe_c25519_r26_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r26_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c25519_r26_mul_small(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c25519_r26_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c25519_r26_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c25519_r26_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c25519_r26_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c25519_r26_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c25519_r26_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 
 /* c25519_r51: Curve25519, 5 x 51 bits (native) */
 #define LF_FE_C25519_R51_LIMBS 5
@@ -175,8 +184,10 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_conditional_assign(int set, int64_t *a, con
 LF_KERNEL_DECL void lf_fe_c25519_r51_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_small(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c25519_r51_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c25519_r51_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c25519_r51_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c25519_r51_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c25519_r51_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c25519_r51_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* c448_r28: Curve448, 16 x 28 bits (signed, JDK) */
@@ -195,8 +206,10 @@ LF_KERNEL_DECL void lf_fe_c448_r28_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_c448_r28_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r28_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c448_r28_mul_small(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r28_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c448_r28_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r28_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r28_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r28_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 
 /* c448_r56: Curve448, 8 x 56 bits (native) */
 #define LF_FE_C448_R56_LIMBS 8
@@ -215,8 +228,10 @@ LF_KERNEL_DECL void lf_fe_c448_r56_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_c448_r56_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c448_r56_mul_small(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c448_r56_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r56_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* c448_r50: Curve448, 9 x 50 bits (native) */
@@ -236,8 +251,10 @@ LF_KERNEL_DECL void lf_fe_c448_r50_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_c448_r50_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c448_r50_mul_small(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r50_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c448_r50_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r50_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
+LF_KERNEL_DECL void lf_fe_c448_r50_invert(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 #ifdef __cplusplus

@@ -93,7 +93,7 @@ void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64
 {
 	const struct lf_xdh_ops F = {
 		LF_FE_C25519_R51_LIMBS, 255, lf_fe_c25519_r51_conditional_swap,
-		lf_fe_c25519_r51_ladder_step, LF_CALL(fe_c25519_r51_mul),
+		lf_fe_c25519_r51_ladder_step_with, LF_CALL(fe_c25519_r51_mul),
 		LF_CALL(fe_c25519_r51_square),
 	};
 	(void)tmp;
@@ -104,7 +104,7 @@ void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t
 {
 	const struct lf_xdh_ops F = {
 		LF_FE_C448_R56_LIMBS, 448, lf_fe_c448_r56_conditional_swap,
-		lf_fe_c448_r56_ladder_step, LF_CALL(fe_c448_r56_mul), LF_CALL(fe_c448_r56_square),
+		lf_fe_c448_r56_ladder_step_with, LF_CALL(fe_c448_r56_mul), LF_CALL(fe_c448_r56_square),
 	};
 	(void)tmp;
 	ladder_via(&F, lf_fe_c448_r56_decode, lf_fe_c448_r56_encode, 56, 9, 50, xz, k, u);
@@ -116,7 +116,7 @@ void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64
 {
 	const struct lf_xdh_ops F = {
 		LF_FE_C25519_R26_LIMBS, 255, lf_fe_c25519_r26_conditional_swap,
-		lf_fe_c25519_r26_ladder_step, lf_fe_c25519_r26_mul, lf_fe_c25519_r26_square,
+		lf_fe_c25519_r26_ladder_step_with, lf_fe_c25519_r26_mul, lf_fe_c25519_r26_square,
 	};
 	(void)tmp;
 	ladder_via(&F, lf_fe_c25519_r26_decode, lf_fe_c25519_r26_encode, 32, 5, 51, xz, k, u);
@@ -126,7 +126,7 @@ void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t
 {
 	const struct lf_xdh_ops F = {
 		LF_FE_C448_R28_LIMBS, 448, lf_fe_c448_r28_conditional_swap,
-		lf_fe_c448_r28_ladder_step, lf_fe_c448_r28_mul, lf_fe_c448_r28_square,
+		lf_fe_c448_r28_ladder_step_with, lf_fe_c448_r28_mul, lf_fe_c448_r28_square,
 	};
 	(void)tmp;
 	ladder_via(&F, lf_fe_c448_r28_decode, lf_fe_c448_r28_encode, 56, 9, 50, xz, k, u);

@@ -410,6 +410,8 @@ Suite *suite_p256(void);
 Suite *suite_ecdh(void);
 Suite *suite_p256_mont(void);
 Suite *suite_fe(void);
+Suite *suite_fields(void);
+Suite *suite_xdh(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */
 #define LF_TEST_TIMEOUT 300

@@ -130,4 +130,54 @@ struct kat_ecdh {
 	uint8_t x[32];
 };
 
+/* EC field kernels (tests/kat/gen_fields.py -> build/<arch>/tests/kat/fields_vectors.h).
+ * Limbs are offsets into kat_fld_limbs (int64_t, `limbs` of them), bytes and expected values
+ * into kat_fld_bytes (`nbytes` little-endian bytes each). */
+enum kat_fld_op {
+	KAT_FLD_MUL, KAT_FLD_SQUARE, KAT_FLD_ADD, KAT_FLD_SUB, KAT_FLD_NEG, KAT_FLD_CARRY,
+	KAT_FLD_CARRY_REDUCE, KAT_FLD_ENCODE, KAT_FLD_DECODE, KAT_FLD_INVERT, KAT_FLD_MUL_SMALL,
+	KAT_FLD_LADDER_STEP, KAT_FLD_CHAIN, KAT_FLD_NOPS
+};
+/* the bounds of the contract, as the generator documents them in each field's header:
+ * 2 * limbs values (lo, hi per limb) at kat_fld_limbs[bound[i]] */
+enum kat_fld_bound {
+	KAT_FLD_R, KAT_FLD_M, KAT_FLD_L, KAT_FLD_A, KAT_FLD_SUB_A, KAT_FLD_SUB_B, KAT_FLD_NEG_IN,
+	KAT_FLD_OUT_MUL, KAT_FLD_OUT_SQUARE, KAT_FLD_OUT_ADD, KAT_FLD_OUT_SUB, KAT_FLD_OUT_NEG,
+	KAT_FLD_OUT_CARRY, KAT_FLD_OUT_CARRY_REDUCE, KAT_FLD_OUT_DECODE, KAT_FLD_OUT_MUL_SMALL,
+	KAT_FLD_NBOUNDS
+};
+struct kat_fld_field {
+	const char *name;
+	int limbs, bits, power, nbytes;
+	int is_signed;         /* JDK layout: centred limbs; else native digits */
+	int wide;              /* > 32-bit limbs: needs __int128 (LF_FE_WIDE) */
+	int max_adds;
+	int a24;               /* curves: (A - 2) / 4; else 0 */
+	size_t p;              /* offset in kat_fld_bytes */
+	size_t bound[KAT_FLD_NBOUNDS];
+};
+/* op inputs: mul/sub/add a, b; square/neg/carry/carry_reduce/encode/invert/mul_small a;
+ * decode the bytes; ladder_step x2, z2, x3, z3, x1; chain e0, e1, g0, g1 (the sums
+ * e0 + max_adds e1 and g0 + max_adds g1).  want: the value mod p (decode: the exact value,
+ * bits at or above 2^power dropped; ladder_step: x2, z2, x3, z3; chain: the product, the
+ * square of the first sum and, for curves, a24 times it).  flag (chain): 1 = the elements
+ * are the hi corner of R (the sum is then the hi corner of M), 2 = the lo corner. */
+struct kat_fld_case {
+	unsigned field;
+	enum kat_fld_op op;
+	int flag;
+	const char *what;
+	size_t in[5];
+	size_t want[4];
+};
+
+/* X25519 / X448 (tests/kat/gen_xdh.py -> build/<arch>/tests/kat/xdh_vectors.h): curve 25519
+ * (32-byte fields) or 448 (56); rc 0 or LF_XDH_EZERO (out all zeros). */
+struct kat_xdh {
+	const char *what;
+	int curve;
+	int rc;
+	uint8_t scalar[56], u[56], out[56];
+};
+
 #endif

@@ -76,6 +76,8 @@ def field_context(f):
                          doc=formula.invert.__doc__, ret="r"))
     for fm in formulas:
         fm["args"] = _args(fm["params"])
+        fm["params_plain"] = fm["params"][len(PTRS):]
+        fm["args_plain"] = _args(fm["params_plain"])
         fm["decl"] = ", ".join("%s[%d]" % (t, n) for t in fm["F"].temps)
         fm["doc_c"] = "\n * ".join(l.strip() for l in fm["doc"].strip().splitlines())
     return dict(f=f, c=c, funcs=funcs, formulas=formulas, n=n, arr=arr,
@@ -97,5 +99,6 @@ def generate(env, render):
         files["generated/fields/%s.c" % f.name] = render(env, "c/field.c.j2", **ctx)
         for fn in ctx["funcs"] + [dict(op=fm["name"]) for fm in ctx["formulas"]]:
             syms.append("lf_fe_%s_%s" % (f.name, fn["op"]))   # the kernels' _ref: symbols.py
+        syms += ["lf_fe_%s_%s_with" % (f.name, fm["name"]) for fm in ctx["formulas"]]
     files["generated/include/lf_fields.h"] = render(env, "c/lf_fields.h.j2", fields=ctxs)
     return files, syms

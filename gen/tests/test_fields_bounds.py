@@ -1,0 +1,57 @@
+"""The field generator refuses what it cannot prove.  Fault caught: a field description whose
+products overflow int64 columns (10 x 31-bit limbs, KERNELS.md 4.3's "bounds logic") being
+generated anyway -- C that silently wraps -- or refused with a traceback or a message that does
+not say which operation broke which bound; and `lfgen` letting a BoundError escape as a
+traceback instead of one `lfgen: ...` line."""
+
+import os
+import subprocess
+import sys
+import unittest
+
+from lfgen.fields import bounds, desc
+from lfgen.fields.ir import BoundError
+from . import support
+
+# 10 signed 31-bit limbs over 2^300 - 153: a column of 10 products of 2^30 x 2^30 reaches
+# 2^63, one bit past int64 (the JDK's FieldGen picked limb sizes by hand to avoid exactly this)
+BAD = ("bad_r31", "test", 2**300 - 153, 300, 10, 31, True, "gen/tests/test_fields_bounds.py")
+
+
+class UnsafeDescription(unittest.TestCase):
+    def test_derive_refuses_with_the_operation_and_the_bound(self):
+        f = desc.Field(*BAD)
+        with self.assertRaises(BoundError) as cm:
+            bounds.derive(f)
+        msg = str(cm.exception)
+        self.assertNotIn("\n", msg)
+        self.assertIn("bad_r31 mul", msg)          # the field and the operation
+        self.assertIn("beyond int64", msg)         # the bound it breaks
+        self.assertRegex(msg, r"reaches 2\^6[3-9]")
+
+    def test_unsigned_31_bit_limbs_refused_too(self):
+        f = desc.Field(*(BAD[:6] + (False,) + BAD[7:]))
+        with self.assertRaisesRegex(BoundError, r"bad_r31 mul: .* beyond int64"):
+            bounds.derive(f)
+
+    def test_the_shipped_fields_pass(self):
+        for f in desc.FIELDS:
+            c = bounds.derive(f)
+            self.assertGreaterEqual(c.max_adds, 0, f.name)
+
+    def test_lfgen_prints_one_line_without_a_traceback(self):
+        # lfgen check with the bad field as the only one and no kernels (fast, writes nothing)
+        code = ("import functools, sys\n"
+                "from lfgen import main\n"
+                "from lfgen.fields import desc, gen\n"
+                "gen.FIELDS[:] = [desc.Field(*%r)]\n"
+                "main.build_all = functools.partial(main.build_all, only={'-'})\n"
+                "sys.exit(main.main(['check']))\n" % (BAD,))
+        env = dict(os.environ, PYTHONPATH=os.path.join(support.ROOT, "gen"))
+        p = subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+        lines = p.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertRegex(lines[0], r"^lfgen: bad_r31 mul: .*beyond int64")
