@@ -14,9 +14,9 @@ operands of AVX-512 IFMA (the lane-parallel X448 ladder).
  * leaves int64 or int128):
  *   R  reduced, what mul/square/carry/decode return:
  *        limb 0 [0, 0x4000000003fff]; limb 1 [0, 0x400001dfcc05b]; limbs 2-3 [0, 0x3ffffffffffff]; limb 4 [0, 0x4003fffffffff]; limb 5 [0, 0x3ffffffffffff]; limb 6 [0, 0x4000000000007]; limb 7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff]
- *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 4094 lazy additions
+ *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 4093 lazy additions
  *      of reduced elements (derived: the largest count for which the proof goes through):
- *        limb 0 [0, 0x3ffc000003ffb001]; limb 1 [0, 0x3ffc01dfae08efa5]; limbs 2-3 [0, 0x3ffbfffffffff001]; limb 4 [0, 0x3fffffbffffff001]; limb 5 [0, 0x3ffbfffffffff001]; limb 6 [0, 0x3ffc000000006ff9]; limb 7 [0, 0x3ffbfffffffff001]; limb 8 [0, 0xffefffffffff001]
+ *        limb 0 [0, 0x3ff8000003ff7002]; limb 1 [0, 0x3ff801df900c2f4a]; limbs 2-3 [0, 0x3ff7fffffffff002]; limb 4 [0, 0x3ffbff7ffffff002]; limb 5 [0, 0x3ff7fffffffff002]; limb 6 [0, 0x3ff8000000006ff2]; limb 7 [0, 0x3ff7fffffffff002]; limb 8 [0, 0xffdfffffffff002]
  *   L  what carry, carry_reduce and encode accept:
  *        limbs 0-8 [0, 0x4000000000000000]
  *   A  what add accepts (each operand; the sum is within L):
@@ -45,7 +45,7 @@ __extension__ typedef __int128 lf_i128;
 
 /* mul: r = a b mod p.
  *   in:  a, b within M
- *   out: limb 0 [0, 0x3ffffffffffff]; limb 1 [0, 0x400001dfcc05b]; limbs 2-5 [0, 0x3ffffffffffff]; limb 6 [0, 0x4000000000007]; limb 7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
+ *   out: limb 0 [0, 0x3ffffffffffff]; limb 1 [0, 0x400001df900a5]; limbs 2-5 [0, 0x3ffffffffffff]; limb 6 [0, 0x4000000000007]; limb 7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
 static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -342,7 +342,7 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* square: r = a^2 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x3ffffffffffff]; limb 1 [0, 0x400001dfcc05b]; limbs 2-5 [0, 0x3ffffffffffff]; limb 6 [0, 0x4000000000007]; limb 7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
+ *   out: limb 0 [0, 0x3ffffffffffff]; limb 1 [0, 0x400001df900a5]; limbs 2-5 [0, 0x3ffffffffffff]; limb 6 [0, 0x4000000000007]; limb 7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
 static inline void fe_square(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -1213,7 +1213,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 
 /* mul_small: r = a a24 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x400000989f756]; limbs 1-4 [0, 0x3ffffffffffff]; limb 5 [0, 0x4000000000002]; limbs 6-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
+ *   out: limb 0 [0, 0x4000009895ead]; limbs 1-4 [0, 0x3ffffffffffff]; limb 5 [0, 0x4000000000002]; limbs 6-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
 static inline void fe_mul_small(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);

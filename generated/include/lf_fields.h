@@ -237,7 +237,7 @@ LF_KERNEL_DECL void lf_fe_c448_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 /* c448_r50: Curve448, 9 x 50 bits (native) */
 #define LF_FE_C448_R50_LIMBS 9
 #define LF_FE_C448_R50_BYTES 56
-#define LF_FE_C448_R50_MAX_ADDS 4094
+#define LF_FE_C448_R50_MAX_ADDS 4093
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_c448_r50_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r50_square(int64_t *r, const int64_t *a);

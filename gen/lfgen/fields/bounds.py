@@ -5,7 +5,8 @@ every program (ops.py) under it:
               point (R is what products accept with no addition, and products return R)
     max_adds  the largest A such that products accept operands in (1 + A) R: every column,
               fold and carry of mul and square stays inside int64 (26/28-bit layouts) or
-              int128 (native), searched by bisection up to MAX_ADDS_CAP
+              int128 (native), searched by bisection up to MAX_ADDS_CAP -- and such that
+              `add` can build (1 + A) R (its operands within half of L)
     M         (1 + max_adds) R, the bound mul and square accept
     L         what add, sub's minuend, carry, carry_reduce and encode accept: |limb| <= 2^62
               (native layouts: [0, 2^62])
@@ -95,6 +96,11 @@ def derive(f):
         R = Rn
     else:
         raise BoundError("%s: the reduced bound is not a fixed point after 6 rounds" % f.name)
+    # and no more than `add` can build: summing 1 + A reduced elements takes an operand of
+    # ceil((1 + A) / 2) R at best, which must be within add's input bound (half of L)
+    add_in = [(a // 2, b // 2) for a, b in L]
+    while lo and not ops.within(ops.scale(R, -(-(lo + 1) // 2)), add_in):
+        lo -= 1
     c = Contract()
     c.R, c.max_adds, c.L = R, lo, L
     c.M, c.mul, c.square = _products(f, R, lo)
