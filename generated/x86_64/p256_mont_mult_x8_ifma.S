@@ -38,75 +38,68 @@ MontgomeryIntegerPolynomialP256.mult batched)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_mult_x8_ifma is an entry
  * that saves rdi, rsi, xmm7-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
  * SysV registers and calls this body, lf_p256_mont_mult_x8_ifma_sysv.
- * 248 instructions.
+ * 237 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	LF_SEH_ENDPROLOGUE
-	movq	$1083684158112793856, %rax
+	movq	$17192867619014206736, %rax
 	vmovq	%rax, %xmm8
 	vpmovzxbq	%xmm8, %zmm8
+	vpsrlq	$4, %zmm8, %zmm20
 	movl	$240, %eax
 	kmovb	%eax, %k1
-	/* transpose: limb j of the 8 elements in zmm j (lanes: elements 0 1 4 5 2 3 6 7) */
-	vmovdqu64	(%rsi), %ymm16
-	vinserti64x4	$1, 160(%rsi), %zmm16, %zmm16
-	vmovdqu64	40(%rsi), %ymm23
-	vinserti64x4	$1, 200(%rsi), %zmm23, %zmm23
-	vmovdqu64	80(%rsi), %ymm22
-	vinserti64x4	$1, 240(%rsi), %zmm22, %zmm22
-	vmovdqu64	120(%rsi), %ymm21
-	vinserti64x4	$1, 280(%rsi), %zmm21, %zmm21
-	vpunpcklqdq	%zmm23, %zmm16, %zmm24
-	vpunpckhqdq	%zmm23, %zmm16, %zmm16
-	vpunpcklqdq	%zmm21, %zmm22, %zmm23
-	vpunpckhqdq	%zmm21, %zmm22, %zmm21
-	vshufi64x2	$136, %zmm23, %zmm24, %zmm22
-	vshufi64x2	$221, %zmm23, %zmm24, %zmm23
-	vshufi64x2	$136, %zmm21, %zmm16, %zmm24
-	vshufi64x2	$221, %zmm21, %zmm16, %zmm16
-	vmovdqu64	32(%rsi), %zmm21
-	vmovdqu64	112(%rsi), %zmm25
-	vpermt2q	192(%rsi), %zmm8, %zmm21
-	vpermt2q	256(%rsi), %zmm8, %zmm25
-	vpblendmq	%zmm25, %zmm21, %zmm15{%k1}
-	vmovdqu64	(%rdx), %ymm20
-	vinserti64x4	$1, 160(%rdx), %zmm20, %zmm20
-	vmovdqu64	40(%rdx), %ymm19
-	vinserti64x4	$1, 200(%rdx), %zmm19, %zmm19
-	vmovdqu64	80(%rdx), %ymm18
-	vinserti64x4	$1, 240(%rdx), %zmm18, %zmm18
-	vmovdqu64	120(%rdx), %ymm17
-	vinserti64x4	$1, 280(%rdx), %zmm17, %zmm17
-	vpunpcklqdq	%zmm19, %zmm20, %zmm21
-	vpunpckhqdq	%zmm19, %zmm20, %zmm19
-	vpunpcklqdq	%zmm17, %zmm18, %zmm20
-	vpunpckhqdq	%zmm17, %zmm18, %zmm17
-	vshufi64x2	$136, %zmm20, %zmm21, %zmm18
-	vshufi64x2	$221, %zmm20, %zmm21, %zmm20
-	vshufi64x2	$136, %zmm17, %zmm19, %zmm21
-	vshufi64x2	$221, %zmm17, %zmm19, %zmm17
-	vmovdqu64	32(%rdx), %zmm19
-	vmovdqu64	112(%rdx), %zmm25
-	vpermt2q	192(%rdx), %zmm8, %zmm19
-	vpermt2q	256(%rdx), %zmm8, %zmm25
-	vpblendmq	%zmm25, %zmm19, %zmm14{%k1}
+	/* transpose: limb j of the 8 elements in zmm j (lane k: element k) */
+	vmovdqu64	8(%rsi), %zmm21
+	vpermt2q	88(%rsi), %zmm8, %zmm21
+	vmovdqu64	168(%rsi), %zmm22
+	vpermt2q	240(%rsi), %zmm20, %zmm22
+	vpblendmq	%zmm22, %zmm21, %zmm19{%k1}
+	vshufi64x2	$78, %zmm22, %zmm21, %zmm21
+	vmovdqu64	24(%rsi), %zmm22
+	vpermt2q	104(%rsi), %zmm8, %zmm22
+	vmovdqu64	184(%rsi), %zmm23
+	vpermt2q	256(%rsi), %zmm20, %zmm23
+	vpblendmq	%zmm23, %zmm22, %zmm18{%k1}
+	vshufi64x2	$78, %zmm23, %zmm22, %zmm22
+	vmovdqu64	(%rsi), %zmm23
+	vpermt2q	80(%rsi), %zmm8, %zmm23
+	vmovdqu64	160(%rsi), %zmm24
+	vpermt2q	232(%rsi), %zmm20, %zmm24
+	vpblendmq	%zmm24, %zmm23, %zmm17{%k1}
+	vmovdqu64	8(%rdx), %zmm23
+	vpermt2q	88(%rdx), %zmm8, %zmm23
+	vmovdqu64	168(%rdx), %zmm24
+	vpermt2q	240(%rdx), %zmm20, %zmm24
+	vpblendmq	%zmm24, %zmm23, %zmm16{%k1}
+	vshufi64x2	$78, %zmm24, %zmm23, %zmm23
+	vmovdqu64	24(%rdx), %zmm24
+	vpermt2q	104(%rdx), %zmm8, %zmm24
+	vmovdqu64	184(%rdx), %zmm25
+	vpermt2q	256(%rdx), %zmm20, %zmm25
+	vpblendmq	%zmm25, %zmm24, %zmm15{%k1}
+	vshufi64x2	$78, %zmm25, %zmm24, %zmm24
+	vmovdqu64	(%rdx), %zmm25
+	vpermt2q	80(%rdx), %zmm8, %zmm25
+	vmovdqu64	160(%rdx), %zmm8
+	vpermt2q	232(%rdx), %zmm20, %zmm8
+	vpblendmq	%zmm8, %zmm25, %zmm14{%k1}
 	movq	$17592186044416, %rax
 	vpbroadcastq	%rax, %zmm8
 	movq	$68719476736, %rax
-	vpbroadcastq	%rax, %zmm19
+	vpbroadcastq	%rax, %zmm20
 	movq	$281474976645120, %rax
 	vpbroadcastq	%rax, %zmm25
 	/* column 0: lo(a_j b_(0-j)), hi(a_j b_(-1-j)) */
 	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm18, %zmm22, %zmm26
+	vpmadd52luq	%zmm14, %zmm17, %zmm26
 	/* column 1: lo(a_j b_(1-j)), hi(a_j b_(0-j)) */
 	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52luq	%zmm21, %zmm22, %zmm27
-	vpmadd52luq	%zmm18, %zmm24, %zmm27
+	vpmadd52luq	%zmm16, %zmm17, %zmm27
+	vpmadd52luq	%zmm14, %zmm19, %zmm27
 	vpxorq	%zmm28, %zmm28, %zmm28
-	vpmadd52huq	%zmm18, %zmm22, %zmm28
+	vpmadd52huq	%zmm14, %zmm17, %zmm28
 	/* reduction step 0: m = column 0 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
 	vpsrlq	$52, %zmm26, %zmm29
 	vpaddq	%zmm29, %zmm27, %zmm27
@@ -114,201 +107,197 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	vpxorq	%zmm29, %zmm29, %zmm29
 	vpmadd52huq	%zmm8, %zmm26, %zmm29
 	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52luq	%zmm19, %zmm26, %zmm30
+	vpmadd52luq	%zmm20, %zmm26, %zmm30
 	vpxorq	%zmm31, %zmm31, %zmm31
-	vpmadd52huq	%zmm19, %zmm26, %zmm31
+	vpmadd52huq	%zmm20, %zmm26, %zmm31
 	vpmadd52luq	%zmm25, %zmm26, %zmm31
 	vpxorq	%zmm7, %zmm7, %zmm7
 	vpmadd52huq	%zmm25, %zmm26, %zmm7
 	/* column 2: lo(a_j b_(2-j)), hi(a_j b_(1-j)) */
 	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm20, %zmm22, %zmm26
-	vpmadd52luq	%zmm21, %zmm24, %zmm26
-	vpmadd52luq	%zmm18, %zmm23, %zmm26
-	vpmadd52huq	%zmm21, %zmm22, %zmm29
-	vpmadd52huq	%zmm18, %zmm24, %zmm29
+	vpmadd52luq	%zmm23, %zmm17, %zmm26
+	vpmadd52luq	%zmm16, %zmm19, %zmm26
+	vpmadd52luq	%zmm14, %zmm21, %zmm26
+	vpmadd52huq	%zmm16, %zmm17, %zmm29
+	vpmadd52huq	%zmm14, %zmm19, %zmm29
 	/* reduction step 1: m = column 1 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
 	vpaddq	%zmm28, %zmm27, %zmm27
 	vpsrlq	$52, %zmm27, %zmm28
 	vpaddq	%zmm28, %zmm26, %zmm26
 	vpmadd52luq	%zmm8, %zmm27, %zmm29
 	vpmadd52huq	%zmm8, %zmm27, %zmm30
-	vpmadd52luq	%zmm19, %zmm27, %zmm31
-	vpmadd52huq	%zmm19, %zmm27, %zmm7
+	vpmadd52luq	%zmm20, %zmm27, %zmm31
+	vpmadd52huq	%zmm20, %zmm27, %zmm7
 	vpmadd52luq	%zmm25, %zmm27, %zmm7
 	vpxorq	%zmm28, %zmm28, %zmm28
 	vpmadd52huq	%zmm25, %zmm27, %zmm28
 	/* column 3: lo(a_j b_(3-j)), hi(a_j b_(2-j)) */
 	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52luq	%zmm17, %zmm22, %zmm27
-	vpmadd52luq	%zmm20, %zmm24, %zmm27
-	vpmadd52luq	%zmm21, %zmm23, %zmm27
-	vpmadd52luq	%zmm18, %zmm16, %zmm27
-	vpmadd52huq	%zmm20, %zmm22, %zmm30
-	vpmadd52huq	%zmm21, %zmm24, %zmm30
-	vpmadd52huq	%zmm18, %zmm23, %zmm30
+	vpmadd52luq	%zmm15, %zmm17, %zmm27
+	vpmadd52luq	%zmm23, %zmm19, %zmm27
+	vpmadd52luq	%zmm16, %zmm21, %zmm27
+	vpmadd52luq	%zmm14, %zmm18, %zmm27
+	vpmadd52huq	%zmm23, %zmm17, %zmm30
+	vpmadd52huq	%zmm16, %zmm19, %zmm30
+	vpmadd52huq	%zmm14, %zmm21, %zmm30
 	/* reduction step 2: m = column 2 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
 	vpaddq	%zmm29, %zmm26, %zmm26
 	vpsrlq	$52, %zmm26, %zmm29
 	vpaddq	%zmm29, %zmm27, %zmm27
 	vpmadd52luq	%zmm8, %zmm26, %zmm30
 	vpmadd52huq	%zmm8, %zmm26, %zmm31
-	vpmadd52luq	%zmm19, %zmm26, %zmm7
-	vpmadd52huq	%zmm19, %zmm26, %zmm28
+	vpmadd52luq	%zmm20, %zmm26, %zmm7
+	vpmadd52huq	%zmm20, %zmm26, %zmm28
 	vpmadd52luq	%zmm25, %zmm26, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
 	vpmadd52huq	%zmm25, %zmm26, %zmm29
 	/* column 4: lo(a_j b_(4-j)), hi(a_j b_(3-j)) */
 	vpxorq	%zmm26, %zmm26, %zmm26
+	vpmadd52luq	%zmm24, %zmm17, %zmm26
+	vpmadd52luq	%zmm15, %zmm19, %zmm26
+	vpmadd52luq	%zmm23, %zmm21, %zmm26
+	vpmadd52luq	%zmm16, %zmm18, %zmm26
 	vpmadd52luq	%zmm14, %zmm22, %zmm26
-	vpmadd52luq	%zmm17, %zmm24, %zmm26
-	vpmadd52luq	%zmm20, %zmm23, %zmm26
-	vpmadd52luq	%zmm21, %zmm16, %zmm26
-	vpmadd52luq	%zmm18, %zmm15, %zmm26
-	vpmadd52huq	%zmm17, %zmm22, %zmm31
-	vpmadd52huq	%zmm20, %zmm24, %zmm31
-	vpmadd52huq	%zmm21, %zmm23, %zmm31
-	vpmadd52huq	%zmm18, %zmm16, %zmm31
+	vpmadd52huq	%zmm15, %zmm17, %zmm31
+	vpmadd52huq	%zmm23, %zmm19, %zmm31
+	vpmadd52huq	%zmm16, %zmm21, %zmm31
+	vpmadd52huq	%zmm14, %zmm18, %zmm31
 	/* reduction step 3: m = column 3 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
 	vpaddq	%zmm30, %zmm27, %zmm27
 	vpsrlq	$52, %zmm27, %zmm30
 	vpaddq	%zmm30, %zmm26, %zmm26
 	vpmadd52luq	%zmm8, %zmm27, %zmm31
 	vpmadd52huq	%zmm8, %zmm27, %zmm7
-	vpmadd52luq	%zmm19, %zmm27, %zmm28
-	vpmadd52huq	%zmm19, %zmm27, %zmm29
+	vpmadd52luq	%zmm20, %zmm27, %zmm28
+	vpmadd52huq	%zmm20, %zmm27, %zmm29
 	vpmadd52luq	%zmm25, %zmm27, %zmm29
 	vpxorq	%zmm30, %zmm30, %zmm30
 	vpmadd52huq	%zmm25, %zmm27, %zmm30
 	/* column 5: lo(a_j b_(5-j)), hi(a_j b_(4-j)) */
 	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52luq	%zmm14, %zmm24, %zmm27
-	vpmadd52luq	%zmm17, %zmm23, %zmm27
-	vpmadd52luq	%zmm20, %zmm16, %zmm27
-	vpmadd52luq	%zmm21, %zmm15, %zmm27
+	vpmadd52luq	%zmm24, %zmm19, %zmm27
+	vpmadd52luq	%zmm15, %zmm21, %zmm27
+	vpmadd52luq	%zmm23, %zmm18, %zmm27
+	vpmadd52luq	%zmm16, %zmm22, %zmm27
+	vpmadd52huq	%zmm24, %zmm17, %zmm7
+	vpmadd52huq	%zmm15, %zmm19, %zmm7
+	vpmadd52huq	%zmm23, %zmm21, %zmm7
+	vpmadd52huq	%zmm16, %zmm18, %zmm7
 	vpmadd52huq	%zmm14, %zmm22, %zmm7
-	vpmadd52huq	%zmm17, %zmm24, %zmm7
-	vpmadd52huq	%zmm20, %zmm23, %zmm7
-	vpmadd52huq	%zmm21, %zmm16, %zmm7
-	vpmadd52huq	%zmm18, %zmm15, %zmm7
 	/* reduction step 4: m = column 4 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm31, %zmm26, %zmm18
-	vpsrlq	$52, %zmm18, %zmm22
-	vpaddq	%zmm22, %zmm27, %zmm27
-	vpmadd52luq	%zmm8, %zmm18, %zmm7
-	vpmadd52huq	%zmm8, %zmm18, %zmm28
-	vpmadd52luq	%zmm19, %zmm18, %zmm29
-	vpmadd52huq	%zmm19, %zmm18, %zmm30
-	vpmadd52luq	%zmm25, %zmm18, %zmm30
+	vpaddq	%zmm31, %zmm26, %zmm14
+	vpsrlq	$52, %zmm14, %zmm17
+	vpaddq	%zmm17, %zmm27, %zmm27
+	vpmadd52luq	%zmm8, %zmm14, %zmm7
+	vpmadd52huq	%zmm8, %zmm14, %zmm28
+	vpmadd52luq	%zmm20, %zmm14, %zmm29
+	vpmadd52huq	%zmm20, %zmm14, %zmm30
+	vpmadd52luq	%zmm25, %zmm14, %zmm30
 	vpxorq	%zmm8, %zmm8, %zmm8
-	vpmadd52huq	%zmm25, %zmm18, %zmm8
+	vpmadd52huq	%zmm25, %zmm14, %zmm8
 	/* column 6: lo(a_j b_(6-j)), hi(a_j b_(5-j)) */
-	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	%zmm14, %zmm23, %zmm18
-	vpmadd52luq	%zmm17, %zmm16, %zmm18
-	vpmadd52luq	%zmm20, %zmm15, %zmm18
-	vpmadd52huq	%zmm14, %zmm24, %zmm28
-	vpmadd52huq	%zmm17, %zmm23, %zmm28
-	vpmadd52huq	%zmm20, %zmm16, %zmm28
-	vpmadd52huq	%zmm21, %zmm15, %zmm28
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpmadd52luq	%zmm24, %zmm21, %zmm14
+	vpmadd52luq	%zmm15, %zmm18, %zmm14
+	vpmadd52luq	%zmm23, %zmm22, %zmm14
+	vpmadd52huq	%zmm24, %zmm19, %zmm28
+	vpmadd52huq	%zmm15, %zmm21, %zmm28
+	vpmadd52huq	%zmm23, %zmm18, %zmm28
+	vpmadd52huq	%zmm16, %zmm22, %zmm28
 	/* column 7: lo(a_j b_(7-j)), hi(a_j b_(6-j)) */
-	vpxorq	%zmm21, %zmm21, %zmm21
-	vpmadd52luq	%zmm14, %zmm16, %zmm21
-	vpmadd52luq	%zmm17, %zmm15, %zmm21
-	vpmadd52huq	%zmm14, %zmm23, %zmm29
-	vpmadd52huq	%zmm17, %zmm16, %zmm29
-	vpmadd52huq	%zmm20, %zmm15, %zmm29
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52luq	%zmm24, %zmm18, %zmm16
+	vpmadd52luq	%zmm15, %zmm22, %zmm16
+	vpmadd52huq	%zmm24, %zmm21, %zmm29
+	vpmadd52huq	%zmm15, %zmm18, %zmm29
+	vpmadd52huq	%zmm23, %zmm22, %zmm29
 	/* column 8: lo(a_j b_(8-j)), hi(a_j b_(7-j)) */
-	vpxorq	%zmm20, %zmm20, %zmm20
-	vpmadd52luq	%zmm14, %zmm15, %zmm20
-	vpmadd52huq	%zmm14, %zmm16, %zmm30
-	vpmadd52huq	%zmm17, %zmm15, %zmm30
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52luq	%zmm24, %zmm22, %zmm17
+	vpmadd52huq	%zmm24, %zmm18, %zmm30
+	vpmadd52huq	%zmm15, %zmm22, %zmm30
 	/* column 9: lo(a_j b_(9-j)), hi(a_j b_(8-j)) */
-	vpmadd52huq	%zmm14, %zmm15, %zmm8
+	vpmadd52huq	%zmm24, %zmm22, %zmm8
 	/* t = columns 5..9 carried to 52 bits and, beside it, d = t - p from the same columns with arithmetic-shift borrows */
-	vpaddq	%zmm7, %zmm27, %zmm14
-	vpaddq	%zmm28, %zmm18, %zmm15
-	vpaddq	%zmm29, %zmm21, %zmm16
-	vpaddq	%zmm30, %zmm20, %zmm17
+	vpaddq	%zmm7, %zmm27, %zmm15
+	vpaddq	%zmm28, %zmm14, %zmm14
+	vpaddq	%zmm29, %zmm16, %zmm16
+	vpaddq	%zmm30, %zmm17, %zmm17
 	movq	$4503599627370495, %rax
 	vpbroadcastq	%rax, %zmm18
 	movq	$17592186044415, %rax
-	vpbroadcastq	%rax, %zmm20
-	vpsubq	%zmm18, %zmm14, %zmm21
-	vpsubq	%zmm20, %zmm15, %zmm20
+	vpbroadcastq	%rax, %zmm19
+	vpsubq	%zmm18, %zmm15, %zmm21
+	vpsubq	%zmm19, %zmm14, %zmm19
 	vmovdqa64	%zmm16, %zmm22
-	vpsubq	%zmm19, %zmm17, %zmm19
+	vpsubq	%zmm20, %zmm17, %zmm20
 	vpsubq	%zmm25, %zmm8, %zmm23
-	vpsrlq	$52, %zmm14, %zmm24
-	vpsraq	$52, %zmm21, %zmm25
-	vpaddq	%zmm24, %zmm15, %zmm15
-	vpaddq	%zmm25, %zmm20, %zmm20
-	vpandq	%zmm18, %zmm14, %zmm14
-	vpandq	%zmm18, %zmm21, %zmm21
 	vpsrlq	$52, %zmm15, %zmm24
-	vpsraq	$52, %zmm20, %zmm25
+	vpsraq	$52, %zmm21, %zmm25
+	vpaddq	%zmm24, %zmm14, %zmm14
+	vpaddq	%zmm25, %zmm19, %zmm19
+	vpandq	%zmm18, %zmm15, %zmm15
+	vpandq	%zmm18, %zmm21, %zmm21
+	vpsrlq	$52, %zmm14, %zmm24
+	vpsraq	$52, %zmm19, %zmm25
 	vpaddq	%zmm24, %zmm16, %zmm16
 	vpaddq	%zmm25, %zmm22, %zmm22
-	vpandq	%zmm18, %zmm15, %zmm15
-	vpandq	%zmm18, %zmm20, %zmm20
+	vpandq	%zmm18, %zmm14, %zmm14
+	vpandq	%zmm18, %zmm19, %zmm19
 	vpsrlq	$52, %zmm16, %zmm24
 	vpsraq	$52, %zmm22, %zmm25
 	vpaddq	%zmm24, %zmm17, %zmm17
-	vpaddq	%zmm25, %zmm19, %zmm19
+	vpaddq	%zmm25, %zmm20, %zmm20
 	vpandq	%zmm18, %zmm16, %zmm16
 	vpandq	%zmm18, %zmm22, %zmm22
 	vpsrlq	$52, %zmm17, %zmm24
-	vpsraq	$52, %zmm19, %zmm25
+	vpsraq	$52, %zmm20, %zmm25
 	vpaddq	%zmm24, %zmm8, %zmm8
 	vpaddq	%zmm25, %zmm23, %zmm23
 	vpandq	%zmm18, %zmm17, %zmm17
-	vpandq	%zmm18, %zmm19, %zmm19
+	vpandq	%zmm18, %zmm20, %zmm20
 	/* d < 0 (t < p): keep t */
 	vpmovq2m	%zmm23, %k1
-	vpblendmq	%zmm14, %zmm21, %zmm13{%k1}
-	vpblendmq	%zmm15, %zmm20, %zmm12{%k1}
+	vpblendmq	%zmm15, %zmm21, %zmm13{%k1}
+	vpblendmq	%zmm14, %zmm19, %zmm12{%k1}
 	vpblendmq	%zmm16, %zmm22, %zmm11{%k1}
-	vpblendmq	%zmm17, %zmm19, %zmm10{%k1}
+	vpblendmq	%zmm17, %zmm20, %zmm10{%k1}
 	vpblendmq	%zmm8, %zmm23, %zmm9{%k1}
 	/* transpose back and store */
-	movq	$217581256509096960, %rax
+	movq	$18282773019571545120, %rax
 	vmovq	%rax, %xmm8
 	vpmovzxbq	%xmm8, %zmm8
-	movq	$504403158265888768, %rax
-	vmovq	%rax, %xmm14
-	vpmovzxbq	%xmm14, %zmm14
-	movl	$33, %eax
-	kmovb	%eax, %k5
-	movl	$66, %eax
-	kmovb	%eax, %k6
-	movl	$132, %eax
-	kmovb	%eax, %k7
-	vshufi64x2	$68, %zmm11, %zmm13, %zmm15
-	vshufi64x2	$68, %zmm10, %zmm12, %zmm16
-	vshufi64x2	$238, %zmm11, %zmm13, %zmm11
-	vshufi64x2	$238, %zmm10, %zmm12, %zmm10
-	vpunpcklqdq	%zmm16, %zmm15, %zmm12
-	vshufi64x2	$216, %zmm12, %zmm12, %zmm12
-	vpunpckhqdq	%zmm16, %zmm15, %zmm13
-	vshufi64x2	$216, %zmm13, %zmm13, %zmm13
-	vpunpcklqdq	%zmm10, %zmm11, %zmm15
-	vshufi64x2	$216, %zmm15, %zmm15, %zmm15
-	vpunpckhqdq	%zmm10, %zmm11, %zmm10
-	vshufi64x2	$216, %zmm10, %zmm10, %zmm10
-	vmovdqu64	%ymm12, (%rdi)
-	vextracti64x4	$1, %zmm12, 160(%rdi)
-	vmovdqu64	%ymm13, 40(%rdi)
-	vextracti64x4	$1, %zmm13, 200(%rdi)
-	vmovdqu64	%ymm15, 80(%rdi)
-	vextracti64x4	$1, %zmm15, 240(%rdi)
-	vmovdqu64	%ymm10, 120(%rdi)
-	vextracti64x4	$1, %zmm10, 280(%rdi)
-	vpermq	%zmm9, %zmm8, %zmm8
-	vpermq	%zmm9, %zmm14, %zmm9
-	vmovdqu64	%zmm8, 32(%rdi){%k5}
-	vmovdqu64	%zmm8, 104(%rdi){%k6}
-	vmovdqu64	%zmm8, 176(%rdi){%k7}
-	vmovdqu64	%zmm9, 256(%rdi){%k7}
+	vpsrlq	$4, %zmm8, %zmm14
+	movq	$8431584026885882368, %rax
+	vmovq	%rax, %xmm15
+	vpmovzxbq	%xmm15, %zmm15
+	vpsrlq	$4, %zmm15, %zmm16
+	vpermq	%zmm9, %zmm15, %zmm15
+	vpermq	%zmm9, %zmm16, %zmm9
+	vmovdqu64	%zmm15, 32(%rdi)
+	vmovdqu64	%zmm15, 104(%rdi)
+	vmovdqu64	%zmm15, 176(%rdi)
+	vmovdqu64	%zmm9, 256(%rdi)
+	vshufi64x2	$68, %zmm12, %zmm13, %zmm9
+	vshufi64x2	$68, %zmm10, %zmm11, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpermt2q	%zmm15, %zmm8, %zmm16
+	vmovdqu64	%ymm16, (%rdi)
+	vextracti64x4	$1, %zmm16, 40(%rdi)
+	vmovdqa64	%zmm9, %zmm9
+	vpermt2q	%zmm15, %zmm14, %zmm9
+	vmovdqu64	%ymm9, 80(%rdi)
+	vextracti64x4	$1, %zmm9, 120(%rdi)
+	vshufi64x2	$238, %zmm12, %zmm13, %zmm9
+	vshufi64x2	$238, %zmm10, %zmm11, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vpermt2q	%zmm10, %zmm8, %zmm11
+	vmovdqu64	%ymm11, 160(%rdi)
+	vextracti64x4	$1, %zmm11, 200(%rdi)
+	vmovdqa64	%zmm9, %zmm8
+	vpermt2q	%zmm10, %zmm14, %zmm8
+	vmovdqu64	%ymm8, 240(%rdi)
+	vextracti64x4	$1, %zmm8, 280(%rdi)
 	vzeroupper
 	ret
 LF_FUNC_END(lf_p256_mont_mult_x8_ifma)

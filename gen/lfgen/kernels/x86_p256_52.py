@@ -60,8 +60,7 @@ from peachpy.x86_64 import (GeneralPurposeRegister64 as G, ZMMRegister as Z, KRe
                             VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VALIGNQ,
                             VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VINSERTI64X4,
                             VPUNPCKLQDQ, VPUNPCKHQDQ, VSHUFI64X2, VPERMT2Q, VPERMQ, VPMOVZXBQ,
-                            VPMOVQ2M, VPBLENDMQ, VEXTRACTI64X4, rdx, zword, k5 as K5,
-                            k6 as K6, k7 as K7)
+                            VPMOVQ2M, VPBLENDMQ, VEXTRACTI64X4, rdx, zword, k7 as K7)
 
 M52 = (1 << 52) - 1
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
@@ -185,103 +184,125 @@ def ifma_body(f, rp, ap, bp):
 
 # ---- x8: eight elements, one per lane -----------------------------------------------------------
 
-# lane l of every limb register holds element ORDER[l] (the transposition's order)
-ORDER = (0, 1, 4, 5, 2, 3, 6, 7)
-
-
-def _bytes_idx(idx):
-    """A zmm with the byte indices `idx` zero-extended into its lanes."""
+def _nibbles_idx(idx_lo, idx_hi):
+    """A zmm whose lane l holds idx_lo[l] | idx_hi[l] << 4: the index vector idx_lo for
+    VPERMT2Q/VPERMQ (they read the low 4/3 bits only) and, after VPSRLQ by 4, idx_hi."""
     t = G()
-    MOV(t, sum(v << (8 * l) for l, v in enumerate(idx)))
+    MOV(t, sum((lo | hi << 4) << (8 * l) for l, (lo, hi) in enumerate(zip(idx_lo, idx_hi))))
     x, z = Z(), Z()
     VMOVQ(x.as_xmm, t)
     VPMOVZXBQ(z, x.as_xmm)
     return z
 
 
-def _transpose_in(ptr, idx4, khi):
-    """Limb registers L0..L4 of the 8 elements at ptr (element k at qwords 5k..5k+4)."""
-    W = []
-    for k in range(4):
-        w = Z()
-        VMOVDQU64(w.as_ymm, [ptr + 40 * k])
-        VINSERTI64X4(w, w, [ptr + 40 * (k + 4)], 1)  # [e_k l0..l3 | e_(k+4) l0..l3]
-        W.append(w)
-    T0, T1, T2, T3 = Z(), Z(), Z(), Z()
-    VPUNPCKLQDQ(T0, W[0], W[1])                 # [e0l0 e1l0 | e0l2 e1l2 | e4l0 e5l0 | e4l2 e5l2]
-    VPUNPCKHQDQ(T1, W[0], W[1])
-    VPUNPCKLQDQ(T2, W[2], W[3])
-    VPUNPCKHQDQ(T3, W[2], W[3])
-    L = [Z() for _ in range(5)]
-    VSHUFI64X2(L[0], T0, T2, 0x88)              # [e0 e1 | e4 e5 | e2 e3 | e6 e7] limb 0
-    VSHUFI64X2(L[2], T0, T2, 0xDD)
-    VSHUFI64X2(L[1], T1, T3, 0x88)
-    VSHUFI64X2(L[3], T1, T3, 0xDD)
-    # limb 4 in ORDER: qwords 4, 9, 24, 29 | 14, 19, 34, 39
-    X1, X3 = Z(), Z()
-    VMOVDQU64(X1, [ptr + 8 * 4])                # q4..q11: 4 at lane 0, 9 at lane 5
-    VMOVDQU64(X3, [ptr + 8 * 14])               # q14..q21: 14, 19
-    VPERMT2Q(X1, idx4, [ptr + 8 * 24])          # lanes 0..3: q4 q9 q24 q29
-    VPERMT2Q(X3, idx4, [ptr + 8 * 32])          # lanes 4..7: q14 q19 q34 q39
-    VPBLENDMQ(L[4](khi), X1, X3)
+def _idx_pair(idx_lo, idx_hi):
+    lo = _nibbles_idx(idx_lo, idx_hi)
+    hi = Z()
+    VPSRLQ(hi, lo, 4)
+    return lo, hi
+
+
+def x8_perms():
+    """The lane indices of the transpositions (lane k of every limb register is element k):
+    in: idx_a, idx_b (VPERMT2Q over the windows of _transpose_in); out: the row indices
+    idx_r1, idx_r2 and the limb-4 indices idx_v1, idx_v2 of _transpose_out. Checked on a
+    model of the memory layout."""
+    idx_a = [0, 5, 8, 13, 1, 6, 9, 14]
+    idx_b = [1, 6, 10, 15, 0, 5, 9, 14]
+    idx_r1 = [0, 4, 8, 12, 1, 5, 9, 13]
+    idx_r2 = [2, 6, 10, 14, 3, 7, 11, 15]
+    idx_v1 = [0, 2, 4, 0, 0, 1, 3, 5]
+    idx_v2 = [0, 0, 6, 0, 0, 0, 0, 7]
+    # model: qword q of the 40 holds ("e", q // 5, q % 5)
+    mem = [(q // 5, q % 5) for q in range(40)]
+
+    def vpermt2q(t1, ix, t2):
+        return [(t1 + t2)[i & 15] for i in ix]
+    for j in (0, 1, 3):
+        ha = vpermt2q(mem[j:j + 8], idx_a, mem[10 + j:18 + j])
+        hb = vpermt2q(mem[20 + j:28 + j], idx_b, mem[29 + j:37 + j])
+        assert ha[:4] == [(k, j) for k in range(4)] and hb[4:] == [(k, j) for k in range(4, 8)]
+        if j:
+            assert ha[4:] == [(k, j + 1) for k in range(4)]
+            assert hb[:4] == [(k, j + 1) for k in range(4, 8)]
+    L = [[(k, j) for k in range(8)] for j in range(5)]
+    for half in (0, 4):
+        p_ = L[0][half:half + 4] + L[1][half:half + 4]
+        q_ = L[2][half:half + 4] + L[3][half:half + 4]
+        for ix, k in ((idx_r1, half), (idx_r2, half + 2)):
+            row = vpermt2q(p_, ix, q_)
+            assert row == [(k, j) for j in range(4)] + [(k + 1, j) for j in range(4)]
+    v1 = [L[4][i & 7] for i in idx_v1]
+    v2 = [L[4][i & 7] for i in idx_v2]
+    for (v, base) in ((v1, 4), (v1, 13), (v1, 22), (v2, 32)):
+        for l in range(8):
+            if (base + l) % 5 == 4:
+                assert v[l] == ((base + l) // 5, 4)
+    return (idx_a, idx_b), (idx_r1, idx_r2), (idx_v1, idx_v2)
+
+
+def _transpose_in(ptr, idx, khi):
+    """Limb registers L0..L4 of the 8 elements at ptr (element k at qwords 5k..5k+4; lane k
+    of L_j = limb j of element k). Two levels: H = VPERMT2Q over two 8-qword windows (one
+    load, one memory operand) holding four elements' limbs j and j + 1; then per limb pair
+    L_j = VPBLENDMQ(H_a, H_b) and L_(j+1) = VSHUFI64X2(H_a, H_b); limb 0 by a blend alone.
+    idx = (idx_a, idx_b), the VPERMT2Q indices of x8_in_perms."""
+    idx_a, idx_b = idx
+    L = [None] * 5
+
+    def perm(w1, ix, w2):
+        h = Z()
+        VMOVDQU64(h, [ptr + 8 * w1])
+        VPERMT2Q(h, ix, [ptr + 8 * w2])
+        return h
+    for j in (1, 3):
+        Ha = perm(j, idx_a, 10 + j)             # [e0..e3 limb j | e0..e3 limb j+1]
+        Hb = perm(20 + j, idx_b, 29 + j)        # [e4..e7 limb j+1 | e4..e7 limb j]
+        L[j], L[j + 1] = Z(), Z()
+        VPBLENDMQ(L[j](khi), Ha, Hb)
+        VSHUFI64X2(L[j + 1], Ha, Hb, 0x4E)
+    Ha = perm(0, idx_a, 10)                     # lanes 0..3: e0..e3 limb 0
+    Hb = perm(20, idx_b, 29)                    # lanes 4..7: e4..e7 limb 0
+    L[0] = Z()
+    VPBLENDMQ(L[0](khi), Ha, Hb)
     return L
 
 
-def _transpose_out(ptr, L, idx_out, kpair):
-    """The inverse of _transpose_in: limb registers L0..L4 (lanes in ORDER) to 8 elements."""
-    S0, S1 = Z(), Z()
-    VSHUFI64X2(S0, L[0], L[2], 0x44)            # [l0: e0e1 e4e5 | l2: e0e1 e4e5]
-    VSHUFI64X2(S1, L[1], L[3], 0x44)
-    S2, S3 = Z(), Z()
-    VSHUFI64X2(S2, L[0], L[2], 0xEE)            # e2e3 e6e6 of limbs 0, 2
-    VSHUFI64X2(S3, L[1], L[3], 0xEE)
-    rows = []
-    for lo_, hi_ in ((S0, S1), (S2, S3)):
-        for op in (VPUNPCKLQDQ, VPUNPCKHQDQ):
-            u = Z()
-            op(u, lo_, hi_)                     # [eAl0 eAl1 | eBl0 eBl1 | eAl2 eAl3 | eBl2 eBl3]
-            VSHUFI64X2(u, u, u, 0xD8)           # [eA l0..l3 | eB l0..l3]
-            rows.append(u)
-    # rows: (e0, e4), (e1, e5), (e2, e6), (e3, e7)
-    for k, u in enumerate(rows):
-        VMOVDQU64([ptr + 40 * k], u.as_ymm)
-        VEXTRACTI64X4([ptr + 40 * (k + 4)], u, 1)
-    # limb 4: element e at qword 5e + 4; pairs (e, e+1) are 5 qwords apart: lanes (j, j + 5)
+def _transpose_out(ptr, L, idx_r, idx_v):
+    """The inverse of _transpose_in: limb registers L0..L4 (lane k = element k) to the 8
+    elements at ptr. Limb 4 first: two VPERMQ put elements e, e + 1 five lanes apart, and four
+    plain 8-qword stores write them at qwords 5e + 4, 5e + 9 (the other qwords they write are
+    limbs 0..3, rewritten next); then limbs 0..3: VSHUFI64X2 pairs [L0 | L1] and [L2 | L3] of
+    elements 0..3 and 4..7, VPERMT2Q rows [e_k limbs 0..3 | e_(k+1) limbs 0..3], stored as two
+    256-bit halves. All loads precede the first store, so r may alias a or b."""
+    idx_r1, idx_r2 = idx_r
     V1, V2 = Z(), Z()
-    VPERMQ(V1, idx_out[0], L[4])
-    VPERMQ(V2, idx_out[1], L[4])
-    for (e, base, reg, kk) in ((0, 4, V1, 0), (2, 13, V1, 1), (4, 22, V1, 2), (6, 32, V2, 2)):
-        VMOVDQU64(zword[ptr + 8 * base](kpair[kk]), reg)
-
-
-def x8_lane_perms():
-    """(idx4, [idx_out1, idx_out2]) as byte lists, and the store pairs they serve."""
-    idx4 = [0, 5, 8, 13, 0, 5, 10, 15]
-    lane_of = {e: l for l, e in enumerate(ORDER)}
-    out1 = [0] * 8
-    out2 = [0] * 8
-    # V1: (e0, e1) at lanes (0, 5) base 4; (e2, e3) at lanes (1, 6) base 13; (e4, e5) at
-    # lanes (2, 7) base 22. V2: (e6, e7) at lanes (2, 7) base 32.
-    for (e, l0) in ((0, 0), (2, 1), (4, 2)):
-        out1[l0] = lane_of[e]
-        out1[l0 + 5] = lane_of[e + 1]
-    out2[2] = lane_of[6]
-    out2[7] = lane_of[7]
-    for (e, base, l0) in ((0, 4, 0), (2, 13, 1), (4, 22, 2), (6, 32, 2)):
-        assert 5 * e + 4 - base == l0 and 5 * (e + 1) + 4 - base == l0 + 5
-    return idx4, [out1, out2]
+    VPERMQ(V1, idx_v[0], L[4])
+    VPERMQ(V2, idx_v[1], L[4])
+    for base, reg in ((4, V1), (13, V1), (22, V1), (32, V2)):
+        VMOVDQU64([ptr + 8 * base], reg)
+    for half, imm in ((0, 0x44), (4, 0xEE)):
+        Pq, Qq = Z(), Z()
+        VSHUFI64X2(Pq, L[0], L[1], imm)         # [e limb 0 | e limb 1], e in half..half+3
+        VSHUFI64X2(Qq, L[2], L[3], imm)         # [e limb 2 | e limb 3]
+        for ix, k in ((idx_r1, half), (idx_r2, half + 2)):
+            row = Z()
+            VMOVDQA64(row, Pq)
+            VPERMT2Q(row, ix, Qq)               # [e_k limbs 0..3 | e_(k+1) limbs 0..3]
+            VMOVDQU64([ptr + 40 * k], row.as_ymm)
+            VEXTRACTI64X4([ptr + 40 * (k + 1)], row, 1)
 
 
 def x8_body(f, rp, ap, bp):
-    idx4b, (o1, o2) = x8_lane_perms()
-    idx4 = _bytes_idx(idx4b)
+    pin, pr, pv = x8_perms()
+    idx_in = _idx_pair(*pin)
     t = G()
     khi = KRegister()
     MOV(t.as_dword, 0xF0)
     KMOVB(khi, t.as_dword)
-    f.comment("transpose: limb j of the 8 elements in zmm j (lanes: elements 0 1 4 5 2 3 6 7)")
-    A = _transpose_in(ap, idx4, khi)
-    B = _transpose_in(bp, idx4, khi)
+    f.comment("transpose: limb j of the 8 elements in zmm j (lane k: element k)")
+    A = _transpose_in(ap, idx_in, khi)
+    B = _transpose_in(bp, idx_in, khi)
     k44, k36, kp4 = _bcast(K44), _bcast(K36), _bcast(KP4)
     # P[c]: the lo products of column c (and the carry of column c - 1); R[c]: its hi
     # products first, then the reduction terms of earlier quotient digits -- two chains per
@@ -360,13 +381,7 @@ def x8_body(f, rp, ap, bp):
         VPBLENDMQ(r(ks), D[j], T[j])
         R.append(r)
     f.comment("transpose back and store")
-    idx_out = [_bytes_idx(o1), _bytes_idx(o2)]
-    kpair = []
-    for l0, kk in zip(range(3), (K5, K6, K7)):     # physical: they mask stores
-        MOV(t.as_dword, (1 << l0) | (1 << (l0 + 5)))
-        KMOVB(kk, t.as_dword)
-        kpair.append(kk)
-    _transpose_out(rp, R, idx_out, kpair)
+    _transpose_out(rp, R, _idx_pair(*pr), _idx_pair(*pv))
 
 
 # ---- mulx: scalar ----------------------------------------------------------------------------
