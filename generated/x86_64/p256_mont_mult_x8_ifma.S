@@ -36,9 +36,9 @@ MontgomeryIntegerPolynomialP256.mult batched)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_mult_x8_ifma is an entry
- * that saves rdi, rsi, xmm7-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
+ * that saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
  * SysV registers and calls this body, lf_p256_mont_mult_x8_ifma_sysv.
- * 237 instructions.
+ * 257 instructions.
  */
 #include "lf_asm.h"
 
@@ -47,227 +47,247 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	movq	$17192867619014206736, %rax
 	vmovq	%rax, %xmm8
 	vpmovzxbq	%xmm8, %zmm8
-	vpsrlq	$4, %zmm8, %zmm20
+	vpsrlq	$4, %zmm8, %zmm19
 	movl	$240, %eax
 	kmovb	%eax, %k1
 	/* transpose: limb j of the 8 elements in zmm j (lane k: element k) */
-	vmovdqu64	8(%rsi), %zmm21
-	vpermt2q	88(%rsi), %zmm8, %zmm21
-	vmovdqu64	168(%rsi), %zmm22
-	vpermt2q	240(%rsi), %zmm20, %zmm22
-	vpblendmq	%zmm22, %zmm21, %zmm19{%k1}
+	vmovdqu64	(%rsi), %zmm20
+	vpermt2q	80(%rsi), %zmm8, %zmm20
+	vmovdqu64	160(%rsi), %zmm21
+	vpermt2q	232(%rsi), %zmm19, %zmm21
+	vpblendmq	%zmm21, %zmm20, %zmm18{%k1}
+	vmovdqu64	8(%rsi), %zmm20
+	vpermt2q	88(%rsi), %zmm8, %zmm20
+	vmovdqu64	168(%rsi), %zmm21
+	vpermt2q	240(%rsi), %zmm19, %zmm21
+	vpblendmq	%zmm21, %zmm20, %zmm17{%k1}
+	vshufi64x2	$78, %zmm21, %zmm20, %zmm20
+	vmovdqu64	24(%rsi), %zmm21
+	vpermt2q	104(%rsi), %zmm8, %zmm21
+	vmovdqu64	184(%rsi), %zmm22
+	vpermt2q	256(%rsi), %zmm19, %zmm22
+	vpblendmq	%zmm22, %zmm21, %zmm16{%k1}
 	vshufi64x2	$78, %zmm22, %zmm21, %zmm21
-	vmovdqu64	24(%rsi), %zmm22
-	vpermt2q	104(%rsi), %zmm8, %zmm22
-	vmovdqu64	184(%rsi), %zmm23
-	vpermt2q	256(%rsi), %zmm20, %zmm23
-	vpblendmq	%zmm23, %zmm22, %zmm18{%k1}
+	vmovdqu64	(%rdx), %zmm22
+	vpermt2q	80(%rdx), %zmm8, %zmm22
+	vmovdqu64	160(%rdx), %zmm23
+	vpermt2q	232(%rdx), %zmm19, %zmm23
+	vpblendmq	%zmm23, %zmm22, %zmm15{%k1}
+	vmovdqu64	8(%rdx), %zmm22
+	vpermt2q	88(%rdx), %zmm8, %zmm22
+	vmovdqu64	168(%rdx), %zmm23
+	vpermt2q	240(%rdx), %zmm19, %zmm23
+	vpblendmq	%zmm23, %zmm22, %zmm14{%k1}
 	vshufi64x2	$78, %zmm23, %zmm22, %zmm22
-	vmovdqu64	(%rsi), %zmm23
-	vpermt2q	80(%rsi), %zmm8, %zmm23
-	vmovdqu64	160(%rsi), %zmm24
-	vpermt2q	232(%rsi), %zmm20, %zmm24
-	vpblendmq	%zmm24, %zmm23, %zmm17{%k1}
-	vmovdqu64	8(%rdx), %zmm23
-	vpermt2q	88(%rdx), %zmm8, %zmm23
-	vmovdqu64	168(%rdx), %zmm24
-	vpermt2q	240(%rdx), %zmm20, %zmm24
-	vpblendmq	%zmm24, %zmm23, %zmm16{%k1}
-	vshufi64x2	$78, %zmm24, %zmm23, %zmm23
-	vmovdqu64	24(%rdx), %zmm24
-	vpermt2q	104(%rdx), %zmm8, %zmm24
-	vmovdqu64	184(%rdx), %zmm25
-	vpermt2q	256(%rdx), %zmm20, %zmm25
-	vpblendmq	%zmm25, %zmm24, %zmm15{%k1}
-	vshufi64x2	$78, %zmm25, %zmm24, %zmm24
-	vmovdqu64	(%rdx), %zmm25
-	vpermt2q	80(%rdx), %zmm8, %zmm25
-	vmovdqu64	160(%rdx), %zmm8
-	vpermt2q	232(%rdx), %zmm20, %zmm8
-	vpblendmq	%zmm8, %zmm25, %zmm14{%k1}
+	vmovdqu64	24(%rdx), %zmm23
+	vpermt2q	104(%rdx), %zmm8, %zmm23
+	vmovdqu64	184(%rdx), %zmm8
+	vpermt2q	256(%rdx), %zmm19, %zmm8
+	vpblendmq	%zmm8, %zmm23, %zmm13{%k1}
+	vshufi64x2	$78, %zmm8, %zmm23, %zmm8
 	movq	$17592186044416, %rax
-	vpbroadcastq	%rax, %zmm8
-	movq	$68719476736, %rax
-	vpbroadcastq	%rax, %zmm20
-	movq	$281474976645120, %rax
-	vpbroadcastq	%rax, %zmm25
-	/* column 0: lo(a_j b_(0-j)), hi(a_j b_(-1-j)) */
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm14, %zmm17, %zmm26
-	/* column 1: lo(a_j b_(1-j)), hi(a_j b_(0-j)) */
-	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52luq	%zmm16, %zmm17, %zmm27
-	vpmadd52luq	%zmm14, %zmm19, %zmm27
-	vpxorq	%zmm28, %zmm28, %zmm28
-	vpmadd52huq	%zmm14, %zmm17, %zmm28
-	/* reduction step 0: m = column 0 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpsrlq	$52, %zmm26, %zmm29
-	vpaddq	%zmm29, %zmm27, %zmm27
-	vpmadd52luq	%zmm8, %zmm26, %zmm28
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52huq	%zmm8, %zmm26, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52luq	%zmm20, %zmm26, %zmm30
-	vpxorq	%zmm31, %zmm31, %zmm31
-	vpmadd52huq	%zmm20, %zmm26, %zmm31
-	vpmadd52luq	%zmm25, %zmm26, %zmm31
-	vpxorq	%zmm7, %zmm7, %zmm7
-	vpmadd52huq	%zmm25, %zmm26, %zmm7
-	/* column 2: lo(a_j b_(2-j)), hi(a_j b_(1-j)) */
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm23, %zmm17, %zmm26
-	vpmadd52luq	%zmm16, %zmm19, %zmm26
-	vpmadd52luq	%zmm14, %zmm21, %zmm26
-	vpmadd52huq	%zmm16, %zmm17, %zmm29
-	vpmadd52huq	%zmm14, %zmm19, %zmm29
-	/* reduction step 1: m = column 1 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm28, %zmm27, %zmm27
-	vpsrlq	$52, %zmm27, %zmm28
-	vpaddq	%zmm28, %zmm26, %zmm26
-	vpmadd52luq	%zmm8, %zmm27, %zmm29
-	vpmadd52huq	%zmm8, %zmm27, %zmm30
-	vpmadd52luq	%zmm20, %zmm27, %zmm31
-	vpmadd52huq	%zmm20, %zmm27, %zmm7
-	vpmadd52luq	%zmm25, %zmm27, %zmm7
-	vpxorq	%zmm28, %zmm28, %zmm28
-	vpmadd52huq	%zmm25, %zmm27, %zmm28
-	/* column 3: lo(a_j b_(3-j)), hi(a_j b_(2-j)) */
-	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52luq	%zmm15, %zmm17, %zmm27
-	vpmadd52luq	%zmm23, %zmm19, %zmm27
-	vpmadd52luq	%zmm16, %zmm21, %zmm27
-	vpmadd52luq	%zmm14, %zmm18, %zmm27
-	vpmadd52huq	%zmm23, %zmm17, %zmm30
-	vpmadd52huq	%zmm16, %zmm19, %zmm30
-	vpmadd52huq	%zmm14, %zmm21, %zmm30
-	/* reduction step 2: m = column 2 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm29, %zmm26, %zmm26
-	vpsrlq	$52, %zmm26, %zmm29
-	vpaddq	%zmm29, %zmm27, %zmm27
-	vpmadd52luq	%zmm8, %zmm26, %zmm30
-	vpmadd52huq	%zmm8, %zmm26, %zmm31
-	vpmadd52luq	%zmm20, %zmm26, %zmm7
-	vpmadd52huq	%zmm20, %zmm26, %zmm28
-	vpmadd52luq	%zmm25, %zmm26, %zmm28
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52huq	%zmm25, %zmm26, %zmm29
-	/* column 4: lo(a_j b_(4-j)), hi(a_j b_(3-j)) */
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm24, %zmm17, %zmm26
-	vpmadd52luq	%zmm15, %zmm19, %zmm26
-	vpmadd52luq	%zmm23, %zmm21, %zmm26
-	vpmadd52luq	%zmm16, %zmm18, %zmm26
-	vpmadd52luq	%zmm14, %zmm22, %zmm26
-	vpmadd52huq	%zmm15, %zmm17, %zmm31
-	vpmadd52huq	%zmm23, %zmm19, %zmm31
-	vpmadd52huq	%zmm16, %zmm21, %zmm31
-	vpmadd52huq	%zmm14, %zmm18, %zmm31
-	/* reduction step 3: m = column 3 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm30, %zmm27, %zmm27
-	vpsrlq	$52, %zmm27, %zmm30
-	vpaddq	%zmm30, %zmm26, %zmm26
-	vpmadd52luq	%zmm8, %zmm27, %zmm31
-	vpmadd52huq	%zmm8, %zmm27, %zmm7
-	vpmadd52luq	%zmm20, %zmm27, %zmm28
-	vpmadd52huq	%zmm20, %zmm27, %zmm29
-	vpmadd52luq	%zmm25, %zmm27, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52huq	%zmm25, %zmm27, %zmm30
-	/* column 5: lo(a_j b_(5-j)), hi(a_j b_(4-j)) */
-	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52luq	%zmm24, %zmm19, %zmm27
-	vpmadd52luq	%zmm15, %zmm21, %zmm27
-	vpmadd52luq	%zmm23, %zmm18, %zmm27
-	vpmadd52luq	%zmm16, %zmm22, %zmm27
-	vpmadd52huq	%zmm24, %zmm17, %zmm7
-	vpmadd52huq	%zmm15, %zmm19, %zmm7
-	vpmadd52huq	%zmm23, %zmm21, %zmm7
-	vpmadd52huq	%zmm16, %zmm18, %zmm7
-	vpmadd52huq	%zmm14, %zmm22, %zmm7
-	/* reduction step 4: m = column 4 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm31, %zmm26, %zmm14
-	vpsrlq	$52, %zmm14, %zmm17
-	vpaddq	%zmm17, %zmm27, %zmm27
-	vpmadd52luq	%zmm8, %zmm14, %zmm7
-	vpmadd52huq	%zmm8, %zmm14, %zmm28
-	vpmadd52luq	%zmm20, %zmm14, %zmm29
-	vpmadd52huq	%zmm20, %zmm14, %zmm30
-	vpmadd52luq	%zmm25, %zmm14, %zmm30
-	vpxorq	%zmm8, %zmm8, %zmm8
-	vpmadd52huq	%zmm25, %zmm14, %zmm8
-	/* column 6: lo(a_j b_(6-j)), hi(a_j b_(5-j)) */
-	vpxorq	%zmm14, %zmm14, %zmm14
-	vpmadd52luq	%zmm24, %zmm21, %zmm14
-	vpmadd52luq	%zmm15, %zmm18, %zmm14
-	vpmadd52luq	%zmm23, %zmm22, %zmm14
-	vpmadd52huq	%zmm24, %zmm19, %zmm28
-	vpmadd52huq	%zmm15, %zmm21, %zmm28
-	vpmadd52huq	%zmm23, %zmm18, %zmm28
-	vpmadd52huq	%zmm16, %zmm22, %zmm28
-	/* column 7: lo(a_j b_(7-j)), hi(a_j b_(6-j)) */
-	vpxorq	%zmm16, %zmm16, %zmm16
-	vpmadd52luq	%zmm24, %zmm18, %zmm16
-	vpmadd52luq	%zmm15, %zmm22, %zmm16
-	vpmadd52huq	%zmm24, %zmm21, %zmm29
-	vpmadd52huq	%zmm15, %zmm18, %zmm29
-	vpmadd52huq	%zmm23, %zmm22, %zmm29
-	/* column 8: lo(a_j b_(8-j)), hi(a_j b_(7-j)) */
-	vpxorq	%zmm17, %zmm17, %zmm17
-	vpmadd52luq	%zmm24, %zmm22, %zmm17
-	vpmadd52huq	%zmm24, %zmm18, %zmm30
-	vpmadd52huq	%zmm15, %zmm22, %zmm30
-	/* column 9: lo(a_j b_(9-j)), hi(a_j b_(8-j)) */
-	vpmadd52huq	%zmm24, %zmm22, %zmm8
-	/* t = columns 5..9 carried to 52 bits and, beside it, d = t - p from the same columns with arithmetic-shift borrows */
-	vpaddq	%zmm7, %zmm27, %zmm15
-	vpaddq	%zmm28, %zmm14, %zmm14
-	vpaddq	%zmm29, %zmm16, %zmm16
-	vpaddq	%zmm30, %zmm17, %zmm17
-	movq	$4503599627370495, %rax
-	vpbroadcastq	%rax, %zmm18
-	movq	$17592186044415, %rax
 	vpbroadcastq	%rax, %zmm19
-	vpsubq	%zmm18, %zmm15, %zmm21
-	vpsubq	%zmm19, %zmm14, %zmm19
-	vmovdqa64	%zmm16, %zmm22
-	vpsubq	%zmm20, %zmm17, %zmm20
-	vpsubq	%zmm25, %zmm8, %zmm23
-	vpsrlq	$52, %zmm15, %zmm24
-	vpsraq	$52, %zmm21, %zmm25
-	vpaddq	%zmm24, %zmm14, %zmm14
-	vpaddq	%zmm25, %zmm19, %zmm19
-	vpandq	%zmm18, %zmm15, %zmm15
-	vpandq	%zmm18, %zmm21, %zmm21
-	vpsrlq	$52, %zmm14, %zmm24
-	vpsraq	$52, %zmm19, %zmm25
-	vpaddq	%zmm24, %zmm16, %zmm16
-	vpaddq	%zmm25, %zmm22, %zmm22
-	vpandq	%zmm18, %zmm14, %zmm14
-	vpandq	%zmm18, %zmm19, %zmm19
-	vpsrlq	$52, %zmm16, %zmm24
-	vpsraq	$52, %zmm22, %zmm25
-	vpaddq	%zmm24, %zmm17, %zmm17
-	vpaddq	%zmm25, %zmm20, %zmm20
-	vpandq	%zmm18, %zmm16, %zmm16
-	vpandq	%zmm18, %zmm22, %zmm22
-	vpsrlq	$52, %zmm17, %zmm24
-	vpsraq	$52, %zmm20, %zmm25
-	vpaddq	%zmm24, %zmm8, %zmm8
-	vpaddq	%zmm25, %zmm23, %zmm23
-	vpandq	%zmm18, %zmm17, %zmm17
-	vpandq	%zmm18, %zmm20, %zmm20
-	/* d < 0 (t < p): keep t */
-	vpmovq2m	%zmm23, %k1
-	vpblendmq	%zmm15, %zmm21, %zmm13{%k1}
-	vpblendmq	%zmm14, %zmm19, %zmm12{%k1}
-	vpblendmq	%zmm16, %zmm22, %zmm11{%k1}
-	vpblendmq	%zmm17, %zmm20, %zmm10{%k1}
-	vpblendmq	%zmm8, %zmm23, %zmm9{%k1}
+	movq	$68719476736, %rax
+	vpbroadcastq	%rax, %zmm23
+	movq	$281474976645120, %rax
+	vpbroadcastq	%rax, %zmm24
+	/* column 0: lo(a_j b_(0-j)), hi(a_j b_(-1-j)) */
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpmadd52luq	%zmm15, %zmm18, %zmm25
+	/* column 1: lo(a_j b_(1-j)), hi(a_j b_(0-j)) */
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpmadd52luq	%zmm14, %zmm18, %zmm26
+	vpmadd52luq	%zmm15, %zmm17, %zmm26
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpmadd52huq	%zmm15, %zmm18, %zmm27
+	/* reduction step 0: m = column 0 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 1; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpsrlq	$52, %zmm25, %zmm28
+	vpsllq	$56, %zmm25, %zmm29
+	vpsrlq	$12, %zmm29, %zmm29
+	vpaddq	%zmm28, %zmm29, %zmm28
+	vpxorq	%zmm29, %zmm29, %zmm29
+	vpmadd52huq	%zmm19, %zmm25, %zmm29
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpmadd52luq	%zmm23, %zmm25, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpmadd52huq	%zmm23, %zmm25, %zmm31
+	vpmadd52luq	%zmm24, %zmm25, %zmm31
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52huq	%zmm24, %zmm25, %zmm7
+	/* column 2: lo(a_j b_(2-j)), hi(a_j b_(1-j)) */
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpmadd52luq	%zmm22, %zmm18, %zmm25
+	vpmadd52luq	%zmm14, %zmm17, %zmm25
+	vpmadd52luq	%zmm15, %zmm20, %zmm25
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52huq	%zmm14, %zmm18, %zmm6
+	vpmadd52huq	%zmm15, %zmm17, %zmm6
+	/* reduction step 1: m = column 1 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 2; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm27, %zmm26, %zmm26
+	vpaddq	%zmm28, %zmm26, %zmm26
+	vpsrlq	$52, %zmm26, %zmm27
+	vpsllq	$56, %zmm26, %zmm28
+	vpsrlq	$12, %zmm28, %zmm28
+	vpaddq	%zmm27, %zmm28, %zmm27
+	vpmadd52huq	%zmm19, %zmm26, %zmm30
+	vpmadd52luq	%zmm23, %zmm26, %zmm31
+	vpmadd52huq	%zmm23, %zmm26, %zmm7
+	vpmadd52luq	%zmm24, %zmm26, %zmm7
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpmadd52huq	%zmm24, %zmm26, %zmm28
+	/* column 3: lo(a_j b_(3-j)), hi(a_j b_(2-j)) */
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpmadd52luq	%zmm13, %zmm18, %zmm26
+	vpmadd52luq	%zmm22, %zmm17, %zmm26
+	vpmadd52luq	%zmm14, %zmm20, %zmm26
+	vpmadd52luq	%zmm15, %zmm16, %zmm26
+	vpxorq	%zmm5, %zmm5, %zmm5
+	vpmadd52huq	%zmm22, %zmm18, %zmm5
+	vpmadd52huq	%zmm14, %zmm17, %zmm5
+	vpmadd52huq	%zmm15, %zmm20, %zmm5
+	/* reduction step 2: m = column 2 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 3; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm6, %zmm25, %zmm25
+	vpaddq	%zmm29, %zmm25, %zmm25
+	vpaddq	%zmm27, %zmm25, %zmm25
+	vpsrlq	$52, %zmm25, %zmm27
+	vpsllq	$56, %zmm25, %zmm29
+	vpsrlq	$12, %zmm29, %zmm29
+	vpaddq	%zmm27, %zmm29, %zmm27
+	vpmadd52huq	%zmm19, %zmm25, %zmm31
+	vpmadd52luq	%zmm23, %zmm25, %zmm7
+	vpmadd52huq	%zmm23, %zmm25, %zmm28
+	vpmadd52luq	%zmm24, %zmm25, %zmm28
+	vpxorq	%zmm29, %zmm29, %zmm29
+	vpmadd52huq	%zmm24, %zmm25, %zmm29
+	/* column 4: lo(a_j b_(4-j)), hi(a_j b_(3-j)) */
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpmadd52luq	%zmm8, %zmm18, %zmm25
+	vpmadd52luq	%zmm13, %zmm17, %zmm25
+	vpmadd52luq	%zmm22, %zmm20, %zmm25
+	vpmadd52luq	%zmm14, %zmm16, %zmm25
+	vpmadd52luq	%zmm15, %zmm21, %zmm25
+	vpxorq	%zmm6, %zmm6, %zmm6
+	vpmadd52huq	%zmm13, %zmm18, %zmm6
+	vpmadd52huq	%zmm22, %zmm17, %zmm6
+	vpmadd52huq	%zmm14, %zmm20, %zmm6
+	vpmadd52huq	%zmm15, %zmm16, %zmm6
+	/* reduction step 3: m = column 3 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 4; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm5, %zmm26, %zmm26
+	vpaddq	%zmm30, %zmm26, %zmm26
+	vpaddq	%zmm27, %zmm26, %zmm26
+	vpsrlq	$52, %zmm26, %zmm27
+	vpsllq	$56, %zmm26, %zmm30
+	vpsrlq	$12, %zmm30, %zmm30
+	vpaddq	%zmm27, %zmm30, %zmm27
+	vpmadd52huq	%zmm19, %zmm26, %zmm7
+	vpmadd52luq	%zmm23, %zmm26, %zmm28
+	vpmadd52huq	%zmm23, %zmm26, %zmm29
+	vpmadd52luq	%zmm24, %zmm26, %zmm29
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpmadd52huq	%zmm24, %zmm26, %zmm30
+	/* column 5: lo(a_j b_(5-j)), hi(a_j b_(4-j)) */
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpmadd52luq	%zmm8, %zmm17, %zmm26
+	vpmadd52luq	%zmm13, %zmm20, %zmm26
+	vpmadd52luq	%zmm22, %zmm16, %zmm26
+	vpmadd52luq	%zmm14, %zmm21, %zmm26
+	vpxorq	%zmm5, %zmm5, %zmm5
+	vpmadd52huq	%zmm8, %zmm18, %zmm5
+	vpmadd52huq	%zmm13, %zmm17, %zmm5
+	vpmadd52huq	%zmm22, %zmm20, %zmm5
+	vpmadd52huq	%zmm14, %zmm16, %zmm5
+	vpmadd52huq	%zmm15, %zmm21, %zmm5
+	/* reduction step 4: m = column 4 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 5; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm6, %zmm25, %zmm15
+	vpaddq	%zmm31, %zmm15, %zmm15
+	vpaddq	%zmm27, %zmm15, %zmm15
+	vpsrlq	$52, %zmm15, %zmm18
+	vpsllq	$56, %zmm15, %zmm25
+	vpsrlq	$12, %zmm25, %zmm25
+	vpaddq	%zmm18, %zmm25, %zmm18
+	vpmadd52huq	%zmm19, %zmm15, %zmm28
+	vpmadd52luq	%zmm23, %zmm15, %zmm29
+	vpmadd52huq	%zmm23, %zmm15, %zmm30
+	vpmadd52luq	%zmm24, %zmm15, %zmm30
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpmadd52huq	%zmm24, %zmm15, %zmm19
+	/* column 6: lo(a_j b_(6-j)), hi(a_j b_(5-j)) */
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52luq	%zmm8, %zmm20, %zmm15
+	vpmadd52luq	%zmm13, %zmm16, %zmm15
+	vpmadd52luq	%zmm22, %zmm21, %zmm15
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpmadd52huq	%zmm8, %zmm17, %zmm25
+	vpmadd52huq	%zmm13, %zmm20, %zmm25
+	vpmadd52huq	%zmm22, %zmm16, %zmm25
+	vpmadd52huq	%zmm14, %zmm21, %zmm25
+	/* column 7: lo(a_j b_(7-j)), hi(a_j b_(6-j)) */
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpmadd52luq	%zmm8, %zmm16, %zmm14
+	vpmadd52luq	%zmm13, %zmm21, %zmm14
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52huq	%zmm8, %zmm20, %zmm17
+	vpmadd52huq	%zmm13, %zmm16, %zmm17
+	vpmadd52huq	%zmm22, %zmm21, %zmm17
+	/* column 8: lo(a_j b_(8-j)), hi(a_j b_(7-j)) */
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpmadd52luq	%zmm8, %zmm21, %zmm20
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpmadd52huq	%zmm8, %zmm16, %zmm22
+	vpmadd52huq	%zmm13, %zmm21, %zmm22
+	/* column 9: lo(a_j b_(9-j)), hi(a_j b_(8-j)) */
+	vpxorq	%zmm13, %zmm13, %zmm13
+	vpmadd52huq	%zmm8, %zmm21, %zmm13
+	/* e = columns 5..9 - p, lazy limbs; the sign of e by arithmetic-shift carries */
+	vpaddq	%zmm5, %zmm26, %zmm8
+	vpaddq	%zmm7, %zmm8, %zmm8
+	vpaddq	%zmm18, %zmm8, %zmm8
+	vpaddq	%zmm25, %zmm15, %zmm15
+	vpaddq	%zmm28, %zmm15, %zmm15
+	vpaddq	%zmm17, %zmm14, %zmm14
+	vpaddq	%zmm29, %zmm14, %zmm14
+	vpaddq	%zmm22, %zmm20, %zmm16
+	vpaddq	%zmm30, %zmm16, %zmm16
+	vpaddq	%zmm19, %zmm13, %zmm13
+	movq	$4503599627370495, %rax
+	vpbroadcastq	%rax, %zmm17
+	movq	$17592186044415, %rax
+	vpbroadcastq	%rax, %zmm18
+	vpsubq	%zmm17, %zmm8, %zmm19
+	vpsubq	%zmm18, %zmm15, %zmm18
+	vpsubq	%zmm23, %zmm16, %zmm20
+	vpsubq	%zmm24, %zmm13, %zmm21
+	vpsraq	$52, %zmm19, %zmm22
+	vpaddq	%zmm22, %zmm18, %zmm22
+	vpsraq	$52, %zmm22, %zmm22
+	vpaddq	%zmm22, %zmm14, %zmm22
+	vpsraq	$52, %zmm22, %zmm22
+	vpaddq	%zmm22, %zmm20, %zmm22
+	vpsraq	$52, %zmm22, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm22
+	vpmovq2m	%zmm22, %k1
+	/* r = e < 0 (t < p) ? columns : e, then carried to 52-bit limbs */
+	vpblendmq	%zmm8, %zmm19, %zmm12{%k1}
+	vpblendmq	%zmm15, %zmm18, %zmm11{%k1}
+	vpblendmq	%zmm16, %zmm20, %zmm10{%k1}
+	vpblendmq	%zmm13, %zmm21, %zmm9{%k1}
+	vpsraq	$52, %zmm12, %zmm8
+	vpaddq	%zmm8, %zmm11, %zmm11
+	vpandq	%zmm17, %zmm12, %zmm12
+	vpsraq	$52, %zmm11, %zmm8
+	vpaddq	%zmm8, %zmm14, %zmm14
+	vpandq	%zmm17, %zmm11, %zmm11
+	vpsraq	$52, %zmm14, %zmm8
+	vpaddq	%zmm8, %zmm10, %zmm10
+	vpandq	%zmm17, %zmm14, %zmm14
+	vpsraq	$52, %zmm10, %zmm8
+	vpaddq	%zmm8, %zmm9, %zmm9
+	vpandq	%zmm17, %zmm10, %zmm10
 	/* transpose back and store */
 	movq	$18282773019571545120, %rax
 	vmovq	%rax, %xmm8
 	vpmovzxbq	%xmm8, %zmm8
-	vpsrlq	$4, %zmm8, %zmm14
+	vpsrlq	$4, %zmm8, %zmm13
 	movq	$8431584026885882368, %rax
 	vmovq	%rax, %xmm15
 	vpmovzxbq	%xmm15, %zmm15
@@ -278,24 +298,24 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	vmovdqu64	%zmm15, 104(%rdi)
 	vmovdqu64	%zmm15, 176(%rdi)
 	vmovdqu64	%zmm9, 256(%rdi)
-	vshufi64x2	$68, %zmm12, %zmm13, %zmm9
-	vshufi64x2	$68, %zmm10, %zmm11, %zmm15
+	vshufi64x2	$68, %zmm11, %zmm12, %zmm9
+	vshufi64x2	$68, %zmm10, %zmm14, %zmm15
 	vmovdqa64	%zmm9, %zmm16
 	vpermt2q	%zmm15, %zmm8, %zmm16
 	vmovdqu64	%ymm16, (%rdi)
 	vextracti64x4	$1, %zmm16, 40(%rdi)
 	vmovdqa64	%zmm9, %zmm9
-	vpermt2q	%zmm15, %zmm14, %zmm9
+	vpermt2q	%zmm15, %zmm13, %zmm9
 	vmovdqu64	%ymm9, 80(%rdi)
 	vextracti64x4	$1, %zmm9, 120(%rdi)
-	vshufi64x2	$238, %zmm12, %zmm13, %zmm9
-	vshufi64x2	$238, %zmm10, %zmm11, %zmm10
+	vshufi64x2	$238, %zmm11, %zmm12, %zmm9
+	vshufi64x2	$238, %zmm10, %zmm14, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vpermt2q	%zmm10, %zmm8, %zmm11
 	vmovdqu64	%ymm11, 160(%rdi)
 	vextracti64x4	$1, %zmm11, 200(%rdi)
 	vmovdqa64	%zmm9, %zmm8
-	vpermt2q	%zmm10, %zmm14, %zmm8
+	vpermt2q	%zmm10, %zmm13, %zmm8
 	vmovdqu64	%ymm8, 240(%rdi)
 	vextracti64x4	$1, %zmm8, 280(%rdi)
 	vzeroupper
@@ -313,43 +333,46 @@ LF_WIN64_ENTRY(lf_p256_mont_mult_x8_ifma)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rdi, 0
 	.seh_pushreg %rdi
-	subq	$152, %rsp
-	.cfi_adjust_cfa_offset 152
-	.seh_stackalloc 152
-	vmovaps	%xmm7, (%rsp)
-	.seh_savexmm %xmm7, 0
-	vmovaps	%xmm8, 16(%rsp)
-	.seh_savexmm %xmm8, 16
-	vmovaps	%xmm9, 32(%rsp)
-	.seh_savexmm %xmm9, 32
-	vmovaps	%xmm10, 48(%rsp)
-	.seh_savexmm %xmm10, 48
-	vmovaps	%xmm11, 64(%rsp)
-	.seh_savexmm %xmm11, 64
-	vmovaps	%xmm12, 80(%rsp)
-	.seh_savexmm %xmm12, 80
-	vmovaps	%xmm13, 96(%rsp)
-	.seh_savexmm %xmm13, 96
-	vmovaps	%xmm14, 112(%rsp)
-	.seh_savexmm %xmm14, 112
-	vmovaps	%xmm15, 128(%rsp)
-	.seh_savexmm %xmm15, 128
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	.seh_stackalloc 168
+	vmovaps	%xmm6, (%rsp)
+	.seh_savexmm %xmm6, 0
+	vmovaps	%xmm7, 16(%rsp)
+	.seh_savexmm %xmm7, 16
+	vmovaps	%xmm8, 32(%rsp)
+	.seh_savexmm %xmm8, 32
+	vmovaps	%xmm9, 48(%rsp)
+	.seh_savexmm %xmm9, 48
+	vmovaps	%xmm10, 64(%rsp)
+	.seh_savexmm %xmm10, 64
+	vmovaps	%xmm11, 80(%rsp)
+	.seh_savexmm %xmm11, 80
+	vmovaps	%xmm12, 96(%rsp)
+	.seh_savexmm %xmm12, 96
+	vmovaps	%xmm13, 112(%rsp)
+	.seh_savexmm %xmm13, 112
+	vmovaps	%xmm14, 128(%rsp)
+	.seh_savexmm %xmm14, 128
+	vmovaps	%xmm15, 144(%rsp)
+	.seh_savexmm %xmm15, 144
 	.seh_endprologue
 	movq	%rcx, %rdi
 	movq	%rdx, %rsi
 	movq	%r8, %rdx
 	call	LF_BODY(lf_p256_mont_mult_x8_ifma)
-	vmovaps	(%rsp), %xmm7
-	vmovaps	16(%rsp), %xmm8
-	vmovaps	32(%rsp), %xmm9
-	vmovaps	48(%rsp), %xmm10
-	vmovaps	64(%rsp), %xmm11
-	vmovaps	80(%rsp), %xmm12
-	vmovaps	96(%rsp), %xmm13
-	vmovaps	112(%rsp), %xmm14
-	vmovaps	128(%rsp), %xmm15
-	addq	$152, %rsp
-	.cfi_adjust_cfa_offset -152
+	vmovaps	(%rsp), %xmm6
+	vmovaps	16(%rsp), %xmm7
+	vmovaps	32(%rsp), %xmm8
+	vmovaps	48(%rsp), %xmm9
+	vmovaps	64(%rsp), %xmm10
+	vmovaps	80(%rsp), %xmm11
+	vmovaps	96(%rsp), %xmm12
+	vmovaps	112(%rsp), %xmm13
+	vmovaps	128(%rsp), %xmm14
+	vmovaps	144(%rsp), %xmm15
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rdi

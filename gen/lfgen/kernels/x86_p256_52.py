@@ -57,7 +57,7 @@ borrows, the sign of d's top limb selects t by CMOVS.
 from peachpy.x86_64 import (GeneralPurposeRegister64 as G, ZMMRegister as Z, KRegister,
                             MOV, ADD, SUB, XOR, AND, LEA, NEG, SHR, SHL, SAR, SHRD, BZHI, MULX,
                             CMOVS, TEST, KMOVB, VMOVQ, VMOVDQU64, VMOVDQA64, VPBROADCASTQ,
-                            VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VALIGNQ,
+                            VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VPSLLQ, VALIGNQ,
                             VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VINSERTI64X4,
                             VPUNPCKLQDQ, VPUNPCKHQDQ, VSHUFI64X2, VPERMT2Q, VPERMQ, VPMOVZXBQ,
                             VPMOVQ2M, VPBLENDMQ, VEXTRACTI64X4, rdx, zword, k7 as K7)
@@ -184,19 +184,15 @@ def ifma_body(f, rp, ap, bp):
 
 # ---- x8: eight elements, one per lane -----------------------------------------------------------
 
-def _nibbles_idx(idx_lo, idx_hi):
-    """A zmm whose lane l holds idx_lo[l] | idx_hi[l] << 4: the index vector idx_lo for
-    VPERMT2Q/VPERMQ (they read the low 4/3 bits only) and, after VPSRLQ by 4, idx_hi."""
+def _idx_pair(idx_lo, idx_hi):
+    """Two index vectors from one immediate: VPMOVZXBQ of the bytes idx_lo[l] | idx_hi[l] << 4
+    is idx_lo for VPERMT2Q/VPERMQ (they read the low 4/3 bits of a lane only) and VPSRLQ of
+    it by 4 is idx_hi."""
     t = G()
     MOV(t, sum((lo | hi << 4) << (8 * l) for l, (lo, hi) in enumerate(zip(idx_lo, idx_hi))))
-    x, z = Z(), Z()
+    x, lo = Z(), Z()
     VMOVQ(x.as_xmm, t)
-    VPMOVZXBQ(z, x.as_xmm)
-    return z
-
-
-def _idx_pair(idx_lo, idx_hi):
-    lo = _nibbles_idx(idx_lo, idx_hi)
+    VPMOVZXBQ(lo, x.as_xmm)
     hi = Z()
     VPSRLQ(hi, lo, 4)
     return lo, hi
@@ -241,31 +237,28 @@ def x8_perms():
     return (idx_a, idx_b), (idx_r1, idx_r2), (idx_v1, idx_v2)
 
 
-def _transpose_in(ptr, idx, khi):
-    """Limb registers L0..L4 of the 8 elements at ptr (element k at qwords 5k..5k+4; lane k
-    of L_j = limb j of element k). Two levels: H = VPERMT2Q over two 8-qword windows (one
-    load, one memory operand) holding four elements' limbs j and j + 1; then per limb pair
-    L_j = VPBLENDMQ(H_a, H_b) and L_(j+1) = VSHUFI64X2(H_a, H_b); limb 0 by a blend alone.
-    idx = (idx_a, idx_b), the VPERMT2Q indices of x8_in_perms."""
+def _transpose_in(ptr, idx, khi, L, part):
+    """Limb registers of the 8 elements at ptr (element k at qwords 5k..5k+4; lane k of L_j =
+    limb j of element k) into L: part 0 = limb 0, part 1 = limbs 1, 2, part 3 = limbs 3, 4.
+    Two levels: H = VPERMT2Q over two 8-qword windows (one load, one memory operand) holding
+    four elements' limbs j and j + 1; then per limb pair L_j = VPBLENDMQ(H_a, H_b) and
+    L_(j+1) = VSHUFI64X2(H_a, H_b); limb 0 by a blend alone. idx = (idx_a, idx_b), the
+    VPERMT2Q indices of x8_perms."""
     idx_a, idx_b = idx
-    L = [None] * 5
 
     def perm(w1, ix, w2):
         h = Z()
         VMOVDQU64(h, [ptr + 8 * w1])
         VPERMT2Q(h, ix, [ptr + 8 * w2])
         return h
-    for j in (1, 3):
-        Ha = perm(j, idx_a, 10 + j)             # [e0..e3 limb j | e0..e3 limb j+1]
-        Hb = perm(20 + j, idx_b, 29 + j)        # [e4..e7 limb j+1 | e4..e7 limb j]
-        L[j], L[j + 1] = Z(), Z()
-        VPBLENDMQ(L[j](khi), Ha, Hb)
+    j = part
+    Ha = perm(j, idx_a, 10 + j)                 # [e0..e3 limb j | e0..e3 limb j+1]
+    Hb = perm(20 + j, idx_b, 29 + j)            # [e4..e7 limb j+1 | e4..e7 limb j]
+    L[j] = Z()
+    VPBLENDMQ(L[j](khi), Ha, Hb)
+    if j:
+        L[j + 1] = Z()
         VSHUFI64X2(L[j + 1], Ha, Hb, 0x4E)
-    Ha = perm(0, idx_a, 10)                     # lanes 0..3: e0..e3 limb 0
-    Hb = perm(20, idx_b, 29)                    # lanes 4..7: e4..e7 limb 0
-    L[0] = Z()
-    VPBLENDMQ(L[0](khi), Ha, Hb)
-    return L
 
 
 def _transpose_out(ptr, L, idx_r, idx_v):
@@ -301,13 +294,18 @@ def x8_body(f, rp, ap, bp):
     MOV(t.as_dword, 0xF0)
     KMOVB(khi, t.as_dword)
     f.comment("transpose: limb j of the 8 elements in zmm j (lane k: element k)")
-    A = _transpose_in(ap, idx_in, khi)
-    B = _transpose_in(bp, idx_in, khi)
+    A, B = [None] * 5, [None] * 5
+    for X, ptr in ((A, ap), (B, bp)):
+        for part in (0, 1, 3):
+            _transpose_in(ptr, idx_in, khi, X, part)
     k44, k36, kp4 = _bcast(K44), _bcast(K36), _bcast(KP4)
-    # P[c]: the lo products of column c (and the carry of column c - 1); R[c]: its hi
-    # products first, then the reduction terms of earlier quotient digits -- two chains per
-    # column, so no IFMA waits on a long accumulator chain; column c = P[c] + R[c]
-    P, R = [None] * 11, [None] * 11
+    # Column c is the sum of up to four registers, so that no IFMA waits on a long chain:
+    # P[c] the lo(a_j b_(c-j)) products, H[c] the hi(a_j b_(c-1-j)) products (both need no
+    # quotient digit and run ahead), R[c] the reduction terms of the quotient digits m_(c-2)
+    # .. m_(c-5), and late[c] = carry(m_(c-1)) + lo(m_(c-1), 2^44), by shifts: the path from
+    # one digit to the next is shifts and adds, no IFMA.
+    P, H, R = [None] * 10, [None] * 10, [None] * 10
+    late = {}
 
     def acc(regs, c, op, x, y):
         if regs[c] is None:
@@ -322,66 +320,78 @@ def x8_body(f, rp, ap, bp):
                 acc(P, c, VPMADD52LUQ, A[j], B[c - j])
         for j in range(5):
             if 0 <= c - 1 - j <= 4:
-                acc(R, c, VPMADD52HUQ, A[j], B[c - 1 - j])
+                acc(H, c, VPMADD52HUQ, A[j], B[c - 1 - j])
 
     def column(c):
-        if R[c] is None or P[c] is None:
-            return P[c] if R[c] is None else R[c]
-        x = Z()
-        VPADDQ(x, P[c], R[c])
+        parts = [r[c] for r in (P, H, R) if r[c] is not None] + ([late.pop(c)] if c in late else [])
+        x = parts[0]
+        for y in parts[1:]:
+            s_ = Z()
+            VPADDQ(s_, x, y)
+            x = s_
         return x
 
     products(0)
     products(1)
     for i in range(5):
-        f.comment("reduction step %d: m = column %d mod 2^52 (IFMA reads the low 52 bits): "
-                  "its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4)" % (i, i))
+        f.comment("reduction step %d: m = column %d (IFMA reads its low 52 bits); carry + lo(m, "
+                  "2^44) = (m >> 52) + ((m mod 2^8) << 44) into column %d; hi(m, 2^44), lo/hi(m, "
+                  "2^36), lo/hi(m, p4)" % (i, i, i + 1))
         m = column(i)
-        c = Z()
+        c, u, lo, z = Z(), Z(), Z(), Z()
         VPSRLQ(c, m, 52)
-        VPADDQ(P[i + 1], P[i + 1], c)
-        acc(R, i + 1, VPMADD52LUQ, m, k44)
+        VPSLLQ(u, m, 56)
+        VPSRLQ(lo, u, 12)
+        VPADDQ(z, lo, c)
+        late[i + 1] = z
         acc(R, i + 2, VPMADD52HUQ, m, k44)
         acc(R, i + 3, VPMADD52LUQ, m, k36)
         acc(R, i + 4, VPMADD52HUQ, m, k36)
         acc(R, i + 4, VPMADD52LUQ, m, kp4)
         acc(R, i + 5, VPMADD52HUQ, m, kp4)
-        if i + 2 <= 9:
-            products(i + 2)
+        products(i + 2)
     for c in range(7, 10):
         products(c)
-    f.comment("t = columns 5..9 carried to 52 bits and, beside it, d = t - p from the same "
-              "columns with arithmetic-shift borrows")
+    f.comment("e = columns 5..9 - p, lazy limbs; the sign of e by arithmetic-shift carries")
     C = [column(c) for c in range(5, 10)]
     m52 = _bcast(M52)
     pc = [m52, _bcast(PL[1]), None, k36, kp4]
-    D = []
+    E = []
     for j in range(5):
-        d = Z()
         if pc[j] is None:
-            VMOVDQA64(d, C[j])
-        else:
-            VPSUBQ(d, C[j], pc[j])
-        D.append(d)
-    T = C
-    for j in range(4):
-        x, y = Z(), Z()
-        VPSRLQ(x, T[j], 52)
-        VPSRAQ(y, D[j], 52)
-        VPADDQ(T[j + 1], T[j + 1], x)
-        VPADDQ(D[j + 1], D[j + 1], y)
-        VPANDQ(T[j], T[j], m52)
-        VPANDQ(D[j], D[j], m52)
-    f.comment("d < 0 (t < p): keep t")
-    ks = KRegister()
-    VPMOVQ2M(ks, D[4])
-    R = []
+            E.append(C[j])
+            continue
+        e = Z()
+        VPSUBQ(e, C[j], pc[j])
+        E.append(e)
+    s_ = None
     for j in range(5):
-        r = Z()
-        VPBLENDMQ(r(ks), D[j], T[j])
-        R.append(r)
+        x = E[j]
+        if s_ is not None:
+            y = Z()
+            VPADDQ(y, x, s_)
+            x = y
+        if j < 4:
+            s_ = Z()
+            VPSRAQ(s_, x, 52)
+    ks = KRegister()
+    VPMOVQ2M(ks, x)
+    f.comment("r = e < 0 (t < p) ? columns : e, then carried to 52-bit limbs")
+    Rr = []
+    for j in range(5):
+        if pc[j] is None:
+            Rr.append(C[j])
+        else:
+            r = Z()
+            VPBLENDMQ(r(ks), E[j], C[j])
+            Rr.append(r)
+    for j in range(4):
+        y = Z()
+        VPSRAQ(y, Rr[j], 52)
+        VPADDQ(Rr[j + 1], Rr[j + 1], y)
+        VPANDQ(Rr[j], Rr[j], m52)
     f.comment("transpose back and store")
-    _transpose_out(rp, R, _idx_pair(*pr), _idx_pair(*pv))
+    _transpose_out(rp, Rr, _idx_pair(*pr), _idx_pair(*pv))
 
 
 # ---- mulx: scalar ----------------------------------------------------------------------------
