@@ -24,12 +24,12 @@ MontgomeryIntegerPolynomialP256.mult batched)
  *    lanes of AVX-512 IFMA as in Gueron-Krasnov's and OpenSSL's RSAZ IFMA code.
  *
  * Algorithm (ifma, x86_64):
- *    Lane = element: operands transposed to five limb zmm (VINSERTI64X4, VPUNPCK,
- *    VSHUFI64X2; limb 4 by VPERMT2Q), five rows of ten VPMADD52LUQ/HUQ into ten column
- *    registers with the reduction step specialised to p (m = the column itself; carry
- *    by shift and add, six IFMA with 2^44, 2^36, p4), t carried to 52 bits, t - p with
- *    VPSRAQ borrows, VPMOVQ2M + VPBLENDMQ on the sign, transposed back (row stores,
- *    limb 4 by masked stores of lane pairs). No branch.
+ *    Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned
+ *    windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column
+ *    accumulators, the reduction step specialised to p (m = the column itself; carry
+ *    and lo(m, 2^44) by shifts, five IFMA with 2^44, 2^36, p4), the sign of columns
+ *    5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed
+ *    back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mont_mult_x8.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)

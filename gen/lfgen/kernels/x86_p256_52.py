@@ -12,8 +12,9 @@ m being those bits: what is left is column i >> 52, the carry into column i + 1)
 at column i + 1. So a reduction step is: carry column i >> 52 into column i + 1, then add
 lo/hi(m, 2^44) at columns i + 1 / i + 2, lo/hi(m, 2^36) at i + 3 / i + 4 and lo/hi(m, p4)
 at i + 4 / i + 5 (lo(x, y) = x y mod 2^52, hi(x, y) = x y >> 52) -- the "x8" and "mulx"
-variants use this form (six 52x52 products per step instead of ten); "ifma" multiplies the
-whole modulus vector, as the JDK.
+variants use this form (six 52x52 products per step instead of ten; "x8" makes the carry and
+lo(m, 2^44) = (m mod 2^8) 2^44 by shifts, five IFMA per step); "ifma" multiplies the whole
+modulus vector, as the JDK.
 
 ifma (one element, the JDK's AVX-512 montgomeryMultiply): A = a0..a4 and M = p in lanes 0..4
 of a zmm (masked load, lanes 5..7 zero). Per row i: T = lo(A, b_i) and H = hi(A, b_i) into
@@ -32,20 +33,33 @@ Final step, constant time, all in lanes with mask-register carries:
 The quotient digits, the carries and the choice never reach a branch or an address
 (f.secret_independent checks it).
 
-x8 (eight elements, lane k of limb register j = limb j of one element): columns C0..C9 are
-registers, each the sum of two accumulators: P_c (the lo(A_j, B_(c-j)) products, then the
-carry of column c - 1) and R_c (the hi(A_j, B_(c-1-j)) products, then the reduction terms),
-so that the products (which need no quotient digit) form short chains that run ahead, in
-column order. Reduction step i: m = P_i + R_i (the IFMA reads its low 52 bits), P_(i+1) +=
-m >> 52, then lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) into R_(i+1..i+5) (six IFMA): the
-critical path is one IFMA and one add per step. Then t = columns 5..9 carried to 52 bits and,
-in parallel, d = t - p from the same columns (lazy limbs minus p's, arithmetic-shift
-borrows); r = d unless d < 0 (VPMOVQ2M of d4's sign, VPBLENDMQ).
-Transposition in: limbs 0..3 by 256-bit row loads of elements k and k+4 (VINSERTI64X4),
-VPUNPCK[LH]QDQ and VSHUFI64X2 -- this puts the elements in lane order 0, 1, 4, 5, 2, 3, 6, 7,
-which every register shares; limb 4 by two VPERMT2Q over loads that hold two wanted qwords
-each and a masked move. Out: the inverse shuffles, row stores of 256 bits (VEXTRACTI64X4 to
-memory for elements 4..7) and limb 4 by merge-masked stores of two lanes (VPERMQ first).
+x8 (eight elements, lane k of limb register j = limb j of element k). Timing on a
+Sapphire Rapids-class core showed the kernel bound by its dependency chains as much as by its
+~190 512-bit uops (all on ports 0 and 5; shuffles on 5 only), with a cycle of bypass between
+IFMA and the integer ALU each way, so the layout is chosen for short chains:
+Column c is the sum of up to four registers: P_c, the lo(A_j, B_(c-j)) products; H_c, the
+hi(A_j, B_(c-1-j)) products (both need no quotient digit and run ahead); R_c, the reduction
+terms of the digits m_(c-5) .. m_(c-2) (one per digit, in digit order); and z_(c-1) =
+(m_(c-1) >> 52) + ((m_(c-1) mod 2^8) << 44), the carry out of column c - 1 plus lo(m_(c-1),
+2^44), made by VPSRLQ/VPSLLQ/VPSRLQ/VPADDQ. Reduction step i: m = column i (IFMA reads its
+low 52 bits), z_i, then hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) into R_(i+2..i+5) (five
+IFMA): from one digit to the next the path is shifts and adds, no IFMA. Products of column
+i + 2 are issued after step i.
+Final step: e = columns 5..9 - p as lazy limbs; the sign of e by an arithmetic-shift carry
+chain (VPSRAQ/VPADDQ, no masking: only the top limb's sign is kept), VPMOVQ2M; then r_j =
+e < 0 ? column_j : e_j (VPBLENDMQ; limb 2 of p is 0) and r carried to 52-bit limbs with
+arithmetic shifts -- one selection, one normalisation.
+Transposition in (x8_perms has the index vectors and checks them on a model of memory): for
+limb pairs (1, 2), (3, 4) and limb 0, H_a = VPERMT2Q over two 8-qword windows (a load and a
+memory operand, unaligned) with limbs j, j + 1 of elements 0..3 in its halves, H_b the same
+for elements 4..7 with the halves swapped; L_j = VPBLENDMQ(H_a, H_b) (upper lanes from H_b)
+and L_(j+1) = VSHUFI64X2(H_a, H_b). The two VPERMT2Q index vectors come from one VPMOVZXBQ
+(the second is VPSRLQ by 4 of it: the permutes read the low 4 bits of a lane only).
+Transposition out: limb 4 first, by two VPERMQ putting elements e, e + 1 five lanes apart and
+four plain 8-qword stores (qwords 5e + 4 and 5e + 9; the other qwords they write are limbs
+0..3, rewritten by the next stores); then VSHUFI64X2 pairs [L0 | L1], [L2 | L3] of elements
+0..3 and 4..7, VPERMT2Q rows [e_k limbs 0..3 | e_(k+1) limbs 0..3], stored as two 256-bit
+halves. Every load precedes the first store, so r may alias a or b.
 
 mulx (scalar, one element): the ref's row order with the reduction step above: ten column
 registers kept as a sliding window of six; a product x y splits as lo = BZHI(l, 52), hi =
