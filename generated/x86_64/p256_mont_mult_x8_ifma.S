@@ -17,7 +17,7 @@ MontgomeryIntegerPolynomialP256.mult batched)
  *    and/or b (the same 40 limbs; partial overlaps are not allowed). Other inputs
  *    give an unspecified result, never a fault. Constant time: no branch or
  *    address depends on a or b.
- * Requires CPU features: avx avx512dq avx512f avx512ifma avx512vl (LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL)
+ * Requires CPU features: avx avx512dq avx512f avx512ifma avx512vbmi avx512vl (LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK MontgomeryIntegerPolynomialP256.mult (JDK-8329538), batched across the
@@ -27,7 +27,7 @@ MontgomeryIntegerPolynomialP256.mult batched)
  *    Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned
  *    windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column
  *    accumulators, the reduction step specialised to p (m = the column itself; carry
- *    and lo(m, 2^44) by shifts, five IFMA with 2^44, 2^36, p4), the sign of columns
+ *    and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), the sign of columns
  *    5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed
  *    back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch.
  *
@@ -38,7 +38,7 @@ MontgomeryIntegerPolynomialP256.mult batched)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_mult_x8_ifma is an entry
  * that saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
  * SysV registers and calls this body, lf_p256_mont_mult_x8_ifma_sysv.
- * 257 instructions.
+ * 251 instructions.
  */
 #include "lf_asm.h"
 
@@ -91,124 +91,118 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	vpbroadcastq	%rax, %zmm23
 	movq	$281474976645120, %rax
 	vpbroadcastq	%rax, %zmm24
+	movq	$1191870604524596, %rax
+	vpbroadcastq	%rax, %zmm25
+	movq	$4486007441330175, %rax
+	vpbroadcastq	%rax, %zmm26
 	/* column 0: lo(a_j b_(0-j)), hi(a_j b_(-1-j)) */
-	vpxorq	%zmm25, %zmm25, %zmm25
-	vpmadd52luq	%zmm15, %zmm18, %zmm25
-	/* column 1: lo(a_j b_(1-j)), hi(a_j b_(0-j)) */
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm14, %zmm18, %zmm26
-	vpmadd52luq	%zmm15, %zmm17, %zmm26
 	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52huq	%zmm15, %zmm18, %zmm27
-	/* reduction step 0: m = column 0 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 1; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpsrlq	$52, %zmm25, %zmm28
-	vpsllq	$56, %zmm25, %zmm29
-	vpsrlq	$12, %zmm29, %zmm29
-	vpaddq	%zmm28, %zmm29, %zmm28
-	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52huq	%zmm19, %zmm25, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52luq	%zmm23, %zmm25, %zmm30
-	vpxorq	%zmm31, %zmm31, %zmm31
-	vpmadd52huq	%zmm23, %zmm25, %zmm31
-	vpmadd52luq	%zmm24, %zmm25, %zmm31
-	vpxorq	%zmm7, %zmm7, %zmm7
-	vpmadd52huq	%zmm24, %zmm25, %zmm7
-	/* column 2: lo(a_j b_(2-j)), hi(a_j b_(1-j)) */
-	vpxorq	%zmm25, %zmm25, %zmm25
-	vpmadd52luq	%zmm22, %zmm18, %zmm25
-	vpmadd52luq	%zmm14, %zmm17, %zmm25
-	vpmadd52luq	%zmm15, %zmm20, %zmm25
-	vpxorq	%zmm6, %zmm6, %zmm6
-	vpmadd52huq	%zmm14, %zmm18, %zmm6
-	vpmadd52huq	%zmm15, %zmm17, %zmm6
-	/* reduction step 1: m = column 1 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 2; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm27, %zmm26, %zmm26
-	vpaddq	%zmm28, %zmm26, %zmm26
-	vpsrlq	$52, %zmm26, %zmm27
-	vpsllq	$56, %zmm26, %zmm28
-	vpsrlq	$12, %zmm28, %zmm28
-	vpaddq	%zmm27, %zmm28, %zmm27
-	vpmadd52huq	%zmm19, %zmm26, %zmm30
-	vpmadd52luq	%zmm23, %zmm26, %zmm31
-	vpmadd52huq	%zmm23, %zmm26, %zmm7
-	vpmadd52luq	%zmm24, %zmm26, %zmm7
+	vpmadd52luq	%zmm15, %zmm18, %zmm27
+	/* column 1: lo(a_j b_(1-j)), hi(a_j b_(0-j)) */
 	vpxorq	%zmm28, %zmm28, %zmm28
-	vpmadd52huq	%zmm24, %zmm26, %zmm28
-	/* column 3: lo(a_j b_(3-j)), hi(a_j b_(2-j)) */
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm13, %zmm18, %zmm26
-	vpmadd52luq	%zmm22, %zmm17, %zmm26
-	vpmadd52luq	%zmm14, %zmm20, %zmm26
-	vpmadd52luq	%zmm15, %zmm16, %zmm26
-	vpxorq	%zmm5, %zmm5, %zmm5
-	vpmadd52huq	%zmm22, %zmm18, %zmm5
-	vpmadd52huq	%zmm14, %zmm17, %zmm5
-	vpmadd52huq	%zmm15, %zmm20, %zmm5
-	/* reduction step 2: m = column 2 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 3; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm6, %zmm25, %zmm25
-	vpaddq	%zmm29, %zmm25, %zmm25
-	vpaddq	%zmm27, %zmm25, %zmm25
-	vpsrlq	$52, %zmm25, %zmm27
-	vpsllq	$56, %zmm25, %zmm29
-	vpsrlq	$12, %zmm29, %zmm29
-	vpaddq	%zmm27, %zmm29, %zmm27
-	vpmadd52huq	%zmm19, %zmm25, %zmm31
-	vpmadd52luq	%zmm23, %zmm25, %zmm7
-	vpmadd52huq	%zmm23, %zmm25, %zmm28
-	vpmadd52luq	%zmm24, %zmm25, %zmm28
+	vpmadd52luq	%zmm14, %zmm18, %zmm28
+	vpmadd52luq	%zmm15, %zmm17, %zmm28
 	vpxorq	%zmm29, %zmm29, %zmm29
-	vpmadd52huq	%zmm24, %zmm25, %zmm29
-	/* column 4: lo(a_j b_(4-j)), hi(a_j b_(3-j)) */
-	vpxorq	%zmm25, %zmm25, %zmm25
-	vpmadd52luq	%zmm8, %zmm18, %zmm25
-	vpmadd52luq	%zmm13, %zmm17, %zmm25
-	vpmadd52luq	%zmm22, %zmm20, %zmm25
-	vpmadd52luq	%zmm14, %zmm16, %zmm25
-	vpmadd52luq	%zmm15, %zmm21, %zmm25
+	vpmadd52huq	%zmm15, %zmm18, %zmm29
+	/* reduction step 0: m = column 0 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 1; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpmultishiftqb	%zmm27, %zmm25, %zmm30
+	vpandq	%zmm26, %zmm30, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpmadd52huq	%zmm19, %zmm27, %zmm31
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52luq	%zmm23, %zmm27, %zmm7
 	vpxorq	%zmm6, %zmm6, %zmm6
-	vpmadd52huq	%zmm13, %zmm18, %zmm6
-	vpmadd52huq	%zmm22, %zmm17, %zmm6
-	vpmadd52huq	%zmm14, %zmm20, %zmm6
-	vpmadd52huq	%zmm15, %zmm16, %zmm6
-	/* reduction step 3: m = column 3 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 4; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm5, %zmm26, %zmm26
-	vpaddq	%zmm30, %zmm26, %zmm26
-	vpaddq	%zmm27, %zmm26, %zmm26
-	vpsrlq	$52, %zmm26, %zmm27
-	vpsllq	$56, %zmm26, %zmm30
-	vpsrlq	$12, %zmm30, %zmm30
-	vpaddq	%zmm27, %zmm30, %zmm27
-	vpmadd52huq	%zmm19, %zmm26, %zmm7
-	vpmadd52luq	%zmm23, %zmm26, %zmm28
-	vpmadd52huq	%zmm23, %zmm26, %zmm29
-	vpmadd52luq	%zmm24, %zmm26, %zmm29
-	vpxorq	%zmm30, %zmm30, %zmm30
-	vpmadd52huq	%zmm24, %zmm26, %zmm30
-	/* column 5: lo(a_j b_(5-j)), hi(a_j b_(4-j)) */
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52luq	%zmm8, %zmm17, %zmm26
-	vpmadd52luq	%zmm13, %zmm20, %zmm26
-	vpmadd52luq	%zmm22, %zmm16, %zmm26
-	vpmadd52luq	%zmm14, %zmm21, %zmm26
+	vpmadd52huq	%zmm23, %zmm27, %zmm6
+	vpmadd52luq	%zmm24, %zmm27, %zmm6
 	vpxorq	%zmm5, %zmm5, %zmm5
-	vpmadd52huq	%zmm8, %zmm18, %zmm5
-	vpmadd52huq	%zmm13, %zmm17, %zmm5
-	vpmadd52huq	%zmm22, %zmm20, %zmm5
-	vpmadd52huq	%zmm14, %zmm16, %zmm5
-	vpmadd52huq	%zmm15, %zmm21, %zmm5
+	vpmadd52huq	%zmm24, %zmm27, %zmm5
+	/* column 2: lo(a_j b_(2-j)), hi(a_j b_(1-j)) */
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpmadd52luq	%zmm22, %zmm18, %zmm27
+	vpmadd52luq	%zmm14, %zmm17, %zmm27
+	vpmadd52luq	%zmm15, %zmm20, %zmm27
+	vpxorq	%zmm4, %zmm4, %zmm4
+	vpmadd52huq	%zmm14, %zmm18, %zmm4
+	vpmadd52huq	%zmm15, %zmm17, %zmm4
+	/* reduction step 1: m = column 1 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 2; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm29, %zmm28, %zmm28
+	vpaddq	%zmm30, %zmm28, %zmm28
+	vpmultishiftqb	%zmm28, %zmm25, %zmm29
+	vpandq	%zmm26, %zmm29, %zmm29
+	vpmadd52huq	%zmm19, %zmm28, %zmm7
+	vpmadd52luq	%zmm23, %zmm28, %zmm6
+	vpmadd52huq	%zmm23, %zmm28, %zmm5
+	vpmadd52luq	%zmm24, %zmm28, %zmm5
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpmadd52huq	%zmm24, %zmm28, %zmm30
+	/* column 3: lo(a_j b_(3-j)), hi(a_j b_(2-j)) */
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpmadd52luq	%zmm13, %zmm18, %zmm28
+	vpmadd52luq	%zmm22, %zmm17, %zmm28
+	vpmadd52luq	%zmm14, %zmm20, %zmm28
+	vpmadd52luq	%zmm15, %zmm16, %zmm28
+	vpxorq	%zmm3, %zmm3, %zmm3
+	vpmadd52huq	%zmm22, %zmm18, %zmm3
+	vpmadd52huq	%zmm14, %zmm17, %zmm3
+	vpmadd52huq	%zmm15, %zmm20, %zmm3
+	/* reduction step 2: m = column 2 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 3; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm4, %zmm27, %zmm27
+	vpaddq	%zmm31, %zmm27, %zmm27
+	vpaddq	%zmm29, %zmm27, %zmm27
+	vpmultishiftqb	%zmm27, %zmm25, %zmm29
+	vpandq	%zmm26, %zmm29, %zmm29
+	vpmadd52huq	%zmm19, %zmm27, %zmm6
+	vpmadd52luq	%zmm23, %zmm27, %zmm5
+	vpmadd52huq	%zmm23, %zmm27, %zmm30
+	vpmadd52luq	%zmm24, %zmm27, %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpmadd52huq	%zmm24, %zmm27, %zmm31
+	/* column 4: lo(a_j b_(4-j)), hi(a_j b_(3-j)) */
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpmadd52luq	%zmm8, %zmm18, %zmm27
+	vpmadd52luq	%zmm13, %zmm17, %zmm27
+	vpmadd52luq	%zmm22, %zmm20, %zmm27
+	vpmadd52luq	%zmm14, %zmm16, %zmm27
+	vpmadd52luq	%zmm15, %zmm21, %zmm27
+	vpxorq	%zmm4, %zmm4, %zmm4
+	vpmadd52huq	%zmm13, %zmm18, %zmm4
+	vpmadd52huq	%zmm22, %zmm17, %zmm4
+	vpmadd52huq	%zmm14, %zmm20, %zmm4
+	vpmadd52huq	%zmm15, %zmm16, %zmm4
+	/* reduction step 3: m = column 3 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 4; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm3, %zmm28, %zmm28
+	vpaddq	%zmm7, %zmm28, %zmm28
+	vpaddq	%zmm29, %zmm28, %zmm28
+	vpmultishiftqb	%zmm28, %zmm25, %zmm29
+	vpandq	%zmm26, %zmm29, %zmm29
+	vpmadd52huq	%zmm19, %zmm28, %zmm5
+	vpmadd52luq	%zmm23, %zmm28, %zmm30
+	vpmadd52huq	%zmm23, %zmm28, %zmm31
+	vpmadd52luq	%zmm24, %zmm28, %zmm31
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52huq	%zmm24, %zmm28, %zmm7
+	/* column 5: lo(a_j b_(5-j)), hi(a_j b_(4-j)) */
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpmadd52luq	%zmm8, %zmm17, %zmm28
+	vpmadd52luq	%zmm13, %zmm20, %zmm28
+	vpmadd52luq	%zmm22, %zmm16, %zmm28
+	vpmadd52luq	%zmm14, %zmm21, %zmm28
+	vpxorq	%zmm3, %zmm3, %zmm3
+	vpmadd52huq	%zmm8, %zmm18, %zmm3
+	vpmadd52huq	%zmm13, %zmm17, %zmm3
+	vpmadd52huq	%zmm22, %zmm20, %zmm3
+	vpmadd52huq	%zmm14, %zmm16, %zmm3
+	vpmadd52huq	%zmm15, %zmm21, %zmm3
 	/* reduction step 4: m = column 4 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 5; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm6, %zmm25, %zmm15
-	vpaddq	%zmm31, %zmm15, %zmm15
-	vpaddq	%zmm27, %zmm15, %zmm15
-	vpsrlq	$52, %zmm15, %zmm18
-	vpsllq	$56, %zmm15, %zmm25
-	vpsrlq	$12, %zmm25, %zmm25
-	vpaddq	%zmm18, %zmm25, %zmm18
-	vpmadd52huq	%zmm19, %zmm15, %zmm28
-	vpmadd52luq	%zmm23, %zmm15, %zmm29
-	vpmadd52huq	%zmm23, %zmm15, %zmm30
-	vpmadd52luq	%zmm24, %zmm15, %zmm30
+	vpaddq	%zmm4, %zmm27, %zmm15
+	vpaddq	%zmm6, %zmm15, %zmm15
+	vpaddq	%zmm29, %zmm15, %zmm15
+	vpmultishiftqb	%zmm15, %zmm25, %zmm18
+	vpandq	%zmm26, %zmm18, %zmm18
+	vpmadd52huq	%zmm19, %zmm15, %zmm30
+	vpmadd52luq	%zmm23, %zmm15, %zmm31
+	vpmadd52huq	%zmm23, %zmm15, %zmm7
+	vpmadd52luq	%zmm24, %zmm15, %zmm7
 	vpxorq	%zmm19, %zmm19, %zmm19
 	vpmadd52huq	%zmm24, %zmm15, %zmm19
 	/* column 6: lo(a_j b_(6-j)), hi(a_j b_(5-j)) */
@@ -239,15 +233,15 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	vpxorq	%zmm13, %zmm13, %zmm13
 	vpmadd52huq	%zmm8, %zmm21, %zmm13
 	/* e = columns 5..9 - p, lazy limbs; the sign of e by arithmetic-shift carries */
-	vpaddq	%zmm5, %zmm26, %zmm8
-	vpaddq	%zmm7, %zmm8, %zmm8
+	vpaddq	%zmm3, %zmm28, %zmm8
+	vpaddq	%zmm5, %zmm8, %zmm8
 	vpaddq	%zmm18, %zmm8, %zmm8
 	vpaddq	%zmm25, %zmm15, %zmm15
-	vpaddq	%zmm28, %zmm15, %zmm15
+	vpaddq	%zmm30, %zmm15, %zmm15
 	vpaddq	%zmm17, %zmm14, %zmm14
-	vpaddq	%zmm29, %zmm14, %zmm14
+	vpaddq	%zmm31, %zmm14, %zmm14
 	vpaddq	%zmm22, %zmm20, %zmm16
-	vpaddq	%zmm30, %zmm16, %zmm16
+	vpaddq	%zmm7, %zmm16, %zmm16
 	vpaddq	%zmm19, %zmm13, %zmm13
 	movq	$4503599627370495, %rax
 	vpbroadcastq	%rax, %zmm17

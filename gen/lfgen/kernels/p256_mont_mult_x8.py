@@ -12,7 +12,7 @@ x86-64 "ifma" (x86_p256_52.py): radix 2^52 across the 8 lanes of a zmm -- lane k
 k: the operands are transposed into five limb registers each (two levels of VPERMT2Q over
 unaligned 8-qword windows, then VPBLENDMQ/VSHUFI64X2), the 25 lo and 25 hi products issued
 column by column into their own accumulators, each reduction step specialised to p (m = the
-column's low 52 bits, read directly by IFMA; its carry and lo(m, 2^44) by shifts and an add,
+column's low 52 bits, read directly by IFMA; its carry and lo(m, 2^44) by VPMULTISHIFTQB,
 hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4): five IFMA), then the sign of e = columns 5..9 - p
 by an arithmetic-shift chain, VPBLENDMQ of e or the columns on it, one carry chain to 52-bit
 limbs, transposed back (VPERMT2Q rows, limb 4 by VPERMQ and plain stores overwritten by the
@@ -46,7 +46,7 @@ VARIANTS = [
             "Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned\n"
             "windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column\n"
             "accumulators, the reduction step specialised to p (m = the column itself; carry\n"
-            "and lo(m, 2^44) by shifts, five IFMA with 2^44, 2^36, p4), the sign of columns\n"
+            "and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), the sign of columns\n"
             "5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed\n"
             "back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch."),
 ]

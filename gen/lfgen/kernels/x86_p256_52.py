@@ -13,8 +13,8 @@ at column i + 1. So a reduction step is: carry column i >> 52 into column i + 1,
 lo/hi(m, 2^44) at columns i + 1 / i + 2, lo/hi(m, 2^36) at i + 3 / i + 4 and lo/hi(m, p4)
 at i + 4 / i + 5 (lo(x, y) = x y mod 2^52, hi(x, y) = x y >> 52) -- the "x8" and "mulx"
 variants use this form (six 52x52 products per step instead of ten; "x8" makes the carry and
-lo(m, 2^44) = (m mod 2^8) 2^44 by shifts, five IFMA per step); "ifma" multiplies the whole
-modulus vector, as the JDK.
+lo(m, 2^44) = (m mod 2^8) 2^44 together by a byte select, five IFMA per step); "ifma"
+multiplies the whole modulus vector, as the JDK.
 
 ifma (one element, the JDK's AVX-512 montgomeryMultiply): A = a0..a4 and M = p in lanes 0..4
 of a zmm (masked load, lanes 5..7 zero). Per row i: T = lo(A, b_i) and H = hi(A, b_i) into
@@ -39,12 +39,13 @@ Sapphire Rapids-class core showed the kernel bound by its dependency chains as m
 IFMA and the integer ALU each way, so the layout is chosen for short chains:
 Column c is the sum of up to four registers: P_c, the lo(A_j, B_(c-j)) products; H_c, the
 hi(A_j, B_(c-1-j)) products (both need no quotient digit and run ahead); R_c, the reduction
-terms of the digits m_(c-5) .. m_(c-2) (one per digit, in digit order); and z_(c-1) =
-(m_(c-1) >> 52) + ((m_(c-1) mod 2^8) << 44), the carry out of column c - 1 plus lo(m_(c-1),
-2^44), made by VPSRLQ/VPSLLQ/VPSRLQ/VPADDQ. Reduction step i: m = column i (IFMA reads its
-low 52 bits), z_i, then hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) into R_(i+2..i+5) (five
-IFMA): from one digit to the next the path is shifts and adds, no IFMA. Products of column
-i + 2 are issued after step i.
+terms of the digits m_(c-5) .. m_(c-2) (in digit order); and z_(c-1) = (m_(c-1) >> 52) +
+((m_(c-1) mod 2^8) << 44), the carry out of column c - 1 plus lo(m_(c-1), 2^44): the two
+share no bit, so one VPMULTISHIFTQB (bytes of m from bit offsets 52, 60, 60, 4; ZSEL) and a
+VPANDQ (ZMASK) make it. Reduction step i: m = column i (IFMA reads its low 52 bits), z_i,
+then hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) into R_(i+2..i+5) (five IFMA): from one digit
+to the next the path is a byte select, an AND and adds, no IFMA. Products of column i + 2
+are issued after step i.
 Final step: e = columns 5..9 - p as lazy limbs; the sign of e by an arithmetic-shift carry
 chain (VPSRAQ/VPADDQ, no masking: only the top limb's sign is kept), VPMOVQ2M; then r_j =
 e < 0 ? column_j : e_j (VPBLENDMQ; limb 2 of p is 0) and r carried to 52-bit limbs with
@@ -71,10 +72,10 @@ borrows, the sign of d's top limb selects t by CMOVS.
 from peachpy.x86_64 import (GeneralPurposeRegister64 as G, ZMMRegister as Z, KRegister,
                             MOV, ADD, SUB, XOR, AND, LEA, NEG, SHR, SHL, SAR, SHRD, BZHI, MULX,
                             CMOVS, TEST, KMOVB, VMOVQ, VMOVDQU64, VMOVDQA64, VPBROADCASTQ,
-                            VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VPSLLQ, VALIGNQ,
-                            VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VINSERTI64X4,
-                            VPUNPCKLQDQ, VPUNPCKHQDQ, VSHUFI64X2, VPERMT2Q, VPERMQ, VPMOVZXBQ,
-                            VPMOVQ2M, VPBLENDMQ, VEXTRACTI64X4, rdx, zword, k7 as K7)
+                            VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VALIGNQ,
+                            VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VPMULTISHIFTQB,
+                            VSHUFI64X2, VPERMT2Q, VPERMQ, VPMOVZXBQ, VPMOVQ2M, VPBLENDMQ,
+                            VEXTRACTI64X4, rdx, zword, k7 as K7)
 
 M52 = (1 << 52) - 1
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
@@ -83,6 +84,22 @@ QL = [(2**260 - P) >> (52 * j) & M52 for j in range(5)]           # 2^260 - p, 5
 assert sum(v << (52 * j) for j, v in enumerate(PL)) == P
 assert sum(v << (52 * j) for j, v in enumerate(QL)) == 2**260 - P
 K44, K36, KP4 = 1 << 44, 1 << 36, PL[4]
+# x8: z = (m >> 52) + ((m mod 2^8) << 44) for a 64-bit column m, as VPMULTISHIFTQB(ZSEL, m) &
+# ZMASK: byte 0 = bits 52..59 of m, byte 1 = bits 60..63 (low nibble), byte 5 = bits 0..3
+# (high nibble), byte 6 = bits 4..7 (low nibble); the two terms share no bit, so OR = sum
+ZSEL = sum(b << (8 * j) for j, b in enumerate([52, 60, 0, 0, 0, 60, 4, 0]))
+ZMASK = 0x000FF00000000FFF
+
+
+def _zsel_model(m):
+    """VPMULTISHIFTQB(ZSEL, m) & ZMASK on one qword (each byte: 8 bits of m rotated right)."""
+    rot = lambda k: ((m >> k) | (m << (64 - k))) & (2**64 - 1)
+    return sum((rot(k) & 0xFF) << (8 * j)
+               for j, k in enumerate([52, 60, 0, 0, 0, 60, 4, 0])) & ZMASK
+
+
+for _m in (0, 2**64 - 1, 0x123456789ABCDEF0, 0xFEDCBA9876543210, 2**52 - 1, 2**63 + 255):
+    assert _zsel_model(_m) == (_m >> 52) + ((_m & 0xFF) << 44)
 
 
 def _bcast(value):
@@ -313,11 +330,12 @@ def x8_body(f, rp, ap, bp):
         for part in (0, 1, 3):
             _transpose_in(ptr, idx_in, khi, X, part)
     k44, k36, kp4 = _bcast(K44), _bcast(K36), _bcast(KP4)
+    zsel, zmask = _bcast(ZSEL), _bcast(ZMASK)
     # Column c is the sum of up to four registers, so that no IFMA waits on a long chain:
     # P[c] the lo(a_j b_(c-j)) products, H[c] the hi(a_j b_(c-1-j)) products (both need no
     # quotient digit and run ahead), R[c] the reduction terms of the quotient digits m_(c-2)
-    # .. m_(c-5), and late[c] = carry(m_(c-1)) + lo(m_(c-1), 2^44), by shifts: the path from
-    # one digit to the next is shifts and adds, no IFMA.
+    # .. m_(c-5), and late[c] = carry(m_(c-1)) + lo(m_(c-1), 2^44) by a byte select (ZSEL): the
+    # path from one digit to the next is VPMULTISHIFTQB, VPANDQ and adds, no IFMA.
     P, H, R = [None] * 10, [None] * 10, [None] * 10
     late = {}
 
@@ -352,11 +370,9 @@ def x8_body(f, rp, ap, bp):
                   "2^44) = (m >> 52) + ((m mod 2^8) << 44) into column %d; hi(m, 2^44), lo/hi(m, "
                   "2^36), lo/hi(m, p4)" % (i, i, i + 1))
         m = column(i)
-        c, u, lo, z = Z(), Z(), Z(), Z()
-        VPSRLQ(c, m, 52)
-        VPSLLQ(u, m, 56)
-        VPSRLQ(lo, u, 12)
-        VPADDQ(z, lo, c)
+        u, z = Z(), Z()
+        VPMULTISHIFTQB(u, zsel, m)              # bytes of m at bit offsets 52, 60, 60, 4
+        VPANDQ(z, u, zmask)                     # (m >> 52) + ((m mod 2^8) << 44)
         late[i + 1] = z
         acc(R, i + 2, VPMADD52HUQ, m, k44)
         acc(R, i + 3, VPMADD52LUQ, m, k36)
