@@ -574,7 +574,7 @@ static const uint8_t *const lf_p256_mont_square_orders[] = { lf_p256_mont_square
 
 static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_p256_mont_mult_x8_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic" },
+	{ "ifma", (lf_fnptr)lf_p256_mont_mult_x8_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL, "x86_64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_p256_mont_mult_x8_ref, 0, "portable C" },
 };

@@ -284,7 +284,7 @@ MontgomeryIntegerPolynomialP256.mult batched) */
 typedef void (*lf_p256_mont_mult_x8_fn)(int64_t *, const int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_p256_mont_mult_x8_ref(int64_t *r, const int64_t *a, const int64_t *b);
 #if defined(__x86_64__)
-/* ifma requires: avx avx512dq avx512f avx512ifma avx512vl */
+/* ifma requires: avx avx512dq avx512f avx512ifma avx512vbmi avx512vl */
 LF_KERNEL_DECL void lf_p256_mont_mult_x8_ifma(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 

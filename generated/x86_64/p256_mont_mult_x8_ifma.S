@@ -17,298 +17,301 @@ MontgomeryIntegerPolynomialP256.mult batched)
  *    and/or b (the same 40 limbs; partial overlaps are not allowed). Other inputs
  *    give an unspecified result, never a fault. Constant time: no branch or
  *    address depends on a or b.
- * Requires CPU features: avx avx512dq avx512f avx512ifma avx512vl (LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL)
+ * Requires CPU features: avx avx512dq avx512f avx512ifma avx512vbmi avx512vl (LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK MontgomeryIntegerPolynomialP256.mult (JDK-8329538), batched across the
  *    lanes of AVX-512 IFMA as in Gueron-Krasnov's and OpenSSL's RSAZ IFMA code.
  *
  * Algorithm (ifma, x86_64):
- *    Lane = element: operands transposed to five limb zmm (VINSERTI64X4, VPUNPCK,
- *    VSHUFI64X2; limb 4 by VPERMT2Q), five rows of ten VPMADD52LUQ/HUQ into ten column
- *    registers with the reduction step specialised to p (m = the column itself; carry
- *    by shift and add, six IFMA with 2^44, 2^36, p4), t carried to 52 bits, t - p with
- *    VPSRAQ borrows, VPMOVQ2M + VPBLENDMQ on the sign, transposed back (row stores,
- *    limb 4 by masked stores of lane pairs). No branch.
+ *    Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned
+ *    windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column
+ *    accumulators, the reduction step specialised to p (m = the column itself; carry
+ *    and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), the sign of columns
+ *    5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed
+ *    back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mont_mult_x8.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_mult_x8_ifma is an entry
- * that saves rdi, rsi, xmm8-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
+ * that saves rdi, rsi, xmm7-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
  * SysV registers and calls this body, lf_p256_mont_mult_x8_ifma_sysv.
- * 248 instructions.
+ * 251 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	LF_SEH_ENDPROLOGUE
-	movq	$1083684158112793856, %rax
+	movq	$17192867619014206736, %rax
 	vmovq	%rax, %xmm8
 	vpmovzxbq	%xmm8, %zmm8
+	vpsrlq	$4, %zmm8, %zmm9
 	movl	$240, %eax
 	kmovb	%eax, %k1
-	/* transpose: limb j of the 8 elements in zmm j (lanes: elements 0 1 4 5 2 3 6 7) */
-	vmovdqu64	(%rsi), %ymm9
-	vinserti64x4	$1, 160(%rsi), %zmm9, %zmm9
-	vmovdqu64	40(%rsi), %ymm16
-	vinserti64x4	$1, 200(%rsi), %zmm16, %zmm16
-	vmovdqu64	80(%rsi), %ymm15
-	vinserti64x4	$1, 240(%rsi), %zmm15, %zmm15
-	vmovdqu64	120(%rsi), %ymm14
-	vinserti64x4	$1, 280(%rsi), %zmm14, %zmm14
-	vpunpcklqdq	%zmm16, %zmm9, %zmm17
-	vpunpckhqdq	%zmm16, %zmm9, %zmm9
-	vpunpcklqdq	%zmm14, %zmm15, %zmm16
-	vpunpckhqdq	%zmm14, %zmm15, %zmm14
-	vshufi64x2	$136, %zmm16, %zmm17, %zmm15
-	vshufi64x2	$221, %zmm16, %zmm17, %zmm16
-	vshufi64x2	$136, %zmm14, %zmm9, %zmm17
-	vshufi64x2	$221, %zmm14, %zmm9, %zmm9
-	vmovdqu64	32(%rsi), %zmm14
-	vmovdqu64	112(%rsi), %zmm18
-	vpermt2q	192(%rsi), %zmm8, %zmm14
-	vpermt2q	256(%rsi), %zmm8, %zmm18
-	vpblendmq	%zmm18, %zmm14, %zmm14{%k1}
-	vmovdqu64	(%rdx), %ymm13
-	vinserti64x4	$1, 160(%rdx), %zmm13, %zmm13
-	vmovdqu64	40(%rdx), %ymm12
-	vinserti64x4	$1, 200(%rdx), %zmm12, %zmm12
-	vmovdqu64	80(%rdx), %ymm11
-	vinserti64x4	$1, 240(%rdx), %zmm11, %zmm11
-	vmovdqu64	120(%rdx), %ymm10
-	vinserti64x4	$1, 280(%rdx), %zmm10, %zmm10
-	vpunpcklqdq	%zmm12, %zmm13, %zmm18
-	vpunpckhqdq	%zmm12, %zmm13, %zmm12
-	vpunpcklqdq	%zmm10, %zmm11, %zmm13
-	vpunpckhqdq	%zmm10, %zmm11, %zmm10
-	vshufi64x2	$136, %zmm13, %zmm18, %zmm11
-	vshufi64x2	$221, %zmm13, %zmm18, %zmm13
-	vshufi64x2	$136, %zmm10, %zmm12, %zmm18
-	vshufi64x2	$221, %zmm10, %zmm12, %zmm10
-	vmovdqu64	32(%rdx), %zmm12
-	vmovdqu64	112(%rdx), %zmm19
-	vpermt2q	192(%rdx), %zmm8, %zmm12
-	vpermt2q	256(%rdx), %zmm8, %zmm19
-	vpblendmq	%zmm19, %zmm12, %zmm8{%k1}
+	/* transpose: limb j of the 8 elements in zmm j (lane k: element k) */
+	vmovdqu64	(%rsi), %zmm10
+	vpermt2q	80(%rsi), %zmm8, %zmm10
+	vmovdqu64	160(%rsi), %zmm11
+	vpermt2q	232(%rsi), %zmm9, %zmm11
+	vpblendmq	%zmm11, %zmm10, %zmm10{%k1}
+	vmovdqu64	8(%rsi), %zmm11
+	vpermt2q	88(%rsi), %zmm8, %zmm11
+	vmovdqu64	168(%rsi), %zmm12
+	vpermt2q	240(%rsi), %zmm9, %zmm12
+	vpblendmq	%zmm12, %zmm11, %zmm13{%k1}
+	vshufi64x2	$78, %zmm12, %zmm11, %zmm11
+	vmovdqu64	24(%rsi), %zmm12
+	vpermt2q	104(%rsi), %zmm8, %zmm12
+	vmovdqu64	184(%rsi), %zmm14
+	vpermt2q	256(%rsi), %zmm9, %zmm14
+	vpblendmq	%zmm14, %zmm12, %zmm15{%k1}
+	vshufi64x2	$78, %zmm14, %zmm12, %zmm12
+	vmovdqu64	(%rdx), %zmm14
+	vpermt2q	80(%rdx), %zmm8, %zmm14
+	vmovdqu64	160(%rdx), %zmm16
+	vpermt2q	232(%rdx), %zmm9, %zmm16
+	vpblendmq	%zmm16, %zmm14, %zmm14{%k1}
+	vmovdqu64	8(%rdx), %zmm16
+	vpermt2q	88(%rdx), %zmm8, %zmm16
+	vmovdqu64	168(%rdx), %zmm17
+	vpermt2q	240(%rdx), %zmm9, %zmm17
+	vpblendmq	%zmm17, %zmm16, %zmm18{%k1}
+	vshufi64x2	$78, %zmm17, %zmm16, %zmm16
+	vmovdqu64	24(%rdx), %zmm17
+	vpermt2q	104(%rdx), %zmm8, %zmm17
+	vmovdqu64	184(%rdx), %zmm8
+	vpermt2q	256(%rdx), %zmm9, %zmm8
+	vpblendmq	%zmm8, %zmm17, %zmm9{%k1}
+	vshufi64x2	$78, %zmm8, %zmm17, %zmm8
 	movq	$17592186044416, %rax
-	vpbroadcastq	%rax, %zmm12
+	vpbroadcastq	%rax, %zmm17
 	movq	$68719476736, %rax
 	vpbroadcastq	%rax, %zmm19
 	movq	$281474976645120, %rax
 	vpbroadcastq	%rax, %zmm20
+	movq	$1191870604524596, %rax
+	vpbroadcastq	%rax, %zmm21
+	movq	$4486007441330175, %rax
+	vpbroadcastq	%rax, %zmm22
 	/* column 0: lo(a_j b_(0-j)), hi(a_j b_(-1-j)) */
-	vpxorq	%zmm21, %zmm21, %zmm21
-	vpmadd52luq	%zmm11, %zmm15, %zmm21
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpmadd52luq	%zmm14, %zmm10, %zmm23
 	/* column 1: lo(a_j b_(1-j)), hi(a_j b_(0-j)) */
-	vpxorq	%zmm22, %zmm22, %zmm22
-	vpmadd52luq	%zmm18, %zmm15, %zmm22
-	vpmadd52luq	%zmm11, %zmm17, %zmm22
-	vpxorq	%zmm23, %zmm23, %zmm23
-	vpmadd52huq	%zmm11, %zmm15, %zmm23
-	/* reduction step 0: m = column 0 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpsrlq	$52, %zmm21, %zmm24
-	vpaddq	%zmm24, %zmm22, %zmm22
-	vpmadd52luq	%zmm12, %zmm21, %zmm23
 	vpxorq	%zmm24, %zmm24, %zmm24
-	vpmadd52huq	%zmm12, %zmm21, %zmm24
+	vpmadd52luq	%zmm18, %zmm10, %zmm24
+	vpmadd52luq	%zmm14, %zmm13, %zmm24
 	vpxorq	%zmm25, %zmm25, %zmm25
-	vpmadd52luq	%zmm19, %zmm21, %zmm25
-	vpxorq	%zmm26, %zmm26, %zmm26
-	vpmadd52huq	%zmm19, %zmm21, %zmm26
-	vpmadd52luq	%zmm20, %zmm21, %zmm26
+	vpmadd52huq	%zmm14, %zmm10, %zmm25
+	/* reduction step 0: m = column 0 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 1; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpmultishiftqb	%zmm23, %zmm21, %zmm26
+	vpandq	%zmm22, %zmm26, %zmm26
 	vpxorq	%zmm27, %zmm27, %zmm27
-	vpmadd52huq	%zmm20, %zmm21, %zmm27
+	vpmadd52huq	%zmm17, %zmm23, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpmadd52luq	%zmm19, %zmm23, %zmm28
+	vpxorq	%zmm29, %zmm29, %zmm29
+	vpmadd52huq	%zmm19, %zmm23, %zmm29
+	vpmadd52luq	%zmm20, %zmm23, %zmm29
+	vpxorq	%zmm30, %zmm30, %zmm30
+	vpmadd52huq	%zmm20, %zmm23, %zmm30
 	/* column 2: lo(a_j b_(2-j)), hi(a_j b_(1-j)) */
-	vpxorq	%zmm21, %zmm21, %zmm21
-	vpmadd52luq	%zmm13, %zmm15, %zmm21
-	vpmadd52luq	%zmm18, %zmm17, %zmm21
-	vpmadd52luq	%zmm11, %zmm16, %zmm21
-	vpmadd52huq	%zmm18, %zmm15, %zmm24
-	vpmadd52huq	%zmm11, %zmm17, %zmm24
-	/* reduction step 1: m = column 1 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm23, %zmm22, %zmm22
-	vpsrlq	$52, %zmm22, %zmm23
-	vpaddq	%zmm23, %zmm21, %zmm21
-	vpmadd52luq	%zmm12, %zmm22, %zmm24
-	vpmadd52huq	%zmm12, %zmm22, %zmm25
-	vpmadd52luq	%zmm19, %zmm22, %zmm26
-	vpmadd52huq	%zmm19, %zmm22, %zmm27
-	vpmadd52luq	%zmm20, %zmm22, %zmm27
 	vpxorq	%zmm23, %zmm23, %zmm23
-	vpmadd52huq	%zmm20, %zmm22, %zmm23
+	vpmadd52luq	%zmm16, %zmm10, %zmm23
+	vpmadd52luq	%zmm18, %zmm13, %zmm23
+	vpmadd52luq	%zmm14, %zmm11, %zmm23
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpmadd52huq	%zmm18, %zmm10, %zmm31
+	vpmadd52huq	%zmm14, %zmm13, %zmm31
+	/* reduction step 1: m = column 1 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 2; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm25, %zmm24, %zmm24
+	vpaddq	%zmm26, %zmm24, %zmm24
+	vpmultishiftqb	%zmm24, %zmm21, %zmm25
+	vpandq	%zmm22, %zmm25, %zmm25
+	vpmadd52huq	%zmm17, %zmm24, %zmm28
+	vpmadd52luq	%zmm19, %zmm24, %zmm29
+	vpmadd52huq	%zmm19, %zmm24, %zmm30
+	vpmadd52luq	%zmm20, %zmm24, %zmm30
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpmadd52huq	%zmm20, %zmm24, %zmm26
 	/* column 3: lo(a_j b_(3-j)), hi(a_j b_(2-j)) */
-	vpxorq	%zmm22, %zmm22, %zmm22
-	vpmadd52luq	%zmm10, %zmm15, %zmm22
-	vpmadd52luq	%zmm13, %zmm17, %zmm22
-	vpmadd52luq	%zmm18, %zmm16, %zmm22
-	vpmadd52luq	%zmm11, %zmm9, %zmm22
-	vpmadd52huq	%zmm13, %zmm15, %zmm25
-	vpmadd52huq	%zmm18, %zmm17, %zmm25
-	vpmadd52huq	%zmm11, %zmm16, %zmm25
-	/* reduction step 2: m = column 2 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm24, %zmm21, %zmm21
-	vpsrlq	$52, %zmm21, %zmm24
-	vpaddq	%zmm24, %zmm22, %zmm22
-	vpmadd52luq	%zmm12, %zmm21, %zmm25
-	vpmadd52huq	%zmm12, %zmm21, %zmm26
-	vpmadd52luq	%zmm19, %zmm21, %zmm27
-	vpmadd52huq	%zmm19, %zmm21, %zmm23
-	vpmadd52luq	%zmm20, %zmm21, %zmm23
 	vpxorq	%zmm24, %zmm24, %zmm24
-	vpmadd52huq	%zmm20, %zmm21, %zmm24
+	vpmadd52luq	%zmm9, %zmm10, %zmm24
+	vpmadd52luq	%zmm16, %zmm13, %zmm24
+	vpmadd52luq	%zmm18, %zmm11, %zmm24
+	vpmadd52luq	%zmm14, %zmm15, %zmm24
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52huq	%zmm16, %zmm10, %zmm7
+	vpmadd52huq	%zmm18, %zmm13, %zmm7
+	vpmadd52huq	%zmm14, %zmm11, %zmm7
+	/* reduction step 2: m = column 2 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 3; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm31, %zmm23, %zmm23
+	vpaddq	%zmm27, %zmm23, %zmm23
+	vpaddq	%zmm25, %zmm23, %zmm23
+	vpmultishiftqb	%zmm23, %zmm21, %zmm25
+	vpandq	%zmm22, %zmm25, %zmm25
+	vpmadd52huq	%zmm17, %zmm23, %zmm29
+	vpmadd52luq	%zmm19, %zmm23, %zmm30
+	vpmadd52huq	%zmm19, %zmm23, %zmm26
+	vpmadd52luq	%zmm20, %zmm23, %zmm26
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpmadd52huq	%zmm20, %zmm23, %zmm27
 	/* column 4: lo(a_j b_(4-j)), hi(a_j b_(3-j)) */
-	vpxorq	%zmm21, %zmm21, %zmm21
-	vpmadd52luq	%zmm8, %zmm15, %zmm21
-	vpmadd52luq	%zmm10, %zmm17, %zmm21
-	vpmadd52luq	%zmm13, %zmm16, %zmm21
-	vpmadd52luq	%zmm18, %zmm9, %zmm21
-	vpmadd52luq	%zmm11, %zmm14, %zmm21
-	vpmadd52huq	%zmm10, %zmm15, %zmm26
-	vpmadd52huq	%zmm13, %zmm17, %zmm26
-	vpmadd52huq	%zmm18, %zmm16, %zmm26
-	vpmadd52huq	%zmm11, %zmm9, %zmm26
-	/* reduction step 3: m = column 3 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm25, %zmm22, %zmm22
-	vpsrlq	$52, %zmm22, %zmm25
-	vpaddq	%zmm25, %zmm21, %zmm21
-	vpmadd52luq	%zmm12, %zmm22, %zmm26
-	vpmadd52huq	%zmm12, %zmm22, %zmm27
-	vpmadd52luq	%zmm19, %zmm22, %zmm23
-	vpmadd52huq	%zmm19, %zmm22, %zmm24
-	vpmadd52luq	%zmm20, %zmm22, %zmm24
-	vpxorq	%zmm25, %zmm25, %zmm25
-	vpmadd52huq	%zmm20, %zmm22, %zmm25
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpmadd52luq	%zmm8, %zmm10, %zmm23
+	vpmadd52luq	%zmm9, %zmm13, %zmm23
+	vpmadd52luq	%zmm16, %zmm11, %zmm23
+	vpmadd52luq	%zmm18, %zmm15, %zmm23
+	vpmadd52luq	%zmm14, %zmm12, %zmm23
+	vpxorq	%zmm31, %zmm31, %zmm31
+	vpmadd52huq	%zmm9, %zmm10, %zmm31
+	vpmadd52huq	%zmm16, %zmm13, %zmm31
+	vpmadd52huq	%zmm18, %zmm11, %zmm31
+	vpmadd52huq	%zmm14, %zmm15, %zmm31
+	/* reduction step 3: m = column 3 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 4; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm7, %zmm24, %zmm24
+	vpaddq	%zmm28, %zmm24, %zmm24
+	vpaddq	%zmm25, %zmm24, %zmm24
+	vpmultishiftqb	%zmm24, %zmm21, %zmm25
+	vpandq	%zmm22, %zmm25, %zmm25
+	vpmadd52huq	%zmm17, %zmm24, %zmm30
+	vpmadd52luq	%zmm19, %zmm24, %zmm26
+	vpmadd52huq	%zmm19, %zmm24, %zmm27
+	vpmadd52luq	%zmm20, %zmm24, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpmadd52huq	%zmm20, %zmm24, %zmm28
 	/* column 5: lo(a_j b_(5-j)), hi(a_j b_(4-j)) */
-	vpxorq	%zmm22, %zmm22, %zmm22
-	vpmadd52luq	%zmm8, %zmm17, %zmm22
-	vpmadd52luq	%zmm10, %zmm16, %zmm22
-	vpmadd52luq	%zmm13, %zmm9, %zmm22
-	vpmadd52luq	%zmm18, %zmm14, %zmm22
-	vpmadd52huq	%zmm8, %zmm15, %zmm27
-	vpmadd52huq	%zmm10, %zmm17, %zmm27
-	vpmadd52huq	%zmm13, %zmm16, %zmm27
-	vpmadd52huq	%zmm18, %zmm9, %zmm27
-	vpmadd52huq	%zmm11, %zmm14, %zmm27
-	/* reduction step 4: m = column 4 mod 2^52 (IFMA reads the low 52 bits): its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
-	vpaddq	%zmm26, %zmm21, %zmm11
-	vpsrlq	$52, %zmm11, %zmm15
-	vpaddq	%zmm15, %zmm22, %zmm22
-	vpmadd52luq	%zmm12, %zmm11, %zmm27
-	vpmadd52huq	%zmm12, %zmm11, %zmm23
-	vpmadd52luq	%zmm19, %zmm11, %zmm24
-	vpmadd52huq	%zmm19, %zmm11, %zmm25
-	vpmadd52luq	%zmm20, %zmm11, %zmm25
-	vpxorq	%zmm12, %zmm12, %zmm12
-	vpmadd52huq	%zmm20, %zmm11, %zmm12
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpmadd52luq	%zmm8, %zmm13, %zmm24
+	vpmadd52luq	%zmm9, %zmm11, %zmm24
+	vpmadd52luq	%zmm16, %zmm15, %zmm24
+	vpmadd52luq	%zmm18, %zmm12, %zmm24
+	vpxorq	%zmm7, %zmm7, %zmm7
+	vpmadd52huq	%zmm8, %zmm10, %zmm7
+	vpmadd52huq	%zmm9, %zmm13, %zmm7
+	vpmadd52huq	%zmm16, %zmm11, %zmm7
+	vpmadd52huq	%zmm18, %zmm15, %zmm7
+	vpmadd52huq	%zmm14, %zmm12, %zmm7
+	/* reduction step 4: m = column 4 (IFMA reads its low 52 bits); carry + lo(m, 2^44) = (m >> 52) + ((m mod 2^8) << 44) into column 5; hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) */
+	vpaddq	%zmm31, %zmm23, %zmm10
+	vpaddq	%zmm29, %zmm10, %zmm10
+	vpaddq	%zmm25, %zmm10, %zmm10
+	vpmultishiftqb	%zmm10, %zmm21, %zmm14
+	vpandq	%zmm22, %zmm14, %zmm14
+	vpmadd52huq	%zmm17, %zmm10, %zmm26
+	vpmadd52luq	%zmm19, %zmm10, %zmm27
+	vpmadd52huq	%zmm19, %zmm10, %zmm28
+	vpmadd52luq	%zmm20, %zmm10, %zmm28
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52huq	%zmm20, %zmm10, %zmm17
 	/* column 6: lo(a_j b_(6-j)), hi(a_j b_(5-j)) */
-	vpxorq	%zmm11, %zmm11, %zmm11
-	vpmadd52luq	%zmm8, %zmm16, %zmm11
-	vpmadd52luq	%zmm10, %zmm9, %zmm11
-	vpmadd52luq	%zmm13, %zmm14, %zmm11
-	vpmadd52huq	%zmm8, %zmm17, %zmm23
-	vpmadd52huq	%zmm10, %zmm16, %zmm23
-	vpmadd52huq	%zmm13, %zmm9, %zmm23
-	vpmadd52huq	%zmm18, %zmm14, %zmm23
+	vpxorq	%zmm10, %zmm10, %zmm10
+	vpmadd52luq	%zmm8, %zmm11, %zmm10
+	vpmadd52luq	%zmm9, %zmm15, %zmm10
+	vpmadd52luq	%zmm16, %zmm12, %zmm10
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpmadd52huq	%zmm8, %zmm13, %zmm21
+	vpmadd52huq	%zmm9, %zmm11, %zmm21
+	vpmadd52huq	%zmm16, %zmm15, %zmm21
+	vpmadd52huq	%zmm18, %zmm12, %zmm21
 	/* column 7: lo(a_j b_(7-j)), hi(a_j b_(6-j)) */
-	vpxorq	%zmm15, %zmm15, %zmm15
-	vpmadd52luq	%zmm8, %zmm9, %zmm15
-	vpmadd52luq	%zmm10, %zmm14, %zmm15
-	vpmadd52huq	%zmm8, %zmm16, %zmm24
-	vpmadd52huq	%zmm10, %zmm9, %zmm24
-	vpmadd52huq	%zmm13, %zmm14, %zmm24
-	/* column 8: lo(a_j b_(8-j)), hi(a_j b_(7-j)) */
 	vpxorq	%zmm13, %zmm13, %zmm13
-	vpmadd52luq	%zmm8, %zmm14, %zmm13
-	vpmadd52huq	%zmm8, %zmm9, %zmm25
-	vpmadd52huq	%zmm10, %zmm14, %zmm25
+	vpmadd52luq	%zmm8, %zmm15, %zmm13
+	vpmadd52luq	%zmm9, %zmm12, %zmm13
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52huq	%zmm8, %zmm11, %zmm18
+	vpmadd52huq	%zmm9, %zmm15, %zmm18
+	vpmadd52huq	%zmm16, %zmm12, %zmm18
+	/* column 8: lo(a_j b_(8-j)), hi(a_j b_(7-j)) */
+	vpxorq	%zmm11, %zmm11, %zmm11
+	vpmadd52luq	%zmm8, %zmm12, %zmm11
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52huq	%zmm8, %zmm15, %zmm16
+	vpmadd52huq	%zmm9, %zmm12, %zmm16
 	/* column 9: lo(a_j b_(9-j)), hi(a_j b_(8-j)) */
-	vpmadd52huq	%zmm8, %zmm14, %zmm12
-	/* t = columns 5..9 carried to 52 bits and, beside it, d = t - p from the same columns with arithmetic-shift borrows */
-	vpaddq	%zmm27, %zmm22, %zmm8
-	vpaddq	%zmm23, %zmm11, %zmm9
-	vpaddq	%zmm24, %zmm15, %zmm10
-	vpaddq	%zmm25, %zmm13, %zmm11
+	vpxorq	%zmm9, %zmm9, %zmm9
+	vpmadd52huq	%zmm8, %zmm12, %zmm9
+	/* e = columns 5..9 - p, lazy limbs; the sign of e by arithmetic-shift carries */
+	vpaddq	%zmm7, %zmm24, %zmm8
+	vpaddq	%zmm30, %zmm8, %zmm8
+	vpaddq	%zmm14, %zmm8, %zmm8
+	vpaddq	%zmm21, %zmm10, %zmm10
+	vpaddq	%zmm26, %zmm10, %zmm10
+	vpaddq	%zmm18, %zmm13, %zmm12
+	vpaddq	%zmm27, %zmm12, %zmm12
+	vpaddq	%zmm16, %zmm11, %zmm11
+	vpaddq	%zmm28, %zmm11, %zmm11
+	vpaddq	%zmm17, %zmm9, %zmm9
 	movq	$4503599627370495, %rax
 	vpbroadcastq	%rax, %zmm13
 	movq	$17592186044415, %rax
 	vpbroadcastq	%rax, %zmm14
 	vpsubq	%zmm13, %zmm8, %zmm15
-	vpsubq	%zmm14, %zmm9, %zmm14
-	vmovdqa64	%zmm10, %zmm16
-	vpsubq	%zmm19, %zmm11, %zmm17
-	vpsubq	%zmm20, %zmm12, %zmm18
-	vpsrlq	$52, %zmm8, %zmm19
-	vpsraq	$52, %zmm15, %zmm20
-	vpaddq	%zmm19, %zmm9, %zmm9
-	vpaddq	%zmm20, %zmm14, %zmm14
-	vpandq	%zmm13, %zmm8, %zmm8
-	vpandq	%zmm13, %zmm15, %zmm15
-	vpsrlq	$52, %zmm9, %zmm19
-	vpsraq	$52, %zmm14, %zmm20
-	vpaddq	%zmm19, %zmm10, %zmm10
-	vpaddq	%zmm20, %zmm16, %zmm16
-	vpandq	%zmm13, %zmm9, %zmm9
-	vpandq	%zmm13, %zmm14, %zmm14
-	vpsrlq	$52, %zmm10, %zmm19
-	vpsraq	$52, %zmm16, %zmm20
-	vpaddq	%zmm19, %zmm11, %zmm11
-	vpaddq	%zmm20, %zmm17, %zmm17
-	vpandq	%zmm13, %zmm10, %zmm10
-	vpandq	%zmm13, %zmm16, %zmm16
-	vpsrlq	$52, %zmm11, %zmm19
-	vpsraq	$52, %zmm17, %zmm20
-	vpaddq	%zmm19, %zmm12, %zmm12
-	vpaddq	%zmm20, %zmm18, %zmm18
-	vpandq	%zmm13, %zmm11, %zmm11
-	vpandq	%zmm13, %zmm17, %zmm17
-	/* d < 0 (t < p): keep t */
+	vpsubq	%zmm14, %zmm10, %zmm14
+	vpsubq	%zmm19, %zmm11, %zmm16
+	vpsubq	%zmm20, %zmm9, %zmm17
+	vpsraq	$52, %zmm15, %zmm18
+	vpaddq	%zmm18, %zmm14, %zmm18
+	vpsraq	$52, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm12, %zmm18
+	vpsraq	$52, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm16, %zmm18
+	vpsraq	$52, %zmm18, %zmm18
+	vpaddq	%zmm18, %zmm17, %zmm18
 	vpmovq2m	%zmm18, %k1
+	/* r = e < 0 (t < p) ? columns : e, then carried to 52-bit limbs */
 	vpblendmq	%zmm8, %zmm15, %zmm8{%k1}
-	vpblendmq	%zmm9, %zmm14, %zmm9{%k1}
-	vpblendmq	%zmm10, %zmm16, %zmm10{%k1}
-	vpblendmq	%zmm11, %zmm17, %zmm11{%k1}
-	vpblendmq	%zmm12, %zmm18, %zmm12{%k1}
+	vpblendmq	%zmm10, %zmm14, %zmm10{%k1}
+	vpblendmq	%zmm11, %zmm16, %zmm11{%k1}
+	vpblendmq	%zmm9, %zmm17, %zmm9{%k1}
+	vpsraq	$52, %zmm8, %zmm14
+	vpaddq	%zmm14, %zmm10, %zmm10
+	vpandq	%zmm13, %zmm8, %zmm8
+	vpsraq	$52, %zmm10, %zmm14
+	vpaddq	%zmm14, %zmm12, %zmm12
+	vpandq	%zmm13, %zmm10, %zmm10
+	vpsraq	$52, %zmm12, %zmm14
+	vpaddq	%zmm14, %zmm11, %zmm11
+	vpandq	%zmm13, %zmm12, %zmm12
+	vpsraq	$52, %zmm11, %zmm14
+	vpaddq	%zmm14, %zmm9, %zmm9
+	vpandq	%zmm13, %zmm11, %zmm11
 	/* transpose back and store */
-	movq	$217581256509096960, %rax
+	movq	$18282773019571545120, %rax
 	vmovq	%rax, %xmm13
 	vpmovzxbq	%xmm13, %zmm13
-	movq	$504403158265888768, %rax
-	vmovq	%rax, %xmm14
-	vpmovzxbq	%xmm14, %zmm14
-	movl	$33, %eax
-	kmovb	%eax, %k5
-	movl	$66, %eax
-	kmovb	%eax, %k6
-	movl	$132, %eax
-	kmovb	%eax, %k7
-	vshufi64x2	$68, %zmm10, %zmm8, %zmm15
-	vshufi64x2	$68, %zmm11, %zmm9, %zmm16
+	vpsrlq	$4, %zmm13, %zmm14
+	movq	$8431584026885882368, %rax
+	vmovq	%rax, %xmm15
+	vpmovzxbq	%xmm15, %zmm15
+	vpsrlq	$4, %zmm15, %zmm16
+	vpermq	%zmm9, %zmm15, %zmm15
+	vpermq	%zmm9, %zmm16, %zmm9
+	vmovdqu64	%zmm15, 32(%rdi)
+	vmovdqu64	%zmm15, 104(%rdi)
+	vmovdqu64	%zmm15, 176(%rdi)
+	vmovdqu64	%zmm9, 256(%rdi)
+	vshufi64x2	$68, %zmm10, %zmm8, %zmm9
+	vshufi64x2	$68, %zmm11, %zmm12, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vpermt2q	%zmm15, %zmm13, %zmm16
+	vmovdqu64	%ymm16, (%rdi)
+	vextracti64x4	$1, %zmm16, 40(%rdi)
+	vmovdqa64	%zmm9, %zmm9
+	vpermt2q	%zmm15, %zmm14, %zmm9
+	vmovdqu64	%ymm9, 80(%rdi)
+	vextracti64x4	$1, %zmm9, 120(%rdi)
 	vshufi64x2	$238, %zmm10, %zmm8, %zmm8
-	vshufi64x2	$238, %zmm11, %zmm9, %zmm9
-	vpunpcklqdq	%zmm16, %zmm15, %zmm10
-	vshufi64x2	$216, %zmm10, %zmm10, %zmm10
-	vpunpckhqdq	%zmm16, %zmm15, %zmm11
-	vshufi64x2	$216, %zmm11, %zmm11, %zmm11
-	vpunpcklqdq	%zmm9, %zmm8, %zmm15
-	vshufi64x2	$216, %zmm15, %zmm15, %zmm15
-	vpunpckhqdq	%zmm9, %zmm8, %zmm8
-	vshufi64x2	$216, %zmm8, %zmm8, %zmm8
-	vmovdqu64	%ymm10, (%rdi)
-	vextracti64x4	$1, %zmm10, 160(%rdi)
-	vmovdqu64	%ymm11, 40(%rdi)
-	vextracti64x4	$1, %zmm11, 200(%rdi)
-	vmovdqu64	%ymm15, 80(%rdi)
-	vextracti64x4	$1, %zmm15, 240(%rdi)
-	vmovdqu64	%ymm8, 120(%rdi)
+	vshufi64x2	$238, %zmm11, %zmm12, %zmm9
+	vmovdqa64	%zmm8, %zmm10
+	vpermt2q	%zmm9, %zmm13, %zmm10
+	vmovdqu64	%ymm10, 160(%rdi)
+	vextracti64x4	$1, %zmm10, 200(%rdi)
+	vmovdqa64	%zmm8, %zmm8
+	vpermt2q	%zmm9, %zmm14, %zmm8
+	vmovdqu64	%ymm8, 240(%rdi)
 	vextracti64x4	$1, %zmm8, 280(%rdi)
-	vpermq	%zmm12, %zmm13, %zmm8
-	vpermq	%zmm12, %zmm14, %zmm9
-	vmovdqu64	%zmm8, 32(%rdi){%k5}
-	vmovdqu64	%zmm8, 104(%rdi){%k6}
-	vmovdqu64	%zmm8, 176(%rdi){%k7}
-	vmovdqu64	%zmm9, 256(%rdi){%k7}
 	vzeroupper
 	ret
 LF_FUNC_END(lf_p256_mont_mult_x8_ifma)
@@ -324,40 +327,43 @@ LF_WIN64_ENTRY(lf_p256_mont_mult_x8_ifma)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rdi, 0
 	.seh_pushreg %rdi
-	subq	$136, %rsp
-	.cfi_adjust_cfa_offset 136
-	.seh_stackalloc 136
-	vmovaps	%xmm8, (%rsp)
-	.seh_savexmm %xmm8, 0
-	vmovaps	%xmm9, 16(%rsp)
-	.seh_savexmm %xmm9, 16
-	vmovaps	%xmm10, 32(%rsp)
-	.seh_savexmm %xmm10, 32
-	vmovaps	%xmm11, 48(%rsp)
-	.seh_savexmm %xmm11, 48
-	vmovaps	%xmm12, 64(%rsp)
-	.seh_savexmm %xmm12, 64
-	vmovaps	%xmm13, 80(%rsp)
-	.seh_savexmm %xmm13, 80
-	vmovaps	%xmm14, 96(%rsp)
-	.seh_savexmm %xmm14, 96
-	vmovaps	%xmm15, 112(%rsp)
-	.seh_savexmm %xmm15, 112
+	subq	$152, %rsp
+	.cfi_adjust_cfa_offset 152
+	.seh_stackalloc 152
+	vmovaps	%xmm7, (%rsp)
+	.seh_savexmm %xmm7, 0
+	vmovaps	%xmm8, 16(%rsp)
+	.seh_savexmm %xmm8, 16
+	vmovaps	%xmm9, 32(%rsp)
+	.seh_savexmm %xmm9, 32
+	vmovaps	%xmm10, 48(%rsp)
+	.seh_savexmm %xmm10, 48
+	vmovaps	%xmm11, 64(%rsp)
+	.seh_savexmm %xmm11, 64
+	vmovaps	%xmm12, 80(%rsp)
+	.seh_savexmm %xmm12, 80
+	vmovaps	%xmm13, 96(%rsp)
+	.seh_savexmm %xmm13, 96
+	vmovaps	%xmm14, 112(%rsp)
+	.seh_savexmm %xmm14, 112
+	vmovaps	%xmm15, 128(%rsp)
+	.seh_savexmm %xmm15, 128
 	.seh_endprologue
 	movq	%rcx, %rdi
 	movq	%rdx, %rsi
 	movq	%r8, %rdx
 	call	LF_BODY(lf_p256_mont_mult_x8_ifma)
-	vmovaps	(%rsp), %xmm8
-	vmovaps	16(%rsp), %xmm9
-	vmovaps	32(%rsp), %xmm10
-	vmovaps	48(%rsp), %xmm11
-	vmovaps	64(%rsp), %xmm12
-	vmovaps	80(%rsp), %xmm13
-	vmovaps	96(%rsp), %xmm14
-	vmovaps	112(%rsp), %xmm15
-	addq	$136, %rsp
-	.cfi_adjust_cfa_offset -136
+	vmovaps	(%rsp), %xmm7
+	vmovaps	16(%rsp), %xmm8
+	vmovaps	32(%rsp), %xmm9
+	vmovaps	48(%rsp), %xmm10
+	vmovaps	64(%rsp), %xmm11
+	vmovaps	80(%rsp), %xmm12
+	vmovaps	96(%rsp), %xmm13
+	vmovaps	112(%rsp), %xmm14
+	vmovaps	128(%rsp), %xmm15
+	addq	$152, %rsp
+	.cfi_adjust_cfa_offset -152
 	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rdi

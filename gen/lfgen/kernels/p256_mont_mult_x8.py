@@ -8,12 +8,15 @@ one after the other), so r, a, b are 40 int64_t each.
     r_k = a_k b_k 2^-260 mod p, a_k, b_k < p (limbs < 2^52); each r_k is exactly
     p256_mont_mult(a_k, b_k): limbs < 2^52, value < p.
 
-x86-64 "ifma" (x86_p256_52.py): radix 2^52 across the 8 lanes of a zmm -- lane = element:
-the operands are transposed into five limb registers each (lane order 0 1 4 5 2 3 6 7), five
-rows of ten VPMADD52LUQ/HUQ into ten column registers, each row's reduction step specialised
-to p (m = the column's low 52 bits, read directly by IFMA: its carry by a shift and an add,
-lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4): six IFMA), then t = columns 5..9 carried to 52
-bits, d = t - p with arithmetic-shift borrows, VPBLENDMQ on d's sign, transposed back.
+x86-64 "ifma" (x86_p256_52.py): radix 2^52 across the 8 lanes of a zmm -- lane k = element
+k: the operands are transposed into five limb registers each (two levels of VPERMT2Q over
+unaligned 8-qword windows, then VPBLENDMQ/VSHUFI64X2), the 25 lo and 25 hi products issued
+column by column into their own accumulators, each reduction step specialised to p (m = the
+column's low 52 bits, read directly by IFMA; its carry and lo(m, 2^44) by VPMULTISHIFTQB,
+hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4): five IFMA), then the sign of e = columns 5..9 - p
+by an arithmetic-shift chain, VPBLENDMQ of e or the columns on it, one carry chain to 52-bit
+limbs, transposed back (VPERMT2Q rows, limb 4 by VPERMQ and plain stores overwritten by the
+rows).
 """
 
 from ..kernel import KernelSpec, Variant
@@ -40,10 +43,10 @@ SPEC = KernelSpec(
 
 VARIANTS = [
     Variant("ifma", "x86_64", x.builder(x.x8_body, SPEC.args, zmm32=True), {},
-            "Lane = element: operands transposed to five limb zmm (VINSERTI64X4, VPUNPCK,\n"
-            "VSHUFI64X2; limb 4 by VPERMT2Q), five rows of ten VPMADD52LUQ/HUQ into ten column\n"
-            "registers with the reduction step specialised to p (m = the column itself; carry\n"
-            "by shift and add, six IFMA with 2^44, 2^36, p4), t carried to 52 bits, t - p with\n"
-            "VPSRAQ borrows, VPMOVQ2M + VPBLENDMQ on the sign, transposed back (row stores,\n"
-            "limb 4 by masked stores of lane pairs). No branch."),
+            "Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned\n"
+            "windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column\n"
+            "accumulators, the reduction step specialised to p (m = the column itself; carry\n"
+            "and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), the sign of columns\n"
+            "5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed\n"
+            "back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch."),
 ]

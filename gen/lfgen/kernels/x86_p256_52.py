@@ -12,8 +12,9 @@ m being those bits: what is left is column i >> 52, the carry into column i + 1)
 at column i + 1. So a reduction step is: carry column i >> 52 into column i + 1, then add
 lo/hi(m, 2^44) at columns i + 1 / i + 2, lo/hi(m, 2^36) at i + 3 / i + 4 and lo/hi(m, p4)
 at i + 4 / i + 5 (lo(x, y) = x y mod 2^52, hi(x, y) = x y >> 52) -- the "x8" and "mulx"
-variants use this form (six 52x52 products per step instead of ten); "ifma" multiplies the
-whole modulus vector, as the JDK.
+variants use this form (six 52x52 products per step instead of ten; "x8" makes the carry and
+lo(m, 2^44) = (m mod 2^8) 2^44 together by a byte select, five IFMA per step); "ifma"
+multiplies the whole modulus vector, as the JDK.
 
 ifma (one element, the JDK's AVX-512 montgomeryMultiply): A = a0..a4 and M = p in lanes 0..4
 of a zmm (masked load, lanes 5..7 zero). Per row i: T = lo(A, b_i) and H = hi(A, b_i) into
@@ -32,20 +33,34 @@ Final step, constant time, all in lanes with mask-register carries:
 The quotient digits, the carries and the choice never reach a branch or an address
 (f.secret_independent checks it).
 
-x8 (eight elements, lane k of limb register j = limb j of one element): columns C0..C9 are
-registers, each the sum of two accumulators: P_c (the lo(A_j, B_(c-j)) products, then the
-carry of column c - 1) and R_c (the hi(A_j, B_(c-1-j)) products, then the reduction terms),
-so that the products (which need no quotient digit) form short chains that run ahead, in
-column order. Reduction step i: m = P_i + R_i (the IFMA reads its low 52 bits), P_(i+1) +=
-m >> 52, then lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) into R_(i+1..i+5) (six IFMA): the
-critical path is one IFMA and one add per step. Then t = columns 5..9 carried to 52 bits and,
-in parallel, d = t - p from the same columns (lazy limbs minus p's, arithmetic-shift
-borrows); r = d unless d < 0 (VPMOVQ2M of d4's sign, VPBLENDMQ).
-Transposition in: limbs 0..3 by 256-bit row loads of elements k and k+4 (VINSERTI64X4),
-VPUNPCK[LH]QDQ and VSHUFI64X2 -- this puts the elements in lane order 0, 1, 4, 5, 2, 3, 6, 7,
-which every register shares; limb 4 by two VPERMT2Q over loads that hold two wanted qwords
-each and a masked move. Out: the inverse shuffles, row stores of 256 bits (VEXTRACTI64X4 to
-memory for elements 4..7) and limb 4 by merge-masked stores of two lanes (VPERMQ first).
+x8 (eight elements, lane k of limb register j = limb j of element k). Timing on a
+Sapphire Rapids-class core showed the kernel bound by its dependency chains as much as by its
+~190 512-bit uops (all on ports 0 and 5; shuffles on 5 only), with a cycle of bypass between
+IFMA and the integer ALU each way, so the layout is chosen for short chains:
+Column c is the sum of up to four registers: P_c, the lo(A_j, B_(c-j)) products; H_c, the
+hi(A_j, B_(c-1-j)) products (both need no quotient digit and run ahead); R_c, the reduction
+terms of the digits m_(c-5) .. m_(c-2) (in digit order); and z_(c-1) = (m_(c-1) >> 52) +
+((m_(c-1) mod 2^8) << 44), the carry out of column c - 1 plus lo(m_(c-1), 2^44): the two
+share no bit, so one VPMULTISHIFTQB (bytes of m from bit offsets 52, 60, 60, 4; ZSEL) and a
+VPANDQ (ZMASK) make it. Reduction step i: m = column i (IFMA reads its low 52 bits), z_i,
+then hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4) into R_(i+2..i+5) (five IFMA): from one digit
+to the next the path is a byte select, an AND and adds, no IFMA. Products of column i + 2
+are issued after step i.
+Final step: e = columns 5..9 - p as lazy limbs; the sign of e by an arithmetic-shift carry
+chain (VPSRAQ/VPADDQ, no masking: only the top limb's sign is kept), VPMOVQ2M; then r_j =
+e < 0 ? column_j : e_j (VPBLENDMQ; limb 2 of p is 0) and r carried to 52-bit limbs with
+arithmetic shifts -- one selection, one normalisation.
+Transposition in (x8_perms has the index vectors and checks them on a model of memory): for
+limb pairs (1, 2), (3, 4) and limb 0, H_a = VPERMT2Q over two 8-qword windows (a load and a
+memory operand, unaligned) with limbs j, j + 1 of elements 0..3 in its halves, H_b the same
+for elements 4..7 with the halves swapped; L_j = VPBLENDMQ(H_a, H_b) (upper lanes from H_b)
+and L_(j+1) = VSHUFI64X2(H_a, H_b). The two VPERMT2Q index vectors come from one VPMOVZXBQ
+(the second is VPSRLQ by 4 of it: the permutes read the low 4 bits of a lane only).
+Transposition out: limb 4 first, by two VPERMQ putting elements e, e + 1 five lanes apart and
+four plain 8-qword stores (qwords 5e + 4 and 5e + 9; the other qwords they write are limbs
+0..3, rewritten by the next stores); then VSHUFI64X2 pairs [L0 | L1], [L2 | L3] of elements
+0..3 and 4..7, VPERMT2Q rows [e_k limbs 0..3 | e_(k+1) limbs 0..3], stored as two 256-bit
+halves. Every load precedes the first store, so r may alias a or b.
 
 mulx (scalar, one element): the ref's row order with the reduction step above: ten column
 registers kept as a sliding window of six; a product x y splits as lo = BZHI(l, 52), hi =
@@ -58,10 +73,9 @@ from peachpy.x86_64 import (GeneralPurposeRegister64 as G, ZMMRegister as Z, KRe
                             MOV, ADD, SUB, XOR, AND, LEA, NEG, SHR, SHL, SAR, SHRD, BZHI, MULX,
                             CMOVS, TEST, KMOVB, VMOVQ, VMOVDQU64, VMOVDQA64, VPBROADCASTQ,
                             VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VALIGNQ,
-                            VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VINSERTI64X4,
-                            VPUNPCKLQDQ, VPUNPCKHQDQ, VSHUFI64X2, VPERMT2Q, VPERMQ, VPMOVZXBQ,
-                            VPMOVQ2M, VPBLENDMQ, VEXTRACTI64X4, rdx, zword, k5 as K5,
-                            k6 as K6, k7 as K7)
+                            VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VPMULTISHIFTQB,
+                            VSHUFI64X2, VPERMT2Q, VPERMQ, VPMOVZXBQ, VPMOVQ2M, VPBLENDMQ,
+                            VEXTRACTI64X4, rdx, zword, k7 as K7)
 
 M52 = (1 << 52) - 1
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
@@ -70,6 +84,22 @@ QL = [(2**260 - P) >> (52 * j) & M52 for j in range(5)]           # 2^260 - p, 5
 assert sum(v << (52 * j) for j, v in enumerate(PL)) == P
 assert sum(v << (52 * j) for j, v in enumerate(QL)) == 2**260 - P
 K44, K36, KP4 = 1 << 44, 1 << 36, PL[4]
+# x8: z = (m >> 52) + ((m mod 2^8) << 44) for a 64-bit column m, as VPMULTISHIFTQB(ZSEL, m) &
+# ZMASK: byte 0 = bits 52..59 of m, byte 1 = bits 60..63 (low nibble), byte 5 = bits 0..3
+# (high nibble), byte 6 = bits 4..7 (low nibble); the two terms share no bit, so OR = sum
+ZSEL = sum(b << (8 * j) for j, b in enumerate([52, 60, 0, 0, 0, 60, 4, 0]))
+ZMASK = 0x000FF00000000FFF
+
+
+def _zsel_model(m):
+    """VPMULTISHIFTQB(ZSEL, m) & ZMASK on one qword (each byte: 8 bits of m rotated right)."""
+    rot = lambda k: ((m >> k) | (m << (64 - k))) & (2**64 - 1)
+    return sum((rot(k) & 0xFF) << (8 * j)
+               for j, k in enumerate([52, 60, 0, 0, 0, 60, 4, 0])) & ZMASK
+
+
+for _m in (0, 2**64 - 1, 0x123456789ABCDEF0, 0xFEDCBA9876543210, 2**52 - 1, 2**63 + 255):
+    assert _zsel_model(_m) == (_m >> 52) + ((_m & 0xFF) << 44)
 
 
 def _bcast(value):
@@ -185,108 +215,129 @@ def ifma_body(f, rp, ap, bp):
 
 # ---- x8: eight elements, one per lane -----------------------------------------------------------
 
-# lane l of every limb register holds element ORDER[l] (the transposition's order)
-ORDER = (0, 1, 4, 5, 2, 3, 6, 7)
-
-
-def _bytes_idx(idx):
-    """A zmm with the byte indices `idx` zero-extended into its lanes."""
+def _idx_pair(idx_lo, idx_hi):
+    """Two index vectors from one immediate: VPMOVZXBQ of the bytes idx_lo[l] | idx_hi[l] << 4
+    is idx_lo for VPERMT2Q/VPERMQ (they read the low 4/3 bits of a lane only) and VPSRLQ of
+    it by 4 is idx_hi."""
     t = G()
-    MOV(t, sum(v << (8 * l) for l, v in enumerate(idx)))
-    x, z = Z(), Z()
+    MOV(t, sum((lo | hi << 4) << (8 * l) for l, (lo, hi) in enumerate(zip(idx_lo, idx_hi))))
+    x, lo = Z(), Z()
     VMOVQ(x.as_xmm, t)
-    VPMOVZXBQ(z, x.as_xmm)
-    return z
+    VPMOVZXBQ(lo, x.as_xmm)
+    hi = Z()
+    VPSRLQ(hi, lo, 4)
+    return lo, hi
 
 
-def _transpose_in(ptr, idx4, khi):
-    """Limb registers L0..L4 of the 8 elements at ptr (element k at qwords 5k..5k+4)."""
-    W = []
-    for k in range(4):
-        w = Z()
-        VMOVDQU64(w.as_ymm, [ptr + 40 * k])
-        VINSERTI64X4(w, w, [ptr + 40 * (k + 4)], 1)  # [e_k l0..l3 | e_(k+4) l0..l3]
-        W.append(w)
-    T0, T1, T2, T3 = Z(), Z(), Z(), Z()
-    VPUNPCKLQDQ(T0, W[0], W[1])                 # [e0l0 e1l0 | e0l2 e1l2 | e4l0 e5l0 | e4l2 e5l2]
-    VPUNPCKHQDQ(T1, W[0], W[1])
-    VPUNPCKLQDQ(T2, W[2], W[3])
-    VPUNPCKHQDQ(T3, W[2], W[3])
-    L = [Z() for _ in range(5)]
-    VSHUFI64X2(L[0], T0, T2, 0x88)              # [e0 e1 | e4 e5 | e2 e3 | e6 e7] limb 0
-    VSHUFI64X2(L[2], T0, T2, 0xDD)
-    VSHUFI64X2(L[1], T1, T3, 0x88)
-    VSHUFI64X2(L[3], T1, T3, 0xDD)
-    # limb 4 in ORDER: qwords 4, 9, 24, 29 | 14, 19, 34, 39
-    X1, X3 = Z(), Z()
-    VMOVDQU64(X1, [ptr + 8 * 4])                # q4..q11: 4 at lane 0, 9 at lane 5
-    VMOVDQU64(X3, [ptr + 8 * 14])               # q14..q21: 14, 19
-    VPERMT2Q(X1, idx4, [ptr + 8 * 24])          # lanes 0..3: q4 q9 q24 q29
-    VPERMT2Q(X3, idx4, [ptr + 8 * 32])          # lanes 4..7: q14 q19 q34 q39
-    VPBLENDMQ(L[4](khi), X1, X3)
-    return L
+def x8_perms():
+    """The lane indices of the transpositions (lane k of every limb register is element k):
+    in: idx_a, idx_b (VPERMT2Q over the windows of _transpose_in); out: the row indices
+    idx_r1, idx_r2 and the limb-4 indices idx_v1, idx_v2 of _transpose_out. Checked on a
+    model of the memory layout."""
+    idx_a = [0, 5, 8, 13, 1, 6, 9, 14]
+    idx_b = [1, 6, 10, 15, 0, 5, 9, 14]
+    idx_r1 = [0, 4, 8, 12, 1, 5, 9, 13]
+    idx_r2 = [2, 6, 10, 14, 3, 7, 11, 15]
+    idx_v1 = [0, 2, 4, 0, 0, 1, 3, 5]
+    idx_v2 = [0, 0, 6, 0, 0, 0, 0, 7]
+    # model: qword q of the 40 holds ("e", q // 5, q % 5)
+    mem = [(q // 5, q % 5) for q in range(40)]
+
+    def vpermt2q(t1, ix, t2):
+        return [(t1 + t2)[i & 15] for i in ix]
+    for j in (0, 1, 3):
+        ha = vpermt2q(mem[j:j + 8], idx_a, mem[10 + j:18 + j])
+        hb = vpermt2q(mem[20 + j:28 + j], idx_b, mem[29 + j:37 + j])
+        assert ha[:4] == [(k, j) for k in range(4)] and hb[4:] == [(k, j) for k in range(4, 8)]
+        if j:
+            assert ha[4:] == [(k, j + 1) for k in range(4)]
+            assert hb[:4] == [(k, j + 1) for k in range(4, 8)]
+    L = [[(k, j) for k in range(8)] for j in range(5)]
+    for half in (0, 4):
+        p_ = L[0][half:half + 4] + L[1][half:half + 4]
+        q_ = L[2][half:half + 4] + L[3][half:half + 4]
+        for ix, k in ((idx_r1, half), (idx_r2, half + 2)):
+            row = vpermt2q(p_, ix, q_)
+            assert row == [(k, j) for j in range(4)] + [(k + 1, j) for j in range(4)]
+    v1 = [L[4][i & 7] for i in idx_v1]
+    v2 = [L[4][i & 7] for i in idx_v2]
+    for (v, base) in ((v1, 4), (v1, 13), (v1, 22), (v2, 32)):
+        for l in range(8):
+            if (base + l) % 5 == 4:
+                assert v[l] == ((base + l) // 5, 4)
+    return (idx_a, idx_b), (idx_r1, idx_r2), (idx_v1, idx_v2)
 
 
-def _transpose_out(ptr, L, idx_out, kpair):
-    """The inverse of _transpose_in: limb registers L0..L4 (lanes in ORDER) to 8 elements."""
-    S0, S1 = Z(), Z()
-    VSHUFI64X2(S0, L[0], L[2], 0x44)            # [l0: e0e1 e4e5 | l2: e0e1 e4e5]
-    VSHUFI64X2(S1, L[1], L[3], 0x44)
-    S2, S3 = Z(), Z()
-    VSHUFI64X2(S2, L[0], L[2], 0xEE)            # e2e3 e6e6 of limbs 0, 2
-    VSHUFI64X2(S3, L[1], L[3], 0xEE)
-    rows = []
-    for lo_, hi_ in ((S0, S1), (S2, S3)):
-        for op in (VPUNPCKLQDQ, VPUNPCKHQDQ):
-            u = Z()
-            op(u, lo_, hi_)                     # [eAl0 eAl1 | eBl0 eBl1 | eAl2 eAl3 | eBl2 eBl3]
-            VSHUFI64X2(u, u, u, 0xD8)           # [eA l0..l3 | eB l0..l3]
-            rows.append(u)
-    # rows: (e0, e4), (e1, e5), (e2, e6), (e3, e7)
-    for k, u in enumerate(rows):
-        VMOVDQU64([ptr + 40 * k], u.as_ymm)
-        VEXTRACTI64X4([ptr + 40 * (k + 4)], u, 1)
-    # limb 4: element e at qword 5e + 4; pairs (e, e+1) are 5 qwords apart: lanes (j, j + 5)
+def _transpose_in(ptr, idx, khi, L, part):
+    """Limb registers of the 8 elements at ptr (element k at qwords 5k..5k+4; lane k of L_j =
+    limb j of element k) into L: part 0 = limb 0, part 1 = limbs 1, 2, part 3 = limbs 3, 4.
+    Two levels: H = VPERMT2Q over two 8-qword windows (one load, one memory operand) holding
+    four elements' limbs j and j + 1; then per limb pair L_j = VPBLENDMQ(H_a, H_b) and
+    L_(j+1) = VSHUFI64X2(H_a, H_b); limb 0 by a blend alone. idx = (idx_a, idx_b), the
+    VPERMT2Q indices of x8_perms."""
+    idx_a, idx_b = idx
+
+    def perm(w1, ix, w2):
+        h = Z()
+        VMOVDQU64(h, [ptr + 8 * w1])
+        VPERMT2Q(h, ix, [ptr + 8 * w2])
+        return h
+    j = part
+    Ha = perm(j, idx_a, 10 + j)                 # [e0..e3 limb j | e0..e3 limb j+1]
+    Hb = perm(20 + j, idx_b, 29 + j)            # [e4..e7 limb j+1 | e4..e7 limb j]
+    L[j] = Z()
+    VPBLENDMQ(L[j](khi), Ha, Hb)
+    if j:
+        L[j + 1] = Z()
+        VSHUFI64X2(L[j + 1], Ha, Hb, 0x4E)
+
+
+def _transpose_out(ptr, L, idx_r, idx_v):
+    """The inverse of _transpose_in: limb registers L0..L4 (lane k = element k) to the 8
+    elements at ptr. Limb 4 first: two VPERMQ put elements e, e + 1 five lanes apart, and four
+    plain 8-qword stores write them at qwords 5e + 4, 5e + 9 (the other qwords they write are
+    limbs 0..3, rewritten next); then limbs 0..3: VSHUFI64X2 pairs [L0 | L1] and [L2 | L3] of
+    elements 0..3 and 4..7, VPERMT2Q rows [e_k limbs 0..3 | e_(k+1) limbs 0..3], stored as two
+    256-bit halves. All loads precede the first store, so r may alias a or b."""
+    idx_r1, idx_r2 = idx_r
     V1, V2 = Z(), Z()
-    VPERMQ(V1, idx_out[0], L[4])
-    VPERMQ(V2, idx_out[1], L[4])
-    for (e, base, reg, kk) in ((0, 4, V1, 0), (2, 13, V1, 1), (4, 22, V1, 2), (6, 32, V2, 2)):
-        VMOVDQU64(zword[ptr + 8 * base](kpair[kk]), reg)
-
-
-def x8_lane_perms():
-    """(idx4, [idx_out1, idx_out2]) as byte lists, and the store pairs they serve."""
-    idx4 = [0, 5, 8, 13, 0, 5, 10, 15]
-    lane_of = {e: l for l, e in enumerate(ORDER)}
-    out1 = [0] * 8
-    out2 = [0] * 8
-    # V1: (e0, e1) at lanes (0, 5) base 4; (e2, e3) at lanes (1, 6) base 13; (e4, e5) at
-    # lanes (2, 7) base 22. V2: (e6, e7) at lanes (2, 7) base 32.
-    for (e, l0) in ((0, 0), (2, 1), (4, 2)):
-        out1[l0] = lane_of[e]
-        out1[l0 + 5] = lane_of[e + 1]
-    out2[2] = lane_of[6]
-    out2[7] = lane_of[7]
-    for (e, base, l0) in ((0, 4, 0), (2, 13, 1), (4, 22, 2), (6, 32, 2)):
-        assert 5 * e + 4 - base == l0 and 5 * (e + 1) + 4 - base == l0 + 5
-    return idx4, [out1, out2]
+    VPERMQ(V1, idx_v[0], L[4])
+    VPERMQ(V2, idx_v[1], L[4])
+    for base, reg in ((4, V1), (13, V1), (22, V1), (32, V2)):
+        VMOVDQU64([ptr + 8 * base], reg)
+    for half, imm in ((0, 0x44), (4, 0xEE)):
+        Pq, Qq = Z(), Z()
+        VSHUFI64X2(Pq, L[0], L[1], imm)         # [e limb 0 | e limb 1], e in half..half+3
+        VSHUFI64X2(Qq, L[2], L[3], imm)         # [e limb 2 | e limb 3]
+        for ix, k in ((idx_r1, half), (idx_r2, half + 2)):
+            row = Z()
+            VMOVDQA64(row, Pq)
+            VPERMT2Q(row, ix, Qq)               # [e_k limbs 0..3 | e_(k+1) limbs 0..3]
+            VMOVDQU64([ptr + 40 * k], row.as_ymm)
+            VEXTRACTI64X4([ptr + 40 * (k + 1)], row, 1)
 
 
 def x8_body(f, rp, ap, bp):
-    idx4b, (o1, o2) = x8_lane_perms()
-    idx4 = _bytes_idx(idx4b)
+    pin, pr, pv = x8_perms()
+    idx_in = _idx_pair(*pin)
     t = G()
     khi = KRegister()
     MOV(t.as_dword, 0xF0)
     KMOVB(khi, t.as_dword)
-    f.comment("transpose: limb j of the 8 elements in zmm j (lanes: elements 0 1 4 5 2 3 6 7)")
-    A = _transpose_in(ap, idx4, khi)
-    B = _transpose_in(bp, idx4, khi)
+    f.comment("transpose: limb j of the 8 elements in zmm j (lane k: element k)")
+    A, B = [None] * 5, [None] * 5
+    for X, ptr in ((A, ap), (B, bp)):
+        for part in (0, 1, 3):
+            _transpose_in(ptr, idx_in, khi, X, part)
     k44, k36, kp4 = _bcast(K44), _bcast(K36), _bcast(KP4)
-    # P[c]: the lo products of column c (and the carry of column c - 1); R[c]: its hi
-    # products first, then the reduction terms of earlier quotient digits -- two chains per
-    # column, so no IFMA waits on a long accumulator chain; column c = P[c] + R[c]
-    P, R = [None] * 11, [None] * 11
+    zsel, zmask = _bcast(ZSEL), _bcast(ZMASK)
+    # Column c is the sum of up to four registers, so that no IFMA waits on a long chain:
+    # P[c] the lo(a_j b_(c-j)) products, H[c] the hi(a_j b_(c-1-j)) products (both need no
+    # quotient digit and run ahead), R[c] the reduction terms of the quotient digits m_(c-2)
+    # .. m_(c-5), and late[c] = carry(m_(c-1)) + lo(m_(c-1), 2^44) by a byte select (ZSEL): the
+    # path from one digit to the next is VPMULTISHIFTQB, VPANDQ and adds, no IFMA.
+    P, H, R = [None] * 10, [None] * 10, [None] * 10
+    late = {}
 
     def acc(regs, c, op, x, y):
         if regs[c] is None:
@@ -301,72 +352,76 @@ def x8_body(f, rp, ap, bp):
                 acc(P, c, VPMADD52LUQ, A[j], B[c - j])
         for j in range(5):
             if 0 <= c - 1 - j <= 4:
-                acc(R, c, VPMADD52HUQ, A[j], B[c - 1 - j])
+                acc(H, c, VPMADD52HUQ, A[j], B[c - 1 - j])
 
     def column(c):
-        if R[c] is None or P[c] is None:
-            return P[c] if R[c] is None else R[c]
-        x = Z()
-        VPADDQ(x, P[c], R[c])
+        parts = [r[c] for r in (P, H, R) if r[c] is not None] + ([late.pop(c)] if c in late else [])
+        x = parts[0]
+        for y in parts[1:]:
+            s_ = Z()
+            VPADDQ(s_, x, y)
+            x = s_
         return x
 
     products(0)
     products(1)
     for i in range(5):
-        f.comment("reduction step %d: m = column %d mod 2^52 (IFMA reads the low 52 bits): "
-                  "its carry, lo/hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4)" % (i, i))
+        f.comment("reduction step %d: m = column %d (IFMA reads its low 52 bits); carry + lo(m, "
+                  "2^44) = (m >> 52) + ((m mod 2^8) << 44) into column %d; hi(m, 2^44), lo/hi(m, "
+                  "2^36), lo/hi(m, p4)" % (i, i, i + 1))
         m = column(i)
-        c = Z()
-        VPSRLQ(c, m, 52)
-        VPADDQ(P[i + 1], P[i + 1], c)
-        acc(R, i + 1, VPMADD52LUQ, m, k44)
+        u, z = Z(), Z()
+        VPMULTISHIFTQB(u, zsel, m)              # bytes of m at bit offsets 52, 60, 60, 4
+        VPANDQ(z, u, zmask)                     # (m >> 52) + ((m mod 2^8) << 44)
+        late[i + 1] = z
         acc(R, i + 2, VPMADD52HUQ, m, k44)
         acc(R, i + 3, VPMADD52LUQ, m, k36)
         acc(R, i + 4, VPMADD52HUQ, m, k36)
         acc(R, i + 4, VPMADD52LUQ, m, kp4)
         acc(R, i + 5, VPMADD52HUQ, m, kp4)
-        if i + 2 <= 9:
-            products(i + 2)
+        products(i + 2)
     for c in range(7, 10):
         products(c)
-    f.comment("t = columns 5..9 carried to 52 bits and, beside it, d = t - p from the same "
-              "columns with arithmetic-shift borrows")
+    f.comment("e = columns 5..9 - p, lazy limbs; the sign of e by arithmetic-shift carries")
     C = [column(c) for c in range(5, 10)]
     m52 = _bcast(M52)
     pc = [m52, _bcast(PL[1]), None, k36, kp4]
-    D = []
+    E = []
     for j in range(5):
-        d = Z()
         if pc[j] is None:
-            VMOVDQA64(d, C[j])
-        else:
-            VPSUBQ(d, C[j], pc[j])
-        D.append(d)
-    T = C
-    for j in range(4):
-        x, y = Z(), Z()
-        VPSRLQ(x, T[j], 52)
-        VPSRAQ(y, D[j], 52)
-        VPADDQ(T[j + 1], T[j + 1], x)
-        VPADDQ(D[j + 1], D[j + 1], y)
-        VPANDQ(T[j], T[j], m52)
-        VPANDQ(D[j], D[j], m52)
-    f.comment("d < 0 (t < p): keep t")
-    ks = KRegister()
-    VPMOVQ2M(ks, D[4])
-    R = []
+            E.append(C[j])
+            continue
+        e = Z()
+        VPSUBQ(e, C[j], pc[j])
+        E.append(e)
+    s_ = None
     for j in range(5):
-        r = Z()
-        VPBLENDMQ(r(ks), D[j], T[j])
-        R.append(r)
+        x = E[j]
+        if s_ is not None:
+            y = Z()
+            VPADDQ(y, x, s_)
+            x = y
+        if j < 4:
+            s_ = Z()
+            VPSRAQ(s_, x, 52)
+    ks = KRegister()
+    VPMOVQ2M(ks, x)
+    f.comment("r = e < 0 (t < p) ? columns : e, then carried to 52-bit limbs")
+    Rr = []
+    for j in range(5):
+        if pc[j] is None:
+            Rr.append(C[j])
+        else:
+            r = Z()
+            VPBLENDMQ(r(ks), E[j], C[j])
+            Rr.append(r)
+    for j in range(4):
+        y = Z()
+        VPSRAQ(y, Rr[j], 52)
+        VPADDQ(Rr[j + 1], Rr[j + 1], y)
+        VPANDQ(Rr[j], Rr[j], m52)
     f.comment("transpose back and store")
-    idx_out = [_bytes_idx(o1), _bytes_idx(o2)]
-    kpair = []
-    for l0, kk in zip(range(3), (K5, K6, K7)):     # physical: they mask stores
-        MOV(t.as_dword, (1 << l0) | (1 << (l0 + 5)))
-        KMOVB(kk, t.as_dword)
-        kpair.append(kk)
-    _transpose_out(rp, R, idx_out, kpair)
+    _transpose_out(rp, Rr, _idx_pair(*pr), _idx_pair(*pv))
 
 
 # ---- mulx: scalar ----------------------------------------------------------------------------
