@@ -41,7 +41,7 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x25519_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8, r9) into the
  * SysV registers and calls this body, lf_x25519_ladder_ifma_sysv.
- * 709 instructions.
+ * 707 instructions.
  */
 #include "lf_asm.h"
 
@@ -73,18 +73,16 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	/* constants of the loop, broadcast once: the limb mask, kp's limbs, lane numbers [0 0 1 1] and 3 */
 	movq	$2251799813685247, %r10
 	vpbroadcastq	%r10, %ymm15
-	movq	$6755399441055668, %r10
+	movq	$4503599627370458, %r10
 	vpbroadcastq	%r10, %ymm16
-	movq	$6755399441055741, %r10
+	movq	$4503599627370494, %r10
 	vpbroadcastq	%r10, %ymm17
-	movq	$9007199254740989, %r10
-	vpbroadcastq	%r10, %ymm18
-	vpxorq	%ymm19, %ymm19, %ymm19
+	vpxorq	%ymm18, %ymm18, %ymm18
 	movl	$12, %r10d
 	kmovb	%r10d, %k1
-	vpbroadcastq	%rax, %ymm19{%k1}
+	vpbroadcastq	%rax, %ymm18{%k1}
 	movq	$3, %rax
-	vpbroadcastq	%rax, %ymm20
+	vpbroadcastq	%rax, %ymm19
 	movl	$254, %eax
 	xorl	%r10d, %r10d
 .Llf_x25519_ladder_ifma_bit:
@@ -97,88 +95,104 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	shrxl	%r9d, %r11d, %r11d
 	andl	$1, %r11d
 	xorl	%r11d, %r10d
-	vpbroadcastq	%r10, %ymm21
-	vpxorq	%ymm19, %ymm21, %ymm21
-	vpxorq	%ymm20, %ymm21, %ymm22
+	vpbroadcastq	%r10, %ymm20
+	vpxorq	%ymm18, %ymm20, %ymm20
+	vpxorq	%ymm19, %ymm20, %ymm21
 	movl	%r11d, %r10d
 	/* level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3] after the swap */
-	vpermq	%ymm8, %ymm21, %ymm23
-	vpermq	%ymm8, %ymm22, %ymm8
-	vpaddq	%ymm8, %ymm23, %ymm24
-	vpaddq	%ymm16, %ymm23, %ymm23
-	vpsubq	%ymm8, %ymm23, %ymm23
+	vpermq	%ymm8, %ymm20, %ymm22
+	vpermq	%ymm8, %ymm21, %ymm8
+	vpaddq	%ymm8, %ymm22, %ymm23
+	vpaddq	%ymm16, %ymm22, %ymm22
+	vpsubq	%ymm8, %ymm22, %ymm22
 	movl	$6, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm23, %ymm24, %ymm8{%k1}
-	vpermq	%ymm9, %ymm21, %ymm23
-	vpermq	%ymm9, %ymm22, %ymm9
-	vpaddq	%ymm9, %ymm23, %ymm24
-	vpaddq	%ymm17, %ymm23, %ymm23
-	vpsubq	%ymm9, %ymm23, %ymm23
-	vpblendmq	%ymm23, %ymm24, %ymm9{%k1}
-	vpermq	%ymm10, %ymm21, %ymm23
-	vpermq	%ymm10, %ymm22, %ymm10
-	vpaddq	%ymm10, %ymm23, %ymm24
-	vpaddq	%ymm17, %ymm23, %ymm23
-	vpsubq	%ymm10, %ymm23, %ymm23
-	vpblendmq	%ymm23, %ymm24, %ymm10{%k1}
-	vpermq	%ymm11, %ymm21, %ymm23
-	vpermq	%ymm11, %ymm22, %ymm11
-	vpaddq	%ymm11, %ymm23, %ymm24
-	vpaddq	%ymm17, %ymm23, %ymm23
-	vpsubq	%ymm11, %ymm23, %ymm23
-	vpblendmq	%ymm23, %ymm24, %ymm11{%k1}
-	vpermq	%ymm12, %ymm21, %ymm21
-	vpermq	%ymm12, %ymm22, %ymm12
-	vpaddq	%ymm12, %ymm21, %ymm22
-	vpaddq	%ymm18, %ymm21, %ymm21
-	vpsubq	%ymm12, %ymm21, %ymm21
-	vpblendmq	%ymm21, %ymm22, %ymm12{%k1}
-	vpsrlq	$51, %ymm8, %ymm21
+	vpblendmq	%ymm22, %ymm23, %ymm8{%k1}
+	vpermq	%ymm9, %ymm20, %ymm22
+	vpermq	%ymm9, %ymm21, %ymm9
+	vpaddq	%ymm9, %ymm22, %ymm23
+	vpaddq	%ymm17, %ymm22, %ymm22
+	vpsubq	%ymm9, %ymm22, %ymm22
+	vpblendmq	%ymm22, %ymm23, %ymm9{%k1}
+	vpermq	%ymm10, %ymm20, %ymm22
+	vpermq	%ymm10, %ymm21, %ymm10
+	vpaddq	%ymm10, %ymm22, %ymm23
+	vpaddq	%ymm17, %ymm22, %ymm22
+	vpsubq	%ymm10, %ymm22, %ymm22
+	vpblendmq	%ymm22, %ymm23, %ymm10{%k1}
+	vpermq	%ymm11, %ymm20, %ymm22
+	vpermq	%ymm11, %ymm21, %ymm11
+	vpaddq	%ymm11, %ymm22, %ymm23
+	vpaddq	%ymm17, %ymm22, %ymm22
+	vpsubq	%ymm11, %ymm22, %ymm22
+	vpblendmq	%ymm22, %ymm23, %ymm11{%k1}
+	vpermq	%ymm12, %ymm20, %ymm20
+	vpermq	%ymm12, %ymm21, %ymm12
+	vpaddq	%ymm12, %ymm20, %ymm21
+	vpaddq	%ymm17, %ymm20, %ymm20
+	vpsubq	%ymm12, %ymm20, %ymm20
+	vpblendmq	%ymm20, %ymm21, %ymm12{%k1}
+	vpsrlq	$51, %ymm8, %ymm20
 	vpandq	%ymm15, %ymm8, %ymm8
-	vpsrlq	$51, %ymm9, %ymm22
+	vpsrlq	$51, %ymm9, %ymm21
 	vpandq	%ymm15, %ymm9, %ymm9
-	vpsrlq	$51, %ymm10, %ymm23
+	vpsrlq	$51, %ymm10, %ymm22
 	vpandq	%ymm15, %ymm10, %ymm10
-	vpsrlq	$51, %ymm11, %ymm24
+	vpsrlq	$51, %ymm11, %ymm23
 	vpandq	%ymm15, %ymm11, %ymm11
-	vpsrlq	$51, %ymm12, %ymm25
+	vpsrlq	$51, %ymm12, %ymm24
 	vpandq	%ymm15, %ymm12, %ymm12
-	vpaddq	%ymm21, %ymm9, %ymm9
-	vpaddq	%ymm22, %ymm10, %ymm10
-	vpaddq	%ymm23, %ymm11, %ymm11
-	vpaddq	%ymm24, %ymm12, %ymm12
-	vmovdqa64	%ymm25, %ymm21
-	vpsllq	$1, %ymm25, %ymm22
-	vpaddq	%ymm22, %ymm21, %ymm21
-	vpsllq	$4, %ymm25, %ymm22
-	vpaddq	%ymm22, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm8, %ymm8
-	vpermq	$68, %ymm8, %ymm21
-	vpermq	$68, %ymm9, %ymm22
-	vpermq	$68, %ymm10, %ymm23
-	vpermq	$68, %ymm11, %ymm24
-	vpermq	$68, %ymm12, %ymm25
+	vpaddq	%ymm20, %ymm9, %ymm9
+	vpaddq	%ymm21, %ymm10, %ymm10
+	vpaddq	%ymm22, %ymm11, %ymm11
+	vpaddq	%ymm23, %ymm12, %ymm12
+	vmovdqa64	%ymm24, %ymm20
+	vpsllq	$1, %ymm24, %ymm21
+	vpaddq	%ymm21, %ymm20, %ymm20
+	vpsllq	$4, %ymm24, %ymm21
+	vpaddq	%ymm21, %ymm20, %ymm20
+	vpaddq	%ymm20, %ymm8, %ymm8
+	vpermq	$68, %ymm8, %ymm20
+	vpermq	$68, %ymm9, %ymm21
+	vpermq	$68, %ymm10, %ymm22
+	vpermq	$68, %ymm11, %ymm23
+	vpermq	$68, %ymm12, %ymm24
+	vpxorq	%ymm25, %ymm25, %ymm25
+	vpmadd52huq	%ymm20, %ymm8, %ymm25
+	vpsllq	$1, %ymm25, %ymm25
+	vpxorq	%ymm26, %ymm26, %ymm26
+	vpmadd52luq	%ymm21, %ymm8, %ymm26
+	vpmadd52luq	%ymm20, %ymm9, %ymm26
+	vpaddq	%ymm26, %ymm25, %ymm25
 	vpxorq	%ymm26, %ymm26, %ymm26
 	vpmadd52huq	%ymm21, %ymm8, %ymm26
+	vpmadd52huq	%ymm20, %ymm9, %ymm26
 	vpsllq	$1, %ymm26, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
 	vpmadd52luq	%ymm22, %ymm8, %ymm27
+	vpmadd52luq	%ymm20, %ymm10, %ymm27
 	vpmadd52luq	%ymm21, %ymm9, %ymm27
 	vpaddq	%ymm27, %ymm26, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
 	vpmadd52huq	%ymm22, %ymm8, %ymm27
+	vpmadd52huq	%ymm20, %ymm10, %ymm27
 	vpmadd52huq	%ymm21, %ymm9, %ymm27
 	vpsllq	$1, %ymm27, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
 	vpmadd52luq	%ymm23, %ymm8, %ymm28
 	vpmadd52luq	%ymm21, %ymm10, %ymm28
-	vpmadd52luq	%ymm22, %ymm9, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52luq	%ymm22, %ymm9, %ymm29
+	vpmadd52luq	%ymm20, %ymm11, %ymm29
+	vpaddq	%ymm29, %ymm28, %ymm28
 	vpaddq	%ymm28, %ymm27, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
 	vpmadd52huq	%ymm23, %ymm8, %ymm28
 	vpmadd52huq	%ymm21, %ymm10, %ymm28
-	vpmadd52huq	%ymm22, %ymm9, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52huq	%ymm22, %ymm9, %ymm29
+	vpmadd52huq	%ymm20, %ymm11, %ymm29
+	vpaddq	%ymm29, %ymm28, %ymm28
 	vpsllq	$1, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
 	vpmadd52luq	%ymm24, %ymm8, %ymm29
@@ -186,6 +200,7 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpxorq	%ymm30, %ymm30, %ymm30
 	vpmadd52luq	%ymm23, %ymm9, %ymm30
 	vpmadd52luq	%ymm21, %ymm11, %ymm30
+	vpmadd52luq	%ymm20, %ymm12, %ymm29
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vpaddq	%ymm29, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
@@ -194,68 +209,62 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpxorq	%ymm30, %ymm30, %ymm30
 	vpmadd52huq	%ymm23, %ymm9, %ymm30
 	vpmadd52huq	%ymm21, %ymm11, %ymm30
+	vpmadd52huq	%ymm20, %ymm12, %ymm29
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vpsllq	$1, %ymm29, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52luq	%ymm25, %ymm8, %ymm30
-	vpmadd52luq	%ymm23, %ymm10, %ymm30
+	vpmadd52luq	%ymm24, %ymm9, %ymm30
+	vpmadd52luq	%ymm22, %ymm11, %ymm30
 	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52luq	%ymm24, %ymm9, %ymm31
-	vpmadd52luq	%ymm22, %ymm11, %ymm31
-	vpmadd52luq	%ymm21, %ymm12, %ymm30
+	vpmadd52luq	%ymm23, %ymm10, %ymm31
+	vpmadd52luq	%ymm21, %ymm12, %ymm31
 	vpaddq	%ymm31, %ymm30, %ymm30
 	vpaddq	%ymm30, %ymm29, %ymm29
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm25, %ymm8, %ymm30
-	vpmadd52huq	%ymm23, %ymm10, %ymm30
-	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52huq	%ymm24, %ymm9, %ymm31
-	vpmadd52huq	%ymm22, %ymm11, %ymm31
-	vpmadd52huq	%ymm21, %ymm12, %ymm30
+	vmovdqa64	%ymm29, %ymm30
+	vpsllq	$1, %ymm29, %ymm31
 	vpaddq	%ymm31, %ymm30, %ymm30
-	vpsllq	$1, %ymm30, %ymm30
-	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52luq	%ymm25, %ymm9, %ymm31
-	vpmadd52luq	%ymm23, %ymm11, %ymm31
-	vpxorq	%ymm7, %ymm7, %ymm7
-	vpmadd52luq	%ymm24, %ymm10, %ymm7
-	vpmadd52luq	%ymm22, %ymm12, %ymm7
-	vpaddq	%ymm7, %ymm31, %ymm31
-	vpaddq	%ymm31, %ymm30, %ymm30
-	vmovdqa64	%ymm30, %ymm31
-	vpsllq	$1, %ymm30, %ymm7
-	vpaddq	%ymm7, %ymm31, %ymm31
-	vpsllq	$4, %ymm30, %ymm30
-	vpaddq	%ymm30, %ymm31, %ymm31
-	vpmadd52luq	%ymm21, %ymm8, %ymm31
+	vpsllq	$4, %ymm29, %ymm29
+	vpaddq	%ymm29, %ymm30, %ymm30
+	vpmadd52luq	%ymm20, %ymm8, %ymm30
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm9, %ymm8
-	vpmadd52huq	%ymm23, %ymm11, %ymm8
+	vpmadd52huq	%ymm24, %ymm9, %ymm8
+	vpmadd52huq	%ymm22, %ymm11, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	%ymm24, %ymm10, %ymm9
-	vpmadd52huq	%ymm22, %ymm12, %ymm9
+	vpmadd52huq	%ymm23, %ymm10, %ymm9
+	vpmadd52huq	%ymm21, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52luq	%ymm25, %ymm10, %ymm9
-	vpmadd52luq	%ymm23, %ymm12, %ymm9
-	vpmadd52luq	%ymm24, %ymm11, %ymm9
+	vpmadd52luq	%ymm24, %ymm10, %ymm9
+	vpmadd52luq	%ymm22, %ymm12, %ymm9
+	vpmadd52luq	%ymm23, %ymm11, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vmovdqa64	%ymm8, %ymm9
-	vpsllq	$1, %ymm8, %ymm21
-	vpaddq	%ymm21, %ymm9, %ymm9
+	vpsllq	$1, %ymm8, %ymm20
+	vpaddq	%ymm20, %ymm9, %ymm9
+	vpsllq	$4, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm25, %ymm25
+	vpxorq	%ymm8, %ymm8, %ymm8
+	vpmadd52huq	%ymm24, %ymm10, %ymm8
+	vpmadd52huq	%ymm22, %ymm12, %ymm8
+	vpmadd52huq	%ymm23, %ymm11, %ymm8
+	vpsllq	$1, %ymm8, %ymm8
+	vpxorq	%ymm9, %ymm9, %ymm9
+	vpmadd52luq	%ymm24, %ymm11, %ymm9
+	vpmadd52luq	%ymm23, %ymm12, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqa64	%ymm8, %ymm9
+	vpsllq	$1, %ymm8, %ymm10
+	vpaddq	%ymm10, %ymm9, %ymm9
 	vpsllq	$4, %ymm8, %ymm8
 	vpaddq	%ymm8, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm26, %ymm26
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm10, %ymm8
-	vpmadd52huq	%ymm23, %ymm12, %ymm8
 	vpmadd52huq	%ymm24, %ymm11, %ymm8
+	vpmadd52huq	%ymm23, %ymm12, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
-	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52luq	%ymm25, %ymm11, %ymm9
-	vpmadd52luq	%ymm24, %ymm12, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm8
+	vpmadd52luq	%ymm24, %ymm12, %ymm8
 	vmovdqa64	%ymm8, %ymm9
 	vpsllq	$1, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
@@ -263,48 +272,37 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm8, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm27, %ymm27
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm11, %ymm8
 	vpmadd52huq	%ymm24, %ymm12, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
-	vpmadd52luq	%ymm25, %ymm12, %ymm8
 	vmovdqa64	%ymm8, %ymm9
 	vpsllq	$1, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
 	vpsllq	$4, %ymm8, %ymm8
 	vpaddq	%ymm8, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm28, %ymm28
-	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm12, %ymm8
-	vpsllq	$1, %ymm8, %ymm8
-	vmovdqa64	%ymm8, %ymm9
-	vpsllq	$1, %ymm8, %ymm10
-	vpaddq	%ymm10, %ymm9, %ymm9
-	vpsllq	$4, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm29, %ymm29
-	vpsrlq	$51, %ymm31, %ymm8
-	vpandq	%ymm15, %ymm31, %ymm31
-	vpsrlq	$51, %ymm26, %ymm9
+	vpsrlq	$51, %ymm30, %ymm8
+	vpandq	%ymm15, %ymm30, %ymm30
+	vpsrlq	$51, %ymm25, %ymm9
+	vpandq	%ymm15, %ymm25, %ymm25
+	vpsrlq	$51, %ymm26, %ymm10
 	vpandq	%ymm15, %ymm26, %ymm26
-	vpsrlq	$51, %ymm27, %ymm10
+	vpsrlq	$51, %ymm27, %ymm11
 	vpandq	%ymm15, %ymm27, %ymm27
-	vpsrlq	$51, %ymm28, %ymm11
+	vpsrlq	$51, %ymm28, %ymm12
 	vpandq	%ymm15, %ymm28, %ymm28
-	vpsrlq	$51, %ymm29, %ymm12
-	vpandq	%ymm15, %ymm29, %ymm29
-	vpaddq	%ymm8, %ymm26, %ymm26
-	vpaddq	%ymm9, %ymm27, %ymm27
-	vpaddq	%ymm10, %ymm28, %ymm28
-	vpaddq	%ymm11, %ymm29, %ymm29
+	vpaddq	%ymm8, %ymm25, %ymm25
+	vpaddq	%ymm9, %ymm26, %ymm26
+	vpaddq	%ymm10, %ymm27, %ymm27
+	vpaddq	%ymm11, %ymm28, %ymm28
 	vmovdqa64	%ymm12, %ymm8
 	vpsllq	$1, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$4, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm31, %ymm31
+	vpaddq	%ymm8, %ymm30, %ymm30
 	/* level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24] */
-	vpermq	$40, %ymm31, %ymm8
-	vpermq	$125, %ymm31, %ymm9
+	vpermq	$40, %ymm30, %ymm8
+	vpermq	$125, %ymm30, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm10
 	vpaddq	%ymm16, %ymm8, %ymm11
 	vpsubq	%ymm9, %ymm11, %ymm11
@@ -314,354 +312,365 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	movl	$1, %r11d
 	kmovb	%r11d, %k2
 	vpblendmq	%ymm8, %ymm10, %ymm8{%k2}
-	vpermq	$40, %ymm26, %ymm10
-	vpermq	$125, %ymm26, %ymm11
+	vpermq	$40, %ymm25, %ymm10
+	vpermq	$125, %ymm25, %ymm11
 	vpaddq	%ymm11, %ymm10, %ymm12
-	vpaddq	%ymm17, %ymm10, %ymm21
-	vpsubq	%ymm11, %ymm21, %ymm21
-	vpblendmq	%ymm12, %ymm21, %ymm12{%k1}
+	vpaddq	%ymm17, %ymm10, %ymm20
+	vpsubq	%ymm11, %ymm20, %ymm20
+	vpblendmq	%ymm12, %ymm20, %ymm12{%k1}
 	vpblendmq	%ymm10, %ymm12, %ymm10{%k2}
-	vpermq	$40, %ymm27, %ymm12
-	vpermq	$125, %ymm27, %ymm21
-	vpaddq	%ymm21, %ymm12, %ymm22
-	vpaddq	%ymm17, %ymm12, %ymm23
-	vpsubq	%ymm21, %ymm23, %ymm23
-	vpblendmq	%ymm22, %ymm23, %ymm22{%k1}
-	vpblendmq	%ymm12, %ymm22, %ymm12{%k2}
-	vpermq	$40, %ymm28, %ymm22
-	vpermq	$125, %ymm28, %ymm23
-	vpaddq	%ymm23, %ymm22, %ymm24
-	vpaddq	%ymm17, %ymm22, %ymm25
-	vpsubq	%ymm23, %ymm25, %ymm25
-	vpblendmq	%ymm24, %ymm25, %ymm24{%k1}
-	vpblendmq	%ymm22, %ymm24, %ymm22{%k2}
-	vpermq	$40, %ymm29, %ymm24
-	vpermq	$125, %ymm29, %ymm25
-	vpaddq	%ymm25, %ymm24, %ymm26
-	vpaddq	%ymm18, %ymm24, %ymm27
-	vpsubq	%ymm25, %ymm27, %ymm27
-	vpblendmq	%ymm26, %ymm27, %ymm26{%k1}
-	vpblendmq	%ymm24, %ymm26, %ymm24{%k2}
-	vpsrlq	$51, %ymm8, %ymm26
+	vpermq	$40, %ymm26, %ymm12
+	vpermq	$125, %ymm26, %ymm20
+	vpaddq	%ymm20, %ymm12, %ymm21
+	vpaddq	%ymm17, %ymm12, %ymm22
+	vpsubq	%ymm20, %ymm22, %ymm22
+	vpblendmq	%ymm21, %ymm22, %ymm21{%k1}
+	vpblendmq	%ymm12, %ymm21, %ymm12{%k2}
+	vpermq	$40, %ymm27, %ymm21
+	vpermq	$125, %ymm27, %ymm22
+	vpaddq	%ymm22, %ymm21, %ymm23
+	vpaddq	%ymm17, %ymm21, %ymm24
+	vpsubq	%ymm22, %ymm24, %ymm24
+	vpblendmq	%ymm23, %ymm24, %ymm23{%k1}
+	vpblendmq	%ymm21, %ymm23, %ymm21{%k2}
+	vpermq	$40, %ymm28, %ymm23
+	vpermq	$125, %ymm28, %ymm24
+	vpaddq	%ymm24, %ymm23, %ymm25
+	vpaddq	%ymm17, %ymm23, %ymm26
+	vpsubq	%ymm24, %ymm26, %ymm26
+	vpblendmq	%ymm25, %ymm26, %ymm25{%k1}
+	vpblendmq	%ymm23, %ymm25, %ymm23{%k2}
+	vpsrlq	$51, %ymm8, %ymm25
 	vpandq	%ymm15, %ymm8, %ymm8
-	vpsrlq	$51, %ymm10, %ymm27
+	vpsrlq	$51, %ymm10, %ymm26
 	vpandq	%ymm15, %ymm10, %ymm10
-	vpsrlq	$51, %ymm12, %ymm28
+	vpsrlq	$51, %ymm12, %ymm27
 	vpandq	%ymm15, %ymm12, %ymm12
-	vpsrlq	$51, %ymm22, %ymm29
-	vpandq	%ymm15, %ymm22, %ymm22
-	vpsrlq	$51, %ymm24, %ymm30
-	vpandq	%ymm15, %ymm24, %ymm24
-	vpaddq	%ymm26, %ymm10, %ymm10
-	vpaddq	%ymm27, %ymm12, %ymm12
-	vpaddq	%ymm28, %ymm22, %ymm22
-	vpaddq	%ymm29, %ymm24, %ymm24
-	vmovdqa64	%ymm30, %ymm26
-	vpsllq	$1, %ymm30, %ymm27
-	vpaddq	%ymm27, %ymm26, %ymm26
-	vpsllq	$4, %ymm30, %ymm27
-	vpaddq	%ymm27, %ymm26, %ymm26
-	vpaddq	%ymm26, %ymm8, %ymm8
+	vpsrlq	$51, %ymm21, %ymm28
+	vpandq	%ymm15, %ymm21, %ymm21
+	vpsrlq	$51, %ymm23, %ymm29
+	vpandq	%ymm15, %ymm23, %ymm23
+	vpaddq	%ymm25, %ymm10, %ymm10
+	vpaddq	%ymm26, %ymm12, %ymm12
+	vpaddq	%ymm27, %ymm21, %ymm21
+	vpaddq	%ymm28, %ymm23, %ymm23
+	vmovdqa64	%ymm29, %ymm25
+	vpsllq	$1, %ymm29, %ymm26
+	vpaddq	%ymm26, %ymm25, %ymm25
+	vpsllq	$4, %ymm29, %ymm26
+	vpaddq	%ymm26, %ymm25, %ymm25
+	vpaddq	%ymm25, %ymm8, %ymm8
 	vpblendmq	%ymm9, %ymm8, %ymm9{%k2}
 	movl	$8, %r11d
 	kmovb	%r11d, %k1
 	vpblendmq	%ymm13, %ymm9, %ymm9{%k1}
 	vpblendmq	%ymm11, %ymm10, %ymm11{%k2}
 	vpblendmq	%ymm14, %ymm11, %ymm11{%k1}
-	vpblendmq	%ymm21, %ymm12, %ymm21{%k2}
-	vpblendmq	%ymm14, %ymm21, %ymm21{%k1}
-	vpblendmq	%ymm23, %ymm22, %ymm23{%k2}
-	vpblendmq	%ymm14, %ymm23, %ymm23{%k1}
-	vpblendmq	%ymm25, %ymm24, %ymm25{%k2}
-	vpblendmq	%ymm14, %ymm25, %ymm25{%k1}
+	vpblendmq	%ymm20, %ymm12, %ymm20{%k2}
+	vpblendmq	%ymm14, %ymm20, %ymm20{%k1}
+	vpblendmq	%ymm22, %ymm21, %ymm22{%k2}
+	vpblendmq	%ymm14, %ymm22, %ymm22{%k1}
+	vpblendmq	%ymm24, %ymm23, %ymm24{%k2}
+	vpblendmq	%ymm14, %ymm24, %ymm24{%k1}
+	vpxorq	%ymm25, %ymm25, %ymm25
+	vpmadd52huq	%ymm9, %ymm8, %ymm25
+	vpsllq	$1, %ymm25, %ymm25
 	vpxorq	%ymm26, %ymm26, %ymm26
-	vpmadd52huq	%ymm9, %ymm8, %ymm26
+	vpmadd52luq	%ymm11, %ymm8, %ymm26
+	vpmadd52luq	%ymm9, %ymm10, %ymm26
+	vpaddq	%ymm26, %ymm25, %ymm25
+	vpxorq	%ymm26, %ymm26, %ymm26
+	vpmadd52huq	%ymm11, %ymm8, %ymm26
+	vpmadd52huq	%ymm9, %ymm10, %ymm26
 	vpsllq	$1, %ymm26, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52luq	%ymm11, %ymm8, %ymm27
-	vpmadd52luq	%ymm9, %ymm10, %ymm27
+	vpmadd52luq	%ymm20, %ymm8, %ymm27
+	vpmadd52luq	%ymm9, %ymm12, %ymm27
+	vpmadd52luq	%ymm11, %ymm10, %ymm27
 	vpaddq	%ymm27, %ymm26, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52huq	%ymm11, %ymm8, %ymm27
-	vpmadd52huq	%ymm9, %ymm10, %ymm27
+	vpmadd52huq	%ymm20, %ymm8, %ymm27
+	vpmadd52huq	%ymm9, %ymm12, %ymm27
+	vpmadd52huq	%ymm11, %ymm10, %ymm27
 	vpsllq	$1, %ymm27, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
-	vpmadd52luq	%ymm21, %ymm8, %ymm28
-	vpmadd52luq	%ymm9, %ymm12, %ymm28
-	vpmadd52luq	%ymm11, %ymm10, %ymm28
+	vpmadd52luq	%ymm22, %ymm8, %ymm28
+	vpmadd52luq	%ymm11, %ymm12, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52luq	%ymm20, %ymm10, %ymm29
+	vpmadd52luq	%ymm9, %ymm21, %ymm29
+	vpaddq	%ymm29, %ymm28, %ymm28
 	vpaddq	%ymm28, %ymm27, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
-	vpmadd52huq	%ymm21, %ymm8, %ymm28
-	vpmadd52huq	%ymm9, %ymm12, %ymm28
-	vpmadd52huq	%ymm11, %ymm10, %ymm28
+	vpmadd52huq	%ymm22, %ymm8, %ymm28
+	vpmadd52huq	%ymm11, %ymm12, %ymm28
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52huq	%ymm20, %ymm10, %ymm29
+	vpmadd52huq	%ymm9, %ymm21, %ymm29
+	vpaddq	%ymm29, %ymm28, %ymm28
 	vpsllq	$1, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52luq	%ymm23, %ymm8, %ymm29
-	vpmadd52luq	%ymm11, %ymm12, %ymm29
+	vpmadd52luq	%ymm24, %ymm8, %ymm29
+	vpmadd52luq	%ymm20, %ymm12, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52luq	%ymm21, %ymm10, %ymm30
-	vpmadd52luq	%ymm9, %ymm22, %ymm30
+	vpmadd52luq	%ymm22, %ymm10, %ymm30
+	vpmadd52luq	%ymm11, %ymm21, %ymm30
+	vpmadd52luq	%ymm9, %ymm23, %ymm29
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vpaddq	%ymm29, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52huq	%ymm23, %ymm8, %ymm29
-	vpmadd52huq	%ymm11, %ymm12, %ymm29
+	vpmadd52huq	%ymm24, %ymm8, %ymm29
+	vpmadd52huq	%ymm20, %ymm12, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm21, %ymm10, %ymm30
-	vpmadd52huq	%ymm9, %ymm22, %ymm30
+	vpmadd52huq	%ymm22, %ymm10, %ymm30
+	vpmadd52huq	%ymm11, %ymm21, %ymm30
+	vpmadd52huq	%ymm9, %ymm23, %ymm29
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vpsllq	$1, %ymm29, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52luq	%ymm25, %ymm8, %ymm30
-	vpmadd52luq	%ymm21, %ymm12, %ymm30
+	vpmadd52luq	%ymm24, %ymm10, %ymm30
+	vpmadd52luq	%ymm20, %ymm21, %ymm30
 	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52luq	%ymm23, %ymm10, %ymm31
-	vpmadd52luq	%ymm11, %ymm22, %ymm31
-	vpmadd52luq	%ymm9, %ymm24, %ymm30
+	vpmadd52luq	%ymm22, %ymm12, %ymm31
+	vpmadd52luq	%ymm11, %ymm23, %ymm31
 	vpaddq	%ymm31, %ymm30, %ymm30
 	vpaddq	%ymm30, %ymm29, %ymm29
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm25, %ymm8, %ymm30
-	vpmadd52huq	%ymm21, %ymm12, %ymm30
-	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52huq	%ymm23, %ymm10, %ymm31
-	vpmadd52huq	%ymm11, %ymm22, %ymm31
-	vpmadd52huq	%ymm9, %ymm24, %ymm30
+	vmovdqa64	%ymm29, %ymm30
+	vpsllq	$1, %ymm29, %ymm31
 	vpaddq	%ymm31, %ymm30, %ymm30
-	vpsllq	$1, %ymm30, %ymm30
-	vpxorq	%ymm31, %ymm31, %ymm31
-	vpmadd52luq	%ymm25, %ymm10, %ymm31
-	vpmadd52luq	%ymm21, %ymm22, %ymm31
-	vpxorq	%ymm7, %ymm7, %ymm7
-	vpmadd52luq	%ymm23, %ymm12, %ymm7
-	vpmadd52luq	%ymm11, %ymm24, %ymm7
-	vpaddq	%ymm7, %ymm31, %ymm31
-	vpaddq	%ymm31, %ymm30, %ymm30
-	vmovdqa64	%ymm30, %ymm31
-	vpsllq	$1, %ymm30, %ymm7
-	vpaddq	%ymm7, %ymm31, %ymm31
-	vpsllq	$4, %ymm30, %ymm30
-	vpaddq	%ymm30, %ymm31, %ymm31
-	vpmadd52luq	%ymm9, %ymm8, %ymm31
+	vpsllq	$4, %ymm29, %ymm29
+	vpaddq	%ymm29, %ymm30, %ymm30
+	vpmadd52luq	%ymm9, %ymm8, %ymm30
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	%ymm25, %ymm10, %ymm9
-	vpmadd52huq	%ymm21, %ymm22, %ymm9
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm23, %ymm12, %ymm30
-	vpmadd52huq	%ymm11, %ymm24, %ymm30
-	vpaddq	%ymm30, %ymm9, %ymm9
+	vpmadd52huq	%ymm24, %ymm10, %ymm9
+	vpmadd52huq	%ymm20, %ymm21, %ymm9
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52huq	%ymm22, %ymm12, %ymm29
+	vpmadd52huq	%ymm11, %ymm23, %ymm29
+	vpaddq	%ymm29, %ymm9, %ymm9
 	vpsllq	$1, %ymm9, %ymm9
 	vpxorq	%ymm11, %ymm11, %ymm11
-	vpmadd52luq	%ymm25, %ymm12, %ymm11
-	vpmadd52luq	%ymm21, %ymm24, %ymm11
-	vpmadd52luq	%ymm23, %ymm22, %ymm11
+	vpmadd52luq	%ymm24, %ymm12, %ymm11
+	vpmadd52luq	%ymm20, %ymm23, %ymm11
+	vpmadd52luq	%ymm22, %ymm21, %ymm11
 	vpaddq	%ymm11, %ymm9, %ymm9
 	vmovdqa64	%ymm9, %ymm11
-	vpsllq	$1, %ymm9, %ymm30
-	vpaddq	%ymm30, %ymm11, %ymm11
+	vpsllq	$1, %ymm9, %ymm29
+	vpaddq	%ymm29, %ymm11, %ymm11
+	vpsllq	$4, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm11, %ymm11
+	vpaddq	%ymm11, %ymm25, %ymm25
+	vpxorq	%ymm9, %ymm9, %ymm9
+	vpmadd52huq	%ymm24, %ymm12, %ymm9
+	vpmadd52huq	%ymm20, %ymm23, %ymm9
+	vpmadd52huq	%ymm22, %ymm21, %ymm9
+	vpsllq	$1, %ymm9, %ymm9
+	vpxorq	%ymm11, %ymm11, %ymm11
+	vpmadd52luq	%ymm24, %ymm21, %ymm11
+	vpmadd52luq	%ymm22, %ymm23, %ymm11
+	vpaddq	%ymm11, %ymm9, %ymm9
+	vmovdqa64	%ymm9, %ymm11
+	vpsllq	$1, %ymm9, %ymm20
+	vpaddq	%ymm20, %ymm11, %ymm11
 	vpsllq	$4, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm11, %ymm11
 	vpaddq	%ymm11, %ymm26, %ymm26
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	%ymm25, %ymm12, %ymm9
-	vpmadd52huq	%ymm21, %ymm24, %ymm9
-	vpmadd52huq	%ymm23, %ymm22, %ymm9
+	vpmadd52huq	%ymm24, %ymm21, %ymm9
+	vpmadd52huq	%ymm22, %ymm23, %ymm9
 	vpsllq	$1, %ymm9, %ymm9
-	vpxorq	%ymm11, %ymm11, %ymm11
-	vpmadd52luq	%ymm25, %ymm22, %ymm11
-	vpmadd52luq	%ymm23, %ymm24, %ymm11
-	vpaddq	%ymm11, %ymm9, %ymm9
+	vpmadd52luq	%ymm24, %ymm23, %ymm9
 	vmovdqa64	%ymm9, %ymm11
-	vpsllq	$1, %ymm9, %ymm21
-	vpaddq	%ymm21, %ymm11, %ymm11
+	vpsllq	$1, %ymm9, %ymm20
+	vpaddq	%ymm20, %ymm11, %ymm11
 	vpsllq	$4, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm11, %ymm11
 	vpaddq	%ymm11, %ymm27, %ymm27
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	%ymm25, %ymm22, %ymm9
-	vpmadd52huq	%ymm23, %ymm24, %ymm9
+	vpmadd52huq	%ymm24, %ymm23, %ymm9
 	vpsllq	$1, %ymm9, %ymm9
-	vpmadd52luq	%ymm25, %ymm24, %ymm9
 	vmovdqa64	%ymm9, %ymm11
-	vpsllq	$1, %ymm9, %ymm21
-	vpaddq	%ymm21, %ymm11, %ymm11
+	vpsllq	$1, %ymm9, %ymm20
+	vpaddq	%ymm20, %ymm11, %ymm11
 	vpsllq	$4, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm11, %ymm11
 	vpaddq	%ymm11, %ymm28, %ymm28
-	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	%ymm25, %ymm24, %ymm9
-	vpsllq	$1, %ymm9, %ymm9
-	vmovdqa64	%ymm9, %ymm11
-	vpsllq	$1, %ymm9, %ymm21
-	vpaddq	%ymm21, %ymm11, %ymm11
-	vpsllq	$4, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm29, %ymm29
-	vpsrlq	$51, %ymm31, %ymm9
-	vpandq	%ymm15, %ymm31, %ymm31
-	vpsrlq	$51, %ymm26, %ymm11
+	vpsrlq	$51, %ymm30, %ymm9
+	vpandq	%ymm15, %ymm30, %ymm30
+	vpsrlq	$51, %ymm25, %ymm11
+	vpandq	%ymm15, %ymm25, %ymm25
+	vpsrlq	$51, %ymm26, %ymm20
 	vpandq	%ymm15, %ymm26, %ymm26
-	vpsrlq	$51, %ymm27, %ymm21
+	vpsrlq	$51, %ymm27, %ymm22
 	vpandq	%ymm15, %ymm27, %ymm27
-	vpsrlq	$51, %ymm28, %ymm23
+	vpsrlq	$51, %ymm28, %ymm24
 	vpandq	%ymm15, %ymm28, %ymm28
-	vpsrlq	$51, %ymm29, %ymm25
-	vpandq	%ymm15, %ymm29, %ymm29
-	vpaddq	%ymm9, %ymm26, %ymm26
-	vpaddq	%ymm11, %ymm27, %ymm27
-	vpaddq	%ymm21, %ymm28, %ymm28
-	vpaddq	%ymm23, %ymm29, %ymm29
-	vmovdqa64	%ymm25, %ymm9
-	vpsllq	$1, %ymm25, %ymm11
+	vpaddq	%ymm9, %ymm25, %ymm25
+	vpaddq	%ymm11, %ymm26, %ymm26
+	vpaddq	%ymm20, %ymm27, %ymm27
+	vpaddq	%ymm22, %ymm28, %ymm28
+	vmovdqa64	%ymm24, %ymm9
+	vpsllq	$1, %ymm24, %ymm11
 	vpaddq	%ymm11, %ymm9, %ymm9
-	vpsllq	$4, %ymm25, %ymm11
+	vpsllq	$4, %ymm24, %ymm11
 	vpaddq	%ymm11, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm31, %ymm31
+	vpaddq	%ymm9, %ymm30, %ymm30
 	/* level 3: [., ., x1, E] x [., ., t, AA + a24 E] */
 	vpermq	$0, %ymm8, %ymm9{%k1}{z}
 	vpermq	$0, %ymm10, %ymm11{%k1}{z}
-	vpermq	$0, %ymm12, %ymm21{%k1}{z}
-	vpermq	$0, %ymm22, %ymm23{%k1}{z}
-	vpermq	$0, %ymm24, %ymm25{%k1}{z}
-	vpaddq	%ymm9, %ymm31, %ymm9
-	vpaddq	%ymm11, %ymm26, %ymm11
-	vpaddq	%ymm21, %ymm27, %ymm21
-	vpaddq	%ymm23, %ymm28, %ymm23
-	vpaddq	%ymm25, %ymm29, %ymm25
-	vpsrlq	$51, %ymm9, %ymm30
+	vpermq	$0, %ymm12, %ymm20{%k1}{z}
+	vpermq	$0, %ymm21, %ymm22{%k1}{z}
+	vpermq	$0, %ymm23, %ymm24{%k1}{z}
+	vpaddq	%ymm9, %ymm30, %ymm9
+	vpaddq	%ymm11, %ymm25, %ymm11
+	vpaddq	%ymm20, %ymm26, %ymm20
+	vpaddq	%ymm22, %ymm27, %ymm22
+	vpaddq	%ymm24, %ymm28, %ymm24
+	vpsrlq	$51, %ymm9, %ymm29
 	vpandq	%ymm15, %ymm9, %ymm9
-	vpsrlq	$51, %ymm11, %ymm7
+	vpsrlq	$51, %ymm11, %ymm31
 	vpandq	%ymm15, %ymm11, %ymm11
-	vpsrlq	$51, %ymm21, %ymm6
-	vpandq	%ymm15, %ymm21, %ymm21
-	vpsrlq	$51, %ymm23, %ymm5
-	vpandq	%ymm15, %ymm23, %ymm23
-	vpsrlq	$51, %ymm25, %ymm4
-	vpandq	%ymm15, %ymm25, %ymm25
-	vpaddq	%ymm30, %ymm11, %ymm11
-	vpaddq	%ymm7, %ymm21, %ymm21
-	vpaddq	%ymm6, %ymm23, %ymm23
-	vpaddq	%ymm5, %ymm25, %ymm25
-	vmovdqa64	%ymm4, %ymm30
-	vpsllq	$1, %ymm4, %ymm7
-	vpaddq	%ymm7, %ymm30, %ymm30
-	vpsllq	$4, %ymm4, %ymm7
-	vpaddq	%ymm7, %ymm30, %ymm30
-	vpaddq	%ymm30, %ymm9, %ymm9
-	vpxorq	%ymm30, %ymm30, %ymm30
+	vpsrlq	$51, %ymm20, %ymm7
+	vpandq	%ymm15, %ymm20, %ymm20
+	vpsrlq	$51, %ymm22, %ymm6
+	vpandq	%ymm15, %ymm22, %ymm22
+	vpsrlq	$51, %ymm24, %ymm5
+	vpandq	%ymm15, %ymm24, %ymm24
+	vpaddq	%ymm29, %ymm11, %ymm11
+	vpaddq	%ymm31, %ymm20, %ymm20
+	vpaddq	%ymm7, %ymm22, %ymm22
+	vpaddq	%ymm6, %ymm24, %ymm24
+	vmovdqa64	%ymm5, %ymm29
+	vpsllq	$1, %ymm5, %ymm31
+	vpaddq	%ymm31, %ymm29, %ymm29
+	vpsllq	$4, %ymm5, %ymm31
+	vpaddq	%ymm31, %ymm29, %ymm29
+	vpaddq	%ymm29, %ymm9, %ymm9
+	vpxorq	%ymm29, %ymm29, %ymm29
 	movl	$4, %r11d
 	kmovb	%r11d, %k1
-	vpbroadcastq	(%rdx), %ymm30{%k1}
-	vpblendmq	%ymm30, %ymm8, %ymm8{%k1}
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpbroadcastq	8(%rdx), %ymm30{%k1}
-	vpblendmq	%ymm30, %ymm10, %ymm10{%k1}
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpbroadcastq	16(%rdx), %ymm30{%k1}
-	vpblendmq	%ymm30, %ymm12, %ymm12{%k1}
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpbroadcastq	24(%rdx), %ymm30{%k1}
-	vpblendmq	%ymm30, %ymm22, %ymm22{%k1}
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpbroadcastq	32(%rdx), %ymm30{%k1}
-	vpblendmq	%ymm30, %ymm24, %ymm24{%k1}
-	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm9, %ymm8, %ymm30
-	vpsllq	$1, %ymm30, %ymm30
+	vpbroadcastq	(%rdx), %ymm29{%k1}
+	vpblendmq	%ymm29, %ymm8, %ymm8{%k1}
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpbroadcastq	8(%rdx), %ymm29{%k1}
+	vpblendmq	%ymm29, %ymm10, %ymm10{%k1}
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpbroadcastq	16(%rdx), %ymm29{%k1}
+	vpblendmq	%ymm29, %ymm12, %ymm12{%k1}
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpbroadcastq	24(%rdx), %ymm29{%k1}
+	vpblendmq	%ymm29, %ymm21, %ymm21{%k1}
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpbroadcastq	32(%rdx), %ymm29{%k1}
+	vpblendmq	%ymm29, %ymm23, %ymm23{%k1}
+	vpxorq	%ymm29, %ymm29, %ymm29
+	vpmadd52huq	%ymm9, %ymm8, %ymm29
+	vpsllq	$1, %ymm29, %ymm29
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52luq	%ymm11, %ymm8, %ymm31
+	vpmadd52luq	%ymm9, %ymm10, %ymm31
+	vpaddq	%ymm31, %ymm29, %ymm29
+	vpxorq	%ymm31, %ymm31, %ymm31
+	vpmadd52huq	%ymm11, %ymm8, %ymm31
+	vpmadd52huq	%ymm9, %ymm10, %ymm31
+	vpsllq	$1, %ymm31, %ymm31
 	vpxorq	%ymm7, %ymm7, %ymm7
-	vpmadd52luq	%ymm11, %ymm8, %ymm7
-	vpmadd52luq	%ymm9, %ymm10, %ymm7
-	vpaddq	%ymm7, %ymm30, %ymm30
+	vpmadd52luq	%ymm20, %ymm8, %ymm7
+	vpmadd52luq	%ymm9, %ymm12, %ymm7
+	vpmadd52luq	%ymm11, %ymm10, %ymm7
+	vpaddq	%ymm7, %ymm31, %ymm31
 	vpxorq	%ymm7, %ymm7, %ymm7
-	vpmadd52huq	%ymm11, %ymm8, %ymm7
-	vpmadd52huq	%ymm9, %ymm10, %ymm7
+	vpmadd52huq	%ymm20, %ymm8, %ymm7
+	vpmadd52huq	%ymm9, %ymm12, %ymm7
+	vpmadd52huq	%ymm11, %ymm10, %ymm7
 	vpsllq	$1, %ymm7, %ymm7
 	vpxorq	%ymm6, %ymm6, %ymm6
-	vpmadd52luq	%ymm21, %ymm8, %ymm6
-	vpmadd52luq	%ymm9, %ymm12, %ymm6
-	vpmadd52luq	%ymm11, %ymm10, %ymm6
+	vpmadd52luq	%ymm22, %ymm8, %ymm6
+	vpmadd52luq	%ymm11, %ymm12, %ymm6
+	vpxorq	%ymm5, %ymm5, %ymm5
+	vpmadd52luq	%ymm20, %ymm10, %ymm5
+	vpmadd52luq	%ymm9, %ymm21, %ymm5
+	vpaddq	%ymm5, %ymm6, %ymm6
 	vpaddq	%ymm6, %ymm7, %ymm7
 	vpxorq	%ymm6, %ymm6, %ymm6
-	vpmadd52huq	%ymm21, %ymm8, %ymm6
-	vpmadd52huq	%ymm9, %ymm12, %ymm6
-	vpmadd52huq	%ymm11, %ymm10, %ymm6
+	vpmadd52huq	%ymm22, %ymm8, %ymm6
+	vpmadd52huq	%ymm11, %ymm12, %ymm6
+	vpxorq	%ymm5, %ymm5, %ymm5
+	vpmadd52huq	%ymm20, %ymm10, %ymm5
+	vpmadd52huq	%ymm9, %ymm21, %ymm5
+	vpaddq	%ymm5, %ymm6, %ymm6
 	vpsllq	$1, %ymm6, %ymm6
 	vpxorq	%ymm5, %ymm5, %ymm5
-	vpmadd52luq	%ymm23, %ymm8, %ymm5
-	vpmadd52luq	%ymm11, %ymm12, %ymm5
+	vpmadd52luq	%ymm24, %ymm8, %ymm5
+	vpmadd52luq	%ymm20, %ymm12, %ymm5
 	vpxorq	%ymm4, %ymm4, %ymm4
-	vpmadd52luq	%ymm21, %ymm10, %ymm4
-	vpmadd52luq	%ymm9, %ymm22, %ymm4
+	vpmadd52luq	%ymm22, %ymm10, %ymm4
+	vpmadd52luq	%ymm11, %ymm21, %ymm4
+	vpmadd52luq	%ymm9, %ymm23, %ymm5
 	vpaddq	%ymm4, %ymm5, %ymm5
 	vpaddq	%ymm5, %ymm6, %ymm6
 	vpxorq	%ymm5, %ymm5, %ymm5
-	vpmadd52huq	%ymm23, %ymm8, %ymm5
-	vpmadd52huq	%ymm11, %ymm12, %ymm5
+	vpmadd52huq	%ymm24, %ymm8, %ymm5
+	vpmadd52huq	%ymm20, %ymm12, %ymm5
 	vpxorq	%ymm4, %ymm4, %ymm4
-	vpmadd52huq	%ymm21, %ymm10, %ymm4
-	vpmadd52huq	%ymm9, %ymm22, %ymm4
+	vpmadd52huq	%ymm22, %ymm10, %ymm4
+	vpmadd52huq	%ymm11, %ymm21, %ymm4
+	vpmadd52huq	%ymm9, %ymm23, %ymm5
 	vpaddq	%ymm4, %ymm5, %ymm5
 	vpsllq	$1, %ymm5, %ymm5
 	vpxorq	%ymm4, %ymm4, %ymm4
-	vpmadd52luq	%ymm25, %ymm8, %ymm4
-	vpmadd52luq	%ymm21, %ymm12, %ymm4
+	vpmadd52luq	%ymm24, %ymm10, %ymm4
+	vpmadd52luq	%ymm20, %ymm21, %ymm4
 	vpxorq	%ymm3, %ymm3, %ymm3
-	vpmadd52luq	%ymm23, %ymm10, %ymm3
-	vpmadd52luq	%ymm11, %ymm22, %ymm3
-	vpmadd52luq	%ymm9, %ymm24, %ymm4
+	vpmadd52luq	%ymm22, %ymm12, %ymm3
+	vpmadd52luq	%ymm11, %ymm23, %ymm3
 	vpaddq	%ymm3, %ymm4, %ymm4
 	vpaddq	%ymm4, %ymm5, %ymm5
-	vpxorq	%ymm4, %ymm4, %ymm4
-	vpmadd52huq	%ymm25, %ymm8, %ymm4
-	vpmadd52huq	%ymm21, %ymm12, %ymm4
-	vpxorq	%ymm3, %ymm3, %ymm3
-	vpmadd52huq	%ymm23, %ymm10, %ymm3
-	vpmadd52huq	%ymm11, %ymm22, %ymm3
-	vpmadd52huq	%ymm9, %ymm24, %ymm4
+	vmovdqa64	%ymm5, %ymm4
+	vpsllq	$1, %ymm5, %ymm3
 	vpaddq	%ymm3, %ymm4, %ymm4
-	vpsllq	$1, %ymm4, %ymm4
-	vpxorq	%ymm3, %ymm3, %ymm3
-	vpmadd52luq	%ymm25, %ymm10, %ymm3
-	vpmadd52luq	%ymm21, %ymm22, %ymm3
-	vpxorq	%ymm2, %ymm2, %ymm2
-	vpmadd52luq	%ymm23, %ymm12, %ymm2
-	vpmadd52luq	%ymm11, %ymm24, %ymm2
-	vpaddq	%ymm2, %ymm3, %ymm3
-	vpaddq	%ymm3, %ymm4, %ymm4
-	vmovdqa64	%ymm4, %ymm3
-	vpsllq	$1, %ymm4, %ymm2
-	vpaddq	%ymm2, %ymm3, %ymm3
-	vpsllq	$4, %ymm4, %ymm4
-	vpaddq	%ymm4, %ymm3, %ymm3
-	vpmadd52luq	%ymm9, %ymm8, %ymm3
+	vpsllq	$4, %ymm5, %ymm5
+	vpaddq	%ymm5, %ymm4, %ymm4
+	vpmadd52luq	%ymm9, %ymm8, %ymm4
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm10, %ymm8
-	vpmadd52huq	%ymm21, %ymm22, %ymm8
+	vpmadd52huq	%ymm24, %ymm10, %ymm8
+	vpmadd52huq	%ymm20, %ymm21, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	%ymm23, %ymm12, %ymm9
-	vpmadd52huq	%ymm11, %ymm24, %ymm9
+	vpmadd52huq	%ymm22, %ymm12, %ymm9
+	vpmadd52huq	%ymm11, %ymm23, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52luq	%ymm25, %ymm12, %ymm9
-	vpmadd52luq	%ymm21, %ymm24, %ymm9
-	vpmadd52luq	%ymm23, %ymm22, %ymm9
+	vpmadd52luq	%ymm24, %ymm12, %ymm9
+	vpmadd52luq	%ymm20, %ymm23, %ymm9
+	vpmadd52luq	%ymm22, %ymm21, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vmovdqa64	%ymm8, %ymm9
 	vpsllq	$1, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
 	vpsllq	$4, %ymm8, %ymm8
 	vpaddq	%ymm8, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm30, %ymm30
+	vpaddq	%ymm9, %ymm29, %ymm29
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm12, %ymm8
-	vpmadd52huq	%ymm21, %ymm24, %ymm8
-	vpmadd52huq	%ymm23, %ymm22, %ymm8
+	vpmadd52huq	%ymm24, %ymm12, %ymm8
+	vpmadd52huq	%ymm20, %ymm23, %ymm8
+	vpmadd52huq	%ymm22, %ymm21, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52luq	%ymm25, %ymm22, %ymm9
-	vpmadd52luq	%ymm23, %ymm24, %ymm9
+	vpmadd52luq	%ymm24, %ymm21, %ymm9
+	vpmadd52luq	%ymm22, %ymm23, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
+	vmovdqa64	%ymm8, %ymm9
+	vpsllq	$1, %ymm8, %ymm10
+	vpaddq	%ymm10, %ymm9, %ymm9
+	vpsllq	$4, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm31, %ymm31
+	vpxorq	%ymm8, %ymm8, %ymm8
+	vpmadd52huq	%ymm24, %ymm21, %ymm8
+	vpmadd52huq	%ymm22, %ymm23, %ymm8
+	vpsllq	$1, %ymm8, %ymm8
+	vpmadd52luq	%ymm24, %ymm23, %ymm8
 	vmovdqa64	%ymm8, %ymm9
 	vpsllq	$1, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
@@ -669,52 +678,41 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm8, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm7, %ymm7
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm22, %ymm8
-	vpmadd52huq	%ymm23, %ymm24, %ymm8
+	vpmadd52huq	%ymm24, %ymm23, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
-	vpmadd52luq	%ymm25, %ymm24, %ymm8
 	vmovdqa64	%ymm8, %ymm9
 	vpsllq	$1, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm9, %ymm9
 	vpsllq	$4, %ymm8, %ymm8
 	vpaddq	%ymm8, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm6, %ymm6
-	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm25, %ymm24, %ymm8
-	vpsllq	$1, %ymm8, %ymm8
-	vmovdqa64	%ymm8, %ymm9
-	vpsllq	$1, %ymm8, %ymm10
-	vpaddq	%ymm10, %ymm9, %ymm9
-	vpsllq	$4, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm5, %ymm5
-	vpsrlq	$51, %ymm3, %ymm8
-	vpandq	%ymm15, %ymm3, %ymm3
-	vpsrlq	$51, %ymm30, %ymm9
-	vpandq	%ymm15, %ymm30, %ymm30
-	vpsrlq	$51, %ymm7, %ymm10
+	vpsrlq	$51, %ymm4, %ymm8
+	vpandq	%ymm15, %ymm4, %ymm4
+	vpsrlq	$51, %ymm29, %ymm9
+	vpandq	%ymm15, %ymm29, %ymm29
+	vpsrlq	$51, %ymm31, %ymm10
+	vpandq	%ymm15, %ymm31, %ymm31
+	vpsrlq	$51, %ymm7, %ymm11
 	vpandq	%ymm15, %ymm7, %ymm7
-	vpsrlq	$51, %ymm6, %ymm11
+	vpsrlq	$51, %ymm6, %ymm12
 	vpandq	%ymm15, %ymm6, %ymm6
-	vpsrlq	$51, %ymm5, %ymm12
-	vpandq	%ymm15, %ymm5, %ymm5
-	vpaddq	%ymm8, %ymm30, %ymm30
-	vpaddq	%ymm9, %ymm7, %ymm7
-	vpaddq	%ymm10, %ymm6, %ymm6
-	vpaddq	%ymm11, %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm29, %ymm29
+	vpaddq	%ymm9, %ymm31, %ymm31
+	vpaddq	%ymm10, %ymm7, %ymm7
+	vpaddq	%ymm11, %ymm6, %ymm6
 	vmovdqa64	%ymm12, %ymm8
 	vpsllq	$1, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$4, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm3, %ymm3
+	vpaddq	%ymm8, %ymm4, %ymm4
 	movl	$12, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm3, %ymm31, %ymm8{%k1}
-	vpblendmq	%ymm30, %ymm26, %ymm9{%k1}
-	vpblendmq	%ymm7, %ymm27, %ymm10{%k1}
-	vpblendmq	%ymm6, %ymm28, %ymm11{%k1}
-	vpblendmq	%ymm5, %ymm29, %ymm12{%k1}
+	vpblendmq	%ymm4, %ymm30, %ymm8{%k1}
+	vpblendmq	%ymm29, %ymm25, %ymm9{%k1}
+	vpblendmq	%ymm31, %ymm26, %ymm10{%k1}
+	vpblendmq	%ymm7, %ymm27, %ymm11{%k1}
+	vpblendmq	%ymm6, %ymm28, %ymm12{%k1}
 	vmovdqa64	%ymm8, %ymm8
 	vmovdqa64	%ymm9, %ymm9
 	vmovdqa64	%ymm10, %ymm10

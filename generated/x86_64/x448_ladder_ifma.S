@@ -41,7 +41,7 @@ bits 447 .. 0 of the clamped scalar k, before the inversion
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x448_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8, r9) into the
  * SysV registers and calls this body, lf_x448_ladder_ifma_sysv.
- * 1515 instructions.
+ * 1483 instructions.
  */
 #include "lf_asm.h"
 
@@ -82,25 +82,22 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	movq	$1125899906842623, %r10
 	vpbroadcastq	%r10, %ymm19
 	vmovdqa64	%ymm19, (%rcx)
-	movq	$5629498997342203, %r10
+	movq	$2251799679467518, %r10
 	vpbroadcastq	%r10, %ymm19
 	vmovdqa64	%ymm19, 32(%rcx)
-	movq	$5629499534213088, %r10
+	movq	$2251799813685240, %r10
 	vpbroadcastq	%r10, %ymm19
 	vmovdqa64	%ymm19, 64(%rcx)
-	movq	$5629499534213115, %r10
+	movq	$2251799813685246, %r10
 	vpbroadcastq	%r10, %ymm19
 	vmovdqa64	%ymm19, 96(%rcx)
-	movq	$9007199254740987, %r10
-	vpbroadcastq	%r10, %ymm19
-	vmovdqa64	%ymm19, 128(%rcx)
 	vpxorq	%ymm19, %ymm19, %ymm19
 	movl	$12, %r10d
 	kmovb	%r10d, %k1
 	vpbroadcastq	%rax, %ymm19{%k1}
 	movq	$3, %rax
 	vpbroadcastq	%rax, %ymm20
-	vmovdqa64	%ymm20, 160(%rcx)
+	vmovdqa64	%ymm20, 128(%rcx)
 	movl	$447, %eax
 	xorl	%r10d, %r10d
 .Llf_x448_ladder_ifma_bit:
@@ -115,7 +112,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	xorl	%r11d, %r10d
 	vpbroadcastq	%r10, %ymm20
 	vpxorq	%ymm19, %ymm20, %ymm20
-	vpxorq	160(%rcx), %ymm20, %ymm21
+	vpxorq	128(%rcx), %ymm20, %ymm21
 	movl	%r11d, %r10d
 	/* level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3] after the swap */
 	vpermq	%ymm8, %ymm20, %ymm22
@@ -171,41 +168,9 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpermq	%ymm16, %ymm20, %ymm20
 	vpermq	%ymm16, %ymm21, %ymm16
 	vpaddq	%ymm16, %ymm20, %ymm21
-	vpaddq	128(%rcx), %ymm20, %ymm20
+	vpaddq	96(%rcx), %ymm20, %ymm20
 	vpsubq	%ymm16, %ymm20, %ymm20
 	vpblendmq	%ymm20, %ymm21, %ymm16{%k1}
-	vpsrlq	$50, %ymm8, %ymm20
-	vpandq	(%rcx), %ymm8, %ymm8
-	vpsrlq	$50, %ymm9, %ymm21
-	vpandq	(%rcx), %ymm9, %ymm9
-	vpsrlq	$50, %ymm10, %ymm22
-	vpandq	(%rcx), %ymm10, %ymm10
-	vpsrlq	$50, %ymm11, %ymm23
-	vpandq	(%rcx), %ymm11, %ymm11
-	vpsrlq	$50, %ymm12, %ymm24
-	vpandq	(%rcx), %ymm12, %ymm12
-	vpsrlq	$50, %ymm13, %ymm25
-	vpandq	(%rcx), %ymm13, %ymm13
-	vpsrlq	$50, %ymm14, %ymm26
-	vpandq	(%rcx), %ymm14, %ymm14
-	vpsrlq	$50, %ymm15, %ymm27
-	vpandq	(%rcx), %ymm15, %ymm15
-	vpsrlq	$48, %ymm16, %ymm28
-	movq	$281474976710655, %r11
-	vpbroadcastq	%r11, %ymm29
-	vmovdqa64	%ymm29, 192(%rcx)
-	vpandq	192(%rcx), %ymm16, %ymm16
-	vpaddq	%ymm20, %ymm9, %ymm9
-	vpaddq	%ymm21, %ymm10, %ymm10
-	vpaddq	%ymm22, %ymm11, %ymm11
-	vpaddq	%ymm23, %ymm12, %ymm12
-	vpaddq	%ymm24, %ymm13, %ymm13
-	vpaddq	%ymm25, %ymm14, %ymm14
-	vpaddq	%ymm26, %ymm15, %ymm15
-	vpaddq	%ymm27, %ymm16, %ymm16
-	vpaddq	%ymm28, %ymm8, %ymm8
-	vpsllq	$24, %ymm28, %ymm20
-	vpaddq	%ymm20, %ymm12, %ymm12
 	vpermq	$68, %ymm8, %ymm20
 	vmovdqa64	%ymm20, 512(%rcx)
 	vpermq	$68, %ymm9, %ymm20
@@ -361,8 +326,8 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	512(%rcx), %ymm8, %ymm29
 	movq	$16777215, %r11
 	vpbroadcastq	%r11, %ymm8
-	vmovdqa64	%ymm8, 224(%rcx)
-	vpandq	224(%rcx), %ymm28, %ymm8
+	vmovdqa64	%ymm8, 160(%rcx)
+	vpandq	160(%rcx), %ymm28, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm28, %ymm28
 	vpaddq	%ymm8, %ymm23, %ymm23
@@ -388,7 +353,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm20, %ymm20
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm9, %ymm24, %ymm24
@@ -412,7 +377,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm21, %ymm21
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm9, %ymm25, %ymm25
@@ -434,7 +399,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm22, %ymm22
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm9, %ymm26, %ymm26
@@ -454,7 +419,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm23, %ymm23
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm9, %ymm27, %ymm27
@@ -475,7 +440,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm24, %ymm24
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
@@ -484,7 +449,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm24, %ymm24
 	vpsllq	$2, %ymm9, %ymm8
 	vpaddq	%ymm8, %ymm29, %ymm29
-	vpandq	224(%rcx), %ymm9, %ymm8
+	vpandq	160(%rcx), %ymm9, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm9, %ymm9
 	vpaddq	%ymm8, %ymm23, %ymm23
@@ -500,7 +465,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm25, %ymm25
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
@@ -509,7 +474,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm25, %ymm25
 	vpsllq	$2, %ymm9, %ymm8
 	vpaddq	%ymm8, %ymm20, %ymm20
-	vpandq	224(%rcx), %ymm9, %ymm8
+	vpandq	160(%rcx), %ymm9, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm9, %ymm9
 	vpaddq	%ymm8, %ymm24, %ymm24
@@ -521,7 +486,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	768(%rcx), %ymm16, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm26, %ymm26
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
@@ -530,7 +495,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm26, %ymm26
 	vpsllq	$2, %ymm9, %ymm8
 	vpaddq	%ymm8, %ymm21, %ymm21
-	vpandq	224(%rcx), %ymm9, %ymm8
+	vpandq	160(%rcx), %ymm9, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm9, %ymm9
 	vpaddq	%ymm8, %ymm25, %ymm25
@@ -540,7 +505,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpsllq	$2, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm27, %ymm27
-	vpandq	224(%rcx), %ymm8, %ymm9
+	vpandq	160(%rcx), %ymm8, %ymm9
 	vpsllq	$26, %ymm9, %ymm9
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
@@ -549,7 +514,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm27, %ymm27
 	vpsllq	$2, %ymm9, %ymm8
 	vpaddq	%ymm8, %ymm22, %ymm22
-	vpandq	224(%rcx), %ymm9, %ymm8
+	vpandq	160(%rcx), %ymm9, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm9, %ymm9
 	vpaddq	%ymm8, %ymm26, %ymm26
@@ -571,6 +536,9 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpsrlq	$50, %ymm26, %ymm15
 	vpandq	(%rcx), %ymm26, %ymm26
 	vpsrlq	$48, %ymm27, %ymm16
+	movq	$281474976710655, %r11
+	vpbroadcastq	%r11, %ymm28
+	vmovdqa64	%ymm28, 192(%rcx)
 	vpandq	192(%rcx), %ymm27, %ymm27
 	vpaddq	%ymm8, %ymm20, %ymm20
 	vpaddq	%ymm9, %ymm21, %ymm21
@@ -647,7 +615,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpermq	$40, %ymm27, %ymm28
 	vpermq	$125, %ymm27, %ymm27
 	vpaddq	%ymm27, %ymm28, %ymm29
-	vpaddq	128(%rcx), %ymm28, %ymm30
+	vpaddq	96(%rcx), %ymm28, %ymm30
 	vpsubq	%ymm27, %ymm30, %ymm30
 	vpblendmq	%ymm29, %ymm30, %ymm29{%k1}
 	vpblendmq	%ymm28, %ymm29, %ymm28{%k2}
@@ -844,7 +812,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm29, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm29
 	vpmadd52luq	512(%rcx), %ymm8, %ymm29
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpaddq	%ymm30, %ymm15, %ymm15
@@ -870,7 +838,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm9, %ymm9
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpaddq	%ymm30, %ymm20, %ymm20
@@ -894,7 +862,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm11, %ymm11
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpaddq	%ymm30, %ymm22, %ymm22
@@ -916,7 +884,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm13, %ymm13
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpaddq	%ymm30, %ymm24, %ymm24
@@ -936,7 +904,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm15, %ymm15
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpaddq	%ymm30, %ymm26, %ymm26
@@ -957,7 +925,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm20, %ymm20
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm31
@@ -966,7 +934,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm27, %ymm20, %ymm20
 	vpsllq	$2, %ymm30, %ymm27
 	vpaddq	%ymm27, %ymm29, %ymm29
-	vpandq	224(%rcx), %ymm30, %ymm27
+	vpandq	160(%rcx), %ymm30, %ymm27
 	vpsllq	$26, %ymm27, %ymm27
 	vpsrlq	$24, %ymm30, %ymm30
 	vpaddq	%ymm27, %ymm15, %ymm15
@@ -982,7 +950,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm22, %ymm22
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm31
@@ -991,7 +959,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm27, %ymm22, %ymm22
 	vpsllq	$2, %ymm30, %ymm27
 	vpaddq	%ymm27, %ymm9, %ymm9
-	vpandq	224(%rcx), %ymm30, %ymm27
+	vpandq	160(%rcx), %ymm30, %ymm27
 	vpsllq	$26, %ymm27, %ymm27
 	vpsrlq	$24, %ymm30, %ymm30
 	vpaddq	%ymm27, %ymm20, %ymm20
@@ -1003,7 +971,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	768(%rcx), %ymm28, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm24, %ymm24
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm31
@@ -1012,7 +980,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm27, %ymm24, %ymm24
 	vpsllq	$2, %ymm30, %ymm27
 	vpaddq	%ymm27, %ymm11, %ymm11
-	vpandq	224(%rcx), %ymm30, %ymm27
+	vpandq	160(%rcx), %ymm30, %ymm27
 	vpsllq	$26, %ymm27, %ymm27
 	vpsrlq	$24, %ymm30, %ymm30
 	vpaddq	%ymm27, %ymm22, %ymm22
@@ -1022,7 +990,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpsllq	$2, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm30
 	vpaddq	%ymm30, %ymm26, %ymm26
-	vpandq	224(%rcx), %ymm27, %ymm30
+	vpandq	160(%rcx), %ymm27, %ymm30
 	vpsllq	$26, %ymm30, %ymm30
 	vpsrlq	$24, %ymm27, %ymm27
 	vpsllq	$2, %ymm27, %ymm31
@@ -1031,7 +999,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm27, %ymm26, %ymm26
 	vpsllq	$2, %ymm30, %ymm27
 	vpaddq	%ymm27, %ymm13, %ymm13
-	vpandq	224(%rcx), %ymm30, %ymm27
+	vpandq	160(%rcx), %ymm30, %ymm27
 	vpsllq	$26, %ymm27, %ymm27
 	vpsrlq	$24, %ymm30, %ymm30
 	vpaddq	%ymm27, %ymm24, %ymm24
@@ -1257,7 +1225,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm1, %ymm2, %ymm2
 	vpsllq	$2, %ymm2, %ymm1
 	vpmadd52luq	512(%rcx), %ymm8, %ymm1
-	vpandq	224(%rcx), %ymm2, %ymm8
+	vpandq	160(%rcx), %ymm2, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm2, %ymm2
 	vpaddq	%ymm8, %ymm7, %ymm7
@@ -1283,7 +1251,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm10, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm28, %ymm28
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm10, %ymm6, %ymm6
@@ -1307,7 +1275,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm10, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm30, %ymm30
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm10, %ymm5, %ymm5
@@ -1329,7 +1297,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm10, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm31, %ymm31
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm10, %ymm4, %ymm4
@@ -1349,7 +1317,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm10, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm7, %ymm7
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpaddq	%ymm10, %ymm3, %ymm3
@@ -1370,7 +1338,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm10, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm6, %ymm6
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm12
@@ -1379,7 +1347,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm6, %ymm6
 	vpsllq	$2, %ymm10, %ymm8
 	vpaddq	%ymm8, %ymm1, %ymm1
-	vpandq	224(%rcx), %ymm10, %ymm8
+	vpandq	160(%rcx), %ymm10, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm10, %ymm10
 	vpaddq	%ymm8, %ymm7, %ymm7
@@ -1395,7 +1363,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm10, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm5, %ymm5
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm12
@@ -1404,7 +1372,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm5, %ymm5
 	vpsllq	$2, %ymm10, %ymm8
 	vpaddq	%ymm8, %ymm28, %ymm28
-	vpandq	224(%rcx), %ymm10, %ymm8
+	vpandq	160(%rcx), %ymm10, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm10, %ymm10
 	vpaddq	%ymm8, %ymm6, %ymm6
@@ -1416,7 +1384,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	768(%rcx), %ymm27, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm4, %ymm4
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm12
@@ -1425,7 +1393,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm4, %ymm4
 	vpsllq	$2, %ymm10, %ymm8
 	vpaddq	%ymm8, %ymm30, %ymm30
-	vpandq	224(%rcx), %ymm10, %ymm8
+	vpandq	160(%rcx), %ymm10, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm10, %ymm10
 	vpaddq	%ymm8, %ymm5, %ymm5
@@ -1435,7 +1403,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpsllq	$2, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm10
 	vpaddq	%ymm10, %ymm3, %ymm3
-	vpandq	224(%rcx), %ymm8, %ymm10
+	vpandq	160(%rcx), %ymm8, %ymm10
 	vpsllq	$26, %ymm10, %ymm10
 	vpsrlq	$24, %ymm8, %ymm8
 	vpsllq	$2, %ymm8, %ymm12
@@ -1444,7 +1412,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm8, %ymm3, %ymm3
 	vpsllq	$2, %ymm10, %ymm8
 	vpaddq	%ymm8, %ymm31, %ymm31
-	vpandq	224(%rcx), %ymm10, %ymm8
+	vpandq	160(%rcx), %ymm10, %ymm8
 	vpsllq	$26, %ymm8, %ymm8
 	vpsrlq	$24, %ymm10, %ymm10
 	vpaddq	%ymm8, %ymm4, %ymm4
@@ -1501,7 +1469,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	subl	$1, %eax
 	jns	.Llf_x448_ladder_ifma_bit
 	/* final cswap(swap): lanes 0 <-> 1 and 2 <-> 3; x2 from lane 0, z2 from lane 3 */
-	/* carries inserted by the bounds: [A, B, D, C] before level 1; [AA, DA+CB, DA-CB, E] before level 2 */
+	/* carries inserted by the bounds: [AA, DA+CB, DA-CB, E] before level 2 (not for the bound: the carried limbs let Curve448's product fit 32 registers, 39 without) */
 	movl	%r10d, %eax
 	negl	%eax
 	andl	$15, %eax

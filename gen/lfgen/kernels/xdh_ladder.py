@@ -74,7 +74,11 @@ class Ladder:
         if not ops.within(self.mul_out, BELOW52):
             raise BoundError("%s ladder: mul_ifma output %s is not below 2^52"
                              % (F.name, bounds.text(self.mul_out)))
-        self.kp, _ = ops.multiple_of_p(F, [hi for _, hi in BELOW52])
+        # sub's multiple of p covers what it subtracts: states and products, whose limbs are
+        # within the product's output bound or 2^bits (u, 0, 1) -- for Curve448's 50-bit limbs
+        # that keeps x + kp - y below 2^52, so no carry is needed before the next product
+        self.kp, _ = ops.multiple_of_p(F, [hi for _, hi in ops.hull(
+            self.mul_out, [(0, 1 << F.bits)] * F.limbs)])
 
     def mask(self, bits):
         """A k register with the given lane bits, made once per step (`kcache`, emptied when
@@ -118,11 +122,14 @@ class Ladder:
         prog, out = ops.sub(self.F, a.bound, b.bound, self.kp)
         return self.run(prog, out, a=a, b=b)
 
-    def fit52(self, v, what):
+    def fit52(self, v, what, force=False):
         """v itself if the bounds prove every limb below 2^52 (an IFMA operand), else v after
-        one round of parallel carries -- inserted here because the bound requires it."""
-        if ops.within(v.bound, self.below):
+        one round of parallel carries -- inserted here because the bound requires it (or, with
+        `force`, for another reason the caller names)."""
+        if ops.within(v.bound, self.below) and not force:
             return v
+        if ops.within(v.bound, self.below):
+            what += " (" + force + ")"
         prog, out = ops.carry_parallel(self.F, v.bound)
         if not ops.within(out, self.below):
             raise BoundError("%s ladder: %s stays at %s after a round of carries"
@@ -217,7 +224,8 @@ class Ladder:
         regs, bs, bd = self.sums(Pv, Qv, lambda i, p, q, s, d: self.blend1(
             self.blend1(d, s, 0b0010), p, 0b0001))
         X2 = self.fit52(V(regs, ops.hull(bs, bd, Pv.bound)), "[AA, DA+CB, DA-CB, E] before "
-                        "level 2")
+                        "level 2", force=self.F.limbs > 5 and "not for the bound: the carried limbs "
+                        "let Curve448's product fit 32 registers, 39 without")
         Y2 = self.blend(self.blend(X2, Qv, 0b0001), a24, 0b1000)
         P2 = self.mul(X2, Y2)                                        # [x2', x3', t, a24 E]
         f.comment("level 3: [., ., x1, E] x [., ., t, AA + a24 E]")
