@@ -30,7 +30,7 @@ static const struct {
 	{ "mpn_mul", suite_mpn_mul },       { "bigint_mul", suite_bigint_mul },
 	{ "montmul", suite_montmul },       { "modpow", suite_modpow },
 	{ "p256", suite_p256 },             { "p256_mont", suite_p256_mont },
-	{ "fe", suite_fe },
+	{ "fe", suite_fe },                 { "xdh", suite_xdh },
 	{ "ecdh", suite_ecdh },
 	{ "api", suite_api },               { "abi", suite_abi },
 	{ "schedule", suite_schedule },

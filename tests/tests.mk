@@ -23,7 +23,7 @@
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
 # remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
 # Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py,
-# gen_ecdh.py, gen_fe.py, written into $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium,
+# gen_ecdh.py, gen_fe.py, gen_xdh.py, written into $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium,
 # for P-256 ECDH OpenSSL's EVP_PKEY_derive, on the host (the AArch64 build has neither: GMP and
 # the Python vectors there).
 # Useful knobs: LF_TEST_SEED=<n>, CK_VERBOSITY=verbose, CK_RUN_SUITE=<suite>,
@@ -57,6 +57,7 @@ KAT_H := $(TEST_DIR)/kat/kat_vectors.h
 P1305_KAT_H := $(TEST_DIR)/kat/poly1305_vectors.h
 ECDH_KAT_H := $(TEST_DIR)/kat/ecdh_vectors.h
 FE_KAT_H := $(TEST_DIR)/kat/fe_vectors.h
+XDH_KAT_H := $(TEST_DIR)/kat/xdh_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h tests/fe_kernels.h \
@@ -160,6 +161,7 @@ $(TEST_DIR)/obj/test_kat.o: $(KAT_H)
 $(TEST_DIR)/obj/test_poly1305.o: $(P1305_KAT_H)
 $(TEST_DIR)/obj/test_ecdh.o: $(ECDH_KAT_H)
 $(TEST_DIR)/obj/harness/fe.o: $(FE_KAT_H)
+$(TEST_DIR)/obj/harness/xdh.o: $(XDH_KAT_H)
 
 $(TEST_DIR)/obj/abi/$(ARCH).o: tests/abi/$(ARCH).S tests/abi/abi.h
 	@mkdir -p $(dir $@)
@@ -181,6 +183,11 @@ $(ECDH_KAT_H): tests/kat/gen_ecdh.py
 $(FE_KAT_H): tests/kat/gen_fe.py tests/fe_kernels.h $(wildcard gen/lfgen/fields/*.py)
 	@mkdir -p $(dir $@)
 	$(PY) tests/kat/gen_fe.py $@
+
+# RFC 7748's ladder on Python integers; the x4 bound from the generator (gen/lfgen/fields)
+$(XDH_KAT_H): tests/kat/gen_xdh.py $(wildcard gen/lfgen/fields/*.py)
+	@mkdir -p $(dir $@)
+	$(PY) tests/kat/gen_xdh.py $@
 
 $(TEST_DIR)/sysinc/.stamp:
 	@mkdir -p $(dir $@)
