@@ -76,6 +76,7 @@ struct bench_buf {
 	struct bench_ecdh *ecdh;       /* the P-256 ECDH driver only (ecdh.c) */
 	const struct bench_fe *fe;     /* the field product drivers only (fe.c) */
 	struct bench_xdh *xdh;         /* the X25519 / X448 drivers only (xdh.c) */
+	int64_t *em;                   /* fe_c25519_r51_mul_x4 (fe.c): a, b, r element-major */
 	const struct bench_contender *cur;   /* set by a driver's select hook */
 };
 
@@ -230,12 +231,17 @@ struct bench_fe;
 LF_TEST_FE_KERNELS(BENCH_FE_DECL)
 #undef BENCH_FE_DECL
 void bench_fe_fill(struct bench_buf *b, int pattern);
+/* fe_c25519_r51_mul_x4: four products a call (size 4, cyc/product), beside ref and beside
+ * four calls of the dispatched scalar fe_c25519_r51_mul */
+extern const struct bench_driver bench_fe_x4_driver;
 
 /* ---- xdh.c ----------------------------------------------------------------------------- */
 /* x25519, x448: lf_x25519 / lf_x448 beside OpenSSL's EVP_PKEY_derive and libsodium's
  * crypto_scalarmult (X25519); hooks */
 struct bench_xdh;
 extern const struct bench_driver bench_x25519_driver, bench_x448_driver;
+/* x25519_ladder, x448_ladder: the same calls with the ladder kernel's variant forced */
+extern const struct bench_driver bench_x25519_ladder_driver, bench_x448_ladder_driver;
 void bench_xdh_free(struct bench_xdh *x);
 void bench_xdh_fill(struct bench_buf *b, int pattern);
 

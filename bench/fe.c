@@ -30,13 +30,14 @@ struct bench_fe {
 	const char *field;
 	size_t limbs;
 	int sqr;
+	int x4;                        /* fe_c25519_r51_mul_x4: 4 elements, limb-major */
 	void (*decode)(int64_t *r, const uint8_t *in);
 	void (*encode)(uint8_t *out, const int64_t *a);
 };
 
 #define FE_INFO(fld, nl, op)                                                                \
 	static const struct bench_fe fe_info_##fld##_##op = {                               \
-		#fld, nl, sizeof(#op) == sizeof("square"), lf_fe_##fld##_decode,            \
+		#fld, nl, sizeof(#op) == sizeof("square"), 0, lf_fe_##fld##_decode,         \
 		lf_fe_##fld##_encode };
 LF_TEST_FE_KERNELS(FE_INFO)
 #undef FE_INFO
@@ -81,8 +82,14 @@ static struct bench_buf *fe_alloc(size_t n, uint64_t seed, const struct bench_fe
 	return b;
 }
 
+void bench_fe_x4_fill(struct bench_buf *b, int pattern);
+
 void bench_fe_fill(struct bench_buf *b, int pattern)
 {
+	if (b->fe->x4) {
+		bench_fe_x4_fill(b, pattern);
+		return;
+	}
 	if (pattern != BP_RANDOM)
 		fe_elements(b, pattern, 0);
 	bench_buf_reset(b);
@@ -193,3 +200,147 @@ static const size_t fe_check_sizes[] = { 0, 1, 0 };
 		.reset = bench_buf_reset, .same_output = fe_same, .verify = fe_verify };
 LF_TEST_FE_KERNELS(FE_DRIVERS)
 #undef FE_DRIVERS
+
+/* ---- fe_c25519_r51_mul_x4: four products a call ------------------------------------------
+ * a, b, r: int64_t[20] limb-major (limb i of element l at [4 i + l]); the elements are the
+ * field's decode of pseudo-random bytes (--check: ones = decode of all-ones bytes, zeros = a
+ * zero), element-major copies in b->em for the peer row fe_mul~x4: four calls of the
+ * dispatched scalar lf_fe_c25519_r51_mul (the mulx kernel here), its results transposed into
+ * rp after the loop.  Size 4 (products): cyc/product = cycles per call / 4.  Results compared
+ * lane by lane through encode; --check: each lane against GMP. */
+static const struct bench_fe fe_info_x4 = { "c25519_r51", 20, 0, 1, lf_fe_c25519_r51_decode,
+                                            lf_fe_c25519_r51_encode };
+
+static void x4_elements(struct bench_buf *b, int pattern, uint64_t seed)
+{
+	int64_t *em = b->em;           /* a[4][5], b[4][5], r[4][5] */
+	for (int l = 0; l < 8; l++) {
+		uint8_t x[32];
+		for (size_t i = 0; i < 32; i += 8) {
+			uint64_t u = bench_splitmix64(&seed);
+			memcpy(x + i, &u, 8);
+		}
+		if (pattern == BP_ONES || (pattern == BP_ZEROS && l >= 4))
+			memset(x, 0xff, sizeof x);
+		else if (pattern == BP_ZEROS)
+			memset(x, 0, sizeof x);
+		lf_fe_c25519_r51_decode(em + 5 * l, x);
+	}
+	for (int l = 0; l < 4; l++)
+		for (int i = 0; i < 5; i++) {
+			((int64_t *)b->ap)[4 * i + l] = em[5 * l + i];
+			((int64_t *)b->bp)[4 * i + l] = em[20 + 5 * l + i];
+		}
+}
+
+static struct bench_buf *x4_alloc(size_t n, uint64_t seed)
+{
+	struct bench_buf *b = bench_buf_alloc(20, seed, 20, 1);
+	b->em = calloc(60, sizeof(int64_t));
+	if (!b->em)
+		exit(2);
+	b->n = n;                       /* products: 4 (0 in --check: nothing called) */
+	b->fe = &fe_info_x4;
+	x4_elements(b, BP_RANDOM, seed);
+	return b;
+}
+
+void bench_fe_x4_fill(struct bench_buf *b, int pattern)
+{
+	if (pattern != BP_RANDOM)
+		x4_elements(b, pattern, 0);
+	bench_buf_reset(b);
+}
+
+static uint64_t x4_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	if (b->n != 4)
+		return 0;
+	lf_fe_c25519_r51_mul_x4_fn f = (lf_fe_c25519_r51_mul_x4_fn)fn;
+	for (size_t i = 0; i < reps; i++)
+		f((int64_t *)b->rp, (const int64_t *)b->ap, (const int64_t *)b->bp);
+	return 0;
+}
+
+/* the peer: four scalar products through the dispatcher (fe_c25519_r51_mul's choice) */
+static uint64_t x4_scalar_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	if (b->n != 4)
+		return 0;
+	int64_t *em = b->em;
+	lf_fe_mul_fn mul = (lf_fe_mul_fn)lf_dispatch_get(LF_K_fe_c25519_r51_mul);
+	for (size_t i = 0; i < reps; i++)
+		for (int l = 0; l < 4; l++)
+			mul(em + 40 + 5 * l, em + 5 * l, em + 20 + 5 * l);
+	for (int l = 0; l < 4; l++)
+		for (int i = 0; i < 5; i++)
+			((int64_t *)b->rp)[4 * i + l] = em[40 + 5 * l + i];
+	return 0;
+}
+
+static void x4_lane(int64_t *x, const uint64_t *v, int l)
+{
+	for (int i = 0; i < 5; i++)
+		x[i] = (int64_t)v[4 * i + l];
+}
+
+static int x4_same(const struct bench_buf *a, const struct bench_buf *b)
+{
+	if (a->n != 4)
+		return bench_same_rp(a, b);
+	for (int l = 0; l < 4; l++) {
+		int64_t x[5], y[5];
+		uint8_t bx[32], by[32];
+		x4_lane(x, a->rp, l);
+		x4_lane(y, b->rp, l);
+		lf_fe_c25519_r51_encode(bx, x);
+		lf_fe_c25519_r51_encode(by, y);
+		if (memcmp(bx, by, 32))
+			return 0;
+	}
+	return 1;
+}
+
+static const char *x4_verify(const struct bench_buf *b)
+{
+	if (b->n != 4)
+		return NULL;
+	const char *bad = NULL;
+	mpz_t p, zx, zy, zr;
+	mpz_inits(p, zx, zy, zr, NULL);
+	mpz_set_str(p, primes[0].p, 16);
+	for (int l = 0; l < 4 && !bad; l++) {
+		int64_t x[5], y[5], r[5];
+		uint8_t bx[32], by[32], br[32];
+		x4_lane(x, b->ap, l);
+		x4_lane(y, b->bp, l);
+		x4_lane(r, b->rp, l);
+		lf_fe_c25519_r51_encode(bx, x);
+		lf_fe_c25519_r51_encode(by, y);
+		lf_fe_c25519_r51_encode(br, r);
+		mpz_import(zx, 32, -1, 1, 0, 0, bx);
+		mpz_import(zy, 32, -1, 1, 0, 0, by);
+		mpz_import(zr, 32, -1, 1, 0, 0, br);
+		mpz_mul(zx, zx, zy);
+		mpz_mod(zx, zx, p);
+		if (mpz_cmp(zx, zr) != 0)
+			bad = "differs from GMP: a lane's encode(r) != a b mod p";
+	}
+	mpz_clears(p, zx, zy, zr, NULL);
+	return bad;
+}
+
+static const size_t x4_sizes[] = { 4, 0 };
+static const size_t x4_check_sizes[] = { 0, 4, 0 };
+
+const struct bench_driver bench_fe_x4_driver = {
+	.name = "fe_c25519_r51_mul_x4", .kernel = "fe_c25519_r51_mul_x4", .unit = "product",
+	.title = "four Curve25519 products a call (c25519_r51, limb-major), independent calls on "
+	         "the same operands; cyc/product = per call / 4; peer fe_mul~x4: four calls of "
+	         "the dispatched scalar fe_c25519_r51_mul (xmul); results compared mod p per lane",
+	.sizes = x4_sizes, .check_sizes = x4_check_sizes, .variant_batch = x4_batch,
+	.peers = { { .name = "fe_mul~x4", .column = "mul", .key = "fe_mul", .kind = BK_PEER,
+	             .batch = x4_scalar_batch } },
+	.alloc = x4_alloc, .reset = bench_buf_reset, .same_output = x4_same,
+	.verify = x4_verify };

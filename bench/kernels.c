@@ -107,6 +107,7 @@ void bench_buf_free(struct bench_buf *b)
 	bench_p256_free(b->p256);
 	bench_ecdh_free(b->ecdh);
 	bench_xdh_free(b->xdh);
+	free(b->em);
 	free(b->rp - GUARD_LIMBS);
 	free(b->rp0);
 	free(b->ap);
@@ -506,12 +507,13 @@ static const struct bench_driver kernel_drivers[] = {
 const struct bench_driver *const bench_drivers[] = {
 	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), MD(0), MD(1), MD(2),
 	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver, QD(0), QD(1), QD(2), QD(3), QD(4),
-	LF_TEST_FE_KERNELS(FD) &bench_x25519_driver, &bench_x448_driver,
+	LF_TEST_FE_KERNELS(FD) &bench_fe_x4_driver, &bench_x25519_driver, &bench_x448_driver,
+	&bench_x25519_ladder_driver, &bench_x448_ladder_driver,
 };
 _Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
                "list every kernel driver in bench_drivers");
 _Static_assert(sizeof bench_drivers / sizeof bench_drivers[0] ==
-               10 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 2,
+               10 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 1 + 4,
                "list every driver in bench_drivers");
 #undef FD
 #undef FE_COUNT

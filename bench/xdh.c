@@ -13,6 +13,8 @@
  *                   `openssl speed ecdhx25519` times (OpenSSL 3: its own 64-bit field code);
  *   sodium          crypto_scalarmult (X25519 only: libsodium has no X448).
  * Size: the curve's field limbs (5, 8; the only one).  The ops/s of a row are 1e9 / ns/op.
+ * x25519_ladder / x448_ladder: the same calls and peers, the ladder kernel (ifma, ref) forced
+ * instead of the field products -- what the ladder's variant is worth in the whole function.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -231,4 +233,33 @@ const struct bench_driver bench_x448_driver = {
 	.peers = { XDH_OSSL },
 	.alloc = x448_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp,
 	.select = xdh_select, .verify = xdh_verify,
+};
+
+/* the ladder kernels: the same lf_x25519 / lf_x448 calls, the ladder's variant forced (the
+ * field products keep the dispatcher's choice) */
+const struct bench_driver bench_x25519_ladder_driver = {
+	.name = "x25519_ladder", .kernel = "x25519_ladder", .unit = "limb",
+	.title = "lf_x25519 as the x25519 driver, the x25519_ladder kernel forced to the variant "
+	         "(fe products: the dispatcher's); peers: OpenSSL EVP_PKEY_derive (xOpenSSL), "
+	         "libsodium crypto_scalarmult (xsodium)",
+	.sizes = x25519_sizes, .check_sizes = x25519_check_sizes, .variant_batch = xdh_batch,
+	.peers = {
+		XDH_OSSL
+#ifdef BENCH_HAVE_SODIUM
+		{ .name = "sodium", .column = "sodium", .key = "sodium", .kind = BK_PEER,
+		  .batch = sodium_batch },
+#endif
+	},
+	.alloc = x25519_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp,
+	.select = bench_force_select, .verify = xdh_verify,
+};
+
+const struct bench_driver bench_x448_ladder_driver = {
+	.name = "x448_ladder", .kernel = "x448_ladder", .unit = "limb",
+	.title = "lf_x448 as the x448 driver, the x448_ladder kernel forced to the variant (fe "
+	         "products: the dispatcher's); peer: OpenSSL EVP_PKEY_derive (xOpenSSL)",
+	.sizes = x448_sizes, .check_sizes = x448_check_sizes, .variant_batch = xdh_batch,
+	.peers = { XDH_OSSL },
+	.alloc = x448_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp,
+	.select = bench_force_select, .verify = xdh_verify,
 };

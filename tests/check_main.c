@@ -3,7 +3,7 @@
  *
  *   check_limbforge [suite...]      suites: dispatch kat mpn mpn_sqr bigint bigint_sqr poly1305
  *                                   mpn_mul bigint_mul montmul modpow p256 p256_mont ecdh
- *                                   fields xdh api abi schedule mask
+ *                                   fields xdh ladder api abi schedule mask
  *                                   (default: all, in that order; mask must stay last)
  * Environment: LIMBFORGE_CPU (feature mask, as for the library), LF_TEST_SEED (random seed),
  * CK_FORK=no (one process; required under qemu-aarch64), CK_VERBOSITY, CK_RUN_SUITE/CASE.
@@ -30,7 +30,7 @@ static const struct {
 	{ "mpn_mul", suite_mpn_mul },       { "bigint_mul", suite_bigint_mul },
 	{ "montmul", suite_montmul },       { "modpow", suite_modpow },
 	{ "p256", suite_p256 },             { "p256_mont", suite_p256_mont },
-	{ "fe", suite_fe },
+	{ "fe", suite_fe },                 { "ladder", suite_ladder },
 	{ "ecdh", suite_ecdh },
 	{ "fields", suite_fields },         { "xdh", suite_xdh },
 	{ "api", suite_api },               { "abi", suite_abi },

@@ -22,6 +22,10 @@
 #                    conditional_assign, every input of every other op (mul ... invert,
 #                    mul_small, ladder_step) marked undefined; lf_x25519 / lf_x448 with the
 #                    scalar and the point undefined (RFC 7748 vectors, u = 0 and u = p)
+#                    tests/ct/xdh_ct.c: k and u of every x25519_ladder / x448_ladder variant
+#                    valgrind can run (ref; ifma skipped with the reason printed), a and b of
+#                    fe_c25519_r51_mul_x4 (ref), scalar and point of lf_x25519 / lf_x448; its
+#                    control swaps with an `if` on a scalar bit
 #
 # Host only: valgrind 3.19 cannot run AVX-512 (its CPUID hides it, so the dispatcher offers
 # only the other variants) and there is no valgrind for AArch64 under qemu.  Every variant of
@@ -35,7 +39,7 @@ CT_BIN := $(CT_DIR)/poly1305_ct
 CT_LIB_A := $(BUILD)/lib$(or $(LIBNAME),limbforge).a
 
 CT_BINS := $(CT_BIN) $(CT_DIR)/montmul_ct $(CT_DIR)/p256_ct $(CT_DIR)/ecdh_ct $(CT_DIR)/fe_ct \
-           $(CT_DIR)/fields_ct
+           $(CT_DIR)/fields_ct $(CT_DIR)/xdh_ct
 
 test-ct: $(CT_BINS)
 	@echo "== constant time under valgrind memcheck ($(ARCH))"

@@ -109,5 +109,18 @@ mutant c_fe448_carry_shift generated/fields/c448_r56.c 's/(t\d+) >> 56\)/$1 >> 5
 mutant c_fe521_mul_fold_by_4 generated/fields/p521_r58.c 's/\* INT64_C\(2\)\);/* INT64_C(4));/' kat
 mutant fe25519_ref_fold_by_18 generated/fields/c25519_r51.c 's/\(int64_t\)\(t10 \* INT64_C\(19\)\)/(int64_t)(t10 * INT64_C(18))/' kat
 
+# the ladders and the four-lane product (tests/test_xdh.c; the kat suite's Python vectors)
+XR=runtime/ref/xdh_ref.c
+mutant asm_x4_madd52lo_dropped $FX/fe_c25519_r51_mul_x4_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh
+mutant asm_x4_carry_shift $FX/fe_c25519_r51_mul_x4_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' kat
+mutant asm_x25519_ladder_madd52hi_dropped $FX/x25519_ladder_ifma.S 's/\tvpmadd52huq\t[^\n]*\n//' xdh
+mutant asm_x25519_ladder_a24 $FX/x25519_ladder_ifma.S 's/\$121665, /\$121666, /' kat
+mutant asm_x25519_ladder_carry_shift $FX/x25519_ladder_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' xdh
+mutant asm_x448_ladder_madd52lo_dropped $FX/x448_ladder_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh
+mutant asm_x448_ladder_carry_shift $FX/x448_ladder_ifma.S 's/\bvpsrlq\t\$50, /vpsrlq\t\$49, /' kat
+mutant x25519_ref_254_bits $XR 's/LF_FE_C25519_R51_LIMBS, 255, /LF_FE_C25519_R51_LIMBS, 254, /' xdh
+mutant x448_ref_u_bits_dropped $XR 's/\tlf_fe_c448_r50_encode\(b, u\);\n\tbytes_to_limbs\(uc, 9, 50, b, 56\);\n/\tmemcpy(uc, u, sizeof uc);\n/' xdh
+mutant x4_ref_lanes_swapped $XR 's/r\[4 \* i \+ l\] = z\[l\]\[i\];/r[4 * i + l] = z[l ^ (i == 4)][i];/' kat
+
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
 exit $bad

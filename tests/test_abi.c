@@ -25,6 +25,7 @@
 #include "harness.h"
 #include "abi/abi.h"
 #include "fe_kernels.h"
+#include "lf_xdh.h"
 
 _Static_assert(offsetof(struct abi_frame, fn) == ABI_FN, "abi.h");
 _Static_assert(offsetof(struct abi_frame, args) == ABI_ARGS, "abi.h");
@@ -520,6 +521,47 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		              "set: wrong result", t->label, mode, n, set);
 		break;
 	}
+	case LF_K_fe_c25519_r51_mul_x4: {
+		/* four lanes whatever n is: random limbs below 2^52, every limb 2^52 - 1 in lane
+		 * n % 4; the output in the guarded buffer, each lane against mpz */
+		int64_t *rp = gb_alloc(&go, X4_LIMBS * 8, GB_MID, 0), *ia = (int64_t *)a;
+		int64_t *ib = (int64_t *)r, e[5];
+		for (int l = 0; l < 4; l++) {
+			x4_elem(e, l == (int)(n % 4) ? X4_TOP : X4_RAND, rng);
+			x4_put(ia, l, e);
+			x4_elem(e, n % 2 ? X4_RAND : X4_RAND_P, rng);
+			x4_put(ib, l, e);
+		}
+		fill_garbage64((uint64_t *)rp, X4_LIMBS);
+		f.args[0] = (uintptr_t)rp;
+		f.args[1] = (uintptr_t)ia;
+		f.args[2] = (uintptr_t)ib;
+		lf_test_abi_call(&f);
+		x4_assert_result(t->label, mode, rp, ia, ib);
+		break;
+	}
+	case LF_K_x25519_ladder:
+	case LF_K_x448_ladder: {
+		/* one ladder whatever n is: u random within [0, 2^radix] (every limb 2^radix for
+		 * n % 4 == 3), k clamped random (from ones for n % 4 == 1); xz in the guarded
+		 * buffer, tmp 32-byte aligned on the stack; the result against the mpz ladder */
+		const struct xdh_ladder *L = xdh_ladder(t->kid);
+		_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
+		int64_t *xz = gb_alloc(&go, 2 * L->limbs * 8, GB_MID, 0), *iu = (int64_t *)a;
+		int64_t X[9], Z[9], A[9];
+		uint8_t *k = (uint8_t *)r;
+		xdh_u(L, iu, n % 4 == 3 ? XU_TOP : XU_RAND_TOP, rng);
+		xdh_k(L, k, n % 4 == 1 ? XK_ONES : XK_RAND, rng);
+		or_xdh_ladder(L, X, Z, A, k, iu);
+		fill_garbage64((uint64_t *)xz, 2 * L->limbs);
+		f.args[0] = (uintptr_t)xz;
+		f.args[1] = (uintptr_t)k;
+		f.args[2] = (uintptr_t)iu;
+		f.args[3] = (uintptr_t)tmp;
+		lf_test_abi_call(&f);
+		xdh_assert_result(L, t->label, mode, xz, X, Z, A);
+		break;
+	}
 	default: {
 		/* the field products: one element whatever n is; n picks the operands (random
 		 * limbs within M; every limb at the top of M for n % 4 == 3); the output in the
@@ -599,6 +641,9 @@ ABI_TEST(p256_mont_mult_x8)
 #define FE_ABI_TEST(field, limbs, op) ABI_TEST(fe_##field##_##op)
 LF_TEST_FE_KERNELS(FE_ABI_TEST)
 #undef FE_ABI_TEST
+ABI_TEST(fe_c25519_r51_mul_x4)
+ABI_TEST(x25519_ladder)
+ABI_TEST(x448_ladder)
 
 Suite *suite_abi(void)
 {
@@ -629,6 +674,9 @@ Suite *suite_abi(void)
 #define FE_ADD(field, limbs, op) ADD(fe_##field##_##op);
 	LF_TEST_FE_KERNELS(FE_ADD)
 #undef FE_ADD
+	ADD(fe_c25519_r51_mul_x4);
+	ADD(x25519_ladder);
+	ADD(x448_ladder);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

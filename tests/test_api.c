@@ -2,7 +2,8 @@
  * test_api.c -- the public entry points (lf_mpn_mul_1, ..., lf_bi_square_to_len, lf_mpn_mul,
  * lf_mpn_montmul, lf_bi_multiply_to_len, the Poly1305 functions, lf_p256_mul_mont /
  * sqr_mont, lf_conditional_assign, lf_p256_mont_mult / square / mult_x8, the field products
- * lf_fe_<field>_mul / square of tests/fe_kernels.h) with each runnable variant
+ * lf_fe_<field>_mul / square of tests/fe_kernels.h; lf_x25519 / lf_x448 for the ladder
+ * kernels, LF_CALL for fe_c25519_r51_mul_x4) with each runnable variant
  * forced in turn by lf_impl_force, and with the dispatcher's own choice.  (The BigInteger
  * Montgomery entry points and lf_bi_mod_pow*: tests/test_montmul.c, tests/test_modpow.c.)
  *
@@ -63,6 +64,13 @@ static lf_fnptr public_fn(enum lf_kernel_id kid)
 		return (lf_fnptr)lf_p256_mont_square;
 	case LF_K_p256_mont_mult_x8:
 		return (lf_fnptr)lf_p256_mont_mult_x8;
+	case LF_K_x25519_ladder:
+		return (lf_fnptr)lf_x25519;
+	case LF_K_x448_ladder:
+		return (lf_fnptr)lf_x448;
+	case LF_K_fe_c25519_r51_mul_x4:
+		/* no lf_ entry: its callers' path, the dispatcher's pointer (after the force) */
+		return (lf_fnptr)LF_CALL(fe_c25519_r51_mul_x4);
 	default:
 		/* the field products: lf_fe_<field>_<op> (tests/fe_kernels.h) */
 		return fe_kernel(kid) ? fe_kernel(kid)->api : NULL;
@@ -81,6 +89,11 @@ static void run_cases(const struct tvar *t, const char *what)
 	if (t->kid == LF_K_poly1305_blocks) {
 		/* lf_poly1305, init/update/final, jdk_blocks: tests/test_poly1305.c */
 		p1305_api_cases(t, COV_API, what);
+		return;
+	}
+	if (xdh_ladder(t->kid)) {
+		/* lf_x25519 / lf_x448 with the ladder variant in use: tests/harness/xdh.c */
+		xdh_api_cases(t, COV_API, what);
 		return;
 	}
 	for (size_t li = 0; li < NLEN(lens); li++) {
@@ -191,6 +204,24 @@ static void run_cases(const struct tvar *t, const char *what)
 				exec_assign(&c, (int)((n + (size_t)rep) & 1), (int64_t *)a, (int64_t *)r, n,
 				            0);
 				break;
+			case LF_K_fe_c25519_r51_mul_x4: {
+				/* four lanes: the pattern cut to 52 bits in lane n % 4, edges and
+				 * random elements in the others; n picks the aliasing */
+				int64_t xa[X4_LIMBS], xb[X4_LIMBS], e[5];
+				uint64_t w[5];
+				for (int l = 0; l < 4; l++) {
+					x4_elem(e, (enum x4_elem)((n + (size_t)l) % X4_NELEM), &rng);
+					x4_put(xa, l, e);
+					x4_elem(e, rep ? X4_RAND : X4_RAND_P, &rng);
+					x4_put(xb, l, e);
+				}
+				fill64(w, 5, p, &rng);
+				for (int i = 0; i < 5; i++)
+					e[i] = (int64_t)(w[i] & ((UINT64_C(1) << 52) - 1));
+				x4_put(xa, (int)(n % 4), e);
+				exec_x4(&c, xa, xb, (enum p256_alias)(n % P256_NALIAS), NULL);
+				break;
+			}
 			default: {
 				/* field products: one element; n picks the aliasing; operands of the
 				 * pattern cut to digits, or random limbs within M */
@@ -270,6 +301,9 @@ API_TESTS(p256_mont_mult_x8)
 #define FE_API_TESTS(field, limbs, op) API_TESTS(fe_##field##_##op)
 LF_TEST_FE_KERNELS(FE_API_TESTS)
 #undef FE_API_TESTS
+API_TESTS(fe_c25519_r51_mul_x4)
+API_TESTS(x25519_ladder)
+API_TESTS(x448_ladder)
 
 Suite *suite_api(void)
 {
@@ -299,6 +333,9 @@ Suite *suite_api(void)
 #define FE_ADD(field, limbs, op) ADD(fe_##field##_##op);
 	LF_TEST_FE_KERNELS(FE_ADD)
 #undef FE_ADD
+	ADD(fe_c25519_r51_mul_x4);
+	ADD(x25519_ladder);
+	ADD(x448_ladder);
 #undef ADD
 	suite_add_tcase(s, tc);
 	return s;

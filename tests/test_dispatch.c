@@ -519,6 +519,12 @@ static lf_fnptr ref_symbol(int kid)
 		return (lf_fnptr)lf_p256_mont_square_ref;
 	case LF_K_p256_mont_mult_x8:
 		return (lf_fnptr)lf_p256_mont_mult_x8_ref;
+	case LF_K_fe_c25519_r51_mul_x4:
+		return (lf_fnptr)lf_fe_c25519_r51_mul_x4_ref;
+	case LF_K_x25519_ladder:
+		return (lf_fnptr)lf_x25519_ladder_ref;
+	case LF_K_x448_ladder:
+		return (lf_fnptr)lf_x448_ladder_ref;
 	default:
 		/* the field products: lf_fe_<field>_<op>_ref, the field's generated C */
 		return fe_kernel((enum lf_kernel_id)kid) ? fe_kernel((enum lf_kernel_id)kid)->ref

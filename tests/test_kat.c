@@ -17,7 +17,12 @@
  *   - field products (fe_<field>_mul/square): every pair of edge elements of each field
  *     (0, 1, p-1, p, p+1, 2^power-1, limbs at the top of M, ...) and random pairs, the
  *     answer a b mod p from Python, the result compared mod p and its limbs with the stated
- *     output bound; r == a == b for the a == b vectors, r == b for every third other.
+ *     output bound; r == a == b for the a == b vectors, r == b for every third other;
+ *   - fe_c25519_r51_mul_x4: groups of four products of edge elements with limbs below 2^52
+ *     and random groups, each lane against Python's a b mod p, limbs within the stated bound;
+ *   - x25519_ladder / x448_ladder: RFC 7748's ladder on Python integers over edge u (0, 1,
+ *     p - 1, p, >= p, limbs at 2^radix, small order) and edge / random clamped scalars, the
+ *     result (x2 : z2) compared projectively and as x2 / z2 (tests/harness/xdh.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +282,40 @@ static void kat_vectors(const struct tvar *t)
 			used++;
 		}
 		break;
+	case LF_K_fe_c25519_r51_mul_x4: {
+		/* groups of four products (tests/kat/gen_ladder.py), every lane compared mod p with
+		 * Python's answer, every limb within the stated bound; r == a == b for a == b
+		 * groups, r == b for every third other */
+		const struct kat_x4 *vs;
+		const int64_t *xl;
+		size_t nv = x4_kat(&vs, &xl);
+		for (size_t i = 0; i < nv; i++) {
+			struct exec_ctx c = ctx(t, vs[i].what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_x4(&c, xl + vs[i].a, xl + vs[i].b,
+			        vs[i].same ? P256_ALL : i % 3 ? P256_SEP : P256_RB, xl + vs[i].r);
+			used++;
+		}
+		break;
+	}
+	case LF_K_x25519_ladder:
+	case LF_K_x448_ladder: {
+		/* RFC 7748's ladder on Python integers (tests/kat/gen_ladder.py): (x2 : z2) and the
+		 * affine answer; the RFC's own vectors are in the xdh suite */
+		const struct xdh_ladder *L = xdh_ladder(t->kid);
+		size_t nv;
+		const int64_t *xl;
+		const uint8_t *xb;
+		const struct kat_lad *vs = xdh_kat(L, &nv, &xl, &xb);
+		for (size_t i = 0; i < nv; i++) {
+			struct exec_ctx c = ctx(t, vs[i].what);
+			c.place = (i & 1) ? GB_END : GB_MID;
+			exec_ladder(&c, L, xb + vs[i].k, xl + vs[i].u, xl + vs[i].x2, xl + vs[i].z2,
+			            xl + vs[i].aff);
+			used++;
+		}
+		break;
+	}
 	default: {
 		/* the field products: the field's Python vectors (tests/kat/gen_fe.py), the
 		 * result compared mod p with the canonical answer, every limb within its bound */
@@ -329,6 +368,9 @@ KAT_TEST(p256_mont_mult_x8)
 #define FE_KAT_TEST(field, limbs, op) KAT_TEST(fe_##field##_##op)
 LF_TEST_FE_KERNELS(FE_KAT_TEST)
 #undef FE_KAT_TEST
+KAT_TEST(fe_c25519_r51_mul_x4)
+KAT_TEST(x25519_ladder)
+KAT_TEST(x448_ladder)
 
 /* The two oracles must agree with each other on every vector; if GMP (or the way the
  * harness drives it) disagreed with Python, every differential test would be suspect. */
@@ -441,6 +483,37 @@ START_TEST(test_oracles_agree)
 			checked++;
 		}
 	}
+	/* the mpz ladder and a b mod p of tests/harness/xdh.c against Python's */
+	for (size_t k = 0; k < xdh_count(); k++) {
+		const struct xdh_ladder *L = xdh_at(k);
+		size_t nv;
+		const int64_t *xl;
+		const uint8_t *xb;
+		const struct kat_lad *vs = xdh_kat(L, &nv, &xl, &xb);
+		ck_assert_msg(nv > 0, "no Python vectors for %s", L->name);
+		for (size_t i = 0; i < nv; i++) {
+			int64_t X[9], Z[9], A[9];
+			or_xdh_ladder(L, X, Z, A, xb + vs[i].k, xl + vs[i].u);
+			ck_assert_msg(memcmp(X, xl + vs[i].x2, L->limbs * 8) == 0 &&
+			              memcmp(Z, xl + vs[i].z2, L->limbs * 8) == 0 &&
+			              memcmp(A, xl + vs[i].aff, L->limbs * 8) == 0,
+			              "mpz ladder disagrees with Python on %s (%s)", L->name,
+			              vs[i].what);
+			checked++;
+		}
+	}
+	{
+		const struct kat_x4 *vs;
+		const int64_t *xl;
+		size_t nv = x4_kat(&vs, &xl);
+		for (size_t i = 0; i < nv; i++) {
+			int64_t r[X4_LIMBS];
+			or_x4(r, xl + vs[i].a, xl + vs[i].b);
+			ck_assert_msg(memcmp(r, xl + vs[i].r, sizeof r) == 0, "mpz oracle disagrees "
+			              "with Python on fe_c25519_r51_mul_x4 (%s)", vs[i].what);
+			checked++;
+		}
+	}
 	ck_assert_msg(checked > 500, "only %zu vectors: is kat_vectors.h truncated?", checked);
 }
 END_TEST
@@ -481,6 +554,11 @@ Suite *suite_kat(void)
 	                    (int)tv_runnable_count(LF_K_fe_##field##_##op));
 	LF_TEST_FE_KERNELS(FE_KAT_ADD)
 #undef FE_KAT_ADD
+	tcase_add_loop_test(tc, test_kat_fe_c25519_r51_mul_x4, 0,
+	                    (int)tv_runnable_count(LF_K_fe_c25519_r51_mul_x4));
+	tcase_add_loop_test(tc, test_kat_x25519_ladder, 0,
+	                    (int)tv_runnable_count(LF_K_x25519_ladder));
+	tcase_add_loop_test(tc, test_kat_x448_ladder, 0, (int)tv_runnable_count(LF_K_x448_ladder));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,7 +8,8 @@
  *     variant still forceable/listed;
  *   - the re-resolved function computing a wrong answer (one small oracle check per step:
  *     mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305, p256_mul_mont/sqr_mont,
- *     conditional_assign, p256_mont_mult/square/mult_x8, the field products).
+ *     conditional_assign, p256_mont_mult/square/mult_x8, the field products, lf_x25519 /
+ *     lf_x448 (the ladder kernels), fe_c25519_r51_mul_x4).
  * lf_cpu_mask cannot be undone in a process, so this suite is added last by check_main
  * (in no-fork mode -- qemu -- everything runs in one process).
  */
@@ -17,6 +18,7 @@
 #include "harness.h"
 #include "fe_kernels.h"
 #include "lf_fields.h"
+#include "kat.h"
 
 static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 {
@@ -124,6 +126,30 @@ static void check_state(uint64_t allowed, const char *when)
 			((lf_fe_mul_fn)fk->api)(fr, fr, fb);
 		snprintf(what, sizeof what, "%s: lf_%s (%s)", when, fk->name, lf_impl(fk->name));
 		fe_assert_result(fk, what, "top of M times p - 1, r == a", fr, fa, fb);
+	}
+	/* the ladders through lf_x25519 / lf_x448 (RFC 7748 5.2's first vector) and the
+	 * four-lane product through LF_CALL (every limb 2^52 - 1 times p - 1 in each lane) */
+	for (size_t i = 0; i < xdh_count(); i++) {
+		const struct xdh_ladder *L = xdh_at(i);
+		uint8_t xo[56];
+		L->api(xo, L->c->rfc[0].k, L->c->rfc[0].u);
+		ck_assert_msg(memcmp(xo, L->c->rfc[0].out, L->nbytes) == 0, "%s: lf_%s (ladder %s) "
+		              "misses RFC 7748 5.2", when, L->curve, lf_impl(L->name));
+	}
+	{
+		int64_t xa[X4_LIMBS], xb[X4_LIMBS], xr[X4_LIMBS], e[5];
+		char what[160];
+		for (int l = 0; l < 4; l++) {
+			x4_elem(e, X4_TOP, NULL);
+			x4_put(xa, l, e);
+			x4_elem(e, X4_PM1, NULL);
+			x4_put(xb, l, e);
+		}
+		memcpy(xr, xa, sizeof xr);
+		LF_CALL(fe_c25519_r51_mul_x4)(xr, xr, xb);
+		snprintf(what, sizeof what, "%s: fe_c25519_r51_mul_x4 (%s)", when,
+		         lf_impl("fe_c25519_r51_mul_x4"));
+		x4_assert_result(what, "every limb 2^52 - 1 times p - 1, r == a", xr, xa, xb);
 	}
 	uint8_t msg[300], key[32], tag[16], want[16];
 	for (size_t i = 0; i < sizeof msg; i++)

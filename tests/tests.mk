@@ -23,10 +23,11 @@
 # coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
 # remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
 # Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py,
-# gen_ecdh.py, gen_fe.py, gen_fields.py, gen_xdh.py, written into $(TEST_DIR)/kat/), and
-# for Poly1305 also OpenSSL and libsodium, for P-256 ECDH OpenSSL's EVP_PKEY_derive, for
-# X25519/X448 OpenSSL's EVP_PKEY_derive and libsodium's crypto_scalarmult, on the host (the
-# AArch64 build has neither: GMP and the Python vectors there).
+# gen_ecdh.py, gen_fe.py, gen_fields.py, gen_xdh.py, gen_ladder.py, written into
+# $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium, for P-256 ECDH OpenSSL's
+# EVP_PKEY_derive, for X25519/X448 OpenSSL's EVP_PKEY_derive and libsodium's
+# crypto_scalarmult, on the host (the AArch64 build has neither: GMP and the Python vectors
+# there).
 # Useful knobs: LF_TEST_SEED=<n>, CK_VERBOSITY=verbose, CK_RUN_SUITE=<suite>,
 # LF_TEST_P1305_RANDOM=<n> (random Poly1305 cases, default 100000 on the host, 20000 under
 # qemu), LF_TEST_ECDH_RANDOM=<n> (random ECDH keys per kernel pair, default 300 on the host,
@@ -63,6 +64,7 @@ P1305_KAT_H := $(TEST_DIR)/kat/poly1305_vectors.h
 ECDH_KAT_H := $(TEST_DIR)/kat/ecdh_vectors.h
 FE_KAT_H := $(TEST_DIR)/kat/fe_vectors.h
 FIELDS_KAT_H := $(TEST_DIR)/kat/fields_vectors.h
+LADDER_KAT_H := $(TEST_DIR)/kat/ladder_vectors.h
 XDH_KAT_H := $(TEST_DIR)/kat/xdh_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o \
@@ -179,6 +181,8 @@ $(TEST_DIR)/obj/xdh_narrow.o: runtime/xdh.c $(TEST_HDRS) $(TEST_SYSINC)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \
 		-Dlf_x25519=lf_test_x25519_narrow -Dlf_x448=lf_test_x448_narrow $(LF_CFLAGS) -c $< -o $@
+$(TEST_DIR)/obj/harness/xdh.o: $(LADDER_KAT_H)
+$(TEST_DIR)/obj/test_kat.o: $(LADDER_KAT_H)
 
 $(TEST_DIR)/obj/abi/$(ARCH).o: tests/abi/$(ARCH).S tests/abi/abi.h
 	@mkdir -p $(dir $@)
@@ -209,6 +213,11 @@ $(FIELDS_KAT_H): tests/kat/gen_fields.py $(wildcard gen/lfgen/fields/*.py)
 $(XDH_KAT_H): tests/kat/gen_xdh.py
 	@mkdir -p $(dir $@)
 	$(PY) tests/kat/gen_xdh.py $@
+
+# RFC 7748's ladder on Python integers; the x4 bound from the generator (gen/lfgen/fields)
+$(LADDER_KAT_H): tests/kat/gen_ladder.py $(wildcard gen/lfgen/fields/*.py)
+	@mkdir -p $(dir $@)
+	$(PY) tests/kat/gen_ladder.py $@
 
 $(TEST_DIR)/sysinc/.stamp:
 	@mkdir -p $(dir $@)

@@ -106,8 +106,17 @@ void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t
 		LF_FE_C448_R56_LIMBS, 448, lf_fe_c448_r56_conditional_swap,
 		lf_fe_c448_r56_ladder_step_with, LF_CALL(fe_c448_r56_mul), LF_CALL(fe_c448_r56_square),
 	};
+	/* u's limbs may be 2^50 and its value >= 2^448 (the contract: limbs in [0, 2^50]);
+	 * ladder_via copies bits 0..49 of each limb and 448 bits in all, so u goes in as the
+	 * field's canonical encoding (lf_fe_c448_r50_encode reduces mod p) */
+	int64_t uc[9];
+	uint8_t b[56];
 	(void)tmp;
-	ladder_via(&F, lf_fe_c448_r56_decode, lf_fe_c448_r56_encode, 56, 9, 50, xz, k, u);
+	lf_fe_c448_r50_encode(b, u);
+	bytes_to_limbs(uc, 9, 50, b, 56);
+	ladder_via(&F, lf_fe_c448_r56_decode, lf_fe_c448_r56_encode, 56, 9, 50, xz, k, uc);
+	lf_xdh_wipe(uc, sizeof uc);
+	lf_xdh_wipe(b, sizeof b);
 }
 #else
 /* Without __int128 the native fields have no C: the ladders run in the JDK's 10 x 26-bit and

@@ -15,7 +15,8 @@
  *      unwinds with RtlLookupFunctionEntry/RtlVirtualUnwind to the caller, which must come
  *      out with the return address, rsp and every nonvolatile register (canaries) it had.
  * (The field products, whose results are not unique, are compared with ref's through the
- * field's encode: canonical bytes.)  Then the public API once per kernel through the
+ * field's encode: canonical bytes; fe_c25519_r51_mul_x4 lane by lane the same way; the
+ * ladders projectively through the curve field's C, against RFC 7748 5.2 and ref.)  Then the public API once per kernel through the
  * runtime's dispatcher.
  * Exit status 0 when everything holds.  Faults caught: a missing argument move or a stack
  * argument read at the wrong offset (KAT), a nonvolatile register the entry does not save,
@@ -563,6 +564,177 @@ static void test_fe(const struct fe_entry *e, lf_fnptr fn)
 	}
 }
 
+/* the ladder kernels: (x2 : z2) checked through the curve field's C (generated/fields/;
+ * not the code under test): x2 == out z2 mod p for RFC 7748 5.2's vectors (out decoded from
+ * the RFC's bytes), and x2 z2' == x2' z2 mod p against ref's (x2' : z2') for random clamped
+ * scalars and u; limbs below 2^52; xz inside its guard words.  The first call single-stepped
+ * (the whole ladder unwound instruction by instruction). */
+struct xdh_entry {
+	const char *kernel;
+	size_t limbs, nbytes;
+	void (*decode)(int64_t *r, const uint8_t *in);
+	void (*encode)(uint8_t *out, const int64_t *a);
+	void (*mul)(int64_t *r, const int64_t *a, const int64_t *b);
+	const uint8_t *rfc[2][3];
+};
+
+static const uint8_t x25519_rfc[2][3][32] = {
+	{ { 0xa5, 0x46, 0xe3, 0x6b, 0xf0, 0x52, 0x7c, 0x9d, 0x3b, 0x16, 0x15, 0x4b, 0x82, 0x46,
+	    0x5e, 0xdd, 0x62, 0x14, 0x4c, 0x0a, 0xc1, 0xfc, 0x5a, 0x18, 0x50, 0x6a, 0x22, 0x44,
+	    0xba, 0x44, 0x9a, 0xc4 },
+	  { 0xe6, 0xdb, 0x68, 0x67, 0x58, 0x30, 0x30, 0xdb, 0x35, 0x94, 0xc1, 0xa4, 0x24, 0xb1,
+	    0x5f, 0x7c, 0x72, 0x66, 0x24, 0xec, 0x26, 0xb3, 0x35, 0x3b, 0x10, 0xa9, 0x03, 0xa6,
+	    0xd0, 0xab, 0x1c, 0x4c },
+	  { 0xc3, 0xda, 0x55, 0x37, 0x9d, 0xe9, 0xc6, 0x90, 0x8e, 0x94, 0xea, 0x4d, 0xf2, 0x8d,
+	    0x08, 0x4f, 0x32, 0xec, 0xcf, 0x03, 0x49, 0x1c, 0x71, 0xf7, 0x54, 0xb4, 0x07, 0x55,
+	    0x77, 0xa2, 0x85, 0x52 } },
+	{ { 0x4b, 0x66, 0xe9, 0xd4, 0xd1, 0xb4, 0x67, 0x3c, 0x5a, 0xd2, 0x26, 0x91, 0x95, 0x7d,
+	    0x6a, 0xf5, 0xc1, 0x1b, 0x64, 0x21, 0xe0, 0xea, 0x01, 0xd4, 0x2c, 0xa4, 0x16, 0x9e,
+	    0x79, 0x18, 0xba, 0x0d },
+	  { 0xe5, 0x21, 0x0f, 0x12, 0x78, 0x68, 0x11, 0xd3, 0xf4, 0xb7, 0x95, 0x9d, 0x05, 0x38,
+	    0xae, 0x2c, 0x31, 0xdb, 0xe7, 0x10, 0x6f, 0xc0, 0x3c, 0x3e, 0xfc, 0x4c, 0xd5, 0x49,
+	    0xc7, 0x15, 0xa4, 0x93 },
+	  { 0x95, 0xcb, 0xde, 0x94, 0x76, 0xe8, 0x90, 0x7d, 0x7a, 0xad, 0xe4, 0x5c, 0xb4, 0xb8,
+	    0x73, 0xf8, 0x8b, 0x59, 0x5a, 0x68, 0x79, 0x9f, 0xa1, 0x52, 0xe6, 0xf8, 0xf7, 0x64,
+	    0x7a, 0xac, 0x79, 0x57 } },
+};
+static const uint8_t x448_rfc[2][3][56] = {
+	{ { 0x3d, 0x26, 0x2f, 0xdd, 0xf9, 0xec, 0x8e, 0x88, 0x49, 0x52, 0x66, 0xfe, 0xa1, 0x9a,
+	    0x34, 0xd2, 0x88, 0x82, 0xac, 0xef, 0x04, 0x51, 0x04, 0xd0, 0xd1, 0xaa, 0xe1, 0x21,
+	    0x70, 0x0a, 0x77, 0x9c, 0x98, 0x4c, 0x24, 0xf8, 0xcd, 0xd7, 0x8f, 0xbf, 0xf4, 0x49,
+	    0x43, 0xeb, 0xa3, 0x68, 0xf5, 0x4b, 0x29, 0x25, 0x9a, 0x4f, 0x1c, 0x60, 0x0a, 0xd3 },
+	  { 0x06, 0xfc, 0xe6, 0x40, 0xfa, 0x34, 0x87, 0xbf, 0xda, 0x5f, 0x6c, 0xf2, 0xd5, 0x26,
+	    0x3f, 0x8a, 0xad, 0x88, 0x33, 0x4c, 0xbd, 0x07, 0x43, 0x7f, 0x02, 0x0f, 0x08, 0xf9,
+	    0x81, 0x4d, 0xc0, 0x31, 0xdd, 0xbd, 0xc3, 0x8c, 0x19, 0xc6, 0xda, 0x25, 0x83, 0xfa,
+	    0x54, 0x29, 0xdb, 0x94, 0xad, 0xa1, 0x8a, 0xa7, 0xa7, 0xfb, 0x4e, 0xf8, 0xa0, 0x86 },
+	  { 0xce, 0x3e, 0x4f, 0xf9, 0x5a, 0x60, 0xdc, 0x66, 0x97, 0xda, 0x1d, 0xb1, 0xd8, 0x5e,
+	    0x6a, 0xfb, 0xdf, 0x79, 0xb5, 0x0a, 0x24, 0x12, 0xd7, 0x54, 0x6d, 0x5f, 0x23, 0x9f,
+	    0xe1, 0x4f, 0xba, 0xad, 0xeb, 0x44, 0x5f, 0xc6, 0x6a, 0x01, 0xb0, 0x77, 0x9d, 0x98,
+	    0x22, 0x39, 0x61, 0x11, 0x1e, 0x21, 0x76, 0x62, 0x82, 0xf7, 0x3d, 0xd9, 0x6b, 0x6f } },
+	{ { 0x20, 0x3d, 0x49, 0x44, 0x28, 0xb8, 0x39, 0x93, 0x52, 0x66, 0x5d, 0xdc, 0xa4, 0x2f,
+	    0x9d, 0xe8, 0xfe, 0xf6, 0x00, 0x90, 0x8e, 0x0d, 0x46, 0x1c, 0xb0, 0x21, 0xf8, 0xc5,
+	    0x38, 0x34, 0x5d, 0xd7, 0x7c, 0x3e, 0x48, 0x06, 0xe2, 0x5f, 0x46, 0xd3, 0x31, 0x5c,
+	    0x44, 0xe0, 0xa5, 0xb4, 0x37, 0x12, 0x82, 0xdd, 0x2c, 0x8d, 0x5b, 0xe3, 0x09, 0x5f },
+	  { 0x0f, 0xbc, 0xc2, 0xf9, 0x93, 0xcd, 0x56, 0xd3, 0x30, 0x5b, 0x0b, 0x7d, 0x9e, 0x55,
+	    0xd4, 0xc1, 0xa8, 0xfb, 0x5d, 0xbb, 0x52, 0xf8, 0xe9, 0xa1, 0xe9, 0xb6, 0x20, 0x1b,
+	    0x16, 0x5d, 0x01, 0x58, 0x94, 0xe5, 0x6c, 0x4d, 0x35, 0x70, 0xbe, 0xe5, 0x2f, 0xe2,
+	    0x05, 0xe2, 0x8a, 0x78, 0xb9, 0x1c, 0xdf, 0xbd, 0xe7, 0x1c, 0xe8, 0xd1, 0x57, 0xdb },
+	  { 0x88, 0x4a, 0x02, 0x57, 0x62, 0x39, 0xff, 0x7a, 0x2f, 0x2f, 0x63, 0xb2, 0xdb, 0x6a,
+	    0x9f, 0xf3, 0x70, 0x47, 0xac, 0x13, 0x56, 0x8e, 0x1e, 0x30, 0xfe, 0x63, 0xc4, 0xa7,
+	    0xad, 0x1b, 0x3e, 0xe3, 0xa5, 0x70, 0x0d, 0xf3, 0x43, 0x21, 0xd6, 0x20, 0x77, 0xe6,
+	    0x36, 0x33, 0xc5, 0x75, 0xc1, 0xc9, 0x54, 0x51, 0x4e, 0x99, 0xda, 0x7c, 0x17, 0x9d } },
+};
+
+static const struct xdh_entry xdh_table[] = {
+	{ "x25519_ladder", 5, 32, lf_fe_c25519_r51_decode, lf_fe_c25519_r51_encode,
+	  lf_fe_c25519_r51_mul_ref,
+	  { { x25519_rfc[0][0], x25519_rfc[0][1], x25519_rfc[0][2] },
+	    { x25519_rfc[1][0], x25519_rfc[1][1], x25519_rfc[1][2] } } },
+	{ "x448_ladder", 9, 56, lf_fe_c448_r50_decode, lf_fe_c448_r50_encode, lf_fe_c448_r50_mul,
+	  { { x448_rfc[0][0], x448_rfc[0][1], x448_rfc[0][2] },
+	    { x448_rfc[1][0], x448_rfc[1][1], x448_rfc[1][2] } } },
+};
+
+static const struct xdh_entry *xdh_entry(const char *kernel)
+{
+	for (size_t i = 0; i < COUNT(xdh_table); i++)
+		if (!strcmp(xdh_table[i].kernel, kernel))
+			return &xdh_table[i];
+	return NULL;
+}
+
+static void xdh_clamp(const struct xdh_entry *e, uint8_t *k)
+{
+	if (e->nbytes == 32)
+		k[0] &= 248, k[31] &= 127, k[31] |= 64;
+	else
+		k[0] &= 252, k[55] |= 128;
+}
+
+/* x a == y b mod p, through the field's mul and encode */
+static int xdh_cross(const struct xdh_entry *e, const int64_t *x, const int64_t *a,
+                     const int64_t *y, const int64_t *b)
+{
+	int64_t l[9], r[9];
+	uint8_t bl[56], br[56];
+	e->mul(l, x, a);
+	e->mul(r, y, b);
+	e->encode(bl, l);
+	e->encode(br, r);
+	return !memcmp(bl, br, e->nbytes);
+}
+
+static void test_ladder(const struct xdh_entry *e, lf_fnptr fn, lf_fnptr ref)
+{
+	size_t n = e->limbs, nb = e->nbytes;
+	static int64_t tmp[128 + 4] __attribute__((aligned(32)));
+	for (int rep = 0; rep < 12; rep++) {
+		uint8_t k[56], ub[56];
+		int64_t u[9], one[9] = { 1 }, want[9];
+		uint64_t *xz = buf64(2 * n), *xr = buf64(2 * n);
+		if (rep < 2) {
+			memcpy(k, e->rfc[rep][0], nb);
+			memcpy(ub, e->rfc[rep][1], nb);
+			e->decode(want, e->rfc[rep][2]);
+		} else {
+			for (size_t i = 0; i < nb; i++)
+				k[i] = (uint8_t)rnd(), ub[i] = (uint8_t)rnd();
+		}
+		xdh_clamp(e, k);
+		if (nb == 32)
+			ub[31] &= 127;
+		e->decode(u, ub);
+		call(fn, rep == 0, (uintptr_t)xz, (uintptr_t)k, (uintptr_t)u, (uintptr_t)tmp, 0, 0);
+		((void (*)(int64_t *, const uint8_t *, const int64_t *, int64_t *))ref)(
+			(int64_t *)xr, k, u, tmp);
+		const int64_t *x2 = (const int64_t *)xz, *z2 = x2 + n;
+		for (size_t i = 0; i < 2 * n; i++)
+			if (x2[i] < 0 || x2[i] >= (int64_t)1 << 52)
+				fail("rep=%d: limb %zu outside [0, 2^52)", rep, i);
+		if (rep < 2 && !xdh_cross(e, x2, one, want, z2))
+			fail("rep=%d: x2 / z2 misses RFC 7748 5.2", rep);
+		if (!xdh_cross(e, x2, (const int64_t *)xr + n, (const int64_t *)xr, z2))
+			fail("rep=%d: (x2 : z2) differs from ref's", rep);
+		check_guards64(xz, 2 * n, "xz");
+		free(xz - GUARD), free(xr - GUARD);
+	}
+}
+
+/* fe_c25519_r51_mul_x4: four lanes of limbs below 2^52 (kind 1: all 2^52 - 1), r separate
+ * and r == a, each lane against ref's through the field's encode */
+static void test_x4(lf_fnptr fn, lf_fnptr ref)
+{
+	for (int rep = 0; rep < 40; rep++) {
+		int kind = rep % 3;
+		uint64_t *ap = buf64(20), *bp = buf64(20), *rp = buf64(20), *rr = buf64(20);
+		fill64(ap, 20, kind);
+		fill64(bp, 20, kind == 1 ? 1 : 0);
+		for (size_t i = 0; i < 20; i++)
+			ap[i] &= (1ull << 52) - 1, bp[i] &= (1ull << 52) - 1;
+		((lf_fe_c25519_r51_mul_x4_fn)ref)((int64_t *)rr, (const int64_t *)ap,
+		                                   (const int64_t *)bp);
+		if (rep & 1) {
+			memcpy(rp, ap, 160);
+			call(fn, rep == 1, (uintptr_t)rp, (uintptr_t)rp, (uintptr_t)bp, 0, 0, 0);
+		} else {
+			call(fn, 0, (uintptr_t)rp, (uintptr_t)ap, (uintptr_t)bp, 0, 0, 0);
+		}
+		for (int l = 0; l < 4; l++) {
+			int64_t x[5], y[5];
+			uint8_t bx[32], by[32];
+			for (int i = 0; i < 5; i++)
+				x[i] = (int64_t)rp[4 * i + l], y[i] = (int64_t)rr[4 * i + l];
+			lf_fe_c25519_r51_encode(bx, x);
+			lf_fe_c25519_r51_encode(by, y);
+			if (memcmp(bx, by, 32))
+				fail("rep=%d kind=%d lane %d: product differs from ref's mod p", rep, kind,
+				     l);
+		}
+		check_guards64(rp, 20, "r");
+		free(ap - GUARD), free(bp - GUARD), free(rp - GUARD), free(rr - GUARD);
+	}
+}
+
 /* conditional_assign: every n of MPN_SIZES, set 0 and 1 (garbage in the upper half of the
  * int argument's register), against ref */
 static void test_assign(const char *kernel, lf_fnptr fn, lf_fnptr ref)
@@ -747,6 +919,18 @@ static void public_api(void)
 			fail("lf_%s", e->kernel);
 		printf("public API (dispatched): %s %s\n", e->kernel, lf_impl(e->kernel));
 	}
+	/* lf_x25519 / lf_x448 (the ladder kernels): RFC 7748 5.2's vectors */
+	for (int i = 0; i < 2; i++) {
+		uint8_t o1[32], o2[56];
+		lf_x25519(o1, x25519_rfc[i][0], x25519_rfc[i][1]);
+		if (memcmp(o1, x25519_rfc[i][2], 32))
+			fail("lf_x25519: RFC 7748 5.2 vector %d", i + 1);
+		lf_x448(o2, x448_rfc[i][0], x448_rfc[i][1]);
+		if (memcmp(o2, x448_rfc[i][2], 56))
+			fail("lf_x448: RFC 7748 5.2 vector %d", i + 1);
+	}
+	printf("public API (dispatched): lf_x25519 (x25519_ladder %s), lf_x448 (x448_ladder %s)\n",
+	       lf_impl("x25519_ladder"), lf_impl("x448_ladder"));
 	/* RFC 8439 2.5.2, one-shot (on a Win64 stack: the state may be under-aligned there) and
 	 * through a state on the heap, 64-byte aligned */
 	static const uint8_t key[32] = {
@@ -832,6 +1016,10 @@ int main(void)
 				test_p256m(ker->name, v->fn, ref);
 			else if (fe_entry(ker->name))
 				test_fe(fe_entry(ker->name), v->fn);
+			else if (xdh_entry(ker->name))
+				test_ladder(xdh_entry(ker->name), v->fn, ref);
+			else if (!strcmp(ker->name, "fe_c25519_r51_mul_x4"))
+				test_x4(v->fn, ref);
 			else {
 				fail("no test for this kernel");
 				continue;

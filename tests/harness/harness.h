@@ -372,6 +372,86 @@ void fe_assert_result(const struct fe_kernel *fk, const char *label, const char 
 void exec_fe(const struct exec_ctx *c, const struct fe_kernel *fk, const int64_t *a,
              const int64_t *b, enum p256_alias alias, const int64_t *exp_r);
 
+/* ---- the ladder kernels x25519_ladder / x448_ladder and fe_c25519_r51_mul_x4 -------------
+ * (tests/harness/xdh.c).  Oracle: RFC 7748's ladder on mpz (x1, x2, z2, x3, z3 as integers
+ * mod p, the swap an if), p from its hex digits (tests/kat/gen_xdh.py).  A ladder result
+ * (x2 : z2) is projective: it is checked limb by limb in [0, 2^52) (the contract), as
+ * x2 Z == X z2 mod p with (x2 == 0) == (X == 0) and (z2 == 0) == (Z == 0) mod p against the
+ * oracle's (X : Z), and x2 / z2 (0 when z2 = 0) against the affine answer. */
+struct kat_lad;
+struct kat_lad_curve;
+struct kat_x4;
+struct xdh_ladder {
+	enum lf_kernel_id kid;
+	const char *name;              /* "x25519_ladder" */
+	const char *curve;             /* "x25519" */
+	size_t limbs;                  /* of one coordinate; xz holds 2 limbs */
+	unsigned radix, bits, nbytes;
+	int (*api)(uint8_t *out, const uint8_t *k, const uint8_t *u);   /* lf_x25519 */
+	void (*decode)(int64_t *r, const uint8_t *in);  /* the kernel's field decode */
+	lf_fnptr ref;
+	const struct kat_lad_curve *c;
+};
+size_t xdh_count(void);
+const struct xdh_ladder *xdh_at(size_t i);
+/* the ladder kernel with this id, or NULL */
+const struct xdh_ladder *xdh_ladder(enum lf_kernel_id kid);
+const struct kat_lad *xdh_kat(const struct xdh_ladder *L, size_t *n, const int64_t **limbs,
+                              const uint8_t **bytes);
+/* X25519 / X448 clamping of k in place */
+void xdh_clamp(const struct xdh_ladder *L, uint8_t *k);
+/* edge inputs: u (limbs within [0, 2^radix]) and clamped scalars */
+enum xdh_u {
+	XU_ZERO, XU_ONE, XU_TWO, XU_BASE, XU_PM1, XU_P, XU_PP1, XU_ALL1, XU_ABOVE_P, XU_TOP,
+	XU_TOP_ALT, XU_TOP_HI, XU_TOP_LO, XU_RAND_TOP, XU_RAND_P, XU_NU
+};
+const char *xdh_u_name(enum xdh_u e);
+void xdh_u(const struct xdh_ladder *L, int64_t *u, enum xdh_u e, rng_t *r);
+enum xdh_k { XK_ZEROS, XK_ONES, XK_55, XK_AA, XK_LOW, XK_RAND, XK_NK };
+const char *xdh_k_name(enum xdh_k e);
+void xdh_k(const struct xdh_ladder *L, uint8_t *k, enum xdh_k e, rng_t *r);
+/* (X : Z) and X / Z of RFC 7748's ladder (canonical digits), k: nbytes, u: limbs */
+void or_xdh_ladder(const struct xdh_ladder *L, int64_t *X, int64_t *Z, int64_t *A,
+                   const uint8_t *k, const int64_t *u);
+/* x / z mod p (0 when z = 0 mod p), canonical digits, from any limbs */
+void or_xdh_affine(const struct xdh_ladder *L, int64_t *a, const int64_t *x, const int64_t *z);
+/* out = X25519 / X448 on bytes (decodeScalar, decodeUCoordinate, ladder, encode) */
+void or_xdh_bytes(const struct xdh_ladder *L, uint8_t *out, const uint8_t *k, const uint8_t *u);
+/* xz (x2 then z2) against the oracle's (X : Z) and affine A (canonical digits) */
+void xdh_assert_result(const struct xdh_ladder *L, const char *label, const char *what,
+                       const int64_t *xz, const int64_t *X, const int64_t *Z,
+                       const int64_t *A);
+/* One ladder call of c->fn in guarded buffers (k, u, xz: c->place and c->shift; tmp: the
+ * same place, 32-byte aligned), xz starting as garbage: the result against the oracle (or
+ * exp_*: the Python answer), canaries around all four, k and u unchanged. */
+void exec_ladder(const struct exec_ctx *c, const struct xdh_ladder *L, const uint8_t *k,
+                 const int64_t *u, const int64_t *exp_x, const int64_t *exp_z,
+                 const int64_t *exp_a);
+/* lf_x25519 / lf_x448 with whatever ladder variant is forced: RFC 7748 5.2, the edge
+ * u-coordinates as bytes (>= p, bit 255 set, small order: LF_XDH_EZERO), random, against
+ * or_xdh_bytes; each call counted for t as `kind` */
+void xdh_api_cases(const struct tvar *t, enum cov_kind kind, const char *what);
+
+/* fe_c25519_r51_mul_x4: four products, limb-major [4 i + l]; inputs limbs in [0, 2^52) */
+#define X4_LIMBS 20
+extern const int64_t (*const x4_out)[2];   /* the bound its .S header states, per limb */
+enum x4_elem {
+	X4_ZERO, X4_ONE, X4_PM1, X4_P, X4_POW_M1, X4_TOP, X4_TOP51, X4_ALT, X4_TOP_HI, X4_TOP_LO,
+	X4_RAND_P, X4_RAND, X4_NELEM
+};
+const char *x4_elem_name(enum x4_elem e);
+void x4_elem(int64_t *x, enum x4_elem e, rng_t *r);     /* one element, 5 limbs */
+void x4_put(int64_t *v, int lane, const int64_t *x);      /* element into lane */
+void x4_get(int64_t *x, const int64_t *v, int lane);
+size_t x4_kat(const struct kat_x4 **v, const int64_t **limbs);
+/* r = a_l b_l mod p per lane, canonical digits (mpz) */
+void or_x4(int64_t *r, const int64_t *a, const int64_t *b);
+void x4_assert_result(const char *label, const char *what, const int64_t *r,
+                      const int64_t *a, const int64_t *b);
+/* one call of c->fn in guarded buffers, aliasing as enum p256_alias; r starts as garbage */
+void exec_x4(const struct exec_ctx *c, const int64_t *a, const int64_t *b,
+             enum p256_alias alias, const int64_t *exp_r);
+
 /* conditional_assign: a = set ? b : a over n limbs (set 0 or 1); same: b is a's buffer.
  * The expected a is a copy of the chosen input (no kernel involved); b must be unchanged. */
 void exec_assign(const struct exec_ctx *c, int set, const int64_t *a, const int64_t *b,
@@ -411,6 +491,7 @@ Suite *suite_ecdh(void);
 Suite *suite_p256_mont(void);
 Suite *suite_fe(void);
 Suite *suite_fields(void);
+Suite *suite_ladder(void);
 Suite *suite_xdh(void);
 
 /* Timeout (seconds) for test cases with large operands (Check's default is 4 s). */

@@ -71,6 +71,8 @@ int tv_kernel_known(enum lf_kernel_id kid)
 {
 	if (fe_kernel(kid))             /* the field products: tests/fe_kernels.h */
 		return 1;
+	if (xdh_ladder(kid) || kid == LF_K_fe_c25519_r51_mul_x4)   /* tests/test_xdh.c */
+		return 1;
 	for (const char *const *n = known_kernels; *n; n++)
 		if (strcmp(*n, lf_kernel_table[kid].name) == 0)
 			return 1;
@@ -85,9 +87,11 @@ int cov_required(enum lf_kernel_id kid, enum cov_kind kind)
 	 * is lf_bi_montgomery_multiply/square writing the product over a and/or b (which the
 	 * JDK does) with the variant in use (tests/test_montmul.c); p256_*: r == a, r == b,
 	 * a == b; conditional_assign: a == b (tests/test_p256.c); p256_mont_*: r == a, r == b,
-	 * a == b (tests/test_p256_mont.c); fe_*: r == a, r == b, a == b (tests/test_fe.c) */
+	 * a == b (tests/test_p256_mont.c); fe_*: r == a, r == b, a == b (tests/test_fe.c);
+	 * fe_c25519_r51_mul_x4: r == a, r == b, a == b (tests/test_xdh.c); the ladders: xz may
+	 * not overlap k or u (their contract), so none */
 	if (kind == COV_INPLACE)
-		return fe_kernel(kid) != NULL || kid == LF_K_mpn_mul_1 || kid == LF_K_mpn_addmul_1 ||
+		return fe_kernel(kid) != NULL || kid == LF_K_fe_c25519_r51_mul_x4 || kid == LF_K_mpn_mul_1 || kid == LF_K_mpn_addmul_1 ||
 		       kid == LF_K_bi_mul_add || kid == LF_K_poly1305_blocks ||
 		       kid == LF_K_mpn_montmul || kid == LF_K_p256_mul_mont || kid == LF_K_p256_sqr_mont ||
 		       kid == LF_K_conditional_assign || kid == LF_K_p256_mont_mult ||
@@ -96,7 +100,8 @@ int cov_required(enum lf_kernel_id kid, enum cov_kind kind)
 	 * field products (one element): no length sweep, no length 0;
 	 * conditional_assign has no carries: its "carry" kind is a and b one bit apart */
 	if (kind == COV_LENGTH || kind == COV_ZERO)
-		return fe_kernel(kid) == NULL && kid != LF_K_p256_mul_mont &&
+		return fe_kernel(kid) == NULL && xdh_ladder(kid) == NULL &&
+		       kid != LF_K_fe_c25519_r51_mul_x4 && kid != LF_K_p256_mul_mont &&
 		       kid != LF_K_p256_sqr_mont &&
 		       kid != LF_K_p256_mont_mult && kid != LF_K_p256_mont_square &&
 		       kid != LF_K_p256_mont_mult_x8;

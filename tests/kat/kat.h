@@ -94,6 +94,35 @@ struct kat_fe_field {
 	size_t first, count;   /* the field's vectors in kat_fe */
 };
 
+/* The ladder kernels x25519_ladder / x448_ladder and fe_c25519_r51_mul_x4 (tests/kat/
+ * gen_ladder.py -> ladder_vectors.h): limbs are offsets into kat_lad_limbs, bytes into
+ * kat_lad_bytes. */
+struct kat_lad {
+	const char *what;
+	size_t k;              /* nbytes of clamped scalar */
+	size_t u;              /* the kernel's input limbs */
+	size_t x2, z2, aff;    /* RFC 7748's ladder mod p and x2 / z2 (0 if z2 = 0), canonical */
+};
+
+struct kat_lad_curve {
+	const char *name;      /* "x25519" */
+	size_t limbs;
+	unsigned radix, bits, nbytes;   /* limbs of radix bits; ladder bits; scalar bytes */
+	const char *p;         /* hex */
+	unsigned a24;
+	size_t first, count;   /* the curve's vectors in kat_lad */
+	struct {
+		uint8_t k[56], u[56], out[56];
+	} rfc[2];              /* RFC 7748 5.2 (bytes as in the RFC: unclamped k) */
+	uint8_t iter1[56], iter1000[56];   /* 5.2's iterated test after 1 and 1000 */
+};
+
+struct kat_x4 {
+	const char *what;
+	int same;              /* a == b */
+	size_t a, b, r;        /* int64_t[20] limb-major; r canonical digits per lane */
+};
+
 /* Poly1305 (tests/kat/gen_poly1305.py -> poly1305_vectors.h): byte fields are offsets into
  * kat_p1305_bytes. */
 struct kat_p1305_mac {

@@ -459,6 +459,11 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 		return 5;               /* one size (5 limbs; x8: 8 elements), as above */
 	case LF_K_conditional_assign:
 		return LONG_ROW;
+	case LF_K_fe_c25519_r51_mul_x4:
+		return 20;              /* one size (four elements), as above */
+	case LF_K_x25519_ladder:
+	case LF_K_x448_ladder:
+		return 1;               /* one size (one ladder), as above */
 	default:
 		return fe_limbs(kid);   /* one size (one element), as the P-256 kernels */
 	}
@@ -568,6 +573,25 @@ static void set_args(enum lf_kernel_id kid, size_t n, uint64_t rnd)
 		a[2] = (uintptr_t)buf_a;
 		a[3] = n;
 		break;
+	case LF_K_fe_c25519_r51_mul_x4:
+		/* four elements whatever n is: r = buf_b, a = buf_a, b = buf_a + 20 (limbs of
+		 * 52 bits and more give an unspecified result, never a fault) */
+		a[0] = (uintptr_t)buf_b;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = (uintptr_t)(buf_a + 20);
+		break;
+	case LF_K_x25519_ladder:
+	case LF_K_x448_ladder: {
+		/* one ladder whatever n is: xz = buf_b, k = buf_a (56 bytes), u = buf_a + 8 (any
+		 * values: outside the contract an unspecified result, never a fault), tmp the
+		 * 32-byte aligned scratch the contract asks for */
+		static _Alignas(32) int64_t tmp[128];
+		a[0] = (uintptr_t)buf_b;
+		a[1] = (uintptr_t)buf_a;
+		a[2] = (uintptr_t)(buf_a + 8);
+		a[3] = (uintptr_t)tmp;
+		break;
+	}
 	default:
 		if (fe_limbs(kid)) {
 			/* a field product: one element whatever n is: r = buf_b, a = buf_a, b =
@@ -596,7 +620,10 @@ __attribute__((noinline, noclone)) void lf_uw_drive(struct probe *p, int phase, 
 	while (!p->enough) {
 		size_t n;
 		if (phase == PH_STEP) {
-			if (i >= nsizes)
+			/* a ladder is one size and 255 / 448 steps of ~700 / ~1500 instructions,
+			 * all of them stepped: one call covers its code */
+			if (i >= nsizes || (i >= 1 && (p->kid == LF_K_x25519_ladder ||
+			                               p->kid == LF_K_x448_ladder)))
 				break;
 			n = sizes[i++];
 		} else if (phase == PH_SHORT) {
