@@ -54,7 +54,8 @@ test-ct: $(CT_BINS)
 		valgrind -q --error-exitcode=1 --track-origins=yes $$b || exit 1; \
 	done
 
-$(CT_DIR)/%: tests/ct/%.c tests/ct/ct_cpu.h tests/fe_kernels.h runtime/include/limbforge.h \
+$(CT_DIR)/%: tests/ct/%.c tests/ct/ct_cpu.h tests/fe_kernels.h tests/fields_table.h \
+             runtime/include/limbforge.h \
              generated/include/lf_fields.h $(CT_LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -o $@ $< $(CT_LIB_A)

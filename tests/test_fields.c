@@ -29,46 +29,12 @@
 
 #include "harness.h"
 #include "kat.h"
+#include "fields_table.h"
 #include "lf_fields.h"
 #include "fields_vectors.h"
 
 #define MAXL 19
 #define NLEN(a) (sizeof(a) / sizeof((a)[0]))
-
-typedef void (*fe2_fn)(int64_t *, const int64_t *, const int64_t *);
-typedef void (*fe1_fn)(int64_t *, const int64_t *);
-
-struct fe_fns {
-	const char *name;
-	int limbs, max_adds;
-	fe2_fn mul, add, sub;
-	fe1_fn square, neg, carry, carry_reduce, invert, mul_small;
-	void (*cswap)(int, int64_t *, int64_t *);
-	void (*cassign)(int, int64_t *, const int64_t *);
-	void (*encode)(uint8_t *, const int64_t *);
-	void (*decode)(int64_t *, const uint8_t *);
-	void (*ladder)(int64_t *, int64_t *, int64_t *, int64_t *, const int64_t *);
-};
-
-#define FE_COMMON(nm, NM)                                                                  \
-	#nm, LF_FE_##NM##_LIMBS, LF_FE_##NM##_MAX_ADDS, lf_fe_##nm##_mul, lf_fe_##nm##_add,  \
-	lf_fe_##nm##_sub, lf_fe_##nm##_square, lf_fe_##nm##_neg, lf_fe_##nm##_carry,        \
-	lf_fe_##nm##_carry_reduce, lf_fe_##nm##_invert
-#define FE_TAIL(nm)                                                                        \
-	lf_fe_##nm##_conditional_swap, lf_fe_##nm##_conditional_assign, lf_fe_##nm##_encode, \
-	lf_fe_##nm##_decode
-#define FE(nm, NM) { FE_COMMON(nm, NM), NULL, FE_TAIL(nm), NULL }
-#define FE_CURVE(nm, NM) { FE_COMMON(nm, NM), lf_fe_##nm##_mul_small, FE_TAIL(nm),          \
-	                   lf_fe_##nm##_ladder_step }
-
-static const struct fe_fns fe_fns[] = {
-	FE(p256_r26, P256_R26), FE(p384_r28, P384_R28), FE(p521_r28, P521_R28),
-	FE_CURVE(c25519_r26, C25519_R26), FE_CURVE(c448_r28, C448_R28),
-#if LF_FE_WIDE
-	FE(p256_r52, P256_R52), FE(p384_r56, P384_R56), FE(p521_r58, P521_R58),
-	FE_CURVE(c25519_r51, C25519_R51), FE_CURVE(c448_r56, C448_R56), FE_CURVE(c448_r50, C448_R50),
-#endif
-};
 
 static const char *const op_name[KAT_FLD_NOPS] = {
 	"mul", "square", "add", "sub", "neg", "carry", "carry_reduce", "encode", "decode",

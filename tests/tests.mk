@@ -70,6 +70,7 @@ TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o \
              $(TEST_DIR)/obj/xdh_narrow.o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h tests/fe_kernels.h \
+             tests/fields_table.h \
              runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h \
              generated/include/lf_fields.h
 TEST_CPPFLAGS := $(LF_CPPFLAGS) -Itests -Itests/harness -Itests/kat -I$(TEST_DIR)/kat

@@ -257,6 +257,23 @@ LF_KERNEL_DECL void lf_fe_c448_r50_invert(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
+
+/* Every field, for code that walks them all (tests): FIELD(name, NAME) or, for the curves
+ * (mul_small and the ladder step too), CURVE(name, NAME); the wide ones need LF_FE_WIDE. */
+#define LF_FE_FIELDS_NARROW(FIELD, CURVE) \
+	FIELD(p256_r26, P256_R26) \
+	FIELD(p384_r28, P384_R28) \
+	FIELD(p521_r28, P521_R28) \
+	CURVE(c25519_r26, C25519_R26) \
+	CURVE(c448_r28, C448_R28)
+#define LF_FE_FIELDS_WIDE(FIELD, CURVE) \
+	FIELD(p256_r52, P256_R52) \
+	FIELD(p384_r56, P384_R56) \
+	FIELD(p521_r58, P521_R58) \
+	CURVE(c25519_r51, C25519_R51) \
+	CURVE(c448_r56, C448_R56) \
+	CURVE(c448_r50, C448_R50)
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@
 
 #include "limbforge.h"
 #include "lf_fields.h"
+#include "../fields_table.h"
 
 #define MAXL 19
 
@@ -37,41 +38,6 @@ static void public(const void *p, size_t n)
 {
 	VALGRIND_MAKE_MEM_DEFINED(p, n);
 }
-
-typedef void (*fe2_fn)(int64_t *, const int64_t *, const int64_t *);
-typedef void (*fe1_fn)(int64_t *, const int64_t *);
-
-struct fe {
-	const char *name;
-	int n, nbytes;
-	fe2_fn mul, add, sub;
-	fe1_fn square, neg, carry, carry_reduce, invert, mul_small;
-	void (*cswap)(int, int64_t *, int64_t *);
-	void (*cassign)(int, int64_t *, const int64_t *);
-	void (*encode)(uint8_t *, const int64_t *);
-	void (*decode)(int64_t *, const uint8_t *);
-	void (*ladder)(int64_t *, int64_t *, int64_t *, int64_t *, const int64_t *);
-};
-
-#define FE_COMMON(nm, NM)                                                                  \
-	#nm, LF_FE_##NM##_LIMBS, LF_FE_##NM##_BYTES, lf_fe_##nm##_mul, lf_fe_##nm##_add, lf_fe_##nm##_sub,    \
-	lf_fe_##nm##_square, lf_fe_##nm##_neg, lf_fe_##nm##_carry, lf_fe_##nm##_carry_reduce, \
-	lf_fe_##nm##_invert
-#define FE_TAIL(nm)                                                                        \
-	lf_fe_##nm##_conditional_swap, lf_fe_##nm##_conditional_assign, lf_fe_##nm##_encode, \
-	lf_fe_##nm##_decode
-#define FE(nm, NM) { FE_COMMON(nm, NM), NULL, FE_TAIL(nm), NULL }
-#define FE_CURVE(nm, NM) { FE_COMMON(nm, NM), lf_fe_##nm##_mul_small, FE_TAIL(nm),          \
-	                   lf_fe_##nm##_ladder_step }
-
-static const struct fe fes[] = {
-	FE(p256_r26, P256_R26), FE(p384_r28, P384_R28), FE(p521_r28, P521_R28),
-	FE_CURVE(c25519_r26, C25519_R26), FE_CURVE(c448_r28, C448_R28),
-#if LF_FE_WIDE
-	FE(p256_r52, P256_R52), FE(p384_r56, P384_R56), FE(p521_r58, P521_R58),
-	FE_CURVE(c25519_r51, C25519_R51), FE_CURVE(c448_r56, C448_R56), FE_CURVE(c448_r50, C448_R50),
-#endif
-};
 
 static int fails;
 
@@ -90,11 +56,11 @@ static void check(int ok, const char *field, const char *what)
 	}
 }
 
-static void selects(const struct fe *f)
+static void selects(const struct fe_fns *f)
 {
 	int64_t a[MAXL], b[MAXL], A[MAXL], B[MAXL];
-	size_t sz = sizeof(int64_t) * (size_t)f->n;
-	for (int i = 0; i < f->n; i++)
+	size_t sz = sizeof(int64_t) * (size_t)f->limbs;
+	for (int i = 0; i < f->limbs; i++)
 		a[i] = (int64_t)(0x0123456789abcdefull * (uint64_t)(i + 1)), b[i] = ~a[i] + 3 * i;
 	for (int s = 0; s <= 1; s++) {
 		int ss = s;
@@ -117,11 +83,11 @@ static void selects(const struct fe *f)
  * and p (decoded from bytes: decode's output is within R), and for carry, carry_reduce and
  * encode also the hi corner of L (2^62 per limb), where the canonical reduction's final
  * select goes the other way */
-static void arithmetic(const struct fe *f)
+static void arithmetic(const struct fe_fns *f)
 {
 	int64_t in[4][MAXL], a[MAXL], b[MAXL], r[MAXL], x[4][MAXL], one[MAXL] = { 1 }, t[MAXL];
 	uint8_t pb[3][66], bytes[66];
-	size_t sz = sizeof(int64_t) * (size_t)f->n, nb = (size_t)f->nbytes;
+	size_t sz = sizeof(int64_t) * (size_t)f->limbs, nb = (size_t)f->nbytes;
 	memset(pb, 0, sizeof pb);
 	pb[0][0] = 1;
 	f->neg(t, one);                                  /* public: the bytes of p - 1 and p */
@@ -130,7 +96,7 @@ static void arithmetic(const struct fe *f)
 	pb[2][0] += 1;                                   /* p - 1 ends in 0xec / 0xfe: no carry */
 	for (int c = 0; c < 3; c++)
 		f->decode(in[c], pb[c]);
-	for (int i = 0; i < f->n; i++)
+	for (int i = 0; i < f->limbs; i++)
 		in[3][i] = (int64_t)1 << 62;
 	for (int c = 0; c < 4; c++) {
 		memcpy(a, in[c], sz), memcpy(b, in[(c + 1) % 3], sz);
@@ -189,12 +155,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("fields_ct: %s valgrind; %zu fields%s\n", RUNNING_ON_VALGRIND ? "under" : "not under",
-	       sizeof fes / sizeof fes[0], LF_FE_WIDE ? "" : " (no __int128: 26/28-bit only)");
-	for (size_t i = 0; i < sizeof fes / sizeof fes[0]; i++) {
-		selects(&fes[i]);
-		arithmetic(&fes[i]);
+	       sizeof fe_fns / sizeof fe_fns[0], LF_FE_WIDE ? "" : " (no __int128: 26/28-bit only)");
+	for (size_t i = 0; i < sizeof fe_fns / sizeof fe_fns[0]; i++) {
+		selects(&fe_fns[i]);
+		arithmetic(&fe_fns[i]);
 		printf("fields_ct: %s: conditional_swap/assign, arithmetic, encode/decode%s\n",
-		       fes[i].name, fes[i].ladder ? ", ladder_step" : "");
+		       fe_fns[i].name, fe_fns[i].ladder ? ", ladder_step" : "");
 	}
 	unhex(k, "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4");
 	unhex(u, "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c");
