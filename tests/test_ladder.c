@@ -157,6 +157,37 @@ START_TEST(test_ladder_edges)
 }
 END_TEST
 
+/* The refs as a compiler without __int128 builds them (tests.mk: xdh_ref_narrow.o; the
+ * ladders then run in the 10 x 26 / 16 x 28 fields and u crosses over as an encoding, reduced
+ * mod p): every edge u, limbs at 2^radix included, against the mpz ladder. */
+void lf_test_x25519_ladder_narrow(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+void lf_test_x448_ladder_narrow(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+
+START_TEST(test_ladder_narrow_ref)
+{
+	const struct xdh_ladder *L = xdh_at((size_t)_i);
+	void (*fn)(int64_t *, const uint8_t *, const int64_t *, int64_t *) =
+		L->kid == LF_K_x25519_ladder ? lf_test_x25519_ladder_narrow
+		                             : lf_test_x448_ladder_narrow;
+	_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
+	int64_t u[XL], xz[2 * XL], X[XL], Z[XL], A[XL];
+	uint8_t k[56];
+	char what[200];
+	rng_t rng;
+	rng_init(&rng, L->name, 409);
+	for (int e = 0; e < XU_NU; e++)
+		for (int s = 0; s < XK_NK; s += 2) {
+			xdh_u(L, u, (enum xdh_u)e, &rng);
+			xdh_k(L, k, (enum xdh_k)s, &rng);
+			snprintf(what, sizeof what, "narrow ref: %s, %s", xdh_u_name((enum xdh_u)e),
+			         xdh_k_name((enum xdh_k)s));
+			or_xdh_ladder(L, X, Z, A, k, u);
+			fn(xz, k, u, tmp);
+			xdh_assert_result(L, L->name, what, xz, X, Z, A);
+		}
+}
+END_TEST
+
 /* u limbs at the top of the bound in every subset (X448: every ninth of 512) */
 START_TEST(test_ladder_carries)
 {
@@ -450,6 +481,7 @@ Suite *suite_ladder(void)
 	add_ladders(tc, test_ladder_carries);
 	add_ladders(tc, test_ladder_guards);
 	add_ladders(tc, test_ladder_api);
+	tcase_add_loop_test(tc, test_ladder_narrow_ref, 0, (int)xdh_count());
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mul_x4");
 	tcase_set_timeout(tc, LF_TEST_TIMEOUT);

@@ -68,7 +68,7 @@ LADDER_KAT_H := $(TEST_DIR)/kat/ladder_vectors.h
 XDH_KAT_H := $(TEST_DIR)/kat/xdh_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o \
-             $(TEST_DIR)/obj/xdh_narrow.o
+             $(TEST_DIR)/obj/xdh_narrow.o $(TEST_DIR)/obj/xdh_ref_narrow.o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h tests/fe_kernels.h \
              tests/fields_table.h \
              runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h \
@@ -178,6 +178,16 @@ $(TEST_DIR)/obj/test_xdh.o: $(XDH_KAT_H)
 # runtime/xdh.c once more as a compiler without __int128 builds it (LF_FE_WIDE 0: X25519 and
 # X448 on the 10 x 26 / 16 x 28 fields), renamed lf_test_x25519_narrow / lf_test_x448_narrow
 # for tests/test_xdh.c; the library's own build takes the 51/56-bit fields
+# and runtime/ref/xdh_ref.c likewise: the ladder kernels' refs as such a compiler builds them
+# (tests/test_ladder.c checks them against the mpz ladder)
+$(TEST_DIR)/obj/xdh_ref_narrow.o: runtime/ref/xdh_ref.c $(TEST_HDRS) $(TEST_SYSINC)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \
+		-Dlf_x25519_ladder_ref=lf_test_x25519_ladder_narrow \
+		-Dlf_x448_ladder_ref=lf_test_x448_ladder_narrow \
+		-Dlf_xdh_ladder=lf_test_xdh_ladder_narrow -Dlf_xdh_wipe=lf_test_xdh_wipe_narrow \
+		$(LF_CFLAGS) -c $< -o $@
+
 $(TEST_DIR)/obj/xdh_narrow.o: runtime/xdh.c $(TEST_HDRS) $(TEST_SYSINC)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \

@@ -608,7 +608,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 }
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
- *   in:  a within L less kp, b within S
+ *   in:  a within [0, L's top - kp] limb by limb, b within S
  *   out: limb 0 [0x3ffffffff7ffe, 0x4000000000000000]; limb 1 [0x3ffffc4067f47, 0x4000000000000000]; limbs 2-3 [0x3ffffffffffff, 0x4000000000000000]; limb 4 [0x3ff7ffbffffff, 0x4000000000000000]; limb 5 [0x3ffffffffffff, 0x4000000000000000]; limb 6 [0x3ffffffffffef, 0x4000000000000000]; limb 7 [0x3ffffffffffff, 0x4000000000000000]; limb 8 [0x1ffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
@@ -1282,6 +1282,7 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
  * A = x2 + z2, AA = A^2, B = x2 - z2, BB = B^2, E = AA - BB, C = x3 + z3, D = x3 - z3,
  * DA = D A, CB = C B, x3 = (DA + CB)^2, z3 = x1 (DA - CB)^2, x2 = AA BB,
  * z2 = E (AA + a24 E).
+ *   in:  every element within R;  out: within R (a product's output)
  * Carries inserted by the bounds: none. */
 static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
@@ -1309,6 +1310,7 @@ static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, i
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
+ *   in:  every element within R;  out: within R (a product's output)
  * Carries inserted by the bounds: none. */
 static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {

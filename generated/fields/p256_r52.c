@@ -629,7 +629,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 }
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
- *   in:  a within L less kp, b within S
+ *   in:  a within [0, L's top - kp] limb by limb, b within S
  *   out: limb 0 [0xff008bc90c2b8, 0x4000000000000000]; limb 1 [0x3fffffffffff, 0x4000000000000000]; limb 2 [0, 0x4000000000000000]; limb 3 [0x4000000000, 0x4000000000000000]; limb 4 [0x1ffff7ffc0000, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
@@ -1037,6 +1037,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
+ *   in:  every element within R;  out: within R (a product's output)
  * Carries inserted by the bounds: none. */
 static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {

@@ -543,7 +543,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 }
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
- *   in:  a within L less kp, b within S
+ *   in:  a within [0, L's top - kp] limb by limb, b within S
  *   out: limb 0 [0x3fffffffe, 0x4000000000000000]; limb 1 [0x7ffc0000000000, 0x4000000000000000]; limb 2 [0xffffff7ffbffff, 0x4000000000000000]; limb 3 [0xffffff4fbfbfd7, 0x4000000000000000]; limbs 4-5 [0xffffffffffffff, 0x4000000000000000]; limb 6 [0x1ffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
@@ -1044,6 +1044,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 /* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
  * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
  * The exponent is public: the sequence of operations does not depend on a.
+ *   in:  every element within R;  out: within R (a product's output)
  * Carries inserted by the bounds: none. */
 static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
 {

@@ -16,7 +16,8 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  * Preconditions and bad input:
  *    u: limbs in [0, 2^51] (what lf_fe_c25519_r51_decode returns).  Then x2 and z2 have
  *    limbs in [0, 2^52) and x2/z2 = X(k, u) of RFC 7748 (z2 = 0 for the points
- *    the RFC maps to 0).  xz must not overlap k or u.  Other inputs: an
+ *    the RFC maps to 0).  xz must not overlap k or u; tmp must be 32-byte
+ *    aligned (aligned vector stores: a fault otherwise).  Other inputs: an
  *    unspecified result, never a fault.  Constant time in k and u: the ladder
  *    runs every bit, the swap is a lane permutation chosen by a mask.
  * Requires CPU features: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 (LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2)

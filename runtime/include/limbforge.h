@@ -257,7 +257,8 @@ LF_API int lf_p256_ecdh(uint8_t shared_x[32], const uint8_t scalar[32],
  * little-endian.  Returns 0, or LF_XDH_EZERO when out is all zeros (a point of small order,
  * RFC 7748 §6.1 -- out is still written, all zeros).  out may overlap the inputs.  Constant
  * time in the scalar and the point; secrets are wiped from the stack.  Fields: Curve25519 in
- * 5 x 51-bit limbs and Curve448 in 8 x 56 (10 x 26 and 16 x 28 without __int128). */
+ * 5 x 51-bit limbs and Curve448 in 9 x 50 for the ladder, 8 x 56 for the inversion (10 x 26 and
+ * 16 x 28 without __int128). */
 #define LF_XDH_EZERO (-24)        /* the shared secret is all zeros */
 LF_API int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]);
 LF_API int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56]);

@@ -42,19 +42,50 @@ void lf_xdh_wipe(void *p, size_t n)
 	set(p, 0, n);
 }
 
-/* Little-endian bytes <-> n limbs of `bits` bits (digits: each limb below 2^bits), one bit at a
- * time (three conversions a call; no __int128 needed). */
+/* u (n limbs of `bits` bits, each in [0, 2^bits]: a value below 2^(bits n + 1), at most 16 p
+ * for both curves) mod p as nbytes little-endian bytes: the exact sum in 32-bit words, then
+ * sixteen masked subtractions of p (no branch on u).  No __int128 needed. */
 static void limbs_to_bytes(uint8_t *out, unsigned nbytes, const int64_t *a, unsigned n,
-                           unsigned bits)
+                           unsigned bits, const uint8_t *p)
 {
-	memset(out, 0, nbytes);
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned b = 0; b < bits && bits * i + b < 8 * nbytes; b++) {
-			unsigned bit = bits * i + b;
-			out[bit >> 3] |= (uint8_t)((((uint64_t)a[i] >> b) & 1) << (bit & 7));
+	enum { W = 20 };
+	uint64_t acc[W] = { 0 };
+	uint32_t v[W], pw[W] = { 0 }, d[W];
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t x = (uint64_t)a[i];                     /* below 2^53 */
+		unsigned q = bits * i / 32, r = bits * i % 32;
+		uint64_t lo = (x & 0xffffffffu) << r, hi = (x >> 32) << r;
+		acc[q] += lo & 0xffffffffu;
+		acc[q + 1] += (lo >> 32) + (hi & 0xffffffffu);
+		acc[q + 2] += hi >> 32;
+	}
+	uint64_t c = 0;
+	for (unsigned k = 0; k < W; k++) {
+		c += acc[k];
+		v[k] = (uint32_t)c;
+		c >>= 32;
+	}
+	for (unsigned k = 0; k < nbytes; k++)
+		pw[k / 4] |= (uint32_t)p[k] << (8 * (k % 4));
+	for (int round = 0; round < 16; round++) {
+		uint64_t borrow = 0;
+		for (unsigned k = 0; k < W; k++) {
+			uint64_t t = (uint64_t)v[k] - pw[k] - borrow;
+			d[k] = (uint32_t)t;
+			borrow = (t >> 32) & 1;
 		}
+		uint32_t keep = (uint32_t)0 - (uint32_t)borrow;   /* all ones: v < p, keep v */
+		for (unsigned k = 0; k < W; k++)
+			v[k] = (v[k] & keep) | (d[k] & ~keep);
+	}
+	for (unsigned k = 0; k < nbytes; k++)
+		out[k] = (uint8_t)(v[k / 4] >> (8 * (k % 4)));
+	lf_xdh_wipe(v, sizeof v);
+	lf_xdh_wipe(d, sizeof d);
+	lf_xdh_wipe(acc, sizeof acc);
 }
 
+/* little-endian bytes (a value below 2^(bits n)) -> n limbs of `bits` bits */
 static void bytes_to_limbs(int64_t *r, unsigned n, unsigned bits, const uint8_t *in,
                            unsigned nbytes)
 {
@@ -68,15 +99,27 @@ static void bytes_to_limbs(int64_t *r, unsigned n, unsigned bits, const uint8_t 
 	}
 }
 
-/* The ladder in field G for a kernel whose elements are n limbs of `bits` bits: u (digits)
- * and the results cross over as encodings. */
+/* p of the two curves, little-endian */
+static const uint8_t p25519[32] = {
+	0xed, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+};
+static const uint8_t p448[56] = {                   /* 2^448 - 2^224 - 1 */
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* The ladder in field G for a kernel whose elements are n limbs of `bits` bits: u and the
+ * results cross over as encodings (u reduced mod p on the way). */
 static void ladder_via(const struct lf_xdh_ops *G, void (*dec)(int64_t *, const uint8_t *),
                        void (*enc)(uint8_t *, const int64_t *), unsigned nbytes, unsigned n,
                        unsigned bits, int64_t *xz, const uint8_t *k, const int64_t *u)
 {
 	int64_t x1[LF_XDH_MAX_LIMBS], x2[LF_XDH_MAX_LIMBS], z2[LF_XDH_MAX_LIMBS];
 	uint8_t b[56];
-	limbs_to_bytes(b, nbytes, u, n, bits);
+	limbs_to_bytes(b, nbytes, u, n, bits, nbytes == 32 ? p25519 : p448);
 	dec(x1, b);
 	lf_xdh_ladder(G, x2, z2, k, x1);
 	enc(b, x2);
@@ -106,17 +149,10 @@ void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t
 		LF_FE_C448_R56_LIMBS, 448, lf_fe_c448_r56_conditional_swap,
 		lf_fe_c448_r56_ladder_step_with, LF_CALL(fe_c448_r56_mul), LF_CALL(fe_c448_r56_square),
 	};
-	/* u's limbs may be 2^50 and its value >= 2^448 (the contract: limbs in [0, 2^50]);
-	 * ladder_via copies bits 0..49 of each limb and 448 bits in all, so u goes in as the
-	 * field's canonical encoding (lf_fe_c448_r50_encode reduces mod p) */
-	int64_t uc[9];
-	uint8_t b[56];
+	/* u's limbs may be 2^50 and its value 2^448 or more (the contract: limbs in [0, 2^50]):
+	 * ladder_via reduces it mod p on the way in */
 	(void)tmp;
-	lf_fe_c448_r50_encode(b, u);
-	bytes_to_limbs(uc, 9, 50, b, 56);
-	ladder_via(&F, lf_fe_c448_r56_decode, lf_fe_c448_r56_encode, 56, 9, 50, xz, k, uc);
-	lf_xdh_wipe(uc, sizeof uc);
-	lf_xdh_wipe(b, sizeof b);
+	ladder_via(&F, lf_fe_c448_r56_decode, lf_fe_c448_r56_encode, 56, 9, 50, xz, k, u);
 }
 #else
 /* Without __int128 the native fields have no C: the ladders run in the JDK's 10 x 26-bit and

@@ -42,7 +42,8 @@ def field_context(f):
         "mul": ("a, b within M", c.mul[1]),
         "square": ("a within M", c.square[1]),
         "add": ("a, b within A (half of L)", c.add[1]),
-        "sub": (("a within L less kp, b within S" if c.kp else "a, b within A (half of L)"),
+        "sub": (("a within [0, L's top - kp] limb by limb, b within S" if c.kp
+                 else "a, b within A (half of L; the JDK layouts have no S: sub and neg take A)"),
                 c.sub[1]),
         "neg": (("a within S" if c.kp else "a within A"), c.neg[1]),
         "carry": ("a within L", c.carry[1]),

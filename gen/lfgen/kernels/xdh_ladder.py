@@ -370,7 +370,8 @@ def kernel(name, fname, bits, clamp, split):
         units="bytes (k), field elements of %d limbs (u, x2, z2)." % n,
         preconditions="u: limbs in [0, 2^%d] (what lf_fe_%s_decode returns).  Then x2 and z2 have\n"
                       "limbs in [0, 2^52) and x2/z2 = X(k, u) of RFC 7748 (z2 = 0 for the points\n"
-                      "the RFC maps to 0).  xz must not overlap k or u.  Other inputs: an\n"
+                      "the RFC maps to 0).  xz must not overlap k or u; tmp must be 32-byte\n"
+                      "aligned (aligned vector stores: a fault otherwise).  Other inputs: an\n"
                       "unspecified result, never a fault.  Constant time in k and u: the ladder\n"
                       "runs every bit, the swap is a lane permutation chosen by a mask."
                       % (F.bits, fname),
