@@ -38,7 +38,6 @@ class Lowering:
 
     def _reg(self, v):
         """v's (low) register; a load or a parked value is read into one here."""
-        from .ir import BoundError  # noqa: F401
         from ..a64.insn import mem
         l = self.loc[v.name]
         if l[0] in ("reg", "pair"):
@@ -62,7 +61,6 @@ class Lowering:
 
     def run(self):
         from ..a64.insn import mem
-        from ..a64.regs import XZR
         f = self.f
         for idx, st in enumerate(self.stmts):
             op, d = st[0], st[1]

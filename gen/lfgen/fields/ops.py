@@ -184,7 +184,7 @@ def parallel_round(prog, f, cols, what):
 
 def reduce_columns(prog, f, cols, what):
     """Columns 0..len-1 of any size -> limbs 0..limbs-1 with the final chains; returns Vals."""
-    n, b = f.limbs, f.bits
+    n = f.limbs
     fold_high(prog, f, cols, what)                  # 1.
     # 2. native limbs with negative terms (P-256, P-384): + k p so every column is >= 0
     if not f.signed and min(x.lo for x in cols.c) < 0:

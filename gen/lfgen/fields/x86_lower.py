@@ -85,8 +85,8 @@ class Lowering:
         return l[1]                      # reg, or memory operand, or the pair's low register
 
     def run(self):
-        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, MULX, IMUL, ADD, ADC,
-                                    SHRD, SHR, AND, XOR, rdx)
+        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, MULX, IMUL, ADD, SHRD,
+                                    SHR, AND, rdx)
         for idx, st in enumerate(self.stmts):
             op, d = st[0], st[1]
             a = st[2:]

@@ -81,7 +81,6 @@ class VLowering:
     def _src(self, v, idx):
         """v as a source operand: its register, or its memory operand (a lazy IFMA product is
         materialised into a zeroed register)."""
-        from peachpy.x86_64 import VPMADD52LUQ, VPMADD52HUQ
         l = self.loc[v.name]
         if isinstance(l, tuple):
             half, x, y = l
@@ -125,8 +124,7 @@ class VLowering:
         return self._reg(x, idx), sy, x
 
     def run(self):
-        from peachpy.x86_64 import (YMMRegister as Y, VPADDQ, VPSUBQ, VPSRLQ, VPSLLQ, VPANDQ,
-                                    VPMADD52LUQ, VPMADD52HUQ, VMOVDQA64)
+        from peachpy.x86_64 import YMMRegister as Y, VPADDQ, VPSUBQ, VPSRLQ, VPSLLQ, VPANDQ
         for idx, st in enumerate(self.stmts):
             op, d = st[0], st[1]
             a = st[2:]

@@ -59,7 +59,6 @@ class Ladder:
     PARK = 16 * 32
 
     def __init__(self, fn, F, split, tmp=None):
-        from peachpy.x86_64 import KRegister, GeneralPurposeRegister64 as G, MOV, KMOVB
         self.fn = fn
         self.F = F
         self.kcache = {}
