@@ -43,6 +43,144 @@ __extension__ typedef __int128 lf_i128;
 #  define LF_FE_BARRIER(x) do { volatile uint64_t v_ = (x); (x) = v_; } while (0)
 #endif
 
+/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
+ *   in:  a within L
+ *   out: limb 0 [0, 0x80000000097ff]; limbs 1-4 [0, 0x7ffffffffffff] */
+static inline void fe_carry(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(t1 >> 51);
+	const int64_t t7 = (int64_t)(t1 & INT64_C(2251799813685247));
+	const int64_t t8 = (int64_t)(t2 + t6);
+	const int64_t t9 = (int64_t)(t8 >> 51);
+	const int64_t t10 = (int64_t)(t8 & INT64_C(2251799813685247));
+	const int64_t t11 = (int64_t)(t3 + t9);
+	const int64_t t12 = (int64_t)(t11 >> 51);
+	const int64_t t13 = (int64_t)(t11 & INT64_C(2251799813685247));
+	const int64_t t14 = (int64_t)(t4 + t12);
+	const int64_t t15 = (int64_t)(t14 >> 51);
+	const int64_t t16 = (int64_t)(t14 & INT64_C(2251799813685247));
+	const int64_t t17 = (int64_t)(t5 + t15);
+	const int64_t t18 = (int64_t)(t17 >> 51);
+	const int64_t t19 = (int64_t)(t17 & INT64_C(2251799813685247));
+	const int64_t t20 = (int64_t)(t18 * INT64_C(19));
+	const int64_t t21 = (int64_t)(t7 + t20);
+	r[0] = t21;
+	r[1] = t10;
+	r[2] = t13;
+	r[3] = t16;
+	r[4] = t19;
+}
+
+/* canon: r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half).
+ *   in:  a within carry's output bound
+ *   out: limbs 0-4 [0, 0x7ffffffffffff] */
+static inline void fe_canon(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(t1 >> 51);
+	const int64_t t7 = (int64_t)(t1 & INT64_C(2251799813685247));
+	const int64_t t8 = (int64_t)(t2 + t6);
+	const int64_t t9 = (int64_t)(t8 >> 51);
+	const int64_t t10 = (int64_t)(t8 & INT64_C(2251799813685247));
+	const int64_t t11 = (int64_t)(t3 + t9);
+	const int64_t t12 = (int64_t)(t11 >> 51);
+	const int64_t t13 = (int64_t)(t11 & INT64_C(2251799813685247));
+	const int64_t t14 = (int64_t)(t4 + t12);
+	const int64_t t15 = (int64_t)(t14 >> 51);
+	const int64_t t16 = (int64_t)(t14 & INT64_C(2251799813685247));
+	const int64_t t17 = (int64_t)(t5 + t15);
+	const int64_t t18 = (int64_t)(t7 - INT64_C(2251799813685229));
+	const int64_t t19 = (int64_t)(t18 >> 51);
+	const int64_t t20 = (int64_t)(t18 & INT64_C(2251799813685247));
+	const int64_t t21 = (int64_t)(t10 - INT64_C(2251799813685247));
+	const int64_t t22 = (int64_t)(t21 + t19);
+	const int64_t t23 = (int64_t)(t22 >> 51);
+	const int64_t t24 = (int64_t)(t22 & INT64_C(2251799813685247));
+	const int64_t t25 = (int64_t)(t13 - INT64_C(2251799813685247));
+	const int64_t t26 = (int64_t)(t25 + t23);
+	const int64_t t27 = (int64_t)(t26 >> 51);
+	const int64_t t28 = (int64_t)(t26 & INT64_C(2251799813685247));
+	const int64_t t29 = (int64_t)(t16 - INT64_C(2251799813685247));
+	const int64_t t30 = (int64_t)(t29 + t27);
+	const int64_t t31 = (int64_t)(t30 >> 51);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(2251799813685247));
+	const int64_t t33 = (int64_t)(t17 - INT64_C(2251799813685247));
+	const int64_t t34 = (int64_t)(t33 + t31);
+	uint64_t m_t35 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t35);
+	const int64_t t35 = (int64_t)((int64_t)((uint64_t)t20 ^ (((uint64_t)t20 ^ (uint64_t)t7) & m_t35)));
+	uint64_t m_t36 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t36);
+	const int64_t t36 = (int64_t)((int64_t)((uint64_t)t24 ^ (((uint64_t)t24 ^ (uint64_t)t10) & m_t36)));
+	uint64_t m_t37 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t37);
+	const int64_t t37 = (int64_t)((int64_t)((uint64_t)t28 ^ (((uint64_t)t28 ^ (uint64_t)t13) & m_t37)));
+	uint64_t m_t38 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t38);
+	const int64_t t38 = (int64_t)((int64_t)((uint64_t)t32 ^ (((uint64_t)t32 ^ (uint64_t)t16) & m_t38)));
+	uint64_t m_t39 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t39);
+	const int64_t t39 = (int64_t)((int64_t)((uint64_t)t34 ^ (((uint64_t)t34 ^ (uint64_t)t17) & m_t39)));
+	const int64_t t40 = (int64_t)(t39);
+	r[0] = t35;
+	r[1] = t36;
+	r[2] = t37;
+	r[3] = t38;
+	r[4] = t40;
+}
+
+/* pack: out = the canonical digits a as little-endian bytes (encode's last step).
+ *   in:  canonical digits */
+static inline void fe_pack(uint8_t *out, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	out[0] = (uint8_t)(((uint64_t)t1 >> 0));
+	out[1] = (uint8_t)(((uint64_t)t1 >> 8));
+	out[2] = (uint8_t)(((uint64_t)t1 >> 16));
+	out[3] = (uint8_t)(((uint64_t)t1 >> 24));
+	out[4] = (uint8_t)(((uint64_t)t1 >> 32));
+	out[5] = (uint8_t)(((uint64_t)t1 >> 40));
+	out[6] = (uint8_t)(((uint64_t)t1 >> 48) | ((uint64_t)t2 << 3));
+	out[7] = (uint8_t)(((uint64_t)t2 >> 5));
+	out[8] = (uint8_t)(((uint64_t)t2 >> 13));
+	out[9] = (uint8_t)(((uint64_t)t2 >> 21));
+	out[10] = (uint8_t)(((uint64_t)t2 >> 29));
+	out[11] = (uint8_t)(((uint64_t)t2 >> 37));
+	out[12] = (uint8_t)(((uint64_t)t2 >> 45) | ((uint64_t)t3 << 6));
+	out[13] = (uint8_t)(((uint64_t)t3 >> 2));
+	out[14] = (uint8_t)(((uint64_t)t3 >> 10));
+	out[15] = (uint8_t)(((uint64_t)t3 >> 18));
+	out[16] = (uint8_t)(((uint64_t)t3 >> 26));
+	out[17] = (uint8_t)(((uint64_t)t3 >> 34));
+	out[18] = (uint8_t)(((uint64_t)t3 >> 42));
+	out[19] = (uint8_t)(((uint64_t)t3 >> 50) | ((uint64_t)t4 << 1));
+	out[20] = (uint8_t)(((uint64_t)t4 >> 7));
+	out[21] = (uint8_t)(((uint64_t)t4 >> 15));
+	out[22] = (uint8_t)(((uint64_t)t4 >> 23));
+	out[23] = (uint8_t)(((uint64_t)t4 >> 31));
+	out[24] = (uint8_t)(((uint64_t)t4 >> 39));
+	out[25] = (uint8_t)(((uint64_t)t4 >> 47) | ((uint64_t)t5 << 4));
+	out[26] = (uint8_t)(((uint64_t)t5 >> 4));
+	out[27] = (uint8_t)(((uint64_t)t5 >> 12));
+	out[28] = (uint8_t)(((uint64_t)t5 >> 20));
+	out[29] = (uint8_t)(((uint64_t)t5 >> 28));
+	out[30] = (uint8_t)(((uint64_t)t5 >> 36));
+	out[31] = (uint8_t)(((uint64_t)t5 >> 44));
+}
+
 /* mul: r = a b mod p.
  *   in:  a, b within M
  *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff] */
@@ -286,115 +424,14 @@ static inline void fe_neg(int64_t *r, const int64_t *a)
 	r[4] = t15;
 }
 
-/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
- *   in:  a within L
- *   out: limb 0 [0, 0x80000000097ff]; limbs 1-4 [0, 0x7ffffffffffff] */
-static inline void fe_carry(int64_t *r, const int64_t *a)
-{
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(t1 >> 51);
-	const int64_t t7 = (int64_t)(t1 & INT64_C(2251799813685247));
-	const int64_t t8 = (int64_t)(t2 + t6);
-	const int64_t t9 = (int64_t)(t8 >> 51);
-	const int64_t t10 = (int64_t)(t8 & INT64_C(2251799813685247));
-	const int64_t t11 = (int64_t)(t3 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 51);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(2251799813685247));
-	const int64_t t14 = (int64_t)(t4 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 51);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(2251799813685247));
-	const int64_t t17 = (int64_t)(t5 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 51);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(2251799813685247));
-	const int64_t t20 = (int64_t)(t18 * INT64_C(19));
-	const int64_t t21 = (int64_t)(t7 + t20);
-	r[0] = t21;
-	r[1] = t10;
-	r[2] = t13;
-	r[3] = t16;
-	r[4] = t19;
-}
-
 /* carry_reduce: r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits).
  *   in:  a within L
  *   out: limbs 0-4 [0, 0x7ffffffffffff] */
 static inline void fe_carry_reduce(int64_t *r, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(t1 >> 51);
-	const int64_t t7 = (int64_t)(t1 & INT64_C(2251799813685247));
-	const int64_t t8 = (int64_t)(t2 + t6);
-	const int64_t t9 = (int64_t)(t8 >> 51);
-	const int64_t t10 = (int64_t)(t8 & INT64_C(2251799813685247));
-	const int64_t t11 = (int64_t)(t3 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 51);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(2251799813685247));
-	const int64_t t14 = (int64_t)(t4 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 51);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(2251799813685247));
-	const int64_t t17 = (int64_t)(t5 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 51);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(2251799813685247));
-	const int64_t t20 = (int64_t)(t18 * INT64_C(19));
-	const int64_t t21 = (int64_t)(t7 + t20);
-	const int64_t t22 = (int64_t)(t21 >> 51);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(2251799813685247));
-	const int64_t t24 = (int64_t)(t10 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 51);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(2251799813685247));
-	const int64_t t27 = (int64_t)(t13 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 51);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(2251799813685247));
-	const int64_t t30 = (int64_t)(t16 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 51);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(2251799813685247));
-	const int64_t t33 = (int64_t)(t19 + t31);
-	const int64_t t34 = (int64_t)(t23 - INT64_C(2251799813685229));
-	const int64_t t35 = (int64_t)(t34 >> 51);
-	const int64_t t36 = (int64_t)(t34 & INT64_C(2251799813685247));
-	const int64_t t37 = (int64_t)(t26 - INT64_C(2251799813685247));
-	const int64_t t38 = (int64_t)(t37 + t35);
-	const int64_t t39 = (int64_t)(t38 >> 51);
-	const int64_t t40 = (int64_t)(t38 & INT64_C(2251799813685247));
-	const int64_t t41 = (int64_t)(t29 - INT64_C(2251799813685247));
-	const int64_t t42 = (int64_t)(t41 + t39);
-	const int64_t t43 = (int64_t)(t42 >> 51);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(2251799813685247));
-	const int64_t t45 = (int64_t)(t32 - INT64_C(2251799813685247));
-	const int64_t t46 = (int64_t)(t45 + t43);
-	const int64_t t47 = (int64_t)(t46 >> 51);
-	const int64_t t48 = (int64_t)(t46 & INT64_C(2251799813685247));
-	const int64_t t49 = (int64_t)(t33 - INT64_C(2251799813685247));
-	const int64_t t50 = (int64_t)(t49 + t47);
-	uint64_t m_t51 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t51);
-	const int64_t t51 = (int64_t)((int64_t)((uint64_t)t36 ^ (((uint64_t)t36 ^ (uint64_t)t23) & m_t51)));
-	uint64_t m_t52 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t52);
-	const int64_t t52 = (int64_t)((int64_t)((uint64_t)t40 ^ (((uint64_t)t40 ^ (uint64_t)t26) & m_t52)));
-	uint64_t m_t53 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t53);
-	const int64_t t53 = (int64_t)((int64_t)((uint64_t)t44 ^ (((uint64_t)t44 ^ (uint64_t)t29) & m_t53)));
-	uint64_t m_t54 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t54);
-	const int64_t t54 = (int64_t)((int64_t)((uint64_t)t48 ^ (((uint64_t)t48 ^ (uint64_t)t32) & m_t54)));
-	uint64_t m_t55 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t55);
-	const int64_t t55 = (int64_t)((int64_t)((uint64_t)t50 ^ (((uint64_t)t50 ^ (uint64_t)t33) & m_t55)));
-	const int64_t t56 = (int64_t)(t55);
-	r[0] = t51;
-	r[1] = t52;
-	r[2] = t53;
-	r[3] = t54;
-	r[4] = t56;
+	int64_t t[5];
+	fe_carry(t, a);
+	fe_canon(r, t);
 }
 
 /* conditional_swap: (a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}.
@@ -467,104 +504,10 @@ static inline void fe_conditional_assign(int set, int64_t *a, const int64_t *b)
  *   in:  a within L */
 static inline void fe_encode(uint8_t *out, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(t1 >> 51);
-	const int64_t t7 = (int64_t)(t1 & INT64_C(2251799813685247));
-	const int64_t t8 = (int64_t)(t2 + t6);
-	const int64_t t9 = (int64_t)(t8 >> 51);
-	const int64_t t10 = (int64_t)(t8 & INT64_C(2251799813685247));
-	const int64_t t11 = (int64_t)(t3 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 51);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(2251799813685247));
-	const int64_t t14 = (int64_t)(t4 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 51);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(2251799813685247));
-	const int64_t t17 = (int64_t)(t5 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 51);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(2251799813685247));
-	const int64_t t20 = (int64_t)(t18 * INT64_C(19));
-	const int64_t t21 = (int64_t)(t7 + t20);
-	const int64_t t22 = (int64_t)(t21 >> 51);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(2251799813685247));
-	const int64_t t24 = (int64_t)(t10 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 51);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(2251799813685247));
-	const int64_t t27 = (int64_t)(t13 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 51);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(2251799813685247));
-	const int64_t t30 = (int64_t)(t16 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 51);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(2251799813685247));
-	const int64_t t33 = (int64_t)(t19 + t31);
-	const int64_t t34 = (int64_t)(t23 - INT64_C(2251799813685229));
-	const int64_t t35 = (int64_t)(t34 >> 51);
-	const int64_t t36 = (int64_t)(t34 & INT64_C(2251799813685247));
-	const int64_t t37 = (int64_t)(t26 - INT64_C(2251799813685247));
-	const int64_t t38 = (int64_t)(t37 + t35);
-	const int64_t t39 = (int64_t)(t38 >> 51);
-	const int64_t t40 = (int64_t)(t38 & INT64_C(2251799813685247));
-	const int64_t t41 = (int64_t)(t29 - INT64_C(2251799813685247));
-	const int64_t t42 = (int64_t)(t41 + t39);
-	const int64_t t43 = (int64_t)(t42 >> 51);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(2251799813685247));
-	const int64_t t45 = (int64_t)(t32 - INT64_C(2251799813685247));
-	const int64_t t46 = (int64_t)(t45 + t43);
-	const int64_t t47 = (int64_t)(t46 >> 51);
-	const int64_t t48 = (int64_t)(t46 & INT64_C(2251799813685247));
-	const int64_t t49 = (int64_t)(t33 - INT64_C(2251799813685247));
-	const int64_t t50 = (int64_t)(t49 + t47);
-	uint64_t m_t51 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t51);
-	const int64_t t51 = (int64_t)((int64_t)((uint64_t)t36 ^ (((uint64_t)t36 ^ (uint64_t)t23) & m_t51)));
-	uint64_t m_t52 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t52);
-	const int64_t t52 = (int64_t)((int64_t)((uint64_t)t40 ^ (((uint64_t)t40 ^ (uint64_t)t26) & m_t52)));
-	uint64_t m_t53 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t53);
-	const int64_t t53 = (int64_t)((int64_t)((uint64_t)t44 ^ (((uint64_t)t44 ^ (uint64_t)t29) & m_t53)));
-	uint64_t m_t54 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t54);
-	const int64_t t54 = (int64_t)((int64_t)((uint64_t)t48 ^ (((uint64_t)t48 ^ (uint64_t)t32) & m_t54)));
-	uint64_t m_t55 = (uint64_t)(int64_t)(t50 >> 63);
-	LF_FE_BARRIER(m_t55);
-	const int64_t t55 = (int64_t)((int64_t)((uint64_t)t50 ^ (((uint64_t)t50 ^ (uint64_t)t33) & m_t55)));
-	const int64_t t56 = (int64_t)(t55);
-	out[0] = (uint8_t)(((uint64_t)t51 >> 0));
-	out[1] = (uint8_t)(((uint64_t)t51 >> 8));
-	out[2] = (uint8_t)(((uint64_t)t51 >> 16));
-	out[3] = (uint8_t)(((uint64_t)t51 >> 24));
-	out[4] = (uint8_t)(((uint64_t)t51 >> 32));
-	out[5] = (uint8_t)(((uint64_t)t51 >> 40));
-	out[6] = (uint8_t)(((uint64_t)t51 >> 48) | ((uint64_t)t52 << 3));
-	out[7] = (uint8_t)(((uint64_t)t52 >> 5));
-	out[8] = (uint8_t)(((uint64_t)t52 >> 13));
-	out[9] = (uint8_t)(((uint64_t)t52 >> 21));
-	out[10] = (uint8_t)(((uint64_t)t52 >> 29));
-	out[11] = (uint8_t)(((uint64_t)t52 >> 37));
-	out[12] = (uint8_t)(((uint64_t)t52 >> 45) | ((uint64_t)t53 << 6));
-	out[13] = (uint8_t)(((uint64_t)t53 >> 2));
-	out[14] = (uint8_t)(((uint64_t)t53 >> 10));
-	out[15] = (uint8_t)(((uint64_t)t53 >> 18));
-	out[16] = (uint8_t)(((uint64_t)t53 >> 26));
-	out[17] = (uint8_t)(((uint64_t)t53 >> 34));
-	out[18] = (uint8_t)(((uint64_t)t53 >> 42));
-	out[19] = (uint8_t)(((uint64_t)t53 >> 50) | ((uint64_t)t54 << 1));
-	out[20] = (uint8_t)(((uint64_t)t54 >> 7));
-	out[21] = (uint8_t)(((uint64_t)t54 >> 15));
-	out[22] = (uint8_t)(((uint64_t)t54 >> 23));
-	out[23] = (uint8_t)(((uint64_t)t54 >> 31));
-	out[24] = (uint8_t)(((uint64_t)t54 >> 39));
-	out[25] = (uint8_t)(((uint64_t)t54 >> 47) | ((uint64_t)t56 << 4));
-	out[26] = (uint8_t)(((uint64_t)t56 >> 4));
-	out[27] = (uint8_t)(((uint64_t)t56 >> 12));
-	out[28] = (uint8_t)(((uint64_t)t56 >> 20));
-	out[29] = (uint8_t)(((uint64_t)t56 >> 28));
-	out[30] = (uint8_t)(((uint64_t)t56 >> 36));
-	out[31] = (uint8_t)(((uint64_t)t56 >> 44));
+	int64_t t[5];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	fe_pack(out, t);
 }
 
 /* decode: r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p).
@@ -711,6 +654,8 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
+void lf_fe_c25519_r51_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
+
 /* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
  * its `ref`, and the entry dispatches. */
 void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
@@ -726,8 +671,6 @@ void lf_fe_c25519_r51_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_a
 void lf_fe_c25519_r51_sub(int64_t *r, const int64_t *a, const int64_t *b) { fe_sub(r, a, b); }
 
 void lf_fe_c25519_r51_neg(int64_t *r, const int64_t *a) { fe_neg(r, a); }
-
-void lf_fe_c25519_r51_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
 void lf_fe_c25519_r51_carry_reduce(int64_t *r, const int64_t *a) { fe_carry_reduce(r, a); }
 

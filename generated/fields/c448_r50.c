@@ -43,6 +43,241 @@ __extension__ typedef __int128 lf_i128;
 #  define LF_FE_BARRIER(x) do { volatile uint64_t v_ = (x); (x) = v_; } while (0)
 #endif
 
+/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
+ *   in:  a within L
+ *   out: limb 0 [0, 0x4000000003fff]; limbs 1-3 [0, 0x3ffffffffffff]; limb 4 [0, 0x4003fffffffff]; limbs 5-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
+static inline void fe_carry(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(a[8]);
+	const int64_t t10 = (int64_t)(t1 >> 50);
+	const int64_t t11 = (int64_t)(t1 & INT64_C(1125899906842623));
+	const int64_t t12 = (int64_t)(t2 + t10);
+	const int64_t t13 = (int64_t)(t12 >> 50);
+	const int64_t t14 = (int64_t)(t12 & INT64_C(1125899906842623));
+	const int64_t t15 = (int64_t)(t3 + t13);
+	const int64_t t16 = (int64_t)(t15 >> 50);
+	const int64_t t17 = (int64_t)(t15 & INT64_C(1125899906842623));
+	const int64_t t18 = (int64_t)(t4 + t16);
+	const int64_t t19 = (int64_t)(t18 >> 50);
+	const int64_t t20 = (int64_t)(t18 & INT64_C(1125899906842623));
+	const int64_t t21 = (int64_t)(t5 + t19);
+	const int64_t t22 = (int64_t)(t21 >> 50);
+	const int64_t t23 = (int64_t)(t21 & INT64_C(1125899906842623));
+	const int64_t t24 = (int64_t)(t6 + t22);
+	const int64_t t25 = (int64_t)(t24 >> 50);
+	const int64_t t26 = (int64_t)(t24 & INT64_C(1125899906842623));
+	const int64_t t27 = (int64_t)(t7 + t25);
+	const int64_t t28 = (int64_t)(t27 >> 50);
+	const int64_t t29 = (int64_t)(t27 & INT64_C(1125899906842623));
+	const int64_t t30 = (int64_t)(t8 + t28);
+	const int64_t t31 = (int64_t)(t30 >> 50);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(1125899906842623));
+	const int64_t t33 = (int64_t)(t9 + t31);
+	const int64_t t34 = (int64_t)(t33 >> 48);
+	const int64_t t35 = (int64_t)(t33 & INT64_C(281474976710655));
+	const int64_t t36 = (int64_t)(t11 + t34);
+	const int64_t t37 = (int64_t)(t34 * INT64_C(16777216));
+	const int64_t t38 = (int64_t)(t23 + t37);
+	r[0] = t36;
+	r[1] = t14;
+	r[2] = t17;
+	r[3] = t20;
+	r[4] = t38;
+	r[5] = t26;
+	r[6] = t29;
+	r[7] = t32;
+	r[8] = t35;
+}
+
+/* canon: r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half).
+ *   in:  a within carry's output bound
+ *   out: limbs 0-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
+static inline void fe_canon(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(a[8]);
+	const int64_t t10 = (int64_t)(t1 >> 50);
+	const int64_t t11 = (int64_t)(t1 & INT64_C(1125899906842623));
+	const int64_t t12 = (int64_t)(t2 + t10);
+	const int64_t t13 = (int64_t)(t12 >> 50);
+	const int64_t t14 = (int64_t)(t12 & INT64_C(1125899906842623));
+	const int64_t t15 = (int64_t)(t3 + t13);
+	const int64_t t16 = (int64_t)(t15 >> 50);
+	const int64_t t17 = (int64_t)(t15 & INT64_C(1125899906842623));
+	const int64_t t18 = (int64_t)(t4 + t16);
+	const int64_t t19 = (int64_t)(t18 >> 50);
+	const int64_t t20 = (int64_t)(t18 & INT64_C(1125899906842623));
+	const int64_t t21 = (int64_t)(t5 + t19);
+	const int64_t t22 = (int64_t)(t21 >> 50);
+	const int64_t t23 = (int64_t)(t21 & INT64_C(1125899906842623));
+	const int64_t t24 = (int64_t)(t6 + t22);
+	const int64_t t25 = (int64_t)(t24 >> 50);
+	const int64_t t26 = (int64_t)(t24 & INT64_C(1125899906842623));
+	const int64_t t27 = (int64_t)(t7 + t25);
+	const int64_t t28 = (int64_t)(t27 >> 50);
+	const int64_t t29 = (int64_t)(t27 & INT64_C(1125899906842623));
+	const int64_t t30 = (int64_t)(t8 + t28);
+	const int64_t t31 = (int64_t)(t30 >> 50);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(1125899906842623));
+	const int64_t t33 = (int64_t)(t9 + t31);
+	const int64_t t34 = (int64_t)(t11 - INT64_C(1125899906842623));
+	const int64_t t35 = (int64_t)(t34 >> 50);
+	const int64_t t36 = (int64_t)(t34 & INT64_C(1125899906842623));
+	const int64_t t37 = (int64_t)(t14 - INT64_C(1125899906842623));
+	const int64_t t38 = (int64_t)(t37 + t35);
+	const int64_t t39 = (int64_t)(t38 >> 50);
+	const int64_t t40 = (int64_t)(t38 & INT64_C(1125899906842623));
+	const int64_t t41 = (int64_t)(t17 - INT64_C(1125899906842623));
+	const int64_t t42 = (int64_t)(t41 + t39);
+	const int64_t t43 = (int64_t)(t42 >> 50);
+	const int64_t t44 = (int64_t)(t42 & INT64_C(1125899906842623));
+	const int64_t t45 = (int64_t)(t20 - INT64_C(1125899906842623));
+	const int64_t t46 = (int64_t)(t45 + t43);
+	const int64_t t47 = (int64_t)(t46 >> 50);
+	const int64_t t48 = (int64_t)(t46 & INT64_C(1125899906842623));
+	const int64_t t49 = (int64_t)(t23 - INT64_C(1125899890065407));
+	const int64_t t50 = (int64_t)(t49 + t47);
+	const int64_t t51 = (int64_t)(t50 >> 50);
+	const int64_t t52 = (int64_t)(t50 & INT64_C(1125899906842623));
+	const int64_t t53 = (int64_t)(t26 - INT64_C(1125899906842623));
+	const int64_t t54 = (int64_t)(t53 + t51);
+	const int64_t t55 = (int64_t)(t54 >> 50);
+	const int64_t t56 = (int64_t)(t54 & INT64_C(1125899906842623));
+	const int64_t t57 = (int64_t)(t29 - INT64_C(1125899906842623));
+	const int64_t t58 = (int64_t)(t57 + t55);
+	const int64_t t59 = (int64_t)(t58 >> 50);
+	const int64_t t60 = (int64_t)(t58 & INT64_C(1125899906842623));
+	const int64_t t61 = (int64_t)(t32 - INT64_C(1125899906842623));
+	const int64_t t62 = (int64_t)(t61 + t59);
+	const int64_t t63 = (int64_t)(t62 >> 50);
+	const int64_t t64 = (int64_t)(t62 & INT64_C(1125899906842623));
+	const int64_t t65 = (int64_t)(t33 - INT64_C(281474976710655));
+	const int64_t t66 = (int64_t)(t65 + t63);
+	uint64_t m_t67 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t67);
+	const int64_t t67 = (int64_t)((int64_t)((uint64_t)t36 ^ (((uint64_t)t36 ^ (uint64_t)t11) & m_t67)));
+	uint64_t m_t68 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t68);
+	const int64_t t68 = (int64_t)((int64_t)((uint64_t)t40 ^ (((uint64_t)t40 ^ (uint64_t)t14) & m_t68)));
+	uint64_t m_t69 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t69);
+	const int64_t t69 = (int64_t)((int64_t)((uint64_t)t44 ^ (((uint64_t)t44 ^ (uint64_t)t17) & m_t69)));
+	uint64_t m_t70 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t70);
+	const int64_t t70 = (int64_t)((int64_t)((uint64_t)t48 ^ (((uint64_t)t48 ^ (uint64_t)t20) & m_t70)));
+	uint64_t m_t71 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t71);
+	const int64_t t71 = (int64_t)((int64_t)((uint64_t)t52 ^ (((uint64_t)t52 ^ (uint64_t)t23) & m_t71)));
+	uint64_t m_t72 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t72);
+	const int64_t t72 = (int64_t)((int64_t)((uint64_t)t56 ^ (((uint64_t)t56 ^ (uint64_t)t26) & m_t72)));
+	uint64_t m_t73 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t73);
+	const int64_t t73 = (int64_t)((int64_t)((uint64_t)t60 ^ (((uint64_t)t60 ^ (uint64_t)t29) & m_t73)));
+	uint64_t m_t74 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t74);
+	const int64_t t74 = (int64_t)((int64_t)((uint64_t)t64 ^ (((uint64_t)t64 ^ (uint64_t)t32) & m_t74)));
+	uint64_t m_t75 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t75);
+	const int64_t t75 = (int64_t)((int64_t)((uint64_t)t66 ^ (((uint64_t)t66 ^ (uint64_t)t33) & m_t75)));
+	const int64_t t76 = (int64_t)(t75);
+	r[0] = t67;
+	r[1] = t68;
+	r[2] = t69;
+	r[3] = t70;
+	r[4] = t71;
+	r[5] = t72;
+	r[6] = t73;
+	r[7] = t74;
+	r[8] = t76;
+}
+
+/* pack: out = the canonical digits a as little-endian bytes (encode's last step).
+ *   in:  canonical digits */
+static inline void fe_pack(uint8_t *out, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(a[8]);
+	out[0] = (uint8_t)(((uint64_t)t1 >> 0));
+	out[1] = (uint8_t)(((uint64_t)t1 >> 8));
+	out[2] = (uint8_t)(((uint64_t)t1 >> 16));
+	out[3] = (uint8_t)(((uint64_t)t1 >> 24));
+	out[4] = (uint8_t)(((uint64_t)t1 >> 32));
+	out[5] = (uint8_t)(((uint64_t)t1 >> 40));
+	out[6] = (uint8_t)(((uint64_t)t1 >> 48) | ((uint64_t)t2 << 2));
+	out[7] = (uint8_t)(((uint64_t)t2 >> 6));
+	out[8] = (uint8_t)(((uint64_t)t2 >> 14));
+	out[9] = (uint8_t)(((uint64_t)t2 >> 22));
+	out[10] = (uint8_t)(((uint64_t)t2 >> 30));
+	out[11] = (uint8_t)(((uint64_t)t2 >> 38));
+	out[12] = (uint8_t)(((uint64_t)t2 >> 46) | ((uint64_t)t3 << 4));
+	out[13] = (uint8_t)(((uint64_t)t3 >> 4));
+	out[14] = (uint8_t)(((uint64_t)t3 >> 12));
+	out[15] = (uint8_t)(((uint64_t)t3 >> 20));
+	out[16] = (uint8_t)(((uint64_t)t3 >> 28));
+	out[17] = (uint8_t)(((uint64_t)t3 >> 36));
+	out[18] = (uint8_t)(((uint64_t)t3 >> 44) | ((uint64_t)t4 << 6));
+	out[19] = (uint8_t)(((uint64_t)t4 >> 2));
+	out[20] = (uint8_t)(((uint64_t)t4 >> 10));
+	out[21] = (uint8_t)(((uint64_t)t4 >> 18));
+	out[22] = (uint8_t)(((uint64_t)t4 >> 26));
+	out[23] = (uint8_t)(((uint64_t)t4 >> 34));
+	out[24] = (uint8_t)(((uint64_t)t4 >> 42));
+	out[25] = (uint8_t)(((uint64_t)t5 >> 0));
+	out[26] = (uint8_t)(((uint64_t)t5 >> 8));
+	out[27] = (uint8_t)(((uint64_t)t5 >> 16));
+	out[28] = (uint8_t)(((uint64_t)t5 >> 24));
+	out[29] = (uint8_t)(((uint64_t)t5 >> 32));
+	out[30] = (uint8_t)(((uint64_t)t5 >> 40));
+	out[31] = (uint8_t)(((uint64_t)t5 >> 48) | ((uint64_t)t6 << 2));
+	out[32] = (uint8_t)(((uint64_t)t6 >> 6));
+	out[33] = (uint8_t)(((uint64_t)t6 >> 14));
+	out[34] = (uint8_t)(((uint64_t)t6 >> 22));
+	out[35] = (uint8_t)(((uint64_t)t6 >> 30));
+	out[36] = (uint8_t)(((uint64_t)t6 >> 38));
+	out[37] = (uint8_t)(((uint64_t)t6 >> 46) | ((uint64_t)t7 << 4));
+	out[38] = (uint8_t)(((uint64_t)t7 >> 4));
+	out[39] = (uint8_t)(((uint64_t)t7 >> 12));
+	out[40] = (uint8_t)(((uint64_t)t7 >> 20));
+	out[41] = (uint8_t)(((uint64_t)t7 >> 28));
+	out[42] = (uint8_t)(((uint64_t)t7 >> 36));
+	out[43] = (uint8_t)(((uint64_t)t7 >> 44) | ((uint64_t)t8 << 6));
+	out[44] = (uint8_t)(((uint64_t)t8 >> 2));
+	out[45] = (uint8_t)(((uint64_t)t8 >> 10));
+	out[46] = (uint8_t)(((uint64_t)t8 >> 18));
+	out[47] = (uint8_t)(((uint64_t)t8 >> 26));
+	out[48] = (uint8_t)(((uint64_t)t8 >> 34));
+	out[49] = (uint8_t)(((uint64_t)t8 >> 42));
+	out[50] = (uint8_t)(((uint64_t)t9 >> 0));
+	out[51] = (uint8_t)(((uint64_t)t9 >> 8));
+	out[52] = (uint8_t)(((uint64_t)t9 >> 16));
+	out[53] = (uint8_t)(((uint64_t)t9 >> 24));
+	out[54] = (uint8_t)(((uint64_t)t9 >> 32));
+	out[55] = (uint8_t)(((uint64_t)t9 >> 40));
+}
+
 /* mul: r = a b mod p.
  *   in:  a, b within M
  *   out: limb 0 [0, 0x3ffffffffffff]; limb 1 [0, 0x400001df900a5]; limbs 2-5 [0, 0x3ffffffffffff]; limb 6 [0, 0x4000000000007]; limb 7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
@@ -702,197 +937,14 @@ static inline void fe_neg(int64_t *r, const int64_t *a)
 	r[8] = t27;
 }
 
-/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
- *   in:  a within L
- *   out: limb 0 [0, 0x4000000003fff]; limbs 1-3 [0, 0x3ffffffffffff]; limb 4 [0, 0x4003fffffffff]; limbs 5-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
-static inline void fe_carry(int64_t *r, const int64_t *a)
-{
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(a[8]);
-	const int64_t t10 = (int64_t)(t1 >> 50);
-	const int64_t t11 = (int64_t)(t1 & INT64_C(1125899906842623));
-	const int64_t t12 = (int64_t)(t2 + t10);
-	const int64_t t13 = (int64_t)(t12 >> 50);
-	const int64_t t14 = (int64_t)(t12 & INT64_C(1125899906842623));
-	const int64_t t15 = (int64_t)(t3 + t13);
-	const int64_t t16 = (int64_t)(t15 >> 50);
-	const int64_t t17 = (int64_t)(t15 & INT64_C(1125899906842623));
-	const int64_t t18 = (int64_t)(t4 + t16);
-	const int64_t t19 = (int64_t)(t18 >> 50);
-	const int64_t t20 = (int64_t)(t18 & INT64_C(1125899906842623));
-	const int64_t t21 = (int64_t)(t5 + t19);
-	const int64_t t22 = (int64_t)(t21 >> 50);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(1125899906842623));
-	const int64_t t24 = (int64_t)(t6 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 50);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(1125899906842623));
-	const int64_t t27 = (int64_t)(t7 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 50);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(1125899906842623));
-	const int64_t t30 = (int64_t)(t8 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 50);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(1125899906842623));
-	const int64_t t33 = (int64_t)(t9 + t31);
-	const int64_t t34 = (int64_t)(t33 >> 48);
-	const int64_t t35 = (int64_t)(t33 & INT64_C(281474976710655));
-	const int64_t t36 = (int64_t)(t11 + t34);
-	const int64_t t37 = (int64_t)(t34 * INT64_C(16777216));
-	const int64_t t38 = (int64_t)(t23 + t37);
-	r[0] = t36;
-	r[1] = t14;
-	r[2] = t17;
-	r[3] = t20;
-	r[4] = t38;
-	r[5] = t26;
-	r[6] = t29;
-	r[7] = t32;
-	r[8] = t35;
-}
-
 /* carry_reduce: r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits).
  *   in:  a within L
  *   out: limbs 0-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
 static inline void fe_carry_reduce(int64_t *r, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(a[8]);
-	const int64_t t10 = (int64_t)(t1 >> 50);
-	const int64_t t11 = (int64_t)(t1 & INT64_C(1125899906842623));
-	const int64_t t12 = (int64_t)(t2 + t10);
-	const int64_t t13 = (int64_t)(t12 >> 50);
-	const int64_t t14 = (int64_t)(t12 & INT64_C(1125899906842623));
-	const int64_t t15 = (int64_t)(t3 + t13);
-	const int64_t t16 = (int64_t)(t15 >> 50);
-	const int64_t t17 = (int64_t)(t15 & INT64_C(1125899906842623));
-	const int64_t t18 = (int64_t)(t4 + t16);
-	const int64_t t19 = (int64_t)(t18 >> 50);
-	const int64_t t20 = (int64_t)(t18 & INT64_C(1125899906842623));
-	const int64_t t21 = (int64_t)(t5 + t19);
-	const int64_t t22 = (int64_t)(t21 >> 50);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(1125899906842623));
-	const int64_t t24 = (int64_t)(t6 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 50);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(1125899906842623));
-	const int64_t t27 = (int64_t)(t7 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 50);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(1125899906842623));
-	const int64_t t30 = (int64_t)(t8 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 50);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(1125899906842623));
-	const int64_t t33 = (int64_t)(t9 + t31);
-	const int64_t t34 = (int64_t)(t33 >> 48);
-	const int64_t t35 = (int64_t)(t33 & INT64_C(281474976710655));
-	const int64_t t36 = (int64_t)(t11 + t34);
-	const int64_t t37 = (int64_t)(t34 * INT64_C(16777216));
-	const int64_t t38 = (int64_t)(t23 + t37);
-	const int64_t t39 = (int64_t)(t36 >> 50);
-	const int64_t t40 = (int64_t)(t36 & INT64_C(1125899906842623));
-	const int64_t t41 = (int64_t)(t14 + t39);
-	const int64_t t42 = (int64_t)(t41 >> 50);
-	const int64_t t43 = (int64_t)(t41 & INT64_C(1125899906842623));
-	const int64_t t44 = (int64_t)(t17 + t42);
-	const int64_t t45 = (int64_t)(t44 >> 50);
-	const int64_t t46 = (int64_t)(t44 & INT64_C(1125899906842623));
-	const int64_t t47 = (int64_t)(t20 + t45);
-	const int64_t t48 = (int64_t)(t47 >> 50);
-	const int64_t t49 = (int64_t)(t47 & INT64_C(1125899906842623));
-	const int64_t t50 = (int64_t)(t38 + t48);
-	const int64_t t51 = (int64_t)(t50 >> 50);
-	const int64_t t52 = (int64_t)(t50 & INT64_C(1125899906842623));
-	const int64_t t53 = (int64_t)(t26 + t51);
-	const int64_t t54 = (int64_t)(t53 >> 50);
-	const int64_t t55 = (int64_t)(t53 & INT64_C(1125899906842623));
-	const int64_t t56 = (int64_t)(t29 + t54);
-	const int64_t t57 = (int64_t)(t56 >> 50);
-	const int64_t t58 = (int64_t)(t56 & INT64_C(1125899906842623));
-	const int64_t t59 = (int64_t)(t32 + t57);
-	const int64_t t60 = (int64_t)(t59 >> 50);
-	const int64_t t61 = (int64_t)(t59 & INT64_C(1125899906842623));
-	const int64_t t62 = (int64_t)(t35 + t60);
-	const int64_t t63 = (int64_t)(t40 - INT64_C(1125899906842623));
-	const int64_t t64 = (int64_t)(t63 >> 50);
-	const int64_t t65 = (int64_t)(t63 & INT64_C(1125899906842623));
-	const int64_t t66 = (int64_t)(t43 - INT64_C(1125899906842623));
-	const int64_t t67 = (int64_t)(t66 + t64);
-	const int64_t t68 = (int64_t)(t67 >> 50);
-	const int64_t t69 = (int64_t)(t67 & INT64_C(1125899906842623));
-	const int64_t t70 = (int64_t)(t46 - INT64_C(1125899906842623));
-	const int64_t t71 = (int64_t)(t70 + t68);
-	const int64_t t72 = (int64_t)(t71 >> 50);
-	const int64_t t73 = (int64_t)(t71 & INT64_C(1125899906842623));
-	const int64_t t74 = (int64_t)(t49 - INT64_C(1125899906842623));
-	const int64_t t75 = (int64_t)(t74 + t72);
-	const int64_t t76 = (int64_t)(t75 >> 50);
-	const int64_t t77 = (int64_t)(t75 & INT64_C(1125899906842623));
-	const int64_t t78 = (int64_t)(t52 - INT64_C(1125899890065407));
-	const int64_t t79 = (int64_t)(t78 + t76);
-	const int64_t t80 = (int64_t)(t79 >> 50);
-	const int64_t t81 = (int64_t)(t79 & INT64_C(1125899906842623));
-	const int64_t t82 = (int64_t)(t55 - INT64_C(1125899906842623));
-	const int64_t t83 = (int64_t)(t82 + t80);
-	const int64_t t84 = (int64_t)(t83 >> 50);
-	const int64_t t85 = (int64_t)(t83 & INT64_C(1125899906842623));
-	const int64_t t86 = (int64_t)(t58 - INT64_C(1125899906842623));
-	const int64_t t87 = (int64_t)(t86 + t84);
-	const int64_t t88 = (int64_t)(t87 >> 50);
-	const int64_t t89 = (int64_t)(t87 & INT64_C(1125899906842623));
-	const int64_t t90 = (int64_t)(t61 - INT64_C(1125899906842623));
-	const int64_t t91 = (int64_t)(t90 + t88);
-	const int64_t t92 = (int64_t)(t91 >> 50);
-	const int64_t t93 = (int64_t)(t91 & INT64_C(1125899906842623));
-	const int64_t t94 = (int64_t)(t62 - INT64_C(281474976710655));
-	const int64_t t95 = (int64_t)(t94 + t92);
-	uint64_t m_t96 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t96);
-	const int64_t t96 = (int64_t)((int64_t)((uint64_t)t65 ^ (((uint64_t)t65 ^ (uint64_t)t40) & m_t96)));
-	uint64_t m_t97 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t97);
-	const int64_t t97 = (int64_t)((int64_t)((uint64_t)t69 ^ (((uint64_t)t69 ^ (uint64_t)t43) & m_t97)));
-	uint64_t m_t98 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t98);
-	const int64_t t98 = (int64_t)((int64_t)((uint64_t)t73 ^ (((uint64_t)t73 ^ (uint64_t)t46) & m_t98)));
-	uint64_t m_t99 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t99);
-	const int64_t t99 = (int64_t)((int64_t)((uint64_t)t77 ^ (((uint64_t)t77 ^ (uint64_t)t49) & m_t99)));
-	uint64_t m_t100 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t100);
-	const int64_t t100 = (int64_t)((int64_t)((uint64_t)t81 ^ (((uint64_t)t81 ^ (uint64_t)t52) & m_t100)));
-	uint64_t m_t101 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t101);
-	const int64_t t101 = (int64_t)((int64_t)((uint64_t)t85 ^ (((uint64_t)t85 ^ (uint64_t)t55) & m_t101)));
-	uint64_t m_t102 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t102);
-	const int64_t t102 = (int64_t)((int64_t)((uint64_t)t89 ^ (((uint64_t)t89 ^ (uint64_t)t58) & m_t102)));
-	uint64_t m_t103 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t103);
-	const int64_t t103 = (int64_t)((int64_t)((uint64_t)t93 ^ (((uint64_t)t93 ^ (uint64_t)t61) & m_t103)));
-	uint64_t m_t104 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t104);
-	const int64_t t104 = (int64_t)((int64_t)((uint64_t)t95 ^ (((uint64_t)t95 ^ (uint64_t)t62) & m_t104)));
-	const int64_t t105 = (int64_t)(t104);
-	r[0] = t96;
-	r[1] = t97;
-	r[2] = t98;
-	r[3] = t99;
-	r[4] = t100;
-	r[5] = t101;
-	r[6] = t102;
-	r[7] = t103;
-	r[8] = t105;
+	int64_t t[9];
+	fe_carry(t, a);
+	fe_canon(r, t);
 }
 
 /* conditional_swap: (a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}.
@@ -1005,185 +1057,10 @@ static inline void fe_conditional_assign(int set, int64_t *a, const int64_t *b)
  *   in:  a within L */
 static inline void fe_encode(uint8_t *out, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(a[8]);
-	const int64_t t10 = (int64_t)(t1 >> 50);
-	const int64_t t11 = (int64_t)(t1 & INT64_C(1125899906842623));
-	const int64_t t12 = (int64_t)(t2 + t10);
-	const int64_t t13 = (int64_t)(t12 >> 50);
-	const int64_t t14 = (int64_t)(t12 & INT64_C(1125899906842623));
-	const int64_t t15 = (int64_t)(t3 + t13);
-	const int64_t t16 = (int64_t)(t15 >> 50);
-	const int64_t t17 = (int64_t)(t15 & INT64_C(1125899906842623));
-	const int64_t t18 = (int64_t)(t4 + t16);
-	const int64_t t19 = (int64_t)(t18 >> 50);
-	const int64_t t20 = (int64_t)(t18 & INT64_C(1125899906842623));
-	const int64_t t21 = (int64_t)(t5 + t19);
-	const int64_t t22 = (int64_t)(t21 >> 50);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(1125899906842623));
-	const int64_t t24 = (int64_t)(t6 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 50);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(1125899906842623));
-	const int64_t t27 = (int64_t)(t7 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 50);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(1125899906842623));
-	const int64_t t30 = (int64_t)(t8 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 50);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(1125899906842623));
-	const int64_t t33 = (int64_t)(t9 + t31);
-	const int64_t t34 = (int64_t)(t33 >> 48);
-	const int64_t t35 = (int64_t)(t33 & INT64_C(281474976710655));
-	const int64_t t36 = (int64_t)(t11 + t34);
-	const int64_t t37 = (int64_t)(t34 * INT64_C(16777216));
-	const int64_t t38 = (int64_t)(t23 + t37);
-	const int64_t t39 = (int64_t)(t36 >> 50);
-	const int64_t t40 = (int64_t)(t36 & INT64_C(1125899906842623));
-	const int64_t t41 = (int64_t)(t14 + t39);
-	const int64_t t42 = (int64_t)(t41 >> 50);
-	const int64_t t43 = (int64_t)(t41 & INT64_C(1125899906842623));
-	const int64_t t44 = (int64_t)(t17 + t42);
-	const int64_t t45 = (int64_t)(t44 >> 50);
-	const int64_t t46 = (int64_t)(t44 & INT64_C(1125899906842623));
-	const int64_t t47 = (int64_t)(t20 + t45);
-	const int64_t t48 = (int64_t)(t47 >> 50);
-	const int64_t t49 = (int64_t)(t47 & INT64_C(1125899906842623));
-	const int64_t t50 = (int64_t)(t38 + t48);
-	const int64_t t51 = (int64_t)(t50 >> 50);
-	const int64_t t52 = (int64_t)(t50 & INT64_C(1125899906842623));
-	const int64_t t53 = (int64_t)(t26 + t51);
-	const int64_t t54 = (int64_t)(t53 >> 50);
-	const int64_t t55 = (int64_t)(t53 & INT64_C(1125899906842623));
-	const int64_t t56 = (int64_t)(t29 + t54);
-	const int64_t t57 = (int64_t)(t56 >> 50);
-	const int64_t t58 = (int64_t)(t56 & INT64_C(1125899906842623));
-	const int64_t t59 = (int64_t)(t32 + t57);
-	const int64_t t60 = (int64_t)(t59 >> 50);
-	const int64_t t61 = (int64_t)(t59 & INT64_C(1125899906842623));
-	const int64_t t62 = (int64_t)(t35 + t60);
-	const int64_t t63 = (int64_t)(t40 - INT64_C(1125899906842623));
-	const int64_t t64 = (int64_t)(t63 >> 50);
-	const int64_t t65 = (int64_t)(t63 & INT64_C(1125899906842623));
-	const int64_t t66 = (int64_t)(t43 - INT64_C(1125899906842623));
-	const int64_t t67 = (int64_t)(t66 + t64);
-	const int64_t t68 = (int64_t)(t67 >> 50);
-	const int64_t t69 = (int64_t)(t67 & INT64_C(1125899906842623));
-	const int64_t t70 = (int64_t)(t46 - INT64_C(1125899906842623));
-	const int64_t t71 = (int64_t)(t70 + t68);
-	const int64_t t72 = (int64_t)(t71 >> 50);
-	const int64_t t73 = (int64_t)(t71 & INT64_C(1125899906842623));
-	const int64_t t74 = (int64_t)(t49 - INT64_C(1125899906842623));
-	const int64_t t75 = (int64_t)(t74 + t72);
-	const int64_t t76 = (int64_t)(t75 >> 50);
-	const int64_t t77 = (int64_t)(t75 & INT64_C(1125899906842623));
-	const int64_t t78 = (int64_t)(t52 - INT64_C(1125899890065407));
-	const int64_t t79 = (int64_t)(t78 + t76);
-	const int64_t t80 = (int64_t)(t79 >> 50);
-	const int64_t t81 = (int64_t)(t79 & INT64_C(1125899906842623));
-	const int64_t t82 = (int64_t)(t55 - INT64_C(1125899906842623));
-	const int64_t t83 = (int64_t)(t82 + t80);
-	const int64_t t84 = (int64_t)(t83 >> 50);
-	const int64_t t85 = (int64_t)(t83 & INT64_C(1125899906842623));
-	const int64_t t86 = (int64_t)(t58 - INT64_C(1125899906842623));
-	const int64_t t87 = (int64_t)(t86 + t84);
-	const int64_t t88 = (int64_t)(t87 >> 50);
-	const int64_t t89 = (int64_t)(t87 & INT64_C(1125899906842623));
-	const int64_t t90 = (int64_t)(t61 - INT64_C(1125899906842623));
-	const int64_t t91 = (int64_t)(t90 + t88);
-	const int64_t t92 = (int64_t)(t91 >> 50);
-	const int64_t t93 = (int64_t)(t91 & INT64_C(1125899906842623));
-	const int64_t t94 = (int64_t)(t62 - INT64_C(281474976710655));
-	const int64_t t95 = (int64_t)(t94 + t92);
-	uint64_t m_t96 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t96);
-	const int64_t t96 = (int64_t)((int64_t)((uint64_t)t65 ^ (((uint64_t)t65 ^ (uint64_t)t40) & m_t96)));
-	uint64_t m_t97 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t97);
-	const int64_t t97 = (int64_t)((int64_t)((uint64_t)t69 ^ (((uint64_t)t69 ^ (uint64_t)t43) & m_t97)));
-	uint64_t m_t98 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t98);
-	const int64_t t98 = (int64_t)((int64_t)((uint64_t)t73 ^ (((uint64_t)t73 ^ (uint64_t)t46) & m_t98)));
-	uint64_t m_t99 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t99);
-	const int64_t t99 = (int64_t)((int64_t)((uint64_t)t77 ^ (((uint64_t)t77 ^ (uint64_t)t49) & m_t99)));
-	uint64_t m_t100 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t100);
-	const int64_t t100 = (int64_t)((int64_t)((uint64_t)t81 ^ (((uint64_t)t81 ^ (uint64_t)t52) & m_t100)));
-	uint64_t m_t101 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t101);
-	const int64_t t101 = (int64_t)((int64_t)((uint64_t)t85 ^ (((uint64_t)t85 ^ (uint64_t)t55) & m_t101)));
-	uint64_t m_t102 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t102);
-	const int64_t t102 = (int64_t)((int64_t)((uint64_t)t89 ^ (((uint64_t)t89 ^ (uint64_t)t58) & m_t102)));
-	uint64_t m_t103 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t103);
-	const int64_t t103 = (int64_t)((int64_t)((uint64_t)t93 ^ (((uint64_t)t93 ^ (uint64_t)t61) & m_t103)));
-	uint64_t m_t104 = (uint64_t)(int64_t)(t95 >> 63);
-	LF_FE_BARRIER(m_t104);
-	const int64_t t104 = (int64_t)((int64_t)((uint64_t)t95 ^ (((uint64_t)t95 ^ (uint64_t)t62) & m_t104)));
-	const int64_t t105 = (int64_t)(t104);
-	out[0] = (uint8_t)(((uint64_t)t96 >> 0));
-	out[1] = (uint8_t)(((uint64_t)t96 >> 8));
-	out[2] = (uint8_t)(((uint64_t)t96 >> 16));
-	out[3] = (uint8_t)(((uint64_t)t96 >> 24));
-	out[4] = (uint8_t)(((uint64_t)t96 >> 32));
-	out[5] = (uint8_t)(((uint64_t)t96 >> 40));
-	out[6] = (uint8_t)(((uint64_t)t96 >> 48) | ((uint64_t)t97 << 2));
-	out[7] = (uint8_t)(((uint64_t)t97 >> 6));
-	out[8] = (uint8_t)(((uint64_t)t97 >> 14));
-	out[9] = (uint8_t)(((uint64_t)t97 >> 22));
-	out[10] = (uint8_t)(((uint64_t)t97 >> 30));
-	out[11] = (uint8_t)(((uint64_t)t97 >> 38));
-	out[12] = (uint8_t)(((uint64_t)t97 >> 46) | ((uint64_t)t98 << 4));
-	out[13] = (uint8_t)(((uint64_t)t98 >> 4));
-	out[14] = (uint8_t)(((uint64_t)t98 >> 12));
-	out[15] = (uint8_t)(((uint64_t)t98 >> 20));
-	out[16] = (uint8_t)(((uint64_t)t98 >> 28));
-	out[17] = (uint8_t)(((uint64_t)t98 >> 36));
-	out[18] = (uint8_t)(((uint64_t)t98 >> 44) | ((uint64_t)t99 << 6));
-	out[19] = (uint8_t)(((uint64_t)t99 >> 2));
-	out[20] = (uint8_t)(((uint64_t)t99 >> 10));
-	out[21] = (uint8_t)(((uint64_t)t99 >> 18));
-	out[22] = (uint8_t)(((uint64_t)t99 >> 26));
-	out[23] = (uint8_t)(((uint64_t)t99 >> 34));
-	out[24] = (uint8_t)(((uint64_t)t99 >> 42));
-	out[25] = (uint8_t)(((uint64_t)t100 >> 0));
-	out[26] = (uint8_t)(((uint64_t)t100 >> 8));
-	out[27] = (uint8_t)(((uint64_t)t100 >> 16));
-	out[28] = (uint8_t)(((uint64_t)t100 >> 24));
-	out[29] = (uint8_t)(((uint64_t)t100 >> 32));
-	out[30] = (uint8_t)(((uint64_t)t100 >> 40));
-	out[31] = (uint8_t)(((uint64_t)t100 >> 48) | ((uint64_t)t101 << 2));
-	out[32] = (uint8_t)(((uint64_t)t101 >> 6));
-	out[33] = (uint8_t)(((uint64_t)t101 >> 14));
-	out[34] = (uint8_t)(((uint64_t)t101 >> 22));
-	out[35] = (uint8_t)(((uint64_t)t101 >> 30));
-	out[36] = (uint8_t)(((uint64_t)t101 >> 38));
-	out[37] = (uint8_t)(((uint64_t)t101 >> 46) | ((uint64_t)t102 << 4));
-	out[38] = (uint8_t)(((uint64_t)t102 >> 4));
-	out[39] = (uint8_t)(((uint64_t)t102 >> 12));
-	out[40] = (uint8_t)(((uint64_t)t102 >> 20));
-	out[41] = (uint8_t)(((uint64_t)t102 >> 28));
-	out[42] = (uint8_t)(((uint64_t)t102 >> 36));
-	out[43] = (uint8_t)(((uint64_t)t102 >> 44) | ((uint64_t)t103 << 6));
-	out[44] = (uint8_t)(((uint64_t)t103 >> 2));
-	out[45] = (uint8_t)(((uint64_t)t103 >> 10));
-	out[46] = (uint8_t)(((uint64_t)t103 >> 18));
-	out[47] = (uint8_t)(((uint64_t)t103 >> 26));
-	out[48] = (uint8_t)(((uint64_t)t103 >> 34));
-	out[49] = (uint8_t)(((uint64_t)t103 >> 42));
-	out[50] = (uint8_t)(((uint64_t)t105 >> 0));
-	out[51] = (uint8_t)(((uint64_t)t105 >> 8));
-	out[52] = (uint8_t)(((uint64_t)t105 >> 16));
-	out[53] = (uint8_t)(((uint64_t)t105 >> 24));
-	out[54] = (uint8_t)(((uint64_t)t105 >> 32));
-	out[55] = (uint8_t)(((uint64_t)t105 >> 40));
+	int64_t t[9];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	fe_pack(out, t);
 }
 
 /* decode: r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p).
@@ -1368,6 +1245,8 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
+void lf_fe_c448_r50_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
+
 void lf_fe_c448_r50_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
 
 void lf_fe_c448_r50_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
@@ -1377,8 +1256,6 @@ void lf_fe_c448_r50_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add
 void lf_fe_c448_r50_sub(int64_t *r, const int64_t *a, const int64_t *b) { fe_sub(r, a, b); }
 
 void lf_fe_c448_r50_neg(int64_t *r, const int64_t *a) { fe_neg(r, a); }
-
-void lf_fe_c448_r50_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
 void lf_fe_c448_r50_carry_reduce(int64_t *r, const int64_t *a) { fe_carry_reduce(r, a); }
 

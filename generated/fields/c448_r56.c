@@ -43,6 +43,222 @@ __extension__ typedef __int128 lf_i128;
 #  define LF_FE_BARRIER(x) do { volatile uint64_t v_ = (x); (x) = v_; } while (0)
 #endif
 
+/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
+ *   in:  a within L
+ *   out: limb 0 [0, 0x10000000000003f]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x10000000000003f]; limbs 5-7 [0, 0xffffffffffffff] */
+static inline void fe_carry(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(t1 >> 56);
+	const int64_t t10 = (int64_t)(t1 & INT64_C(72057594037927935));
+	const int64_t t11 = (int64_t)(t2 + t9);
+	const int64_t t12 = (int64_t)(t11 >> 56);
+	const int64_t t13 = (int64_t)(t11 & INT64_C(72057594037927935));
+	const int64_t t14 = (int64_t)(t3 + t12);
+	const int64_t t15 = (int64_t)(t14 >> 56);
+	const int64_t t16 = (int64_t)(t14 & INT64_C(72057594037927935));
+	const int64_t t17 = (int64_t)(t4 + t15);
+	const int64_t t18 = (int64_t)(t17 >> 56);
+	const int64_t t19 = (int64_t)(t17 & INT64_C(72057594037927935));
+	const int64_t t20 = (int64_t)(t5 + t18);
+	const int64_t t21 = (int64_t)(t20 >> 56);
+	const int64_t t22 = (int64_t)(t20 & INT64_C(72057594037927935));
+	const int64_t t23 = (int64_t)(t6 + t21);
+	const int64_t t24 = (int64_t)(t23 >> 56);
+	const int64_t t25 = (int64_t)(t23 & INT64_C(72057594037927935));
+	const int64_t t26 = (int64_t)(t7 + t24);
+	const int64_t t27 = (int64_t)(t26 >> 56);
+	const int64_t t28 = (int64_t)(t26 & INT64_C(72057594037927935));
+	const int64_t t29 = (int64_t)(t8 + t27);
+	const int64_t t30 = (int64_t)(t29 >> 56);
+	const int64_t t31 = (int64_t)(t29 & INT64_C(72057594037927935));
+	const int64_t t32 = (int64_t)(t10 + t30);
+	const int64_t t33 = (int64_t)(t22 + t30);
+	r[0] = t32;
+	r[1] = t13;
+	r[2] = t16;
+	r[3] = t19;
+	r[4] = t33;
+	r[5] = t25;
+	r[6] = t28;
+	r[7] = t31;
+}
+
+/* canon: r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half).
+ *   in:  a within carry's output bound
+ *   out: limbs 0-7 [0, 0xffffffffffffff] */
+static inline void fe_canon(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(t1 >> 56);
+	const int64_t t10 = (int64_t)(t1 & INT64_C(72057594037927935));
+	const int64_t t11 = (int64_t)(t2 + t9);
+	const int64_t t12 = (int64_t)(t11 >> 56);
+	const int64_t t13 = (int64_t)(t11 & INT64_C(72057594037927935));
+	const int64_t t14 = (int64_t)(t3 + t12);
+	const int64_t t15 = (int64_t)(t14 >> 56);
+	const int64_t t16 = (int64_t)(t14 & INT64_C(72057594037927935));
+	const int64_t t17 = (int64_t)(t4 + t15);
+	const int64_t t18 = (int64_t)(t17 >> 56);
+	const int64_t t19 = (int64_t)(t17 & INT64_C(72057594037927935));
+	const int64_t t20 = (int64_t)(t5 + t18);
+	const int64_t t21 = (int64_t)(t20 >> 56);
+	const int64_t t22 = (int64_t)(t20 & INT64_C(72057594037927935));
+	const int64_t t23 = (int64_t)(t6 + t21);
+	const int64_t t24 = (int64_t)(t23 >> 56);
+	const int64_t t25 = (int64_t)(t23 & INT64_C(72057594037927935));
+	const int64_t t26 = (int64_t)(t7 + t24);
+	const int64_t t27 = (int64_t)(t26 >> 56);
+	const int64_t t28 = (int64_t)(t26 & INT64_C(72057594037927935));
+	const int64_t t29 = (int64_t)(t8 + t27);
+	const int64_t t30 = (int64_t)(t10 - INT64_C(72057594037927935));
+	const int64_t t31 = (int64_t)(t30 >> 56);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(72057594037927935));
+	const int64_t t33 = (int64_t)(t13 - INT64_C(72057594037927935));
+	const int64_t t34 = (int64_t)(t33 + t31);
+	const int64_t t35 = (int64_t)(t34 >> 56);
+	const int64_t t36 = (int64_t)(t34 & INT64_C(72057594037927935));
+	const int64_t t37 = (int64_t)(t16 - INT64_C(72057594037927935));
+	const int64_t t38 = (int64_t)(t37 + t35);
+	const int64_t t39 = (int64_t)(t38 >> 56);
+	const int64_t t40 = (int64_t)(t38 & INT64_C(72057594037927935));
+	const int64_t t41 = (int64_t)(t19 - INT64_C(72057594037927935));
+	const int64_t t42 = (int64_t)(t41 + t39);
+	const int64_t t43 = (int64_t)(t42 >> 56);
+	const int64_t t44 = (int64_t)(t42 & INT64_C(72057594037927935));
+	const int64_t t45 = (int64_t)(t22 - INT64_C(72057594037927934));
+	const int64_t t46 = (int64_t)(t45 + t43);
+	const int64_t t47 = (int64_t)(t46 >> 56);
+	const int64_t t48 = (int64_t)(t46 & INT64_C(72057594037927935));
+	const int64_t t49 = (int64_t)(t25 - INT64_C(72057594037927935));
+	const int64_t t50 = (int64_t)(t49 + t47);
+	const int64_t t51 = (int64_t)(t50 >> 56);
+	const int64_t t52 = (int64_t)(t50 & INT64_C(72057594037927935));
+	const int64_t t53 = (int64_t)(t28 - INT64_C(72057594037927935));
+	const int64_t t54 = (int64_t)(t53 + t51);
+	const int64_t t55 = (int64_t)(t54 >> 56);
+	const int64_t t56 = (int64_t)(t54 & INT64_C(72057594037927935));
+	const int64_t t57 = (int64_t)(t29 - INT64_C(72057594037927935));
+	const int64_t t58 = (int64_t)(t57 + t55);
+	uint64_t m_t59 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t59);
+	const int64_t t59 = (int64_t)((int64_t)((uint64_t)t32 ^ (((uint64_t)t32 ^ (uint64_t)t10) & m_t59)));
+	uint64_t m_t60 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t60);
+	const int64_t t60 = (int64_t)((int64_t)((uint64_t)t36 ^ (((uint64_t)t36 ^ (uint64_t)t13) & m_t60)));
+	uint64_t m_t61 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t61);
+	const int64_t t61 = (int64_t)((int64_t)((uint64_t)t40 ^ (((uint64_t)t40 ^ (uint64_t)t16) & m_t61)));
+	uint64_t m_t62 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t62);
+	const int64_t t62 = (int64_t)((int64_t)((uint64_t)t44 ^ (((uint64_t)t44 ^ (uint64_t)t19) & m_t62)));
+	uint64_t m_t63 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t63);
+	const int64_t t63 = (int64_t)((int64_t)((uint64_t)t48 ^ (((uint64_t)t48 ^ (uint64_t)t22) & m_t63)));
+	uint64_t m_t64 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t64);
+	const int64_t t64 = (int64_t)((int64_t)((uint64_t)t52 ^ (((uint64_t)t52 ^ (uint64_t)t25) & m_t64)));
+	uint64_t m_t65 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t65);
+	const int64_t t65 = (int64_t)((int64_t)((uint64_t)t56 ^ (((uint64_t)t56 ^ (uint64_t)t28) & m_t65)));
+	uint64_t m_t66 = (uint64_t)(int64_t)(t58 >> 63);
+	LF_FE_BARRIER(m_t66);
+	const int64_t t66 = (int64_t)((int64_t)((uint64_t)t58 ^ (((uint64_t)t58 ^ (uint64_t)t29) & m_t66)));
+	const int64_t t67 = (int64_t)(t66);
+	r[0] = t59;
+	r[1] = t60;
+	r[2] = t61;
+	r[3] = t62;
+	r[4] = t63;
+	r[5] = t64;
+	r[6] = t65;
+	r[7] = t67;
+}
+
+/* pack: out = the canonical digits a as little-endian bytes (encode's last step).
+ *   in:  canonical digits */
+static inline void fe_pack(uint8_t *out, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	out[0] = (uint8_t)(((uint64_t)t1 >> 0));
+	out[1] = (uint8_t)(((uint64_t)t1 >> 8));
+	out[2] = (uint8_t)(((uint64_t)t1 >> 16));
+	out[3] = (uint8_t)(((uint64_t)t1 >> 24));
+	out[4] = (uint8_t)(((uint64_t)t1 >> 32));
+	out[5] = (uint8_t)(((uint64_t)t1 >> 40));
+	out[6] = (uint8_t)(((uint64_t)t1 >> 48));
+	out[7] = (uint8_t)(((uint64_t)t2 >> 0));
+	out[8] = (uint8_t)(((uint64_t)t2 >> 8));
+	out[9] = (uint8_t)(((uint64_t)t2 >> 16));
+	out[10] = (uint8_t)(((uint64_t)t2 >> 24));
+	out[11] = (uint8_t)(((uint64_t)t2 >> 32));
+	out[12] = (uint8_t)(((uint64_t)t2 >> 40));
+	out[13] = (uint8_t)(((uint64_t)t2 >> 48));
+	out[14] = (uint8_t)(((uint64_t)t3 >> 0));
+	out[15] = (uint8_t)(((uint64_t)t3 >> 8));
+	out[16] = (uint8_t)(((uint64_t)t3 >> 16));
+	out[17] = (uint8_t)(((uint64_t)t3 >> 24));
+	out[18] = (uint8_t)(((uint64_t)t3 >> 32));
+	out[19] = (uint8_t)(((uint64_t)t3 >> 40));
+	out[20] = (uint8_t)(((uint64_t)t3 >> 48));
+	out[21] = (uint8_t)(((uint64_t)t4 >> 0));
+	out[22] = (uint8_t)(((uint64_t)t4 >> 8));
+	out[23] = (uint8_t)(((uint64_t)t4 >> 16));
+	out[24] = (uint8_t)(((uint64_t)t4 >> 24));
+	out[25] = (uint8_t)(((uint64_t)t4 >> 32));
+	out[26] = (uint8_t)(((uint64_t)t4 >> 40));
+	out[27] = (uint8_t)(((uint64_t)t4 >> 48));
+	out[28] = (uint8_t)(((uint64_t)t5 >> 0));
+	out[29] = (uint8_t)(((uint64_t)t5 >> 8));
+	out[30] = (uint8_t)(((uint64_t)t5 >> 16));
+	out[31] = (uint8_t)(((uint64_t)t5 >> 24));
+	out[32] = (uint8_t)(((uint64_t)t5 >> 32));
+	out[33] = (uint8_t)(((uint64_t)t5 >> 40));
+	out[34] = (uint8_t)(((uint64_t)t5 >> 48));
+	out[35] = (uint8_t)(((uint64_t)t6 >> 0));
+	out[36] = (uint8_t)(((uint64_t)t6 >> 8));
+	out[37] = (uint8_t)(((uint64_t)t6 >> 16));
+	out[38] = (uint8_t)(((uint64_t)t6 >> 24));
+	out[39] = (uint8_t)(((uint64_t)t6 >> 32));
+	out[40] = (uint8_t)(((uint64_t)t6 >> 40));
+	out[41] = (uint8_t)(((uint64_t)t6 >> 48));
+	out[42] = (uint8_t)(((uint64_t)t7 >> 0));
+	out[43] = (uint8_t)(((uint64_t)t7 >> 8));
+	out[44] = (uint8_t)(((uint64_t)t7 >> 16));
+	out[45] = (uint8_t)(((uint64_t)t7 >> 24));
+	out[46] = (uint8_t)(((uint64_t)t7 >> 32));
+	out[47] = (uint8_t)(((uint64_t)t7 >> 40));
+	out[48] = (uint8_t)(((uint64_t)t7 >> 48));
+	out[49] = (uint8_t)(((uint64_t)t8 >> 0));
+	out[50] = (uint8_t)(((uint64_t)t8 >> 8));
+	out[51] = (uint8_t)(((uint64_t)t8 >> 16));
+	out[52] = (uint8_t)(((uint64_t)t8 >> 24));
+	out[53] = (uint8_t)(((uint64_t)t8 >> 32));
+	out[54] = (uint8_t)(((uint64_t)t8 >> 40));
+	out[55] = (uint8_t)(((uint64_t)t8 >> 48));
+}
+
 /* mul: r = a b mod p.
  *   in:  a, b within M
  *   out: limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000052b0]; limbs 6-7 [0, 0xffffffffffffff] */
@@ -568,175 +784,14 @@ static inline void fe_neg(int64_t *r, const int64_t *a)
 	r[7] = t24;
 }
 
-/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
- *   in:  a within L
- *   out: limb 0 [0, 0x10000000000003f]; limbs 1-3 [0, 0xffffffffffffff]; limb 4 [0, 0x10000000000003f]; limbs 5-7 [0, 0xffffffffffffff] */
-static inline void fe_carry(int64_t *r, const int64_t *a)
-{
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(t1 >> 56);
-	const int64_t t10 = (int64_t)(t1 & INT64_C(72057594037927935));
-	const int64_t t11 = (int64_t)(t2 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 56);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(72057594037927935));
-	const int64_t t14 = (int64_t)(t3 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 56);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(72057594037927935));
-	const int64_t t17 = (int64_t)(t4 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 56);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(72057594037927935));
-	const int64_t t20 = (int64_t)(t5 + t18);
-	const int64_t t21 = (int64_t)(t20 >> 56);
-	const int64_t t22 = (int64_t)(t20 & INT64_C(72057594037927935));
-	const int64_t t23 = (int64_t)(t6 + t21);
-	const int64_t t24 = (int64_t)(t23 >> 56);
-	const int64_t t25 = (int64_t)(t23 & INT64_C(72057594037927935));
-	const int64_t t26 = (int64_t)(t7 + t24);
-	const int64_t t27 = (int64_t)(t26 >> 56);
-	const int64_t t28 = (int64_t)(t26 & INT64_C(72057594037927935));
-	const int64_t t29 = (int64_t)(t8 + t27);
-	const int64_t t30 = (int64_t)(t29 >> 56);
-	const int64_t t31 = (int64_t)(t29 & INT64_C(72057594037927935));
-	const int64_t t32 = (int64_t)(t10 + t30);
-	const int64_t t33 = (int64_t)(t22 + t30);
-	r[0] = t32;
-	r[1] = t13;
-	r[2] = t16;
-	r[3] = t19;
-	r[4] = t33;
-	r[5] = t25;
-	r[6] = t28;
-	r[7] = t31;
-}
-
 /* carry_reduce: r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits).
  *   in:  a within L
  *   out: limbs 0-7 [0, 0xffffffffffffff] */
 static inline void fe_carry_reduce(int64_t *r, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(t1 >> 56);
-	const int64_t t10 = (int64_t)(t1 & INT64_C(72057594037927935));
-	const int64_t t11 = (int64_t)(t2 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 56);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(72057594037927935));
-	const int64_t t14 = (int64_t)(t3 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 56);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(72057594037927935));
-	const int64_t t17 = (int64_t)(t4 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 56);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(72057594037927935));
-	const int64_t t20 = (int64_t)(t5 + t18);
-	const int64_t t21 = (int64_t)(t20 >> 56);
-	const int64_t t22 = (int64_t)(t20 & INT64_C(72057594037927935));
-	const int64_t t23 = (int64_t)(t6 + t21);
-	const int64_t t24 = (int64_t)(t23 >> 56);
-	const int64_t t25 = (int64_t)(t23 & INT64_C(72057594037927935));
-	const int64_t t26 = (int64_t)(t7 + t24);
-	const int64_t t27 = (int64_t)(t26 >> 56);
-	const int64_t t28 = (int64_t)(t26 & INT64_C(72057594037927935));
-	const int64_t t29 = (int64_t)(t8 + t27);
-	const int64_t t30 = (int64_t)(t29 >> 56);
-	const int64_t t31 = (int64_t)(t29 & INT64_C(72057594037927935));
-	const int64_t t32 = (int64_t)(t10 + t30);
-	const int64_t t33 = (int64_t)(t22 + t30);
-	const int64_t t34 = (int64_t)(t32 >> 56);
-	const int64_t t35 = (int64_t)(t32 & INT64_C(72057594037927935));
-	const int64_t t36 = (int64_t)(t13 + t34);
-	const int64_t t37 = (int64_t)(t36 >> 56);
-	const int64_t t38 = (int64_t)(t36 & INT64_C(72057594037927935));
-	const int64_t t39 = (int64_t)(t16 + t37);
-	const int64_t t40 = (int64_t)(t39 >> 56);
-	const int64_t t41 = (int64_t)(t39 & INT64_C(72057594037927935));
-	const int64_t t42 = (int64_t)(t19 + t40);
-	const int64_t t43 = (int64_t)(t42 >> 56);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(72057594037927935));
-	const int64_t t45 = (int64_t)(t33 + t43);
-	const int64_t t46 = (int64_t)(t45 >> 56);
-	const int64_t t47 = (int64_t)(t45 & INT64_C(72057594037927935));
-	const int64_t t48 = (int64_t)(t25 + t46);
-	const int64_t t49 = (int64_t)(t48 >> 56);
-	const int64_t t50 = (int64_t)(t48 & INT64_C(72057594037927935));
-	const int64_t t51 = (int64_t)(t28 + t49);
-	const int64_t t52 = (int64_t)(t51 >> 56);
-	const int64_t t53 = (int64_t)(t51 & INT64_C(72057594037927935));
-	const int64_t t54 = (int64_t)(t31 + t52);
-	const int64_t t55 = (int64_t)(t35 - INT64_C(72057594037927935));
-	const int64_t t56 = (int64_t)(t55 >> 56);
-	const int64_t t57 = (int64_t)(t55 & INT64_C(72057594037927935));
-	const int64_t t58 = (int64_t)(t38 - INT64_C(72057594037927935));
-	const int64_t t59 = (int64_t)(t58 + t56);
-	const int64_t t60 = (int64_t)(t59 >> 56);
-	const int64_t t61 = (int64_t)(t59 & INT64_C(72057594037927935));
-	const int64_t t62 = (int64_t)(t41 - INT64_C(72057594037927935));
-	const int64_t t63 = (int64_t)(t62 + t60);
-	const int64_t t64 = (int64_t)(t63 >> 56);
-	const int64_t t65 = (int64_t)(t63 & INT64_C(72057594037927935));
-	const int64_t t66 = (int64_t)(t44 - INT64_C(72057594037927935));
-	const int64_t t67 = (int64_t)(t66 + t64);
-	const int64_t t68 = (int64_t)(t67 >> 56);
-	const int64_t t69 = (int64_t)(t67 & INT64_C(72057594037927935));
-	const int64_t t70 = (int64_t)(t47 - INT64_C(72057594037927934));
-	const int64_t t71 = (int64_t)(t70 + t68);
-	const int64_t t72 = (int64_t)(t71 >> 56);
-	const int64_t t73 = (int64_t)(t71 & INT64_C(72057594037927935));
-	const int64_t t74 = (int64_t)(t50 - INT64_C(72057594037927935));
-	const int64_t t75 = (int64_t)(t74 + t72);
-	const int64_t t76 = (int64_t)(t75 >> 56);
-	const int64_t t77 = (int64_t)(t75 & INT64_C(72057594037927935));
-	const int64_t t78 = (int64_t)(t53 - INT64_C(72057594037927935));
-	const int64_t t79 = (int64_t)(t78 + t76);
-	const int64_t t80 = (int64_t)(t79 >> 56);
-	const int64_t t81 = (int64_t)(t79 & INT64_C(72057594037927935));
-	const int64_t t82 = (int64_t)(t54 - INT64_C(72057594037927935));
-	const int64_t t83 = (int64_t)(t82 + t80);
-	uint64_t m_t84 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t84);
-	const int64_t t84 = (int64_t)((int64_t)((uint64_t)t57 ^ (((uint64_t)t57 ^ (uint64_t)t35) & m_t84)));
-	uint64_t m_t85 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t85);
-	const int64_t t85 = (int64_t)((int64_t)((uint64_t)t61 ^ (((uint64_t)t61 ^ (uint64_t)t38) & m_t85)));
-	uint64_t m_t86 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t86);
-	const int64_t t86 = (int64_t)((int64_t)((uint64_t)t65 ^ (((uint64_t)t65 ^ (uint64_t)t41) & m_t86)));
-	uint64_t m_t87 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t87);
-	const int64_t t87 = (int64_t)((int64_t)((uint64_t)t69 ^ (((uint64_t)t69 ^ (uint64_t)t44) & m_t87)));
-	uint64_t m_t88 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t88);
-	const int64_t t88 = (int64_t)((int64_t)((uint64_t)t73 ^ (((uint64_t)t73 ^ (uint64_t)t47) & m_t88)));
-	uint64_t m_t89 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t89);
-	const int64_t t89 = (int64_t)((int64_t)((uint64_t)t77 ^ (((uint64_t)t77 ^ (uint64_t)t50) & m_t89)));
-	uint64_t m_t90 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t90);
-	const int64_t t90 = (int64_t)((int64_t)((uint64_t)t81 ^ (((uint64_t)t81 ^ (uint64_t)t53) & m_t90)));
-	uint64_t m_t91 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t91);
-	const int64_t t91 = (int64_t)((int64_t)((uint64_t)t83 ^ (((uint64_t)t83 ^ (uint64_t)t54) & m_t91)));
-	const int64_t t92 = (int64_t)(t91);
-	r[0] = t84;
-	r[1] = t85;
-	r[2] = t86;
-	r[3] = t87;
-	r[4] = t88;
-	r[5] = t89;
-	r[6] = t90;
-	r[7] = t92;
+	int64_t t[8];
+	fe_carry(t, a);
+	fe_canon(r, t);
 }
 
 /* conditional_swap: (a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}.
@@ -839,170 +894,10 @@ static inline void fe_conditional_assign(int set, int64_t *a, const int64_t *b)
  *   in:  a within L */
 static inline void fe_encode(uint8_t *out, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(t1 >> 56);
-	const int64_t t10 = (int64_t)(t1 & INT64_C(72057594037927935));
-	const int64_t t11 = (int64_t)(t2 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 56);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(72057594037927935));
-	const int64_t t14 = (int64_t)(t3 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 56);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(72057594037927935));
-	const int64_t t17 = (int64_t)(t4 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 56);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(72057594037927935));
-	const int64_t t20 = (int64_t)(t5 + t18);
-	const int64_t t21 = (int64_t)(t20 >> 56);
-	const int64_t t22 = (int64_t)(t20 & INT64_C(72057594037927935));
-	const int64_t t23 = (int64_t)(t6 + t21);
-	const int64_t t24 = (int64_t)(t23 >> 56);
-	const int64_t t25 = (int64_t)(t23 & INT64_C(72057594037927935));
-	const int64_t t26 = (int64_t)(t7 + t24);
-	const int64_t t27 = (int64_t)(t26 >> 56);
-	const int64_t t28 = (int64_t)(t26 & INT64_C(72057594037927935));
-	const int64_t t29 = (int64_t)(t8 + t27);
-	const int64_t t30 = (int64_t)(t29 >> 56);
-	const int64_t t31 = (int64_t)(t29 & INT64_C(72057594037927935));
-	const int64_t t32 = (int64_t)(t10 + t30);
-	const int64_t t33 = (int64_t)(t22 + t30);
-	const int64_t t34 = (int64_t)(t32 >> 56);
-	const int64_t t35 = (int64_t)(t32 & INT64_C(72057594037927935));
-	const int64_t t36 = (int64_t)(t13 + t34);
-	const int64_t t37 = (int64_t)(t36 >> 56);
-	const int64_t t38 = (int64_t)(t36 & INT64_C(72057594037927935));
-	const int64_t t39 = (int64_t)(t16 + t37);
-	const int64_t t40 = (int64_t)(t39 >> 56);
-	const int64_t t41 = (int64_t)(t39 & INT64_C(72057594037927935));
-	const int64_t t42 = (int64_t)(t19 + t40);
-	const int64_t t43 = (int64_t)(t42 >> 56);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(72057594037927935));
-	const int64_t t45 = (int64_t)(t33 + t43);
-	const int64_t t46 = (int64_t)(t45 >> 56);
-	const int64_t t47 = (int64_t)(t45 & INT64_C(72057594037927935));
-	const int64_t t48 = (int64_t)(t25 + t46);
-	const int64_t t49 = (int64_t)(t48 >> 56);
-	const int64_t t50 = (int64_t)(t48 & INT64_C(72057594037927935));
-	const int64_t t51 = (int64_t)(t28 + t49);
-	const int64_t t52 = (int64_t)(t51 >> 56);
-	const int64_t t53 = (int64_t)(t51 & INT64_C(72057594037927935));
-	const int64_t t54 = (int64_t)(t31 + t52);
-	const int64_t t55 = (int64_t)(t35 - INT64_C(72057594037927935));
-	const int64_t t56 = (int64_t)(t55 >> 56);
-	const int64_t t57 = (int64_t)(t55 & INT64_C(72057594037927935));
-	const int64_t t58 = (int64_t)(t38 - INT64_C(72057594037927935));
-	const int64_t t59 = (int64_t)(t58 + t56);
-	const int64_t t60 = (int64_t)(t59 >> 56);
-	const int64_t t61 = (int64_t)(t59 & INT64_C(72057594037927935));
-	const int64_t t62 = (int64_t)(t41 - INT64_C(72057594037927935));
-	const int64_t t63 = (int64_t)(t62 + t60);
-	const int64_t t64 = (int64_t)(t63 >> 56);
-	const int64_t t65 = (int64_t)(t63 & INT64_C(72057594037927935));
-	const int64_t t66 = (int64_t)(t44 - INT64_C(72057594037927935));
-	const int64_t t67 = (int64_t)(t66 + t64);
-	const int64_t t68 = (int64_t)(t67 >> 56);
-	const int64_t t69 = (int64_t)(t67 & INT64_C(72057594037927935));
-	const int64_t t70 = (int64_t)(t47 - INT64_C(72057594037927934));
-	const int64_t t71 = (int64_t)(t70 + t68);
-	const int64_t t72 = (int64_t)(t71 >> 56);
-	const int64_t t73 = (int64_t)(t71 & INT64_C(72057594037927935));
-	const int64_t t74 = (int64_t)(t50 - INT64_C(72057594037927935));
-	const int64_t t75 = (int64_t)(t74 + t72);
-	const int64_t t76 = (int64_t)(t75 >> 56);
-	const int64_t t77 = (int64_t)(t75 & INT64_C(72057594037927935));
-	const int64_t t78 = (int64_t)(t53 - INT64_C(72057594037927935));
-	const int64_t t79 = (int64_t)(t78 + t76);
-	const int64_t t80 = (int64_t)(t79 >> 56);
-	const int64_t t81 = (int64_t)(t79 & INT64_C(72057594037927935));
-	const int64_t t82 = (int64_t)(t54 - INT64_C(72057594037927935));
-	const int64_t t83 = (int64_t)(t82 + t80);
-	uint64_t m_t84 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t84);
-	const int64_t t84 = (int64_t)((int64_t)((uint64_t)t57 ^ (((uint64_t)t57 ^ (uint64_t)t35) & m_t84)));
-	uint64_t m_t85 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t85);
-	const int64_t t85 = (int64_t)((int64_t)((uint64_t)t61 ^ (((uint64_t)t61 ^ (uint64_t)t38) & m_t85)));
-	uint64_t m_t86 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t86);
-	const int64_t t86 = (int64_t)((int64_t)((uint64_t)t65 ^ (((uint64_t)t65 ^ (uint64_t)t41) & m_t86)));
-	uint64_t m_t87 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t87);
-	const int64_t t87 = (int64_t)((int64_t)((uint64_t)t69 ^ (((uint64_t)t69 ^ (uint64_t)t44) & m_t87)));
-	uint64_t m_t88 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t88);
-	const int64_t t88 = (int64_t)((int64_t)((uint64_t)t73 ^ (((uint64_t)t73 ^ (uint64_t)t47) & m_t88)));
-	uint64_t m_t89 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t89);
-	const int64_t t89 = (int64_t)((int64_t)((uint64_t)t77 ^ (((uint64_t)t77 ^ (uint64_t)t50) & m_t89)));
-	uint64_t m_t90 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t90);
-	const int64_t t90 = (int64_t)((int64_t)((uint64_t)t81 ^ (((uint64_t)t81 ^ (uint64_t)t53) & m_t90)));
-	uint64_t m_t91 = (uint64_t)(int64_t)(t83 >> 63);
-	LF_FE_BARRIER(m_t91);
-	const int64_t t91 = (int64_t)((int64_t)((uint64_t)t83 ^ (((uint64_t)t83 ^ (uint64_t)t54) & m_t91)));
-	const int64_t t92 = (int64_t)(t91);
-	out[0] = (uint8_t)(((uint64_t)t84 >> 0));
-	out[1] = (uint8_t)(((uint64_t)t84 >> 8));
-	out[2] = (uint8_t)(((uint64_t)t84 >> 16));
-	out[3] = (uint8_t)(((uint64_t)t84 >> 24));
-	out[4] = (uint8_t)(((uint64_t)t84 >> 32));
-	out[5] = (uint8_t)(((uint64_t)t84 >> 40));
-	out[6] = (uint8_t)(((uint64_t)t84 >> 48));
-	out[7] = (uint8_t)(((uint64_t)t85 >> 0));
-	out[8] = (uint8_t)(((uint64_t)t85 >> 8));
-	out[9] = (uint8_t)(((uint64_t)t85 >> 16));
-	out[10] = (uint8_t)(((uint64_t)t85 >> 24));
-	out[11] = (uint8_t)(((uint64_t)t85 >> 32));
-	out[12] = (uint8_t)(((uint64_t)t85 >> 40));
-	out[13] = (uint8_t)(((uint64_t)t85 >> 48));
-	out[14] = (uint8_t)(((uint64_t)t86 >> 0));
-	out[15] = (uint8_t)(((uint64_t)t86 >> 8));
-	out[16] = (uint8_t)(((uint64_t)t86 >> 16));
-	out[17] = (uint8_t)(((uint64_t)t86 >> 24));
-	out[18] = (uint8_t)(((uint64_t)t86 >> 32));
-	out[19] = (uint8_t)(((uint64_t)t86 >> 40));
-	out[20] = (uint8_t)(((uint64_t)t86 >> 48));
-	out[21] = (uint8_t)(((uint64_t)t87 >> 0));
-	out[22] = (uint8_t)(((uint64_t)t87 >> 8));
-	out[23] = (uint8_t)(((uint64_t)t87 >> 16));
-	out[24] = (uint8_t)(((uint64_t)t87 >> 24));
-	out[25] = (uint8_t)(((uint64_t)t87 >> 32));
-	out[26] = (uint8_t)(((uint64_t)t87 >> 40));
-	out[27] = (uint8_t)(((uint64_t)t87 >> 48));
-	out[28] = (uint8_t)(((uint64_t)t88 >> 0));
-	out[29] = (uint8_t)(((uint64_t)t88 >> 8));
-	out[30] = (uint8_t)(((uint64_t)t88 >> 16));
-	out[31] = (uint8_t)(((uint64_t)t88 >> 24));
-	out[32] = (uint8_t)(((uint64_t)t88 >> 32));
-	out[33] = (uint8_t)(((uint64_t)t88 >> 40));
-	out[34] = (uint8_t)(((uint64_t)t88 >> 48));
-	out[35] = (uint8_t)(((uint64_t)t89 >> 0));
-	out[36] = (uint8_t)(((uint64_t)t89 >> 8));
-	out[37] = (uint8_t)(((uint64_t)t89 >> 16));
-	out[38] = (uint8_t)(((uint64_t)t89 >> 24));
-	out[39] = (uint8_t)(((uint64_t)t89 >> 32));
-	out[40] = (uint8_t)(((uint64_t)t89 >> 40));
-	out[41] = (uint8_t)(((uint64_t)t89 >> 48));
-	out[42] = (uint8_t)(((uint64_t)t90 >> 0));
-	out[43] = (uint8_t)(((uint64_t)t90 >> 8));
-	out[44] = (uint8_t)(((uint64_t)t90 >> 16));
-	out[45] = (uint8_t)(((uint64_t)t90 >> 24));
-	out[46] = (uint8_t)(((uint64_t)t90 >> 32));
-	out[47] = (uint8_t)(((uint64_t)t90 >> 40));
-	out[48] = (uint8_t)(((uint64_t)t90 >> 48));
-	out[49] = (uint8_t)(((uint64_t)t92 >> 0));
-	out[50] = (uint8_t)(((uint64_t)t92 >> 8));
-	out[51] = (uint8_t)(((uint64_t)t92 >> 16));
-	out[52] = (uint8_t)(((uint64_t)t92 >> 24));
-	out[53] = (uint8_t)(((uint64_t)t92 >> 32));
-	out[54] = (uint8_t)(((uint64_t)t92 >> 40));
-	out[55] = (uint8_t)(((uint64_t)t92 >> 48));
+	int64_t t[8];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	fe_pack(out, t);
 }
 
 /* decode: r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p).
@@ -1175,6 +1070,8 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
+void lf_fe_c448_r56_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
+
 /* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
  * its `ref`, and the entry dispatches. */
 void lf_fe_c448_r56_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
@@ -1190,8 +1087,6 @@ void lf_fe_c448_r56_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add
 void lf_fe_c448_r56_sub(int64_t *r, const int64_t *a, const int64_t *b) { fe_sub(r, a, b); }
 
 void lf_fe_c448_r56_neg(int64_t *r, const int64_t *a) { fe_neg(r, a); }
-
-void lf_fe_c448_r56_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
 void lf_fe_c448_r56_carry_reduce(int64_t *r, const int64_t *a) { fe_carry_reduce(r, a); }
 

@@ -42,6 +42,160 @@ __extension__ typedef __int128 lf_i128;
 #  define LF_FE_BARRIER(x) do { volatile uint64_t v_ = (x); (x) = v_; } while (0)
 #endif
 
+/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
+ *   in:  a within L
+ *   out: limb 0 [0, 0x10000000003fff]; limbs 1-3 [0, 0xfffffffffffff]; limb 4 [0, 0x100003fffffff] */
+static inline void fe_carry(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(t1 >> 52);
+	const int64_t t7 = (int64_t)(t1 & INT64_C(4503599627370495));
+	const int64_t t8 = (int64_t)(t2 + t6);
+	const int64_t t9 = (int64_t)(t8 >> 52);
+	const int64_t t10 = (int64_t)(t8 & INT64_C(4503599627370495));
+	const int64_t t11 = (int64_t)(t3 + t9);
+	const int64_t t12 = (int64_t)(t11 >> 52);
+	const int64_t t13 = (int64_t)(t11 & INT64_C(4503599627370495));
+	const int64_t t14 = (int64_t)(t4 + t12);
+	const int64_t t15 = (int64_t)(t14 >> 52);
+	const int64_t t16 = (int64_t)(t14 & INT64_C(4503599627370495));
+	const int64_t t17 = (int64_t)(t5 + t15);
+	const int64_t t18 = (int64_t)(t17 >> 48);
+	const int64_t t19 = (int64_t)(t17 & INT64_C(281474976710655));
+	const int64_t t20 = (int64_t)(t7 + t18);
+	const lf_i128 t21 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4486007441326080));
+	const lf_i128 t22 = (lf_i128)((lf_i128)t10 + t21);
+	const lf_i128 t23 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503599627370495));
+	const lf_i128 t24 = (lf_i128)((lf_i128)t13 + t23);
+	const lf_i128 t25 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503530907893759));
+	const lf_i128 t26 = (lf_i128)((lf_i128)t16 + t25);
+	const int64_t t27 = (int64_t)(t18 * INT64_C(65535));
+	const int64_t t28 = (int64_t)(t19 + t27);
+	const int64_t t29 = (int64_t)(t22 >> 52);
+	const int64_t t30 = (int64_t)(t22 & (lf_i128)INT64_C(4503599627370495));
+	const lf_i128 t31 = (lf_i128)(t24 + (lf_i128)t29);
+	const int64_t t32 = (int64_t)(t31 >> 52);
+	const int64_t t33 = (int64_t)(t31 & (lf_i128)INT64_C(4503599627370495));
+	const lf_i128 t34 = (lf_i128)(t26 + (lf_i128)t32);
+	const int64_t t35 = (int64_t)(t34 >> 52);
+	const int64_t t36 = (int64_t)(t34 & (lf_i128)INT64_C(4503599627370495));
+	const int64_t t37 = (int64_t)(t28 + t35);
+	r[0] = t20;
+	r[1] = t30;
+	r[2] = t33;
+	r[3] = t36;
+	r[4] = t37;
+}
+
+/* canon: r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half).
+ *   in:  a within carry's output bound
+ *   out: limbs 0-3 [0, 0xfffffffffffff]; limb 4 [0, 0xffffffffffff] */
+static inline void fe_canon(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(t1 >> 52);
+	const int64_t t7 = (int64_t)(t1 & INT64_C(4503599627370495));
+	const int64_t t8 = (int64_t)(t2 + t6);
+	const int64_t t9 = (int64_t)(t8 >> 52);
+	const int64_t t10 = (int64_t)(t8 & INT64_C(4503599627370495));
+	const int64_t t11 = (int64_t)(t3 + t9);
+	const int64_t t12 = (int64_t)(t11 >> 52);
+	const int64_t t13 = (int64_t)(t11 & INT64_C(4503599627370495));
+	const int64_t t14 = (int64_t)(t4 + t12);
+	const int64_t t15 = (int64_t)(t14 >> 52);
+	const int64_t t16 = (int64_t)(t14 & INT64_C(4503599627370495));
+	const int64_t t17 = (int64_t)(t5 + t15);
+	const int64_t t18 = (int64_t)(t7 - INT64_C(4503599627370495));
+	const int64_t t19 = (int64_t)(t18 >> 52);
+	const int64_t t20 = (int64_t)(t18 & INT64_C(4503599627370495));
+	const int64_t t21 = (int64_t)(t10 - INT64_C(17592186044415));
+	const int64_t t22 = (int64_t)(t21 + t19);
+	const int64_t t23 = (int64_t)(t22 >> 52);
+	const int64_t t24 = (int64_t)(t22 & INT64_C(4503599627370495));
+	const int64_t t25 = (int64_t)(t13 + INT64_C(0));
+	const int64_t t26 = (int64_t)(t25 + t23);
+	const int64_t t27 = (int64_t)(t26 >> 52);
+	const int64_t t28 = (int64_t)(t26 & INT64_C(4503599627370495));
+	const int64_t t29 = (int64_t)(t16 - INT64_C(68719476736));
+	const int64_t t30 = (int64_t)(t29 + t27);
+	const int64_t t31 = (int64_t)(t30 >> 52);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(4503599627370495));
+	const int64_t t33 = (int64_t)(t17 - INT64_C(281474976645120));
+	const int64_t t34 = (int64_t)(t33 + t31);
+	uint64_t m_t35 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t35);
+	const int64_t t35 = (int64_t)((int64_t)((uint64_t)t20 ^ (((uint64_t)t20 ^ (uint64_t)t7) & m_t35)));
+	uint64_t m_t36 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t36);
+	const int64_t t36 = (int64_t)((int64_t)((uint64_t)t24 ^ (((uint64_t)t24 ^ (uint64_t)t10) & m_t36)));
+	uint64_t m_t37 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t37);
+	const int64_t t37 = (int64_t)((int64_t)((uint64_t)t28 ^ (((uint64_t)t28 ^ (uint64_t)t13) & m_t37)));
+	uint64_t m_t38 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t38);
+	const int64_t t38 = (int64_t)((int64_t)((uint64_t)t32 ^ (((uint64_t)t32 ^ (uint64_t)t16) & m_t38)));
+	uint64_t m_t39 = (uint64_t)(int64_t)(t34 >> 63);
+	LF_FE_BARRIER(m_t39);
+	const int64_t t39 = (int64_t)((int64_t)((uint64_t)t34 ^ (((uint64_t)t34 ^ (uint64_t)t17) & m_t39)));
+	const int64_t t40 = (int64_t)(t39);
+	r[0] = t35;
+	r[1] = t36;
+	r[2] = t37;
+	r[3] = t38;
+	r[4] = t40;
+}
+
+/* pack: out = the canonical digits a as little-endian bytes (encode's last step).
+ *   in:  canonical digits */
+static inline void fe_pack(uint8_t *out, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	out[0] = (uint8_t)(((uint64_t)t1 >> 0));
+	out[1] = (uint8_t)(((uint64_t)t1 >> 8));
+	out[2] = (uint8_t)(((uint64_t)t1 >> 16));
+	out[3] = (uint8_t)(((uint64_t)t1 >> 24));
+	out[4] = (uint8_t)(((uint64_t)t1 >> 32));
+	out[5] = (uint8_t)(((uint64_t)t1 >> 40));
+	out[6] = (uint8_t)(((uint64_t)t1 >> 48) | ((uint64_t)t2 << 4));
+	out[7] = (uint8_t)(((uint64_t)t2 >> 4));
+	out[8] = (uint8_t)(((uint64_t)t2 >> 12));
+	out[9] = (uint8_t)(((uint64_t)t2 >> 20));
+	out[10] = (uint8_t)(((uint64_t)t2 >> 28));
+	out[11] = (uint8_t)(((uint64_t)t2 >> 36));
+	out[12] = (uint8_t)(((uint64_t)t2 >> 44));
+	out[13] = (uint8_t)(((uint64_t)t3 >> 0));
+	out[14] = (uint8_t)(((uint64_t)t3 >> 8));
+	out[15] = (uint8_t)(((uint64_t)t3 >> 16));
+	out[16] = (uint8_t)(((uint64_t)t3 >> 24));
+	out[17] = (uint8_t)(((uint64_t)t3 >> 32));
+	out[18] = (uint8_t)(((uint64_t)t3 >> 40));
+	out[19] = (uint8_t)(((uint64_t)t3 >> 48) | ((uint64_t)t4 << 4));
+	out[20] = (uint8_t)(((uint64_t)t4 >> 4));
+	out[21] = (uint8_t)(((uint64_t)t4 >> 12));
+	out[22] = (uint8_t)(((uint64_t)t4 >> 20));
+	out[23] = (uint8_t)(((uint64_t)t4 >> 28));
+	out[24] = (uint8_t)(((uint64_t)t4 >> 36));
+	out[25] = (uint8_t)(((uint64_t)t4 >> 44));
+	out[26] = (uint8_t)(((uint64_t)t5 >> 0));
+	out[27] = (uint8_t)(((uint64_t)t5 >> 8));
+	out[28] = (uint8_t)(((uint64_t)t5 >> 16));
+	out[29] = (uint8_t)(((uint64_t)t5 >> 24));
+	out[30] = (uint8_t)(((uint64_t)t5 >> 32));
+	out[31] = (uint8_t)(((uint64_t)t5 >> 40));
+}
+
 /* mul: r = a b mod p.
  *   in:  a, b within M
  *   out: limb 0 [0x58db45b2d, 0x1007fba1b79ea2]; limbs 1-3 [0, 0xfffffffffffff]; limb 4 [0x4ffff, 0x1000007fbffff] */
@@ -687,147 +841,14 @@ static inline void fe_neg(int64_t *r, const int64_t *a)
 	r[4] = t15;
 }
 
-/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
- *   in:  a within L
- *   out: limb 0 [0, 0x10000000003fff]; limbs 1-3 [0, 0xfffffffffffff]; limb 4 [0, 0x100003fffffff] */
-static inline void fe_carry(int64_t *r, const int64_t *a)
-{
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(t1 >> 52);
-	const int64_t t7 = (int64_t)(t1 & INT64_C(4503599627370495));
-	const int64_t t8 = (int64_t)(t2 + t6);
-	const int64_t t9 = (int64_t)(t8 >> 52);
-	const int64_t t10 = (int64_t)(t8 & INT64_C(4503599627370495));
-	const int64_t t11 = (int64_t)(t3 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 52);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(4503599627370495));
-	const int64_t t14 = (int64_t)(t4 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 52);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(4503599627370495));
-	const int64_t t17 = (int64_t)(t5 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 48);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(281474976710655));
-	const int64_t t20 = (int64_t)(t7 + t18);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4486007441326080));
-	const lf_i128 t22 = (lf_i128)((lf_i128)t10 + t21);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t24 = (lf_i128)((lf_i128)t13 + t23);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503530907893759));
-	const lf_i128 t26 = (lf_i128)((lf_i128)t16 + t25);
-	const int64_t t27 = (int64_t)(t18 * INT64_C(65535));
-	const int64_t t28 = (int64_t)(t19 + t27);
-	const int64_t t29 = (int64_t)(t22 >> 52);
-	const int64_t t30 = (int64_t)(t22 & (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t31 = (lf_i128)(t24 + (lf_i128)t29);
-	const int64_t t32 = (int64_t)(t31 >> 52);
-	const int64_t t33 = (int64_t)(t31 & (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t34 = (lf_i128)(t26 + (lf_i128)t32);
-	const int64_t t35 = (int64_t)(t34 >> 52);
-	const int64_t t36 = (int64_t)(t34 & (lf_i128)INT64_C(4503599627370495));
-	const int64_t t37 = (int64_t)(t28 + t35);
-	r[0] = t20;
-	r[1] = t30;
-	r[2] = t33;
-	r[3] = t36;
-	r[4] = t37;
-}
-
 /* carry_reduce: r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits).
  *   in:  a within L
  *   out: limbs 0-3 [0, 0xfffffffffffff]; limb 4 [0, 0xffffffffffff] */
 static inline void fe_carry_reduce(int64_t *r, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(t1 >> 52);
-	const int64_t t7 = (int64_t)(t1 & INT64_C(4503599627370495));
-	const int64_t t8 = (int64_t)(t2 + t6);
-	const int64_t t9 = (int64_t)(t8 >> 52);
-	const int64_t t10 = (int64_t)(t8 & INT64_C(4503599627370495));
-	const int64_t t11 = (int64_t)(t3 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 52);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(4503599627370495));
-	const int64_t t14 = (int64_t)(t4 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 52);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(4503599627370495));
-	const int64_t t17 = (int64_t)(t5 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 48);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(281474976710655));
-	const int64_t t20 = (int64_t)(t7 + t18);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4486007441326080));
-	const lf_i128 t22 = (lf_i128)((lf_i128)t10 + t21);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t24 = (lf_i128)((lf_i128)t13 + t23);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503530907893759));
-	const lf_i128 t26 = (lf_i128)((lf_i128)t16 + t25);
-	const int64_t t27 = (int64_t)(t18 * INT64_C(65535));
-	const int64_t t28 = (int64_t)(t19 + t27);
-	const int64_t t29 = (int64_t)(t22 >> 52);
-	const int64_t t30 = (int64_t)(t22 & (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t31 = (lf_i128)(t24 + (lf_i128)t29);
-	const int64_t t32 = (int64_t)(t31 >> 52);
-	const int64_t t33 = (int64_t)(t31 & (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t34 = (lf_i128)(t26 + (lf_i128)t32);
-	const int64_t t35 = (int64_t)(t34 >> 52);
-	const int64_t t36 = (int64_t)(t34 & (lf_i128)INT64_C(4503599627370495));
-	const int64_t t37 = (int64_t)(t28 + t35);
-	const int64_t t38 = (int64_t)(t20 >> 52);
-	const int64_t t39 = (int64_t)(t20 & INT64_C(4503599627370495));
-	const int64_t t40 = (int64_t)(t30 + t38);
-	const int64_t t41 = (int64_t)(t40 >> 52);
-	const int64_t t42 = (int64_t)(t40 & INT64_C(4503599627370495));
-	const int64_t t43 = (int64_t)(t33 + t41);
-	const int64_t t44 = (int64_t)(t43 >> 52);
-	const int64_t t45 = (int64_t)(t43 & INT64_C(4503599627370495));
-	const int64_t t46 = (int64_t)(t36 + t44);
-	const int64_t t47 = (int64_t)(t46 >> 52);
-	const int64_t t48 = (int64_t)(t46 & INT64_C(4503599627370495));
-	const int64_t t49 = (int64_t)(t37 + t47);
-	const int64_t t50 = (int64_t)(t39 - INT64_C(4503599627370495));
-	const int64_t t51 = (int64_t)(t50 >> 52);
-	const int64_t t52 = (int64_t)(t50 & INT64_C(4503599627370495));
-	const int64_t t53 = (int64_t)(t42 - INT64_C(17592186044415));
-	const int64_t t54 = (int64_t)(t53 + t51);
-	const int64_t t55 = (int64_t)(t54 >> 52);
-	const int64_t t56 = (int64_t)(t54 & INT64_C(4503599627370495));
-	const int64_t t57 = (int64_t)(t45 + INT64_C(0));
-	const int64_t t58 = (int64_t)(t57 + t55);
-	const int64_t t59 = (int64_t)(t58 >> 52);
-	const int64_t t60 = (int64_t)(t58 & INT64_C(4503599627370495));
-	const int64_t t61 = (int64_t)(t48 - INT64_C(68719476736));
-	const int64_t t62 = (int64_t)(t61 + t59);
-	const int64_t t63 = (int64_t)(t62 >> 52);
-	const int64_t t64 = (int64_t)(t62 & INT64_C(4503599627370495));
-	const int64_t t65 = (int64_t)(t49 - INT64_C(281474976645120));
-	const int64_t t66 = (int64_t)(t65 + t63);
-	uint64_t m_t67 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t67);
-	const int64_t t67 = (int64_t)((int64_t)((uint64_t)t52 ^ (((uint64_t)t52 ^ (uint64_t)t39) & m_t67)));
-	uint64_t m_t68 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t68);
-	const int64_t t68 = (int64_t)((int64_t)((uint64_t)t56 ^ (((uint64_t)t56 ^ (uint64_t)t42) & m_t68)));
-	uint64_t m_t69 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t69);
-	const int64_t t69 = (int64_t)((int64_t)((uint64_t)t60 ^ (((uint64_t)t60 ^ (uint64_t)t45) & m_t69)));
-	uint64_t m_t70 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t70);
-	const int64_t t70 = (int64_t)((int64_t)((uint64_t)t64 ^ (((uint64_t)t64 ^ (uint64_t)t48) & m_t70)));
-	uint64_t m_t71 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t71);
-	const int64_t t71 = (int64_t)((int64_t)((uint64_t)t66 ^ (((uint64_t)t66 ^ (uint64_t)t49) & m_t71)));
-	const int64_t t72 = (int64_t)(t71);
-	r[0] = t67;
-	r[1] = t68;
-	r[2] = t69;
-	r[3] = t70;
-	r[4] = t72;
+	int64_t t[5];
+	fe_carry(t, a);
+	fe_canon(r, t);
 }
 
 /* conditional_swap: (a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}.
@@ -900,120 +921,10 @@ static inline void fe_conditional_assign(int set, int64_t *a, const int64_t *b)
  *   in:  a within L */
 static inline void fe_encode(uint8_t *out, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(t1 >> 52);
-	const int64_t t7 = (int64_t)(t1 & INT64_C(4503599627370495));
-	const int64_t t8 = (int64_t)(t2 + t6);
-	const int64_t t9 = (int64_t)(t8 >> 52);
-	const int64_t t10 = (int64_t)(t8 & INT64_C(4503599627370495));
-	const int64_t t11 = (int64_t)(t3 + t9);
-	const int64_t t12 = (int64_t)(t11 >> 52);
-	const int64_t t13 = (int64_t)(t11 & INT64_C(4503599627370495));
-	const int64_t t14 = (int64_t)(t4 + t12);
-	const int64_t t15 = (int64_t)(t14 >> 52);
-	const int64_t t16 = (int64_t)(t14 & INT64_C(4503599627370495));
-	const int64_t t17 = (int64_t)(t5 + t15);
-	const int64_t t18 = (int64_t)(t17 >> 48);
-	const int64_t t19 = (int64_t)(t17 & INT64_C(281474976710655));
-	const int64_t t20 = (int64_t)(t7 + t18);
-	const lf_i128 t21 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4486007441326080));
-	const lf_i128 t22 = (lf_i128)((lf_i128)t10 + t21);
-	const lf_i128 t23 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t24 = (lf_i128)((lf_i128)t13 + t23);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t18 * (lf_i128)INT64_C(4503530907893759));
-	const lf_i128 t26 = (lf_i128)((lf_i128)t16 + t25);
-	const int64_t t27 = (int64_t)(t18 * INT64_C(65535));
-	const int64_t t28 = (int64_t)(t19 + t27);
-	const int64_t t29 = (int64_t)(t22 >> 52);
-	const int64_t t30 = (int64_t)(t22 & (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t31 = (lf_i128)(t24 + (lf_i128)t29);
-	const int64_t t32 = (int64_t)(t31 >> 52);
-	const int64_t t33 = (int64_t)(t31 & (lf_i128)INT64_C(4503599627370495));
-	const lf_i128 t34 = (lf_i128)(t26 + (lf_i128)t32);
-	const int64_t t35 = (int64_t)(t34 >> 52);
-	const int64_t t36 = (int64_t)(t34 & (lf_i128)INT64_C(4503599627370495));
-	const int64_t t37 = (int64_t)(t28 + t35);
-	const int64_t t38 = (int64_t)(t20 >> 52);
-	const int64_t t39 = (int64_t)(t20 & INT64_C(4503599627370495));
-	const int64_t t40 = (int64_t)(t30 + t38);
-	const int64_t t41 = (int64_t)(t40 >> 52);
-	const int64_t t42 = (int64_t)(t40 & INT64_C(4503599627370495));
-	const int64_t t43 = (int64_t)(t33 + t41);
-	const int64_t t44 = (int64_t)(t43 >> 52);
-	const int64_t t45 = (int64_t)(t43 & INT64_C(4503599627370495));
-	const int64_t t46 = (int64_t)(t36 + t44);
-	const int64_t t47 = (int64_t)(t46 >> 52);
-	const int64_t t48 = (int64_t)(t46 & INT64_C(4503599627370495));
-	const int64_t t49 = (int64_t)(t37 + t47);
-	const int64_t t50 = (int64_t)(t39 - INT64_C(4503599627370495));
-	const int64_t t51 = (int64_t)(t50 >> 52);
-	const int64_t t52 = (int64_t)(t50 & INT64_C(4503599627370495));
-	const int64_t t53 = (int64_t)(t42 - INT64_C(17592186044415));
-	const int64_t t54 = (int64_t)(t53 + t51);
-	const int64_t t55 = (int64_t)(t54 >> 52);
-	const int64_t t56 = (int64_t)(t54 & INT64_C(4503599627370495));
-	const int64_t t57 = (int64_t)(t45 + INT64_C(0));
-	const int64_t t58 = (int64_t)(t57 + t55);
-	const int64_t t59 = (int64_t)(t58 >> 52);
-	const int64_t t60 = (int64_t)(t58 & INT64_C(4503599627370495));
-	const int64_t t61 = (int64_t)(t48 - INT64_C(68719476736));
-	const int64_t t62 = (int64_t)(t61 + t59);
-	const int64_t t63 = (int64_t)(t62 >> 52);
-	const int64_t t64 = (int64_t)(t62 & INT64_C(4503599627370495));
-	const int64_t t65 = (int64_t)(t49 - INT64_C(281474976645120));
-	const int64_t t66 = (int64_t)(t65 + t63);
-	uint64_t m_t67 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t67);
-	const int64_t t67 = (int64_t)((int64_t)((uint64_t)t52 ^ (((uint64_t)t52 ^ (uint64_t)t39) & m_t67)));
-	uint64_t m_t68 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t68);
-	const int64_t t68 = (int64_t)((int64_t)((uint64_t)t56 ^ (((uint64_t)t56 ^ (uint64_t)t42) & m_t68)));
-	uint64_t m_t69 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t69);
-	const int64_t t69 = (int64_t)((int64_t)((uint64_t)t60 ^ (((uint64_t)t60 ^ (uint64_t)t45) & m_t69)));
-	uint64_t m_t70 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t70);
-	const int64_t t70 = (int64_t)((int64_t)((uint64_t)t64 ^ (((uint64_t)t64 ^ (uint64_t)t48) & m_t70)));
-	uint64_t m_t71 = (uint64_t)(int64_t)(t66 >> 63);
-	LF_FE_BARRIER(m_t71);
-	const int64_t t71 = (int64_t)((int64_t)((uint64_t)t66 ^ (((uint64_t)t66 ^ (uint64_t)t49) & m_t71)));
-	const int64_t t72 = (int64_t)(t71);
-	out[0] = (uint8_t)(((uint64_t)t67 >> 0));
-	out[1] = (uint8_t)(((uint64_t)t67 >> 8));
-	out[2] = (uint8_t)(((uint64_t)t67 >> 16));
-	out[3] = (uint8_t)(((uint64_t)t67 >> 24));
-	out[4] = (uint8_t)(((uint64_t)t67 >> 32));
-	out[5] = (uint8_t)(((uint64_t)t67 >> 40));
-	out[6] = (uint8_t)(((uint64_t)t67 >> 48) | ((uint64_t)t68 << 4));
-	out[7] = (uint8_t)(((uint64_t)t68 >> 4));
-	out[8] = (uint8_t)(((uint64_t)t68 >> 12));
-	out[9] = (uint8_t)(((uint64_t)t68 >> 20));
-	out[10] = (uint8_t)(((uint64_t)t68 >> 28));
-	out[11] = (uint8_t)(((uint64_t)t68 >> 36));
-	out[12] = (uint8_t)(((uint64_t)t68 >> 44));
-	out[13] = (uint8_t)(((uint64_t)t69 >> 0));
-	out[14] = (uint8_t)(((uint64_t)t69 >> 8));
-	out[15] = (uint8_t)(((uint64_t)t69 >> 16));
-	out[16] = (uint8_t)(((uint64_t)t69 >> 24));
-	out[17] = (uint8_t)(((uint64_t)t69 >> 32));
-	out[18] = (uint8_t)(((uint64_t)t69 >> 40));
-	out[19] = (uint8_t)(((uint64_t)t69 >> 48) | ((uint64_t)t70 << 4));
-	out[20] = (uint8_t)(((uint64_t)t70 >> 4));
-	out[21] = (uint8_t)(((uint64_t)t70 >> 12));
-	out[22] = (uint8_t)(((uint64_t)t70 >> 20));
-	out[23] = (uint8_t)(((uint64_t)t70 >> 28));
-	out[24] = (uint8_t)(((uint64_t)t70 >> 36));
-	out[25] = (uint8_t)(((uint64_t)t70 >> 44));
-	out[26] = (uint8_t)(((uint64_t)t72 >> 0));
-	out[27] = (uint8_t)(((uint64_t)t72 >> 8));
-	out[28] = (uint8_t)(((uint64_t)t72 >> 16));
-	out[29] = (uint8_t)(((uint64_t)t72 >> 24));
-	out[30] = (uint8_t)(((uint64_t)t72 >> 32));
-	out[31] = (uint8_t)(((uint64_t)t72 >> 40));
+	int64_t t[5];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	fe_pack(out, t);
 }
 
 /* decode: r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p).
@@ -1106,6 +1017,8 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
+void lf_fe_p256_r52_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
+
 void lf_fe_p256_r52_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
 
 void lf_fe_p256_r52_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
@@ -1115,8 +1028,6 @@ void lf_fe_p256_r52_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add
 void lf_fe_p256_r52_sub(int64_t *r, const int64_t *a, const int64_t *b) { fe_sub(r, a, b); }
 
 void lf_fe_p256_r52_neg(int64_t *r, const int64_t *a) { fe_neg(r, a); }
-
-void lf_fe_p256_r52_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
 void lf_fe_p256_r52_carry_reduce(int64_t *r, const int64_t *a) { fe_carry_reduce(r, a); }
 

@@ -42,6 +42,200 @@ __extension__ typedef __int128 lf_i128;
 #  define LF_FE_BARRIER(x) do { volatile uint64_t v_ = (x); (x) = v_; } while (0)
 #endif
 
+/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
+ *   in:  a within L
+ *   out: limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x13fffffffffffff]; limb 2 [0, 0x10000003fffffff]; limbs 3-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
+static inline void fe_carry(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(t1 >> 56);
+	const int64_t t9 = (int64_t)(t1 & INT64_C(72057594037927935));
+	const int64_t t10 = (int64_t)(t2 + t8);
+	const int64_t t11 = (int64_t)(t10 >> 56);
+	const int64_t t12 = (int64_t)(t10 & INT64_C(72057594037927935));
+	const int64_t t13 = (int64_t)(t3 + t11);
+	const int64_t t14 = (int64_t)(t13 >> 56);
+	const int64_t t15 = (int64_t)(t13 & INT64_C(72057594037927935));
+	const int64_t t16 = (int64_t)(t4 + t14);
+	const int64_t t17 = (int64_t)(t16 >> 56);
+	const int64_t t18 = (int64_t)(t16 & INT64_C(72057594037927935));
+	const int64_t t19 = (int64_t)(t5 + t17);
+	const int64_t t20 = (int64_t)(t19 >> 56);
+	const int64_t t21 = (int64_t)(t19 & INT64_C(72057594037927935));
+	const int64_t t22 = (int64_t)(t6 + t20);
+	const int64_t t23 = (int64_t)(t22 >> 56);
+	const int64_t t24 = (int64_t)(t22 & INT64_C(72057594037927935));
+	const int64_t t25 = (int64_t)(t7 + t23);
+	const int64_t t26 = (int64_t)(t25 >> 48);
+	const int64_t t27 = (int64_t)(t25 & INT64_C(281474976710655));
+	const lf_i128 t28 = (lf_i128)((lf_i128)t26 * (lf_i128)INT64_C(72057589742960641));
+	const lf_i128 t29 = (lf_i128)((lf_i128)t9 + t28);
+	const int64_t t30 = (int64_t)(t26 * INT64_C(1099511627775));
+	const int64_t t31 = (int64_t)(t12 + t30);
+	const int64_t t32 = (int64_t)(t26 * INT64_C(65536));
+	const int64_t t33 = (int64_t)(t15 + t32);
+	const int64_t t34 = (int64_t)(t29 >> 56);
+	const int64_t t35 = (int64_t)(t29 & (lf_i128)INT64_C(72057594037927935));
+	const int64_t t36 = (int64_t)(t31 + t34);
+	r[0] = t35;
+	r[1] = t36;
+	r[2] = t33;
+	r[3] = t18;
+	r[4] = t21;
+	r[5] = t24;
+	r[6] = t27;
+}
+
+/* canon: r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half).
+ *   in:  a within carry's output bound
+ *   out: limbs 0-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
+static inline void fe_canon(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(t2 >> 56);
+	const int64_t t9 = (int64_t)(t2 & INT64_C(72057594037927935));
+	const int64_t t10 = (int64_t)(t3 + t8);
+	const int64_t t11 = (int64_t)(t10 >> 56);
+	const int64_t t12 = (int64_t)(t10 & INT64_C(72057594037927935));
+	const int64_t t13 = (int64_t)(t4 + t11);
+	const int64_t t14 = (int64_t)(t13 >> 56);
+	const int64_t t15 = (int64_t)(t13 & INT64_C(72057594037927935));
+	const int64_t t16 = (int64_t)(t5 + t14);
+	const int64_t t17 = (int64_t)(t16 >> 56);
+	const int64_t t18 = (int64_t)(t16 & INT64_C(72057594037927935));
+	const int64_t t19 = (int64_t)(t6 + t17);
+	const int64_t t20 = (int64_t)(t19 >> 56);
+	const int64_t t21 = (int64_t)(t19 & INT64_C(72057594037927935));
+	const int64_t t22 = (int64_t)(t7 + t20);
+	const int64_t t23 = (int64_t)(t1 - INT64_C(4294967295));
+	const int64_t t24 = (int64_t)(t23 >> 56);
+	const int64_t t25 = (int64_t)(t23 & INT64_C(72057594037927935));
+	const int64_t t26 = (int64_t)(t9 - INT64_C(72056494526300160));
+	const int64_t t27 = (int64_t)(t26 + t24);
+	const int64_t t28 = (int64_t)(t27 >> 56);
+	const int64_t t29 = (int64_t)(t27 & INT64_C(72057594037927935));
+	const int64_t t30 = (int64_t)(t12 - INT64_C(72057594037862399));
+	const int64_t t31 = (int64_t)(t30 + t28);
+	const int64_t t32 = (int64_t)(t31 >> 56);
+	const int64_t t33 = (int64_t)(t31 & INT64_C(72057594037927935));
+	const int64_t t34 = (int64_t)(t15 - INT64_C(72057594037927935));
+	const int64_t t35 = (int64_t)(t34 + t32);
+	const int64_t t36 = (int64_t)(t35 >> 56);
+	const int64_t t37 = (int64_t)(t35 & INT64_C(72057594037927935));
+	const int64_t t38 = (int64_t)(t18 - INT64_C(72057594037927935));
+	const int64_t t39 = (int64_t)(t38 + t36);
+	const int64_t t40 = (int64_t)(t39 >> 56);
+	const int64_t t41 = (int64_t)(t39 & INT64_C(72057594037927935));
+	const int64_t t42 = (int64_t)(t21 - INT64_C(72057594037927935));
+	const int64_t t43 = (int64_t)(t42 + t40);
+	const int64_t t44 = (int64_t)(t43 >> 56);
+	const int64_t t45 = (int64_t)(t43 & INT64_C(72057594037927935));
+	const int64_t t46 = (int64_t)(t22 - INT64_C(281474976710655));
+	const int64_t t47 = (int64_t)(t46 + t44);
+	uint64_t m_t48 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t48);
+	const int64_t t48 = (int64_t)((int64_t)((uint64_t)t25 ^ (((uint64_t)t25 ^ (uint64_t)t1) & m_t48)));
+	uint64_t m_t49 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t49);
+	const int64_t t49 = (int64_t)((int64_t)((uint64_t)t29 ^ (((uint64_t)t29 ^ (uint64_t)t9) & m_t49)));
+	uint64_t m_t50 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t50);
+	const int64_t t50 = (int64_t)((int64_t)((uint64_t)t33 ^ (((uint64_t)t33 ^ (uint64_t)t12) & m_t50)));
+	uint64_t m_t51 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t51);
+	const int64_t t51 = (int64_t)((int64_t)((uint64_t)t37 ^ (((uint64_t)t37 ^ (uint64_t)t15) & m_t51)));
+	uint64_t m_t52 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t52);
+	const int64_t t52 = (int64_t)((int64_t)((uint64_t)t41 ^ (((uint64_t)t41 ^ (uint64_t)t18) & m_t52)));
+	uint64_t m_t53 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t53);
+	const int64_t t53 = (int64_t)((int64_t)((uint64_t)t45 ^ (((uint64_t)t45 ^ (uint64_t)t21) & m_t53)));
+	uint64_t m_t54 = (uint64_t)(int64_t)(t47 >> 63);
+	LF_FE_BARRIER(m_t54);
+	const int64_t t54 = (int64_t)((int64_t)((uint64_t)t47 ^ (((uint64_t)t47 ^ (uint64_t)t22) & m_t54)));
+	const int64_t t55 = (int64_t)(t54);
+	r[0] = t48;
+	r[1] = t49;
+	r[2] = t50;
+	r[3] = t51;
+	r[4] = t52;
+	r[5] = t53;
+	r[6] = t55;
+}
+
+/* pack: out = the canonical digits a as little-endian bytes (encode's last step).
+ *   in:  canonical digits */
+static inline void fe_pack(uint8_t *out, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	out[0] = (uint8_t)(((uint64_t)t1 >> 0));
+	out[1] = (uint8_t)(((uint64_t)t1 >> 8));
+	out[2] = (uint8_t)(((uint64_t)t1 >> 16));
+	out[3] = (uint8_t)(((uint64_t)t1 >> 24));
+	out[4] = (uint8_t)(((uint64_t)t1 >> 32));
+	out[5] = (uint8_t)(((uint64_t)t1 >> 40));
+	out[6] = (uint8_t)(((uint64_t)t1 >> 48));
+	out[7] = (uint8_t)(((uint64_t)t2 >> 0));
+	out[8] = (uint8_t)(((uint64_t)t2 >> 8));
+	out[9] = (uint8_t)(((uint64_t)t2 >> 16));
+	out[10] = (uint8_t)(((uint64_t)t2 >> 24));
+	out[11] = (uint8_t)(((uint64_t)t2 >> 32));
+	out[12] = (uint8_t)(((uint64_t)t2 >> 40));
+	out[13] = (uint8_t)(((uint64_t)t2 >> 48));
+	out[14] = (uint8_t)(((uint64_t)t3 >> 0));
+	out[15] = (uint8_t)(((uint64_t)t3 >> 8));
+	out[16] = (uint8_t)(((uint64_t)t3 >> 16));
+	out[17] = (uint8_t)(((uint64_t)t3 >> 24));
+	out[18] = (uint8_t)(((uint64_t)t3 >> 32));
+	out[19] = (uint8_t)(((uint64_t)t3 >> 40));
+	out[20] = (uint8_t)(((uint64_t)t3 >> 48));
+	out[21] = (uint8_t)(((uint64_t)t4 >> 0));
+	out[22] = (uint8_t)(((uint64_t)t4 >> 8));
+	out[23] = (uint8_t)(((uint64_t)t4 >> 16));
+	out[24] = (uint8_t)(((uint64_t)t4 >> 24));
+	out[25] = (uint8_t)(((uint64_t)t4 >> 32));
+	out[26] = (uint8_t)(((uint64_t)t4 >> 40));
+	out[27] = (uint8_t)(((uint64_t)t4 >> 48));
+	out[28] = (uint8_t)(((uint64_t)t5 >> 0));
+	out[29] = (uint8_t)(((uint64_t)t5 >> 8));
+	out[30] = (uint8_t)(((uint64_t)t5 >> 16));
+	out[31] = (uint8_t)(((uint64_t)t5 >> 24));
+	out[32] = (uint8_t)(((uint64_t)t5 >> 32));
+	out[33] = (uint8_t)(((uint64_t)t5 >> 40));
+	out[34] = (uint8_t)(((uint64_t)t5 >> 48));
+	out[35] = (uint8_t)(((uint64_t)t6 >> 0));
+	out[36] = (uint8_t)(((uint64_t)t6 >> 8));
+	out[37] = (uint8_t)(((uint64_t)t6 >> 16));
+	out[38] = (uint8_t)(((uint64_t)t6 >> 24));
+	out[39] = (uint8_t)(((uint64_t)t6 >> 32));
+	out[40] = (uint8_t)(((uint64_t)t6 >> 40));
+	out[41] = (uint8_t)(((uint64_t)t6 >> 48));
+	out[42] = (uint8_t)(((uint64_t)t7 >> 0));
+	out[43] = (uint8_t)(((uint64_t)t7 >> 8));
+	out[44] = (uint8_t)(((uint64_t)t7 >> 16));
+	out[45] = (uint8_t)(((uint64_t)t7 >> 24));
+	out[46] = (uint8_t)(((uint64_t)t7 >> 32));
+	out[47] = (uint8_t)(((uint64_t)t7 >> 40));
+}
+
 /* mul: r = a b mod p.
  *   in:  a, b within M
  *   out: limbs 0-2 [0, 0xffffffffffffff]; limb 3 [0, 0x100000058202013]; limbs 4-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
@@ -619,166 +813,14 @@ static inline void fe_neg(int64_t *r, const int64_t *a)
 	r[6] = t21;
 }
 
-/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
- *   in:  a within L
- *   out: limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x13fffffffffffff]; limb 2 [0, 0x10000003fffffff]; limbs 3-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
-static inline void fe_carry(int64_t *r, const int64_t *a)
-{
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(t1 >> 56);
-	const int64_t t9 = (int64_t)(t1 & INT64_C(72057594037927935));
-	const int64_t t10 = (int64_t)(t2 + t8);
-	const int64_t t11 = (int64_t)(t10 >> 56);
-	const int64_t t12 = (int64_t)(t10 & INT64_C(72057594037927935));
-	const int64_t t13 = (int64_t)(t3 + t11);
-	const int64_t t14 = (int64_t)(t13 >> 56);
-	const int64_t t15 = (int64_t)(t13 & INT64_C(72057594037927935));
-	const int64_t t16 = (int64_t)(t4 + t14);
-	const int64_t t17 = (int64_t)(t16 >> 56);
-	const int64_t t18 = (int64_t)(t16 & INT64_C(72057594037927935));
-	const int64_t t19 = (int64_t)(t5 + t17);
-	const int64_t t20 = (int64_t)(t19 >> 56);
-	const int64_t t21 = (int64_t)(t19 & INT64_C(72057594037927935));
-	const int64_t t22 = (int64_t)(t6 + t20);
-	const int64_t t23 = (int64_t)(t22 >> 56);
-	const int64_t t24 = (int64_t)(t22 & INT64_C(72057594037927935));
-	const int64_t t25 = (int64_t)(t7 + t23);
-	const int64_t t26 = (int64_t)(t25 >> 48);
-	const int64_t t27 = (int64_t)(t25 & INT64_C(281474976710655));
-	const lf_i128 t28 = (lf_i128)((lf_i128)t26 * (lf_i128)INT64_C(72057589742960641));
-	const lf_i128 t29 = (lf_i128)((lf_i128)t9 + t28);
-	const int64_t t30 = (int64_t)(t26 * INT64_C(1099511627775));
-	const int64_t t31 = (int64_t)(t12 + t30);
-	const int64_t t32 = (int64_t)(t26 * INT64_C(65536));
-	const int64_t t33 = (int64_t)(t15 + t32);
-	const int64_t t34 = (int64_t)(t29 >> 56);
-	const int64_t t35 = (int64_t)(t29 & (lf_i128)INT64_C(72057594037927935));
-	const int64_t t36 = (int64_t)(t31 + t34);
-	r[0] = t35;
-	r[1] = t36;
-	r[2] = t33;
-	r[3] = t18;
-	r[4] = t21;
-	r[5] = t24;
-	r[6] = t27;
-}
-
 /* carry_reduce: r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits).
  *   in:  a within L
  *   out: limbs 0-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
 static inline void fe_carry_reduce(int64_t *r, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(t1 >> 56);
-	const int64_t t9 = (int64_t)(t1 & INT64_C(72057594037927935));
-	const int64_t t10 = (int64_t)(t2 + t8);
-	const int64_t t11 = (int64_t)(t10 >> 56);
-	const int64_t t12 = (int64_t)(t10 & INT64_C(72057594037927935));
-	const int64_t t13 = (int64_t)(t3 + t11);
-	const int64_t t14 = (int64_t)(t13 >> 56);
-	const int64_t t15 = (int64_t)(t13 & INT64_C(72057594037927935));
-	const int64_t t16 = (int64_t)(t4 + t14);
-	const int64_t t17 = (int64_t)(t16 >> 56);
-	const int64_t t18 = (int64_t)(t16 & INT64_C(72057594037927935));
-	const int64_t t19 = (int64_t)(t5 + t17);
-	const int64_t t20 = (int64_t)(t19 >> 56);
-	const int64_t t21 = (int64_t)(t19 & INT64_C(72057594037927935));
-	const int64_t t22 = (int64_t)(t6 + t20);
-	const int64_t t23 = (int64_t)(t22 >> 56);
-	const int64_t t24 = (int64_t)(t22 & INT64_C(72057594037927935));
-	const int64_t t25 = (int64_t)(t7 + t23);
-	const int64_t t26 = (int64_t)(t25 >> 48);
-	const int64_t t27 = (int64_t)(t25 & INT64_C(281474976710655));
-	const lf_i128 t28 = (lf_i128)((lf_i128)t26 * (lf_i128)INT64_C(72057589742960641));
-	const lf_i128 t29 = (lf_i128)((lf_i128)t9 + t28);
-	const int64_t t30 = (int64_t)(t26 * INT64_C(1099511627775));
-	const int64_t t31 = (int64_t)(t12 + t30);
-	const int64_t t32 = (int64_t)(t26 * INT64_C(65536));
-	const int64_t t33 = (int64_t)(t15 + t32);
-	const int64_t t34 = (int64_t)(t29 >> 56);
-	const int64_t t35 = (int64_t)(t29 & (lf_i128)INT64_C(72057594037927935));
-	const int64_t t36 = (int64_t)(t31 + t34);
-	const int64_t t37 = (int64_t)(t36 >> 56);
-	const int64_t t38 = (int64_t)(t36 & INT64_C(72057594037927935));
-	const int64_t t39 = (int64_t)(t33 + t37);
-	const int64_t t40 = (int64_t)(t39 >> 56);
-	const int64_t t41 = (int64_t)(t39 & INT64_C(72057594037927935));
-	const int64_t t42 = (int64_t)(t18 + t40);
-	const int64_t t43 = (int64_t)(t42 >> 56);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(72057594037927935));
-	const int64_t t45 = (int64_t)(t21 + t43);
-	const int64_t t46 = (int64_t)(t45 >> 56);
-	const int64_t t47 = (int64_t)(t45 & INT64_C(72057594037927935));
-	const int64_t t48 = (int64_t)(t24 + t46);
-	const int64_t t49 = (int64_t)(t48 >> 56);
-	const int64_t t50 = (int64_t)(t48 & INT64_C(72057594037927935));
-	const int64_t t51 = (int64_t)(t27 + t49);
-	const int64_t t52 = (int64_t)(t35 - INT64_C(4294967295));
-	const int64_t t53 = (int64_t)(t52 >> 56);
-	const int64_t t54 = (int64_t)(t52 & INT64_C(72057594037927935));
-	const int64_t t55 = (int64_t)(t38 - INT64_C(72056494526300160));
-	const int64_t t56 = (int64_t)(t55 + t53);
-	const int64_t t57 = (int64_t)(t56 >> 56);
-	const int64_t t58 = (int64_t)(t56 & INT64_C(72057594037927935));
-	const int64_t t59 = (int64_t)(t41 - INT64_C(72057594037862399));
-	const int64_t t60 = (int64_t)(t59 + t57);
-	const int64_t t61 = (int64_t)(t60 >> 56);
-	const int64_t t62 = (int64_t)(t60 & INT64_C(72057594037927935));
-	const int64_t t63 = (int64_t)(t44 - INT64_C(72057594037927935));
-	const int64_t t64 = (int64_t)(t63 + t61);
-	const int64_t t65 = (int64_t)(t64 >> 56);
-	const int64_t t66 = (int64_t)(t64 & INT64_C(72057594037927935));
-	const int64_t t67 = (int64_t)(t47 - INT64_C(72057594037927935));
-	const int64_t t68 = (int64_t)(t67 + t65);
-	const int64_t t69 = (int64_t)(t68 >> 56);
-	const int64_t t70 = (int64_t)(t68 & INT64_C(72057594037927935));
-	const int64_t t71 = (int64_t)(t50 - INT64_C(72057594037927935));
-	const int64_t t72 = (int64_t)(t71 + t69);
-	const int64_t t73 = (int64_t)(t72 >> 56);
-	const int64_t t74 = (int64_t)(t72 & INT64_C(72057594037927935));
-	const int64_t t75 = (int64_t)(t51 - INT64_C(281474976710655));
-	const int64_t t76 = (int64_t)(t75 + t73);
-	uint64_t m_t77 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t77);
-	const int64_t t77 = (int64_t)((int64_t)((uint64_t)t54 ^ (((uint64_t)t54 ^ (uint64_t)t35) & m_t77)));
-	uint64_t m_t78 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t78);
-	const int64_t t78 = (int64_t)((int64_t)((uint64_t)t58 ^ (((uint64_t)t58 ^ (uint64_t)t38) & m_t78)));
-	uint64_t m_t79 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t79);
-	const int64_t t79 = (int64_t)((int64_t)((uint64_t)t62 ^ (((uint64_t)t62 ^ (uint64_t)t41) & m_t79)));
-	uint64_t m_t80 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t80);
-	const int64_t t80 = (int64_t)((int64_t)((uint64_t)t66 ^ (((uint64_t)t66 ^ (uint64_t)t44) & m_t80)));
-	uint64_t m_t81 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t81);
-	const int64_t t81 = (int64_t)((int64_t)((uint64_t)t70 ^ (((uint64_t)t70 ^ (uint64_t)t47) & m_t81)));
-	uint64_t m_t82 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t82);
-	const int64_t t82 = (int64_t)((int64_t)((uint64_t)t74 ^ (((uint64_t)t74 ^ (uint64_t)t50) & m_t82)));
-	uint64_t m_t83 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t83);
-	const int64_t t83 = (int64_t)((int64_t)((uint64_t)t76 ^ (((uint64_t)t76 ^ (uint64_t)t51) & m_t83)));
-	const int64_t t84 = (int64_t)(t83);
-	r[0] = t77;
-	r[1] = t78;
-	r[2] = t79;
-	r[3] = t80;
-	r[4] = t81;
-	r[5] = t82;
-	r[6] = t84;
+	int64_t t[7];
+	fe_carry(t, a);
+	fe_canon(r, t);
 }
 
 /* conditional_swap: (a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}.
@@ -871,152 +913,10 @@ static inline void fe_conditional_assign(int set, int64_t *a, const int64_t *b)
  *   in:  a within L */
 static inline void fe_encode(uint8_t *out, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(t1 >> 56);
-	const int64_t t9 = (int64_t)(t1 & INT64_C(72057594037927935));
-	const int64_t t10 = (int64_t)(t2 + t8);
-	const int64_t t11 = (int64_t)(t10 >> 56);
-	const int64_t t12 = (int64_t)(t10 & INT64_C(72057594037927935));
-	const int64_t t13 = (int64_t)(t3 + t11);
-	const int64_t t14 = (int64_t)(t13 >> 56);
-	const int64_t t15 = (int64_t)(t13 & INT64_C(72057594037927935));
-	const int64_t t16 = (int64_t)(t4 + t14);
-	const int64_t t17 = (int64_t)(t16 >> 56);
-	const int64_t t18 = (int64_t)(t16 & INT64_C(72057594037927935));
-	const int64_t t19 = (int64_t)(t5 + t17);
-	const int64_t t20 = (int64_t)(t19 >> 56);
-	const int64_t t21 = (int64_t)(t19 & INT64_C(72057594037927935));
-	const int64_t t22 = (int64_t)(t6 + t20);
-	const int64_t t23 = (int64_t)(t22 >> 56);
-	const int64_t t24 = (int64_t)(t22 & INT64_C(72057594037927935));
-	const int64_t t25 = (int64_t)(t7 + t23);
-	const int64_t t26 = (int64_t)(t25 >> 48);
-	const int64_t t27 = (int64_t)(t25 & INT64_C(281474976710655));
-	const lf_i128 t28 = (lf_i128)((lf_i128)t26 * (lf_i128)INT64_C(72057589742960641));
-	const lf_i128 t29 = (lf_i128)((lf_i128)t9 + t28);
-	const int64_t t30 = (int64_t)(t26 * INT64_C(1099511627775));
-	const int64_t t31 = (int64_t)(t12 + t30);
-	const int64_t t32 = (int64_t)(t26 * INT64_C(65536));
-	const int64_t t33 = (int64_t)(t15 + t32);
-	const int64_t t34 = (int64_t)(t29 >> 56);
-	const int64_t t35 = (int64_t)(t29 & (lf_i128)INT64_C(72057594037927935));
-	const int64_t t36 = (int64_t)(t31 + t34);
-	const int64_t t37 = (int64_t)(t36 >> 56);
-	const int64_t t38 = (int64_t)(t36 & INT64_C(72057594037927935));
-	const int64_t t39 = (int64_t)(t33 + t37);
-	const int64_t t40 = (int64_t)(t39 >> 56);
-	const int64_t t41 = (int64_t)(t39 & INT64_C(72057594037927935));
-	const int64_t t42 = (int64_t)(t18 + t40);
-	const int64_t t43 = (int64_t)(t42 >> 56);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(72057594037927935));
-	const int64_t t45 = (int64_t)(t21 + t43);
-	const int64_t t46 = (int64_t)(t45 >> 56);
-	const int64_t t47 = (int64_t)(t45 & INT64_C(72057594037927935));
-	const int64_t t48 = (int64_t)(t24 + t46);
-	const int64_t t49 = (int64_t)(t48 >> 56);
-	const int64_t t50 = (int64_t)(t48 & INT64_C(72057594037927935));
-	const int64_t t51 = (int64_t)(t27 + t49);
-	const int64_t t52 = (int64_t)(t35 - INT64_C(4294967295));
-	const int64_t t53 = (int64_t)(t52 >> 56);
-	const int64_t t54 = (int64_t)(t52 & INT64_C(72057594037927935));
-	const int64_t t55 = (int64_t)(t38 - INT64_C(72056494526300160));
-	const int64_t t56 = (int64_t)(t55 + t53);
-	const int64_t t57 = (int64_t)(t56 >> 56);
-	const int64_t t58 = (int64_t)(t56 & INT64_C(72057594037927935));
-	const int64_t t59 = (int64_t)(t41 - INT64_C(72057594037862399));
-	const int64_t t60 = (int64_t)(t59 + t57);
-	const int64_t t61 = (int64_t)(t60 >> 56);
-	const int64_t t62 = (int64_t)(t60 & INT64_C(72057594037927935));
-	const int64_t t63 = (int64_t)(t44 - INT64_C(72057594037927935));
-	const int64_t t64 = (int64_t)(t63 + t61);
-	const int64_t t65 = (int64_t)(t64 >> 56);
-	const int64_t t66 = (int64_t)(t64 & INT64_C(72057594037927935));
-	const int64_t t67 = (int64_t)(t47 - INT64_C(72057594037927935));
-	const int64_t t68 = (int64_t)(t67 + t65);
-	const int64_t t69 = (int64_t)(t68 >> 56);
-	const int64_t t70 = (int64_t)(t68 & INT64_C(72057594037927935));
-	const int64_t t71 = (int64_t)(t50 - INT64_C(72057594037927935));
-	const int64_t t72 = (int64_t)(t71 + t69);
-	const int64_t t73 = (int64_t)(t72 >> 56);
-	const int64_t t74 = (int64_t)(t72 & INT64_C(72057594037927935));
-	const int64_t t75 = (int64_t)(t51 - INT64_C(281474976710655));
-	const int64_t t76 = (int64_t)(t75 + t73);
-	uint64_t m_t77 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t77);
-	const int64_t t77 = (int64_t)((int64_t)((uint64_t)t54 ^ (((uint64_t)t54 ^ (uint64_t)t35) & m_t77)));
-	uint64_t m_t78 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t78);
-	const int64_t t78 = (int64_t)((int64_t)((uint64_t)t58 ^ (((uint64_t)t58 ^ (uint64_t)t38) & m_t78)));
-	uint64_t m_t79 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t79);
-	const int64_t t79 = (int64_t)((int64_t)((uint64_t)t62 ^ (((uint64_t)t62 ^ (uint64_t)t41) & m_t79)));
-	uint64_t m_t80 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t80);
-	const int64_t t80 = (int64_t)((int64_t)((uint64_t)t66 ^ (((uint64_t)t66 ^ (uint64_t)t44) & m_t80)));
-	uint64_t m_t81 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t81);
-	const int64_t t81 = (int64_t)((int64_t)((uint64_t)t70 ^ (((uint64_t)t70 ^ (uint64_t)t47) & m_t81)));
-	uint64_t m_t82 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t82);
-	const int64_t t82 = (int64_t)((int64_t)((uint64_t)t74 ^ (((uint64_t)t74 ^ (uint64_t)t50) & m_t82)));
-	uint64_t m_t83 = (uint64_t)(int64_t)(t76 >> 63);
-	LF_FE_BARRIER(m_t83);
-	const int64_t t83 = (int64_t)((int64_t)((uint64_t)t76 ^ (((uint64_t)t76 ^ (uint64_t)t51) & m_t83)));
-	const int64_t t84 = (int64_t)(t83);
-	out[0] = (uint8_t)(((uint64_t)t77 >> 0));
-	out[1] = (uint8_t)(((uint64_t)t77 >> 8));
-	out[2] = (uint8_t)(((uint64_t)t77 >> 16));
-	out[3] = (uint8_t)(((uint64_t)t77 >> 24));
-	out[4] = (uint8_t)(((uint64_t)t77 >> 32));
-	out[5] = (uint8_t)(((uint64_t)t77 >> 40));
-	out[6] = (uint8_t)(((uint64_t)t77 >> 48));
-	out[7] = (uint8_t)(((uint64_t)t78 >> 0));
-	out[8] = (uint8_t)(((uint64_t)t78 >> 8));
-	out[9] = (uint8_t)(((uint64_t)t78 >> 16));
-	out[10] = (uint8_t)(((uint64_t)t78 >> 24));
-	out[11] = (uint8_t)(((uint64_t)t78 >> 32));
-	out[12] = (uint8_t)(((uint64_t)t78 >> 40));
-	out[13] = (uint8_t)(((uint64_t)t78 >> 48));
-	out[14] = (uint8_t)(((uint64_t)t79 >> 0));
-	out[15] = (uint8_t)(((uint64_t)t79 >> 8));
-	out[16] = (uint8_t)(((uint64_t)t79 >> 16));
-	out[17] = (uint8_t)(((uint64_t)t79 >> 24));
-	out[18] = (uint8_t)(((uint64_t)t79 >> 32));
-	out[19] = (uint8_t)(((uint64_t)t79 >> 40));
-	out[20] = (uint8_t)(((uint64_t)t79 >> 48));
-	out[21] = (uint8_t)(((uint64_t)t80 >> 0));
-	out[22] = (uint8_t)(((uint64_t)t80 >> 8));
-	out[23] = (uint8_t)(((uint64_t)t80 >> 16));
-	out[24] = (uint8_t)(((uint64_t)t80 >> 24));
-	out[25] = (uint8_t)(((uint64_t)t80 >> 32));
-	out[26] = (uint8_t)(((uint64_t)t80 >> 40));
-	out[27] = (uint8_t)(((uint64_t)t80 >> 48));
-	out[28] = (uint8_t)(((uint64_t)t81 >> 0));
-	out[29] = (uint8_t)(((uint64_t)t81 >> 8));
-	out[30] = (uint8_t)(((uint64_t)t81 >> 16));
-	out[31] = (uint8_t)(((uint64_t)t81 >> 24));
-	out[32] = (uint8_t)(((uint64_t)t81 >> 32));
-	out[33] = (uint8_t)(((uint64_t)t81 >> 40));
-	out[34] = (uint8_t)(((uint64_t)t81 >> 48));
-	out[35] = (uint8_t)(((uint64_t)t82 >> 0));
-	out[36] = (uint8_t)(((uint64_t)t82 >> 8));
-	out[37] = (uint8_t)(((uint64_t)t82 >> 16));
-	out[38] = (uint8_t)(((uint64_t)t82 >> 24));
-	out[39] = (uint8_t)(((uint64_t)t82 >> 32));
-	out[40] = (uint8_t)(((uint64_t)t82 >> 40));
-	out[41] = (uint8_t)(((uint64_t)t82 >> 48));
-	out[42] = (uint8_t)(((uint64_t)t84 >> 0));
-	out[43] = (uint8_t)(((uint64_t)t84 >> 8));
-	out[44] = (uint8_t)(((uint64_t)t84 >> 16));
-	out[45] = (uint8_t)(((uint64_t)t84 >> 24));
-	out[46] = (uint8_t)(((uint64_t)t84 >> 32));
-	out[47] = (uint8_t)(((uint64_t)t84 >> 40));
+	int64_t t[7];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	fe_pack(out, t);
 }
 
 /* decode: r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p).
@@ -1127,6 +1027,8 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
+void lf_fe_p384_r56_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
+
 void lf_fe_p384_r56_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
 
 void lf_fe_p384_r56_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
@@ -1136,8 +1038,6 @@ void lf_fe_p384_r56_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add
 void lf_fe_p384_r56_sub(int64_t *r, const int64_t *a, const int64_t *b) { fe_sub(r, a, b); }
 
 void lf_fe_p384_r56_neg(int64_t *r, const int64_t *a) { fe_neg(r, a); }
-
-void lf_fe_p384_r56_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
 void lf_fe_p384_r56_carry_reduce(int64_t *r, const int64_t *a) { fe_carry_reduce(r, a); }
 

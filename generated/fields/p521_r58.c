@@ -43,6 +43,249 @@ __extension__ typedef __int128 lf_i128;
 #  define LF_FE_BARRIER(x) do { volatile uint64_t v_ = (x); (x) = v_; } while (0)
 #endif
 
+/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
+ *   in:  a within L
+ *   out: limb 0 [0, 0x40000000000001f]; limbs 1-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
+static inline void fe_carry(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(a[8]);
+	const int64_t t10 = (int64_t)(t1 >> 58);
+	const int64_t t11 = (int64_t)(t1 & INT64_C(288230376151711743));
+	const int64_t t12 = (int64_t)(t2 + t10);
+	const int64_t t13 = (int64_t)(t12 >> 58);
+	const int64_t t14 = (int64_t)(t12 & INT64_C(288230376151711743));
+	const int64_t t15 = (int64_t)(t3 + t13);
+	const int64_t t16 = (int64_t)(t15 >> 58);
+	const int64_t t17 = (int64_t)(t15 & INT64_C(288230376151711743));
+	const int64_t t18 = (int64_t)(t4 + t16);
+	const int64_t t19 = (int64_t)(t18 >> 58);
+	const int64_t t20 = (int64_t)(t18 & INT64_C(288230376151711743));
+	const int64_t t21 = (int64_t)(t5 + t19);
+	const int64_t t22 = (int64_t)(t21 >> 58);
+	const int64_t t23 = (int64_t)(t21 & INT64_C(288230376151711743));
+	const int64_t t24 = (int64_t)(t6 + t22);
+	const int64_t t25 = (int64_t)(t24 >> 58);
+	const int64_t t26 = (int64_t)(t24 & INT64_C(288230376151711743));
+	const int64_t t27 = (int64_t)(t7 + t25);
+	const int64_t t28 = (int64_t)(t27 >> 58);
+	const int64_t t29 = (int64_t)(t27 & INT64_C(288230376151711743));
+	const int64_t t30 = (int64_t)(t8 + t28);
+	const int64_t t31 = (int64_t)(t30 >> 58);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(288230376151711743));
+	const int64_t t33 = (int64_t)(t9 + t31);
+	const int64_t t34 = (int64_t)(t33 >> 57);
+	const int64_t t35 = (int64_t)(t33 & INT64_C(144115188075855871));
+	const int64_t t36 = (int64_t)(t11 + t34);
+	r[0] = t36;
+	r[1] = t14;
+	r[2] = t17;
+	r[3] = t20;
+	r[4] = t23;
+	r[5] = t26;
+	r[6] = t29;
+	r[7] = t32;
+	r[8] = t35;
+}
+
+/* canon: r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half).
+ *   in:  a within carry's output bound
+ *   out: limbs 0-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
+static inline void fe_canon(int64_t *r, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(a[8]);
+	const int64_t t10 = (int64_t)(t1 >> 58);
+	const int64_t t11 = (int64_t)(t1 & INT64_C(288230376151711743));
+	const int64_t t12 = (int64_t)(t2 + t10);
+	const int64_t t13 = (int64_t)(t12 >> 58);
+	const int64_t t14 = (int64_t)(t12 & INT64_C(288230376151711743));
+	const int64_t t15 = (int64_t)(t3 + t13);
+	const int64_t t16 = (int64_t)(t15 >> 58);
+	const int64_t t17 = (int64_t)(t15 & INT64_C(288230376151711743));
+	const int64_t t18 = (int64_t)(t4 + t16);
+	const int64_t t19 = (int64_t)(t18 >> 58);
+	const int64_t t20 = (int64_t)(t18 & INT64_C(288230376151711743));
+	const int64_t t21 = (int64_t)(t5 + t19);
+	const int64_t t22 = (int64_t)(t21 >> 58);
+	const int64_t t23 = (int64_t)(t21 & INT64_C(288230376151711743));
+	const int64_t t24 = (int64_t)(t6 + t22);
+	const int64_t t25 = (int64_t)(t24 >> 58);
+	const int64_t t26 = (int64_t)(t24 & INT64_C(288230376151711743));
+	const int64_t t27 = (int64_t)(t7 + t25);
+	const int64_t t28 = (int64_t)(t27 >> 58);
+	const int64_t t29 = (int64_t)(t27 & INT64_C(288230376151711743));
+	const int64_t t30 = (int64_t)(t8 + t28);
+	const int64_t t31 = (int64_t)(t30 >> 58);
+	const int64_t t32 = (int64_t)(t30 & INT64_C(288230376151711743));
+	const int64_t t33 = (int64_t)(t9 + t31);
+	const int64_t t34 = (int64_t)(t11 - INT64_C(288230376151711743));
+	const int64_t t35 = (int64_t)(t34 >> 58);
+	const int64_t t36 = (int64_t)(t34 & INT64_C(288230376151711743));
+	const int64_t t37 = (int64_t)(t14 - INT64_C(288230376151711743));
+	const int64_t t38 = (int64_t)(t37 + t35);
+	const int64_t t39 = (int64_t)(t38 >> 58);
+	const int64_t t40 = (int64_t)(t38 & INT64_C(288230376151711743));
+	const int64_t t41 = (int64_t)(t17 - INT64_C(288230376151711743));
+	const int64_t t42 = (int64_t)(t41 + t39);
+	const int64_t t43 = (int64_t)(t42 >> 58);
+	const int64_t t44 = (int64_t)(t42 & INT64_C(288230376151711743));
+	const int64_t t45 = (int64_t)(t20 - INT64_C(288230376151711743));
+	const int64_t t46 = (int64_t)(t45 + t43);
+	const int64_t t47 = (int64_t)(t46 >> 58);
+	const int64_t t48 = (int64_t)(t46 & INT64_C(288230376151711743));
+	const int64_t t49 = (int64_t)(t23 - INT64_C(288230376151711743));
+	const int64_t t50 = (int64_t)(t49 + t47);
+	const int64_t t51 = (int64_t)(t50 >> 58);
+	const int64_t t52 = (int64_t)(t50 & INT64_C(288230376151711743));
+	const int64_t t53 = (int64_t)(t26 - INT64_C(288230376151711743));
+	const int64_t t54 = (int64_t)(t53 + t51);
+	const int64_t t55 = (int64_t)(t54 >> 58);
+	const int64_t t56 = (int64_t)(t54 & INT64_C(288230376151711743));
+	const int64_t t57 = (int64_t)(t29 - INT64_C(288230376151711743));
+	const int64_t t58 = (int64_t)(t57 + t55);
+	const int64_t t59 = (int64_t)(t58 >> 58);
+	const int64_t t60 = (int64_t)(t58 & INT64_C(288230376151711743));
+	const int64_t t61 = (int64_t)(t32 - INT64_C(288230376151711743));
+	const int64_t t62 = (int64_t)(t61 + t59);
+	const int64_t t63 = (int64_t)(t62 >> 58);
+	const int64_t t64 = (int64_t)(t62 & INT64_C(288230376151711743));
+	const int64_t t65 = (int64_t)(t33 - INT64_C(144115188075855871));
+	const int64_t t66 = (int64_t)(t65 + t63);
+	uint64_t m_t67 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t67);
+	const int64_t t67 = (int64_t)((int64_t)((uint64_t)t36 ^ (((uint64_t)t36 ^ (uint64_t)t11) & m_t67)));
+	uint64_t m_t68 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t68);
+	const int64_t t68 = (int64_t)((int64_t)((uint64_t)t40 ^ (((uint64_t)t40 ^ (uint64_t)t14) & m_t68)));
+	uint64_t m_t69 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t69);
+	const int64_t t69 = (int64_t)((int64_t)((uint64_t)t44 ^ (((uint64_t)t44 ^ (uint64_t)t17) & m_t69)));
+	uint64_t m_t70 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t70);
+	const int64_t t70 = (int64_t)((int64_t)((uint64_t)t48 ^ (((uint64_t)t48 ^ (uint64_t)t20) & m_t70)));
+	uint64_t m_t71 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t71);
+	const int64_t t71 = (int64_t)((int64_t)((uint64_t)t52 ^ (((uint64_t)t52 ^ (uint64_t)t23) & m_t71)));
+	uint64_t m_t72 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t72);
+	const int64_t t72 = (int64_t)((int64_t)((uint64_t)t56 ^ (((uint64_t)t56 ^ (uint64_t)t26) & m_t72)));
+	uint64_t m_t73 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t73);
+	const int64_t t73 = (int64_t)((int64_t)((uint64_t)t60 ^ (((uint64_t)t60 ^ (uint64_t)t29) & m_t73)));
+	uint64_t m_t74 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t74);
+	const int64_t t74 = (int64_t)((int64_t)((uint64_t)t64 ^ (((uint64_t)t64 ^ (uint64_t)t32) & m_t74)));
+	uint64_t m_t75 = (uint64_t)(int64_t)(t66 >> 63);
+	LF_FE_BARRIER(m_t75);
+	const int64_t t75 = (int64_t)((int64_t)((uint64_t)t66 ^ (((uint64_t)t66 ^ (uint64_t)t33) & m_t75)));
+	const int64_t t76 = (int64_t)(t75);
+	r[0] = t67;
+	r[1] = t68;
+	r[2] = t69;
+	r[3] = t70;
+	r[4] = t71;
+	r[5] = t72;
+	r[6] = t73;
+	r[7] = t74;
+	r[8] = t76;
+}
+
+/* pack: out = the canonical digits a as little-endian bytes (encode's last step).
+ *   in:  canonical digits */
+static inline void fe_pack(uint8_t *out, const int64_t *a)
+{
+	const int64_t t1 = (int64_t)(a[0]);
+	const int64_t t2 = (int64_t)(a[1]);
+	const int64_t t3 = (int64_t)(a[2]);
+	const int64_t t4 = (int64_t)(a[3]);
+	const int64_t t5 = (int64_t)(a[4]);
+	const int64_t t6 = (int64_t)(a[5]);
+	const int64_t t7 = (int64_t)(a[6]);
+	const int64_t t8 = (int64_t)(a[7]);
+	const int64_t t9 = (int64_t)(a[8]);
+	out[0] = (uint8_t)(((uint64_t)t1 >> 0));
+	out[1] = (uint8_t)(((uint64_t)t1 >> 8));
+	out[2] = (uint8_t)(((uint64_t)t1 >> 16));
+	out[3] = (uint8_t)(((uint64_t)t1 >> 24));
+	out[4] = (uint8_t)(((uint64_t)t1 >> 32));
+	out[5] = (uint8_t)(((uint64_t)t1 >> 40));
+	out[6] = (uint8_t)(((uint64_t)t1 >> 48));
+	out[7] = (uint8_t)(((uint64_t)t1 >> 56) | ((uint64_t)t2 << 2));
+	out[8] = (uint8_t)(((uint64_t)t2 >> 6));
+	out[9] = (uint8_t)(((uint64_t)t2 >> 14));
+	out[10] = (uint8_t)(((uint64_t)t2 >> 22));
+	out[11] = (uint8_t)(((uint64_t)t2 >> 30));
+	out[12] = (uint8_t)(((uint64_t)t2 >> 38));
+	out[13] = (uint8_t)(((uint64_t)t2 >> 46));
+	out[14] = (uint8_t)(((uint64_t)t2 >> 54) | ((uint64_t)t3 << 4));
+	out[15] = (uint8_t)(((uint64_t)t3 >> 4));
+	out[16] = (uint8_t)(((uint64_t)t3 >> 12));
+	out[17] = (uint8_t)(((uint64_t)t3 >> 20));
+	out[18] = (uint8_t)(((uint64_t)t3 >> 28));
+	out[19] = (uint8_t)(((uint64_t)t3 >> 36));
+	out[20] = (uint8_t)(((uint64_t)t3 >> 44));
+	out[21] = (uint8_t)(((uint64_t)t3 >> 52) | ((uint64_t)t4 << 6));
+	out[22] = (uint8_t)(((uint64_t)t4 >> 2));
+	out[23] = (uint8_t)(((uint64_t)t4 >> 10));
+	out[24] = (uint8_t)(((uint64_t)t4 >> 18));
+	out[25] = (uint8_t)(((uint64_t)t4 >> 26));
+	out[26] = (uint8_t)(((uint64_t)t4 >> 34));
+	out[27] = (uint8_t)(((uint64_t)t4 >> 42));
+	out[28] = (uint8_t)(((uint64_t)t4 >> 50));
+	out[29] = (uint8_t)(((uint64_t)t5 >> 0));
+	out[30] = (uint8_t)(((uint64_t)t5 >> 8));
+	out[31] = (uint8_t)(((uint64_t)t5 >> 16));
+	out[32] = (uint8_t)(((uint64_t)t5 >> 24));
+	out[33] = (uint8_t)(((uint64_t)t5 >> 32));
+	out[34] = (uint8_t)(((uint64_t)t5 >> 40));
+	out[35] = (uint8_t)(((uint64_t)t5 >> 48));
+	out[36] = (uint8_t)(((uint64_t)t5 >> 56) | ((uint64_t)t6 << 2));
+	out[37] = (uint8_t)(((uint64_t)t6 >> 6));
+	out[38] = (uint8_t)(((uint64_t)t6 >> 14));
+	out[39] = (uint8_t)(((uint64_t)t6 >> 22));
+	out[40] = (uint8_t)(((uint64_t)t6 >> 30));
+	out[41] = (uint8_t)(((uint64_t)t6 >> 38));
+	out[42] = (uint8_t)(((uint64_t)t6 >> 46));
+	out[43] = (uint8_t)(((uint64_t)t6 >> 54) | ((uint64_t)t7 << 4));
+	out[44] = (uint8_t)(((uint64_t)t7 >> 4));
+	out[45] = (uint8_t)(((uint64_t)t7 >> 12));
+	out[46] = (uint8_t)(((uint64_t)t7 >> 20));
+	out[47] = (uint8_t)(((uint64_t)t7 >> 28));
+	out[48] = (uint8_t)(((uint64_t)t7 >> 36));
+	out[49] = (uint8_t)(((uint64_t)t7 >> 44));
+	out[50] = (uint8_t)(((uint64_t)t7 >> 52) | ((uint64_t)t8 << 6));
+	out[51] = (uint8_t)(((uint64_t)t8 >> 2));
+	out[52] = (uint8_t)(((uint64_t)t8 >> 10));
+	out[53] = (uint8_t)(((uint64_t)t8 >> 18));
+	out[54] = (uint8_t)(((uint64_t)t8 >> 26));
+	out[55] = (uint8_t)(((uint64_t)t8 >> 34));
+	out[56] = (uint8_t)(((uint64_t)t8 >> 42));
+	out[57] = (uint8_t)(((uint64_t)t8 >> 50));
+	out[58] = (uint8_t)(((uint64_t)t9 >> 0));
+	out[59] = (uint8_t)(((uint64_t)t9 >> 8));
+	out[60] = (uint8_t)(((uint64_t)t9 >> 16));
+	out[61] = (uint8_t)(((uint64_t)t9 >> 24));
+	out[62] = (uint8_t)(((uint64_t)t9 >> 32));
+	out[63] = (uint8_t)(((uint64_t)t9 >> 40));
+	out[64] = (uint8_t)(((uint64_t)t9 >> 48));
+	out[65] = (uint8_t)(((uint64_t)t9 >> 56));
+}
+
 /* mul: r = a b mod p.
  *   in:  a, b within M
  *   out: limb 0 [0, 0x3ffffffffffffff]; limb 1 [0, 0x400000000000790]; limbs 2-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
@@ -554,193 +797,14 @@ static inline void fe_neg(int64_t *r, const int64_t *a)
 	r[8] = t27;
 }
 
-/* carry: r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction).
- *   in:  a within L
- *   out: limb 0 [0, 0x40000000000001f]; limbs 1-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
-static inline void fe_carry(int64_t *r, const int64_t *a)
-{
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(a[8]);
-	const int64_t t10 = (int64_t)(t1 >> 58);
-	const int64_t t11 = (int64_t)(t1 & INT64_C(288230376151711743));
-	const int64_t t12 = (int64_t)(t2 + t10);
-	const int64_t t13 = (int64_t)(t12 >> 58);
-	const int64_t t14 = (int64_t)(t12 & INT64_C(288230376151711743));
-	const int64_t t15 = (int64_t)(t3 + t13);
-	const int64_t t16 = (int64_t)(t15 >> 58);
-	const int64_t t17 = (int64_t)(t15 & INT64_C(288230376151711743));
-	const int64_t t18 = (int64_t)(t4 + t16);
-	const int64_t t19 = (int64_t)(t18 >> 58);
-	const int64_t t20 = (int64_t)(t18 & INT64_C(288230376151711743));
-	const int64_t t21 = (int64_t)(t5 + t19);
-	const int64_t t22 = (int64_t)(t21 >> 58);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(288230376151711743));
-	const int64_t t24 = (int64_t)(t6 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 58);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(288230376151711743));
-	const int64_t t27 = (int64_t)(t7 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 58);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(288230376151711743));
-	const int64_t t30 = (int64_t)(t8 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 58);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(288230376151711743));
-	const int64_t t33 = (int64_t)(t9 + t31);
-	const int64_t t34 = (int64_t)(t33 >> 57);
-	const int64_t t35 = (int64_t)(t33 & INT64_C(144115188075855871));
-	const int64_t t36 = (int64_t)(t11 + t34);
-	r[0] = t36;
-	r[1] = t14;
-	r[2] = t17;
-	r[3] = t20;
-	r[4] = t23;
-	r[5] = t26;
-	r[6] = t29;
-	r[7] = t32;
-	r[8] = t35;
-}
-
 /* carry_reduce: r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits).
  *   in:  a within L
  *   out: limbs 0-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
 static inline void fe_carry_reduce(int64_t *r, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(a[8]);
-	const int64_t t10 = (int64_t)(t1 >> 58);
-	const int64_t t11 = (int64_t)(t1 & INT64_C(288230376151711743));
-	const int64_t t12 = (int64_t)(t2 + t10);
-	const int64_t t13 = (int64_t)(t12 >> 58);
-	const int64_t t14 = (int64_t)(t12 & INT64_C(288230376151711743));
-	const int64_t t15 = (int64_t)(t3 + t13);
-	const int64_t t16 = (int64_t)(t15 >> 58);
-	const int64_t t17 = (int64_t)(t15 & INT64_C(288230376151711743));
-	const int64_t t18 = (int64_t)(t4 + t16);
-	const int64_t t19 = (int64_t)(t18 >> 58);
-	const int64_t t20 = (int64_t)(t18 & INT64_C(288230376151711743));
-	const int64_t t21 = (int64_t)(t5 + t19);
-	const int64_t t22 = (int64_t)(t21 >> 58);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(288230376151711743));
-	const int64_t t24 = (int64_t)(t6 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 58);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(288230376151711743));
-	const int64_t t27 = (int64_t)(t7 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 58);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(288230376151711743));
-	const int64_t t30 = (int64_t)(t8 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 58);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(288230376151711743));
-	const int64_t t33 = (int64_t)(t9 + t31);
-	const int64_t t34 = (int64_t)(t33 >> 57);
-	const int64_t t35 = (int64_t)(t33 & INT64_C(144115188075855871));
-	const int64_t t36 = (int64_t)(t11 + t34);
-	const int64_t t37 = (int64_t)(t36 >> 58);
-	const int64_t t38 = (int64_t)(t36 & INT64_C(288230376151711743));
-	const int64_t t39 = (int64_t)(t14 + t37);
-	const int64_t t40 = (int64_t)(t39 >> 58);
-	const int64_t t41 = (int64_t)(t39 & INT64_C(288230376151711743));
-	const int64_t t42 = (int64_t)(t17 + t40);
-	const int64_t t43 = (int64_t)(t42 >> 58);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(288230376151711743));
-	const int64_t t45 = (int64_t)(t20 + t43);
-	const int64_t t46 = (int64_t)(t45 >> 58);
-	const int64_t t47 = (int64_t)(t45 & INT64_C(288230376151711743));
-	const int64_t t48 = (int64_t)(t23 + t46);
-	const int64_t t49 = (int64_t)(t48 >> 58);
-	const int64_t t50 = (int64_t)(t48 & INT64_C(288230376151711743));
-	const int64_t t51 = (int64_t)(t26 + t49);
-	const int64_t t52 = (int64_t)(t51 >> 58);
-	const int64_t t53 = (int64_t)(t51 & INT64_C(288230376151711743));
-	const int64_t t54 = (int64_t)(t29 + t52);
-	const int64_t t55 = (int64_t)(t54 >> 58);
-	const int64_t t56 = (int64_t)(t54 & INT64_C(288230376151711743));
-	const int64_t t57 = (int64_t)(t32 + t55);
-	const int64_t t58 = (int64_t)(t57 >> 58);
-	const int64_t t59 = (int64_t)(t57 & INT64_C(288230376151711743));
-	const int64_t t60 = (int64_t)(t35 + t58);
-	const int64_t t61 = (int64_t)(t38 - INT64_C(288230376151711743));
-	const int64_t t62 = (int64_t)(t61 >> 58);
-	const int64_t t63 = (int64_t)(t61 & INT64_C(288230376151711743));
-	const int64_t t64 = (int64_t)(t41 - INT64_C(288230376151711743));
-	const int64_t t65 = (int64_t)(t64 + t62);
-	const int64_t t66 = (int64_t)(t65 >> 58);
-	const int64_t t67 = (int64_t)(t65 & INT64_C(288230376151711743));
-	const int64_t t68 = (int64_t)(t44 - INT64_C(288230376151711743));
-	const int64_t t69 = (int64_t)(t68 + t66);
-	const int64_t t70 = (int64_t)(t69 >> 58);
-	const int64_t t71 = (int64_t)(t69 & INT64_C(288230376151711743));
-	const int64_t t72 = (int64_t)(t47 - INT64_C(288230376151711743));
-	const int64_t t73 = (int64_t)(t72 + t70);
-	const int64_t t74 = (int64_t)(t73 >> 58);
-	const int64_t t75 = (int64_t)(t73 & INT64_C(288230376151711743));
-	const int64_t t76 = (int64_t)(t50 - INT64_C(288230376151711743));
-	const int64_t t77 = (int64_t)(t76 + t74);
-	const int64_t t78 = (int64_t)(t77 >> 58);
-	const int64_t t79 = (int64_t)(t77 & INT64_C(288230376151711743));
-	const int64_t t80 = (int64_t)(t53 - INT64_C(288230376151711743));
-	const int64_t t81 = (int64_t)(t80 + t78);
-	const int64_t t82 = (int64_t)(t81 >> 58);
-	const int64_t t83 = (int64_t)(t81 & INT64_C(288230376151711743));
-	const int64_t t84 = (int64_t)(t56 - INT64_C(288230376151711743));
-	const int64_t t85 = (int64_t)(t84 + t82);
-	const int64_t t86 = (int64_t)(t85 >> 58);
-	const int64_t t87 = (int64_t)(t85 & INT64_C(288230376151711743));
-	const int64_t t88 = (int64_t)(t59 - INT64_C(288230376151711743));
-	const int64_t t89 = (int64_t)(t88 + t86);
-	const int64_t t90 = (int64_t)(t89 >> 58);
-	const int64_t t91 = (int64_t)(t89 & INT64_C(288230376151711743));
-	const int64_t t92 = (int64_t)(t60 - INT64_C(144115188075855871));
-	const int64_t t93 = (int64_t)(t92 + t90);
-	uint64_t m_t94 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t94);
-	const int64_t t94 = (int64_t)((int64_t)((uint64_t)t63 ^ (((uint64_t)t63 ^ (uint64_t)t38) & m_t94)));
-	uint64_t m_t95 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t95);
-	const int64_t t95 = (int64_t)((int64_t)((uint64_t)t67 ^ (((uint64_t)t67 ^ (uint64_t)t41) & m_t95)));
-	uint64_t m_t96 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t96);
-	const int64_t t96 = (int64_t)((int64_t)((uint64_t)t71 ^ (((uint64_t)t71 ^ (uint64_t)t44) & m_t96)));
-	uint64_t m_t97 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t97);
-	const int64_t t97 = (int64_t)((int64_t)((uint64_t)t75 ^ (((uint64_t)t75 ^ (uint64_t)t47) & m_t97)));
-	uint64_t m_t98 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t98);
-	const int64_t t98 = (int64_t)((int64_t)((uint64_t)t79 ^ (((uint64_t)t79 ^ (uint64_t)t50) & m_t98)));
-	uint64_t m_t99 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t99);
-	const int64_t t99 = (int64_t)((int64_t)((uint64_t)t83 ^ (((uint64_t)t83 ^ (uint64_t)t53) & m_t99)));
-	uint64_t m_t100 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t100);
-	const int64_t t100 = (int64_t)((int64_t)((uint64_t)t87 ^ (((uint64_t)t87 ^ (uint64_t)t56) & m_t100)));
-	uint64_t m_t101 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t101);
-	const int64_t t101 = (int64_t)((int64_t)((uint64_t)t91 ^ (((uint64_t)t91 ^ (uint64_t)t59) & m_t101)));
-	uint64_t m_t102 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t102);
-	const int64_t t102 = (int64_t)((int64_t)((uint64_t)t93 ^ (((uint64_t)t93 ^ (uint64_t)t60) & m_t102)));
-	const int64_t t103 = (int64_t)(t102);
-	r[0] = t94;
-	r[1] = t95;
-	r[2] = t96;
-	r[3] = t97;
-	r[4] = t98;
-	r[5] = t99;
-	r[6] = t100;
-	r[7] = t101;
-	r[8] = t103;
+	int64_t t[9];
+	fe_carry(t, a);
+	fe_canon(r, t);
 }
 
 /* conditional_swap: (a, b) = swap ? (b, a) : (a, b), constant time, swap in {0, 1}.
@@ -853,193 +917,10 @@ static inline void fe_conditional_assign(int set, int64_t *a, const int64_t *b)
  *   in:  a within L */
 static inline void fe_encode(uint8_t *out, const int64_t *a)
 {
-	const int64_t t1 = (int64_t)(a[0]);
-	const int64_t t2 = (int64_t)(a[1]);
-	const int64_t t3 = (int64_t)(a[2]);
-	const int64_t t4 = (int64_t)(a[3]);
-	const int64_t t5 = (int64_t)(a[4]);
-	const int64_t t6 = (int64_t)(a[5]);
-	const int64_t t7 = (int64_t)(a[6]);
-	const int64_t t8 = (int64_t)(a[7]);
-	const int64_t t9 = (int64_t)(a[8]);
-	const int64_t t10 = (int64_t)(t1 >> 58);
-	const int64_t t11 = (int64_t)(t1 & INT64_C(288230376151711743));
-	const int64_t t12 = (int64_t)(t2 + t10);
-	const int64_t t13 = (int64_t)(t12 >> 58);
-	const int64_t t14 = (int64_t)(t12 & INT64_C(288230376151711743));
-	const int64_t t15 = (int64_t)(t3 + t13);
-	const int64_t t16 = (int64_t)(t15 >> 58);
-	const int64_t t17 = (int64_t)(t15 & INT64_C(288230376151711743));
-	const int64_t t18 = (int64_t)(t4 + t16);
-	const int64_t t19 = (int64_t)(t18 >> 58);
-	const int64_t t20 = (int64_t)(t18 & INT64_C(288230376151711743));
-	const int64_t t21 = (int64_t)(t5 + t19);
-	const int64_t t22 = (int64_t)(t21 >> 58);
-	const int64_t t23 = (int64_t)(t21 & INT64_C(288230376151711743));
-	const int64_t t24 = (int64_t)(t6 + t22);
-	const int64_t t25 = (int64_t)(t24 >> 58);
-	const int64_t t26 = (int64_t)(t24 & INT64_C(288230376151711743));
-	const int64_t t27 = (int64_t)(t7 + t25);
-	const int64_t t28 = (int64_t)(t27 >> 58);
-	const int64_t t29 = (int64_t)(t27 & INT64_C(288230376151711743));
-	const int64_t t30 = (int64_t)(t8 + t28);
-	const int64_t t31 = (int64_t)(t30 >> 58);
-	const int64_t t32 = (int64_t)(t30 & INT64_C(288230376151711743));
-	const int64_t t33 = (int64_t)(t9 + t31);
-	const int64_t t34 = (int64_t)(t33 >> 57);
-	const int64_t t35 = (int64_t)(t33 & INT64_C(144115188075855871));
-	const int64_t t36 = (int64_t)(t11 + t34);
-	const int64_t t37 = (int64_t)(t36 >> 58);
-	const int64_t t38 = (int64_t)(t36 & INT64_C(288230376151711743));
-	const int64_t t39 = (int64_t)(t14 + t37);
-	const int64_t t40 = (int64_t)(t39 >> 58);
-	const int64_t t41 = (int64_t)(t39 & INT64_C(288230376151711743));
-	const int64_t t42 = (int64_t)(t17 + t40);
-	const int64_t t43 = (int64_t)(t42 >> 58);
-	const int64_t t44 = (int64_t)(t42 & INT64_C(288230376151711743));
-	const int64_t t45 = (int64_t)(t20 + t43);
-	const int64_t t46 = (int64_t)(t45 >> 58);
-	const int64_t t47 = (int64_t)(t45 & INT64_C(288230376151711743));
-	const int64_t t48 = (int64_t)(t23 + t46);
-	const int64_t t49 = (int64_t)(t48 >> 58);
-	const int64_t t50 = (int64_t)(t48 & INT64_C(288230376151711743));
-	const int64_t t51 = (int64_t)(t26 + t49);
-	const int64_t t52 = (int64_t)(t51 >> 58);
-	const int64_t t53 = (int64_t)(t51 & INT64_C(288230376151711743));
-	const int64_t t54 = (int64_t)(t29 + t52);
-	const int64_t t55 = (int64_t)(t54 >> 58);
-	const int64_t t56 = (int64_t)(t54 & INT64_C(288230376151711743));
-	const int64_t t57 = (int64_t)(t32 + t55);
-	const int64_t t58 = (int64_t)(t57 >> 58);
-	const int64_t t59 = (int64_t)(t57 & INT64_C(288230376151711743));
-	const int64_t t60 = (int64_t)(t35 + t58);
-	const int64_t t61 = (int64_t)(t38 - INT64_C(288230376151711743));
-	const int64_t t62 = (int64_t)(t61 >> 58);
-	const int64_t t63 = (int64_t)(t61 & INT64_C(288230376151711743));
-	const int64_t t64 = (int64_t)(t41 - INT64_C(288230376151711743));
-	const int64_t t65 = (int64_t)(t64 + t62);
-	const int64_t t66 = (int64_t)(t65 >> 58);
-	const int64_t t67 = (int64_t)(t65 & INT64_C(288230376151711743));
-	const int64_t t68 = (int64_t)(t44 - INT64_C(288230376151711743));
-	const int64_t t69 = (int64_t)(t68 + t66);
-	const int64_t t70 = (int64_t)(t69 >> 58);
-	const int64_t t71 = (int64_t)(t69 & INT64_C(288230376151711743));
-	const int64_t t72 = (int64_t)(t47 - INT64_C(288230376151711743));
-	const int64_t t73 = (int64_t)(t72 + t70);
-	const int64_t t74 = (int64_t)(t73 >> 58);
-	const int64_t t75 = (int64_t)(t73 & INT64_C(288230376151711743));
-	const int64_t t76 = (int64_t)(t50 - INT64_C(288230376151711743));
-	const int64_t t77 = (int64_t)(t76 + t74);
-	const int64_t t78 = (int64_t)(t77 >> 58);
-	const int64_t t79 = (int64_t)(t77 & INT64_C(288230376151711743));
-	const int64_t t80 = (int64_t)(t53 - INT64_C(288230376151711743));
-	const int64_t t81 = (int64_t)(t80 + t78);
-	const int64_t t82 = (int64_t)(t81 >> 58);
-	const int64_t t83 = (int64_t)(t81 & INT64_C(288230376151711743));
-	const int64_t t84 = (int64_t)(t56 - INT64_C(288230376151711743));
-	const int64_t t85 = (int64_t)(t84 + t82);
-	const int64_t t86 = (int64_t)(t85 >> 58);
-	const int64_t t87 = (int64_t)(t85 & INT64_C(288230376151711743));
-	const int64_t t88 = (int64_t)(t59 - INT64_C(288230376151711743));
-	const int64_t t89 = (int64_t)(t88 + t86);
-	const int64_t t90 = (int64_t)(t89 >> 58);
-	const int64_t t91 = (int64_t)(t89 & INT64_C(288230376151711743));
-	const int64_t t92 = (int64_t)(t60 - INT64_C(144115188075855871));
-	const int64_t t93 = (int64_t)(t92 + t90);
-	uint64_t m_t94 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t94);
-	const int64_t t94 = (int64_t)((int64_t)((uint64_t)t63 ^ (((uint64_t)t63 ^ (uint64_t)t38) & m_t94)));
-	uint64_t m_t95 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t95);
-	const int64_t t95 = (int64_t)((int64_t)((uint64_t)t67 ^ (((uint64_t)t67 ^ (uint64_t)t41) & m_t95)));
-	uint64_t m_t96 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t96);
-	const int64_t t96 = (int64_t)((int64_t)((uint64_t)t71 ^ (((uint64_t)t71 ^ (uint64_t)t44) & m_t96)));
-	uint64_t m_t97 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t97);
-	const int64_t t97 = (int64_t)((int64_t)((uint64_t)t75 ^ (((uint64_t)t75 ^ (uint64_t)t47) & m_t97)));
-	uint64_t m_t98 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t98);
-	const int64_t t98 = (int64_t)((int64_t)((uint64_t)t79 ^ (((uint64_t)t79 ^ (uint64_t)t50) & m_t98)));
-	uint64_t m_t99 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t99);
-	const int64_t t99 = (int64_t)((int64_t)((uint64_t)t83 ^ (((uint64_t)t83 ^ (uint64_t)t53) & m_t99)));
-	uint64_t m_t100 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t100);
-	const int64_t t100 = (int64_t)((int64_t)((uint64_t)t87 ^ (((uint64_t)t87 ^ (uint64_t)t56) & m_t100)));
-	uint64_t m_t101 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t101);
-	const int64_t t101 = (int64_t)((int64_t)((uint64_t)t91 ^ (((uint64_t)t91 ^ (uint64_t)t59) & m_t101)));
-	uint64_t m_t102 = (uint64_t)(int64_t)(t93 >> 63);
-	LF_FE_BARRIER(m_t102);
-	const int64_t t102 = (int64_t)((int64_t)((uint64_t)t93 ^ (((uint64_t)t93 ^ (uint64_t)t60) & m_t102)));
-	const int64_t t103 = (int64_t)(t102);
-	out[0] = (uint8_t)(((uint64_t)t94 >> 0));
-	out[1] = (uint8_t)(((uint64_t)t94 >> 8));
-	out[2] = (uint8_t)(((uint64_t)t94 >> 16));
-	out[3] = (uint8_t)(((uint64_t)t94 >> 24));
-	out[4] = (uint8_t)(((uint64_t)t94 >> 32));
-	out[5] = (uint8_t)(((uint64_t)t94 >> 40));
-	out[6] = (uint8_t)(((uint64_t)t94 >> 48));
-	out[7] = (uint8_t)(((uint64_t)t94 >> 56) | ((uint64_t)t95 << 2));
-	out[8] = (uint8_t)(((uint64_t)t95 >> 6));
-	out[9] = (uint8_t)(((uint64_t)t95 >> 14));
-	out[10] = (uint8_t)(((uint64_t)t95 >> 22));
-	out[11] = (uint8_t)(((uint64_t)t95 >> 30));
-	out[12] = (uint8_t)(((uint64_t)t95 >> 38));
-	out[13] = (uint8_t)(((uint64_t)t95 >> 46));
-	out[14] = (uint8_t)(((uint64_t)t95 >> 54) | ((uint64_t)t96 << 4));
-	out[15] = (uint8_t)(((uint64_t)t96 >> 4));
-	out[16] = (uint8_t)(((uint64_t)t96 >> 12));
-	out[17] = (uint8_t)(((uint64_t)t96 >> 20));
-	out[18] = (uint8_t)(((uint64_t)t96 >> 28));
-	out[19] = (uint8_t)(((uint64_t)t96 >> 36));
-	out[20] = (uint8_t)(((uint64_t)t96 >> 44));
-	out[21] = (uint8_t)(((uint64_t)t96 >> 52) | ((uint64_t)t97 << 6));
-	out[22] = (uint8_t)(((uint64_t)t97 >> 2));
-	out[23] = (uint8_t)(((uint64_t)t97 >> 10));
-	out[24] = (uint8_t)(((uint64_t)t97 >> 18));
-	out[25] = (uint8_t)(((uint64_t)t97 >> 26));
-	out[26] = (uint8_t)(((uint64_t)t97 >> 34));
-	out[27] = (uint8_t)(((uint64_t)t97 >> 42));
-	out[28] = (uint8_t)(((uint64_t)t97 >> 50));
-	out[29] = (uint8_t)(((uint64_t)t98 >> 0));
-	out[30] = (uint8_t)(((uint64_t)t98 >> 8));
-	out[31] = (uint8_t)(((uint64_t)t98 >> 16));
-	out[32] = (uint8_t)(((uint64_t)t98 >> 24));
-	out[33] = (uint8_t)(((uint64_t)t98 >> 32));
-	out[34] = (uint8_t)(((uint64_t)t98 >> 40));
-	out[35] = (uint8_t)(((uint64_t)t98 >> 48));
-	out[36] = (uint8_t)(((uint64_t)t98 >> 56) | ((uint64_t)t99 << 2));
-	out[37] = (uint8_t)(((uint64_t)t99 >> 6));
-	out[38] = (uint8_t)(((uint64_t)t99 >> 14));
-	out[39] = (uint8_t)(((uint64_t)t99 >> 22));
-	out[40] = (uint8_t)(((uint64_t)t99 >> 30));
-	out[41] = (uint8_t)(((uint64_t)t99 >> 38));
-	out[42] = (uint8_t)(((uint64_t)t99 >> 46));
-	out[43] = (uint8_t)(((uint64_t)t99 >> 54) | ((uint64_t)t100 << 4));
-	out[44] = (uint8_t)(((uint64_t)t100 >> 4));
-	out[45] = (uint8_t)(((uint64_t)t100 >> 12));
-	out[46] = (uint8_t)(((uint64_t)t100 >> 20));
-	out[47] = (uint8_t)(((uint64_t)t100 >> 28));
-	out[48] = (uint8_t)(((uint64_t)t100 >> 36));
-	out[49] = (uint8_t)(((uint64_t)t100 >> 44));
-	out[50] = (uint8_t)(((uint64_t)t100 >> 52) | ((uint64_t)t101 << 6));
-	out[51] = (uint8_t)(((uint64_t)t101 >> 2));
-	out[52] = (uint8_t)(((uint64_t)t101 >> 10));
-	out[53] = (uint8_t)(((uint64_t)t101 >> 18));
-	out[54] = (uint8_t)(((uint64_t)t101 >> 26));
-	out[55] = (uint8_t)(((uint64_t)t101 >> 34));
-	out[56] = (uint8_t)(((uint64_t)t101 >> 42));
-	out[57] = (uint8_t)(((uint64_t)t101 >> 50));
-	out[58] = (uint8_t)(((uint64_t)t103 >> 0));
-	out[59] = (uint8_t)(((uint64_t)t103 >> 8));
-	out[60] = (uint8_t)(((uint64_t)t103 >> 16));
-	out[61] = (uint8_t)(((uint64_t)t103 >> 24));
-	out[62] = (uint8_t)(((uint64_t)t103 >> 32));
-	out[63] = (uint8_t)(((uint64_t)t103 >> 40));
-	out[64] = (uint8_t)(((uint64_t)t103 >> 48));
-	out[65] = (uint8_t)(((uint64_t)t103 >> 56));
+	int64_t t[9];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	fe_pack(out, t);
 }
 
 /* decode: r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p).
@@ -1126,6 +1007,8 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
 
+void lf_fe_p521_r58_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
+
 /* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
  * its `ref`, and the entry dispatches. */
 void lf_fe_p521_r58_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
@@ -1141,8 +1024,6 @@ void lf_fe_p521_r58_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add
 void lf_fe_p521_r58_sub(int64_t *r, const int64_t *a, const int64_t *b) { fe_sub(r, a, b); }
 
 void lf_fe_p521_r58_neg(int64_t *r, const int64_t *a) { fe_neg(r, a); }
-
-void lf_fe_p521_r58_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
 void lf_fe_p521_r58_carry_reduce(int64_t *r, const int64_t *a) { fe_carry_reduce(r, a); }
 

@@ -36,12 +36,12 @@ typedef void (*lf_fe_square_fn)(int64_t *r, const int64_t *a);
 #define LF_FE_P256_R26_LIMBS 10
 #define LF_FE_P256_R26_BYTES 32
 #define LF_FE_P256_R26_MAX_ADDS 24
+LF_KERNEL_DECL void lf_fe_p256_r26_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r26_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r26_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r26_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r26_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r26_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p256_r26_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r26_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r26_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r26_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -55,12 +55,12 @@ LF_KERNEL_DECL void lf_fe_p256_r26_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P256_R52_BYTES 32
 #define LF_FE_P256_R52_MAX_ADDS 406
 #if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_p256_r52_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r52_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r52_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r52_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p256_r52_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r52_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -74,12 +74,12 @@ LF_KERNEL_DECL void lf_fe_p256_r52_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P384_R28_LIMBS 14
 #define LF_FE_P384_R28_BYTES 48
 #define LF_FE_P384_R28_MAX_ADDS 4
+LF_KERNEL_DECL void lf_fe_p384_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r28_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r28_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r28_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r28_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r28_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p384_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r28_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r28_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r28_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -93,12 +93,12 @@ LF_KERNEL_DECL void lf_fe_p384_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P384_R56_BYTES 48
 #define LF_FE_P384_R56_MAX_ADDS 3
 #if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_p384_r56_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r56_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r56_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r56_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p384_r56_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r56_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -112,12 +112,12 @@ LF_KERNEL_DECL void lf_fe_p384_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P521_R28_LIMBS 19
 #define LF_FE_P521_R28_BYTES 66
 #define LF_FE_P521_R28_MAX_ADDS 4
+LF_KERNEL_DECL void lf_fe_p521_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r28_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r28_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r28_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r28_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r28_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p521_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r28_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r28_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r28_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -131,12 +131,12 @@ LF_KERNEL_DECL void lf_fe_p521_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P521_R58_BYTES 66
 #define LF_FE_P521_R58_MAX_ADDS 10
 #if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_p521_r58_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r58_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r58_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r58_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p521_r58_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r58_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -150,12 +150,12 @@ LF_KERNEL_DECL void lf_fe_p521_r58_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_C25519_R26_LIMBS 10
 #define LF_FE_C25519_R26_BYTES 32
 #define LF_FE_C25519_R26_MAX_ADDS 27
+LF_KERNEL_DECL void lf_fe_c25519_r26_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r26_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r26_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r26_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r26_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r26_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c25519_r26_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r26_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r26_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r26_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -172,12 +172,12 @@ LF_KERNEL_DECL void lf_fe_c25519_r26_invert_with(lf_fe_mul_fn mul, lf_fe_square_
 #define LF_FE_C25519_R51_BYTES 32
 #define LF_FE_C25519_R51_MAX_ADDS 214
 #if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_c25519_r51_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r51_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r51_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r51_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c25519_r51_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r51_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -194,12 +194,12 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_invert_with(lf_fe_mul_fn mul, lf_fe_square_
 #define LF_FE_C448_R28_LIMBS 16
 #define LF_FE_C448_R28_BYTES 56
 #define LF_FE_C448_R28_MAX_ADDS 4
+LF_KERNEL_DECL void lf_fe_c448_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r28_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r28_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r28_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r28_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r28_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r28_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r28_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r28_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -216,12 +216,12 @@ LF_KERNEL_DECL void lf_fe_c448_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_C448_R56_BYTES 56
 #define LF_FE_C448_R56_MAX_ADDS 41
 #if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_c448_r56_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r56_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r56_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r56_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r56_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r56_conditional_assign(int set, int64_t *a, const int64_t *b);
@@ -239,12 +239,12 @@ LF_KERNEL_DECL void lf_fe_c448_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_C448_R50_BYTES 56
 #define LF_FE_C448_R50_MAX_ADDS 4093
 #if LF_FE_WIDE
+LF_KERNEL_DECL void lf_fe_c448_r50_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r50_square(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_add(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r50_sub(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r50_neg(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r50_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_carry_reduce(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_conditional_swap(int swap, int64_t *a, int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r50_conditional_assign(int set, int64_t *a, const int64_t *b);

@@ -125,8 +125,11 @@ def derive(f):
         c.neg_in = half
     c.add = ops.add(f, [(lo // 2, hi // 2) for lo, hi in L])
     c.add_in = [(lo // 2, hi // 2) for lo, hi in L]
-    c.carry_reduce = ops.carry_reduce(f, L)
-    c.encode = ops.encode(f, L)
+    # carry_reduce = carry then canon, encode = carry_reduce then pack: each half proven on
+    # the bound the previous one returns
+    c.canon = ops.canon(f, c.carry[1])
+    c.carry_reduce = (None, c.canon[1])
+    c.pack = ops.pack(f, c.canon[1])
     c.decode = ops.decode(f)
     c.conditional_swap = ops.cswap(f)
     c.conditional_assign = ops.cassign(f)

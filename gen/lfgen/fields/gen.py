@@ -16,8 +16,6 @@ OPS = [
      "r = a + b, limb by limb (lazy: no carry)"),
     ("sub", "int64_t *r, const int64_t *a, const int64_t *b", None),
     ("neg", "int64_t *r, const int64_t *a", None),
-    ("carry", "int64_t *r, const int64_t *a",
-     "r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction)"),
     ("carry_reduce", "int64_t *r, const int64_t *a",
      "r = a mod p, canonical: value in [0, p), every limb a digit in [0, 2^bits)"),
     ("conditional_swap", "int swap, int64_t *a, int64_t *b",
@@ -29,6 +27,16 @@ OPS = [
     ("decode", "int64_t *r, const uint8_t *in",
      "r = the little-endian bytes in, bits at or above 2^power ignored (not reduced mod p)"),
 ]
+# the halves of carry_reduce and encode: static, not exported
+HALVES = [
+    ("carry", "int64_t *r, const int64_t *a",
+     "r = a mod p with limbs back within R (the JDK's reduce(): a weak reduction)"),
+    ("canon", "int64_t *r, const int64_t *a",
+     "r = a mod p as canonical digits, a weakly reduced (carry_reduce's second half)"),
+    ("pack", "uint8_t *out, const int64_t *a",
+     "out = the canonical digits a as little-endian bytes (encode's last step)"),
+]
+INTERNAL = ("canon", "pack")
 CURVE_OPS = [
     ("mul_small", "int64_t *r, const int64_t *a", "r = a a24 mod p"),
 ]
@@ -48,6 +56,8 @@ def field_context(f):
         "neg": (("a within S" if c.kp else "a within A"), c.neg[1]),
         "carry": ("a within L", c.carry[1]),
         "carry_reduce": ("a within L", c.carry_reduce[1]),
+        "canon": ("a within carry's output bound", c.canon[1]),
+        "pack": ("canonical digits", None),
         "conditional_swap": ("any limbs", None),
         "conditional_assign": ("any limbs", None),
         "encode": ("a within L", None),
@@ -57,13 +67,18 @@ def field_context(f):
     what = {"sub": "r = a - b mod p, limb by limb" + (" plus kp (a multiple of p), so limbs "
                                                       "stay non-negative" if c.kp else ""),
             "neg": "r = -a mod p, limb by limb" + (" as kp - a" if c.kp else "")}
+    # carry_reduce and encode are compositions of proven halves (bounds.py), not programs
+    composed = {
+        "carry_reduce": "\tint64_t t[%d];\n\tfe_carry(t, a);\n\tfe_canon(r, t);" % n,
+        "encode": "\tint64_t t[%d];\n\tfe_carry(t, a);\n\tfe_canon(t, t);\n\tfe_pack(out, t);" % n,
+    }
     funcs = []
-    for op, params, text in OPS + (CURVE_OPS if f.a24 else []):
-        prog = getattr(c, op)[0]
+    for op, params, text in HALVES + OPS + (CURVE_OPS if f.a24 else []):
         pre, out = contracts[op]
+        body = composed[op] if op in composed else c_emit.body(getattr(c, op)[0])
         funcs.append(dict(op=op, params=params, what=text or what[op],
                           pre=pre, post=bounds.text(out) if out else None,
-                          body=c_emit.body(prog), args=_args(params),
+                          body=body, args=_args(params), internal=op in INTERNAL,
                           kernel=(f.name, op) in DISPATCHED))
     formulas = []
     if f.a24:
@@ -98,7 +113,8 @@ def generate(env, render):
         ctx = field_context(f)
         ctxs.append(ctx)
         files["generated/fields/%s.c" % f.name] = render(env, "c/field.c.j2", **ctx)
-        for fn in ctx["funcs"] + [dict(op=fm["name"]) for fm in ctx["formulas"]]:
+        for fn in [g for g in ctx["funcs"] if not g["internal"]] + \
+                [dict(op=fm["name"]) for fm in ctx["formulas"]]:
             syms.append("lf_fe_%s_%s" % (f.name, fn["op"]))   # the kernels' _ref: symbols.py
         syms += ["lf_fe_%s_%s_with" % (f.name, fm["name"]) for fm in ctx["formulas"]]
     files["generated/include/lf_fields.h"] = render(env, "c/lf_fields.h.j2", fields=ctxs)

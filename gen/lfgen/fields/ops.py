@@ -358,11 +358,9 @@ def neg(f, ib, kp):
 
 
 def canonical(prog, f, vals):
-    """Limbs (any bound within int64) -> the canonical digits of value mod p, constant time."""
+    """Weakly reduced limbs (what carry returns) -> the canonical digits of value mod p,
+    constant time."""
     n, b = f.limbs, f.bits
-    cols = Cols(prog, f, n)                 # first the weak reduction every product ends with
-    cols.c = list(vals)
-    vals = reduce_columns(prog, f, cols, "carry_reduce")
     lows = [v.lo for v in vals]
     if min(lows) < 0:                       # make every limb non-negative: + k p
         kp, _ = multiple_of_p(f, [max(0, -lo) for lo in lows])
@@ -409,15 +407,17 @@ def canonical(prog, f, vals):
     return out
 
 
-def carry_reduce(f, ib):
-    prog = Prog(f.name, "carry_reduce", wide=f.bits > 32)
+def canon(f, ib):
+    """The second half of carry_reduce (the first is carry): limbs within carry's output
+    bound `ib` -> canonical digits."""
+    prog = Prog(f.name, "canon", wide=f.bits > 32)
     return prog, store(prog, "r", canonical(prog, f, load(prog, f, "a", ib)))
 
 
-def encode(f, ib):
-    prog = Prog(f.name, "encode", wide=f.bits > 32)
-    v = canonical(prog, f, load(prog, f, "a", ib))
-    prog.stmts.append(("bytes_out", None, "out", f, v))
+def pack(f, ib):
+    """The second half of encode (the first is carry_reduce): canonical digits -> bytes."""
+    prog = Prog(f.name, "pack", wide=False)
+    prog.stmts.append(("bytes_out", None, "out", f, load(prog, f, "a", ib)))
     return prog, None
 
 
