@@ -24,7 +24,6 @@ class Formula:
         self.lines = []
         self.temps = []
         self.inserted = []
-        self.ops_used = set()
 
     def param(self, name, bound, const=False):
         return E(name, bound, const)
@@ -44,7 +43,6 @@ class Formula:
                                          op))
         self.lines.append("fe_carry(%s, %s);" % (e.name, e.name))
         self.inserted.append("%s before %s" % (e.name, op))
-        self.ops_used.add("carry")
         e.bound = list(self.c.carry[1])
         if not ops.within(e.bound, bound):
             raise BoundError("%s %s: %s still outside %s's bound after a carry"
@@ -56,7 +54,6 @@ class Formula:
     CALL = {"mul": "mul", "square": "sqr"}
 
     def _emit(self, op, dst, *args):
-        self.ops_used.add(op)
         self.lines.append("%s(%s);" % (self.CALL.get(op, "fe_" + op),
                                        ", ".join([dst.name] + [str(getattr(a, "name", a))
                                                                for a in args])))
