@@ -94,6 +94,7 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/ref/poly1305_ref.c \
 	$(LIMBFORGE_DIR)/runtime/ref/xdh_ref.c \
 	$(LIMBFORGE_DIR)/runtime/schedule.c \
+	$(LIMBFORGE_DIR)/runtime/wipe.c \
 	$(LIMBFORGE_DIR)/runtime/xdh.c \
 	$(LIMBFORGE_DIR)/generated/dispatch_table.c \
 	$(LIMBFORGE_DIR)/generated/fields/c25519_r26.c \

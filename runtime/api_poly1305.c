@@ -23,21 +23,6 @@
 #define R1_CLAMP UINT64_C(0x0ffffffc0ffffffc)
 #define M26 ((UINT64_C(1) << 26) - 1)
 
-/* Set n bytes at p to zero in a way the compiler may not drop as dead stores: GNU C: memset,
- * then an empty asm that takes p and may read any memory (so the zeros are "used"; the
- * Linux kernel's memzero_explicit); elsewhere byte stores through a volatile pointer. */
-static void wipe(void *p, size_t n)
-{
-#if defined(__GNUC__)
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-	volatile unsigned char *v = (volatile unsigned char *)p;
-	while (n--)
-		*v++ = 0;
-#endif
-}
-
 static inline uint64_t load64_le(const uint8_t *p)
 {
 	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
@@ -120,7 +105,7 @@ void lf_poly1305_final(lf_poly1305_state *st, uint8_t tag[16])
 	store64_le(tag, t0);
 	store64_le(tag + 8, t1);
 
-	wipe(st, sizeof *st);
+	lf_wipe(st, sizeof *st);
 }
 
 void lf_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32])
@@ -202,7 +187,7 @@ void lf_poly1305_jdk_blocks(const uint8_t *in, size_t len, int64_t acc[5], const
 	acc[3] = (int64_t)((h[1] >> 14) & M26);
 	acc[4] = (int64_t)((h[1] >> 40) | (h[2] << 24));
 
-	wipe(raw, sizeof raw);
-	wipe(h, sizeof h);
-	wipe(rr, sizeof rr);
+	lf_wipe(raw, sizeof raw);
+	lf_wipe(h, sizeof h);
+	lf_wipe(rr, sizeof rr);
 }

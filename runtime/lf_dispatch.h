@@ -140,4 +140,7 @@ LF_INTERNAL extern const struct lf_feature_name lf_feature_names[];
 /* Detected features before LIMBFORGE_CPU and lf_cpu_mask (LF_CPU_ASM included). */
 LF_INTERNAL uint64_t lf_cpu_detect(void);
 
+/* Zero n bytes at p in a way the compiler may not drop (secrets on the stack; runtime/wipe.c). */
+LF_INTERNAL void lf_wipe(void *p, size_t n);
+
 #endif /* LF_DISPATCH_H */

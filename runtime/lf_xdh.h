@@ -30,7 +30,4 @@ struct lf_xdh_ops {
 LF_INTERNAL void lf_xdh_ladder(const struct lf_xdh_ops *F, int64_t *x2, int64_t *z2,
                                const uint8_t *k, const int64_t *x1);
 
-/* memset that the optimiser cannot drop (secrets on the stack) */
-LF_INTERNAL void lf_xdh_wipe(void *p, size_t n);
-
 #endif /* LF_XDH_H */

@@ -568,12 +568,6 @@ struct ecdh_work {
 	uint8_t out[32];
 };
 
-static void wipe(void *p, size_t n)
-{
-	memset(p, 0, n);
-	__asm__ __volatile__("" : : "r"(p) : "memory");
-}
-
 /* Decode and validate the peer point (public): 0 or an LF_P256_E* code; X, Y in Montgomery
  * form. */
 static int decode_point(const struct fops *f, fe X, fe Y, const uint8_t pt[65])
@@ -612,7 +606,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 	memcpy(sc, scalar, 32);          /* shared_x may overlap the inputs */
 	rc = decode_point(f, w.T[0].X, w.T[0].Y, peer_point);
 	if (rc) {
-		wipe(sc, sizeof sc);
+		lf_wipe(sc, sizeof sc);
 		memset(shared_x, 0, 32);
 		return rc;
 	}
@@ -622,7 +616,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 
 	/* scalar: 0 < k < n, by masks */
 	fe_from_be(w.k, sc);
-	wipe(sc, sizeof sc);
+	lf_wipe(sc, sizeof sc);
 	uint64_t bw = 0;               /* the borrow out of k - n */
 	for (int i = 0; i < 4; i++) {
 		uint64_t x = w.k[i] - N[i];
@@ -672,7 +666,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 	memcpy(shared_x, w.out, 32);
 	/* 0 or LF_P256_ESCALAR; the scalar check also covers the (impossible) O result */
 	rc = (int)((int64_t)LF_P256_ESCALAR & (int64_t)~ok);
-	wipe(&w, sizeof w);
+	lf_wipe(&w, sizeof w);
 	return rc;
 }
 
@@ -680,7 +674,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 static NOINLINE void burn_stack(void)
 {
 	unsigned char buf[4096];
-	wipe(buf, sizeof buf);
+	lf_wipe(buf, sizeof buf);
 }
 
 int lf_p256_ecdh_with(uint8_t shared_x[32], const uint8_t scalar[32],

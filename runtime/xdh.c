@@ -67,8 +67,8 @@ static int finish(uint8_t *out, size_t nbytes, int64_t *x2, const int64_t *z2,
 	for (size_t i = 0; i < nbytes; i++)
 		acc |= res[i];
 	memcpy(out, res, nbytes);
-	lf_xdh_wipe(zi, sizeof zi);
-	lf_xdh_wipe(res, sizeof res);
+	lf_wipe(zi, sizeof zi);
+	lf_wipe(res, sizeof res);
 	return -(int)(((acc & 0xffu) - 1u) >> 31) & LF_XDH_EZERO;   /* acc == 0: all zeros */
 }
 
@@ -86,20 +86,20 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 	int64_t xz[10];
 	_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
 	LF_CALL(x25519_ladder)(xz, k, x1, tmp);
-	lf_xdh_wipe(tmp, sizeof tmp);
+	lf_wipe(tmp, sizeof tmp);
 	memcpy(x2, xz, sizeof(int64_t) * 5);
 	memcpy(z2, xz + 5, sizeof(int64_t) * 5);
-	lf_xdh_wipe(xz, sizeof xz);
+	lf_wipe(xz, sizeof xz);
 #else
 	const struct lf_xdh_ops F = { LF_FE_C25519_R26_LIMBS, 255, F25519(conditional_swap),
 	                              F25519(ladder_step_with), F25519_MUL, F25519_SQR };
 	lf_xdh_ladder(&F, x2, z2, k, x1);
 #endif
 	int r = finish(out, 32, x2, z2, F25519_MUL, F25519_SQR, F25519(invert_with), F25519(encode));
-	lf_xdh_wipe(k, sizeof k);
-	lf_xdh_wipe(x1, sizeof x1);
-	lf_xdh_wipe(x2, sizeof x2);
-	lf_xdh_wipe(z2, sizeof z2);
+	lf_wipe(k, sizeof k);
+	lf_wipe(x1, sizeof x1);
+	lf_wipe(x2, sizeof x2);
+	lf_wipe(z2, sizeof z2);
 	return r;
 }
 
@@ -123,9 +123,9 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	F448(decode)(x2, b);
 	lf_fe_c448_r50_encode(b, xz + 9);
 	F448(decode)(z2, b);
-	lf_xdh_wipe(xz, sizeof xz);
-	lf_xdh_wipe(b, sizeof b);
-	lf_xdh_wipe(tmp, sizeof tmp);
+	lf_wipe(xz, sizeof xz);
+	lf_wipe(b, sizeof b);
+	lf_wipe(tmp, sizeof tmp);
 #else
 	const struct lf_xdh_ops F = { F448_LIMBS, 448, F448(conditional_swap), F448(ladder_step_with),
 	                              F448_MUL, F448_SQR };
@@ -133,9 +133,9 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	lf_xdh_ladder(&F, x2, z2, k, x1);
 #endif
 	int r = finish(out, 56, x2, z2, F448_MUL, F448_SQR, F448(invert_with), F448(encode));
-	lf_xdh_wipe(k, sizeof k);
-	lf_xdh_wipe(x1, sizeof x1);
-	lf_xdh_wipe(x2, sizeof x2);
-	lf_xdh_wipe(z2, sizeof z2);
+	lf_wipe(k, sizeof k);
+	lf_wipe(x1, sizeof x1);
+	lf_wipe(x2, sizeof x2);
+	lf_wipe(z2, sizeof z2);
 	return r;
 }

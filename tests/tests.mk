@@ -185,7 +185,7 @@ $(TEST_DIR)/obj/xdh_ref_narrow.o: runtime/ref/xdh_ref.c $(TEST_HDRS) $(TEST_SYSI
 	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \
 		-Dlf_x25519_ladder_ref=lf_test_x25519_ladder_narrow \
 		-Dlf_x448_ladder_ref=lf_test_x448_ladder_narrow \
-		-Dlf_xdh_ladder=lf_test_xdh_ladder_narrow -Dlf_xdh_wipe=lf_test_xdh_wipe_narrow \
+		-Dlf_xdh_ladder=lf_test_xdh_ladder_narrow \
 		$(LF_CFLAGS) -c $< -o $@
 
 $(TEST_DIR)/obj/xdh_narrow.o: runtime/xdh.c $(TEST_HDRS) $(TEST_SYSINC)

@@ -312,6 +312,7 @@
 #define lf_schedule_matches LF_PFX(lf_schedule_matches)
 #define lf_schedule_select LF_PFX(lf_schedule_select)
 #define lf_schedule_table LF_PFX(lf_schedule_table)
+#define lf_wipe LF_PFX(lf_wipe)
 #define lf_x25519 LF_PFX(lf_x25519)
 #define lf_x25519_ladder LF_PFX(lf_x25519_ladder)
 #define lf_x25519_ladder_ifma LF_PFX(lf_x25519_ladder_ifma)
@@ -321,7 +322,6 @@
 #define lf_x448_ladder_ifma LF_PFX(lf_x448_ladder_ifma)
 #define lf_x448_ladder_ref LF_PFX(lf_x448_ladder_ref)
 #define lf_xdh_ladder LF_PFX(lf_xdh_ladder)
-#define lf_xdh_wipe LF_PFX(lf_xdh_wipe)
 #endif
 
 #endif /* LIMBFORGE_PREFIX_H */

@@ -32,14 +32,8 @@ void lf_xdh_ladder(const struct lf_xdh_ops *F, int64_t *x2, int64_t *z2, const u
 	}
 	F->cswap(swap, x2, x3);
 	F->cswap(swap, z2, z3);
-	lf_xdh_wipe(x3, sizeof x3);
-	lf_xdh_wipe(z3, sizeof z3);
-}
-
-void lf_xdh_wipe(void *p, size_t n)
-{
-	static void *(*const volatile set)(void *, int, size_t) = memset;
-	set(p, 0, n);
+	lf_wipe(x3, sizeof x3);
+	lf_wipe(z3, sizeof z3);
 }
 
 /* u (n limbs of `bits` bits, each in [0, 2^bits]: a value below 2^(bits n + 1), at most 16 p
@@ -80,9 +74,9 @@ static void limbs_to_bytes(uint8_t *out, unsigned nbytes, const int64_t *a, unsi
 	}
 	for (unsigned k = 0; k < nbytes; k++)
 		out[k] = (uint8_t)(v[k / 4] >> (8 * (k % 4)));
-	lf_xdh_wipe(v, sizeof v);
-	lf_xdh_wipe(d, sizeof d);
-	lf_xdh_wipe(acc, sizeof acc);
+	lf_wipe(v, sizeof v);
+	lf_wipe(d, sizeof d);
+	lf_wipe(acc, sizeof acc);
 }
 
 /* little-endian bytes (a value below 2^(bits n)) -> n limbs of `bits` bits */
@@ -126,9 +120,9 @@ static void ladder_via(const struct lf_xdh_ops *G, void (*dec)(int64_t *, const 
 	bytes_to_limbs(xz, n, bits, b, nbytes);
 	enc(b, z2);
 	bytes_to_limbs(xz + n, n, bits, b, nbytes);
-	lf_xdh_wipe(x2, sizeof x2);
-	lf_xdh_wipe(z2, sizeof z2);
-	lf_xdh_wipe(b, sizeof b);
+	lf_wipe(x2, sizeof x2);
+	lf_wipe(z2, sizeof z2);
+	lf_wipe(b, sizeof b);
 }
 
 #if LF_FE_WIDE
