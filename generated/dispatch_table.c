@@ -325,7 +325,7 @@ static const uint8_t *const lf_mpn_mul_orders[] = { lf_mpn_mul_order_generic };
 
 static const struct lf_variant lf_mpn_montmul_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)

@@ -175,7 +175,7 @@ LF_KERNEL_DECL void lf_mpn_mul_a64(uint64_t *rp, const uint64_t *ap, size_t an, 
 typedef void (*lf_mpn_montmul_fn)(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *, uint64_t, size_t);
 LF_KERNEL_DECL void lf_mpn_montmul_ref(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 #if defined(__x86_64__)
-/* ifma requires: adx avx avx512bw avx512f avx512ifma avx512vbmi bmi2 */
+/* ifma requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_ifma(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);

@@ -18,7 +18,7 @@
  *    {bp,n} or {np,n} (rp is the accumulator; lf_bi_montgomery_* copy the JDK's
  *    arrays, so product == a is fine there); ap == bp (squaring) is allowed.
  *    n == 0 touches no memory. Constant time: no branch or address depends on a, b or N.
- * Requires CPU features: adx avx avx512bw avx512f avx512ifma avx512vbmi bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2)
+ * Requires CPU features: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2)
  *   (including lf_mpn_montmul_adx, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
@@ -36,26 +36,31 @@
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ifma_max = 64
- *   ifma_min = 16
+ *   ifma_min = 10
+ *   lookahead_upto = 6
  *   split_upto = 0
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_montmul_ifma is an entry that
  * saves rdi, rsi, xmm8-xmm15 (written here or by lf_mpn_montmul_adx), moves its arguments
  * (rcx, rdx, r8, r9, 2 from the stack) into the SysV registers and calls this body,
  * lf_mpn_montmul_ifma_sysv.
- * 4400 instructions.
+ * 6322 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	/* size dispatch before the frame: other sizes run lf_mpn_montmul_adx */
 	vzeroupper
-	cmpq	$16, %r9
+	cmpq	$10, %r9
 	jb	LF_BODY(lf_mpn_montmul_adx)
 	cmpq	$64, %r9
 	ja	LF_BODY(lf_mpn_montmul_adx)
 	/* end of size dispatch */
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -68,85 +73,103 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
-	subq	$2704, %rsp
-	.cfi_adjust_cfa_offset 2704
-	LF_SEH_STACKALLOC(2704)
+	subq	$2792, %rsp
+	.cfi_adjust_cfa_offset 2792
+	LF_SEH_STACKALLOC(2792)
 	LF_SEH_ENDPROLOGUE
-	movq	%rcx, %rax
-	leaq	32(%rsp), %r10
-	addq	$63, %r10
-	andq	$-64, %r10
+	leaq	112(%rsp), %rax
+	addq	$63, %rax
+	andq	$-64, %rax
 	movq	%rdi, (%rsp)
-	movq	%rax, 8(%rsp)
+	movq	%rcx, 8(%rsp)
 	movq	%r9, 16(%rsp)
-	movq	$4503599627370495, %r11
-	andq	%r8, %r11
-	movq	%r9, %r8
-	shlq	$4, %r8
-	addq	$12, %r8
-	imulq	$1321528399, %r8, %r8
-	shrq	$34, %r8
-	imulq	$52, %r8, %rcx
+	movq	$4503599627370495, %r10
+	andq	%r8, %r10
+	movq	%r9, %r11
+	shlq	$4, %r11
+	addq	$12, %r11
+	imulq	$1321528399, %r11, %r11
+	shrq	$34, %r11
+	imulq	$52, %r11, %r8
 	movq	%r9, %rdi
 	shlq	$6, %rdi
-	subq	%rdi, %rcx
-	xorl	%ebx, %ebx
-	xorl	%ebp, %ebp
+	subq	%rdi, %r8
+	vmovq	%r8, %xmm8
+	negq	%r8
+	addq	$64, %r8
+	vmovq	%r8, %xmm9
+	xorl	%r8d, %r8d
+	movq	%r9, %rbx
+	movq	$-1, %rbp
+	movl	$254, %r12d
 .Llf_mpn_montmul_ifma_shift_b:
-	movq	(%rdx,%rbp,8), %r12
-	movq	%r12, %rdi
-	shldq	%cl, %rbx, %r12
-	movq	%r12, 1920(%r10,%rbp,8)
-	movq	%rdi, %rbx
-	addq	$1, %rbp
-	cmpq	%r9, %rbp
-	jnz	.Llf_mpn_montmul_ifma_shift_b
-	xorl	%r12d, %r12d
-	shldq	%cl, %rbx, %r12
-	movq	%r12, 1920(%r10,%rbp,8)
+	movq	$8, %r13
+	cmpq	$8, %rbx
+	cmovb	%rbx, %r13
+	bzhi	%r13, %rbp, %rdi
+	kmovb	%edi, %k1
+	leaq	1(%rbx), %r13
+	movq	$8, %rdi
+	cmpq	$8, %r13
+	cmovb	%r13, %rdi
+	bzhi	%rdi, %rbp, %rdi
+	andq	%r12, %rdi
+	kmovb	%edi, %k2
+	vmovdqu64	(%rdx,%r8,8), %zmm10{%k1}{z}
+	vmovdqu64	-8(%rdx,%r8,8), %zmm11{%k2}{z}
+	vpsllq	%xmm8, %zmm10, %zmm10
+	vpsrlq	%xmm9, %zmm11, %zmm11
+	vporq	%zmm11, %zmm10, %zmm10
+	vmovdqa64	%zmm10, 1920(%rax,%r8,8)
+	movl	$255, %r12d
+	addq	$8, %r8
+	subq	$8, %rbx
+	jnc	.Llf_mpn_montmul_ifma_shift_b
 	movq	$4503599627370495, %rdi
 	vpbroadcastq	%rdi, %zmm8
 	xorl	%edi, %edi
 	vpbroadcastq	%rdi, %zmm9
-	movq	$3253604552159331840, %rcx
-	vmovq	%rcx, %xmm10
+	movq	$3253604552159331840, %r8
+	vmovq	%r8, %xmm10
 	vpmovzxbq	%xmm10, %zmm10
-	movq	$578721382704613384, %rcx
-	vpbroadcastq	%rcx, %zmm11
+	movq	$578721382704613384, %r8
+	vpbroadcastq	%r8, %zmm11
 	vpunpcklqdq	%zmm11, %zmm9, %zmm11
 	vpshufb	%zmm11, %zmm10, %zmm10
-	movq	$506097522914230528, %rcx
-	vpbroadcastq	%rcx, %zmm11
+	movq	$506097522914230528, %r8
+	vpbroadcastq	%r8, %zmm11
 	vpaddb	%zmm11, %zmm10, %zmm10
-	movq	$288234774265332736, %rcx
-	vmovq	%rcx, %xmm11
+	movq	$288234774265332736, %r8
+	vmovq	%r8, %xmm11
 	vpmovzxbq	%xmm11, %zmm11
-	leaq	7(%r8), %rcx
-	shrq	$3, %rcx
-	cmpq	$3, %rcx
+	leaq	7(%r11), %r8
+	shrq	$3, %r8
+	cmpq	$2, %r8
+	je	.Llf_mpn_montmul_ifma_v2
+	cmpq	$3, %r8
 	je	.Llf_mpn_montmul_ifma_v3
-	cmpq	$4, %rcx
+	cmpq	$4, %r8
 	je	.Llf_mpn_montmul_ifma_v4
-	cmpq	$5, %rcx
+	cmpq	$5, %r8
 	je	.Llf_mpn_montmul_ifma_v5
-	cmpq	$6, %rcx
+	cmpq	$6, %r8
 	je	.Llf_mpn_montmul_ifma_v6
-	cmpq	$7, %rcx
+	cmpq	$7, %r8
 	je	.Llf_mpn_montmul_ifma_v7
-	cmpq	$8, %rcx
+	cmpq	$8, %r8
 	je	.Llf_mpn_montmul_ifma_v8
-	cmpq	$9, %rcx
+	cmpq	$9, %r8
 	je	.Llf_mpn_montmul_ifma_v9
 	jmp	.Llf_mpn_montmul_ifma_v10
-.Llf_mpn_montmul_ifma_v3:
+.Llf_mpn_montmul_ifma_v2:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -154,12 +177,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -167,65 +190,39 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -235,11 +232,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -248,291 +245,298 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
-	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v3:
-/* LLVM-MCA-BEGIN amm52 digits=24 */
-	movq	(%rdi), %rdx
+	movq	$4503599627370495, %r9
+	movq	640(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 24(%rsp)
+	movq	648(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 32(%rsp)
+	movq	648(%rax), %r8
+	imulq	%r10, %r8
+	movq	%r8, 40(%rsp)
+	vpbroadcastq	8(%rax), %zmm12
+	vpbroadcastq	16(%rax), %zmm13
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpmadd52luq	1280(%rax), %zmm13, %zmm14
+	vpmadd52huq	1280(%rax), %zmm12, %zmm14
+	vmovdqa64	%zmm14, 1920(%rax)
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpmadd52luq	1344(%rax), %zmm13, %zmm14
+	vpmadd52huq	1344(%rax), %zmm12, %zmm14
+	vmovdqa64	%zmm14, 1984(%rax)
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	leaq	1280(%rax), %rsi
+	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm12
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm12, %zmm8
-	vpmadd52luq	64(%r10), %zmm12, %zmm10
-	vpmadd52luq	128(%r10), %zmm12, %zmm11
-	addq	%rdx, %rax
-	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
-	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm13
-	mulxq	%rcx, %rbp, %rdx
-	addq	%rbp, %rax
-	adcq	%rdx, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm13, %zmm8
-	vpmadd52luq	704(%r10), %zmm13, %zmm10
-	vpmadd52luq	768(%r10), %zmm13, %zmm11
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	(%rax), %rbx, %rdi
+	movq	%rbx, %rdx
+	imulq	%r10, %rdx
+	andq	%r9, %rdx
+	vpxorq	%zmm13, %zmm13, %zmm13
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_ifma_digits_v2
+	movq	%rbx, %rbp
+	jmp	.Llf_mpn_montmul_ifma_digits_odd_v2
+.Llf_mpn_montmul_ifma_digits_v2:
+/* LLVM-MCA-BEGIN amm52 lookahead x2 digits=16 */
+	vpbroadcastq	%rdx, %zmm17
+	vpaddq	%zmm13, %zmm10, %zmm18
+	valignq	$2, %zmm18, %zmm18, %zmm18
+	vpmadd52luq	(%rax), %zmm12, %zmm13
+	vpmadd52luq	64(%rax), %zmm12, %zmm14
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52huq	(%rax), %zmm12, %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52huq	64(%rax), %zmm12, %zmm16
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbp
+	vpmadd52luq	640(%rax), %zmm17, %zmm13
+	vpmadd52luq	704(%rax), %zmm17, %zmm14
+	vpmadd52huq	640(%rax), %zmm17, %zmm15
+	vpmadd52huq	704(%rax), %zmm17, %zmm16
+	vpaddq	%zmm13, %zmm10, %zmm10
+	vpaddq	%zmm14, %zmm11, %zmm11
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm9, %zmm11
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm12, %zmm8
-	vpmadd52huq	640(%r10), %zmm13, %zmm8
-	vpmadd52huq	64(%r10), %zmm12, %zmm10
-	vpmadd52huq	704(%r10), %zmm13, %zmm10
-	vpmadd52huq	128(%r10), %zmm12, %zmm11
-	vpmadd52huq	768(%r10), %zmm13, %zmm11
-	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v3
+	shrq	$12, %r13
+	addq	%r9, %rbx
+	adcq	$0, %rdi
+	addq	%r8, %rbx
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbx
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbx
+	addq	%r8, %rbx
+	leaq	(%rbx,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm18, %rcx
+	addq	%rdi, %rcx
+	addq	%rbp, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm12
+	mulxq	(%rax), %rbp, %rdi
+	addq	%rbp, %rbx
+	leaq	(%rbx,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+.Llf_mpn_montmul_ifma_digits_odd_v2:
+	vpbroadcastq	%rdx, %zmm17
+	vpaddq	%zmm15, %zmm10, %zmm18
+	valignq	$2, %zmm18, %zmm18, %zmm18
+	vpmadd52luq	(%rax), %zmm12, %zmm15
+	vpmadd52luq	64(%rax), %zmm12, %zmm16
+	vpxorq	%zmm13, %zmm13, %zmm13
+	vpmadd52huq	(%rax), %zmm12, %zmm13
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpmadd52huq	64(%rax), %zmm12, %zmm14
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbx
+	vpmadd52luq	640(%rax), %zmm17, %zmm15
+	vpmadd52luq	704(%rax), %zmm17, %zmm16
+	vpmadd52huq	640(%rax), %zmm17, %zmm13
+	vpmadd52huq	704(%rax), %zmm17, %zmm14
+	vpaddq	%zmm15, %zmm10, %zmm10
+	vpaddq	%zmm16, %zmm11, %zmm11
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm9, %zmm11
+	shrq	$12, %r13
+	addq	%r9, %rbp
+	adcq	$0, %rdi
+	addq	%r8, %rbp
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbp
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbp
+	addq	%r8, %rbp
+	leaq	(%rbp,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm18, %rcx
+	addq	%rdi, %rcx
+	addq	%rbx, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm12
+	mulxq	(%rax), %rbx, %rdi
+	addq	%rbx, %rbp
+	leaq	(%rbp,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digits_v2
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm9, 192(%r10)
-	vmovdqa64	%zmm9, 256(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$2, %r8
-.Llf_mpn_montmul_ifma_pack:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract
+	vpaddq	%zmm13, %zmm10, %zmm10
+	vpaddq	%zmm14, %zmm11, %zmm11
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r8, %zmm12
+	vmovdqa64	%zmm12, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm13
+	vpsrlq	$52, %zmm10, %zmm12
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm12, %zmm14
+	vpaddq	%zmm14, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm14
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm12, %zmm14, %zmm12
+	vpaddq	%zmm12, %zmm11, %zmm11
+	valignq	$7, %zmm14, %zmm9, %zmm12
+	vmovq	%xmm12, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm13, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm13, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm12
+	vpcmpq	$1, %zmm9, %zmm12, %k1
+	vpcmpeqq	%zmm9, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm13, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpsubq	704(%rax), %zmm11, %zmm14
+	vpcmpq	$1, %zmm9, %zmm14, %k1
+	vpcmpeqq	%zmm9, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm13, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm12{%k1}
+	vpsllq	$52, %zmm12, %zmm9
+	vpsrlq	$12, %zmm12, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm12, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm14{%k1}
+	vpsllq	$52, %zmm14, %zmm9
+	vpsrlq	$12, %zmm14, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm14, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v4:
+.Llf_mpn_montmul_ifma_v3:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -540,12 +544,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -553,12 +557,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -566,78 +570,52 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -647,11 +625,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -660,11 +638,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -673,298 +651,365 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
-	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v4:
-/* LLVM-MCA-BEGIN amm52 digits=32 */
-	movq	(%rdi), %rdx
+	movq	$4503599627370495, %r9
+	movq	640(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 24(%rsp)
+	movq	648(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 32(%rsp)
+	movq	648(%rax), %r8
+	imulq	%r10, %r8
+	movq	%r8, 40(%rsp)
+	vpbroadcastq	8(%rax), %zmm13
+	vpbroadcastq	16(%rax), %zmm14
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52luq	1280(%rax), %zmm14, %zmm15
+	vpmadd52huq	1280(%rax), %zmm13, %zmm15
+	vmovdqa64	%zmm15, 1920(%rax)
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52luq	1344(%rax), %zmm14, %zmm15
+	vpmadd52huq	1344(%rax), %zmm13, %zmm15
+	vmovdqa64	%zmm15, 1984(%rax)
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52luq	1408(%rax), %zmm14, %zmm15
+	vpmadd52huq	1408(%rax), %zmm13, %zmm15
+	vmovdqa64	%zmm15, 2048(%rax)
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	leaq	1280(%rax), %rsi
+	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm13
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm13, %zmm8
-	vpmadd52luq	64(%r10), %zmm13, %zmm10
-	vpmadd52luq	128(%r10), %zmm13, %zmm11
-	vpmadd52luq	192(%r10), %zmm13, %zmm12
-	addq	%rdx, %rax
-	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
-	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm14
-	mulxq	%rcx, %rdx, %rbp
-	addq	%rdx, %rax
-	adcq	%rbp, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm14, %zmm8
-	vpmadd52luq	704(%r10), %zmm14, %zmm10
-	vpmadd52luq	768(%r10), %zmm14, %zmm11
-	vpmadd52luq	832(%r10), %zmm14, %zmm12
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	(%rax), %rbx, %rdi
+	movq	%rbx, %rdx
+	imulq	%r10, %rdx
+	andq	%r9, %rdx
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_ifma_digits_v3
+	movq	%rbx, %rbp
+	jmp	.Llf_mpn_montmul_ifma_digits_odd_v3
+.Llf_mpn_montmul_ifma_digits_v3:
+/* LLVM-MCA-BEGIN amm52 lookahead x2 digits=24 */
+	vpbroadcastq	%rdx, %zmm20
+	vpaddq	%zmm14, %zmm10, %zmm21
+	valignq	$2, %zmm21, %zmm21, %zmm21
+	vpmadd52luq	(%rax), %zmm13, %zmm14
+	vpmadd52luq	64(%rax), %zmm13, %zmm15
+	vpmadd52luq	128(%rax), %zmm13, %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52huq	(%rax), %zmm13, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52huq	64(%rax), %zmm13, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpmadd52huq	128(%rax), %zmm13, %zmm19
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbp
+	vpmadd52luq	640(%rax), %zmm20, %zmm14
+	vpmadd52luq	704(%rax), %zmm20, %zmm15
+	vpmadd52luq	768(%rax), %zmm20, %zmm16
+	vpmadd52huq	640(%rax), %zmm20, %zmm17
+	vpmadd52huq	704(%rax), %zmm20, %zmm18
+	vpmadd52huq	768(%rax), %zmm20, %zmm19
+	vpaddq	%zmm14, %zmm10, %zmm10
+	vpaddq	%zmm15, %zmm11, %zmm11
+	vpaddq	%zmm16, %zmm12, %zmm12
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm9, %zmm12
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm13, %zmm8
-	vpmadd52huq	640(%r10), %zmm14, %zmm8
-	vpmadd52huq	64(%r10), %zmm13, %zmm10
-	vpmadd52huq	704(%r10), %zmm14, %zmm10
-	vpmadd52huq	128(%r10), %zmm13, %zmm11
-	vpmadd52huq	768(%r10), %zmm14, %zmm11
-	vpmadd52huq	192(%r10), %zmm13, %zmm12
-	vpmadd52huq	832(%r10), %zmm14, %zmm12
-	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v4
+	shrq	$12, %r13
+	addq	%r9, %rbx
+	adcq	$0, %rdi
+	addq	%r8, %rbx
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbx
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbx
+	addq	%r8, %rbx
+	leaq	(%rbx,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm21, %rcx
+	addq	%rdi, %rcx
+	addq	%rbp, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm13
+	mulxq	(%rax), %rbp, %rdi
+	addq	%rbp, %rbx
+	leaq	(%rbx,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+.Llf_mpn_montmul_ifma_digits_odd_v3:
+	vpbroadcastq	%rdx, %zmm20
+	vpaddq	%zmm17, %zmm10, %zmm21
+	valignq	$2, %zmm21, %zmm21, %zmm21
+	vpmadd52luq	(%rax), %zmm13, %zmm17
+	vpmadd52luq	64(%rax), %zmm13, %zmm18
+	vpmadd52luq	128(%rax), %zmm13, %zmm19
+	vpxorq	%zmm14, %zmm14, %zmm14
+	vpmadd52huq	(%rax), %zmm13, %zmm14
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52huq	64(%rax), %zmm13, %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52huq	128(%rax), %zmm13, %zmm16
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbx
+	vpmadd52luq	640(%rax), %zmm20, %zmm17
+	vpmadd52luq	704(%rax), %zmm20, %zmm18
+	vpmadd52luq	768(%rax), %zmm20, %zmm19
+	vpmadd52huq	640(%rax), %zmm20, %zmm14
+	vpmadd52huq	704(%rax), %zmm20, %zmm15
+	vpmadd52huq	768(%rax), %zmm20, %zmm16
+	vpaddq	%zmm17, %zmm10, %zmm10
+	vpaddq	%zmm18, %zmm11, %zmm11
+	vpaddq	%zmm19, %zmm12, %zmm12
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm9, %zmm12
+	shrq	$12, %r13
+	addq	%r9, %rbp
+	adcq	$0, %rdi
+	addq	%r8, %rbp
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbp
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbp
+	addq	%r8, %rbp
+	leaq	(%rbp,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm21, %rcx
+	addq	%rdi, %rcx
+	addq	%rbx, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm13
+	mulxq	(%rax), %rbx, %rdi
+	addq	%rbx, %rbp
+	leaq	(%rbp,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digits_v3
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm9, 256(%r10)
-	vmovdqa64	%zmm9, 320(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$3, %r8
-.Llf_mpn_montmul_ifma_pack_2:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_2
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_2:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_2
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_2:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_2
+	vpaddq	%zmm14, %zmm10, %zmm10
+	vpaddq	%zmm15, %zmm11, %zmm11
+	vpaddq	%zmm16, %zmm12, %zmm12
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r8, %zmm13
+	vmovdqa64	%zmm13, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm14
+	vpsrlq	$52, %zmm10, %zmm13
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm13, %zmm15
+	vpaddq	%zmm15, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm15
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm13, %zmm15, %zmm13
+	vpaddq	%zmm13, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm13
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm15, %zmm13, %zmm15
+	vpaddq	%zmm15, %zmm12, %zmm12
+	valignq	$7, %zmm13, %zmm9, %zmm13
+	vmovq	%xmm13, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm14, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm14, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm14, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm13
+	vpcmpq	$1, %zmm9, %zmm13, %k1
+	vpcmpeqq	%zmm9, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm14, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpsubq	704(%rax), %zmm11, %zmm15
+	vpcmpq	$1, %zmm9, %zmm15, %k1
+	vpcmpeqq	%zmm9, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm14, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpsubq	768(%rax), %zmm12, %zmm16
+	vpcmpq	$1, %zmm9, %zmm16, %k1
+	vpcmpeqq	%zmm9, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm14, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm13{%k1}
+	vpsllq	$52, %zmm13, %zmm9
+	vpsrlq	$12, %zmm13, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm13, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm15{%k1}
+	vpsllq	$52, %zmm15, %zmm9
+	vpsrlq	$12, %zmm15, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm15, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm16{%k1}
+	vpsllq	$52, %zmm16, %zmm9
+	vpsrlq	$12, %zmm16, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm16, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v5:
+.Llf_mpn_montmul_ifma_v4:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -972,12 +1017,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -985,12 +1030,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -998,12 +1043,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1011,91 +1056,65 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 256(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -1105,11 +1124,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1118,11 +1137,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1131,11 +1150,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1144,305 +1163,432 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
+	vmovdqa64	%zmm12, 1472(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
 	vmovdqa64	%zmm9, %zmm13
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
-	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v5:
-/* LLVM-MCA-BEGIN amm52 digits=40 */
-	movq	(%rdi), %rdx
+	movq	$4503599627370495, %r9
+	movq	640(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 24(%rsp)
+	movq	648(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 32(%rsp)
+	movq	648(%rax), %r8
+	imulq	%r10, %r8
+	movq	%r8, 40(%rsp)
+	vpbroadcastq	8(%rax), %zmm14
+	vpbroadcastq	16(%rax), %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52luq	1280(%rax), %zmm15, %zmm16
+	vpmadd52huq	1280(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 1920(%rax)
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52luq	1344(%rax), %zmm15, %zmm16
+	vpmadd52huq	1344(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 1984(%rax)
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52luq	1408(%rax), %zmm15, %zmm16
+	vpmadd52huq	1408(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 2048(%rax)
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52luq	1472(%rax), %zmm15, %zmm16
+	vpmadd52huq	1472(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 2112(%rax)
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	leaq	1280(%rax), %rsi
+	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm14
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm14, %zmm8
-	vpmadd52luq	64(%r10), %zmm14, %zmm10
-	vpmadd52luq	128(%r10), %zmm14, %zmm11
-	vpmadd52luq	192(%r10), %zmm14, %zmm12
-	vpmadd52luq	256(%r10), %zmm14, %zmm13
-	addq	%rdx, %rax
-	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
-	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm15
-	mulxq	%rcx, %rdx, %rbp
-	addq	%rdx, %rax
-	adcq	%rbp, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm15, %zmm8
-	vpmadd52luq	704(%r10), %zmm15, %zmm10
-	vpmadd52luq	768(%r10), %zmm15, %zmm11
-	vpmadd52luq	832(%r10), %zmm15, %zmm12
-	vpmadd52luq	896(%r10), %zmm15, %zmm13
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	(%rax), %rbx, %rdi
+	movq	%rbx, %rdx
+	imulq	%r10, %rdx
+	andq	%r9, %rdx
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_ifma_digits_v4
+	movq	%rbx, %rbp
+	jmp	.Llf_mpn_montmul_ifma_digits_odd_v4
+.Llf_mpn_montmul_ifma_digits_v4:
+/* LLVM-MCA-BEGIN amm52 lookahead x2 digits=32 */
+	vpbroadcastq	%rdx, %zmm23
+	vpaddq	%zmm15, %zmm10, %zmm24
+	valignq	$2, %zmm24, %zmm24, %zmm24
+	vpmadd52luq	(%rax), %zmm14, %zmm15
+	vpmadd52luq	64(%rax), %zmm14, %zmm16
+	vpmadd52luq	128(%rax), %zmm14, %zmm17
+	vpmadd52luq	192(%rax), %zmm14, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpmadd52huq	(%rax), %zmm14, %zmm19
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpmadd52huq	64(%rax), %zmm14, %zmm20
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpmadd52huq	128(%rax), %zmm14, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpmadd52huq	192(%rax), %zmm14, %zmm22
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbp
+	vpmadd52luq	640(%rax), %zmm23, %zmm15
+	vpmadd52luq	704(%rax), %zmm23, %zmm16
+	vpmadd52luq	768(%rax), %zmm23, %zmm17
+	vpmadd52luq	832(%rax), %zmm23, %zmm18
+	vpmadd52huq	640(%rax), %zmm23, %zmm19
+	vpmadd52huq	704(%rax), %zmm23, %zmm20
+	vpmadd52huq	768(%rax), %zmm23, %zmm21
+	vpmadd52huq	832(%rax), %zmm23, %zmm22
+	vpaddq	%zmm15, %zmm10, %zmm10
+	vpaddq	%zmm16, %zmm11, %zmm11
+	vpaddq	%zmm17, %zmm12, %zmm12
+	vpaddq	%zmm18, %zmm13, %zmm13
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
 	valignq	$1, %zmm13, %zmm9, %zmm13
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm14, %zmm8
-	vpmadd52huq	640(%r10), %zmm15, %zmm8
-	vpmadd52huq	64(%r10), %zmm14, %zmm10
-	vpmadd52huq	704(%r10), %zmm15, %zmm10
-	vpmadd52huq	128(%r10), %zmm14, %zmm11
-	vpmadd52huq	768(%r10), %zmm15, %zmm11
-	vpmadd52huq	192(%r10), %zmm14, %zmm12
-	vpmadd52huq	832(%r10), %zmm15, %zmm12
-	vpmadd52huq	256(%r10), %zmm14, %zmm13
-	vpmadd52huq	896(%r10), %zmm15, %zmm13
-	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v5
+	shrq	$12, %r13
+	addq	%r9, %rbx
+	adcq	$0, %rdi
+	addq	%r8, %rbx
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbx
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbx
+	addq	%r8, %rbx
+	leaq	(%rbx,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm24, %rcx
+	addq	%rdi, %rcx
+	addq	%rbp, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm14
+	mulxq	(%rax), %rbp, %rdi
+	addq	%rbp, %rbx
+	leaq	(%rbx,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+.Llf_mpn_montmul_ifma_digits_odd_v4:
+	vpbroadcastq	%rdx, %zmm23
+	vpaddq	%zmm19, %zmm10, %zmm24
+	valignq	$2, %zmm24, %zmm24, %zmm24
+	vpmadd52luq	(%rax), %zmm14, %zmm19
+	vpmadd52luq	64(%rax), %zmm14, %zmm20
+	vpmadd52luq	128(%rax), %zmm14, %zmm21
+	vpmadd52luq	192(%rax), %zmm14, %zmm22
+	vpxorq	%zmm15, %zmm15, %zmm15
+	vpmadd52huq	(%rax), %zmm14, %zmm15
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52huq	64(%rax), %zmm14, %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52huq	128(%rax), %zmm14, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52huq	192(%rax), %zmm14, %zmm18
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbx
+	vpmadd52luq	640(%rax), %zmm23, %zmm19
+	vpmadd52luq	704(%rax), %zmm23, %zmm20
+	vpmadd52luq	768(%rax), %zmm23, %zmm21
+	vpmadd52luq	832(%rax), %zmm23, %zmm22
+	vpmadd52huq	640(%rax), %zmm23, %zmm15
+	vpmadd52huq	704(%rax), %zmm23, %zmm16
+	vpmadd52huq	768(%rax), %zmm23, %zmm17
+	vpmadd52huq	832(%rax), %zmm23, %zmm18
+	vpaddq	%zmm19, %zmm10, %zmm10
+	vpaddq	%zmm20, %zmm11, %zmm11
+	vpaddq	%zmm21, %zmm12, %zmm12
+	vpaddq	%zmm22, %zmm13, %zmm13
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm9, %zmm13
+	shrq	$12, %r13
+	addq	%r9, %rbp
+	adcq	$0, %rdi
+	addq	%r8, %rbp
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbp
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbp
+	addq	%r8, %rbp
+	leaq	(%rbp,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm24, %rcx
+	addq	%rdi, %rcx
+	addq	%rbx, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm14
+	mulxq	(%rax), %rbx, %rdi
+	addq	%rbx, %rbp
+	leaq	(%rbp,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digits_v4
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm13, 256(%r10)
-	vmovdqa64	%zmm9, 320(%r10)
-	vmovdqa64	%zmm9, 384(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$3, %r8
-.Llf_mpn_montmul_ifma_pack_3:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_3
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_3:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_3
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_3:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_3
+	vpaddq	%zmm15, %zmm10, %zmm10
+	vpaddq	%zmm16, %zmm11, %zmm11
+	vpaddq	%zmm17, %zmm12, %zmm12
+	vpaddq	%zmm18, %zmm13, %zmm13
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r8, %zmm14
+	vmovdqa64	%zmm14, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm15
+	vpsrlq	$52, %zmm10, %zmm14
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm14, %zmm16
+	vpaddq	%zmm16, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm16
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm14, %zmm16, %zmm14
+	vpaddq	%zmm14, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm14
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm16, %zmm14, %zmm16
+	vpaddq	%zmm16, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm16
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm14, %zmm16, %zmm14
+	vpaddq	%zmm14, %zmm13, %zmm13
+	valignq	$7, %zmm16, %zmm9, %zmm14
+	vmovq	%xmm14, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm15, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm15, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm15, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm15, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm14
+	vpcmpq	$1, %zmm9, %zmm14, %k1
+	vpcmpeqq	%zmm9, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm15, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpsubq	704(%rax), %zmm11, %zmm16
+	vpcmpq	$1, %zmm9, %zmm16, %k1
+	vpcmpeqq	%zmm9, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm15, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpsubq	768(%rax), %zmm12, %zmm17
+	vpcmpq	$1, %zmm9, %zmm17, %k1
+	vpcmpeqq	%zmm9, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm15, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpsubq	832(%rax), %zmm13, %zmm18
+	vpcmpq	$1, %zmm9, %zmm18, %k1
+	vpcmpeqq	%zmm9, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm15, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm14{%k1}
+	vpsllq	$52, %zmm14, %zmm9
+	vpsrlq	$12, %zmm14, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm14, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm16{%k1}
+	vpsllq	$52, %zmm16, %zmm9
+	vpsrlq	$12, %zmm16, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm16, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm17{%k1}
+	vpsllq	$52, %zmm17, %zmm9
+	vpsrlq	$12, %zmm17, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm17, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm18{%k1}
+	vpsllq	$52, %zmm18, %zmm9
+	vpsrlq	$12, %zmm18, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm18, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v6:
+.Llf_mpn_montmul_ifma_v5:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1450,12 +1596,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1463,12 +1609,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1476,12 +1622,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1489,12 +1635,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1502,104 +1648,78 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 256(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 320(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 256(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 896(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -1609,11 +1729,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1622,11 +1742,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1635,11 +1755,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1648,11 +1768,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
+	vmovdqa64	%zmm12, 1472(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -1661,312 +1781,499 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%r10)
+	vmovdqa64	%zmm12, 1536(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
-	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v6:
-/* LLVM-MCA-BEGIN amm52 digits=48 */
-	movq	(%rdi), %rdx
+	movq	$4503599627370495, %r9
+	movq	640(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 24(%rsp)
+	movq	648(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 32(%rsp)
+	movq	648(%rax), %r8
+	imulq	%r10, %r8
+	movq	%r8, 40(%rsp)
+	vpbroadcastq	8(%rax), %zmm15
+	vpbroadcastq	16(%rax), %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52luq	1280(%rax), %zmm16, %zmm17
+	vpmadd52huq	1280(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 1920(%rax)
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52luq	1344(%rax), %zmm16, %zmm17
+	vpmadd52huq	1344(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 1984(%rax)
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52luq	1408(%rax), %zmm16, %zmm17
+	vpmadd52huq	1408(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 2048(%rax)
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52luq	1472(%rax), %zmm16, %zmm17
+	vpmadd52huq	1472(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 2112(%rax)
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52luq	1536(%rax), %zmm16, %zmm17
+	vpmadd52huq	1536(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 2176(%rax)
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	leaq	1280(%rax), %rsi
+	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm15
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm15, %zmm8
-	vpmadd52luq	64(%r10), %zmm15, %zmm10
-	vpmadd52luq	128(%r10), %zmm15, %zmm11
-	vpmadd52luq	192(%r10), %zmm15, %zmm12
-	vpmadd52luq	256(%r10), %zmm15, %zmm13
-	vpmadd52luq	320(%r10), %zmm15, %zmm14
-	addq	%rdx, %rax
-	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
-	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm16
-	mulxq	%rcx, %rbp, %rdx
-	addq	%rbp, %rax
-	adcq	%rdx, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm16, %zmm8
-	vpmadd52luq	704(%r10), %zmm16, %zmm10
-	vpmadd52luq	768(%r10), %zmm16, %zmm11
-	vpmadd52luq	832(%r10), %zmm16, %zmm12
-	vpmadd52luq	896(%r10), %zmm16, %zmm13
-	vpmadd52luq	960(%r10), %zmm16, %zmm14
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	(%rax), %rdi, %rbx
+	movq	%rdi, %rdx
+	imulq	%r10, %rdx
+	andq	%r9, %rdx
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpxorq	%zmm25, %zmm25, %zmm25
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_ifma_digits_v5
+	movq	%rdi, %rbp
+	jmp	.Llf_mpn_montmul_ifma_digits_odd_v5
+.Llf_mpn_montmul_ifma_digits_v5:
+/* LLVM-MCA-BEGIN amm52 lookahead x2 digits=40 */
+	vpbroadcastq	%rdx, %zmm26
+	vpaddq	%zmm16, %zmm10, %zmm27
+	valignq	$2, %zmm27, %zmm27, %zmm27
+	vpmadd52luq	(%rax), %zmm15, %zmm16
+	vpmadd52luq	64(%rax), %zmm15, %zmm17
+	vpmadd52luq	128(%rax), %zmm15, %zmm18
+	vpmadd52luq	192(%rax), %zmm15, %zmm19
+	vpmadd52luq	256(%rax), %zmm15, %zmm20
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpmadd52huq	(%rax), %zmm15, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpmadd52huq	64(%rax), %zmm15, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpmadd52huq	128(%rax), %zmm15, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpmadd52huq	192(%rax), %zmm15, %zmm24
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpmadd52huq	256(%rax), %zmm15, %zmm25
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbp
+	vpmadd52luq	640(%rax), %zmm26, %zmm16
+	vpmadd52luq	704(%rax), %zmm26, %zmm17
+	vpmadd52luq	768(%rax), %zmm26, %zmm18
+	vpmadd52luq	832(%rax), %zmm26, %zmm19
+	vpmadd52luq	896(%rax), %zmm26, %zmm20
+	vpmadd52huq	640(%rax), %zmm26, %zmm21
+	vpmadd52huq	704(%rax), %zmm26, %zmm22
+	vpmadd52huq	768(%rax), %zmm26, %zmm23
+	vpmadd52huq	832(%rax), %zmm26, %zmm24
+	vpmadd52huq	896(%rax), %zmm26, %zmm25
+	vpaddq	%zmm16, %zmm10, %zmm10
+	vpaddq	%zmm17, %zmm11, %zmm11
+	vpaddq	%zmm18, %zmm12, %zmm12
+	vpaddq	%zmm19, %zmm13, %zmm13
+	vpaddq	%zmm20, %zmm14, %zmm14
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
 	valignq	$1, %zmm13, %zmm14, %zmm13
 	valignq	$1, %zmm14, %zmm9, %zmm14
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm15, %zmm8
-	vpmadd52huq	640(%r10), %zmm16, %zmm8
-	vpmadd52huq	64(%r10), %zmm15, %zmm10
-	vpmadd52huq	704(%r10), %zmm16, %zmm10
-	vpmadd52huq	128(%r10), %zmm15, %zmm11
-	vpmadd52huq	768(%r10), %zmm16, %zmm11
-	vpmadd52huq	192(%r10), %zmm15, %zmm12
-	vpmadd52huq	832(%r10), %zmm16, %zmm12
-	vpmadd52huq	256(%r10), %zmm15, %zmm13
-	vpmadd52huq	896(%r10), %zmm16, %zmm13
-	vpmadd52huq	320(%r10), %zmm15, %zmm14
-	vpmadd52huq	960(%r10), %zmm16, %zmm14
-	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v6
+	shrq	$12, %r13
+	addq	%r9, %rdi
+	adcq	$0, %rbx
+	addq	%r8, %rdi
+	adcq	$0, %rbx
+	shrdq	$52, %rbx, %rdi
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rdi
+	addq	%r8, %rdi
+	leaq	(%rdi,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rbx
+	imulq	%rdx, %rbx
+	andq	%r9, %rbx
+	vmovq	%xmm27, %rcx
+	addq	%rbx, %rcx
+	addq	%rbp, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm15
+	mulxq	(%rax), %rbp, %rbx
+	addq	%rbp, %rdi
+	leaq	(%rdi,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+.Llf_mpn_montmul_ifma_digits_odd_v5:
+	vpbroadcastq	%rdx, %zmm26
+	vpaddq	%zmm21, %zmm10, %zmm27
+	valignq	$2, %zmm27, %zmm27, %zmm27
+	vpmadd52luq	(%rax), %zmm15, %zmm21
+	vpmadd52luq	64(%rax), %zmm15, %zmm22
+	vpmadd52luq	128(%rax), %zmm15, %zmm23
+	vpmadd52luq	192(%rax), %zmm15, %zmm24
+	vpmadd52luq	256(%rax), %zmm15, %zmm25
+	vpxorq	%zmm16, %zmm16, %zmm16
+	vpmadd52huq	(%rax), %zmm15, %zmm16
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52huq	64(%rax), %zmm15, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52huq	128(%rax), %zmm15, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpmadd52huq	192(%rax), %zmm15, %zmm19
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpmadd52huq	256(%rax), %zmm15, %zmm20
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rdi
+	vpmadd52luq	640(%rax), %zmm26, %zmm21
+	vpmadd52luq	704(%rax), %zmm26, %zmm22
+	vpmadd52luq	768(%rax), %zmm26, %zmm23
+	vpmadd52luq	832(%rax), %zmm26, %zmm24
+	vpmadd52luq	896(%rax), %zmm26, %zmm25
+	vpmadd52huq	640(%rax), %zmm26, %zmm16
+	vpmadd52huq	704(%rax), %zmm26, %zmm17
+	vpmadd52huq	768(%rax), %zmm26, %zmm18
+	vpmadd52huq	832(%rax), %zmm26, %zmm19
+	vpmadd52huq	896(%rax), %zmm26, %zmm20
+	vpaddq	%zmm21, %zmm10, %zmm10
+	vpaddq	%zmm22, %zmm11, %zmm11
+	vpaddq	%zmm23, %zmm12, %zmm12
+	vpaddq	%zmm24, %zmm13, %zmm13
+	vpaddq	%zmm25, %zmm14, %zmm14
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm9, %zmm14
+	shrq	$12, %r13
+	addq	%r9, %rbp
+	adcq	$0, %rbx
+	addq	%r8, %rbp
+	adcq	$0, %rbx
+	shrdq	$52, %rbx, %rbp
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbp
+	addq	%r8, %rbp
+	leaq	(%rbp,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rbx
+	imulq	%rdx, %rbx
+	andq	%r9, %rbx
+	vmovq	%xmm27, %rcx
+	addq	%rbx, %rcx
+	addq	%rdi, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm15
+	mulxq	(%rax), %rdi, %rbx
+	addq	%rdi, %rbp
+	leaq	(%rbp,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digits_v5
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm13, 256(%r10)
-	vmovdqa64	%zmm14, 320(%r10)
-	vmovdqa64	%zmm9, 384(%r10)
-	vmovdqa64	%zmm9, 448(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$4, %r8
-.Llf_mpn_montmul_ifma_pack_4:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_4
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_4:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_4
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_4:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_4
+	vpaddq	%zmm16, %zmm10, %zmm10
+	vpaddq	%zmm17, %zmm11, %zmm11
+	vpaddq	%zmm18, %zmm12, %zmm12
+	vpaddq	%zmm19, %zmm13, %zmm13
+	vpaddq	%zmm20, %zmm14, %zmm14
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r8, %zmm15
+	vmovdqa64	%zmm15, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm16
+	vpsrlq	$52, %zmm10, %zmm15
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm15, %zmm17
+	vpaddq	%zmm17, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm17
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm15, %zmm17, %zmm15
+	vpaddq	%zmm15, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm15
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm17, %zmm15, %zmm17
+	vpaddq	%zmm17, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm17
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm15, %zmm17, %zmm15
+	vpaddq	%zmm15, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm15
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm17, %zmm15, %zmm17
+	vpaddq	%zmm17, %zmm14, %zmm14
+	valignq	$7, %zmm15, %zmm9, %zmm15
+	vmovq	%xmm15, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm16, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm16, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm16, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm16, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm16, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm15
+	vpcmpq	$1, %zmm9, %zmm15, %k1
+	vpcmpeqq	%zmm9, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm16, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpsubq	704(%rax), %zmm11, %zmm17
+	vpcmpq	$1, %zmm9, %zmm17, %k1
+	vpcmpeqq	%zmm9, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm16, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpsubq	768(%rax), %zmm12, %zmm18
+	vpcmpq	$1, %zmm9, %zmm18, %k1
+	vpcmpeqq	%zmm9, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm16, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpsubq	832(%rax), %zmm13, %zmm19
+	vpcmpq	$1, %zmm9, %zmm19, %k1
+	vpcmpeqq	%zmm9, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm16, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpsubq	896(%rax), %zmm14, %zmm20
+	vpcmpq	$1, %zmm9, %zmm20, %k1
+	vpcmpeqq	%zmm9, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm16, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm15{%k1}
+	vpsllq	$52, %zmm15, %zmm9
+	vpsrlq	$12, %zmm15, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm15, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm17{%k1}
+	vpsllq	$52, %zmm17, %zmm9
+	vpsrlq	$12, %zmm17, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm17, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm18{%k1}
+	vpsllq	$52, %zmm18, %zmm9
+	vpsrlq	$12, %zmm18, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm18, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm19{%k1}
+	vpsllq	$52, %zmm19, %zmm9
+	vpsrlq	$12, %zmm19, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm20{%k1}
+	vpsllq	$52, %zmm20, %zmm9
+	vpsrlq	$12, %zmm20, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm20, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v7:
+.Llf_mpn_montmul_ifma_v6:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1974,12 +2281,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -1987,12 +2294,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2000,12 +2307,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2013,12 +2320,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2026,12 +2333,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 256(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 256(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2039,117 +2346,91 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 320(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	312(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 384(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 320(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 896(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 960(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -2159,11 +2440,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2172,11 +2453,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2185,11 +2466,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2198,11 +2479,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
+	vmovdqa64	%zmm12, 1472(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2211,11 +2492,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%r10)
+	vmovdqa64	%zmm12, 1536(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2224,319 +2505,566 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%r10)
+	vmovdqa64	%zmm12, 1600(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
-	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v7:
-/* LLVM-MCA-BEGIN amm52 digits=56 */
-	movq	(%rdi), %rdx
+	movq	$4503599627370495, %r9
+	movq	640(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 24(%rsp)
+	movq	648(%rax), %r8
+	shlq	$12, %r8
+	movq	%r8, 32(%rsp)
+	movq	648(%rax), %r8
+	imulq	%r10, %r8
+	movq	%r8, 40(%rsp)
+	vpbroadcastq	8(%rax), %zmm16
+	vpbroadcastq	16(%rax), %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52luq	1280(%rax), %zmm17, %zmm18
+	vpmadd52huq	1280(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 1920(%rax)
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52luq	1344(%rax), %zmm17, %zmm18
+	vpmadd52huq	1344(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 1984(%rax)
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52luq	1408(%rax), %zmm17, %zmm18
+	vpmadd52huq	1408(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 2048(%rax)
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52luq	1472(%rax), %zmm17, %zmm18
+	vpmadd52huq	1472(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 2112(%rax)
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52luq	1536(%rax), %zmm17, %zmm18
+	vpmadd52huq	1536(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 2176(%rax)
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52luq	1600(%rax), %zmm17, %zmm18
+	vpmadd52huq	1600(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 2240(%rax)
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	leaq	1280(%rax), %rsi
+	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm16
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm16, %zmm8
-	vpmadd52luq	64(%r10), %zmm16, %zmm10
-	vpmadd52luq	128(%r10), %zmm16, %zmm11
-	vpmadd52luq	192(%r10), %zmm16, %zmm12
-	vpmadd52luq	256(%r10), %zmm16, %zmm13
-	vpmadd52luq	320(%r10), %zmm16, %zmm14
-	vpmadd52luq	384(%r10), %zmm16, %zmm15
-	addq	%rdx, %rax
-	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
-	andq	%rsi, %rdx
-	vpbroadcastq	%rdx, %zmm17
-	mulxq	%rcx, %rbp, %rdx
-	addq	%rbp, %rax
-	adcq	%rdx, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm17, %zmm8
-	vpmadd52luq	704(%r10), %zmm17, %zmm10
-	vpmadd52luq	768(%r10), %zmm17, %zmm11
-	vpmadd52luq	832(%r10), %zmm17, %zmm12
-	vpmadd52luq	896(%r10), %zmm17, %zmm13
-	vpmadd52luq	960(%r10), %zmm17, %zmm14
-	vpmadd52luq	1024(%r10), %zmm17, %zmm15
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	(%rax), %rbx, %rdi
+	movq	%rbx, %rdx
+	imulq	%r10, %rdx
+	andq	%r9, %rdx
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_ifma_digits_v6
+	movq	%rbx, %rbp
+	jmp	.Llf_mpn_montmul_ifma_digits_odd_v6
+.Llf_mpn_montmul_ifma_digits_v6:
+/* LLVM-MCA-BEGIN amm52 lookahead x2 digits=48 */
+	vpbroadcastq	%rdx, %zmm29
+	vpaddq	%zmm17, %zmm10, %zmm30
+	valignq	$2, %zmm30, %zmm30, %zmm30
+	vpmadd52luq	(%rax), %zmm16, %zmm17
+	vpmadd52luq	64(%rax), %zmm16, %zmm18
+	vpmadd52luq	128(%rax), %zmm16, %zmm19
+	vpmadd52luq	192(%rax), %zmm16, %zmm20
+	vpmadd52luq	256(%rax), %zmm16, %zmm21
+	vpmadd52luq	320(%rax), %zmm16, %zmm22
+	vpxorq	%zmm23, %zmm23, %zmm23
+	vpmadd52huq	(%rax), %zmm16, %zmm23
+	vpxorq	%zmm24, %zmm24, %zmm24
+	vpmadd52huq	64(%rax), %zmm16, %zmm24
+	vpxorq	%zmm25, %zmm25, %zmm25
+	vpmadd52huq	128(%rax), %zmm16, %zmm25
+	vpxorq	%zmm26, %zmm26, %zmm26
+	vpmadd52huq	192(%rax), %zmm16, %zmm26
+	vpxorq	%zmm27, %zmm27, %zmm27
+	vpmadd52huq	256(%rax), %zmm16, %zmm27
+	vpxorq	%zmm28, %zmm28, %zmm28
+	vpmadd52huq	320(%rax), %zmm16, %zmm28
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbp
+	vpmadd52luq	640(%rax), %zmm29, %zmm17
+	vpmadd52luq	704(%rax), %zmm29, %zmm18
+	vpmadd52luq	768(%rax), %zmm29, %zmm19
+	vpmadd52luq	832(%rax), %zmm29, %zmm20
+	vpmadd52luq	896(%rax), %zmm29, %zmm21
+	vpmadd52luq	960(%rax), %zmm29, %zmm22
+	vpmadd52huq	640(%rax), %zmm29, %zmm23
+	vpmadd52huq	704(%rax), %zmm29, %zmm24
+	vpmadd52huq	768(%rax), %zmm29, %zmm25
+	vpmadd52huq	832(%rax), %zmm29, %zmm26
+	vpmadd52huq	896(%rax), %zmm29, %zmm27
+	vpmadd52huq	960(%rax), %zmm29, %zmm28
+	vpaddq	%zmm17, %zmm10, %zmm10
+	vpaddq	%zmm18, %zmm11, %zmm11
+	vpaddq	%zmm19, %zmm12, %zmm12
+	vpaddq	%zmm20, %zmm13, %zmm13
+	vpaddq	%zmm21, %zmm14, %zmm14
+	vpaddq	%zmm22, %zmm15, %zmm15
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
 	valignq	$1, %zmm13, %zmm14, %zmm13
 	valignq	$1, %zmm14, %zmm15, %zmm14
 	valignq	$1, %zmm15, %zmm9, %zmm15
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm16, %zmm8
-	vpmadd52huq	640(%r10), %zmm17, %zmm8
-	vpmadd52huq	64(%r10), %zmm16, %zmm10
-	vpmadd52huq	704(%r10), %zmm17, %zmm10
-	vpmadd52huq	128(%r10), %zmm16, %zmm11
-	vpmadd52huq	768(%r10), %zmm17, %zmm11
-	vpmadd52huq	192(%r10), %zmm16, %zmm12
-	vpmadd52huq	832(%r10), %zmm17, %zmm12
-	vpmadd52huq	256(%r10), %zmm16, %zmm13
-	vpmadd52huq	896(%r10), %zmm17, %zmm13
-	vpmadd52huq	320(%r10), %zmm16, %zmm14
-	vpmadd52huq	960(%r10), %zmm17, %zmm14
-	vpmadd52huq	384(%r10), %zmm16, %zmm15
-	vpmadd52huq	1024(%r10), %zmm17, %zmm15
-	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v7
+	shrq	$12, %r13
+	addq	%r9, %rbx
+	adcq	$0, %rdi
+	addq	%r8, %rbx
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbx
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbx
+	addq	%r8, %rbx
+	leaq	(%rbx,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm30, %rcx
+	addq	%rdi, %rcx
+	addq	%rbp, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm16
+	mulxq	(%rax), %rbp, %rdi
+	addq	%rbp, %rbx
+	leaq	(%rbx,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+.Llf_mpn_montmul_ifma_digits_odd_v6:
+	vpbroadcastq	%rdx, %zmm29
+	vpaddq	%zmm23, %zmm10, %zmm30
+	valignq	$2, %zmm30, %zmm30, %zmm30
+	vpmadd52luq	(%rax), %zmm16, %zmm23
+	vpmadd52luq	64(%rax), %zmm16, %zmm24
+	vpmadd52luq	128(%rax), %zmm16, %zmm25
+	vpmadd52luq	192(%rax), %zmm16, %zmm26
+	vpmadd52luq	256(%rax), %zmm16, %zmm27
+	vpmadd52luq	320(%rax), %zmm16, %zmm28
+	vpxorq	%zmm17, %zmm17, %zmm17
+	vpmadd52huq	(%rax), %zmm16, %zmm17
+	vpxorq	%zmm18, %zmm18, %zmm18
+	vpmadd52huq	64(%rax), %zmm16, %zmm18
+	vpxorq	%zmm19, %zmm19, %zmm19
+	vpmadd52huq	128(%rax), %zmm16, %zmm19
+	vpxorq	%zmm20, %zmm20, %zmm20
+	vpmadd52huq	192(%rax), %zmm16, %zmm20
+	vpxorq	%zmm21, %zmm21, %zmm21
+	vpmadd52huq	256(%rax), %zmm16, %zmm21
+	vpxorq	%zmm22, %zmm22, %zmm22
+	vpmadd52huq	320(%rax), %zmm16, %zmm22
+	mulxq	24(%rsp), %r12, %r12
+	mulxq	32(%rsp), %r13, %rbx
+	vpmadd52luq	640(%rax), %zmm29, %zmm23
+	vpmadd52luq	704(%rax), %zmm29, %zmm24
+	vpmadd52luq	768(%rax), %zmm29, %zmm25
+	vpmadd52luq	832(%rax), %zmm29, %zmm26
+	vpmadd52luq	896(%rax), %zmm29, %zmm27
+	vpmadd52luq	960(%rax), %zmm29, %zmm28
+	vpmadd52huq	640(%rax), %zmm29, %zmm17
+	vpmadd52huq	704(%rax), %zmm29, %zmm18
+	vpmadd52huq	768(%rax), %zmm29, %zmm19
+	vpmadd52huq	832(%rax), %zmm29, %zmm20
+	vpmadd52huq	896(%rax), %zmm29, %zmm21
+	vpmadd52huq	960(%rax), %zmm29, %zmm22
+	vpaddq	%zmm23, %zmm10, %zmm10
+	vpaddq	%zmm24, %zmm11, %zmm11
+	vpaddq	%zmm25, %zmm12, %zmm12
+	vpaddq	%zmm26, %zmm13, %zmm13
+	vpaddq	%zmm27, %zmm14, %zmm14
+	vpaddq	%zmm28, %zmm15, %zmm15
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm9, %zmm15
+	shrq	$12, %r13
+	addq	%r9, %rbp
+	adcq	$0, %rdi
+	addq	%r8, %rbp
+	adcq	$0, %rdi
+	shrdq	$52, %rdi, %rbp
+	movq	(%rsi), %r8
+	imulq	8(%rax), %r8
+	andq	%r9, %r8
+	addq	%rcx, %rbp
+	addq	%r8, %rbp
+	leaq	(%rbp,%r13,1), %r8
+	addq	%r12, %r8
+	movq	40(%rsp), %r13
+	imulq	%rdx, %r13
+	movq	656(%rax), %rdi
+	imulq	%rdx, %rdi
+	andq	%r9, %rdi
+	vmovq	%xmm30, %rcx
+	addq	%rdi, %rcx
+	addq	%rbx, %rcx
+	addq	640(%rsi), %rcx
+	movq	8(%rsi), %rdx
+	vpbroadcastq	%rdx, %zmm16
+	mulxq	(%rax), %rbx, %rdi
+	addq	%rbx, %rbp
+	leaq	(%rbp,%r12,1), %rdx
+	imulq	%r10, %rdx
+	addq	%r13, %rdx
+	andq	%r9, %rdx
+	addq	$8, %rsi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digits_v6
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm13, 256(%r10)
-	vmovdqa64	%zmm14, 320(%r10)
-	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm9, 448(%r10)
-	vmovdqa64	%zmm9, 512(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$4, %r8
-.Llf_mpn_montmul_ifma_pack_5:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_5
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_5:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_5
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_5:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_5
+	vpaddq	%zmm17, %zmm10, %zmm10
+	vpaddq	%zmm18, %zmm11, %zmm11
+	vpaddq	%zmm19, %zmm12, %zmm12
+	vpaddq	%zmm20, %zmm13, %zmm13
+	vpaddq	%zmm21, %zmm14, %zmm14
+	vpaddq	%zmm22, %zmm15, %zmm15
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r8, %zmm16
+	vmovdqa64	%zmm16, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm17
+	vpsrlq	$52, %zmm10, %zmm16
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm16, %zmm18
+	vpaddq	%zmm18, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm18
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm16, %zmm18, %zmm16
+	vpaddq	%zmm16, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm16
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm18, %zmm16, %zmm18
+	vpaddq	%zmm18, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm18
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm16, %zmm18, %zmm16
+	vpaddq	%zmm16, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm16
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm18, %zmm16, %zmm18
+	vpaddq	%zmm18, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm18
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm16, %zmm18, %zmm16
+	vpaddq	%zmm16, %zmm15, %zmm15
+	valignq	$7, %zmm18, %zmm9, %zmm16
+	vmovq	%xmm16, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm17, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm17, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm17, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm17, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm17, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm17, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm16
+	vpcmpq	$1, %zmm9, %zmm16, %k1
+	vpcmpeqq	%zmm9, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm17, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpsubq	704(%rax), %zmm11, %zmm18
+	vpcmpq	$1, %zmm9, %zmm18, %k1
+	vpcmpeqq	%zmm9, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm17, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpsubq	768(%rax), %zmm12, %zmm19
+	vpcmpq	$1, %zmm9, %zmm19, %k1
+	vpcmpeqq	%zmm9, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm17, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpsubq	832(%rax), %zmm13, %zmm20
+	vpcmpq	$1, %zmm9, %zmm20, %k1
+	vpcmpeqq	%zmm9, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm17, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpsubq	896(%rax), %zmm14, %zmm21
+	vpcmpq	$1, %zmm9, %zmm21, %k1
+	vpcmpeqq	%zmm9, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm17, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpsubq	960(%rax), %zmm15, %zmm22
+	vpcmpq	$1, %zmm9, %zmm22, %k1
+	vpcmpeqq	%zmm9, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm17, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm16{%k1}
+	vpsllq	$52, %zmm16, %zmm9
+	vpsrlq	$12, %zmm16, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm16, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm18{%k1}
+	vpsllq	$52, %zmm18, %zmm9
+	vpsrlq	$12, %zmm18, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm18, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm19{%k1}
+	vpsllq	$52, %zmm19, %zmm9
+	vpsrlq	$12, %zmm19, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm20{%k1}
+	vpsllq	$52, %zmm20, %zmm9
+	vpsrlq	$12, %zmm20, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm20, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm21{%k1}
+	vpsllq	$52, %zmm21, %zmm9
+	vpsrlq	$12, %zmm21, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm21, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm22{%k1}
+	vpsllq	$52, %zmm22, %zmm9
+	vpsrlq	$12, %zmm22, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm22, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v8:
+.Llf_mpn_montmul_ifma_v7:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2544,12 +3072,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2557,12 +3085,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2570,12 +3098,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2583,12 +3111,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2596,12 +3124,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 256(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 256(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2609,12 +3137,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 320(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 320(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -2622,130 +3150,104 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 384(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	364(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 448(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 384(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 896(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 960(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
+	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	364(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1088(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 1024(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -2755,11 +3257,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2768,11 +3270,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2781,11 +3283,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2794,11 +3296,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
+	vmovdqa64	%zmm12, 1472(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2807,11 +3309,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%r10)
+	vmovdqa64	%zmm12, 1536(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2820,11 +3322,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%r10)
+	vmovdqa64	%zmm12, 1600(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -2833,26 +3335,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%r10)
+	vmovdqa64	%zmm12, 1664(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	364(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1728(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -2860,43 +3348,40 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	vmovdqa64	%zmm9, %zmm16
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	640(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v8:
-/* LLVM-MCA-BEGIN amm52 digits=64 */
+	leaq	1280(%rax), %rdi
+.Llf_mpn_montmul_ifma_digit_v7:
+/* LLVM-MCA-BEGIN amm52 digits=56 */
 	movq	(%rdi), %rdx
 	vpbroadcastq	%rdx, %zmm17
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm17, %zmm8
-	vpmadd52luq	64(%r10), %zmm17, %zmm10
-	vpmadd52luq	128(%r10), %zmm17, %zmm11
-	vpmadd52luq	192(%r10), %zmm17, %zmm12
-	vpmadd52luq	256(%r10), %zmm17, %zmm13
-	vpmadd52luq	320(%r10), %zmm17, %zmm14
-	vpmadd52luq	384(%r10), %zmm17, %zmm15
-	vpmadd52luq	448(%r10), %zmm17, %zmm16
-	addq	%rdx, %rax
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm17, %zmm10
+	vpmadd52luq	64(%rax), %zmm17, %zmm11
+	vpmadd52luq	128(%rax), %zmm17, %zmm12
+	vpmadd52luq	192(%rax), %zmm17, %zmm13
+	vpmadd52luq	256(%rax), %zmm17, %zmm14
+	vpmadd52luq	320(%rax), %zmm17, %zmm15
+	vpmadd52luq	384(%rax), %zmm17, %zmm16
+	addq	%rdx, %r9
 	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
 	andq	%rsi, %rdx
 	vpbroadcastq	%rdx, %zmm18
 	mulxq	%rcx, %rdx, %rbp
-	addq	%rdx, %rax
+	addq	%rdx, %r9
 	adcq	%rbp, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm18, %zmm8
-	vpmadd52luq	704(%r10), %zmm18, %zmm10
-	vpmadd52luq	768(%r10), %zmm18, %zmm11
-	vpmadd52luq	832(%r10), %zmm18, %zmm12
-	vpmadd52luq	896(%r10), %zmm18, %zmm13
-	vpmadd52luq	960(%r10), %zmm18, %zmm14
-	vpmadd52luq	1024(%r10), %zmm18, %zmm15
-	vpmadd52luq	1088(%r10), %zmm18, %zmm16
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	640(%rax), %zmm18, %zmm10
+	vpmadd52luq	704(%rax), %zmm18, %zmm11
+	vpmadd52luq	768(%rax), %zmm18, %zmm12
+	vpmadd52luq	832(%rax), %zmm18, %zmm13
+	vpmadd52luq	896(%rax), %zmm18, %zmm14
+	vpmadd52luq	960(%rax), %zmm18, %zmm15
+	vpmadd52luq	1024(%rax), %zmm18, %zmm16
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -2904,255 +3389,389 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	valignq	$1, %zmm14, %zmm15, %zmm14
 	valignq	$1, %zmm15, %zmm16, %zmm15
 	valignq	$1, %zmm16, %zmm9, %zmm16
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm17, %zmm8
-	vpmadd52huq	640(%r10), %zmm18, %zmm8
-	vpmadd52huq	64(%r10), %zmm17, %zmm10
-	vpmadd52huq	704(%r10), %zmm18, %zmm10
-	vpmadd52huq	128(%r10), %zmm17, %zmm11
-	vpmadd52huq	768(%r10), %zmm18, %zmm11
-	vpmadd52huq	192(%r10), %zmm17, %zmm12
-	vpmadd52huq	832(%r10), %zmm18, %zmm12
-	vpmadd52huq	256(%r10), %zmm17, %zmm13
-	vpmadd52huq	896(%r10), %zmm18, %zmm13
-	vpmadd52huq	320(%r10), %zmm17, %zmm14
-	vpmadd52huq	960(%r10), %zmm18, %zmm14
-	vpmadd52huq	384(%r10), %zmm17, %zmm15
-	vpmadd52huq	1024(%r10), %zmm18, %zmm15
-	vpmadd52huq	448(%r10), %zmm17, %zmm16
-	vpmadd52huq	1088(%r10), %zmm18, %zmm16
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm17, %zmm10
+	vpmadd52huq	640(%rax), %zmm18, %zmm10
+	vpmadd52huq	64(%rax), %zmm17, %zmm11
+	vpmadd52huq	704(%rax), %zmm18, %zmm11
+	vpmadd52huq	128(%rax), %zmm17, %zmm12
+	vpmadd52huq	768(%rax), %zmm18, %zmm12
+	vpmadd52huq	192(%rax), %zmm17, %zmm13
+	vpmadd52huq	832(%rax), %zmm18, %zmm13
+	vpmadd52huq	256(%rax), %zmm17, %zmm14
+	vpmadd52huq	896(%rax), %zmm18, %zmm14
+	vpmadd52huq	320(%rax), %zmm17, %zmm15
+	vpmadd52huq	960(%rax), %zmm18, %zmm15
+	vpmadd52huq	384(%rax), %zmm17, %zmm16
+	vpmadd52huq	1024(%rax), %zmm18, %zmm16
 	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v8
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digit_v7
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm13, 256(%r10)
-	vmovdqa64	%zmm14, 320(%r10)
-	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm16, 448(%r10)
-	vmovdqa64	%zmm9, 512(%r10)
-	vmovdqa64	%zmm9, 576(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$5, %r8
-.Llf_mpn_montmul_ifma_pack_6:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_6
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_6:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_6
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_6:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_6
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm17
+	vmovdqa64	%zmm17, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm18
+	vpsrlq	$52, %zmm10, %zmm17
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm17, %zmm19
+	vpaddq	%zmm19, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm19
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm17, %zmm19, %zmm17
+	vpaddq	%zmm17, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm17
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm19, %zmm17, %zmm19
+	vpaddq	%zmm19, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm19
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm17, %zmm19, %zmm17
+	vpaddq	%zmm17, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm17
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm19, %zmm17, %zmm19
+	vpaddq	%zmm19, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm19
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm17, %zmm19, %zmm17
+	vpaddq	%zmm17, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm17
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm19, %zmm17, %zmm19
+	vpaddq	%zmm19, %zmm16, %zmm16
+	valignq	$7, %zmm17, %zmm9, %zmm17
+	vmovq	%xmm17, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm18, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm17
+	vpcmpq	$1, %zmm9, %zmm17, %k1
+	vpcmpeqq	%zmm9, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpsubq	704(%rax), %zmm11, %zmm19
+	vpcmpq	$1, %zmm9, %zmm19, %k1
+	vpcmpeqq	%zmm9, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpsubq	768(%rax), %zmm12, %zmm20
+	vpcmpq	$1, %zmm9, %zmm20, %k1
+	vpcmpeqq	%zmm9, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpsubq	832(%rax), %zmm13, %zmm21
+	vpcmpq	$1, %zmm9, %zmm21, %k1
+	vpcmpeqq	%zmm9, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpsubq	896(%rax), %zmm14, %zmm22
+	vpcmpq	$1, %zmm9, %zmm22, %k1
+	vpcmpeqq	%zmm9, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpsubq	960(%rax), %zmm15, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpsubq	1024(%rax), %zmm16, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm18, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm17{%k1}
+	vpsllq	$52, %zmm17, %zmm9
+	vpsrlq	$12, %zmm17, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm17, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm19{%k1}
+	vpsllq	$52, %zmm19, %zmm9
+	vpsrlq	$12, %zmm19, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm20{%k1}
+	vpsllq	$52, %zmm20, %zmm9
+	vpsrlq	$12, %zmm20, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm20, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm21{%k1}
+	vpsllq	$52, %zmm21, %zmm9
+	vpsrlq	$12, %zmm21, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm21, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm22{%k1}
+	vpsllq	$52, %zmm22, %zmm9
+	vpsrlq	$12, %zmm22, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm22, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm23{%k1}
+	vpsllq	$52, %zmm23, %zmm9
+	vpsrlq	$12, %zmm23, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm23, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm16, %zmm24{%k1}
+	vpsllq	$52, %zmm24, %zmm9
+	vpsrlq	$12, %zmm24, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm24, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 312(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v9:
+.Llf_mpn_montmul_ifma_v8:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3160,12 +3779,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3173,12 +3792,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3186,12 +3805,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3199,12 +3818,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3212,12 +3831,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 256(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 256(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3225,12 +3844,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 320(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 320(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3238,12 +3857,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 384(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 384(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3251,143 +3870,117 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 448(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	416(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 512(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 448(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 896(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 960(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
+	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 1024(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	364(%rax), %zmm12{%k1}{z}
+	vmovdqu8	364(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1088(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	416(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1152(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 1088(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -3397,11 +3990,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3410,11 +4003,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3423,11 +4016,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3436,11 +4029,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
+	vmovdqa64	%zmm12, 1472(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3449,11 +4042,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%r10)
+	vmovdqa64	%zmm12, 1536(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3462,11 +4055,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%r10)
+	vmovdqa64	%zmm12, 1600(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3475,11 +4068,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%r10)
+	vmovdqa64	%zmm12, 1664(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -3488,26 +4081,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	364(%rax), %zmm12{%k1}{z}
+	vmovdqu8	364(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1728(%r10)
+	vmovdqa64	%zmm12, 1728(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	416(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1792(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -3516,45 +4095,42 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm9, %zmm15
 	vmovdqa64	%zmm9, %zmm16
 	vmovdqa64	%zmm9, %zmm17
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	640(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v9:
-/* LLVM-MCA-BEGIN amm52 digits=72 */
+	leaq	1280(%rax), %rdi
+.Llf_mpn_montmul_ifma_digit_v8:
+/* LLVM-MCA-BEGIN amm52 digits=64 */
 	movq	(%rdi), %rdx
 	vpbroadcastq	%rdx, %zmm18
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm18, %zmm8
-	vpmadd52luq	64(%r10), %zmm18, %zmm10
-	vpmadd52luq	128(%r10), %zmm18, %zmm11
-	vpmadd52luq	192(%r10), %zmm18, %zmm12
-	vpmadd52luq	256(%r10), %zmm18, %zmm13
-	vpmadd52luq	320(%r10), %zmm18, %zmm14
-	vpmadd52luq	384(%r10), %zmm18, %zmm15
-	vpmadd52luq	448(%r10), %zmm18, %zmm16
-	vpmadd52luq	512(%r10), %zmm18, %zmm17
-	addq	%rdx, %rax
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm18, %zmm10
+	vpmadd52luq	64(%rax), %zmm18, %zmm11
+	vpmadd52luq	128(%rax), %zmm18, %zmm12
+	vpmadd52luq	192(%rax), %zmm18, %zmm13
+	vpmadd52luq	256(%rax), %zmm18, %zmm14
+	vpmadd52luq	320(%rax), %zmm18, %zmm15
+	vpmadd52luq	384(%rax), %zmm18, %zmm16
+	vpmadd52luq	448(%rax), %zmm18, %zmm17
+	addq	%rdx, %r9
 	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
 	andq	%rsi, %rdx
 	vpbroadcastq	%rdx, %zmm19
-	mulxq	%rcx, %rdx, %rbp
-	addq	%rdx, %rax
-	adcq	%rbp, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm19, %zmm8
-	vpmadd52luq	704(%r10), %zmm19, %zmm10
-	vpmadd52luq	768(%r10), %zmm19, %zmm11
-	vpmadd52luq	832(%r10), %zmm19, %zmm12
-	vpmadd52luq	896(%r10), %zmm19, %zmm13
-	vpmadd52luq	960(%r10), %zmm19, %zmm14
-	vpmadd52luq	1024(%r10), %zmm19, %zmm15
-	vpmadd52luq	1088(%r10), %zmm19, %zmm16
-	vpmadd52luq	1152(%r10), %zmm19, %zmm17
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	640(%rax), %zmm19, %zmm10
+	vpmadd52luq	704(%rax), %zmm19, %zmm11
+	vpmadd52luq	768(%rax), %zmm19, %zmm12
+	vpmadd52luq	832(%rax), %zmm19, %zmm13
+	vpmadd52luq	896(%rax), %zmm19, %zmm14
+	vpmadd52luq	960(%rax), %zmm19, %zmm15
+	vpmadd52luq	1024(%rax), %zmm19, %zmm16
+	vpmadd52luq	1088(%rax), %zmm19, %zmm17
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -3563,258 +4139,436 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	valignq	$1, %zmm15, %zmm16, %zmm15
 	valignq	$1, %zmm16, %zmm17, %zmm16
 	valignq	$1, %zmm17, %zmm9, %zmm17
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm18, %zmm8
-	vpmadd52huq	640(%r10), %zmm19, %zmm8
-	vpmadd52huq	64(%r10), %zmm18, %zmm10
-	vpmadd52huq	704(%r10), %zmm19, %zmm10
-	vpmadd52huq	128(%r10), %zmm18, %zmm11
-	vpmadd52huq	768(%r10), %zmm19, %zmm11
-	vpmadd52huq	192(%r10), %zmm18, %zmm12
-	vpmadd52huq	832(%r10), %zmm19, %zmm12
-	vpmadd52huq	256(%r10), %zmm18, %zmm13
-	vpmadd52huq	896(%r10), %zmm19, %zmm13
-	vpmadd52huq	320(%r10), %zmm18, %zmm14
-	vpmadd52huq	960(%r10), %zmm19, %zmm14
-	vpmadd52huq	384(%r10), %zmm18, %zmm15
-	vpmadd52huq	1024(%r10), %zmm19, %zmm15
-	vpmadd52huq	448(%r10), %zmm18, %zmm16
-	vpmadd52huq	1088(%r10), %zmm19, %zmm16
-	vpmadd52huq	512(%r10), %zmm18, %zmm17
-	vpmadd52huq	1152(%r10), %zmm19, %zmm17
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm18, %zmm10
+	vpmadd52huq	640(%rax), %zmm19, %zmm10
+	vpmadd52huq	64(%rax), %zmm18, %zmm11
+	vpmadd52huq	704(%rax), %zmm19, %zmm11
+	vpmadd52huq	128(%rax), %zmm18, %zmm12
+	vpmadd52huq	768(%rax), %zmm19, %zmm12
+	vpmadd52huq	192(%rax), %zmm18, %zmm13
+	vpmadd52huq	832(%rax), %zmm19, %zmm13
+	vpmadd52huq	256(%rax), %zmm18, %zmm14
+	vpmadd52huq	896(%rax), %zmm19, %zmm14
+	vpmadd52huq	320(%rax), %zmm18, %zmm15
+	vpmadd52huq	960(%rax), %zmm19, %zmm15
+	vpmadd52huq	384(%rax), %zmm18, %zmm16
+	vpmadd52huq	1024(%rax), %zmm19, %zmm16
+	vpmadd52huq	448(%rax), %zmm18, %zmm17
+	vpmadd52huq	1088(%rax), %zmm19, %zmm17
 	addq	$8, %rdi
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_digit_v9
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digit_v8
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm13, 256(%r10)
-	vmovdqa64	%zmm14, 320(%r10)
-	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm16, 448(%r10)
-	vmovdqa64	%zmm17, 512(%r10)
-	vmovdqa64	%zmm9, 576(%r10)
-	vmovdqa64	%zmm9, 640(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$5, %r8
-.Llf_mpn_montmul_ifma_pack_7:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_7
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_7:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_7
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_7:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_7
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm18
+	vmovdqa64	%zmm18, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm19
+	vpsrlq	$52, %zmm10, %zmm18
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm18, %zmm20
+	vpaddq	%zmm20, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm20
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm18, %zmm20, %zmm18
+	vpaddq	%zmm18, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm18
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm20, %zmm18, %zmm20
+	vpaddq	%zmm20, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm20
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm18, %zmm20, %zmm18
+	vpaddq	%zmm18, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm18
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm20, %zmm18, %zmm20
+	vpaddq	%zmm20, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm20
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm18, %zmm20, %zmm18
+	vpaddq	%zmm18, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm18
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm20, %zmm18, %zmm20
+	vpaddq	%zmm20, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm20
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm18, %zmm20, %zmm18
+	vpaddq	%zmm18, %zmm17, %zmm17
+	valignq	$7, %zmm20, %zmm9, %zmm18
+	vmovq	%xmm18, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm19, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm18
+	vpcmpq	$1, %zmm9, %zmm18, %k1
+	vpcmpeqq	%zmm9, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpsubq	704(%rax), %zmm11, %zmm20
+	vpcmpq	$1, %zmm9, %zmm20, %k1
+	vpcmpeqq	%zmm9, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpsubq	768(%rax), %zmm12, %zmm21
+	vpcmpq	$1, %zmm9, %zmm21, %k1
+	vpcmpeqq	%zmm9, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpsubq	832(%rax), %zmm13, %zmm22
+	vpcmpq	$1, %zmm9, %zmm22, %k1
+	vpcmpeqq	%zmm9, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpsubq	896(%rax), %zmm14, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpsubq	960(%rax), %zmm15, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpsubq	1024(%rax), %zmm16, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpsubq	1088(%rax), %zmm17, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm19, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm18{%k1}
+	vpsllq	$52, %zmm18, %zmm9
+	vpsrlq	$12, %zmm18, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm18, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm20{%k1}
+	vpsllq	$52, %zmm20, %zmm9
+	vpsrlq	$12, %zmm20, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm20, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm21{%k1}
+	vpsllq	$52, %zmm21, %zmm9
+	vpsrlq	$12, %zmm21, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm21, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm22{%k1}
+	vpsllq	$52, %zmm22, %zmm9
+	vpsrlq	$12, %zmm22, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm22, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm23{%k1}
+	vpsllq	$52, %zmm23, %zmm9
+	vpsrlq	$12, %zmm23, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm23, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm24{%k1}
+	vpsllq	$52, %zmm24, %zmm9
+	vpsrlq	$12, %zmm24, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm24, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm16, %zmm25{%k1}
+	vpsllq	$52, %zmm25, %zmm9
+	vpsrlq	$12, %zmm25, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm25, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 312(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm17, %zmm26{%k1}
+	vpsllq	$52, %zmm26, %zmm9
+	vpsrlq	$12, %zmm26, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm26, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 364(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
-.Llf_mpn_montmul_ifma_v10:
+.Llf_mpn_montmul_ifma_v9:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %rcx
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%edi, %edi
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3822,12 +4576,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, (%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3835,12 +4589,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 64(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3848,12 +4602,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 128(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3861,12 +4615,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 192(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3874,12 +4628,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 256(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 256(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3887,12 +4641,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 320(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 320(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3900,12 +4654,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 384(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 384(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3913,12 +4667,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 448(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 448(%rax)
+	subq	$52, %r8
 	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
 	cmovl	%rdi, %rbx
 	bzhi	%rbx, %rdx, %rbx
 	kmovq	%rbx, %k1
@@ -3926,156 +4680,130 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 512(%r10)
-	subq	$52, %rcx
-	movq	$64, %rbx
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rbx
-	cmpq	$0, %rcx
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
-	kmovq	%rbx, %k1
-	vmovdqu8	468(%rsi), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 576(%r10)
-	subq	$52, %rcx
-	movq	%r9, %rcx
+	vmovdqa64	%zmm12, 512(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
 	movq	$-1, %rdx
 	xorl	%esi, %esi
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 896(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 960(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
+	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 1024(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	364(%rax), %zmm12{%k1}{z}
+	vmovdqu8	364(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1088(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 1088(%rax)
+	subq	$52, %r8
 	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
 	cmovl	%rsi, %rdi
 	bzhi	%rdi, %rdx, %rdi
 	kmovq	%rdi, %k1
-	vmovdqu8	416(%rax), %zmm12{%k1}{z}
+	vmovdqu8	416(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1152(%r10)
-	subq	$52, %rcx
-	movq	$64, %rdi
-	cmpq	$64, %rcx
-	cmovb	%rcx, %rdi
-	cmpq	$0, %rcx
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
-	kmovq	%rdi, %k1
-	vmovdqu8	468(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1216(%r10)
-	subq	$52, %rcx
+	vmovdqa64	%zmm12, 1152(%rax)
+	subq	$52, %r8
 	addq	$8, %r9
-	leaq	1920(%r10), %rax
+	leaq	1920(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
 	movq	$64, %rsi
@@ -4085,11 +4813,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	(%rax), %zmm12{%k1}{z}
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%r10)
+	vmovdqa64	%zmm12, 1280(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4098,11 +4826,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	52(%rax), %zmm12{%k1}{z}
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%r10)
+	vmovdqa64	%zmm12, 1344(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4111,11 +4839,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	104(%rax), %zmm12{%k1}{z}
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%r10)
+	vmovdqa64	%zmm12, 1408(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4124,11 +4852,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	156(%rax), %zmm12{%k1}{z}
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%r10)
+	vmovdqa64	%zmm12, 1472(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4137,11 +4865,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	208(%rax), %zmm12{%k1}{z}
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%r10)
+	vmovdqa64	%zmm12, 1536(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4150,11 +4878,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	260(%rax), %zmm12{%k1}{z}
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%r10)
+	vmovdqa64	%zmm12, 1600(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4163,11 +4891,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	312(%rax), %zmm12{%k1}{z}
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%r10)
+	vmovdqa64	%zmm12, 1664(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4176,11 +4904,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	364(%rax), %zmm12{%k1}{z}
+	vmovdqu8	364(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1728(%r10)
+	vmovdqa64	%zmm12, 1728(%rax)
 	subq	$52, %r9
 	movq	$64, %rsi
 	cmpq	$64, %r9
@@ -4189,26 +4917,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	cmovl	%rdx, %rsi
 	bzhi	%rsi, %rcx, %rsi
 	kmovq	%rsi, %k1
-	vmovdqu8	416(%rax), %zmm12{%k1}{z}
+	vmovdqu8	416(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1792(%r10)
+	vmovdqa64	%zmm12, 1792(%rax)
 	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	468(%rax), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1856(%r10)
-	subq	$52, %r9
-	vmovdqa64	%zmm9, %zmm8
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -4218,47 +4932,44 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	vmovdqa64	%zmm9, %zmm16
 	vmovdqa64	%zmm9, %zmm17
 	vmovdqa64	%zmm9, %zmm18
-	xorl	%eax, %eax
-	movq	(%r10), %r9
-	movq	640(%r10), %rcx
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	640(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%r10), %rdi
-.Llf_mpn_montmul_ifma_digit_v10:
-/* LLVM-MCA-BEGIN amm52 digits=80 */
+	leaq	1280(%rax), %rdi
+.Llf_mpn_montmul_ifma_digit_v9:
+/* LLVM-MCA-BEGIN amm52 digits=72 */
 	movq	(%rdi), %rdx
 	vpbroadcastq	%rdx, %zmm19
-	mulxq	%r9, %rdx, %rbx
-	vpmadd52luq	(%r10), %zmm19, %zmm8
-	vpmadd52luq	64(%r10), %zmm19, %zmm10
-	vpmadd52luq	128(%r10), %zmm19, %zmm11
-	vpmadd52luq	192(%r10), %zmm19, %zmm12
-	vpmadd52luq	256(%r10), %zmm19, %zmm13
-	vpmadd52luq	320(%r10), %zmm19, %zmm14
-	vpmadd52luq	384(%r10), %zmm19, %zmm15
-	vpmadd52luq	448(%r10), %zmm19, %zmm16
-	vpmadd52luq	512(%r10), %zmm19, %zmm17
-	vpmadd52luq	576(%r10), %zmm19, %zmm18
-	addq	%rdx, %rax
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm19, %zmm10
+	vpmadd52luq	64(%rax), %zmm19, %zmm11
+	vpmadd52luq	128(%rax), %zmm19, %zmm12
+	vpmadd52luq	192(%rax), %zmm19, %zmm13
+	vpmadd52luq	256(%rax), %zmm19, %zmm14
+	vpmadd52luq	320(%rax), %zmm19, %zmm15
+	vpmadd52luq	384(%rax), %zmm19, %zmm16
+	vpmadd52luq	448(%rax), %zmm19, %zmm17
+	vpmadd52luq	512(%rax), %zmm19, %zmm18
+	addq	%rdx, %r9
 	adcq	$0, %rbx
-	movq	%rax, %rdx
-	imulq	%r11, %rdx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
 	andq	%rsi, %rdx
 	vpbroadcastq	%rdx, %zmm20
-	mulxq	%rcx, %rbp, %rdx
-	addq	%rbp, %rax
-	adcq	%rdx, %rbx
-	shrdq	$52, %rbx, %rax
-	vpmadd52luq	640(%r10), %zmm20, %zmm8
-	vpmadd52luq	704(%r10), %zmm20, %zmm10
-	vpmadd52luq	768(%r10), %zmm20, %zmm11
-	vpmadd52luq	832(%r10), %zmm20, %zmm12
-	vpmadd52luq	896(%r10), %zmm20, %zmm13
-	vpmadd52luq	960(%r10), %zmm20, %zmm14
-	vpmadd52luq	1024(%r10), %zmm20, %zmm15
-	vpmadd52luq	1088(%r10), %zmm20, %zmm16
-	vpmadd52luq	1152(%r10), %zmm20, %zmm17
-	vpmadd52luq	1216(%r10), %zmm20, %zmm18
-	valignq	$1, %zmm8, %zmm10, %zmm8
+	mulxq	%rcx, %rdx, %rbp
+	addq	%rdx, %r9
+	adcq	%rbp, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	640(%rax), %zmm20, %zmm10
+	vpmadd52luq	704(%rax), %zmm20, %zmm11
+	vpmadd52luq	768(%rax), %zmm20, %zmm12
+	vpmadd52luq	832(%rax), %zmm20, %zmm13
+	vpmadd52luq	896(%rax), %zmm20, %zmm14
+	vpmadd52luq	960(%rax), %zmm20, %zmm15
+	vpmadd52luq	1024(%rax), %zmm20, %zmm16
+	vpmadd52luq	1088(%rax), %zmm20, %zmm17
+	vpmadd52luq	1152(%rax), %zmm20, %zmm18
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -4268,256 +4979,1455 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	valignq	$1, %zmm16, %zmm17, %zmm16
 	valignq	$1, %zmm17, %zmm18, %zmm17
 	valignq	$1, %zmm18, %zmm9, %zmm18
-	vmovq	%xmm8, %rdx
-	addq	%rdx, %rax
-	vpmadd52huq	(%r10), %zmm19, %zmm8
-	vpmadd52huq	640(%r10), %zmm20, %zmm8
-	vpmadd52huq	64(%r10), %zmm19, %zmm10
-	vpmadd52huq	704(%r10), %zmm20, %zmm10
-	vpmadd52huq	128(%r10), %zmm19, %zmm11
-	vpmadd52huq	768(%r10), %zmm20, %zmm11
-	vpmadd52huq	192(%r10), %zmm19, %zmm12
-	vpmadd52huq	832(%r10), %zmm20, %zmm12
-	vpmadd52huq	256(%r10), %zmm19, %zmm13
-	vpmadd52huq	896(%r10), %zmm20, %zmm13
-	vpmadd52huq	320(%r10), %zmm19, %zmm14
-	vpmadd52huq	960(%r10), %zmm20, %zmm14
-	vpmadd52huq	384(%r10), %zmm19, %zmm15
-	vpmadd52huq	1024(%r10), %zmm20, %zmm15
-	vpmadd52huq	448(%r10), %zmm19, %zmm16
-	vpmadd52huq	1088(%r10), %zmm20, %zmm16
-	vpmadd52huq	512(%r10), %zmm19, %zmm17
-	vpmadd52huq	1152(%r10), %zmm20, %zmm17
-	vpmadd52huq	576(%r10), %zmm19, %zmm18
-	vpmadd52huq	1216(%r10), %zmm20, %zmm18
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm19, %zmm10
+	vpmadd52huq	640(%rax), %zmm20, %zmm10
+	vpmadd52huq	64(%rax), %zmm19, %zmm11
+	vpmadd52huq	704(%rax), %zmm20, %zmm11
+	vpmadd52huq	128(%rax), %zmm19, %zmm12
+	vpmadd52huq	768(%rax), %zmm20, %zmm12
+	vpmadd52huq	192(%rax), %zmm19, %zmm13
+	vpmadd52huq	832(%rax), %zmm20, %zmm13
+	vpmadd52huq	256(%rax), %zmm19, %zmm14
+	vpmadd52huq	896(%rax), %zmm20, %zmm14
+	vpmadd52huq	320(%rax), %zmm19, %zmm15
+	vpmadd52huq	960(%rax), %zmm20, %zmm15
+	vpmadd52huq	384(%rax), %zmm19, %zmm16
+	vpmadd52huq	1024(%rax), %zmm20, %zmm16
+	vpmadd52huq	448(%rax), %zmm19, %zmm17
+	vpmadd52huq	1088(%rax), %zmm20, %zmm17
+	vpmadd52huq	512(%rax), %zmm19, %zmm18
+	vpmadd52huq	1152(%rax), %zmm20, %zmm18
 	addq	$8, %rdi
-	decq	%r8
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma_digit_v9
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm19
+	vmovdqa64	%zmm19, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm20
+	vpsrlq	$52, %zmm10, %zmm19
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm19, %zmm21
+	vpaddq	%zmm21, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm21
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm19, %zmm21, %zmm19
+	vpaddq	%zmm19, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm19
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm21, %zmm19, %zmm21
+	vpaddq	%zmm21, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm21
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm19, %zmm21, %zmm19
+	vpaddq	%zmm19, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm19
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm21, %zmm19, %zmm21
+	vpaddq	%zmm21, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm21
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm19, %zmm21, %zmm19
+	vpaddq	%zmm19, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm19
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm21, %zmm19, %zmm21
+	vpaddq	%zmm21, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm21
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm19, %zmm21, %zmm19
+	vpaddq	%zmm19, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm19
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm21, %zmm19, %zmm21
+	vpaddq	%zmm21, %zmm18, %zmm18
+	valignq	$7, %zmm19, %zmm9, %zmm19
+	vmovq	%xmm19, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm20, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm19
+	vpcmpq	$1, %zmm9, %zmm19, %k1
+	vpcmpeqq	%zmm9, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpsubq	704(%rax), %zmm11, %zmm21
+	vpcmpq	$1, %zmm9, %zmm21, %k1
+	vpcmpeqq	%zmm9, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpsubq	768(%rax), %zmm12, %zmm22
+	vpcmpq	$1, %zmm9, %zmm22, %k1
+	vpcmpeqq	%zmm9, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpsubq	832(%rax), %zmm13, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpsubq	896(%rax), %zmm14, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpsubq	960(%rax), %zmm15, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpsubq	1024(%rax), %zmm16, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpsubq	1088(%rax), %zmm17, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vpsubq	1152(%rax), %zmm18, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm20, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm19{%k1}
+	vpsllq	$52, %zmm19, %zmm9
+	vpsrlq	$12, %zmm19, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm19, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm21{%k1}
+	vpsllq	$52, %zmm21, %zmm9
+	vpsrlq	$12, %zmm21, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm21, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm22{%k1}
+	vpsllq	$52, %zmm22, %zmm9
+	vpsrlq	$12, %zmm22, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm22, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm23{%k1}
+	vpsllq	$52, %zmm23, %zmm9
+	vpsrlq	$12, %zmm23, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm23, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm24{%k1}
+	vpsllq	$52, %zmm24, %zmm9
+	vpsrlq	$12, %zmm24, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm24, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm25{%k1}
+	vpsllq	$52, %zmm25, %zmm9
+	vpsrlq	$12, %zmm25, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm25, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm16, %zmm26{%k1}
+	vpsllq	$52, %zmm26, %zmm9
+	vpsrlq	$12, %zmm26, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm26, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 312(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm17, %zmm27{%k1}
+	vpsllq	$52, %zmm27, %zmm9
+	vpsrlq	$12, %zmm27, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm27, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 364(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm18, %zmm28{%k1}
+	vpsllq	$52, %zmm28, %zmm9
+	vpsrlq	$12, %zmm28, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm28, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 416(%rax){%k7}
+	subq	$52, %r10
+	jmp	.Llf_mpn_montmul_ifma_mont_done
+.Llf_mpn_montmul_ifma_v10:
+	leaq	(,%r9,8), %r9
+	movq	%r9, %r8
+	movq	$-1, %rdx
+	xorl	%edi, %edi
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 64(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 128(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 192(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 256(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 320(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	312(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 384(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	364(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 448(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	416(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 512(%rax)
+	subq	$52, %r8
+	movq	$64, %rbx
+	cmpq	$64, %r8
+	cmovb	%r8, %rbx
+	cmpq	$0, %r8
+	cmovl	%rdi, %rbx
+	bzhi	%rbx, %rdx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	468(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 576(%rax)
+	subq	$52, %r8
+	movq	%r9, %r8
+	movq	$-1, %rdx
+	xorl	%esi, %esi
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 640(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 704(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 768(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 832(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 896(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 960(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1024(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	364(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1088(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	416(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1152(%rax)
+	subq	$52, %r8
+	movq	$64, %rdi
+	cmpq	$64, %r8
+	cmovb	%r8, %rdi
+	cmpq	$0, %r8
+	cmovl	%rsi, %rdi
+	bzhi	%rdi, %rdx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	468(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1216(%rax)
+	subq	$52, %r8
+	addq	$8, %r9
+	leaq	1920(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1600(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1664(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	364(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1728(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	416(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1792(%rax)
+	subq	$52, %r9
+	movq	$64, %rsi
+	cmpq	$64, %r9
+	cmovb	%r9, %rsi
+	cmpq	$0, %r9
+	cmovl	%rdx, %rsi
+	bzhi	%rsi, %rcx, %rsi
+	kmovq	%rsi, %k1
+	vmovdqu8	468(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 1856(%rax)
+	subq	$52, %r9
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	640(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	1280(%rax), %rdi
+.Llf_mpn_montmul_ifma_digit_v10:
+/* LLVM-MCA-BEGIN amm52 digits=80 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm20
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm20, %zmm10
+	vpmadd52luq	64(%rax), %zmm20, %zmm11
+	vpmadd52luq	128(%rax), %zmm20, %zmm12
+	vpmadd52luq	192(%rax), %zmm20, %zmm13
+	vpmadd52luq	256(%rax), %zmm20, %zmm14
+	vpmadd52luq	320(%rax), %zmm20, %zmm15
+	vpmadd52luq	384(%rax), %zmm20, %zmm16
+	vpmadd52luq	448(%rax), %zmm20, %zmm17
+	vpmadd52luq	512(%rax), %zmm20, %zmm18
+	vpmadd52luq	576(%rax), %zmm20, %zmm19
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm21
+	mulxq	%rcx, %rdx, %rbp
+	addq	%rdx, %r9
+	adcq	%rbp, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	640(%rax), %zmm21, %zmm10
+	vpmadd52luq	704(%rax), %zmm21, %zmm11
+	vpmadd52luq	768(%rax), %zmm21, %zmm12
+	vpmadd52luq	832(%rax), %zmm21, %zmm13
+	vpmadd52luq	896(%rax), %zmm21, %zmm14
+	vpmadd52luq	960(%rax), %zmm21, %zmm15
+	vpmadd52luq	1024(%rax), %zmm21, %zmm16
+	vpmadd52luq	1088(%rax), %zmm21, %zmm17
+	vpmadd52luq	1152(%rax), %zmm21, %zmm18
+	vpmadd52luq	1216(%rax), %zmm21, %zmm19
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm9, %zmm19
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm20, %zmm10
+	vpmadd52huq	640(%rax), %zmm21, %zmm10
+	vpmadd52huq	64(%rax), %zmm20, %zmm11
+	vpmadd52huq	704(%rax), %zmm21, %zmm11
+	vpmadd52huq	128(%rax), %zmm20, %zmm12
+	vpmadd52huq	768(%rax), %zmm21, %zmm12
+	vpmadd52huq	192(%rax), %zmm20, %zmm13
+	vpmadd52huq	832(%rax), %zmm21, %zmm13
+	vpmadd52huq	256(%rax), %zmm20, %zmm14
+	vpmadd52huq	896(%rax), %zmm21, %zmm14
+	vpmadd52huq	320(%rax), %zmm20, %zmm15
+	vpmadd52huq	960(%rax), %zmm21, %zmm15
+	vpmadd52huq	384(%rax), %zmm20, %zmm16
+	vpmadd52huq	1024(%rax), %zmm21, %zmm16
+	vpmadd52huq	448(%rax), %zmm20, %zmm17
+	vpmadd52huq	1088(%rax), %zmm21, %zmm17
+	vpmadd52huq	512(%rax), %zmm20, %zmm18
+	vpmadd52huq	1152(%rax), %zmm21, %zmm18
+	vpmadd52huq	576(%rax), %zmm20, %zmm19
+	vpmadd52huq	1216(%rax), %zmm21, %zmm19
+	addq	$8, %rdi
+	decq	%r11
 	jnz	.Llf_mpn_montmul_ifma_digit_v10
 /* LLVM-MCA-END */
-	vmovdqa64	%zmm8, (%r10)
-	vmovdqa64	%zmm10, 64(%r10)
-	vmovdqa64	%zmm11, 128(%r10)
-	vmovdqa64	%zmm12, 192(%r10)
-	vmovdqa64	%zmm13, 256(%r10)
-	vmovdqa64	%zmm14, 320(%r10)
-	vmovdqa64	%zmm15, 384(%r10)
-	vmovdqa64	%zmm16, 448(%r10)
-	vmovdqa64	%zmm17, 512(%r10)
-	vmovdqa64	%zmm18, 576(%r10)
-	vmovdqa64	%zmm9, 640(%r10)
-	vmovdqa64	%zmm9, 704(%r10)
-	movq	%rax, (%r10)
-	xorl	%eax, %eax
-	leaq	(%r10), %r11
-	leaq	1920(%r10), %r9
-	movq	$6, %r8
-.Llf_mpn_montmul_ifma_pack_8:
-	xorl	%ecx, %ecx
-	movq	(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	orq	%rdx, %rcx
-	movq	8(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$52, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, (%r9)
-	shrq	$12, %rdx
-	movq	%rdx, %rcx
-	movq	16(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$40, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 8(%r9)
-	shrq	$24, %rdx
-	movq	%rdx, %rcx
-	movq	24(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$28, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 16(%r9)
-	shrq	$36, %rdx
-	movq	%rdx, %rcx
-	movq	32(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$16, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 24(%r9)
-	shrq	$48, %rdx
-	movq	%rdx, %rcx
-	movq	40(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$4, %rdx
-	orq	%rdx, %rcx
-	movq	48(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$56, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 32(%r9)
-	shrq	$8, %rdx
-	movq	%rdx, %rcx
-	movq	56(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$44, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 40(%r9)
-	shrq	$20, %rdx
-	movq	%rdx, %rcx
-	movq	64(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$32, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 48(%r9)
-	shrq	$32, %rdx
-	movq	%rdx, %rcx
-	movq	72(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$20, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 56(%r9)
-	shrq	$44, %rdx
-	movq	%rdx, %rcx
-	movq	80(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$8, %rdx
-	orq	%rdx, %rcx
-	movq	88(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$60, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 64(%r9)
-	shrq	$4, %rdx
-	movq	%rdx, %rcx
-	movq	96(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$48, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 72(%r9)
-	shrq	$16, %rdx
-	movq	%rdx, %rcx
-	movq	104(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$36, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 80(%r9)
-	shrq	$28, %rdx
-	movq	%rdx, %rcx
-	movq	112(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	movq	%rdx, %rdi
-	shlq	$24, %rdi
-	orq	%rdi, %rcx
-	movq	%rcx, 88(%r9)
-	shrq	$40, %rdx
-	movq	%rdx, %rcx
-	movq	120(%r11), %rdx
-	addq	%rax, %rdx
-	movq	%rdx, %rax
-	shrq	$52, %rax
-	andq	%rsi, %rdx
-	shlq	$12, %rdx
-	orq	%rdx, %rcx
-	movq	%rcx, 96(%r9)
-	xorl	%ecx, %ecx
-	addq	$128, %r11
-	addq	$104, %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_pack_8
-	movq	16(%rsp), %rax
-	leaq	1920(%r10), %r10
-	movq	(%r10,%rax,8), %rax
-	clc
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-.Llf_mpn_montmul_ifma_borrow_8:
-	movq	(%r11), %rcx
-	sbbq	(%r9), %rcx
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_borrow_8
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%edx, %edx
-	movq	%r10, %r11
-	movq	8(%rsp), %r9
-	movq	16(%rsp), %r8
-	movq	(%rsp), %r10
-.Llf_mpn_montmul_ifma_subtract_8:
-	movq	(%r9), %rcx
-	andq	%rax, %rcx
-	movq	(%r11), %rsi
-	negq	%rdx
-	sbbq	%rcx, %rsi
-	sbbq	%rdx, %rdx
-	movq	%rsi, (%r10)
-	leaq	8(%r11), %r11
-	leaq	8(%r10), %r10
-	leaq	8(%r9), %r9
-	decq	%r8
-	jnz	.Llf_mpn_montmul_ifma_subtract_8
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm20
+	vmovdqa64	%zmm20, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm21
+	vpsrlq	$52, %zmm10, %zmm20
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm20, %zmm22
+	vpaddq	%zmm22, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm22
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm20, %zmm22, %zmm20
+	vpaddq	%zmm20, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm20
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm22, %zmm20, %zmm22
+	vpaddq	%zmm22, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm22
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm20, %zmm22, %zmm20
+	vpaddq	%zmm20, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm20
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm22, %zmm20, %zmm22
+	vpaddq	%zmm22, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm22
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm20, %zmm22, %zmm20
+	vpaddq	%zmm20, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm20
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm22, %zmm20, %zmm22
+	vpaddq	%zmm22, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm22
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm20, %zmm22, %zmm20
+	vpaddq	%zmm20, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm20
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm22, %zmm20, %zmm22
+	vpaddq	%zmm22, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm22
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm20, %zmm22, %zmm20
+	vpaddq	%zmm20, %zmm19, %zmm19
+	valignq	$7, %zmm22, %zmm9, %zmm20
+	vmovq	%xmm20, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm21, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	640(%rax), %zmm10, %zmm20
+	vpcmpq	$1, %zmm9, %zmm20, %k1
+	vpcmpeqq	%zmm9, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpsubq	704(%rax), %zmm11, %zmm22
+	vpcmpq	$1, %zmm9, %zmm22, %k1
+	vpcmpeqq	%zmm9, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpsubq	768(%rax), %zmm12, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpsubq	832(%rax), %zmm13, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpsubq	896(%rax), %zmm14, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpsubq	960(%rax), %zmm15, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpsubq	1024(%rax), %zmm16, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vpsubq	1088(%rax), %zmm17, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vpsubq	1152(%rax), %zmm18, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vpsubq	1216(%rax), %zmm19, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm21, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm20{%k1}
+	vpsllq	$52, %zmm20, %zmm9
+	vpsrlq	$12, %zmm20, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm20, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm22{%k1}
+	vpsllq	$52, %zmm22, %zmm9
+	vpsrlq	$12, %zmm22, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm22, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm23{%k1}
+	vpsllq	$52, %zmm23, %zmm9
+	vpsrlq	$12, %zmm23, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm23, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm24{%k1}
+	vpsllq	$52, %zmm24, %zmm9
+	vpsrlq	$12, %zmm24, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm24, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm25{%k1}
+	vpsllq	$52, %zmm25, %zmm9
+	vpsrlq	$12, %zmm25, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm25, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm26{%k1}
+	vpsllq	$52, %zmm26, %zmm9
+	vpsrlq	$12, %zmm26, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm26, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm16, %zmm27{%k1}
+	vpsllq	$52, %zmm27, %zmm9
+	vpsrlq	$12, %zmm27, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm27, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 312(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm17, %zmm28{%k1}
+	vpsllq	$52, %zmm28, %zmm9
+	vpsrlq	$12, %zmm28, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm28, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 364(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm18, %zmm29{%k1}
+	vpsllq	$52, %zmm29, %zmm9
+	vpsrlq	$12, %zmm29, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm29, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 416(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm19, %zmm30{%k1}
+	vpsllq	$52, %zmm30, %zmm9
+	vpsrlq	$12, %zmm30, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm30, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 468(%rax){%k7}
+	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma_mont_done
 .Llf_mpn_montmul_ifma_mont_done:
 	vzeroupper
-	addq	$2704, %rsp
-	.cfi_adjust_cfa_offset -2704
+	addq	$2792, %rsp
+	.cfi_adjust_cfa_offset -2792
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
@@ -4527,6 +6437,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_mpn_montmul_ifma)
 

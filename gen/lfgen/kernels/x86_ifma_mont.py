@@ -7,10 +7,12 @@ Digits. With n limbs, D = ceil(64n/52) digits of 52 bits and k = 52D - 64n (0 <=
     B = b 2^k      (b shifted left k bits first: n+1 limbs, then cut the same way)
 
 so that D reductions by 2^52 divide by 2^(52D) = R 2^k and the result is a b R^-1 (R = 2^(64n)),
-exactly mpn_montmul's; V = ceil(D/8) zmm per operand, lanes above D zero.
+exactly mpn_montmul's; V = ceil(D/8) zmm per operand, lanes above D zero. b 2^k is made 8
+limbs a step (VPSLLQ/VPSRLQ of masked loads that read only b[0..n-1]), then A, N, B are cut
+into digits by VPERMB/VPSRLVQ (x86_ifma_sqr.unpack_block).
 
-The loop, one digit b_i per iteration (i = 0 .. D-1), accumulators R_0 .. R_(V-1) (lane l of
-R_v is digit 8v+l), digit 0 kept exactly in the scalar acc0:
+The plain loop (V > lookahead_upto), one digit b_i per iteration (i = 0 .. D-1), accumulators
+R_0 .. R_(V-1) (lane l of R_v is digit 8v+l), digit 0 kept exactly in the scalar acc0:
 
     acc0 += a_0 b_i;  m = acc0 k0 mod 2^52 (k0 = n0inv mod 2^52 = -N^-1 mod 2^52)
     acc0 = (acc0 + m N_0) >> 52                              (128-bit, scalar MULX)
@@ -27,35 +29,80 @@ R_v is digit 8v+l), digit 0 kept exactly in the scalar acc0:
     (Sapphire Rapids class) `make tune` found no V where that pays (split_upto 0 was 1.02-1.03x
     faster than 6 over 8..64 limbs), so it is off by default.
 
-Bounds. A lane gains < 4 2^52 per iteration and shifts down, so it stays below 4 D 2^52 <
-2^61 for D <= 2^7 (n <= 96); acc0 < 2^62. The value t = sum R_p 2^(52p) < (a b 2^k + M N) /
-(R 2^k) < R + N for a, b < R (M < R 2^k), the same bound as the scalar CIOS.
+    Each digit waits for m: acc0 -> IMUL -> VPBROADCASTQ -> IFMA -> VALIGNQ -> VMOVQ -> acc0,
+    and R's own chain is four IFMAs and an align: about 23 core cycles a digit where the
+    ports allow about 10.
 
-Out. R is stored with acc0 as digit 0 and zero digits above; one scalar pass normalises
-(carry = d >> 52, d &= 2^52-1, in digit order) and packs 16 digits into 13 limbs at a time,
-every shift fixed at generation time; then the constant-time subtraction of N & mask
-(mpn_montmul.final_subtract). Nothing branches on or is addressed by a, b or N: the code
-for V (a function of n) is chosen by n, every loop count depends on n only.
+Lookahead (V <= lookahead_upto): the same sums, with m_(i+1) computed while digit i's vector
+work is in flight, and no vector value on m's path. With t = acc0 + a_0 b_i (128-bit),
+q = floor(m_i n_0 / 2^52) (the high half of MULX by n_0 2^12) and eps_i = digit i+1 as far
+as digits < i made it (the plain loop's lane 0 after the align, before b_i and m_i):
+
+    acc0_(i+1) = ceil(t / 2^52) + q + eps_i + lo(a_1 b_i) + lo(n_1 m_i)
+        (t + m_i n_0 is a multiple of 2^52 and the low 52 bits of t and of m_i n_0 add to
+        0 or 2^52, 2^52 exactly when those of t are not 0: (t + m_i n_0) / 2^52 =
+        ceil(t / 2^52) + q)
+    m_(i+1) = k0 (acc0_(i+1) + a_0 b_(i+1)) mod 2^52
+            = (k0 (ceil(t / 2^52) + eps_i + lo(a_1 b_i) + a_0 b_(i+1) + q) + (k0 n_1) m_i)
+              mod 2^52                        (k0 lo(n_1 m_i) = (k0 n_1) m_i mod 2^52)
+    eps_(i+1) = gamma_i + lo(a_2 b_i) + hi(a_1 b_i) + lo(n_2 m_i) + hi(n_1 m_i)
+
+so from m_i to m_(i+1) there are a MULX, an addition, an IMUL, an addition and an AND.
+gamma_i, digit i+2 as far as digits < i made it, is lane 2 of R_i + H_(i-1), read while
+digit i computes; c2_i = lo(a_2 b_i) + hi(a_1 b_i) comes from one IFMA pair per zmm of B
+before the loop. The vector side keeps H_i = hi(A b_i) + hi(N m_i) apart for one digit:
+
+    R_(i+1) = (R_i + H_(i-1) + lo(A b_i) + lo(N m_i)) >> one digit
+
+where the low products accumulate onto H_(i-1) itself, so R's chain is an add and an align;
+two sets of H registers trade places, the loop unrolled by two (an odd D enters at the
+second half). On the development host this loop runs about 17 core cycles a digit at
+V = 3 (23 for the plain loop) and the whole product is 1.49x the plain one at 16 limbs,
+1.28x at 32; from V = 7 the extra scalar products (MULX uses port 5 too) cost more than the
+shorter chain gains, so lookahead_upto is 6.
+
+Bounds. A lane gains < 4 2^52 per iteration and shifts down, so it stays below 4 D 2^52 <
+2^61 for D <= 2^7 (n <= 96); acc0, eps < 2^62. The value t = sum R_p 2^(52p) < (a b 2^k +
+M N) / (R 2^k) < R + N for a, b < R (M < R 2^k), the same bound as the scalar CIOS.
+
+Out, in zmm registers (acc0 as digit 0): carries d >> 52 one lane up, then the 0/1 ripple
+with the generate/propagate masks (g = d > M52, p = d == M52: x = ((g << 1) + cin + p) ^ p,
+bit l the carry into lane l, bit 8 the carry out; OpenSSL rsaz-avx512's trick); the same
+for t - N digit by digit (generate d < 0, propagate d == 0), whose last borrow against
+t's top digit chooses t or t - N by a masked move; packed 13 bytes per digit pair
+(x86_ifma_sqr.pack_block) and stored by byte masks that end at rp[n-1]. Nothing branches on
+or is addressed by a, b or N: the code for V (a function of n) is chosen by n, every loop
+count and mask depends on n only.
 """
 
-from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, KRegister, LocalVariable,
-                            MOV, LEA, ADD, ADC, SUB, SHL, SHR, SHLD, SHRD, AND, OR, XOR, IMUL,
-                            MULX, CMP, DEC, CMOVB, CMOVL, BZHI, JNZ, JE, JB, JMP, KMOVQ, VMOVQ,
+from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, XMMRegister, KRegister,
+                            LocalVariable, NEG, JNC, VPSLLQ, VPORQ,
+                            MOV, LEA, ADD, ADC, SUB, SHL, SHR, SHRD, AND, XOR, IMUL,
+                            MULX, CMP, DEC, CMOVB, CMOVL, BZHI, JNZ, JE, JMP, KMOVQ, VMOVQ,
                             VMOVDQA64, VPBROADCASTQ, VALIGNQ, VPMADD52LUQ, VPMADD52HUQ, VPXORQ,
-                            VPADDQ, rdx, rcx)
+                            VPADDQ, TEST, JZ, KMOVB, VPSRLQ, VPANDQ, VPSUBQ, VPCMPQ, VPCMPUQ,
+                            VPCMPEQQ, VMOVDQU64, VMOVDQU8, SAR, k7, zword, rdx)
 
 from ..kernel import Param
-from .x86_ifma_sqr import M52, _div13, unpack_consts, unpack_block
+from .x86_ifma_sqr import (M52, _div13, unpack_consts, unpack_block, pack_index,
+                           pack_block)
 
 PARAMS = {
-    "ifma_min": Param(16, (8, 12, 16, 24, 32),
+    "ifma_min": Param(10, (8, 10, 12, 16, 24, 32),
                       "from this many limbs the IFMA path (below: the scalar adx variant)",
-                      kind="size", sizes=(8, 12, 16, 24, 32)),
-    "split_upto": Param(0, (0, 4, 6, 8, 10),
+                      kind="size", sizes=(8, 10, 12, 16, 24, 32)),
+    "split_upto": Param(0, (0, 4, 6, 8),
                         "up to this many zmm per operand (V = ceil(ceil(64n/52)/8)) the "
                         "products go to fresh temporaries added to the accumulators (their "
                         "chain: add, align, add; 2V more VPADDQ); above, IFMAs straight into "
                         "the accumulators", kind="size", sizes=(16, 24, 32, 40, 48, 56, 64)),
+    "lookahead_upto": Param(6, (0, 3, 5, 6, 7, 10),
+                            "up to this many zmm per operand (V) the digit loop computes m "
+                            "one digit ahead from scalar terms and reads R's lane 1 a digit "
+                            "early (module docstring, Lookahead); above, the plain loop (its "
+                            "extra scalar products compete with the IFMAs for port 5 once "
+                            "the vector work dominates)", kind="size",
+                            sizes=(16, 24, 32, 40, 48, 56, 64)),
     "ifma_max": Param(64, (32, 48, 64),
                       "up to this many limbs the IFMA path (above: adx); sizes the stack",
                       kind="size", sizes=(48, 64, 65)),
@@ -85,6 +132,9 @@ def montmul(f, rp, ap, bp, np, n0inv, n, p):
     ADD(base, 63)
     AND(base, -64)
     lay = _Layout(base, nq)
+    # loop constants of the lookahead digits (n0 2^12, n1 2^12, k0 n1) and the pack index
+    lay.n0s, lay.n1s, lay.kn1 = LocalVariable(8), LocalVariable(8), LocalVariable(8)
+    lay.pidx = LocalVariable(64, 16)
     # parked for the end (every register is needed in the loop)
     s_rp, s_np, s_n = LocalVariable(8), LocalVariable(8), LocalVariable(8)
     MOV(s_rp, rp)
@@ -105,24 +155,44 @@ def montmul(f, rp, ap, bp, np, n0inv, n, p):
     MOV(t, n)
     SHL(t, 6)
     SUB(k, t)
-    prev, cur, i = GeneralPurposeRegister64(), GeneralPurposeRegister64(), \
-        GeneralPurposeRegister64()
-    MOV(rcx, k)
-    XOR(prev.as_dword, prev.as_dword)
-    XOR(i.as_dword, i.as_dword)
+    # X, 8 limbs a step: X_i = b_i << k | b_(i-1) >> (64 - k) (a count of 64 gives 0), from
+    # masked loads that read only b[0 .. n-1]
+    xk, xr = XMMRegister(), XMMRegister()
+    VMOVQ(xk, k)
+    NEG(k)
+    ADD(k, 64)
+    VMOVQ(xr, k)
+    w, rem, cnt, ones, first = (GeneralPurposeRegister64() for _ in range(5))
+    XOR(w.as_dword, w.as_dword)
+    MOV(rem, n)
+    MOV(ones, -1)
+    MOV(first.as_dword, 0xFE)                       # b_(-1) does not exist
+    kc, kp = KRegister(), KRegister()
+    cur, prv = ZMMRegister(), ZMMRegister()
     shl = f.new_label("shift_b")
     f.bind(shl)
-    MOV(cur, [bp + i * 8])
-    MOV(t, cur)
-    SHLD(cur, prev, rcx.as_low_byte)                # b_i << k | b_(i-1) >> (64 - k)
-    MOV([base + i * 8 + lay.X], cur)
-    MOV(prev, t)
-    ADD(i, 1)
-    CMP(i, n)
-    JNZ(shl)
-    XOR(cur.as_dword, cur.as_dword)
-    SHLD(cur, prev, rcx.as_low_byte)
-    MOV([base + i * 8 + lay.X], cur)
+    MOV(cnt, 8)
+    CMP(rem, 8)
+    CMOVB(cnt, rem)
+    BZHI(t, ones, cnt)
+    KMOVB(kc, t.as_dword)                           # lanes of b_(8w+l), 8w + l < n
+    LEA(cnt, [rem + 1])
+    MOV(t, 8)
+    CMP(cnt, 8)
+    CMOVB(t, cnt)
+    BZHI(t, ones, t)
+    AND(t, first)
+    KMOVB(kp, t.as_dword)                           # lanes of b_(8w+l-1), 0 <= 8w + l - 1 < n
+    VMOVDQU64(cur(kc.z), [bp + w * 8])
+    VMOVDQU64(prv(kp.z), [bp + w * 8 - 8])
+    VPSLLQ(cur, cur, xk)
+    VPSRLQ(prv, prv, xr)
+    VPORQ(cur, cur, prv)
+    VMOVDQA64([base + w * 8 + lay.X], cur)
+    MOV(first.as_dword, 0xFF)
+    ADD(w, 8)
+    SUB(rem, 8)
+    JNC(shl)                                        # until 8w > n: the n + 1 limbs are out
 
     m52 = ZMMRegister()
     MOV(t, M52)
@@ -201,6 +271,113 @@ def _body(f, V, parked, ap, np, k0, n, D, lay, m52, zero, cidx, csh, p):
     R = [ZMMRegister() for _ in range(V)]
     for r in R:
         VMOVDQA64(r, zero)
+    if V <= p.lookahead_upto:
+        acc0, mask = _digits_lookahead(f, V, lay, D, R, zero, m52, k0, p)
+    else:
+        acc0, mask = _digits_plain(f, V, lay, D, R, zero, k0, p)
+
+    _finish(f, R, V, acc0, lay, s_rp, s_n, m52, zero, mask)
+
+
+def _finish(f, R, V, acc0, lay, s_rp, s_n, m52, zero, mask):
+    """t = R (digit 0 = acc0) normalised, t - N, the choice between them and the packing into
+    rp, all in zmm registers (the module docstring, "Out")."""
+    t, x, g, pr, c = (GeneralPurposeRegister64() for _ in range(5))
+    pidx_mem = GeneralPurposeRegister64()
+    LEA(pidx_mem, lay.pidx)
+    pack_index(pidx_mem, t)
+    k = KRegister()
+    MOV(t.as_dword, 1)
+    KMOVB(k, t.as_dword)
+    z = ZMMRegister()
+    VPBROADCASTQ(z, acc0)
+    VMOVDQA64(R[0](k), z)                           # digit 0 = acc0
+    one = ZMMRegister()
+    MOV(t.as_dword, 1)
+    VPBROADCASTQ(one, t)
+    # carries: c = F >> 52 one lane up, then the 0/1 ripple (generate F > M52, propagate
+    # F == M52: x = ((g << 1) + cin + p) ^ p, bit l = carry into lane l, bit 8 = out)
+    cprev = zero
+    for v in range(V):
+        cy, cs = ZMMRegister(), ZMMRegister()
+        VPSRLQ(cy, R[v], 52)
+        VPANDQ(R[v], R[v], m52)
+        VALIGNQ(cs, cy, cprev, 7)
+        VPADDQ(R[v], R[v], cs)
+        cprev = cy
+    top = GeneralPurposeRegister64()
+    VALIGNQ(z, zero, cprev, 7)
+    VMOVQ(top, z.as_xmm)                            # digit 8V (< 2^10)
+    XOR(c.as_dword, c.as_dword)
+    for v in range(V):
+        _ripple(R[v], m52, 6, 0, c, x, g, pr)
+        VPADDQ(R[v](_k(x)), R[v], one)
+        VPANDQ(R[v], R[v], m52)
+    ADD(top, c)
+    # t - N digit by digit, borrows rippled the same way (generate < 0, propagate == 0)
+    Dv = [ZMMRegister() for _ in range(V)]
+    XOR(c.as_dword, c.as_dword)
+    for v in range(V):
+        VPSUBQ(Dv[v], R[v], [lay.base + lay.N + 64 * v])
+        _ripple(Dv[v], zero, 1, 1, c, x, g, pr)
+        VPSUBQ(Dv[v](_k(x)), Dv[v], one)
+        VPANDQ(Dv[v], Dv[v], m52)
+    SUB(top, c)
+    SAR(top, 63)                                    # -1: t < N, keep t; 0: t - N
+    keep = KRegister()
+    KMOVB(keep, top.as_dword)
+    pidx, keven = ZMMRegister(), KRegister()
+    VMOVDQU64(pidx, [pidx_mem])
+    MOV(t.as_dword, 0x55)
+    KMOVB(keven, t.as_dword)
+    rp, rem, cnt, ones = (GeneralPurposeRegister64() for _ in range(4))
+    MOV(rp, s_rp)
+    MOV(rem, s_n)
+    SHL(rem, 3)                                     # bytes of rp still to write
+    MOV(ones, -1)
+    for v in range(V):
+        VMOVDQA64(Dv[v](keep), R[v])
+        r = pack_block(Dv[v], pidx, keven)
+        MOV(cnt, 52)                                # min(max(rem, 0), 52) bytes
+        CMP(rem, 52)
+        CMOVB(cnt, rem)
+        XOR(t.as_dword, t.as_dword)
+        CMP(rem, 0)
+        CMOVL(cnt, t)
+        BZHI(cnt, ones, cnt)
+        KMOVQ(k7, cnt)
+        VMOVDQU8(zword[rp + 52 * v](k7), r)
+        SUB(rem, 52)
+
+
+def _k(x):
+    k = KRegister()
+    KMOVB(k, x.as_dword)
+    return k
+
+
+def _ripple(F, ref, gen_pred, borrow, c, x, g, pr):
+    """x = the lanes of F that take a carry (borrow) in: generate F (gen_pred) ref, propagate
+    F == ref; c: the carry into lane 0, then out of lane 7."""
+    kg, kp = KRegister(), KRegister()
+    if borrow:
+        VPCMPQ(kg, F, ref, gen_pred)                # signed: F < 0
+    else:
+        VPCMPUQ(kg, F, ref, gen_pred)               # F > M52
+    VPCMPEQQ(kp, F, ref)
+    KMOVB(g.as_dword, kg)
+    KMOVB(pr.as_dword, kp)
+    LEA(x, [c + g * 2])
+    ADD(x, pr)
+    XOR(x, pr)
+    MOV(c, x)
+    SHR(c, 8)
+
+
+def _digits_plain(f, V, lay, D, R, zero, k0, p):
+    """The digit loop as the algorithm reads (the baseline): m from acc0 each digit, lane 0
+    of the shifted R read back by VMOVQ. Returns (acc0, mask)."""
+    b = lay.base
     acc0, a0, n0, mask, bptr, cnt = (GeneralPurposeRegister64() for _ in range(6))
     XOR(acc0.as_dword, acc0.as_dword)
     MOV(a0, [b + lay.A])
@@ -262,58 +439,124 @@ def _body(f, V, parked, ap, np, k0, n, D, lay, m52, zero, cidx, csh, p):
     JNZ(loop)
     f.mca_end()
 
-    # t's digits (digit 0 = acc0) and zero digits up to a whole number of 16-digit groups
+    return acc0, mask
+
+
+def _digits_lookahead(f, V, lay, D, R, zero, m52, k0, p):
+    """The digit loop with m one digit ahead (the module docstring, "Lookahead"), unrolled
+    by two so that the two sets of H registers trade places. Returns (acc0, mask)."""
+    b = lay.base
+    A0, A1, N1, N2 = b + lay.A, b + lay.A + 8, b + lay.N + 8, b + lay.N + 16
+    C2 = lay.X - lay.B                              # c2_i at [bptr + C2]: X is free here
+    n0s, n1s, kn1 = lay.n0s, lay.n1s, lay.kn1
+    acc0, m, eps, mask, bptr, cnt = (GeneralPurposeRegister64() for _ in range(6))
+    t = GeneralPurposeRegister64()
+    MOV(mask, M52)
+    MOV(t, [b + lay.N])
+    SHL(t, 12)
+    MOV(n0s, t)                                     # n0 2^12: MULX's high half is m n0 >> 52
+    MOV(t, [N1])
+    SHL(t, 12)
+    MOV(n1s, t)
+    MOV(t, [N1])
+    IMUL(t, k0)
+    MOV(kn1, t)                                     # k0 n1
+    # c2_i = lo(a2 b_i) + hi(a1 b_i), every digit at once
+    za1, za2, c = ZMMRegister(), ZMMRegister(), ZMMRegister()
+    VPBROADCASTQ(za1, [A1])
+    VPBROADCASTQ(za2, [b + lay.A + 16])
     for v in range(V):
-        VMOVDQA64([b + lay.A + 64 * v], R[v])
-    VMOVDQA64([b + lay.A + 64 * V], zero)
-    VMOVDQA64([b + lay.A + 64 * V + 64], zero)
-    MOV([b + lay.A], acc0)
-    groups = -(-(8 * V + 1) // 16)
-    _pack(f, b + lay.A, b + lay.X, groups, mask)
-    from .mpn_montmul import final_subtract
-    top, nn, xp = (GeneralPurposeRegister64() for _ in range(3))
-    MOV(nn, s_n)
-    LEA(xp, [b + lay.X])
-    MOV(top, [xp + nn * 8])
-    final_subtract(f, s_rp, xp, s_np, s_n, top)
-
-
-def _pack(f, src, dst, groups, mask):
-    """Normalise the digits at src (carries upward) and pack them into limbs at dst: 16
-    digits -> 13 limbs per group, straight-line within a group."""
-    c, d, y, out = (GeneralPurposeRegister64() for _ in range(4))
-    sp, dp, g = GeneralPurposeRegister64(), GeneralPurposeRegister64(), \
-        GeneralPurposeRegister64()
-    XOR(c.as_dword, c.as_dword)
-    LEA(sp, [src])
-    LEA(dp, [dst])
-    MOV(g, groups)
-    top = f.new_label("pack")
-    f.bind(top)
-    XOR(out.as_dword, out.as_dword)
-    for j in range(16):
-        pos = 52 * j
-        q, o = divmod(pos, 64)
-        MOV(d, [sp + 8 * j])
-        ADD(d, c)
-        MOV(c, d)
-        SHR(c, 52)
-        AND(d, mask)
-        if o + 52 <= 64:
-            if o:
-                SHL(d, o)
-            OR(out, d)
-            if o + 52 == 64:
-                MOV([dp + 8 * q], out)
-                XOR(out.as_dword, out.as_dword)
-        else:
-            MOV(y, d)
-            SHL(y, o)
-            OR(out, y)
-            MOV([dp + 8 * q], out)
-            SHR(d, 64 - o)
-            MOV(out, d)
-    ADD(sp, 128)
-    ADD(dp, 104)
-    DEC(g)
-    JNZ(top)
+        VPXORQ(c, c, c)
+        VPMADD52LUQ(c, za2, [b + lay.B + 64 * v])
+        VPMADD52HUQ(c, za1, [b + lay.B + 64 * v])
+        VMOVDQA64([b + lay.X + 64 * v], c)
+    XOR(acc0.as_dword, acc0.as_dword)
+    XOR(eps.as_dword, eps.as_dword)                 # eps_0
+    LEA(bptr, [b + lay.B])
+    MOV(cnt, D)
+    zb, zm, g = ZMMRegister(), ZMMRegister(), ZMMRegister()
+    plo, phi, plo2 = (GeneralPurposeRegister64() for _ in range(3))
+    MOV(rdx, [bptr])
+    VPBROADCASTQ(zb, rdx)
+    MULX(phi, plo, [A0])                            # a0 b_0
+    MOV(m, plo)
+    IMUL(m, k0)
+    AND(m, mask)                                    # m_0
+    sets = ([ZMMRegister() for _ in range(V)], [ZMMRegister() for _ in range(V)])
+    for h in sets[0] + sets[1]:
+        VPXORQ(h, h, h)
+    loop, second = f.new_label("digits_v%d" % V), f.new_label("digits_odd_v%d" % V)
+    TEST(cnt, 1)                                    # D odd: start with the second half
+    JZ(loop)
+    MOV(plo2, plo)
+    JMP(second)
+    f.bind(loop)
+    f.mca_begin("amm52 lookahead x2 digits=%d" % (8 * V))
+    for half, (Hp, Hn), (lo_in, lo_out) in ((0, sets, (plo, plo2)),
+                                             (1, sets[::-1], (plo2, plo))):
+        if half:
+            f.bind(second)
+        # vector: R_(i+1) = shift(R + H_(i-1) + lo(A b_i) + lo(N m_i)); H_i = hi(A b_i) +
+        # hi(N m_i) stays apart until the next digit
+        VPBROADCASTQ(zm, m)
+        VPADDQ(g, R[0], Hp[0])
+        VALIGNQ(g, g, g, 2)                         # lane 2 of R_i + H_(i-1): gamma_i
+        for v in range(V):
+            VPMADD52LUQ(Hp[v], zb, [b + lay.A + 64 * v])
+        for v in range(V):
+            VPXORQ(Hn[v], Hn[v], Hn[v])
+            VPMADD52HUQ(Hn[v], zb, [b + lay.A + 64 * v])
+        MOV(rdx, m)
+        qh, u, h1 = (GeneralPurposeRegister64() for _ in range(3))
+        MULX(qh, qh, [n0s])                         # floor(m n0 / 2^52)
+        MULX(h1, u, [n1s])                          # hi(n1 m); lo(n1 m) 2^12
+        for v in range(V):
+            VPMADD52LUQ(Hp[v], zm, [b + lay.N + 64 * v])
+        for v in range(V):
+            VPMADD52HUQ(Hn[v], zm, [b + lay.N + 64 * v])
+        for v in range(V):
+            VPADDQ(R[v], R[v], Hp[v])
+        for v in range(V - 1):
+            VALIGNQ(R[v], R[v + 1], R[v], 1)
+        VALIGNQ(R[V - 1], zero, R[V - 1], 1)
+        # scalar (the module docstring's equations)
+        SHR(u, 12)                                  # lo(n1 m)
+        ADD(lo_in, mask)
+        ADC(phi, 0)
+        ADD(lo_in, acc0)
+        ADC(phi, 0)
+        SHRD(lo_in, phi, 52)                        # ceil(t / 2^52), t = acc0 + a0 b_i
+        c1 = GeneralPurposeRegister64()
+        MOV(c1, [bptr])
+        IMUL(c1, [A1])
+        AND(c1, mask)                               # lo(a1 b_i)
+        ADD(lo_in, eps)
+        ADD(lo_in, c1)                              # f_i
+        LEA(acc0, [lo_in + u * 1])
+        ADD(acc0, qh)                               # acc0_(i+1)
+        w, v2 = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        MOV(w, [kn1])
+        IMUL(w, rdx)                                # k0 n1 m
+        MOV(v2, [N2])
+        IMUL(v2, rdx)
+        AND(v2, mask)                               # lo(n2 m)
+        VMOVQ(eps, g.as_xmm)
+        ADD(eps, v2)
+        ADD(eps, h1)
+        ADD(eps, [bptr + C2])                       # eps_(i+1)
+        MOV(rdx, [bptr + 8])
+        VPBROADCASTQ(zb, rdx)
+        MULX(phi, lo_out, [A0])                     # a0 b_(i+1)
+        ADD(lo_in, lo_out)
+        LEA(m, [lo_in + qh * 1])
+        IMUL(m, k0)
+        ADD(m, w)
+        AND(m, mask)                                # m_(i+1)
+        ADD(bptr, 8)
+        DEC(cnt)                                    # never 0 after the first half
+        if half:
+            JNZ(loop)
+    f.mca_end()
+    for v in range(V):                              # the last H joins R
+        VPADDQ(R[v], R[v], sets[0][v])
+    return acc0, mask

@@ -123,6 +123,28 @@ def unpack_consts(zero):
     return cidx, csh
 
 
+def pack_index(mem, t):
+    """64 bytes at mem = the VPERMB index of pack_block: byte b <- byte 16 floor(b/13) + b
+    mod 13 (b < 52). t: a scratch register."""
+    pidx = [16 * (b // 13) + b % 13 for b in range(52)] + [0] * 12
+    for q in range(8):
+        MOV(t, sum(v << (8 * i) for i, v in enumerate(pidx[8 * q:8 * q + 8])))
+        MOV([mem + 8 * q], t)
+
+
+def pack_block(F, pidx, keven):
+    """A new zmm whose low 52 bytes are F's 8 digits of 52 bits (each < 2^52), packed: two
+    digits make 13 bytes [F0 | F1 << 52, F1 >> 12] per 128-bit lane, VPERMB (pidx from
+    pack_index) closes the 3-byte gaps. keven: lanes 0, 2, 4, 6."""
+    e, g, r = ZMMRegister(), ZMMRegister(), ZMMRegister()
+    VPSLLQ(e, F, 52)
+    VPSRLQ(g, F, 12)
+    VPUNPCKHQDQ(r, e, g)                            # [F1 << 52, F1 >> 12]
+    VPORQ(r(keven), r, F)                           # [F0 | F1 << 52, F1 >> 12]
+    VPERMB(r, pidx, r)
+    return r
+
+
 def unpack_block(x, kl, src, cidx, csh, m52):
     """zmm x = the 8 digits of 52 bits in the (up to) 52 bytes at src that mask kl loads."""
     VMOVDQU8(x(kl.z), src)
@@ -178,13 +200,9 @@ def _ifma(f, rp, ap, n, p):
 
     # ---- constants --------------------------------------------------------------------
     t = GeneralPurposeRegister64()
-    # PIDX (VPERMB pack index): byte b <- byte 16 floor(b/13) + b mod 13 (b < 52); it is
-    # only needed by the first block's packing, so the store-to-load forwarding stall of
-    # eight qword stores read as one zmm is hidden
-    pidx = [16 * (b // 13) + b % 13 for b in range(52)] + [0] * 12
-    for q in range(8):
-        MOV(t, sum(v << (8 * i) for i, v in enumerate(pidx[8 * q:8 * q + 8])))
-        MOV([pidx_mem + 8 * q], t)
+    # PIDX is only needed by the first block's packing, so the store-to-load forwarding
+    # stall of eight qword stores read as one zmm is hidden
+    pack_index(pidx_mem, t)
     c.m52 = ZMMRegister()
     MOV(t, M52)
     VPBROADCASTQ(c.m52, t)
@@ -475,13 +493,7 @@ def _finish(f, c, L, H, S, cprev):
         VPANDQ(F, F, c.m52)
         JMP(back)
     c.cold.append(ripple)
-    # two digits -> 13 bytes per 128-bit lane, then 52 contiguous bytes
-    e, g, r = ZMMRegister(), ZMMRegister(), ZMMRegister()
-    VPSLLQ(e, F, 52)
-    VPSRLQ(g, F, 12)
-    VPUNPCKHQDQ(r, e, g)                            # [F1 << 52, F1 >> 12]
-    VPORQ(r(c.keven), r, F)                         # [F0 | F1 << 52, F1 >> 12]
-    VPERMB(r, c.pidx, r)
+    r = pack_block(F, c.pidx, c.keven)
     part, stored = f.new_label("part"), f.new_label("stored")
     CMP(c.orem, 52)
     JB(part)
