@@ -28,25 +28,35 @@
  *
  * Algorithm (adx, x86_64):
  *    CIOS: per limb b_i one MULX/ADCX/ADOX row of a into the accumulator (rp), then
- *    m = t0 n0inv and one row of N stored a limb lower (x86_rows); constant-time
- *    final subtraction.
+ *    m = t0 n0inv and one row of N stored a limb lower (x86_rows); up to small_max
+ *    limbs unrolled with the accumulator in registers; constant-time final
+ *    subtraction.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   small_max = 8
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_montmul_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
  * registers and calls this body, lf_mpn_montmul_adx_sysv; Windows has no red zone, so the
  * body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the #if
  * defined(LF_WIN64) lines).
- * 448 instructions.
+ * 2584 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_montmul_adx)
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	LF_SEH_PUSHREG(%r14)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -60,9 +70,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$48, %rsp
-	.cfi_adjust_cfa_offset 48
-	LF_SEH_STACKALLOC(48)
+	subq	$112, %rsp
+	.cfi_adjust_cfa_offset 112
+	LF_SEH_STACKALLOC(112)
 #endif
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
@@ -79,6 +89,22 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	movq	%rsi, -32(%rsp)
 	movq	%rcx, -40(%rsp)
 #endif
+	cmpq	$1, %r9
+	je	.Llf_mpn_montmul_adx_small_1
+	cmpq	$2, %r9
+	je	.Llf_mpn_montmul_adx_small_2
+	cmpq	$3, %r9
+	je	.Llf_mpn_montmul_adx_small_3
+	cmpq	$4, %r9
+	je	.Llf_mpn_montmul_adx_small_4
+	cmpq	$5, %r9
+	je	.Llf_mpn_montmul_adx_small_5
+	cmpq	$6, %r9
+	je	.Llf_mpn_montmul_adx_small_6
+	cmpq	$7, %r9
+	je	.Llf_mpn_montmul_adx_small_7
+	cmpq	$8, %r9
+	je	.Llf_mpn_montmul_adx_small_8
 	leaq	(%rax,%r9,8), %r9
 #if defined(LF_WIN64)
 	movq	%r9, 32(%rsp)
@@ -611,10 +637,2862 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	leaq	8(%r11), %r11
 	decq	%r9
 	jnz	.Llf_mpn_montmul_adx_subtract
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_1:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r9
+#else
+	movq	-32(%rsp), %r9
+#endif
+	xorl	%r8d, %r8d
+	mulxq	(%r9), %r8, %r9
+	adcxq	%r8, %rax
+	adoxq	%r9, %r10
+	movq	$0, %r9
+	adcxq	%r9, %r10
+	adoxq	%r9, %r11
+	adcxq	%r9, %r11
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r9
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r9
+#endif
+	xorl	%r8d, %r8d
+	mulxq	(%r9), %r8, %r9
+	adcxq	%r8, %rax
+	adoxq	%r9, %r10
+	movq	$0, %r9
+	adcxq	%r9, %r10
+	adoxq	%r9, %r11
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r9
+#else
+	movq	-40(%rsp), %r9
+#endif
+	subq	(%r9), %r10
+	sbbq	$0, %r11
+	movq	(%r9), %r8
+	andq	%r11, %r8
+#if defined(LF_WIN64)
+	movq	%r8, 48(%rsp)
+	addq	48(%rsp), %r10
+	movq	32(%rsp), %r9
+#else
+	movq	%r8, -56(%rsp)
+	addq	-56(%rsp), %r10
+	movq	-24(%rsp), %r9
+#endif
+	movq	%r10, (%r9)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_2:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r8
+#else
+	movq	-32(%rsp), %r8
+#endif
+	xorl	%ecx, %ecx
+	mulxq	(%r8), %rcx, %rsi
+	adcxq	%rcx, %rax
+	adoxq	%rsi, %r10
+	mulxq	8(%r8), %rcx, %rsi
+	adcxq	%rcx, %r10
+	adoxq	%rsi, %r11
+	movq	$0, %r8
+	adcxq	%r8, %r11
+	adoxq	%r8, %r9
+	adcxq	%r8, %r9
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r8
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r8
+#endif
+	xorl	%ecx, %ecx
+	mulxq	(%r8), %rcx, %rsi
+	adcxq	%rcx, %rax
+	adoxq	%rsi, %r10
+	mulxq	8(%r8), %rcx, %rsi
+	adcxq	%rcx, %r10
+	adoxq	%rsi, %r11
+	movq	$0, %r8
+	adcxq	%r8, %r11
+	adoxq	%r8, %r9
+	adcxq	%r8, %r9
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r8
+#else
+	movq	-32(%rsp), %r8
+#endif
+	xorl	%ecx, %ecx
+	mulxq	(%r8), %rcx, %rsi
+	adcxq	%rcx, %r10
+	adoxq	%rsi, %r11
+	mulxq	8(%r8), %rcx, %rsi
+	adcxq	%rcx, %r11
+	adoxq	%rsi, %r9
+	movq	$0, %r8
+	adcxq	%r8, %r9
+	adoxq	%r8, %rax
+	adcxq	%r8, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r8
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r8
+#endif
+	xorl	%ecx, %ecx
+	mulxq	(%r8), %rcx, %rsi
+	adcxq	%rcx, %r10
+	adoxq	%rsi, %r11
+	mulxq	8(%r8), %rcx, %rsi
+	adcxq	%rcx, %r11
+	adoxq	%rsi, %r9
+	movq	$0, %r8
+	adcxq	%r8, %r9
+	adoxq	%r8, %rax
+	adcxq	%r8, %rax
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r8
+#else
+	movq	-40(%rsp), %r8
+#endif
+	subq	(%r8), %r11
+	sbbq	8(%r8), %r9
+	sbbq	$0, %rax
+	movq	(%r8), %rcx
+	andq	%rax, %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 48(%rsp)
+#else
+	movq	%rcx, -56(%rsp)
+#endif
+	movq	8(%r8), %rcx
+	andq	%rax, %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 56(%rsp)
+	addq	48(%rsp), %r11
+	adcq	56(%rsp), %r9
+	movq	32(%rsp), %r8
+#else
+	movq	%rcx, -64(%rsp)
+	addq	-56(%rsp), %r11
+	adcq	-64(%rsp), %r9
+	movq	-24(%rsp), %r8
+#endif
+	movq	%r11, (%r8)
+	movq	%r9, 8(%r8)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_3:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rcx
+#else
+	movq	-32(%rsp), %rcx
+#endif
+	xorl	%esi, %esi
+	mulxq	(%rcx), %rsi, %rdi
+	adcxq	%rsi, %rax
+	adoxq	%rdi, %r10
+	mulxq	8(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r10
+	adoxq	%rdi, %r11
+	mulxq	16(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	movq	$0, %rcx
+	adcxq	%rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%rcx, %r8
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rcx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rcx
+#endif
+	xorl	%esi, %esi
+	mulxq	(%rcx), %rsi, %rdi
+	adcxq	%rsi, %rax
+	adoxq	%rdi, %r10
+	mulxq	8(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r10
+	adoxq	%rdi, %r11
+	mulxq	16(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	movq	$0, %rcx
+	adcxq	%rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rcx
+#else
+	movq	-32(%rsp), %rcx
+#endif
+	xorl	%esi, %esi
+	mulxq	(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r10
+	adoxq	%rdi, %r11
+	mulxq	8(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	mulxq	16(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r9
+	adoxq	%rdi, %r8
+	movq	$0, %rcx
+	adcxq	%rcx, %r8
+	adoxq	%rcx, %rax
+	adcxq	%rcx, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rcx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rcx
+#endif
+	xorl	%esi, %esi
+	mulxq	(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r10
+	adoxq	%rdi, %r11
+	mulxq	8(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	mulxq	16(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r9
+	adoxq	%rdi, %r8
+	movq	$0, %rcx
+	adcxq	%rcx, %r8
+	adoxq	%rcx, %rax
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	16(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rcx
+#else
+	movq	-32(%rsp), %rcx
+#endif
+	xorl	%esi, %esi
+	mulxq	(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	mulxq	8(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r8
+	adoxq	%rdi, %rax
+	movq	$0, %rcx
+	adcxq	%rcx, %rax
+	adoxq	%rcx, %r10
+	adcxq	%rcx, %r10
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rcx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rcx
+#endif
+	xorl	%esi, %esi
+	mulxq	(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	mulxq	8(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%rcx), %rsi, %rdi
+	adcxq	%rsi, %r8
+	adoxq	%rdi, %rax
+	movq	$0, %rcx
+	adcxq	%rcx, %rax
+	adoxq	%rcx, %r10
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rcx
+#else
+	movq	-40(%rsp), %rcx
+#endif
+	subq	(%rcx), %r9
+	sbbq	8(%rcx), %r8
+	sbbq	16(%rcx), %rax
+	sbbq	$0, %r10
+	movq	(%rcx), %rsi
+	andq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 48(%rsp)
+#else
+	movq	%rsi, -56(%rsp)
+#endif
+	movq	8(%rcx), %rsi
+	andq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 56(%rsp)
+#else
+	movq	%rsi, -64(%rsp)
+#endif
+	movq	16(%rcx), %rsi
+	andq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 64(%rsp)
+	addq	48(%rsp), %r9
+	adcq	56(%rsp), %r8
+	adcq	64(%rsp), %rax
+	movq	32(%rsp), %rcx
+#else
+	movq	%rsi, -72(%rsp)
+	addq	-56(%rsp), %r9
+	adcq	-64(%rsp), %r8
+	adcq	-72(%rsp), %rax
+	movq	-24(%rsp), %rcx
+#endif
+	movq	%r9, (%rcx)
+	movq	%r8, 8(%rcx)
+	movq	%rax, 16(%rcx)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_4:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rsi
+#else
+	movq	-32(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rax
+	adoxq	%rbx, %r10
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r10
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	$0, %rsi
+	adcxq	%rsi, %r8
+	adoxq	%rsi, %rcx
+	adcxq	%rsi, %rcx
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rsi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rax
+	adoxq	%rbx, %r10
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r10
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	$0, %rsi
+	adcxq	%rsi, %r8
+	adoxq	%rsi, %rcx
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rsi
+#else
+	movq	-32(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r10
+	adoxq	%rbx, %r11
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	$0, %rsi
+	adcxq	%rsi, %rcx
+	adoxq	%rsi, %rax
+	adcxq	%rsi, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rsi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r10
+	adoxq	%rbx, %r11
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	$0, %rsi
+	adcxq	%rsi, %rcx
+	adoxq	%rsi, %rax
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	16(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rsi
+#else
+	movq	-32(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %rax
+	movq	$0, %rsi
+	adcxq	%rsi, %rax
+	adoxq	%rsi, %r10
+	adcxq	%rsi, %r10
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rsi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %rax
+	movq	$0, %rsi
+	adcxq	%rsi, %rax
+	adoxq	%rsi, %r10
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	24(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rsi
+#else
+	movq	-32(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %rax
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rax
+	adoxq	%rbx, %r10
+	movq	$0, %rsi
+	adcxq	%rsi, %r10
+	adoxq	%rsi, %r11
+	adcxq	%rsi, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rsi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rsi
+#endif
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %rax
+	mulxq	24(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rax
+	adoxq	%rbx, %r10
+	movq	$0, %rsi
+	adcxq	%rsi, %r10
+	adoxq	%rsi, %r11
+	adcxq	%rsi, %r11
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rsi
+#else
+	movq	-40(%rsp), %rsi
+#endif
+	subq	(%rsi), %r8
+	sbbq	8(%rsi), %rcx
+	sbbq	16(%rsi), %rax
+	sbbq	24(%rsi), %r10
+	sbbq	$0, %r11
+	movq	(%rsi), %rdi
+	andq	%r11, %rdi
+#if defined(LF_WIN64)
+	movq	%rdi, 48(%rsp)
+#else
+	movq	%rdi, -56(%rsp)
+#endif
+	movq	8(%rsi), %rdi
+	andq	%r11, %rdi
+#if defined(LF_WIN64)
+	movq	%rdi, 56(%rsp)
+#else
+	movq	%rdi, -64(%rsp)
+#endif
+	movq	16(%rsi), %rdi
+	andq	%r11, %rdi
+#if defined(LF_WIN64)
+	movq	%rdi, 64(%rsp)
+#else
+	movq	%rdi, -72(%rsp)
+#endif
+	movq	24(%rsi), %rdi
+	andq	%r11, %rdi
+#if defined(LF_WIN64)
+	movq	%rdi, 72(%rsp)
+	addq	48(%rsp), %r8
+	adcq	56(%rsp), %rcx
+	adcq	64(%rsp), %rax
+	adcq	72(%rsp), %r10
+	movq	32(%rsp), %rsi
+#else
+	movq	%rdi, -80(%rsp)
+	addq	-56(%rsp), %r8
+	adcq	-64(%rsp), %rcx
+	adcq	-72(%rsp), %rax
+	adcq	-80(%rsp), %r10
+	movq	-24(%rsp), %rsi
+#endif
+	movq	%r8, (%rsi)
+	movq	%rcx, 8(%rsi)
+	movq	%rax, 16(%rsi)
+	movq	%r10, 24(%rsi)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_5:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	xorl	%esi, %esi
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdi
+#else
+	movq	-32(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rax
+	adoxq	%rbp, %r10
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r10
+	adoxq	%rbp, %r11
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r11
+	adoxq	%rbp, %r9
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	movq	$0, %rdi
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rdi, %rsi
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rdi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rax
+	adoxq	%rbp, %r10
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r10
+	adoxq	%rbp, %r11
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r11
+	adoxq	%rbp, %r9
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	movq	$0, %rdi
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdi
+#else
+	movq	-32(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r10
+	adoxq	%rbp, %r11
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r11
+	adoxq	%rbp, %r9
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	movq	$0, %rdi
+	adcxq	%rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rdi, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rdi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r10
+	adoxq	%rbp, %r11
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r11
+	adoxq	%rbp, %r9
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	movq	$0, %rdi
+	adcxq	%rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	16(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdi
+#else
+	movq	-32(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r11
+	adoxq	%rbp, %r9
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rsi
+	adoxq	%rbp, %rax
+	movq	$0, %rdi
+	adcxq	%rdi, %rax
+	adoxq	%rdi, %r10
+	adcxq	%rdi, %r10
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rdi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r11
+	adoxq	%rbp, %r9
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rsi
+	adoxq	%rbp, %rax
+	movq	$0, %rdi
+	adcxq	%rdi, %rax
+	adoxq	%rdi, %r10
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	24(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdi
+#else
+	movq	-32(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rsi
+	adoxq	%rbp, %rax
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rax
+	adoxq	%rbp, %r10
+	movq	$0, %rdi
+	adcxq	%rdi, %r10
+	adoxq	%rdi, %r11
+	adcxq	%rdi, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rdi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r9
+	adoxq	%rbp, %r8
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rsi
+	adoxq	%rbp, %rax
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rax
+	adoxq	%rbp, %r10
+	movq	$0, %rdi
+	adcxq	%rdi, %r10
+	adoxq	%rdi, %r11
+	adcxq	%rdi, %r11
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	32(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdi
+#else
+	movq	-32(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rsi
+	adoxq	%rbp, %rax
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rax
+	adoxq	%rbp, %r10
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r10
+	adoxq	%rbp, %r11
+	movq	$0, %rdi
+	adcxq	%rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%rdi, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rdi
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rdi
+#endif
+	xorl	%ebx, %ebx
+	mulxq	(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r8
+	adoxq	%rbp, %rcx
+	mulxq	8(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rcx
+	adoxq	%rbp, %rsi
+	mulxq	16(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rsi
+	adoxq	%rbp, %rax
+	mulxq	24(%rdi), %rbx, %rbp
+	adcxq	%rbx, %rax
+	adoxq	%rbp, %r10
+	mulxq	32(%rdi), %rbx, %rbp
+	adcxq	%rbx, %r10
+	adoxq	%rbp, %r11
+	movq	$0, %rdi
+	adcxq	%rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdi
+#else
+	movq	-40(%rsp), %rdi
+#endif
+	subq	(%rdi), %rcx
+	sbbq	8(%rdi), %rsi
+	sbbq	16(%rdi), %rax
+	sbbq	24(%rdi), %r10
+	sbbq	32(%rdi), %r11
+	sbbq	$0, %r9
+	movq	(%rdi), %rbx
+	andq	%r9, %rbx
+#if defined(LF_WIN64)
+	movq	%rbx, 48(%rsp)
+#else
+	movq	%rbx, -56(%rsp)
+#endif
+	movq	8(%rdi), %rbx
+	andq	%r9, %rbx
+#if defined(LF_WIN64)
+	movq	%rbx, 56(%rsp)
+#else
+	movq	%rbx, -64(%rsp)
+#endif
+	movq	16(%rdi), %rbx
+	andq	%r9, %rbx
+#if defined(LF_WIN64)
+	movq	%rbx, 64(%rsp)
+#else
+	movq	%rbx, -72(%rsp)
+#endif
+	movq	24(%rdi), %rbx
+	andq	%r9, %rbx
+#if defined(LF_WIN64)
+	movq	%rbx, 72(%rsp)
+#else
+	movq	%rbx, -80(%rsp)
+#endif
+	movq	32(%rdi), %rbx
+	andq	%r9, %rbx
+#if defined(LF_WIN64)
+	movq	%rbx, 80(%rsp)
+	addq	48(%rsp), %rcx
+	adcq	56(%rsp), %rsi
+	adcq	64(%rsp), %rax
+	adcq	72(%rsp), %r10
+	adcq	80(%rsp), %r11
+	movq	32(%rsp), %rdi
+#else
+	movq	%rbx, -88(%rsp)
+	addq	-56(%rsp), %rcx
+	adcq	-64(%rsp), %rsi
+	adcq	-72(%rsp), %rax
+	adcq	-80(%rsp), %r10
+	adcq	-88(%rsp), %r11
+	movq	-24(%rsp), %rdi
+#endif
+	movq	%rcx, (%rdi)
+	movq	%rsi, 8(%rdi)
+	movq	%rax, 16(%rdi)
+	movq	%r10, 24(%rdi)
+	movq	%r11, 32(%rdi)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_6:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	xorl	%esi, %esi
+	xorl	%edi, %edi
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbx
+#else
+	movq	-32(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	movq	$0, %rbx
+	adcxq	%rbx, %rsi
+	adoxq	%rbx, %rdi
+	adcxq	%rbx, %rdi
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	movq	$0, %rbx
+	adcxq	%rbx, %rsi
+	adoxq	%rbx, %rdi
+	adcxq	%rbx, %rdi
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbx
+#else
+	movq	-32(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	movq	$0, %rbx
+	adcxq	%rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rbx, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	movq	$0, %rbx
+	adcxq	%rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rbx, %rax
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	16(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbx
+#else
+	movq	-32(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	movq	$0, %rbx
+	adcxq	%rbx, %rax
+	adoxq	%rbx, %r10
+	adcxq	%rbx, %r10
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	movq	$0, %rbx
+	adcxq	%rbx, %rax
+	adoxq	%rbx, %r10
+	adcxq	%rbx, %r10
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	24(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbx
+#else
+	movq	-32(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	movq	$0, %rbx
+	adcxq	%rbx, %r10
+	adoxq	%rbx, %r11
+	adcxq	%rbx, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r9
+	adoxq	%r12, %r8
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	movq	$0, %rbx
+	adcxq	%rbx, %r10
+	adoxq	%rbx, %r11
+	adcxq	%rbx, %r11
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	32(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbx
+#else
+	movq	-32(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	movq	$0, %rbx
+	adcxq	%rbx, %r11
+	adoxq	%rbx, %r9
+	adcxq	%rbx, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %r8
+	adoxq	%r12, %rcx
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	movq	$0, %rbx
+	adcxq	%rbx, %r11
+	adoxq	%rbx, %r9
+	adcxq	%rbx, %r9
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	40(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbx
+#else
+	movq	-32(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	movq	$0, %rbx
+	adcxq	%rbx, %r9
+	adoxq	%rbx, %r8
+	adcxq	%rbx, %r8
+	movq	%rcx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbx
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbx
+#endif
+	xorl	%ebp, %ebp
+	mulxq	(%rbx), %rbp, %r12
+	adcxq	%rbp, %rcx
+	adoxq	%r12, %rsi
+	mulxq	8(%rbx), %rbp, %r12
+	adcxq	%rbp, %rsi
+	adoxq	%r12, %rdi
+	mulxq	16(%rbx), %rbp, %r12
+	adcxq	%rbp, %rdi
+	adoxq	%r12, %rax
+	mulxq	24(%rbx), %rbp, %r12
+	adcxq	%rbp, %rax
+	adoxq	%r12, %r10
+	mulxq	32(%rbx), %rbp, %r12
+	adcxq	%rbp, %r10
+	adoxq	%r12, %r11
+	mulxq	40(%rbx), %rbp, %r12
+	adcxq	%rbp, %r11
+	adoxq	%r12, %r9
+	movq	$0, %rbx
+	adcxq	%rbx, %r9
+	adoxq	%rbx, %r8
+	adcxq	%rbx, %r8
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rbx
+#else
+	movq	-40(%rsp), %rbx
+#endif
+	subq	(%rbx), %rsi
+	sbbq	8(%rbx), %rdi
+	sbbq	16(%rbx), %rax
+	sbbq	24(%rbx), %r10
+	sbbq	32(%rbx), %r11
+	sbbq	40(%rbx), %r9
+	sbbq	$0, %r8
+	movq	(%rbx), %rbp
+	andq	%r8, %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 48(%rsp)
+#else
+	movq	%rbp, -56(%rsp)
+#endif
+	movq	8(%rbx), %rbp
+	andq	%r8, %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 56(%rsp)
+#else
+	movq	%rbp, -64(%rsp)
+#endif
+	movq	16(%rbx), %rbp
+	andq	%r8, %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 64(%rsp)
+#else
+	movq	%rbp, -72(%rsp)
+#endif
+	movq	24(%rbx), %rbp
+	andq	%r8, %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 72(%rsp)
+#else
+	movq	%rbp, -80(%rsp)
+#endif
+	movq	32(%rbx), %rbp
+	andq	%r8, %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 80(%rsp)
+#else
+	movq	%rbp, -88(%rsp)
+#endif
+	movq	40(%rbx), %rbp
+	andq	%r8, %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 88(%rsp)
+	addq	48(%rsp), %rsi
+	adcq	56(%rsp), %rdi
+	adcq	64(%rsp), %rax
+	adcq	72(%rsp), %r10
+	adcq	80(%rsp), %r11
+	adcq	88(%rsp), %r9
+	movq	32(%rsp), %rbx
+#else
+	movq	%rbp, -96(%rsp)
+	addq	-56(%rsp), %rsi
+	adcq	-64(%rsp), %rdi
+	adcq	-72(%rsp), %rax
+	adcq	-80(%rsp), %r10
+	adcq	-88(%rsp), %r11
+	adcq	-96(%rsp), %r9
+	movq	-24(%rsp), %rbx
+#endif
+	movq	%rsi, (%rbx)
+	movq	%rdi, 8(%rbx)
+	movq	%rax, 16(%rbx)
+	movq	%r10, 24(%rbx)
+	movq	%r11, 32(%rbx)
+	movq	%r9, 40(%rbx)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_7:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	xorl	%esi, %esi
+	xorl	%edi, %edi
+	xorl	%ebx, %ebx
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	movq	$0, %rbp
+	adcxq	%rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rbp, %rbx
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	movq	$0, %rbp
+	adcxq	%rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rbp, %rbx
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	movq	$0, %rbp
+	adcxq	%rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbp, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	movq	$0, %rbp
+	adcxq	%rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	16(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	movq	$0, %rbp
+	adcxq	%rbp, %rax
+	adoxq	%rbp, %r10
+	adcxq	%rbp, %r10
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	movq	$0, %rbp
+	adcxq	%rbp, %rax
+	adoxq	%rbp, %r10
+	adcxq	%rbp, %r10
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	24(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	movq	$0, %rbp
+	adcxq	%rbp, %r10
+	adoxq	%rbp, %r11
+	adcxq	%rbp, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	movq	$0, %rbp
+	adcxq	%rbp, %r10
+	adoxq	%rbp, %r11
+	adcxq	%rbp, %r11
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	32(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	movq	$0, %rbp
+	adcxq	%rbp, %r11
+	adoxq	%rbp, %r9
+	adcxq	%rbp, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	movq	$0, %rbp
+	adcxq	%rbp, %r11
+	adoxq	%rbp, %r9
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	40(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	movq	$0, %rbp
+	adcxq	%rbp, %r9
+	adoxq	%rbp, %r8
+	adcxq	%rbp, %r8
+	movq	%rcx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	movq	$0, %rbp
+	adcxq	%rbp, %r9
+	adoxq	%rbp, %r8
+	adcxq	%rbp, %r8
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	48(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rbp
+#else
+	movq	-32(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	movq	$0, %rbp
+	adcxq	%rbp, %r8
+	adoxq	%rbp, %rcx
+	adcxq	%rbp, %rcx
+	movq	%rsi, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %rbp
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %rbp
+#endif
+	xorl	%r12d, %r12d
+	mulxq	(%rbp), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	mulxq	8(%rbp), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	16(%rbp), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rax
+	mulxq	24(%rbp), %r12, %r13
+	adcxq	%r12, %rax
+	adoxq	%r13, %r10
+	mulxq	32(%rbp), %r12, %r13
+	adcxq	%r12, %r10
+	adoxq	%r13, %r11
+	mulxq	40(%rbp), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	48(%rbp), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	movq	$0, %rbp
+	adcxq	%rbp, %r8
+	adoxq	%rbp, %rcx
+	adcxq	%rbp, %rcx
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rbp
+#else
+	movq	-40(%rsp), %rbp
+#endif
+	subq	(%rbp), %rdi
+	sbbq	8(%rbp), %rbx
+	sbbq	16(%rbp), %rax
+	sbbq	24(%rbp), %r10
+	sbbq	32(%rbp), %r11
+	sbbq	40(%rbp), %r9
+	sbbq	48(%rbp), %r8
+	sbbq	$0, %rcx
+	movq	(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 48(%rsp)
+#else
+	movq	%r12, -56(%rsp)
+#endif
+	movq	8(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 56(%rsp)
+#else
+	movq	%r12, -64(%rsp)
+#endif
+	movq	16(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 64(%rsp)
+#else
+	movq	%r12, -72(%rsp)
+#endif
+	movq	24(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 72(%rsp)
+#else
+	movq	%r12, -80(%rsp)
+#endif
+	movq	32(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 80(%rsp)
+#else
+	movq	%r12, -88(%rsp)
+#endif
+	movq	40(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 88(%rsp)
+#else
+	movq	%r12, -96(%rsp)
+#endif
+	movq	48(%rbp), %r12
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 96(%rsp)
+	addq	48(%rsp), %rdi
+	adcq	56(%rsp), %rbx
+	adcq	64(%rsp), %rax
+	adcq	72(%rsp), %r10
+	adcq	80(%rsp), %r11
+	adcq	88(%rsp), %r9
+	adcq	96(%rsp), %r8
+	movq	32(%rsp), %rbp
+#else
+	movq	%r12, -104(%rsp)
+	addq	-56(%rsp), %rdi
+	adcq	-64(%rsp), %rbx
+	adcq	-72(%rsp), %rax
+	adcq	-80(%rsp), %r10
+	adcq	-88(%rsp), %r11
+	adcq	-96(%rsp), %r9
+	adcq	-104(%rsp), %r8
+	movq	-24(%rsp), %rbp
+#endif
+	movq	%rdi, (%rbp)
+	movq	%rbx, 8(%rbp)
+	movq	%rax, 16(%rbp)
+	movq	%r10, 24(%rbp)
+	movq	%r11, 32(%rbp)
+	movq	%r9, 40(%rbp)
+	movq	%r8, 48(%rbp)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_small_8:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -48(%rsp)
+#endif
+	xorl	%eax, %eax
+	xorl	%r10d, %r10d
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	xorl	%esi, %esi
+	xorl	%edi, %edi
+	xorl	%ebx, %ebx
+	xorl	%ebp, %ebp
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	movq	$0, %r12
+	adcxq	%r12, %rbx
+	adoxq	%r12, %rbp
+	adcxq	%r12, %rbp
+	movq	%rax, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	movq	$0, %r12
+	adcxq	%r12, %rbx
+	adoxq	%r12, %rbp
+	adcxq	%r12, %rbp
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	8(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	movq	$0, %r12
+	adcxq	%r12, %rbp
+	adoxq	%r12, %rax
+	adcxq	%r12, %rax
+	movq	%r10, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	movq	$0, %r12
+	adcxq	%r12, %rbp
+	adoxq	%r12, %rax
+	adcxq	%r12, %rax
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	16(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	movq	$0, %r12
+	adcxq	%r12, %rax
+	adoxq	%r12, %r10
+	adcxq	%r12, %r10
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	movq	$0, %r12
+	adcxq	%r12, %rax
+	adoxq	%r12, %r10
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	24(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	movq	$0, %r12
+	adcxq	%r12, %r10
+	adoxq	%r12, %r11
+	adcxq	%r12, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	movq	$0, %r12
+	adcxq	%r12, %r10
+	adoxq	%r12, %r11
+	adcxq	%r12, %r11
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	32(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	movq	$0, %r12
+	adcxq	%r12, %r11
+	adoxq	%r12, %r9
+	adcxq	%r12, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	movq	$0, %r12
+	adcxq	%r12, %r11
+	adoxq	%r12, %r9
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	40(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	movq	$0, %r12
+	adcxq	%r12, %r9
+	adoxq	%r12, %r8
+	adcxq	%r12, %r8
+	movq	%rcx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	movq	$0, %r12
+	adcxq	%r12, %r9
+	adoxq	%r12, %r8
+	adcxq	%r12, %r8
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	48(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	movq	$0, %r12
+	adcxq	%r12, %r8
+	adoxq	%r12, %rcx
+	adcxq	%r12, %rcx
+	movq	%rsi, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	movq	$0, %r12
+	adcxq	%r12, %r8
+	adoxq	%r12, %rcx
+	adcxq	%r12, %rcx
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	movq	56(%rdx), %rdx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	movq	$0, %r12
+	adcxq	%r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%r12, %rsi
+	movq	%rdi, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r12
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r12
+#endif
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %rax
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rax
+	adoxq	%r14, %r10
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r10
+	adoxq	%r14, %r11
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	56(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	movq	$0, %r12
+	adcxq	%r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r12
+#else
+	movq	-40(%rsp), %r12
+#endif
+	subq	(%r12), %rbx
+	sbbq	8(%r12), %rbp
+	sbbq	16(%r12), %rax
+	sbbq	24(%r12), %r10
+	sbbq	32(%r12), %r11
+	sbbq	40(%r12), %r9
+	sbbq	48(%r12), %r8
+	sbbq	56(%r12), %rcx
+	sbbq	$0, %rsi
+	movq	(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 48(%rsp)
+#else
+	movq	%r13, -56(%rsp)
+#endif
+	movq	8(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 56(%rsp)
+#else
+	movq	%r13, -64(%rsp)
+#endif
+	movq	16(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 64(%rsp)
+#else
+	movq	%r13, -72(%rsp)
+#endif
+	movq	24(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 72(%rsp)
+#else
+	movq	%r13, -80(%rsp)
+#endif
+	movq	32(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 80(%rsp)
+#else
+	movq	%r13, -88(%rsp)
+#endif
+	movq	40(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 88(%rsp)
+#else
+	movq	%r13, -96(%rsp)
+#endif
+	movq	48(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 96(%rsp)
+#else
+	movq	%r13, -104(%rsp)
+#endif
+	movq	56(%r12), %r13
+	andq	%rsi, %r13
+#if defined(LF_WIN64)
+	movq	%r13, 104(%rsp)
+	addq	48(%rsp), %rbx
+	adcq	56(%rsp), %rbp
+	adcq	64(%rsp), %rax
+	adcq	72(%rsp), %r10
+	adcq	80(%rsp), %r11
+	adcq	88(%rsp), %r9
+	adcq	96(%rsp), %r8
+	adcq	104(%rsp), %rcx
+	movq	32(%rsp), %r12
+#else
+	movq	%r13, -112(%rsp)
+	addq	-56(%rsp), %rbx
+	adcq	-64(%rsp), %rbp
+	adcq	-72(%rsp), %rax
+	adcq	-80(%rsp), %r10
+	adcq	-88(%rsp), %r11
+	adcq	-96(%rsp), %r9
+	adcq	-104(%rsp), %r8
+	adcq	-112(%rsp), %rcx
+	movq	-24(%rsp), %r12
+#endif
+	movq	%rbx, (%r12)
+	movq	%rbp, 8(%r12)
+	movq	%rax, 16(%r12)
+	movq	%r10, 24(%r12)
+	movq	%r11, 32(%r12)
+	movq	%r9, 40(%r12)
+	movq	%r8, 48(%r12)
+	movq	%rcx, 56(%r12)
 .Llf_mpn_montmul_adx_exit:
 #if defined(LF_WIN64)
-	addq	$48, %rsp
-	.cfi_adjust_cfa_offset -48
+	addq	$112, %rsp
+	.cfi_adjust_cfa_offset -112
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
@@ -625,6 +3503,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
 	ret
 LF_FUNC_END(lf_mpn_montmul_adx)
 
