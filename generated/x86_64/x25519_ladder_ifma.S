@@ -30,12 +30,13 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  * Algorithm (ifma, x86_64):
  *    Lanes [x2, x3, z3, z2] of 5 YMM registers (radix 2^51); per level one
  *    lane-parallel IFMA product of the proven program ops.mul_ifma (three per step:
- *    4 + 4 + 2 multiplications), the swap folded into level 1's VPERMQ, VPERMQ/
- *    VPBLENDMQ between levels, parallel carries where the bounds require them
- *    before a product.
+ *    4 + 4 + 2 multiplications; columns in the schedule's `order`), the swap
+ *    folded into level 1's VPERMQ, VPERMQ/VPBLENDMQ between levels, parallel
+ *    carries where the bounds require them before a product.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [x25519_ladder.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
+ *   order = up
  *   split = 2
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used

@@ -464,7 +464,7 @@ def mul_small(f, ib, k):
     return prog, store(prog, "r", out)
 
 
-def mul_ifma(f, ib, split=1, reduce="parallel"):
+def mul_ifma(f, ib, split=1, reduce="parallel", order="up"):
     """r = a b mod p with 52-bit multiplier halves (AVX-512 IFMA), every value in 64 bits:
     column C_k = 2^(52 - bits) sum hi52(a_i b_j) over i + j = k - 1 (the high half lands
     52 bits up: one limb and 52 - bits bits) + sum lo52(a_i b_j) over i + j = k, then the
@@ -473,6 +473,12 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
     0: the low halves accumulate onto the doubled high sum, one chain);
     `reduce`: "parallel" rounds of simultaneous carries (latency) or reduce_columns' "chain"
     (limbs closer to 2^bits).
+    `order` (with "parallel"): "up" forms the columns from 0, folding each column above
+    2^power as it completes (what a fold lands on above 2^power, already folded, folds
+    again: Curve448's 2^224 term, columns 14..17 landing on 9..13, costs a second split fold
+    each); "down" forms them from the top column, so every fold lands on a column not yet
+    formed -- each column folds once, and a column's low-half chain starts from what the
+    folds left in it (no zeroed accumulator, no add): fewer instructions, the same sums.
     The operands must be proven below 2^52 (IFMA reads 52 bits), and so must the result be
     for it to enter the next product: the caller checks that against its contract."""
     if f.signed or f.bits > 52:
@@ -483,10 +489,11 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
     cols = Cols(prog, f, 2 * n)
     pairs = [[(i, k - i) for i in range(max(0, k - n + 1), min(k, n - 1) + 1)]
              for k in range(2 * n - 1)] + [[]]
-    def chains(terms, half, k):
-        """sum of the halves over `terms`, as `split` interleaved accumulators added at the
-        end: IFMA's latency is paid once per chain, not once per product."""
-        accs = [None] * max(split, 1)
+    def chains(terms, half, k, start=None):
+        """sum of the halves over `terms` (and `start`, the first chain's initial value), as
+        `split` interleaved accumulators added at the end: IFMA's latency is paid once per
+        chain, not once per product."""
+        accs = [start] + [None] * (max(split, 1) - 1)
         for m, (i, j) in enumerate(terms):
             x = prog.mul52(a[i], b[j], half, note=" (column %d)" % k)
             c = m % max(split, 1)
@@ -497,13 +504,20 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
                 out = x if out is None else prog.add(out, x, note=" (column %d)" % k)
         return out
 
-    for k in range(2 * n):
+    if order not in ("up", "down") or (order == "down" and (reduce == "chain" or split == 0)):
+        raise BoundError("%s mul_ifma: order %r needs reduce='parallel' and split >= 1"
+                         % (f.name, order))
+    for k in (range(2 * n) if order == "up" else range(2 * n - 1, -1, -1)):
         # the high halves of column k - 1's products, doubled (when bits = 51), plus the low
         # halves of column k
         h = chains(pairs[k - 1] if k else [], "hi", k)
         if h is not None and sh:
             h = prog.shl(h, sh)
-        if split == 0:
+        if order == "down":
+            # what the folds of the columns above left here starts the low halves' chain
+            lo = chains(pairs[k], "lo", k, start=cols.c[k])
+            cols.c[k] = h if lo is None else lo if h is None else prog.add(lo, h)
+        elif split == 0:
             # one chain: the low halves accumulate onto the doubled high sum (fewest
             # instructions, longest latency)
             acc = h
@@ -514,7 +528,13 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
         else:
             lo = chains(pairs[k], "lo", k)
             cols.c[k] = h if lo is None else lo if h is None else prog.add(h, lo)
-        if reduce != "chain":
+        if order == "down":
+            # complete (every fold onto it came from a column above): folds once, onto
+            # columns below, not yet formed
+            if k >= n:
+                x, cols.c[k] = cols.c[k], None
+                cols.fold(x, k * f.bits, "mul_ifma column %d" % k)
+        elif reduce != "chain":
             # a complete column at or above 2^power folds at once (and what lands on a
             # position already folded folds again): fewer 64-bit columns live at a time
             while any(cols.c[q] is not None for q in range(n, k + 1)):

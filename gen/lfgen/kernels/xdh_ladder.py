@@ -13,7 +13,9 @@ x86-64 "ifma": the four ladder coordinates in the four 64-bit lanes of YMM regis
 register per limb (lanes [x2, x3, z3, z2]; Curve25519 in 5 x 51-bit limbs, Curve448 in
 9 x 50 -- limbs with headroom below the 52 bits IFMA reads), so each level is ONE
 lane-parallel field product: the proven program ops.mul_ifma (VPMADD52LUQ/HUQ columns, the
-columns above 2^power folded as they complete, rounds of parallel carries) lowered lane-wise
+columns above 2^power folded as they complete, rounds of parallel carries; for Curve448 the
+columns formed from the top down, `order` "down", so that each folds once -- its 2^224 term
+lands on columns not yet formed, whose chains start from it) lowered lane-wise
 by fields/x86_vec_lower.py -- four multiplications for the price of one, the technique of the
 4-way vectorised ladders (Hisil, Egrice, Ozturk; Nath, Sarkar) on AVX-512 IFMA.  The pending
 swap is folded into level 1's lane permutation (VPERMQ by an index made from the swap bit);
@@ -58,7 +60,7 @@ class Ladder:
     # PARK; the kernel's `tmp` holds TMP_WORDS int64_t
     PARK = 16 * 32
 
-    def __init__(self, fn, F, split, tmp=None):
+    def __init__(self, fn, F, split, tmp=None, order="up"):
         self.fn = fn
         self.F = F
         self.kcache = {}
@@ -69,7 +71,7 @@ class Ladder:
         self.consts = VL.Consts(memory=(tmp, 0) if self.tmp is not None else None)
         self.inserted = []
         self.c = bounds.contract(F)
-        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52, split=split)
+        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52, split=split, order=order)
         if not ops.within(self.mul_out, BELOW52):
             raise BoundError("%s ladder: mul_ifma output %s is not below 2^52"
                              % (F.name, bounds.text(self.mul_out)))
@@ -249,7 +251,7 @@ def _build_ifma(F, bits, spec):
         fn.secret_independent(secret=())
         with fn:
             xz, kp_, up, tmp = fn.load_args()
-            L = Ladder(fn, F, p.split, tmp)
+            L = Ladder(fn, F, p.split, tmp, p.order)
             fn.comment("state lanes [x2, x3, z3, z2] = [1, u, 1, 0]; a24 in lane 3 of limb 0")
             state = []
             one = G()
@@ -334,7 +336,7 @@ def byte_ptr(base, idx):
 
 TMP_WORDS = 128           # what Ladder.PARK and a 9-limb operand need, with room
 
-def params(split):
+def params(split, order):
     return {
         "split": Param(split, (0, 1, 2, 3), "accumulators per column and half in each IFMA\n"
                        "product: the products of a column in `split` interleaved chains\n"
@@ -342,16 +344,22 @@ def params(split):
                        "(instructions: split - 1 adds); 0: one chain per column, the low\n"
                        "halves onto the doubled high sum (registers: Curve448's 9 limbs fit\n"
                        "32 only with 0 or 1)"),
+        "order": Param(order, ("up", "down"), "the order of each product's columns\n"
+                       "(ops.mul_ifma): 'up' from column 0, a column above 2^power folded\n"
+                       "as it completes (Curve448: columns 14..17 fold onto 9..13, folded\n"
+                       "already, which fold again); 'down' from the top, every column\n"
+                       "folded once and a column's chain started from its folds (Curve448:\n"
+                       "~40 instructions fewer per product)"),
     }
 
 CURVES = [
-    # name, field, ladder bits, clamping, default split
-    ("x25519_ladder", "c25519_r51", 255, "decodeScalar25519", 2),
-    ("x448_ladder", "c448_r50", 448, "decodeScalar448", 1),
+    # name, field, ladder bits, clamping, default split, default column order
+    ("x25519_ladder", "c25519_r51", 255, "decodeScalar25519", 2, "up"),
+    ("x448_ladder", "c448_r50", 448, "decodeScalar448", 1, "down"),
 ]
 
 
-def kernel(name, fname, bits, clamp, split):
+def kernel(name, fname, bits, clamp, split, order):
     F = desc.BY_NAME[fname]
     n = F.limbs
     spec = KernelSpec(
@@ -381,12 +389,12 @@ def kernel(name, fname, bits, clamp, split):
         tune_sizes=(1,),
     )
     variants = [
-        Variant("ifma", "x86_64", _build_ifma(F, bits, spec), params(split),
+        Variant("ifma", "x86_64", _build_ifma(F, bits, spec), params(split, order),
                 "Lanes [x2, x3, z3, z2] of %d YMM registers (radix 2^%d); per level one\n"
                 "lane-parallel IFMA product of the proven program ops.mul_ifma (three per step:\n"
-                "4 + 4 + 2 multiplications), the swap folded into level 1's VPERMQ, VPERMQ/\n"
-                "VPBLENDMQ between levels, parallel carries where the bounds require them\n"
-                "before a product." % (n, F.bits)),
+                "4 + 4 + 2 multiplications; columns in the schedule's `order`), the swap\n"
+                "folded into level 1's VPERMQ, VPERMQ/VPBLENDMQ between levels, parallel\n"
+                "carries where the bounds require them before a product." % (n, F.bits)),
     ]
     return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
 
