@@ -81,6 +81,17 @@ class Ladder:
         self.kp, _ = ops.multiple_of_p(F, [hi for _, hi in ops.hull(
             self.mul_out, [(0, 1 << F.bits)] * F.limbs)])
 
+    def prog_consts(self):
+        """The constants the product's program masks with or adds (what the lowering asks
+        Consts for): broadcast before the loop, not where first used inside it."""
+        out = set()
+        for st in self.mul_prog.live():
+            if st[0] == "mask":
+                out.add((1 << st[3]) - 1)
+            elif st[0] == "addc":
+                out.add(st[3])
+        return out
+
     def mask(self, bits):
         """A k register with the given lane bits, made once per step (`kcache`, emptied when
         a step begins: the six patterns of a step fit the seven k registers, not those of
@@ -272,7 +283,7 @@ def _build_ifma(F, bits, spec):
             L.x1 = (up, [(0, 1 << F.bits)] * F.limbs)
             fn.comment("constants of the loop, broadcast once: the limb mask, kp's limbs, lane "
                        "numbers [0 0 1 1] and 3")
-            for c in sorted({(1 << F.bits) - 1} | set(L.kp)):
+            for c in sorted({(1 << F.bits) - 1} | set(L.kp) | L.prog_consts()):
                 L.consts.get(c)
             lanes0011 = VL.zeroed(L.consts)
             VPBROADCASTQ(lanes0011(L.mask(0b1100)), one)
