@@ -43,7 +43,7 @@ bits 447 .. 0 of the clamped scalar k, before the inversion
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x448_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8, r9) into the
  * SysV registers and calls this body, lf_x448_ladder_ifma_sysv.
- * 1264 instructions.
+ * 1237 instructions.
  */
 #include "lf_asm.h"
 
@@ -125,93 +125,84 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	/* level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3] after the swap */
 	vpermq	%ymm8, %ymm20, %ymm22
 	vpermq	%ymm8, %ymm21, %ymm8
-	vpaddq	%ymm8, %ymm22, %ymm23
-	vpaddq	128(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm8, %ymm22, %ymm22
 	movl	$6, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm22, %ymm23, %ymm8{%k1}
-	vpermq	%ymm9, %ymm20, %ymm22
+	vpaddq	128(%rcx), %ymm22, %ymm22{%k1}
+	vpaddq	%ymm8, %ymm22, %ymm23
+	vpsubq	%ymm8, %ymm22, %ymm23{%k1}
+	vpermq	%ymm9, %ymm20, %ymm8
 	vpermq	%ymm9, %ymm21, %ymm9
-	vpaddq	%ymm9, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm9, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm9{%k1}
-	vpermq	%ymm10, %ymm20, %ymm22
-	vpermq	%ymm10, %ymm21, %ymm10
-	vpaddq	%ymm10, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm10, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm10{%k1}
-	vpermq	%ymm11, %ymm20, %ymm22
-	vpermq	%ymm11, %ymm21, %ymm11
-	vpaddq	%ymm11, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm11, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm11{%k1}
-	vpermq	%ymm12, %ymm20, %ymm22
-	vpermq	%ymm12, %ymm21, %ymm12
-	vpaddq	%ymm12, %ymm22, %ymm23
-	vpaddq	96(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm12, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm12{%k1}
-	vpermq	%ymm13, %ymm20, %ymm22
-	vpermq	%ymm13, %ymm21, %ymm13
-	vpaddq	%ymm13, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm13, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm13{%k1}
-	vpermq	%ymm14, %ymm20, %ymm22
-	vpermq	%ymm14, %ymm21, %ymm14
-	vpaddq	%ymm14, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm14, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm14{%k1}
-	vpermq	%ymm15, %ymm20, %ymm22
-	vpermq	%ymm15, %ymm21, %ymm15
-	vpaddq	%ymm15, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm22
-	vpsubq	%ymm15, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm15{%k1}
-	vpermq	%ymm16, %ymm20, %ymm20
-	vpermq	%ymm16, %ymm21, %ymm16
-	vpaddq	%ymm16, %ymm20, %ymm21
-	vpaddq	160(%rcx), %ymm20, %ymm20
-	vpsubq	%ymm16, %ymm20, %ymm20
-	vpblendmq	%ymm20, %ymm21, %ymm16{%k1}
-	vpermq	$68, %ymm8, %ymm20
-	vmovdqa64	%ymm20, 512(%rcx)
-	vpermq	$68, %ymm9, %ymm20
-	vmovdqa64	%ymm20, 544(%rcx)
-	vpermq	$68, %ymm10, %ymm20
-	vmovdqa64	%ymm20, 576(%rcx)
-	vpermq	$68, %ymm11, %ymm20
-	vmovdqa64	%ymm20, 608(%rcx)
-	vpermq	$68, %ymm12, %ymm20
-	vmovdqa64	%ymm20, 640(%rcx)
-	vpermq	$68, %ymm13, %ymm20
-	vmovdqa64	%ymm20, 672(%rcx)
-	vpermq	$68, %ymm14, %ymm20
-	vmovdqa64	%ymm20, 704(%rcx)
-	vpermq	$68, %ymm15, %ymm20
-	vmovdqa64	%ymm20, 736(%rcx)
-	vpermq	$68, %ymm16, %ymm20
-	vmovdqa64	%ymm20, 768(%rcx)
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52huq	768(%rcx), %ymm16, %ymm20
-	vpsllq	$2, %ymm20, %ymm20
-	vpandq	(%rcx), %ymm20, %ymm21
-	vpsllq	$24, %ymm21, %ymm21
-	vpsrlq	$26, %ymm20, %ymm22
-	vpxorq	%ymm23, %ymm23, %ymm23
-	vpmadd52huq	768(%rcx), %ymm15, %ymm23
-	vpmadd52huq	736(%rcx), %ymm16, %ymm23
-	vpsllq	$2, %ymm23, %ymm23
-	vpmadd52luq	768(%rcx), %ymm16, %ymm23
-	vpandq	(%rcx), %ymm23, %ymm24
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm22
+	vpsubq	%ymm9, %ymm8, %ymm22{%k1}
+	vpermq	%ymm10, %ymm20, %ymm8
+	vpermq	%ymm10, %ymm21, %ymm9
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm10
+	vpsubq	%ymm9, %ymm8, %ymm10{%k1}
+	vpermq	%ymm11, %ymm20, %ymm8
+	vpermq	%ymm11, %ymm21, %ymm9
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm11
+	vpsubq	%ymm9, %ymm8, %ymm11{%k1}
+	vpermq	%ymm12, %ymm20, %ymm8
+	vpermq	%ymm12, %ymm21, %ymm9
+	vpaddq	96(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm12
+	vpsubq	%ymm9, %ymm8, %ymm12{%k1}
+	vpermq	%ymm13, %ymm20, %ymm8
+	vpermq	%ymm13, %ymm21, %ymm9
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm13
+	vpsubq	%ymm9, %ymm8, %ymm13{%k1}
+	vpermq	%ymm14, %ymm20, %ymm8
+	vpermq	%ymm14, %ymm21, %ymm9
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm14
+	vpsubq	%ymm9, %ymm8, %ymm14{%k1}
+	vpermq	%ymm15, %ymm20, %ymm8
+	vpermq	%ymm15, %ymm21, %ymm9
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm15
+	vpsubq	%ymm9, %ymm8, %ymm15{%k1}
+	vpermq	%ymm16, %ymm20, %ymm8
+	vpermq	%ymm16, %ymm21, %ymm9
+	vpaddq	160(%rcx), %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm16
+	vpsubq	%ymm9, %ymm8, %ymm16{%k1}
+	vpermq	$68, %ymm23, %ymm8
+	vmovdqa64	%ymm8, 512(%rcx)
+	vpermq	$68, %ymm22, %ymm8
+	vmovdqa64	%ymm8, 544(%rcx)
+	vpermq	$68, %ymm10, %ymm8
+	vmovdqa64	%ymm8, 576(%rcx)
+	vpermq	$68, %ymm11, %ymm8
+	vmovdqa64	%ymm8, 608(%rcx)
+	vpermq	$68, %ymm12, %ymm8
+	vmovdqa64	%ymm8, 640(%rcx)
+	vpermq	$68, %ymm13, %ymm8
+	vmovdqa64	%ymm8, 672(%rcx)
+	vpermq	$68, %ymm14, %ymm8
+	vmovdqa64	%ymm8, 704(%rcx)
+	vpermq	$68, %ymm15, %ymm8
+	vmovdqa64	%ymm8, 736(%rcx)
+	vpermq	$68, %ymm16, %ymm8
+	vmovdqa64	%ymm8, 768(%rcx)
+	vpxorq	%ymm8, %ymm8, %ymm8
+	vpmadd52huq	768(%rcx), %ymm16, %ymm8
+	vpsllq	$2, %ymm8, %ymm8
+	vpandq	(%rcx), %ymm8, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpsrlq	$26, %ymm8, %ymm20
+	vpxorq	%ymm21, %ymm21, %ymm21
+	vpmadd52huq	768(%rcx), %ymm15, %ymm21
+	vpmadd52huq	736(%rcx), %ymm16, %ymm21
+	vpsllq	$2, %ymm21, %ymm21
+	vpmadd52luq	768(%rcx), %ymm16, %ymm21
+	vpandq	(%rcx), %ymm21, %ymm24
 	vpsllq	$24, %ymm24, %ymm24
-	vpsrlq	$26, %ymm23, %ymm25
-	vpaddq	%ymm25, %ymm21, %ymm21
+	vpsrlq	$26, %ymm21, %ymm25
+	vpaddq	%ymm25, %ymm9, %ymm9
 	vpxorq	%ymm25, %ymm25, %ymm25
 	vpmadd52huq	768(%rcx), %ymm14, %ymm25
 	vpmadd52huq	736(%rcx), %ymm15, %ymm25
@@ -240,42 +231,42 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpsllq	$24, %ymm27, %ymm27
 	vpsrlq	$26, %ymm28, %ymm29
 	vpaddq	%ymm29, %ymm25, %ymm25
-	vpmadd52huq	768(%rcx), %ymm12, %ymm22
-	vpmadd52huq	736(%rcx), %ymm13, %ymm22
-	vpmadd52huq	704(%rcx), %ymm14, %ymm22
-	vpmadd52huq	672(%rcx), %ymm15, %ymm22
-	vpmadd52huq	640(%rcx), %ymm16, %ymm22
-	vpsllq	$2, %ymm22, %ymm22
+	vpmadd52huq	768(%rcx), %ymm12, %ymm20
+	vpmadd52huq	736(%rcx), %ymm13, %ymm20
+	vpmadd52huq	704(%rcx), %ymm14, %ymm20
+	vpmadd52huq	672(%rcx), %ymm15, %ymm20
+	vpmadd52huq	640(%rcx), %ymm16, %ymm20
+	vpsllq	$2, %ymm20, %ymm20
 	vpxorq	%ymm29, %ymm29, %ymm29
 	vpmadd52luq	768(%rcx), %ymm13, %ymm29
 	vpmadd52luq	736(%rcx), %ymm14, %ymm29
 	vpmadd52luq	704(%rcx), %ymm15, %ymm29
 	vpmadd52luq	672(%rcx), %ymm16, %ymm29
-	vpaddq	%ymm22, %ymm29, %ymm29
-	vpandq	(%rcx), %ymm29, %ymm22
-	vpsllq	$24, %ymm22, %ymm22
-	vpaddq	%ymm22, %ymm20, %ymm20
-	vpsrlq	$26, %ymm29, %ymm22
-	vpaddq	%ymm22, %ymm27, %ymm27
-	vpmadd52huq	768(%rcx), %ymm11, %ymm21
-	vpmadd52huq	736(%rcx), %ymm12, %ymm21
-	vpmadd52huq	704(%rcx), %ymm13, %ymm21
-	vpmadd52huq	672(%rcx), %ymm14, %ymm21
-	vpmadd52huq	640(%rcx), %ymm15, %ymm21
-	vpmadd52huq	608(%rcx), %ymm16, %ymm21
-	vpsllq	$2, %ymm21, %ymm21
-	vpxorq	%ymm22, %ymm22, %ymm22
-	vpmadd52luq	768(%rcx), %ymm12, %ymm22
-	vpmadd52luq	736(%rcx), %ymm13, %ymm22
-	vpmadd52luq	704(%rcx), %ymm14, %ymm22
-	vpmadd52luq	672(%rcx), %ymm15, %ymm22
-	vpmadd52luq	640(%rcx), %ymm16, %ymm22
-	vpaddq	%ymm21, %ymm22, %ymm22
-	vpandq	(%rcx), %ymm22, %ymm21
-	vpsllq	$24, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm23, %ymm23
-	vpsrlq	$26, %ymm22, %ymm21
-	vpaddq	%ymm21, %ymm20, %ymm20
+	vpaddq	%ymm20, %ymm29, %ymm29
+	vpandq	(%rcx), %ymm29, %ymm20
+	vpsllq	$24, %ymm20, %ymm20
+	vpaddq	%ymm20, %ymm8, %ymm8
+	vpsrlq	$26, %ymm29, %ymm20
+	vpaddq	%ymm20, %ymm27, %ymm27
+	vpmadd52huq	768(%rcx), %ymm11, %ymm9
+	vpmadd52huq	736(%rcx), %ymm12, %ymm9
+	vpmadd52huq	704(%rcx), %ymm13, %ymm9
+	vpmadd52huq	672(%rcx), %ymm14, %ymm9
+	vpmadd52huq	640(%rcx), %ymm15, %ymm9
+	vpmadd52huq	608(%rcx), %ymm16, %ymm9
+	vpsllq	$2, %ymm9, %ymm9
+	vpxorq	%ymm20, %ymm20, %ymm20
+	vpmadd52luq	768(%rcx), %ymm12, %ymm20
+	vpmadd52luq	736(%rcx), %ymm13, %ymm20
+	vpmadd52luq	704(%rcx), %ymm14, %ymm20
+	vpmadd52luq	672(%rcx), %ymm15, %ymm20
+	vpmadd52luq	640(%rcx), %ymm16, %ymm20
+	vpaddq	%ymm9, %ymm20, %ymm20
+	vpandq	(%rcx), %ymm20, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm21, %ymm21
+	vpsrlq	$26, %ymm20, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
 	vpmadd52huq	768(%rcx), %ymm10, %ymm24
 	vpmadd52huq	736(%rcx), %ymm11, %ymm24
 	vpmadd52huq	704(%rcx), %ymm12, %ymm24
@@ -283,7 +274,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52huq	640(%rcx), %ymm14, %ymm24
 	vpmadd52huq	608(%rcx), %ymm15, %ymm24
 	vpmadd52huq	576(%rcx), %ymm16, %ymm24
-	vpsllq	$2, %ymm24, %ymm21
+	vpsllq	$2, %ymm24, %ymm9
 	vpxorq	%ymm24, %ymm24, %ymm24
 	vpmadd52luq	768(%rcx), %ymm11, %ymm24
 	vpmadd52luq	736(%rcx), %ymm12, %ymm24
@@ -291,13 +282,13 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	672(%rcx), %ymm14, %ymm24
 	vpmadd52luq	640(%rcx), %ymm15, %ymm24
 	vpmadd52luq	608(%rcx), %ymm16, %ymm24
-	vpaddq	%ymm21, %ymm24, %ymm24
-	vpandq	(%rcx), %ymm24, %ymm21
-	vpsllq	$24, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm26, %ymm26
-	vpsrlq	$26, %ymm24, %ymm21
-	vpaddq	%ymm21, %ymm23, %ymm23
-	vpmadd52huq	768(%rcx), %ymm9, %ymm25
+	vpaddq	%ymm9, %ymm24, %ymm24
+	vpandq	(%rcx), %ymm24, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm26, %ymm26
+	vpsrlq	$26, %ymm24, %ymm9
+	vpaddq	%ymm9, %ymm21, %ymm21
+	vpmadd52huq	768(%rcx), %ymm22, %ymm25
 	vpmadd52huq	736(%rcx), %ymm10, %ymm25
 	vpmadd52huq	704(%rcx), %ymm11, %ymm25
 	vpmadd52huq	672(%rcx), %ymm12, %ymm25
@@ -305,7 +296,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52huq	608(%rcx), %ymm14, %ymm25
 	vpmadd52huq	576(%rcx), %ymm15, %ymm25
 	vpmadd52huq	544(%rcx), %ymm16, %ymm25
-	vpsllq	$2, %ymm25, %ymm21
+	vpsllq	$2, %ymm25, %ymm9
 	vpxorq	%ymm25, %ymm25, %ymm25
 	vpmadd52luq	768(%rcx), %ymm10, %ymm25
 	vpmadd52luq	736(%rcx), %ymm11, %ymm25
@@ -314,14 +305,14 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	640(%rcx), %ymm14, %ymm25
 	vpmadd52luq	608(%rcx), %ymm15, %ymm25
 	vpmadd52luq	576(%rcx), %ymm16, %ymm25
-	vpaddq	%ymm21, %ymm25, %ymm25
-	vpandq	(%rcx), %ymm25, %ymm21
-	vpsllq	$24, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm28, %ymm28
-	vpsrlq	$26, %ymm25, %ymm21
-	vpaddq	%ymm21, %ymm26, %ymm26
-	vpmadd52huq	768(%rcx), %ymm8, %ymm27
-	vpmadd52huq	736(%rcx), %ymm9, %ymm27
+	vpaddq	%ymm9, %ymm25, %ymm25
+	vpandq	(%rcx), %ymm25, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm28, %ymm28
+	vpsrlq	$26, %ymm25, %ymm9
+	vpaddq	%ymm9, %ymm26, %ymm26
+	vpmadd52huq	768(%rcx), %ymm23, %ymm27
+	vpmadd52huq	736(%rcx), %ymm22, %ymm27
 	vpmadd52huq	704(%rcx), %ymm10, %ymm27
 	vpmadd52huq	672(%rcx), %ymm11, %ymm27
 	vpmadd52huq	640(%rcx), %ymm12, %ymm27
@@ -329,9 +320,9 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52huq	576(%rcx), %ymm14, %ymm27
 	vpmadd52huq	544(%rcx), %ymm15, %ymm27
 	vpmadd52huq	512(%rcx), %ymm16, %ymm27
-	vpsllq	$2, %ymm27, %ymm21
+	vpsllq	$2, %ymm27, %ymm9
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52luq	768(%rcx), %ymm9, %ymm27
+	vpmadd52luq	768(%rcx), %ymm22, %ymm27
 	vpmadd52luq	736(%rcx), %ymm10, %ymm27
 	vpmadd52luq	704(%rcx), %ymm11, %ymm27
 	vpmadd52luq	672(%rcx), %ymm12, %ymm27
@@ -339,219 +330,201 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	608(%rcx), %ymm14, %ymm27
 	vpmadd52luq	576(%rcx), %ymm15, %ymm27
 	vpmadd52luq	544(%rcx), %ymm16, %ymm27
-	vpaddq	%ymm21, %ymm27, %ymm27
-	vpandq	(%rcx), %ymm27, %ymm21
-	vpsllq	$24, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm29, %ymm29
-	vpsrlq	$26, %ymm27, %ymm21
-	vpaddq	%ymm21, %ymm28, %ymm28
-	vpmadd52huq	736(%rcx), %ymm8, %ymm20
-	vpmadd52huq	704(%rcx), %ymm9, %ymm20
-	vpmadd52huq	672(%rcx), %ymm10, %ymm20
-	vpmadd52huq	640(%rcx), %ymm11, %ymm20
-	vpmadd52huq	608(%rcx), %ymm12, %ymm20
-	vpmadd52huq	576(%rcx), %ymm13, %ymm20
-	vpmadd52huq	544(%rcx), %ymm14, %ymm20
-	vpmadd52huq	512(%rcx), %ymm15, %ymm20
-	vpsllq	$2, %ymm20, %ymm20
-	vpxorq	%ymm21, %ymm21, %ymm21
-	vpmadd52luq	768(%rcx), %ymm8, %ymm21
-	vpmadd52luq	736(%rcx), %ymm9, %ymm21
-	vpmadd52luq	704(%rcx), %ymm10, %ymm21
-	vpmadd52luq	672(%rcx), %ymm11, %ymm21
-	vpmadd52luq	640(%rcx), %ymm12, %ymm21
-	vpmadd52luq	608(%rcx), %ymm13, %ymm21
-	vpmadd52luq	576(%rcx), %ymm14, %ymm21
-	vpmadd52luq	544(%rcx), %ymm15, %ymm21
-	vpmadd52luq	512(%rcx), %ymm16, %ymm21
-	vpaddq	%ymm20, %ymm21, %ymm21
-	vpmadd52huq	704(%rcx), %ymm8, %ymm23
-	vpmadd52huq	672(%rcx), %ymm9, %ymm23
-	vpmadd52huq	640(%rcx), %ymm10, %ymm23
-	vpmadd52huq	608(%rcx), %ymm11, %ymm23
-	vpmadd52huq	576(%rcx), %ymm12, %ymm23
-	vpmadd52huq	544(%rcx), %ymm13, %ymm23
-	vpmadd52huq	512(%rcx), %ymm14, %ymm23
-	vpsllq	$2, %ymm23, %ymm16
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52luq	736(%rcx), %ymm8, %ymm20
-	vpmadd52luq	704(%rcx), %ymm9, %ymm20
-	vpmadd52luq	672(%rcx), %ymm10, %ymm20
-	vpmadd52luq	640(%rcx), %ymm11, %ymm20
-	vpmadd52luq	608(%rcx), %ymm12, %ymm20
-	vpmadd52luq	576(%rcx), %ymm13, %ymm20
-	vpmadd52luq	544(%rcx), %ymm14, %ymm20
-	vpmadd52luq	512(%rcx), %ymm15, %ymm20
-	vpaddq	%ymm16, %ymm20, %ymm20
-	vpmadd52huq	672(%rcx), %ymm8, %ymm26
-	vpmadd52huq	640(%rcx), %ymm9, %ymm26
+	vpaddq	%ymm9, %ymm27, %ymm27
+	vpandq	(%rcx), %ymm27, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm29, %ymm29
+	vpsrlq	$26, %ymm27, %ymm9
+	vpaddq	%ymm9, %ymm28, %ymm28
+	vpmadd52huq	736(%rcx), %ymm23, %ymm8
+	vpmadd52huq	704(%rcx), %ymm22, %ymm8
+	vpmadd52huq	672(%rcx), %ymm10, %ymm8
+	vpmadd52huq	640(%rcx), %ymm11, %ymm8
+	vpmadd52huq	608(%rcx), %ymm12, %ymm8
+	vpmadd52huq	576(%rcx), %ymm13, %ymm8
+	vpmadd52huq	544(%rcx), %ymm14, %ymm8
+	vpmadd52huq	512(%rcx), %ymm15, %ymm8
+	vpsllq	$2, %ymm8, %ymm8
+	vpxorq	%ymm9, %ymm9, %ymm9
+	vpmadd52luq	768(%rcx), %ymm23, %ymm9
+	vpmadd52luq	736(%rcx), %ymm22, %ymm9
+	vpmadd52luq	704(%rcx), %ymm10, %ymm9
+	vpmadd52luq	672(%rcx), %ymm11, %ymm9
+	vpmadd52luq	640(%rcx), %ymm12, %ymm9
+	vpmadd52luq	608(%rcx), %ymm13, %ymm9
+	vpmadd52luq	576(%rcx), %ymm14, %ymm9
+	vpmadd52luq	544(%rcx), %ymm15, %ymm9
+	vpmadd52luq	512(%rcx), %ymm16, %ymm9
+	vpaddq	%ymm8, %ymm9, %ymm9
+	vpmadd52huq	704(%rcx), %ymm23, %ymm21
+	vpmadd52huq	672(%rcx), %ymm22, %ymm21
+	vpmadd52huq	640(%rcx), %ymm10, %ymm21
+	vpmadd52huq	608(%rcx), %ymm11, %ymm21
+	vpmadd52huq	576(%rcx), %ymm12, %ymm21
+	vpmadd52huq	544(%rcx), %ymm13, %ymm21
+	vpmadd52huq	512(%rcx), %ymm14, %ymm21
+	vpsllq	$2, %ymm21, %ymm8
+	vpxorq	%ymm16, %ymm16, %ymm16
+	vpmadd52luq	736(%rcx), %ymm23, %ymm16
+	vpmadd52luq	704(%rcx), %ymm22, %ymm16
+	vpmadd52luq	672(%rcx), %ymm10, %ymm16
+	vpmadd52luq	640(%rcx), %ymm11, %ymm16
+	vpmadd52luq	608(%rcx), %ymm12, %ymm16
+	vpmadd52luq	576(%rcx), %ymm13, %ymm16
+	vpmadd52luq	544(%rcx), %ymm14, %ymm16
+	vpmadd52luq	512(%rcx), %ymm15, %ymm16
+	vpaddq	%ymm8, %ymm16, %ymm16
+	vpmadd52huq	672(%rcx), %ymm23, %ymm26
+	vpmadd52huq	640(%rcx), %ymm22, %ymm26
 	vpmadd52huq	608(%rcx), %ymm10, %ymm26
 	vpmadd52huq	576(%rcx), %ymm11, %ymm26
 	vpmadd52huq	544(%rcx), %ymm12, %ymm26
 	vpmadd52huq	512(%rcx), %ymm13, %ymm26
-	vpsllq	$2, %ymm26, %ymm15
-	vpxorq	%ymm16, %ymm16, %ymm16
-	vpmadd52luq	704(%rcx), %ymm8, %ymm16
-	vpmadd52luq	672(%rcx), %ymm9, %ymm16
-	vpmadd52luq	640(%rcx), %ymm10, %ymm16
-	vpmadd52luq	608(%rcx), %ymm11, %ymm16
-	vpmadd52luq	576(%rcx), %ymm12, %ymm16
-	vpmadd52luq	544(%rcx), %ymm13, %ymm16
-	vpmadd52luq	512(%rcx), %ymm14, %ymm16
-	vpaddq	%ymm15, %ymm16, %ymm16
-	vpmadd52huq	640(%rcx), %ymm8, %ymm28
-	vpmadd52huq	608(%rcx), %ymm9, %ymm28
+	vpsllq	$2, %ymm26, %ymm8
+	vpxorq	%ymm15, %ymm15, %ymm15
+	vpmadd52luq	704(%rcx), %ymm23, %ymm15
+	vpmadd52luq	672(%rcx), %ymm22, %ymm15
+	vpmadd52luq	640(%rcx), %ymm10, %ymm15
+	vpmadd52luq	608(%rcx), %ymm11, %ymm15
+	vpmadd52luq	576(%rcx), %ymm12, %ymm15
+	vpmadd52luq	544(%rcx), %ymm13, %ymm15
+	vpmadd52luq	512(%rcx), %ymm14, %ymm15
+	vpaddq	%ymm8, %ymm15, %ymm15
+	vpmadd52huq	640(%rcx), %ymm23, %ymm28
+	vpmadd52huq	608(%rcx), %ymm22, %ymm28
 	vpmadd52huq	576(%rcx), %ymm10, %ymm28
 	vpmadd52huq	544(%rcx), %ymm11, %ymm28
 	vpmadd52huq	512(%rcx), %ymm12, %ymm28
-	vpsllq	$2, %ymm28, %ymm14
-	vpxorq	%ymm15, %ymm15, %ymm15
-	vpmadd52luq	672(%rcx), %ymm8, %ymm15
-	vpmadd52luq	640(%rcx), %ymm9, %ymm15
-	vpmadd52luq	608(%rcx), %ymm10, %ymm15
-	vpmadd52luq	576(%rcx), %ymm11, %ymm15
-	vpmadd52luq	544(%rcx), %ymm12, %ymm15
-	vpmadd52luq	512(%rcx), %ymm13, %ymm15
-	vpaddq	%ymm14, %ymm15, %ymm15
-	vpmadd52huq	608(%rcx), %ymm8, %ymm29
-	vpmadd52huq	576(%rcx), %ymm9, %ymm29
+	vpsllq	$2, %ymm28, %ymm8
+	vpxorq	%ymm14, %ymm14, %ymm14
+	vpmadd52luq	672(%rcx), %ymm23, %ymm14
+	vpmadd52luq	640(%rcx), %ymm22, %ymm14
+	vpmadd52luq	608(%rcx), %ymm10, %ymm14
+	vpmadd52luq	576(%rcx), %ymm11, %ymm14
+	vpmadd52luq	544(%rcx), %ymm12, %ymm14
+	vpmadd52luq	512(%rcx), %ymm13, %ymm14
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vpmadd52huq	608(%rcx), %ymm23, %ymm29
+	vpmadd52huq	576(%rcx), %ymm22, %ymm29
 	vpmadd52huq	544(%rcx), %ymm10, %ymm29
 	vpmadd52huq	512(%rcx), %ymm11, %ymm29
-	vpsllq	$2, %ymm29, %ymm13
-	vpxorq	%ymm14, %ymm14, %ymm14
-	vpmadd52luq	640(%rcx), %ymm8, %ymm14
-	vpmadd52luq	608(%rcx), %ymm9, %ymm14
-	vpmadd52luq	576(%rcx), %ymm10, %ymm14
-	vpmadd52luq	544(%rcx), %ymm11, %ymm14
-	vpmadd52luq	512(%rcx), %ymm12, %ymm14
-	vpaddq	%ymm13, %ymm14, %ymm14
-	vpmadd52huq	576(%rcx), %ymm8, %ymm22
-	vpmadd52huq	544(%rcx), %ymm9, %ymm22
-	vpmadd52huq	512(%rcx), %ymm10, %ymm22
-	vpsllq	$2, %ymm22, %ymm12
+	vpsllq	$2, %ymm29, %ymm8
 	vpxorq	%ymm13, %ymm13, %ymm13
-	vpmadd52luq	608(%rcx), %ymm8, %ymm13
-	vpmadd52luq	576(%rcx), %ymm9, %ymm13
-	vpmadd52luq	544(%rcx), %ymm10, %ymm13
-	vpmadd52luq	512(%rcx), %ymm11, %ymm13
-	vpaddq	%ymm12, %ymm13, %ymm13
-	vpmadd52huq	544(%rcx), %ymm8, %ymm24
-	vpmadd52huq	512(%rcx), %ymm9, %ymm24
-	vpsllq	$2, %ymm24, %ymm11
+	vpmadd52luq	640(%rcx), %ymm23, %ymm13
+	vpmadd52luq	608(%rcx), %ymm22, %ymm13
+	vpmadd52luq	576(%rcx), %ymm10, %ymm13
+	vpmadd52luq	544(%rcx), %ymm11, %ymm13
+	vpmadd52luq	512(%rcx), %ymm12, %ymm13
+	vpaddq	%ymm8, %ymm13, %ymm13
+	vpmadd52huq	576(%rcx), %ymm23, %ymm20
+	vpmadd52huq	544(%rcx), %ymm22, %ymm20
+	vpmadd52huq	512(%rcx), %ymm10, %ymm20
+	vpsllq	$2, %ymm20, %ymm8
 	vpxorq	%ymm12, %ymm12, %ymm12
-	vpmadd52luq	576(%rcx), %ymm8, %ymm12
-	vpmadd52luq	544(%rcx), %ymm9, %ymm12
-	vpmadd52luq	512(%rcx), %ymm10, %ymm12
-	vpaddq	%ymm11, %ymm12, %ymm12
-	vpmadd52huq	512(%rcx), %ymm8, %ymm25
-	vpsllq	$2, %ymm25, %ymm10
+	vpmadd52luq	608(%rcx), %ymm23, %ymm12
+	vpmadd52luq	576(%rcx), %ymm22, %ymm12
+	vpmadd52luq	544(%rcx), %ymm10, %ymm12
+	vpmadd52luq	512(%rcx), %ymm11, %ymm12
+	vpaddq	%ymm8, %ymm12, %ymm12
+	vpmadd52huq	544(%rcx), %ymm23, %ymm24
+	vpmadd52huq	512(%rcx), %ymm22, %ymm24
+	vpsllq	$2, %ymm24, %ymm8
 	vpxorq	%ymm11, %ymm11, %ymm11
-	vpmadd52luq	544(%rcx), %ymm8, %ymm11
-	vpmadd52luq	512(%rcx), %ymm9, %ymm11
-	vpaddq	%ymm10, %ymm11, %ymm11
-	vpsllq	$2, %ymm27, %ymm9
-	vpmadd52luq	512(%rcx), %ymm8, %ymm9
-	vpsrlq	$50, %ymm9, %ymm8
-	vpandq	64(%rcx), %ymm9, %ymm9
-	vpsrlq	$50, %ymm11, %ymm10
-	vpandq	64(%rcx), %ymm11, %ymm11
-	vpsrlq	$50, %ymm12, %ymm22
-	vpandq	64(%rcx), %ymm12, %ymm12
-	vpsrlq	$50, %ymm13, %ymm23
-	vpandq	64(%rcx), %ymm13, %ymm13
-	vpsrlq	$50, %ymm14, %ymm24
-	vpandq	64(%rcx), %ymm14, %ymm14
-	vpsrlq	$50, %ymm15, %ymm25
-	vpandq	64(%rcx), %ymm15, %ymm15
-	vpsrlq	$50, %ymm16, %ymm26
-	vpandq	64(%rcx), %ymm16, %ymm16
-	vpsrlq	$50, %ymm20, %ymm27
-	vpandq	64(%rcx), %ymm20, %ymm20
-	vpsrlq	$48, %ymm21, %ymm28
-	vpandq	32(%rcx), %ymm21, %ymm21
+	vpmadd52luq	576(%rcx), %ymm23, %ymm11
+	vpmadd52luq	544(%rcx), %ymm22, %ymm11
+	vpmadd52luq	512(%rcx), %ymm10, %ymm11
 	vpaddq	%ymm8, %ymm11, %ymm11
-	vpaddq	%ymm10, %ymm12, %ymm12
-	vpaddq	%ymm22, %ymm13, %ymm13
-	vpaddq	%ymm23, %ymm14, %ymm14
-	vpaddq	%ymm24, %ymm15, %ymm15
-	vpaddq	%ymm25, %ymm16, %ymm16
-	vpaddq	%ymm26, %ymm20, %ymm20
-	vpaddq	%ymm27, %ymm21, %ymm21
-	vpaddq	%ymm28, %ymm9, %ymm9
-	vpsllq	$24, %ymm28, %ymm8
-	vpaddq	%ymm8, %ymm14, %ymm14
-	/* level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24] */
-	vpermq	$40, %ymm9, %ymm8
-	vpermq	$125, %ymm9, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm10
-	vpaddq	128(%rcx), %ymm8, %ymm22
-	vpsubq	%ymm9, %ymm22, %ymm22
-	movl	$2, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm10, %ymm22, %ymm10{%k1}
-	movl	$1, %r11d
-	kmovb	%r11d, %k2
-	vpblendmq	%ymm8, %ymm10, %ymm8{%k2}
-	vpermq	$40, %ymm11, %ymm10
-	vpermq	$125, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm10, %ymm22
-	vpaddq	160(%rcx), %ymm10, %ymm23
-	vpsubq	%ymm11, %ymm23, %ymm23
-	vpblendmq	%ymm22, %ymm23, %ymm22{%k1}
-	vpblendmq	%ymm10, %ymm22, %ymm10{%k2}
-	vpermq	$40, %ymm12, %ymm22
-	vpermq	$125, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm22, %ymm23
-	vpaddq	160(%rcx), %ymm22, %ymm24
-	vpsubq	%ymm12, %ymm24, %ymm24
-	vpblendmq	%ymm23, %ymm24, %ymm23{%k1}
-	vpblendmq	%ymm22, %ymm23, %ymm22{%k2}
-	vpermq	$40, %ymm13, %ymm23
-	vpermq	$125, %ymm13, %ymm13
-	vpaddq	%ymm13, %ymm23, %ymm24
-	vpaddq	160(%rcx), %ymm23, %ymm25
-	vpsubq	%ymm13, %ymm25, %ymm25
-	vpblendmq	%ymm24, %ymm25, %ymm24{%k1}
-	vpblendmq	%ymm23, %ymm24, %ymm23{%k2}
-	vpermq	$40, %ymm14, %ymm24
-	vpermq	$125, %ymm14, %ymm14
-	vpaddq	%ymm14, %ymm24, %ymm25
-	vpaddq	96(%rcx), %ymm24, %ymm26
-	vpsubq	%ymm14, %ymm26, %ymm26
-	vpblendmq	%ymm25, %ymm26, %ymm25{%k1}
-	vpblendmq	%ymm24, %ymm25, %ymm24{%k2}
-	vpermq	$40, %ymm15, %ymm25
-	vpermq	$125, %ymm15, %ymm15
-	vpaddq	%ymm15, %ymm25, %ymm26
-	vpaddq	160(%rcx), %ymm25, %ymm27
-	vpsubq	%ymm15, %ymm27, %ymm27
-	vpblendmq	%ymm26, %ymm27, %ymm26{%k1}
-	vpblendmq	%ymm25, %ymm26, %ymm25{%k2}
-	vpermq	$40, %ymm16, %ymm26
-	vpermq	$125, %ymm16, %ymm16
-	vpaddq	%ymm16, %ymm26, %ymm27
-	vpaddq	160(%rcx), %ymm26, %ymm28
-	vpsubq	%ymm16, %ymm28, %ymm28
-	vpblendmq	%ymm27, %ymm28, %ymm27{%k1}
-	vpblendmq	%ymm26, %ymm27, %ymm26{%k2}
-	vpermq	$40, %ymm20, %ymm27
-	vpermq	$125, %ymm20, %ymm20
-	vpaddq	%ymm20, %ymm27, %ymm28
-	vpaddq	160(%rcx), %ymm27, %ymm29
-	vpsubq	%ymm20, %ymm29, %ymm29
-	vpblendmq	%ymm28, %ymm29, %ymm28{%k1}
-	vpblendmq	%ymm27, %ymm28, %ymm27{%k2}
-	vpermq	$40, %ymm21, %ymm28
-	vpermq	$125, %ymm21, %ymm21
-	vpaddq	%ymm21, %ymm28, %ymm29
-	vpaddq	160(%rcx), %ymm28, %ymm30
-	vpsubq	%ymm21, %ymm30, %ymm30
-	vpblendmq	%ymm29, %ymm30, %ymm29{%k1}
-	vpblendmq	%ymm28, %ymm29, %ymm28{%k2}
-	vpsrlq	$50, %ymm8, %ymm29
+	vpmadd52huq	512(%rcx), %ymm23, %ymm25
+	vpsllq	$2, %ymm25, %ymm8
+	vpxorq	%ymm10, %ymm10, %ymm10
+	vpmadd52luq	544(%rcx), %ymm23, %ymm10
+	vpmadd52luq	512(%rcx), %ymm22, %ymm10
+	vpaddq	%ymm8, %ymm10, %ymm10
+	vpsllq	$2, %ymm27, %ymm8
+	vpmadd52luq	512(%rcx), %ymm23, %ymm8
+	vpsrlq	$50, %ymm8, %ymm20
 	vpandq	64(%rcx), %ymm8, %ymm8
-	vpsrlq	$50, %ymm10, %ymm30
+	vpsrlq	$50, %ymm10, %ymm21
 	vpandq	64(%rcx), %ymm10, %ymm10
+	vpsrlq	$50, %ymm11, %ymm22
+	vpandq	64(%rcx), %ymm11, %ymm11
+	vpsrlq	$50, %ymm12, %ymm23
+	vpandq	64(%rcx), %ymm12, %ymm12
+	vpsrlq	$50, %ymm13, %ymm24
+	vpandq	64(%rcx), %ymm13, %ymm13
+	vpsrlq	$50, %ymm14, %ymm25
+	vpandq	64(%rcx), %ymm14, %ymm14
+	vpsrlq	$50, %ymm15, %ymm26
+	vpandq	64(%rcx), %ymm15, %ymm15
+	vpsrlq	$50, %ymm16, %ymm27
+	vpandq	64(%rcx), %ymm16, %ymm16
+	vpsrlq	$48, %ymm9, %ymm28
+	vpandq	32(%rcx), %ymm9, %ymm9
+	vpaddq	%ymm20, %ymm10, %ymm10
+	vpaddq	%ymm21, %ymm11, %ymm11
+	vpaddq	%ymm22, %ymm12, %ymm12
+	vpaddq	%ymm23, %ymm13, %ymm13
+	vpaddq	%ymm24, %ymm14, %ymm14
+	vpaddq	%ymm25, %ymm15, %ymm15
+	vpaddq	%ymm26, %ymm16, %ymm16
+	vpaddq	%ymm27, %ymm9, %ymm9
+	vpaddq	%ymm28, %ymm8, %ymm8
+	vpsllq	$24, %ymm28, %ymm20
+	vpaddq	%ymm20, %ymm13, %ymm13
+	/* level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24] */
+	vpermq	$40, %ymm8, %ymm20
+	vpermq	$125, %ymm8, %ymm8
+	movl	$12, %r11d
+	kmovb	%r11d, %k1
+	vpaddq	128(%rcx), %ymm20, %ymm20{%k1}
+	movl	$2, %r11d
+	kmovb	%r11d, %k2
+	vpaddq	%ymm8, %ymm20, %ymm20{%k2}
+	vpsubq	%ymm8, %ymm20, %ymm20{%k1}
+	vpermq	$40, %ymm10, %ymm21
+	vpermq	$125, %ymm10, %ymm10
+	vpaddq	160(%rcx), %ymm21, %ymm21{%k1}
+	vpaddq	%ymm10, %ymm21, %ymm21{%k2}
+	vpsubq	%ymm10, %ymm21, %ymm21{%k1}
+	vpermq	$40, %ymm11, %ymm22
+	vpermq	$125, %ymm11, %ymm11
+	vpaddq	160(%rcx), %ymm22, %ymm22{%k1}
+	vpaddq	%ymm11, %ymm22, %ymm22{%k2}
+	vpsubq	%ymm11, %ymm22, %ymm22{%k1}
+	vpermq	$40, %ymm12, %ymm23
+	vpermq	$125, %ymm12, %ymm12
+	vpaddq	160(%rcx), %ymm23, %ymm23{%k1}
+	vpaddq	%ymm12, %ymm23, %ymm23{%k2}
+	vpsubq	%ymm12, %ymm23, %ymm23{%k1}
+	vpermq	$40, %ymm13, %ymm24
+	vpermq	$125, %ymm13, %ymm13
+	vpaddq	96(%rcx), %ymm24, %ymm24{%k1}
+	vpaddq	%ymm13, %ymm24, %ymm24{%k2}
+	vpsubq	%ymm13, %ymm24, %ymm24{%k1}
+	vpermq	$40, %ymm14, %ymm25
+	vpermq	$125, %ymm14, %ymm14
+	vpaddq	160(%rcx), %ymm25, %ymm25{%k1}
+	vpaddq	%ymm14, %ymm25, %ymm25{%k2}
+	vpsubq	%ymm14, %ymm25, %ymm25{%k1}
+	vpermq	$40, %ymm15, %ymm26
+	vpermq	$125, %ymm15, %ymm15
+	vpaddq	160(%rcx), %ymm26, %ymm26{%k1}
+	vpaddq	%ymm15, %ymm26, %ymm26{%k2}
+	vpsubq	%ymm15, %ymm26, %ymm26{%k1}
+	vpermq	$40, %ymm16, %ymm27
+	vpermq	$125, %ymm16, %ymm16
+	vpaddq	160(%rcx), %ymm27, %ymm27{%k1}
+	vpaddq	%ymm16, %ymm27, %ymm27{%k2}
+	vpsubq	%ymm16, %ymm27, %ymm27{%k1}
+	vpermq	$40, %ymm9, %ymm28
+	vpermq	$125, %ymm9, %ymm9
+	vpaddq	160(%rcx), %ymm28, %ymm28{%k1}
+	vpaddq	%ymm9, %ymm28, %ymm28{%k2}
+	vpsubq	%ymm9, %ymm28, %ymm28{%k1}
+	vpsrlq	$50, %ymm20, %ymm29
+	vpandq	64(%rcx), %ymm20, %ymm20
+	vpsrlq	$50, %ymm21, %ymm30
+	vpandq	64(%rcx), %ymm21, %ymm21
 	vpsrlq	$50, %ymm22, %ymm31
 	vpandq	64(%rcx), %ymm22, %ymm22
 	vpsrlq	$50, %ymm23, %ymm7
@@ -566,7 +539,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpandq	64(%rcx), %ymm27, %ymm27
 	vpsrlq	$48, %ymm28, %ymm2
 	vpandq	32(%rcx), %ymm28, %ymm28
-	vpaddq	%ymm29, %ymm10, %ymm10
+	vpaddq	%ymm29, %ymm21, %ymm21
 	vpaddq	%ymm30, %ymm22, %ymm22
 	vpaddq	%ymm31, %ymm23, %ymm23
 	vpaddq	%ymm7, %ymm24, %ymm24
@@ -574,341 +547,343 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm5, %ymm26, %ymm26
 	vpaddq	%ymm4, %ymm27, %ymm27
 	vpaddq	%ymm3, %ymm28, %ymm28
-	vpaddq	%ymm2, %ymm8, %ymm8
+	vpaddq	%ymm2, %ymm20, %ymm20
 	vpsllq	$24, %ymm2, %ymm29
 	vpaddq	%ymm29, %ymm24, %ymm24
-	vpblendmq	%ymm9, %ymm8, %ymm9{%k2}
+	movl	$1, %r11d
+	kmovb	%r11d, %k2
+	vpblendmq	%ymm8, %ymm20, %ymm8{%k2}
 	movl	$8, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm17, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 512(%rcx)
-	vpblendmq	%ymm11, %ymm10, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 544(%rcx)
-	vpblendmq	%ymm12, %ymm22, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 576(%rcx)
-	vpblendmq	%ymm13, %ymm23, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 608(%rcx)
-	vpblendmq	%ymm14, %ymm24, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 640(%rcx)
-	vpblendmq	%ymm15, %ymm25, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 672(%rcx)
-	vpblendmq	%ymm16, %ymm26, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 704(%rcx)
-	vpblendmq	%ymm20, %ymm27, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 736(%rcx)
-	vpblendmq	%ymm21, %ymm28, %ymm9{%k2}
-	vpblendmq	%ymm18, %ymm9, %ymm9{%k1}
-	vmovdqa64	%ymm9, 768(%rcx)
-	vpxorq	%ymm9, %ymm9, %ymm9
-	vpmadd52huq	768(%rcx), %ymm28, %ymm9
-	vpsllq	$2, %ymm9, %ymm9
-	vpandq	(%rcx), %ymm9, %ymm11
-	vpsllq	$24, %ymm11, %ymm11
-	vpsrlq	$26, %ymm9, %ymm12
+	kmovb	%r11d, %k3
+	vpblendmq	%ymm17, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 512(%rcx)
+	vpblendmq	%ymm10, %ymm21, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 544(%rcx)
+	vpblendmq	%ymm11, %ymm22, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 576(%rcx)
+	vpblendmq	%ymm12, %ymm23, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 608(%rcx)
+	vpblendmq	%ymm13, %ymm24, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 640(%rcx)
+	vpblendmq	%ymm14, %ymm25, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 672(%rcx)
+	vpblendmq	%ymm15, %ymm26, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 704(%rcx)
+	vpblendmq	%ymm16, %ymm27, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 736(%rcx)
+	vpblendmq	%ymm9, %ymm28, %ymm8{%k2}
+	vpblendmq	%ymm18, %ymm8, %ymm8{%k3}
+	vmovdqa64	%ymm8, 768(%rcx)
+	vpxorq	%ymm8, %ymm8, %ymm8
+	vpmadd52huq	768(%rcx), %ymm28, %ymm8
+	vpsllq	$2, %ymm8, %ymm8
+	vpandq	(%rcx), %ymm8, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpsrlq	$26, %ymm8, %ymm10
+	vpxorq	%ymm11, %ymm11, %ymm11
+	vpmadd52huq	768(%rcx), %ymm27, %ymm11
+	vpmadd52huq	736(%rcx), %ymm28, %ymm11
+	vpsllq	$2, %ymm11, %ymm11
+	vpmadd52luq	768(%rcx), %ymm28, %ymm11
+	vpandq	(%rcx), %ymm11, %ymm12
+	vpsllq	$24, %ymm12, %ymm12
+	vpsrlq	$26, %ymm11, %ymm13
+	vpaddq	%ymm13, %ymm9, %ymm9
 	vpxorq	%ymm13, %ymm13, %ymm13
-	vpmadd52huq	768(%rcx), %ymm27, %ymm13
-	vpmadd52huq	736(%rcx), %ymm28, %ymm13
+	vpmadd52huq	768(%rcx), %ymm26, %ymm13
+	vpmadd52huq	736(%rcx), %ymm27, %ymm13
+	vpmadd52huq	704(%rcx), %ymm28, %ymm13
 	vpsllq	$2, %ymm13, %ymm13
-	vpmadd52luq	768(%rcx), %ymm28, %ymm13
-	vpandq	(%rcx), %ymm13, %ymm14
-	vpsllq	$24, %ymm14, %ymm14
-	vpsrlq	$26, %ymm13, %ymm15
-	vpaddq	%ymm15, %ymm11, %ymm11
+	vpxorq	%ymm14, %ymm14, %ymm14
+	vpmadd52luq	768(%rcx), %ymm27, %ymm14
+	vpmadd52luq	736(%rcx), %ymm28, %ymm14
+	vpaddq	%ymm13, %ymm14, %ymm14
+	vpandq	(%rcx), %ymm14, %ymm13
+	vpsllq	$24, %ymm13, %ymm13
+	vpsrlq	$26, %ymm14, %ymm15
+	vpaddq	%ymm15, %ymm12, %ymm12
 	vpxorq	%ymm15, %ymm15, %ymm15
-	vpmadd52huq	768(%rcx), %ymm26, %ymm15
-	vpmadd52huq	736(%rcx), %ymm27, %ymm15
-	vpmadd52huq	704(%rcx), %ymm28, %ymm15
+	vpmadd52huq	768(%rcx), %ymm25, %ymm15
+	vpmadd52huq	736(%rcx), %ymm26, %ymm15
+	vpmadd52huq	704(%rcx), %ymm27, %ymm15
+	vpmadd52huq	672(%rcx), %ymm28, %ymm15
 	vpsllq	$2, %ymm15, %ymm15
 	vpxorq	%ymm16, %ymm16, %ymm16
-	vpmadd52luq	768(%rcx), %ymm27, %ymm16
-	vpmadd52luq	736(%rcx), %ymm28, %ymm16
+	vpmadd52luq	768(%rcx), %ymm26, %ymm16
+	vpmadd52luq	736(%rcx), %ymm27, %ymm16
+	vpmadd52luq	704(%rcx), %ymm28, %ymm16
 	vpaddq	%ymm15, %ymm16, %ymm16
 	vpandq	(%rcx), %ymm16, %ymm15
 	vpsllq	$24, %ymm15, %ymm15
-	vpsrlq	$26, %ymm16, %ymm20
-	vpaddq	%ymm20, %ymm14, %ymm14
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52huq	768(%rcx), %ymm25, %ymm20
-	vpmadd52huq	736(%rcx), %ymm26, %ymm20
-	vpmadd52huq	704(%rcx), %ymm27, %ymm20
-	vpmadd52huq	672(%rcx), %ymm28, %ymm20
-	vpsllq	$2, %ymm20, %ymm20
-	vpxorq	%ymm21, %ymm21, %ymm21
-	vpmadd52luq	768(%rcx), %ymm26, %ymm21
-	vpmadd52luq	736(%rcx), %ymm27, %ymm21
-	vpmadd52luq	704(%rcx), %ymm28, %ymm21
-	vpaddq	%ymm20, %ymm21, %ymm21
-	vpandq	(%rcx), %ymm21, %ymm20
-	vpsllq	$24, %ymm20, %ymm20
-	vpsrlq	$26, %ymm21, %ymm29
-	vpaddq	%ymm29, %ymm15, %ymm15
-	vpmadd52huq	768(%rcx), %ymm24, %ymm12
-	vpmadd52huq	736(%rcx), %ymm25, %ymm12
-	vpmadd52huq	704(%rcx), %ymm26, %ymm12
-	vpmadd52huq	672(%rcx), %ymm27, %ymm12
-	vpmadd52huq	640(%rcx), %ymm28, %ymm12
-	vpsllq	$2, %ymm12, %ymm12
+	vpsrlq	$26, %ymm16, %ymm29
+	vpaddq	%ymm29, %ymm13, %ymm13
+	vpmadd52huq	768(%rcx), %ymm24, %ymm10
+	vpmadd52huq	736(%rcx), %ymm25, %ymm10
+	vpmadd52huq	704(%rcx), %ymm26, %ymm10
+	vpmadd52huq	672(%rcx), %ymm27, %ymm10
+	vpmadd52huq	640(%rcx), %ymm28, %ymm10
+	vpsllq	$2, %ymm10, %ymm10
 	vpxorq	%ymm29, %ymm29, %ymm29
 	vpmadd52luq	768(%rcx), %ymm25, %ymm29
 	vpmadd52luq	736(%rcx), %ymm26, %ymm29
 	vpmadd52luq	704(%rcx), %ymm27, %ymm29
 	vpmadd52luq	672(%rcx), %ymm28, %ymm29
-	vpaddq	%ymm12, %ymm29, %ymm29
-	vpandq	(%rcx), %ymm29, %ymm12
-	vpsllq	$24, %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm9, %ymm9
-	vpsrlq	$26, %ymm29, %ymm12
-	vpaddq	%ymm12, %ymm20, %ymm20
-	vpmadd52huq	768(%rcx), %ymm23, %ymm11
-	vpmadd52huq	736(%rcx), %ymm24, %ymm11
-	vpmadd52huq	704(%rcx), %ymm25, %ymm11
-	vpmadd52huq	672(%rcx), %ymm26, %ymm11
-	vpmadd52huq	640(%rcx), %ymm27, %ymm11
-	vpmadd52huq	608(%rcx), %ymm28, %ymm11
-	vpsllq	$2, %ymm11, %ymm11
-	vpxorq	%ymm12, %ymm12, %ymm12
-	vpmadd52luq	768(%rcx), %ymm24, %ymm12
-	vpmadd52luq	736(%rcx), %ymm25, %ymm12
-	vpmadd52luq	704(%rcx), %ymm26, %ymm12
-	vpmadd52luq	672(%rcx), %ymm27, %ymm12
-	vpmadd52luq	640(%rcx), %ymm28, %ymm12
-	vpaddq	%ymm11, %ymm12, %ymm12
-	vpandq	(%rcx), %ymm12, %ymm11
-	vpsllq	$24, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm13, %ymm13
-	vpsrlq	$26, %ymm12, %ymm11
-	vpaddq	%ymm11, %ymm9, %ymm9
-	vpmadd52huq	768(%rcx), %ymm22, %ymm14
-	vpmadd52huq	736(%rcx), %ymm23, %ymm14
-	vpmadd52huq	704(%rcx), %ymm24, %ymm14
-	vpmadd52huq	672(%rcx), %ymm25, %ymm14
-	vpmadd52huq	640(%rcx), %ymm26, %ymm14
-	vpmadd52huq	608(%rcx), %ymm27, %ymm14
-	vpmadd52huq	576(%rcx), %ymm28, %ymm14
-	vpsllq	$2, %ymm14, %ymm11
-	vpxorq	%ymm14, %ymm14, %ymm14
-	vpmadd52luq	768(%rcx), %ymm23, %ymm14
-	vpmadd52luq	736(%rcx), %ymm24, %ymm14
-	vpmadd52luq	704(%rcx), %ymm25, %ymm14
-	vpmadd52luq	672(%rcx), %ymm26, %ymm14
-	vpmadd52luq	640(%rcx), %ymm27, %ymm14
-	vpmadd52luq	608(%rcx), %ymm28, %ymm14
-	vpaddq	%ymm11, %ymm14, %ymm14
-	vpandq	(%rcx), %ymm14, %ymm11
-	vpsllq	$24, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm16, %ymm16
-	vpsrlq	$26, %ymm14, %ymm11
-	vpaddq	%ymm11, %ymm13, %ymm13
-	vpmadd52huq	768(%rcx), %ymm10, %ymm15
-	vpmadd52huq	736(%rcx), %ymm22, %ymm15
-	vpmadd52huq	704(%rcx), %ymm23, %ymm15
-	vpmadd52huq	672(%rcx), %ymm24, %ymm15
-	vpmadd52huq	640(%rcx), %ymm25, %ymm15
-	vpmadd52huq	608(%rcx), %ymm26, %ymm15
-	vpmadd52huq	576(%rcx), %ymm27, %ymm15
-	vpmadd52huq	544(%rcx), %ymm28, %ymm15
-	vpsllq	$2, %ymm15, %ymm11
-	vpxorq	%ymm15, %ymm15, %ymm15
-	vpmadd52luq	768(%rcx), %ymm22, %ymm15
-	vpmadd52luq	736(%rcx), %ymm23, %ymm15
-	vpmadd52luq	704(%rcx), %ymm24, %ymm15
-	vpmadd52luq	672(%rcx), %ymm25, %ymm15
-	vpmadd52luq	640(%rcx), %ymm26, %ymm15
-	vpmadd52luq	608(%rcx), %ymm27, %ymm15
-	vpmadd52luq	576(%rcx), %ymm28, %ymm15
-	vpaddq	%ymm11, %ymm15, %ymm15
-	vpandq	(%rcx), %ymm15, %ymm11
-	vpsllq	$24, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm21, %ymm21
-	vpsrlq	$26, %ymm15, %ymm11
-	vpaddq	%ymm11, %ymm16, %ymm16
-	vpmadd52huq	768(%rcx), %ymm8, %ymm20
-	vpmadd52huq	736(%rcx), %ymm10, %ymm20
-	vpmadd52huq	704(%rcx), %ymm22, %ymm20
-	vpmadd52huq	672(%rcx), %ymm23, %ymm20
-	vpmadd52huq	640(%rcx), %ymm24, %ymm20
-	vpmadd52huq	608(%rcx), %ymm25, %ymm20
-	vpmadd52huq	576(%rcx), %ymm26, %ymm20
-	vpmadd52huq	544(%rcx), %ymm27, %ymm20
-	vpmadd52huq	512(%rcx), %ymm28, %ymm20
-	vpsllq	$2, %ymm20, %ymm11
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpmadd52luq	768(%rcx), %ymm10, %ymm20
-	vpmadd52luq	736(%rcx), %ymm22, %ymm20
-	vpmadd52luq	704(%rcx), %ymm23, %ymm20
-	vpmadd52luq	672(%rcx), %ymm24, %ymm20
-	vpmadd52luq	640(%rcx), %ymm25, %ymm20
-	vpmadd52luq	608(%rcx), %ymm26, %ymm20
-	vpmadd52luq	576(%rcx), %ymm27, %ymm20
-	vpmadd52luq	544(%rcx), %ymm28, %ymm20
-	vpaddq	%ymm11, %ymm20, %ymm20
-	vpandq	(%rcx), %ymm20, %ymm11
-	vpsllq	$24, %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm29, %ymm29
-	vpsrlq	$26, %ymm20, %ymm11
-	vpaddq	%ymm11, %ymm21, %ymm21
-	vpmadd52huq	736(%rcx), %ymm8, %ymm9
-	vpmadd52huq	704(%rcx), %ymm10, %ymm9
-	vpmadd52huq	672(%rcx), %ymm22, %ymm9
-	vpmadd52huq	640(%rcx), %ymm23, %ymm9
-	vpmadd52huq	608(%rcx), %ymm24, %ymm9
-	vpmadd52huq	576(%rcx), %ymm25, %ymm9
-	vpmadd52huq	544(%rcx), %ymm26, %ymm9
-	vpmadd52huq	512(%rcx), %ymm27, %ymm9
+	vpaddq	%ymm10, %ymm29, %ymm29
+	vpandq	(%rcx), %ymm29, %ymm10
+	vpsllq	$24, %ymm10, %ymm10
+	vpaddq	%ymm10, %ymm8, %ymm8
+	vpsrlq	$26, %ymm29, %ymm10
+	vpaddq	%ymm10, %ymm15, %ymm15
+	vpmadd52huq	768(%rcx), %ymm23, %ymm9
+	vpmadd52huq	736(%rcx), %ymm24, %ymm9
+	vpmadd52huq	704(%rcx), %ymm25, %ymm9
+	vpmadd52huq	672(%rcx), %ymm26, %ymm9
+	vpmadd52huq	640(%rcx), %ymm27, %ymm9
+	vpmadd52huq	608(%rcx), %ymm28, %ymm9
 	vpsllq	$2, %ymm9, %ymm9
-	vpxorq	%ymm11, %ymm11, %ymm11
-	vpmadd52luq	768(%rcx), %ymm8, %ymm11
-	vpmadd52luq	736(%rcx), %ymm10, %ymm11
-	vpmadd52luq	704(%rcx), %ymm22, %ymm11
-	vpmadd52luq	672(%rcx), %ymm23, %ymm11
-	vpmadd52luq	640(%rcx), %ymm24, %ymm11
-	vpmadd52luq	608(%rcx), %ymm25, %ymm11
-	vpmadd52luq	576(%rcx), %ymm26, %ymm11
-	vpmadd52luq	544(%rcx), %ymm27, %ymm11
-	vpmadd52luq	512(%rcx), %ymm28, %ymm11
+	vpxorq	%ymm10, %ymm10, %ymm10
+	vpmadd52luq	768(%rcx), %ymm24, %ymm10
+	vpmadd52luq	736(%rcx), %ymm25, %ymm10
+	vpmadd52luq	704(%rcx), %ymm26, %ymm10
+	vpmadd52luq	672(%rcx), %ymm27, %ymm10
+	vpmadd52luq	640(%rcx), %ymm28, %ymm10
+	vpaddq	%ymm9, %ymm10, %ymm10
+	vpandq	(%rcx), %ymm10, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm11, %ymm11
-	vpmadd52huq	704(%rcx), %ymm8, %ymm13
-	vpmadd52huq	672(%rcx), %ymm10, %ymm13
-	vpmadd52huq	640(%rcx), %ymm22, %ymm13
-	vpmadd52huq	608(%rcx), %ymm23, %ymm13
-	vpmadd52huq	576(%rcx), %ymm24, %ymm13
-	vpmadd52huq	544(%rcx), %ymm25, %ymm13
-	vpmadd52huq	512(%rcx), %ymm26, %ymm13
+	vpsrlq	$26, %ymm10, %ymm9
+	vpaddq	%ymm9, %ymm8, %ymm8
+	vpmadd52huq	768(%rcx), %ymm22, %ymm12
+	vpmadd52huq	736(%rcx), %ymm23, %ymm12
+	vpmadd52huq	704(%rcx), %ymm24, %ymm12
+	vpmadd52huq	672(%rcx), %ymm25, %ymm12
+	vpmadd52huq	640(%rcx), %ymm26, %ymm12
+	vpmadd52huq	608(%rcx), %ymm27, %ymm12
+	vpmadd52huq	576(%rcx), %ymm28, %ymm12
+	vpsllq	$2, %ymm12, %ymm9
+	vpxorq	%ymm12, %ymm12, %ymm12
+	vpmadd52luq	768(%rcx), %ymm23, %ymm12
+	vpmadd52luq	736(%rcx), %ymm24, %ymm12
+	vpmadd52luq	704(%rcx), %ymm25, %ymm12
+	vpmadd52luq	672(%rcx), %ymm26, %ymm12
+	vpmadd52luq	640(%rcx), %ymm27, %ymm12
+	vpmadd52luq	608(%rcx), %ymm28, %ymm12
+	vpaddq	%ymm9, %ymm12, %ymm12
+	vpandq	(%rcx), %ymm12, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm14, %ymm14
+	vpsrlq	$26, %ymm12, %ymm9
+	vpaddq	%ymm9, %ymm11, %ymm11
+	vpmadd52huq	768(%rcx), %ymm21, %ymm13
+	vpmadd52huq	736(%rcx), %ymm22, %ymm13
+	vpmadd52huq	704(%rcx), %ymm23, %ymm13
+	vpmadd52huq	672(%rcx), %ymm24, %ymm13
+	vpmadd52huq	640(%rcx), %ymm25, %ymm13
+	vpmadd52huq	608(%rcx), %ymm26, %ymm13
+	vpmadd52huq	576(%rcx), %ymm27, %ymm13
+	vpmadd52huq	544(%rcx), %ymm28, %ymm13
 	vpsllq	$2, %ymm13, %ymm9
 	vpxorq	%ymm13, %ymm13, %ymm13
-	vpmadd52luq	736(%rcx), %ymm8, %ymm13
-	vpmadd52luq	704(%rcx), %ymm10, %ymm13
-	vpmadd52luq	672(%rcx), %ymm22, %ymm13
-	vpmadd52luq	640(%rcx), %ymm23, %ymm13
-	vpmadd52luq	608(%rcx), %ymm24, %ymm13
-	vpmadd52luq	576(%rcx), %ymm25, %ymm13
-	vpmadd52luq	544(%rcx), %ymm26, %ymm13
-	vpmadd52luq	512(%rcx), %ymm27, %ymm13
+	vpmadd52luq	768(%rcx), %ymm22, %ymm13
+	vpmadd52luq	736(%rcx), %ymm23, %ymm13
+	vpmadd52luq	704(%rcx), %ymm24, %ymm13
+	vpmadd52luq	672(%rcx), %ymm25, %ymm13
+	vpmadd52luq	640(%rcx), %ymm26, %ymm13
+	vpmadd52luq	608(%rcx), %ymm27, %ymm13
+	vpmadd52luq	576(%rcx), %ymm28, %ymm13
 	vpaddq	%ymm9, %ymm13, %ymm13
-	vpmadd52huq	672(%rcx), %ymm8, %ymm16
-	vpmadd52huq	640(%rcx), %ymm10, %ymm16
-	vpmadd52huq	608(%rcx), %ymm22, %ymm16
-	vpmadd52huq	576(%rcx), %ymm23, %ymm16
-	vpmadd52huq	544(%rcx), %ymm24, %ymm16
-	vpmadd52huq	512(%rcx), %ymm25, %ymm16
-	vpsllq	$2, %ymm16, %ymm9
-	vpxorq	%ymm16, %ymm16, %ymm16
-	vpmadd52luq	704(%rcx), %ymm8, %ymm16
-	vpmadd52luq	672(%rcx), %ymm10, %ymm16
-	vpmadd52luq	640(%rcx), %ymm22, %ymm16
-	vpmadd52luq	608(%rcx), %ymm23, %ymm16
-	vpmadd52luq	576(%rcx), %ymm24, %ymm16
-	vpmadd52luq	544(%rcx), %ymm25, %ymm16
-	vpmadd52luq	512(%rcx), %ymm26, %ymm16
+	vpandq	(%rcx), %ymm13, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm16, %ymm16
-	vpmadd52huq	640(%rcx), %ymm8, %ymm21
-	vpmadd52huq	608(%rcx), %ymm10, %ymm21
-	vpmadd52huq	576(%rcx), %ymm22, %ymm21
-	vpmadd52huq	544(%rcx), %ymm23, %ymm21
-	vpmadd52huq	512(%rcx), %ymm24, %ymm21
-	vpsllq	$2, %ymm21, %ymm9
-	vpxorq	%ymm21, %ymm21, %ymm21
-	vpmadd52luq	672(%rcx), %ymm8, %ymm21
-	vpmadd52luq	640(%rcx), %ymm10, %ymm21
-	vpmadd52luq	608(%rcx), %ymm22, %ymm21
-	vpmadd52luq	576(%rcx), %ymm23, %ymm21
-	vpmadd52luq	544(%rcx), %ymm24, %ymm21
-	vpmadd52luq	512(%rcx), %ymm25, %ymm21
-	vpaddq	%ymm9, %ymm21, %ymm21
-	vpmadd52huq	608(%rcx), %ymm8, %ymm29
-	vpmadd52huq	576(%rcx), %ymm10, %ymm29
+	vpsrlq	$26, %ymm13, %ymm9
+	vpaddq	%ymm9, %ymm14, %ymm14
+	vpmadd52huq	768(%rcx), %ymm20, %ymm15
+	vpmadd52huq	736(%rcx), %ymm21, %ymm15
+	vpmadd52huq	704(%rcx), %ymm22, %ymm15
+	vpmadd52huq	672(%rcx), %ymm23, %ymm15
+	vpmadd52huq	640(%rcx), %ymm24, %ymm15
+	vpmadd52huq	608(%rcx), %ymm25, %ymm15
+	vpmadd52huq	576(%rcx), %ymm26, %ymm15
+	vpmadd52huq	544(%rcx), %ymm27, %ymm15
+	vpmadd52huq	512(%rcx), %ymm28, %ymm15
+	vpsllq	$2, %ymm15, %ymm9
+	vpxorq	%ymm15, %ymm15, %ymm15
+	vpmadd52luq	768(%rcx), %ymm21, %ymm15
+	vpmadd52luq	736(%rcx), %ymm22, %ymm15
+	vpmadd52luq	704(%rcx), %ymm23, %ymm15
+	vpmadd52luq	672(%rcx), %ymm24, %ymm15
+	vpmadd52luq	640(%rcx), %ymm25, %ymm15
+	vpmadd52luq	608(%rcx), %ymm26, %ymm15
+	vpmadd52luq	576(%rcx), %ymm27, %ymm15
+	vpmadd52luq	544(%rcx), %ymm28, %ymm15
+	vpaddq	%ymm9, %ymm15, %ymm15
+	vpandq	(%rcx), %ymm15, %ymm9
+	vpsllq	$24, %ymm9, %ymm9
+	vpaddq	%ymm9, %ymm29, %ymm29
+	vpsrlq	$26, %ymm15, %ymm9
+	vpaddq	%ymm9, %ymm16, %ymm16
+	vpmadd52huq	736(%rcx), %ymm20, %ymm8
+	vpmadd52huq	704(%rcx), %ymm21, %ymm8
+	vpmadd52huq	672(%rcx), %ymm22, %ymm8
+	vpmadd52huq	640(%rcx), %ymm23, %ymm8
+	vpmadd52huq	608(%rcx), %ymm24, %ymm8
+	vpmadd52huq	576(%rcx), %ymm25, %ymm8
+	vpmadd52huq	544(%rcx), %ymm26, %ymm8
+	vpmadd52huq	512(%rcx), %ymm27, %ymm8
+	vpsllq	$2, %ymm8, %ymm8
+	vpxorq	%ymm9, %ymm9, %ymm9
+	vpmadd52luq	768(%rcx), %ymm20, %ymm9
+	vpmadd52luq	736(%rcx), %ymm21, %ymm9
+	vpmadd52luq	704(%rcx), %ymm22, %ymm9
+	vpmadd52luq	672(%rcx), %ymm23, %ymm9
+	vpmadd52luq	640(%rcx), %ymm24, %ymm9
+	vpmadd52luq	608(%rcx), %ymm25, %ymm9
+	vpmadd52luq	576(%rcx), %ymm26, %ymm9
+	vpmadd52luq	544(%rcx), %ymm27, %ymm9
+	vpmadd52luq	512(%rcx), %ymm28, %ymm9
+	vpaddq	%ymm8, %ymm9, %ymm9
+	vpmadd52huq	704(%rcx), %ymm20, %ymm11
+	vpmadd52huq	672(%rcx), %ymm21, %ymm11
+	vpmadd52huq	640(%rcx), %ymm22, %ymm11
+	vpmadd52huq	608(%rcx), %ymm23, %ymm11
+	vpmadd52huq	576(%rcx), %ymm24, %ymm11
+	vpmadd52huq	544(%rcx), %ymm25, %ymm11
+	vpmadd52huq	512(%rcx), %ymm26, %ymm11
+	vpsllq	$2, %ymm11, %ymm8
+	vpxorq	%ymm11, %ymm11, %ymm11
+	vpmadd52luq	736(%rcx), %ymm20, %ymm11
+	vpmadd52luq	704(%rcx), %ymm21, %ymm11
+	vpmadd52luq	672(%rcx), %ymm22, %ymm11
+	vpmadd52luq	640(%rcx), %ymm23, %ymm11
+	vpmadd52luq	608(%rcx), %ymm24, %ymm11
+	vpmadd52luq	576(%rcx), %ymm25, %ymm11
+	vpmadd52luq	544(%rcx), %ymm26, %ymm11
+	vpmadd52luq	512(%rcx), %ymm27, %ymm11
+	vpaddq	%ymm8, %ymm11, %ymm11
+	vpmadd52huq	672(%rcx), %ymm20, %ymm14
+	vpmadd52huq	640(%rcx), %ymm21, %ymm14
+	vpmadd52huq	608(%rcx), %ymm22, %ymm14
+	vpmadd52huq	576(%rcx), %ymm23, %ymm14
+	vpmadd52huq	544(%rcx), %ymm24, %ymm14
+	vpmadd52huq	512(%rcx), %ymm25, %ymm14
+	vpsllq	$2, %ymm14, %ymm8
+	vpxorq	%ymm14, %ymm14, %ymm14
+	vpmadd52luq	704(%rcx), %ymm20, %ymm14
+	vpmadd52luq	672(%rcx), %ymm21, %ymm14
+	vpmadd52luq	640(%rcx), %ymm22, %ymm14
+	vpmadd52luq	608(%rcx), %ymm23, %ymm14
+	vpmadd52luq	576(%rcx), %ymm24, %ymm14
+	vpmadd52luq	544(%rcx), %ymm25, %ymm14
+	vpmadd52luq	512(%rcx), %ymm26, %ymm14
+	vpaddq	%ymm8, %ymm14, %ymm14
+	vpmadd52huq	640(%rcx), %ymm20, %ymm16
+	vpmadd52huq	608(%rcx), %ymm21, %ymm16
+	vpmadd52huq	576(%rcx), %ymm22, %ymm16
+	vpmadd52huq	544(%rcx), %ymm23, %ymm16
+	vpmadd52huq	512(%rcx), %ymm24, %ymm16
+	vpsllq	$2, %ymm16, %ymm8
+	vpxorq	%ymm16, %ymm16, %ymm16
+	vpmadd52luq	672(%rcx), %ymm20, %ymm16
+	vpmadd52luq	640(%rcx), %ymm21, %ymm16
+	vpmadd52luq	608(%rcx), %ymm22, %ymm16
+	vpmadd52luq	576(%rcx), %ymm23, %ymm16
+	vpmadd52luq	544(%rcx), %ymm24, %ymm16
+	vpmadd52luq	512(%rcx), %ymm25, %ymm16
+	vpaddq	%ymm8, %ymm16, %ymm16
+	vpmadd52huq	608(%rcx), %ymm20, %ymm29
+	vpmadd52huq	576(%rcx), %ymm21, %ymm29
 	vpmadd52huq	544(%rcx), %ymm22, %ymm29
 	vpmadd52huq	512(%rcx), %ymm23, %ymm29
-	vpsllq	$2, %ymm29, %ymm9
+	vpsllq	$2, %ymm29, %ymm8
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52luq	640(%rcx), %ymm8, %ymm29
-	vpmadd52luq	608(%rcx), %ymm10, %ymm29
+	vpmadd52luq	640(%rcx), %ymm20, %ymm29
+	vpmadd52luq	608(%rcx), %ymm21, %ymm29
 	vpmadd52luq	576(%rcx), %ymm22, %ymm29
 	vpmadd52luq	544(%rcx), %ymm23, %ymm29
 	vpmadd52luq	512(%rcx), %ymm24, %ymm29
-	vpaddq	%ymm9, %ymm29, %ymm29
-	vpmadd52huq	576(%rcx), %ymm8, %ymm12
-	vpmadd52huq	544(%rcx), %ymm10, %ymm12
-	vpmadd52huq	512(%rcx), %ymm22, %ymm12
-	vpsllq	$2, %ymm12, %ymm9
+	vpaddq	%ymm8, %ymm29, %ymm29
+	vpmadd52huq	576(%rcx), %ymm20, %ymm10
+	vpmadd52huq	544(%rcx), %ymm21, %ymm10
+	vpmadd52huq	512(%rcx), %ymm22, %ymm10
+	vpsllq	$2, %ymm10, %ymm8
+	vpxorq	%ymm10, %ymm10, %ymm10
+	vpmadd52luq	608(%rcx), %ymm20, %ymm10
+	vpmadd52luq	576(%rcx), %ymm21, %ymm10
+	vpmadd52luq	544(%rcx), %ymm22, %ymm10
+	vpmadd52luq	512(%rcx), %ymm23, %ymm10
+	vpaddq	%ymm8, %ymm10, %ymm10
+	vpmadd52huq	544(%rcx), %ymm20, %ymm12
+	vpmadd52huq	512(%rcx), %ymm21, %ymm12
+	vpsllq	$2, %ymm12, %ymm8
 	vpxorq	%ymm12, %ymm12, %ymm12
-	vpmadd52luq	608(%rcx), %ymm8, %ymm12
-	vpmadd52luq	576(%rcx), %ymm10, %ymm12
-	vpmadd52luq	544(%rcx), %ymm22, %ymm12
-	vpmadd52luq	512(%rcx), %ymm23, %ymm12
-	vpaddq	%ymm9, %ymm12, %ymm12
-	vpmadd52huq	544(%rcx), %ymm8, %ymm14
-	vpmadd52huq	512(%rcx), %ymm10, %ymm14
-	vpsllq	$2, %ymm14, %ymm9
-	vpxorq	%ymm14, %ymm14, %ymm14
-	vpmadd52luq	576(%rcx), %ymm8, %ymm14
-	vpmadd52luq	544(%rcx), %ymm10, %ymm14
-	vpmadd52luq	512(%rcx), %ymm22, %ymm14
-	vpaddq	%ymm9, %ymm14, %ymm14
-	vpmadd52huq	512(%rcx), %ymm8, %ymm15
-	vpsllq	$2, %ymm15, %ymm9
-	vpxorq	%ymm15, %ymm15, %ymm15
-	vpmadd52luq	544(%rcx), %ymm8, %ymm15
-	vpmadd52luq	512(%rcx), %ymm10, %ymm15
-	vpaddq	%ymm9, %ymm15, %ymm15
-	vpsllq	$2, %ymm20, %ymm9
-	vpmadd52luq	512(%rcx), %ymm8, %ymm9
-	vpsrlq	$50, %ymm9, %ymm20
-	vpandq	64(%rcx), %ymm9, %ymm9
-	vpsrlq	$50, %ymm15, %ymm30
-	vpandq	64(%rcx), %ymm15, %ymm15
-	vpsrlq	$50, %ymm14, %ymm31
-	vpandq	64(%rcx), %ymm14, %ymm14
-	vpsrlq	$50, %ymm12, %ymm7
+	vpmadd52luq	576(%rcx), %ymm20, %ymm12
+	vpmadd52luq	544(%rcx), %ymm21, %ymm12
+	vpmadd52luq	512(%rcx), %ymm22, %ymm12
+	vpaddq	%ymm8, %ymm12, %ymm12
+	vpmadd52huq	512(%rcx), %ymm20, %ymm13
+	vpsllq	$2, %ymm13, %ymm8
+	vpxorq	%ymm13, %ymm13, %ymm13
+	vpmadd52luq	544(%rcx), %ymm20, %ymm13
+	vpmadd52luq	512(%rcx), %ymm21, %ymm13
+	vpaddq	%ymm8, %ymm13, %ymm13
+	vpsllq	$2, %ymm15, %ymm8
+	vpmadd52luq	512(%rcx), %ymm20, %ymm8
+	vpsrlq	$50, %ymm8, %ymm15
+	vpandq	64(%rcx), %ymm8, %ymm8
+	vpsrlq	$50, %ymm13, %ymm30
+	vpandq	64(%rcx), %ymm13, %ymm13
+	vpsrlq	$50, %ymm12, %ymm31
 	vpandq	64(%rcx), %ymm12, %ymm12
+	vpsrlq	$50, %ymm10, %ymm7
+	vpandq	64(%rcx), %ymm10, %ymm10
 	vpsrlq	$50, %ymm29, %ymm6
 	vpandq	64(%rcx), %ymm29, %ymm29
-	vpsrlq	$50, %ymm21, %ymm5
-	vpandq	64(%rcx), %ymm21, %ymm21
-	vpsrlq	$50, %ymm16, %ymm4
+	vpsrlq	$50, %ymm16, %ymm5
 	vpandq	64(%rcx), %ymm16, %ymm16
-	vpsrlq	$50, %ymm13, %ymm3
-	vpandq	64(%rcx), %ymm13, %ymm13
-	vpsrlq	$48, %ymm11, %ymm2
-	vpandq	32(%rcx), %ymm11, %ymm11
-	vpaddq	%ymm20, %ymm15, %ymm15
-	vpaddq	%ymm30, %ymm14, %ymm14
-	vpaddq	%ymm31, %ymm12, %ymm12
+	vpsrlq	$50, %ymm14, %ymm4
+	vpandq	64(%rcx), %ymm14, %ymm14
+	vpsrlq	$50, %ymm11, %ymm3
+	vpandq	64(%rcx), %ymm11, %ymm11
+	vpsrlq	$48, %ymm9, %ymm2
+	vpandq	32(%rcx), %ymm9, %ymm9
+	vpaddq	%ymm15, %ymm13, %ymm13
+	vpaddq	%ymm30, %ymm12, %ymm12
+	vpaddq	%ymm31, %ymm10, %ymm10
 	vpaddq	%ymm7, %ymm29, %ymm29
-	vpaddq	%ymm6, %ymm21, %ymm21
-	vpaddq	%ymm5, %ymm16, %ymm16
-	vpaddq	%ymm4, %ymm13, %ymm13
-	vpaddq	%ymm3, %ymm11, %ymm11
-	vpaddq	%ymm2, %ymm9, %ymm9
-	vpsllq	$24, %ymm2, %ymm20
-	vpaddq	%ymm20, %ymm29, %ymm29
+	vpaddq	%ymm6, %ymm16, %ymm16
+	vpaddq	%ymm5, %ymm14, %ymm14
+	vpaddq	%ymm4, %ymm11, %ymm11
+	vpaddq	%ymm3, %ymm9, %ymm9
+	vpaddq	%ymm2, %ymm8, %ymm8
+	vpsllq	$24, %ymm2, %ymm15
+	vpaddq	%ymm15, %ymm29, %ymm29
 	/* level 3: [., ., x1, E] x [., ., t, AA + a24 E] */
-	vpermq	$0, %ymm8, %ymm20{%k1}{z}
-	vpermq	$0, %ymm10, %ymm30{%k1}{z}
-	vpermq	$0, %ymm22, %ymm31{%k1}{z}
-	vpermq	$0, %ymm23, %ymm7{%k1}{z}
-	vpermq	$0, %ymm24, %ymm6{%k1}{z}
-	vpermq	$0, %ymm25, %ymm5{%k1}{z}
-	vpermq	$0, %ymm26, %ymm4{%k1}{z}
-	vpermq	$0, %ymm27, %ymm3{%k1}{z}
-	vpermq	$0, %ymm28, %ymm2{%k1}{z}
-	vpaddq	%ymm20, %ymm9, %ymm20
-	vpaddq	%ymm30, %ymm15, %ymm30
-	vpaddq	%ymm31, %ymm14, %ymm31
-	vpaddq	%ymm7, %ymm12, %ymm7
+	vpermq	$0, %ymm20, %ymm15{%k3}{z}
+	vpermq	$0, %ymm21, %ymm30{%k3}{z}
+	vpermq	$0, %ymm22, %ymm31{%k3}{z}
+	vpermq	$0, %ymm23, %ymm7{%k3}{z}
+	vpermq	$0, %ymm24, %ymm6{%k3}{z}
+	vpermq	$0, %ymm25, %ymm5{%k3}{z}
+	vpermq	$0, %ymm26, %ymm4{%k3}{z}
+	vpermq	$0, %ymm27, %ymm3{%k3}{z}
+	vpermq	$0, %ymm28, %ymm2{%k3}{z}
+	vpaddq	%ymm15, %ymm8, %ymm15
+	vpaddq	%ymm30, %ymm13, %ymm30
+	vpaddq	%ymm31, %ymm12, %ymm31
+	vpaddq	%ymm7, %ymm10, %ymm7
 	vpaddq	%ymm6, %ymm29, %ymm6
-	vpaddq	%ymm5, %ymm21, %ymm5
-	vpaddq	%ymm4, %ymm16, %ymm4
-	vpaddq	%ymm3, %ymm13, %ymm3
-	vpaddq	%ymm2, %ymm11, %ymm2
-	vmovdqa64	%ymm20, 512(%rcx)
+	vpaddq	%ymm5, %ymm16, %ymm5
+	vpaddq	%ymm4, %ymm14, %ymm4
+	vpaddq	%ymm3, %ymm11, %ymm3
+	vpaddq	%ymm2, %ymm9, %ymm2
+	vmovdqa64	%ymm15, 512(%rcx)
 	vmovdqa64	%ymm30, 544(%rcx)
 	vmovdqa64	%ymm31, 576(%rcx)
 	vmovdqa64	%ymm7, 608(%rcx)
@@ -917,35 +892,35 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vmovdqa64	%ymm4, 704(%rcx)
 	vmovdqa64	%ymm3, 736(%rcx)
 	vmovdqa64	%ymm2, 768(%rcx)
-	vpxorq	%ymm20, %ymm20, %ymm20
+	vpxorq	%ymm15, %ymm15, %ymm15
 	movl	$4, %r11d
-	kmovb	%r11d, %k1
-	vpbroadcastq	(%rdx), %ymm20{%k1}
-	vpblendmq	%ymm20, %ymm8, %ymm8{%k1}
+	kmovb	%r11d, %k2
+	vpbroadcastq	(%rdx), %ymm15{%k2}
+	vpblendmq	%ymm15, %ymm20, %ymm15{%k2}
 	vpxorq	%ymm20, %ymm20, %ymm20
-	vpbroadcastq	8(%rdx), %ymm20{%k1}
-	vpblendmq	%ymm20, %ymm10, %ymm10{%k1}
-	vpxorq	%ymm20, %ymm20, %ymm20
-	vpbroadcastq	16(%rdx), %ymm20{%k1}
-	vpblendmq	%ymm20, %ymm22, %ymm20{%k1}
+	vpbroadcastq	8(%rdx), %ymm20{%k2}
+	vpblendmq	%ymm20, %ymm21, %ymm20{%k2}
+	vpxorq	%ymm21, %ymm21, %ymm21
+	vpbroadcastq	16(%rdx), %ymm21{%k2}
+	vpblendmq	%ymm21, %ymm22, %ymm21{%k2}
 	vpxorq	%ymm22, %ymm22, %ymm22
-	vpbroadcastq	24(%rdx), %ymm22{%k1}
-	vpblendmq	%ymm22, %ymm23, %ymm22{%k1}
+	vpbroadcastq	24(%rdx), %ymm22{%k2}
+	vpblendmq	%ymm22, %ymm23, %ymm22{%k2}
 	vpxorq	%ymm23, %ymm23, %ymm23
-	vpbroadcastq	32(%rdx), %ymm23{%k1}
-	vpblendmq	%ymm23, %ymm24, %ymm23{%k1}
+	vpbroadcastq	32(%rdx), %ymm23{%k2}
+	vpblendmq	%ymm23, %ymm24, %ymm23{%k2}
 	vpxorq	%ymm24, %ymm24, %ymm24
-	vpbroadcastq	40(%rdx), %ymm24{%k1}
-	vpblendmq	%ymm24, %ymm25, %ymm24{%k1}
+	vpbroadcastq	40(%rdx), %ymm24{%k2}
+	vpblendmq	%ymm24, %ymm25, %ymm24{%k2}
 	vpxorq	%ymm25, %ymm25, %ymm25
-	vpbroadcastq	48(%rdx), %ymm25{%k1}
-	vpblendmq	%ymm25, %ymm26, %ymm25{%k1}
+	vpbroadcastq	48(%rdx), %ymm25{%k2}
+	vpblendmq	%ymm25, %ymm26, %ymm25{%k2}
 	vpxorq	%ymm26, %ymm26, %ymm26
-	vpbroadcastq	56(%rdx), %ymm26{%k1}
-	vpblendmq	%ymm26, %ymm27, %ymm26{%k1}
+	vpbroadcastq	56(%rdx), %ymm26{%k2}
+	vpblendmq	%ymm26, %ymm27, %ymm26{%k2}
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpbroadcastq	64(%rdx), %ymm27{%k1}
-	vpblendmq	%ymm27, %ymm28, %ymm27{%k1}
+	vpbroadcastq	64(%rdx), %ymm27{%k2}
+	vpblendmq	%ymm27, %ymm28, %ymm27{%k2}
 	vpxorq	%ymm28, %ymm28, %ymm28
 	vpmadd52huq	768(%rcx), %ymm27, %ymm28
 	vpsllq	$2, %ymm28, %ymm28
@@ -1025,7 +1000,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm7, %ymm7
 	vpsrlq	$26, %ymm31, %ymm30
 	vpaddq	%ymm30, %ymm28, %ymm28
-	vpmadd52huq	768(%rcx), %ymm20, %ymm6
+	vpmadd52huq	768(%rcx), %ymm21, %ymm6
 	vpmadd52huq	736(%rcx), %ymm22, %ymm6
 	vpmadd52huq	704(%rcx), %ymm23, %ymm6
 	vpmadd52huq	672(%rcx), %ymm24, %ymm6
@@ -1046,8 +1021,8 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm4, %ymm4
 	vpsrlq	$26, %ymm6, %ymm30
 	vpaddq	%ymm30, %ymm7, %ymm7
-	vpmadd52huq	768(%rcx), %ymm10, %ymm5
-	vpmadd52huq	736(%rcx), %ymm20, %ymm5
+	vpmadd52huq	768(%rcx), %ymm20, %ymm5
+	vpmadd52huq	736(%rcx), %ymm21, %ymm5
 	vpmadd52huq	704(%rcx), %ymm22, %ymm5
 	vpmadd52huq	672(%rcx), %ymm23, %ymm5
 	vpmadd52huq	640(%rcx), %ymm24, %ymm5
@@ -1056,7 +1031,7 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52huq	544(%rcx), %ymm27, %ymm5
 	vpsllq	$2, %ymm5, %ymm30
 	vpxorq	%ymm5, %ymm5, %ymm5
-	vpmadd52luq	768(%rcx), %ymm20, %ymm5
+	vpmadd52luq	768(%rcx), %ymm21, %ymm5
 	vpmadd52luq	736(%rcx), %ymm22, %ymm5
 	vpmadd52luq	704(%rcx), %ymm23, %ymm5
 	vpmadd52luq	672(%rcx), %ymm24, %ymm5
@@ -1069,9 +1044,9 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm2, %ymm2
 	vpsrlq	$26, %ymm5, %ymm30
 	vpaddq	%ymm30, %ymm4, %ymm4
-	vpmadd52huq	768(%rcx), %ymm8, %ymm3
-	vpmadd52huq	736(%rcx), %ymm10, %ymm3
-	vpmadd52huq	704(%rcx), %ymm20, %ymm3
+	vpmadd52huq	768(%rcx), %ymm15, %ymm3
+	vpmadd52huq	736(%rcx), %ymm20, %ymm3
+	vpmadd52huq	704(%rcx), %ymm21, %ymm3
 	vpmadd52huq	672(%rcx), %ymm22, %ymm3
 	vpmadd52huq	640(%rcx), %ymm23, %ymm3
 	vpmadd52huq	608(%rcx), %ymm24, %ymm3
@@ -1080,8 +1055,8 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52huq	512(%rcx), %ymm27, %ymm3
 	vpsllq	$2, %ymm3, %ymm30
 	vpxorq	%ymm3, %ymm3, %ymm3
-	vpmadd52luq	768(%rcx), %ymm10, %ymm3
-	vpmadd52luq	736(%rcx), %ymm20, %ymm3
+	vpmadd52luq	768(%rcx), %ymm20, %ymm3
+	vpmadd52luq	736(%rcx), %ymm21, %ymm3
 	vpmadd52luq	704(%rcx), %ymm22, %ymm3
 	vpmadd52luq	672(%rcx), %ymm23, %ymm3
 	vpmadd52luq	640(%rcx), %ymm24, %ymm3
@@ -1094,9 +1069,9 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpaddq	%ymm30, %ymm1, %ymm1
 	vpsrlq	$26, %ymm3, %ymm30
 	vpaddq	%ymm30, %ymm2, %ymm2
-	vpmadd52huq	736(%rcx), %ymm8, %ymm28
-	vpmadd52huq	704(%rcx), %ymm10, %ymm28
-	vpmadd52huq	672(%rcx), %ymm20, %ymm28
+	vpmadd52huq	736(%rcx), %ymm15, %ymm28
+	vpmadd52huq	704(%rcx), %ymm20, %ymm28
+	vpmadd52huq	672(%rcx), %ymm21, %ymm28
 	vpmadd52huq	640(%rcx), %ymm22, %ymm28
 	vpmadd52huq	608(%rcx), %ymm23, %ymm28
 	vpmadd52huq	576(%rcx), %ymm24, %ymm28
@@ -1104,9 +1079,9 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52huq	512(%rcx), %ymm26, %ymm28
 	vpsllq	$2, %ymm28, %ymm28
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52luq	768(%rcx), %ymm8, %ymm30
-	vpmadd52luq	736(%rcx), %ymm10, %ymm30
-	vpmadd52luq	704(%rcx), %ymm20, %ymm30
+	vpmadd52luq	768(%rcx), %ymm15, %ymm30
+	vpmadd52luq	736(%rcx), %ymm20, %ymm30
+	vpmadd52luq	704(%rcx), %ymm21, %ymm30
 	vpmadd52luq	672(%rcx), %ymm22, %ymm30
 	vpmadd52luq	640(%rcx), %ymm23, %ymm30
 	vpmadd52luq	608(%rcx), %ymm24, %ymm30
@@ -1114,95 +1089,95 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpmadd52luq	544(%rcx), %ymm26, %ymm30
 	vpmadd52luq	512(%rcx), %ymm27, %ymm30
 	vpaddq	%ymm28, %ymm30, %ymm30
-	vpmadd52huq	704(%rcx), %ymm8, %ymm7
-	vpmadd52huq	672(%rcx), %ymm10, %ymm7
-	vpmadd52huq	640(%rcx), %ymm20, %ymm7
+	vpmadd52huq	704(%rcx), %ymm15, %ymm7
+	vpmadd52huq	672(%rcx), %ymm20, %ymm7
+	vpmadd52huq	640(%rcx), %ymm21, %ymm7
 	vpmadd52huq	608(%rcx), %ymm22, %ymm7
 	vpmadd52huq	576(%rcx), %ymm23, %ymm7
 	vpmadd52huq	544(%rcx), %ymm24, %ymm7
 	vpmadd52huq	512(%rcx), %ymm25, %ymm7
 	vpsllq	$2, %ymm7, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
-	vpmadd52luq	736(%rcx), %ymm8, %ymm28
-	vpmadd52luq	704(%rcx), %ymm10, %ymm28
-	vpmadd52luq	672(%rcx), %ymm20, %ymm28
+	vpmadd52luq	736(%rcx), %ymm15, %ymm28
+	vpmadd52luq	704(%rcx), %ymm20, %ymm28
+	vpmadd52luq	672(%rcx), %ymm21, %ymm28
 	vpmadd52luq	640(%rcx), %ymm22, %ymm28
 	vpmadd52luq	608(%rcx), %ymm23, %ymm28
 	vpmadd52luq	576(%rcx), %ymm24, %ymm28
 	vpmadd52luq	544(%rcx), %ymm25, %ymm28
 	vpmadd52luq	512(%rcx), %ymm26, %ymm28
 	vpaddq	%ymm27, %ymm28, %ymm28
-	vpmadd52huq	672(%rcx), %ymm8, %ymm4
-	vpmadd52huq	640(%rcx), %ymm10, %ymm4
-	vpmadd52huq	608(%rcx), %ymm20, %ymm4
+	vpmadd52huq	672(%rcx), %ymm15, %ymm4
+	vpmadd52huq	640(%rcx), %ymm20, %ymm4
+	vpmadd52huq	608(%rcx), %ymm21, %ymm4
 	vpmadd52huq	576(%rcx), %ymm22, %ymm4
 	vpmadd52huq	544(%rcx), %ymm23, %ymm4
 	vpmadd52huq	512(%rcx), %ymm24, %ymm4
 	vpsllq	$2, %ymm4, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52luq	704(%rcx), %ymm8, %ymm27
-	vpmadd52luq	672(%rcx), %ymm10, %ymm27
-	vpmadd52luq	640(%rcx), %ymm20, %ymm27
+	vpmadd52luq	704(%rcx), %ymm15, %ymm27
+	vpmadd52luq	672(%rcx), %ymm20, %ymm27
+	vpmadd52luq	640(%rcx), %ymm21, %ymm27
 	vpmadd52luq	608(%rcx), %ymm22, %ymm27
 	vpmadd52luq	576(%rcx), %ymm23, %ymm27
 	vpmadd52luq	544(%rcx), %ymm24, %ymm27
 	vpmadd52luq	512(%rcx), %ymm25, %ymm27
 	vpaddq	%ymm26, %ymm27, %ymm27
-	vpmadd52huq	640(%rcx), %ymm8, %ymm2
-	vpmadd52huq	608(%rcx), %ymm10, %ymm2
-	vpmadd52huq	576(%rcx), %ymm20, %ymm2
+	vpmadd52huq	640(%rcx), %ymm15, %ymm2
+	vpmadd52huq	608(%rcx), %ymm20, %ymm2
+	vpmadd52huq	576(%rcx), %ymm21, %ymm2
 	vpmadd52huq	544(%rcx), %ymm22, %ymm2
 	vpmadd52huq	512(%rcx), %ymm23, %ymm2
 	vpsllq	$2, %ymm2, %ymm25
 	vpxorq	%ymm26, %ymm26, %ymm26
-	vpmadd52luq	672(%rcx), %ymm8, %ymm26
-	vpmadd52luq	640(%rcx), %ymm10, %ymm26
-	vpmadd52luq	608(%rcx), %ymm20, %ymm26
+	vpmadd52luq	672(%rcx), %ymm15, %ymm26
+	vpmadd52luq	640(%rcx), %ymm20, %ymm26
+	vpmadd52luq	608(%rcx), %ymm21, %ymm26
 	vpmadd52luq	576(%rcx), %ymm22, %ymm26
 	vpmadd52luq	544(%rcx), %ymm23, %ymm26
 	vpmadd52luq	512(%rcx), %ymm24, %ymm26
 	vpaddq	%ymm25, %ymm26, %ymm26
-	vpmadd52huq	608(%rcx), %ymm8, %ymm1
-	vpmadd52huq	576(%rcx), %ymm10, %ymm1
-	vpmadd52huq	544(%rcx), %ymm20, %ymm1
+	vpmadd52huq	608(%rcx), %ymm15, %ymm1
+	vpmadd52huq	576(%rcx), %ymm20, %ymm1
+	vpmadd52huq	544(%rcx), %ymm21, %ymm1
 	vpmadd52huq	512(%rcx), %ymm22, %ymm1
 	vpsllq	$2, %ymm1, %ymm24
 	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52luq	640(%rcx), %ymm8, %ymm25
-	vpmadd52luq	608(%rcx), %ymm10, %ymm25
-	vpmadd52luq	576(%rcx), %ymm20, %ymm25
+	vpmadd52luq	640(%rcx), %ymm15, %ymm25
+	vpmadd52luq	608(%rcx), %ymm20, %ymm25
+	vpmadd52luq	576(%rcx), %ymm21, %ymm25
 	vpmadd52luq	544(%rcx), %ymm22, %ymm25
 	vpmadd52luq	512(%rcx), %ymm23, %ymm25
 	vpaddq	%ymm24, %ymm25, %ymm25
-	vpmadd52huq	576(%rcx), %ymm8, %ymm31
-	vpmadd52huq	544(%rcx), %ymm10, %ymm31
-	vpmadd52huq	512(%rcx), %ymm20, %ymm31
+	vpmadd52huq	576(%rcx), %ymm15, %ymm31
+	vpmadd52huq	544(%rcx), %ymm20, %ymm31
+	vpmadd52huq	512(%rcx), %ymm21, %ymm31
 	vpsllq	$2, %ymm31, %ymm23
 	vpxorq	%ymm24, %ymm24, %ymm24
-	vpmadd52luq	608(%rcx), %ymm8, %ymm24
-	vpmadd52luq	576(%rcx), %ymm10, %ymm24
-	vpmadd52luq	544(%rcx), %ymm20, %ymm24
+	vpmadd52luq	608(%rcx), %ymm15, %ymm24
+	vpmadd52luq	576(%rcx), %ymm20, %ymm24
+	vpmadd52luq	544(%rcx), %ymm21, %ymm24
 	vpmadd52luq	512(%rcx), %ymm22, %ymm24
 	vpaddq	%ymm23, %ymm24, %ymm24
-	vpmadd52huq	544(%rcx), %ymm8, %ymm6
-	vpmadd52huq	512(%rcx), %ymm10, %ymm6
+	vpmadd52huq	544(%rcx), %ymm15, %ymm6
+	vpmadd52huq	512(%rcx), %ymm20, %ymm6
 	vpsllq	$2, %ymm6, %ymm22
 	vpxorq	%ymm23, %ymm23, %ymm23
-	vpmadd52luq	576(%rcx), %ymm8, %ymm23
-	vpmadd52luq	544(%rcx), %ymm10, %ymm23
-	vpmadd52luq	512(%rcx), %ymm20, %ymm23
+	vpmadd52luq	576(%rcx), %ymm15, %ymm23
+	vpmadd52luq	544(%rcx), %ymm20, %ymm23
+	vpmadd52luq	512(%rcx), %ymm21, %ymm23
 	vpaddq	%ymm22, %ymm23, %ymm23
-	vpmadd52huq	512(%rcx), %ymm8, %ymm5
-	vpsllq	$2, %ymm5, %ymm20
+	vpmadd52huq	512(%rcx), %ymm15, %ymm5
+	vpsllq	$2, %ymm5, %ymm21
 	vpxorq	%ymm22, %ymm22, %ymm22
-	vpmadd52luq	544(%rcx), %ymm8, %ymm22
-	vpmadd52luq	512(%rcx), %ymm10, %ymm22
-	vpaddq	%ymm20, %ymm22, %ymm22
-	vpsllq	$2, %ymm3, %ymm10
-	vpmadd52luq	512(%rcx), %ymm8, %ymm10
-	vpsrlq	$50, %ymm10, %ymm8
-	vpandq	64(%rcx), %ymm10, %ymm10
-	vpsrlq	$50, %ymm22, %ymm20
+	vpmadd52luq	544(%rcx), %ymm15, %ymm22
+	vpmadd52luq	512(%rcx), %ymm20, %ymm22
+	vpaddq	%ymm21, %ymm22, %ymm22
+	vpsllq	$2, %ymm3, %ymm20
+	vpmadd52luq	512(%rcx), %ymm15, %ymm20
+	vpsrlq	$50, %ymm20, %ymm15
+	vpandq	64(%rcx), %ymm20, %ymm20
+	vpsrlq	$50, %ymm22, %ymm21
 	vpandq	64(%rcx), %ymm22, %ymm22
 	vpsrlq	$50, %ymm23, %ymm31
 	vpandq	64(%rcx), %ymm23, %ymm23
@@ -1218,37 +1193,35 @@ LF_FUNC_BEGIN(lf_x448_ladder_ifma)
 	vpandq	64(%rcx), %ymm28, %ymm28
 	vpsrlq	$48, %ymm30, %ymm2
 	vpandq	32(%rcx), %ymm30, %ymm30
-	vpaddq	%ymm8, %ymm22, %ymm22
-	vpaddq	%ymm20, %ymm23, %ymm23
+	vpaddq	%ymm15, %ymm22, %ymm22
+	vpaddq	%ymm21, %ymm23, %ymm23
 	vpaddq	%ymm31, %ymm24, %ymm24
 	vpaddq	%ymm7, %ymm25, %ymm25
 	vpaddq	%ymm6, %ymm26, %ymm26
 	vpaddq	%ymm5, %ymm27, %ymm27
 	vpaddq	%ymm4, %ymm28, %ymm28
 	vpaddq	%ymm3, %ymm30, %ymm30
-	vpaddq	%ymm2, %ymm10, %ymm10
-	vpsllq	$24, %ymm2, %ymm8
-	vpaddq	%ymm8, %ymm25, %ymm25
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm10, %ymm9, %ymm8{%k1}
-	vpblendmq	%ymm22, %ymm15, %ymm9{%k1}
-	vpblendmq	%ymm23, %ymm14, %ymm10{%k1}
-	vpblendmq	%ymm24, %ymm12, %ymm12{%k1}
-	vpblendmq	%ymm25, %ymm29, %ymm14{%k1}
-	vpblendmq	%ymm26, %ymm21, %ymm15{%k1}
-	vpblendmq	%ymm27, %ymm16, %ymm16{%k1}
-	vpblendmq	%ymm28, %ymm13, %ymm20{%k1}
-	vpblendmq	%ymm30, %ymm11, %ymm21{%k1}
+	vpaddq	%ymm2, %ymm20, %ymm20
+	vpsllq	$24, %ymm2, %ymm15
+	vpaddq	%ymm15, %ymm25, %ymm25
+	vpblendmq	%ymm20, %ymm8, %ymm8{%k1}
+	vpblendmq	%ymm22, %ymm13, %ymm13{%k1}
+	vpblendmq	%ymm23, %ymm12, %ymm12{%k1}
+	vpblendmq	%ymm24, %ymm10, %ymm15{%k1}
+	vpblendmq	%ymm25, %ymm29, %ymm20{%k1}
+	vpblendmq	%ymm26, %ymm16, %ymm16{%k1}
+	vpblendmq	%ymm27, %ymm14, %ymm14{%k1}
+	vpblendmq	%ymm28, %ymm11, %ymm21{%k1}
+	vpblendmq	%ymm30, %ymm9, %ymm22{%k1}
 	vmovdqa64	%ymm8, %ymm8
-	vmovdqa64	%ymm9, %ymm9
-	vmovdqa64	%ymm10, %ymm10
-	vmovdqa64	%ymm12, %ymm11
-	vmovdqa64	%ymm14, %ymm12
-	vmovdqa64	%ymm15, %ymm13
-	vmovdqa64	%ymm16, %ymm14
-	vmovdqa64	%ymm20, %ymm15
-	vmovdqa64	%ymm21, %ymm16
+	vmovdqa64	%ymm13, %ymm9
+	vmovdqa64	%ymm12, %ymm10
+	vmovdqa64	%ymm15, %ymm11
+	vmovdqa64	%ymm20, %ymm12
+	vmovdqa64	%ymm16, %ymm13
+	vmovdqa64	%ymm14, %ymm14
+	vmovdqa64	%ymm21, %ymm15
+	vmovdqa64	%ymm22, %ymm16
 	subl	$1, %eax
 	jns	.Llf_x448_ladder_ifma_bit
 	/* final cswap(swap): lanes 0 <-> 1 and 2 <-> 3; x2 from lane 0, z2 from lane 3 */

@@ -211,6 +211,31 @@ class Ladder:
             out.append(pick(i, p, q, s, d))
         return out, bs, bd
 
+    def sums_masked(self, P, Q, sub_lanes, keep_lanes=0):
+        """Limb by limb, the lanes of the statements of ops.add (P + Q) and ops.sub
+        (P + kp - Q, in `sub_lanes`) whose bounds are taken, and P itself in `keep_lanes`,
+        by masked instructions instead of both results and a blend: P's limb (a fresh lane
+        permutation, written in place) takes + kp in sub_lanes, then the sum goes where
+        neither mask is set and - Q where sub_lanes is.  Returns (result, bound of s, bound
+        of d)."""
+        from peachpy.x86_64 import YMMRegister as Y, VPADDQ, VPSUBQ
+        bs = ops.add(self.F, ops.hull(P.bound, Q.bound))[1]
+        bd = ops.sub(self.F, P.bound, Q.bound, self.kp)[1]
+        add_lanes = 0b1111 & ~sub_lanes & ~keep_lanes
+        out = []
+        for i in range(self.F.limbs):
+            p, q = P.limb(i), Q.limb(i)
+            VPADDQ(p(self.mask(sub_lanes)), p, self.consts.get(self.kp[i]))
+            if keep_lanes:
+                r = p
+                VPADDQ(r(self.mask(add_lanes)), p, q)
+            else:
+                r = Y()
+                VPADDQ(r, p, q)
+            VPSUBQ(r(self.mask(sub_lanes)), p, q)
+            out.append(r)
+        return out, bs, bd
+
     def blend1(self, a, b, lanes):
         """One limb: lanes of b where set in `lanes`, else a."""
         from peachpy.x86_64 import YMMRegister as Y, VPBLENDMQ
@@ -226,15 +251,13 @@ class Ladder:
         self.kcache = {}
         f.comment("level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3]"
                   " after the swap")
-        regs, bs, bd = self.sums(self.vperm(Vs, idxP), self.vperm(Vs, idxQ),
-                                 lambda i, p, q, s, d: self.blend1(s, d, 0b0110))
+        regs, bs, bd = self.sums_masked(self.vperm(Vs, idxP), self.vperm(Vs, idxQ), 0b0110)
         X1 = self.fit52(V(regs, ops.hull(bs, bd)), "[A, B, D, C] before level 1")
         Y1 = self.perm(X1, [0, 1, 0, 1])
         P1 = self.mul(X1, Y1)                                        # [AA, BB, DA, CB]
         f.comment("level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24]")
         Pv, Qv = self.perm(P1, [0, 2, 2, 0]), self.perm(P1, [1, 3, 3, 1])
-        regs, bs, bd = self.sums(Pv, Qv, lambda i, p, q, s, d: self.blend1(
-            self.blend1(d, s, 0b0010), p, 0b0001))
+        regs, bs, bd = self.sums_masked(Pv, Qv, 0b1100, keep_lanes=0b0001)
         X2 = self.fit52(V(regs, ops.hull(bs, bd, Pv.bound)), "[AA, DA+CB, DA-CB, E] before "
                         "level 2", force=self.F.limbs > 5 and "not for the bound: the carried limbs "
                         "let Curve448's product fit 32 registers, 39 without")
