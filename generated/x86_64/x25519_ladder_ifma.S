@@ -30,19 +30,20 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  * Algorithm (ifma, x86_64):
  *    Lanes [x2, x3, z3, z2] of 5 YMM registers (radix 2^51); per level one
  *    lane-parallel IFMA product of the proven program ops.mul_ifma (three per step:
- *    4 + 4 + 2 multiplications), the swap folded into level 1's VPERMQ, VPERMQ/
- *    VPBLENDMQ between levels, parallel carries where the bounds require them
- *    before a product.
+ *    4 + 4 + 2 multiplications; columns in the schedule's `order`), the swap
+ *    folded into level 1's VPERMQ, VPERMQ/VPBLENDMQ between levels, parallel
+ *    carries where the bounds require them before a product.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [x25519_ladder.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
+ *   order = up
  *   split = 2
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_x25519_ladder_ifma is an entry that
  * saves rdi, rsi, xmm6-xmm15 (written here), moves its arguments (rcx, rdx, r8, r9) into the
  * SysV registers and calls this body, lf_x25519_ladder_ifma_sysv.
- * 707 instructions.
+ * 692 instructions.
  */
 #include "lf_asm.h"
 
@@ -103,122 +104,117 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	/* level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3] after the swap */
 	vpermq	%ymm8, %ymm20, %ymm22
 	vpermq	%ymm8, %ymm21, %ymm8
-	vpaddq	%ymm8, %ymm22, %ymm23
-	vpaddq	%ymm16, %ymm22, %ymm22
-	vpsubq	%ymm8, %ymm22, %ymm22
 	movl	$6, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm22, %ymm23, %ymm8{%k1}
-	vpermq	%ymm9, %ymm20, %ymm22
+	vpaddq	%ymm16, %ymm22, %ymm22{%k1}
+	vpaddq	%ymm8, %ymm22, %ymm23
+	vpsubq	%ymm8, %ymm22, %ymm23{%k1}
+	vpermq	%ymm9, %ymm20, %ymm8
 	vpermq	%ymm9, %ymm21, %ymm9
-	vpaddq	%ymm9, %ymm22, %ymm23
-	vpaddq	%ymm17, %ymm22, %ymm22
-	vpsubq	%ymm9, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm9{%k1}
-	vpermq	%ymm10, %ymm20, %ymm22
-	vpermq	%ymm10, %ymm21, %ymm10
-	vpaddq	%ymm10, %ymm22, %ymm23
-	vpaddq	%ymm17, %ymm22, %ymm22
-	vpsubq	%ymm10, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm10{%k1}
-	vpermq	%ymm11, %ymm20, %ymm22
-	vpermq	%ymm11, %ymm21, %ymm11
-	vpaddq	%ymm11, %ymm22, %ymm23
-	vpaddq	%ymm17, %ymm22, %ymm22
-	vpsubq	%ymm11, %ymm22, %ymm22
-	vpblendmq	%ymm22, %ymm23, %ymm11{%k1}
-	vpermq	%ymm12, %ymm20, %ymm20
-	vpermq	%ymm12, %ymm21, %ymm12
-	vpaddq	%ymm12, %ymm20, %ymm21
-	vpaddq	%ymm17, %ymm20, %ymm20
-	vpsubq	%ymm12, %ymm20, %ymm20
-	vpblendmq	%ymm20, %ymm21, %ymm12{%k1}
-	vpsrlq	$51, %ymm8, %ymm20
-	vpandq	%ymm15, %ymm8, %ymm8
-	vpsrlq	$51, %ymm9, %ymm21
-	vpandq	%ymm15, %ymm9, %ymm9
+	vpaddq	%ymm17, %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm22
+	vpsubq	%ymm9, %ymm8, %ymm22{%k1}
+	vpermq	%ymm10, %ymm20, %ymm8
+	vpermq	%ymm10, %ymm21, %ymm9
+	vpaddq	%ymm17, %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm10
+	vpsubq	%ymm9, %ymm8, %ymm10{%k1}
+	vpermq	%ymm11, %ymm20, %ymm8
+	vpermq	%ymm11, %ymm21, %ymm9
+	vpaddq	%ymm17, %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm11
+	vpsubq	%ymm9, %ymm8, %ymm11{%k1}
+	vpermq	%ymm12, %ymm20, %ymm8
+	vpermq	%ymm12, %ymm21, %ymm9
+	vpaddq	%ymm17, %ymm8, %ymm8{%k1}
+	vpaddq	%ymm9, %ymm8, %ymm12
+	vpsubq	%ymm9, %ymm8, %ymm12{%k1}
+	vpsrlq	$51, %ymm23, %ymm8
+	vpandq	%ymm15, %ymm23, %ymm9
+	vpsrlq	$51, %ymm22, %ymm20
+	vpandq	%ymm15, %ymm22, %ymm21
 	vpsrlq	$51, %ymm10, %ymm22
 	vpandq	%ymm15, %ymm10, %ymm10
 	vpsrlq	$51, %ymm11, %ymm23
 	vpandq	%ymm15, %ymm11, %ymm11
 	vpsrlq	$51, %ymm12, %ymm24
 	vpandq	%ymm15, %ymm12, %ymm12
-	vpaddq	%ymm20, %ymm9, %ymm9
-	vpaddq	%ymm21, %ymm10, %ymm10
+	vpaddq	%ymm8, %ymm21, %ymm21
+	vpaddq	%ymm20, %ymm10, %ymm10
 	vpaddq	%ymm22, %ymm11, %ymm11
 	vpaddq	%ymm23, %ymm12, %ymm12
-	vmovdqa64	%ymm24, %ymm20
-	vpsllq	$1, %ymm24, %ymm21
-	vpaddq	%ymm21, %ymm20, %ymm20
-	vpsllq	$4, %ymm24, %ymm21
-	vpaddq	%ymm21, %ymm20, %ymm20
+	vmovdqa64	%ymm24, %ymm8
+	vpsllq	$1, %ymm24, %ymm20
 	vpaddq	%ymm20, %ymm8, %ymm8
-	vpermq	$68, %ymm8, %ymm20
-	vpermq	$68, %ymm9, %ymm21
+	vpsllq	$4, %ymm24, %ymm20
+	vpaddq	%ymm20, %ymm8, %ymm8
+	vpaddq	%ymm8, %ymm9, %ymm9
+	vpermq	$68, %ymm9, %ymm8
+	vpermq	$68, %ymm21, %ymm20
 	vpermq	$68, %ymm10, %ymm22
 	vpermq	$68, %ymm11, %ymm23
 	vpermq	$68, %ymm12, %ymm24
 	vpxorq	%ymm25, %ymm25, %ymm25
-	vpmadd52huq	%ymm20, %ymm8, %ymm25
+	vpmadd52huq	%ymm8, %ymm9, %ymm25
 	vpsllq	$1, %ymm25, %ymm25
 	vpxorq	%ymm26, %ymm26, %ymm26
-	vpmadd52luq	%ymm21, %ymm8, %ymm26
 	vpmadd52luq	%ymm20, %ymm9, %ymm26
+	vpmadd52luq	%ymm8, %ymm21, %ymm26
 	vpaddq	%ymm26, %ymm25, %ymm25
 	vpxorq	%ymm26, %ymm26, %ymm26
-	vpmadd52huq	%ymm21, %ymm8, %ymm26
 	vpmadd52huq	%ymm20, %ymm9, %ymm26
+	vpmadd52huq	%ymm8, %ymm21, %ymm26
 	vpsllq	$1, %ymm26, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52luq	%ymm22, %ymm8, %ymm27
-	vpmadd52luq	%ymm20, %ymm10, %ymm27
-	vpmadd52luq	%ymm21, %ymm9, %ymm27
+	vpmadd52luq	%ymm22, %ymm9, %ymm27
+	vpmadd52luq	%ymm8, %ymm10, %ymm27
+	vpmadd52luq	%ymm20, %ymm21, %ymm27
 	vpaddq	%ymm27, %ymm26, %ymm26
 	vpxorq	%ymm27, %ymm27, %ymm27
-	vpmadd52huq	%ymm22, %ymm8, %ymm27
-	vpmadd52huq	%ymm20, %ymm10, %ymm27
-	vpmadd52huq	%ymm21, %ymm9, %ymm27
+	vpmadd52huq	%ymm22, %ymm9, %ymm27
+	vpmadd52huq	%ymm8, %ymm10, %ymm27
+	vpmadd52huq	%ymm20, %ymm21, %ymm27
 	vpsllq	$1, %ymm27, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
-	vpmadd52luq	%ymm23, %ymm8, %ymm28
-	vpmadd52luq	%ymm21, %ymm10, %ymm28
+	vpmadd52luq	%ymm23, %ymm9, %ymm28
+	vpmadd52luq	%ymm20, %ymm10, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52luq	%ymm22, %ymm9, %ymm29
-	vpmadd52luq	%ymm20, %ymm11, %ymm29
+	vpmadd52luq	%ymm22, %ymm21, %ymm29
+	vpmadd52luq	%ymm8, %ymm11, %ymm29
 	vpaddq	%ymm29, %ymm28, %ymm28
 	vpaddq	%ymm28, %ymm27, %ymm27
 	vpxorq	%ymm28, %ymm28, %ymm28
-	vpmadd52huq	%ymm23, %ymm8, %ymm28
-	vpmadd52huq	%ymm21, %ymm10, %ymm28
+	vpmadd52huq	%ymm23, %ymm9, %ymm28
+	vpmadd52huq	%ymm20, %ymm10, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52huq	%ymm22, %ymm9, %ymm29
-	vpmadd52huq	%ymm20, %ymm11, %ymm29
+	vpmadd52huq	%ymm22, %ymm21, %ymm29
+	vpmadd52huq	%ymm8, %ymm11, %ymm29
 	vpaddq	%ymm29, %ymm28, %ymm28
 	vpsllq	$1, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52luq	%ymm24, %ymm8, %ymm29
+	vpmadd52luq	%ymm24, %ymm9, %ymm29
 	vpmadd52luq	%ymm22, %ymm10, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52luq	%ymm23, %ymm9, %ymm30
-	vpmadd52luq	%ymm21, %ymm11, %ymm30
-	vpmadd52luq	%ymm20, %ymm12, %ymm29
+	vpmadd52luq	%ymm23, %ymm21, %ymm30
+	vpmadd52luq	%ymm20, %ymm11, %ymm30
+	vpmadd52luq	%ymm8, %ymm12, %ymm29
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vpaddq	%ymm29, %ymm28, %ymm28
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpmadd52huq	%ymm24, %ymm8, %ymm29
+	vpmadd52huq	%ymm24, %ymm9, %ymm29
 	vpmadd52huq	%ymm22, %ymm10, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52huq	%ymm23, %ymm9, %ymm30
-	vpmadd52huq	%ymm21, %ymm11, %ymm30
-	vpmadd52huq	%ymm20, %ymm12, %ymm29
+	vpmadd52huq	%ymm23, %ymm21, %ymm30
+	vpmadd52huq	%ymm20, %ymm11, %ymm30
+	vpmadd52huq	%ymm8, %ymm12, %ymm29
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vpsllq	$1, %ymm29, %ymm29
 	vpxorq	%ymm30, %ymm30, %ymm30
-	vpmadd52luq	%ymm24, %ymm9, %ymm30
+	vpmadd52luq	%ymm24, %ymm21, %ymm30
 	vpmadd52luq	%ymm22, %ymm11, %ymm30
 	vpxorq	%ymm31, %ymm31, %ymm31
 	vpmadd52luq	%ymm23, %ymm10, %ymm31
-	vpmadd52luq	%ymm21, %ymm12, %ymm31
+	vpmadd52luq	%ymm20, %ymm12, %ymm31
 	vpaddq	%ymm31, %ymm30, %ymm30
 	vpaddq	%ymm30, %ymm29, %ymm29
 	vmovdqa64	%ymm29, %ymm30
@@ -226,13 +222,13 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm31, %ymm30, %ymm30
 	vpsllq	$4, %ymm29, %ymm29
 	vpaddq	%ymm29, %ymm30, %ymm30
-	vpmadd52luq	%ymm20, %ymm8, %ymm30
+	vpmadd52luq	%ymm8, %ymm9, %ymm30
 	vpxorq	%ymm8, %ymm8, %ymm8
-	vpmadd52huq	%ymm24, %ymm9, %ymm8
+	vpmadd52huq	%ymm24, %ymm21, %ymm8
 	vpmadd52huq	%ymm22, %ymm11, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
 	vpmadd52huq	%ymm23, %ymm10, %ymm9
-	vpmadd52huq	%ymm21, %ymm12, %ymm9
+	vpmadd52huq	%ymm20, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpsllq	$1, %ymm8, %ymm8
 	vpxorq	%ymm9, %ymm9, %ymm9
@@ -304,43 +300,33 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	/* level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24] */
 	vpermq	$40, %ymm30, %ymm8
 	vpermq	$125, %ymm30, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm10
-	vpaddq	%ymm16, %ymm8, %ymm11
-	vpsubq	%ymm9, %ymm11, %ymm11
-	movl	$2, %r11d
+	movl	$12, %r11d
 	kmovb	%r11d, %k1
-	vpblendmq	%ymm10, %ymm11, %ymm10{%k1}
-	movl	$1, %r11d
+	vpaddq	%ymm16, %ymm8, %ymm8{%k1}
+	movl	$2, %r11d
 	kmovb	%r11d, %k2
-	vpblendmq	%ymm8, %ymm10, %ymm8{%k2}
+	vpaddq	%ymm9, %ymm8, %ymm8{%k2}
+	vpsubq	%ymm9, %ymm8, %ymm8{%k1}
 	vpermq	$40, %ymm25, %ymm10
 	vpermq	$125, %ymm25, %ymm11
-	vpaddq	%ymm11, %ymm10, %ymm12
-	vpaddq	%ymm17, %ymm10, %ymm20
-	vpsubq	%ymm11, %ymm20, %ymm20
-	vpblendmq	%ymm12, %ymm20, %ymm12{%k1}
-	vpblendmq	%ymm10, %ymm12, %ymm10{%k2}
+	vpaddq	%ymm17, %ymm10, %ymm10{%k1}
+	vpaddq	%ymm11, %ymm10, %ymm10{%k2}
+	vpsubq	%ymm11, %ymm10, %ymm10{%k1}
 	vpermq	$40, %ymm26, %ymm12
 	vpermq	$125, %ymm26, %ymm20
-	vpaddq	%ymm20, %ymm12, %ymm21
-	vpaddq	%ymm17, %ymm12, %ymm22
-	vpsubq	%ymm20, %ymm22, %ymm22
-	vpblendmq	%ymm21, %ymm22, %ymm21{%k1}
-	vpblendmq	%ymm12, %ymm21, %ymm12{%k2}
+	vpaddq	%ymm17, %ymm12, %ymm12{%k1}
+	vpaddq	%ymm20, %ymm12, %ymm12{%k2}
+	vpsubq	%ymm20, %ymm12, %ymm12{%k1}
 	vpermq	$40, %ymm27, %ymm21
 	vpermq	$125, %ymm27, %ymm22
-	vpaddq	%ymm22, %ymm21, %ymm23
-	vpaddq	%ymm17, %ymm21, %ymm24
-	vpsubq	%ymm22, %ymm24, %ymm24
-	vpblendmq	%ymm23, %ymm24, %ymm23{%k1}
-	vpblendmq	%ymm21, %ymm23, %ymm21{%k2}
+	vpaddq	%ymm17, %ymm21, %ymm21{%k1}
+	vpaddq	%ymm22, %ymm21, %ymm21{%k2}
+	vpsubq	%ymm22, %ymm21, %ymm21{%k1}
 	vpermq	$40, %ymm28, %ymm23
 	vpermq	$125, %ymm28, %ymm24
-	vpaddq	%ymm24, %ymm23, %ymm25
-	vpaddq	%ymm17, %ymm23, %ymm26
-	vpsubq	%ymm24, %ymm26, %ymm26
-	vpblendmq	%ymm25, %ymm26, %ymm25{%k1}
-	vpblendmq	%ymm23, %ymm25, %ymm23{%k2}
+	vpaddq	%ymm17, %ymm23, %ymm23{%k1}
+	vpaddq	%ymm24, %ymm23, %ymm23{%k2}
+	vpsubq	%ymm24, %ymm23, %ymm23{%k1}
 	vpsrlq	$51, %ymm8, %ymm25
 	vpandq	%ymm15, %ymm8, %ymm8
 	vpsrlq	$51, %ymm10, %ymm26
@@ -361,18 +347,20 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpsllq	$4, %ymm29, %ymm26
 	vpaddq	%ymm26, %ymm25, %ymm25
 	vpaddq	%ymm25, %ymm8, %ymm8
+	movl	$1, %r11d
+	kmovb	%r11d, %k2
 	vpblendmq	%ymm9, %ymm8, %ymm9{%k2}
 	movl	$8, %r11d
-	kmovb	%r11d, %k1
-	vpblendmq	%ymm13, %ymm9, %ymm9{%k1}
+	kmovb	%r11d, %k3
+	vpblendmq	%ymm13, %ymm9, %ymm9{%k3}
 	vpblendmq	%ymm11, %ymm10, %ymm11{%k2}
-	vpblendmq	%ymm14, %ymm11, %ymm11{%k1}
+	vpblendmq	%ymm14, %ymm11, %ymm11{%k3}
 	vpblendmq	%ymm20, %ymm12, %ymm20{%k2}
-	vpblendmq	%ymm14, %ymm20, %ymm20{%k1}
+	vpblendmq	%ymm14, %ymm20, %ymm20{%k3}
 	vpblendmq	%ymm22, %ymm21, %ymm22{%k2}
-	vpblendmq	%ymm14, %ymm22, %ymm22{%k1}
+	vpblendmq	%ymm14, %ymm22, %ymm22{%k3}
 	vpblendmq	%ymm24, %ymm23, %ymm24{%k2}
-	vpblendmq	%ymm14, %ymm24, %ymm24{%k1}
+	vpblendmq	%ymm14, %ymm24, %ymm24{%k3}
 	vpxorq	%ymm25, %ymm25, %ymm25
 	vpmadd52huq	%ymm9, %ymm8, %ymm25
 	vpsllq	$1, %ymm25, %ymm25
@@ -517,11 +505,11 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm11, %ymm9, %ymm9
 	vpaddq	%ymm9, %ymm30, %ymm30
 	/* level 3: [., ., x1, E] x [., ., t, AA + a24 E] */
-	vpermq	$0, %ymm8, %ymm9{%k1}{z}
-	vpermq	$0, %ymm10, %ymm11{%k1}{z}
-	vpermq	$0, %ymm12, %ymm20{%k1}{z}
-	vpermq	$0, %ymm21, %ymm22{%k1}{z}
-	vpermq	$0, %ymm23, %ymm24{%k1}{z}
+	vpermq	$0, %ymm8, %ymm9{%k3}{z}
+	vpermq	$0, %ymm10, %ymm11{%k3}{z}
+	vpermq	$0, %ymm12, %ymm20{%k3}{z}
+	vpermq	$0, %ymm21, %ymm22{%k3}{z}
+	vpermq	$0, %ymm23, %ymm24{%k3}{z}
 	vpaddq	%ymm9, %ymm30, %ymm9
 	vpaddq	%ymm11, %ymm25, %ymm11
 	vpaddq	%ymm20, %ymm26, %ymm20
@@ -549,21 +537,21 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpaddq	%ymm29, %ymm9, %ymm9
 	vpxorq	%ymm29, %ymm29, %ymm29
 	movl	$4, %r11d
-	kmovb	%r11d, %k1
-	vpbroadcastq	(%rdx), %ymm29{%k1}
-	vpblendmq	%ymm29, %ymm8, %ymm8{%k1}
+	kmovb	%r11d, %k2
+	vpbroadcastq	(%rdx), %ymm29{%k2}
+	vpblendmq	%ymm29, %ymm8, %ymm8{%k2}
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpbroadcastq	8(%rdx), %ymm29{%k1}
-	vpblendmq	%ymm29, %ymm10, %ymm10{%k1}
+	vpbroadcastq	8(%rdx), %ymm29{%k2}
+	vpblendmq	%ymm29, %ymm10, %ymm10{%k2}
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpbroadcastq	16(%rdx), %ymm29{%k1}
-	vpblendmq	%ymm29, %ymm12, %ymm12{%k1}
+	vpbroadcastq	16(%rdx), %ymm29{%k2}
+	vpblendmq	%ymm29, %ymm12, %ymm12{%k2}
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpbroadcastq	24(%rdx), %ymm29{%k1}
-	vpblendmq	%ymm29, %ymm21, %ymm21{%k1}
+	vpbroadcastq	24(%rdx), %ymm29{%k2}
+	vpblendmq	%ymm29, %ymm21, %ymm21{%k2}
 	vpxorq	%ymm29, %ymm29, %ymm29
-	vpbroadcastq	32(%rdx), %ymm29{%k1}
-	vpblendmq	%ymm29, %ymm23, %ymm23{%k1}
+	vpbroadcastq	32(%rdx), %ymm29{%k2}
+	vpblendmq	%ymm29, %ymm23, %ymm23{%k2}
 	vpxorq	%ymm29, %ymm29, %ymm29
 	vpmadd52huq	%ymm9, %ymm8, %ymm29
 	vpsllq	$1, %ymm29, %ymm29
@@ -707,8 +695,6 @@ LF_FUNC_BEGIN(lf_x25519_ladder_ifma)
 	vpsllq	$4, %ymm12, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpaddq	%ymm8, %ymm4, %ymm4
-	movl	$12, %r11d
-	kmovb	%r11d, %k1
 	vpblendmq	%ymm4, %ymm30, %ymm8{%k1}
 	vpblendmq	%ymm29, %ymm25, %ymm9{%k1}
 	vpblendmq	%ymm31, %ymm26, %ymm10{%k1}

@@ -108,10 +108,11 @@ class Cols:
             self.c[i] = p.mask(x, w)
         return t
 
-    def fold(self, x, e, note):
-        """Add x * 2^e (e >= power) back as x * c * 2^(e - power), term by term."""
+    def fold(self, x, e, note, terms=None):
+        """Add x * 2^e (e >= power) back as x * c * 2^(e - power), term by term (c's terms,
+        or the subset `terms`)."""
         f, p = self.f, self.prog
-        for pw, co in f.terms:
+        for pw, co in (f.terms if terms is None else terms):
             w = e - f.power + pw
             j, s = divmod(w, f.bits)
             what = "%s: fold of %s into limb %d" % (note, "2^%d" % e, j)
@@ -464,7 +465,7 @@ def mul_small(f, ib, k):
     return prog, store(prog, "r", out)
 
 
-def mul_ifma(f, ib, split=1, reduce="parallel"):
+def mul_ifma(f, ib, split=1, reduce="parallel", order="up"):
     """r = a b mod p with 52-bit multiplier halves (AVX-512 IFMA), every value in 64 bits:
     column C_k = 2^(52 - bits) sum hi52(a_i b_j) over i + j = k - 1 (the high half lands
     52 bits up: one limb and 52 - bits bits) + sum lo52(a_i b_j) over i + j = k, then the
@@ -473,6 +474,14 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
     0: the low halves accumulate onto the doubled high sum, one chain);
     `reduce`: "parallel" rounds of simultaneous carries (latency) or reduce_columns' "chain"
     (limbs closer to 2^bits).
+    `order` (with "parallel"): "up" forms the columns from 0, folding each column above
+    2^power as it completes (what a fold lands on above 2^power, already folded, folds
+    again: Curve448's 2^224 term, columns 14..17 landing on 9..13, costs a second split fold
+    each); "down" forms them from the top column, so every fold lands on a column not yet
+    formed -- each column folds once, and a column's chains start from what the folds left
+    in it (no zeroed accumulator, no add; a fold landing 52 - bits bits or more into a
+    column enters its high-half chain, whose shift completes the fold's): fewer
+    instructions, the same sums.
     The operands must be proven below 2^52 (IFMA reads 52 bits), and so must the result be
     for it to enter the next product: the caller checks that against its contract."""
     if f.signed or f.bits > 52:
@@ -483,10 +492,11 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
     cols = Cols(prog, f, 2 * n)
     pairs = [[(i, k - i) for i in range(max(0, k - n + 1), min(k, n - 1) + 1)]
              for k in range(2 * n - 1)] + [[]]
-    def chains(terms, half, k):
-        """sum of the halves over `terms`, as `split` interleaved accumulators added at the
-        end: IFMA's latency is paid once per chain, not once per product."""
-        accs = [None] * max(split, 1)
+    def chains(terms, half, k, start=None):
+        """sum of the halves over `terms` (and `start`, the first chain's initial value), as
+        `split` interleaved accumulators added at the end: IFMA's latency is paid once per
+        chain, not once per product."""
+        accs = [start] + [None] * (max(split, 1) - 1)
         for m, (i, j) in enumerate(terms):
             x = prog.mul52(a[i], b[j], half, note=" (column %d)" % k)
             c = m % max(split, 1)
@@ -497,13 +507,52 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
                 out = x if out is None else prog.add(out, x, note=" (column %d)" % k)
         return out
 
-    for k in range(2 * n):
+    if order not in ("up", "down") or (order == "down" and (reduce == "chain" or split == 0)):
+        raise BoundError("%s mul_ifma: order %r needs reduce='parallel' and split >= 1"
+                         % (f.name, order))
+    # order "down": a fold term landing s >= 52 - bits bits into column j goes in shifted by
+    # s - (52 - bits) only, added to what starts column j's high-half chain, whose shift by
+    # 52 - bits completes it; where that overflows it splits at bits + 52 - bits - s bits, the
+    # high part landing 52 - bits bits into column j + 1, so it too goes into that column's
+    # high-half chain (Curve448: 2^448 = 1 + 2^224, x 2^(50 (k - 9) + 2) goes in as x, and
+    # x 2^(50 (k - 5) + 26) as (x mod 2^26) 2^24 and x >> 26 -- no fold shift by 2)
+    quarter = [None] * (2 * n)
+
+    def seed(x, j, s, k):
+        note = " (mul_ifma column %d: fold into limb %d)" % (k, j)
+        v = prog.shl(x, s - sh, note=note) if s > sh else x
+        quarter[j] = v if quarter[j] is None else prog.add(quarter[j], v, note=note)
+        return True
+
+    def seed_split(x, j, s, k):
+        t = f.bits + sh - s
+        seed(prog.mask(x, t), j, s, k)
+        seed(prog.sar(x, t), j + 1, sh, k)
+        return True
+
+    def fold_down(x, k):
+        rest = []
+        for pw, co in f.terms:
+            j, s = divmod(k * f.bits - f.power + pw, f.bits)
+            if sh and s >= sh and co == 1 and j + 1 < k:
+                if prog.attempt(seed, x, j, s, k) is not None:
+                    continue
+                if prog.attempt(seed_split, x, j, s, k) is not None:
+                    continue
+            rest.append((pw, co))
+        cols.fold(x, k * f.bits, "mul_ifma column %d" % k, terms=rest)
+
+    for k in (range(2 * n) if order == "up" else range(2 * n - 1, -1, -1)):
         # the high halves of column k - 1's products, doubled (when bits = 51), plus the low
         # halves of column k
-        h = chains(pairs[k - 1] if k else [], "hi", k)
+        h = chains(pairs[k - 1] if k else [], "hi", k, start=quarter[k])
         if h is not None and sh:
             h = prog.shl(h, sh)
-        if split == 0:
+        if order == "down":
+            # what the folds of the columns above left here starts the low halves' chain
+            lo = chains(pairs[k], "lo", k, start=cols.c[k])
+            cols.c[k] = h if lo is None else lo if h is None else prog.add(lo, h)
+        elif split == 0:
             # one chain: the low halves accumulate onto the doubled high sum (fewest
             # instructions, longest latency)
             acc = h
@@ -514,7 +563,13 @@ def mul_ifma(f, ib, split=1, reduce="parallel"):
         else:
             lo = chains(pairs[k], "lo", k)
             cols.c[k] = h if lo is None else lo if h is None else prog.add(h, lo)
-        if reduce != "chain":
+        if order == "down":
+            # complete (every fold onto it came from a column above): folds once, onto
+            # columns below, not yet formed
+            if k >= n:
+                x, cols.c[k] = cols.c[k], None
+                fold_down(x, k)
+        elif reduce != "chain":
             # a complete column at or above 2^power folds at once (and what lands on a
             # position already folded folds again): fewer 64-bit columns live at a time
             while any(cols.c[q] is not None for q in range(n, k + 1)):

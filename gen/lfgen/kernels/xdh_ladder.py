@@ -13,7 +13,9 @@ x86-64 "ifma": the four ladder coordinates in the four 64-bit lanes of YMM regis
 register per limb (lanes [x2, x3, z3, z2]; Curve25519 in 5 x 51-bit limbs, Curve448 in
 9 x 50 -- limbs with headroom below the 52 bits IFMA reads), so each level is ONE
 lane-parallel field product: the proven program ops.mul_ifma (VPMADD52LUQ/HUQ columns, the
-columns above 2^power folded as they complete, rounds of parallel carries) lowered lane-wise
+columns above 2^power folded as they complete, rounds of parallel carries; for Curve448 the
+columns formed from the top down, `order` "down", so that each folds once -- its 2^224 term
+lands on columns not yet formed, whose chains start from it) lowered lane-wise
 by fields/x86_vec_lower.py -- four multiplications for the price of one, the technique of the
 4-way vectorised ladders (Hisil, Egrice, Ozturk; Nath, Sarkar) on AVX-512 IFMA.  The pending
 swap is folded into level 1's lane permutation (VPERMQ by an index made from the swap bit);
@@ -58,7 +60,7 @@ class Ladder:
     # PARK; the kernel's `tmp` holds TMP_WORDS int64_t
     PARK = 16 * 32
 
-    def __init__(self, fn, F, split, tmp=None):
+    def __init__(self, fn, F, split, tmp=None, order="up"):
         self.fn = fn
         self.F = F
         self.kcache = {}
@@ -69,7 +71,7 @@ class Ladder:
         self.consts = VL.Consts(memory=(tmp, 0) if self.tmp is not None else None)
         self.inserted = []
         self.c = bounds.contract(F)
-        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52, split=split)
+        self.mul_prog, self.mul_out = ops.mul_ifma(F, BELOW52, split=split, order=order)
         if not ops.within(self.mul_out, BELOW52):
             raise BoundError("%s ladder: mul_ifma output %s is not below 2^52"
                              % (F.name, bounds.text(self.mul_out)))
@@ -78,6 +80,17 @@ class Ladder:
         # that keeps x + kp - y below 2^52, so no carry is needed before the next product
         self.kp, _ = ops.multiple_of_p(F, [hi for _, hi in ops.hull(
             self.mul_out, [(0, 1 << F.bits)] * F.limbs)])
+
+    def prog_consts(self):
+        """The constants the product's program masks with or adds (what the lowering asks
+        Consts for): broadcast before the loop, not where first used inside it."""
+        out = set()
+        for st in self.mul_prog.live():
+            if st[0] == "mask":
+                out.add((1 << st[3]) - 1)
+            elif st[0] == "addc":
+                out.add(st[3])
+        return out
 
     def mask(self, bits):
         """A k register with the given lane bits, made once per step (`kcache`, emptied when
@@ -198,6 +211,31 @@ class Ladder:
             out.append(pick(i, p, q, s, d))
         return out, bs, bd
 
+    def sums_masked(self, P, Q, sub_lanes, keep_lanes=0):
+        """Limb by limb, the lanes of the statements of ops.add (P + Q) and ops.sub
+        (P + kp - Q, in `sub_lanes`) whose bounds are taken, and P itself in `keep_lanes`,
+        by masked instructions instead of both results and a blend: P's limb (a fresh lane
+        permutation, written in place) takes + kp in sub_lanes, then the sum goes where
+        neither mask is set and - Q where sub_lanes is.  Returns (result, bound of s, bound
+        of d)."""
+        from peachpy.x86_64 import YMMRegister as Y, VPADDQ, VPSUBQ
+        bs = ops.add(self.F, ops.hull(P.bound, Q.bound))[1]
+        bd = ops.sub(self.F, P.bound, Q.bound, self.kp)[1]
+        add_lanes = 0b1111 & ~sub_lanes & ~keep_lanes
+        out = []
+        for i in range(self.F.limbs):
+            p, q = P.limb(i), Q.limb(i)
+            VPADDQ(p(self.mask(sub_lanes)), p, self.consts.get(self.kp[i]))
+            if keep_lanes:
+                r = p
+                VPADDQ(r(self.mask(add_lanes)), p, q)
+            else:
+                r = Y()
+                VPADDQ(r, p, q)
+            VPSUBQ(r(self.mask(sub_lanes)), p, q)
+            out.append(r)
+        return out, bs, bd
+
     def blend1(self, a, b, lanes):
         """One limb: lanes of b where set in `lanes`, else a."""
         from peachpy.x86_64 import YMMRegister as Y, VPBLENDMQ
@@ -213,15 +251,13 @@ class Ladder:
         self.kcache = {}
         f.comment("level 1: [A, B, D, C] x [A, B, A, B]; P = [x2 x2 x3 x3], Q = [z2 z2 z3 z3]"
                   " after the swap")
-        regs, bs, bd = self.sums(self.vperm(Vs, idxP), self.vperm(Vs, idxQ),
-                                 lambda i, p, q, s, d: self.blend1(s, d, 0b0110))
+        regs, bs, bd = self.sums_masked(self.vperm(Vs, idxP), self.vperm(Vs, idxQ), 0b0110)
         X1 = self.fit52(V(regs, ops.hull(bs, bd)), "[A, B, D, C] before level 1")
         Y1 = self.perm(X1, [0, 1, 0, 1])
         P1 = self.mul(X1, Y1)                                        # [AA, BB, DA, CB]
         f.comment("level 2: [AA, DA+CB, DA-CB, E] x [BB, DA+CB, DA-CB, a24]")
         Pv, Qv = self.perm(P1, [0, 2, 2, 0]), self.perm(P1, [1, 3, 3, 1])
-        regs, bs, bd = self.sums(Pv, Qv, lambda i, p, q, s, d: self.blend1(
-            self.blend1(d, s, 0b0010), p, 0b0001))
+        regs, bs, bd = self.sums_masked(Pv, Qv, 0b1100, keep_lanes=0b0001)
         X2 = self.fit52(V(regs, ops.hull(bs, bd, Pv.bound)), "[AA, DA+CB, DA-CB, E] before "
                         "level 2", force=self.F.limbs > 5 and "not for the bound: the carried limbs "
                         "let Curve448's product fit 32 registers, 39 without")
@@ -249,7 +285,7 @@ def _build_ifma(F, bits, spec):
         fn.secret_independent(secret=())
         with fn:
             xz, kp_, up, tmp = fn.load_args()
-            L = Ladder(fn, F, p.split, tmp)
+            L = Ladder(fn, F, p.split, tmp, p.order)
             fn.comment("state lanes [x2, x3, z3, z2] = [1, u, 1, 0]; a24 in lane 3 of limb 0")
             state = []
             one = G()
@@ -270,7 +306,7 @@ def _build_ifma(F, bits, spec):
             L.x1 = (up, [(0, 1 << F.bits)] * F.limbs)
             fn.comment("constants of the loop, broadcast once: the limb mask, kp's limbs, lane "
                        "numbers [0 0 1 1] and 3")
-            for c in sorted({(1 << F.bits) - 1} | set(L.kp)):
+            for c in sorted({(1 << F.bits) - 1} | set(L.kp) | L.prog_consts()):
                 L.consts.get(c)
             lanes0011 = VL.zeroed(L.consts)
             VPBROADCASTQ(lanes0011(L.mask(0b1100)), one)
@@ -334,7 +370,7 @@ def byte_ptr(base, idx):
 
 TMP_WORDS = 128           # what Ladder.PARK and a 9-limb operand need, with room
 
-def params(split):
+def params(split, order):
     return {
         "split": Param(split, (0, 1, 2, 3), "accumulators per column and half in each IFMA\n"
                        "product: the products of a column in `split` interleaved chains\n"
@@ -342,16 +378,22 @@ def params(split):
                        "(instructions: split - 1 adds); 0: one chain per column, the low\n"
                        "halves onto the doubled high sum (registers: Curve448's 9 limbs fit\n"
                        "32 only with 0 or 1)"),
+        "order": Param(order, ("up", "down"), "the order of each product's columns\n"
+                       "(ops.mul_ifma): 'up' from column 0, a column above 2^power folded\n"
+                       "as it completes (Curve448: columns 14..17 fold onto 9..13, folded\n"
+                       "already, which fold again); 'down' from the top, every column\n"
+                       "folded once and a column's chain started from its folds (Curve448:\n"
+                       "~40 instructions fewer per product)"),
     }
 
 CURVES = [
-    # name, field, ladder bits, clamping, default split
-    ("x25519_ladder", "c25519_r51", 255, "decodeScalar25519", 2),
-    ("x448_ladder", "c448_r50", 448, "decodeScalar448", 1),
+    # name, field, ladder bits, clamping, default split, default column order
+    ("x25519_ladder", "c25519_r51", 255, "decodeScalar25519", 2, "up"),
+    ("x448_ladder", "c448_r50", 448, "decodeScalar448", 1, "down"),
 ]
 
 
-def kernel(name, fname, bits, clamp, split):
+def kernel(name, fname, bits, clamp, split, order):
     F = desc.BY_NAME[fname]
     n = F.limbs
     spec = KernelSpec(
@@ -381,12 +423,12 @@ def kernel(name, fname, bits, clamp, split):
         tune_sizes=(1,),
     )
     variants = [
-        Variant("ifma", "x86_64", _build_ifma(F, bits, spec), params(split),
+        Variant("ifma", "x86_64", _build_ifma(F, bits, spec), params(split, order),
                 "Lanes [x2, x3, z3, z2] of %d YMM registers (radix 2^%d); per level one\n"
                 "lane-parallel IFMA product of the proven program ops.mul_ifma (three per step:\n"
-                "4 + 4 + 2 multiplications), the swap folded into level 1's VPERMQ, VPERMQ/\n"
-                "VPBLENDMQ between levels, parallel carries where the bounds require them\n"
-                "before a product." % (n, F.bits)),
+                "4 + 4 + 2 multiplications; columns in the schedule's `order`), the swap\n"
+                "folded into level 1's VPERMQ, VPERMQ/VPBLENDMQ between levels, parallel\n"
+                "carries where the bounds require them before a product." % (n, F.bits)),
     ]
     return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
 
