@@ -5,7 +5,8 @@
  * The variants themselves come from lf_kernel_table (main.c), so new variants are benchmarked
  * without touching this file; a new *kernel* needs a driver here (main.c lists kernels that
  * have none).  The Poly1305 drivers' code is in poly1305.c (their peers are OpenSSL and
- * libsodium); the limb/word drivers' GMP rows:
+ * libsodium); lf_mpn_mul and lf_mpn_sqr time the API (its Karatsuba layer over the kernel
+ * forced to each variant); the limb/word drivers' GMP rows:
  *   mpn_mul_1, mpn_addmul_1, mpn_sqr   the same GMP function on the same limbs;
  *   bi_mul_add, bi_square_to_len,       GMP has no big-endian 32-bit-word API: the row is a
  *   bi_multiply_to_len                  *peer* -- GMP mpn_addmul_1 / mpn_sqr / mpn_mul on
@@ -313,6 +314,23 @@ static uint64_t mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 	return b->n ? b->rp[0] : 0;
 }
 
+/* the API (Karatsuba over the forced kernel from LF_KARA_MIN / LF_KARA_SQR_MIN limbs) */
+static uint64_t api_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	for (size_t i = 0; i < reps; i++)
+		lf_mpn_mul(b->rp, b->ap, b->n, b->bp, b->n);
+	return b->n ? b->rp[0] : 0;
+}
+
+static uint64_t api_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	for (size_t i = 0; i < reps; i++)
+		lf_mpn_sqr(b->rp, b->ap, b->n);
+	return b->n ? b->rp[0] : 0;
+}
+
 static uint64_t gmp_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
 	(void)fn;
@@ -409,6 +427,7 @@ static uint64_t cond_assign_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 /* limbs: the sizes plus the acceptance ranges (addmul_1 25..128, sqr 8..64) */
 static const size_t mpn_sizes[] = { 1, 2, 3, 5, 8, 10, 16, 25, 32, 50, 64, 100, 127, 128, 256, 0 };
 static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
+static const size_t api_mul_sizes[] = { 32, 40, 48, 64, 100, 128, 256, 512, 1024, 0 };
 /* the JDK's field lengths (5: MontgomeryP256, 1305, 25519; 10; 14: P384; 16: 448; 19: P521) */
 static const size_t assign_sizes[] = { 5, 10, 14, 16, 19, 32, 0 };
 
@@ -430,6 +449,18 @@ static const struct bench_driver kernel_drivers[] = {
 	  .title = "{rp,2n} = {ap,n} * {bp,n}",
 	  .variant_batch = mul_batch, .peers = { GMP_PEER("gmp", gmp_mul_batch) },
 	  .alloc = alloc_limbs_sqr, .reset = bench_buf_reset, .same_output = bench_same_rp },
+	{ .name = "lf_mpn_mul", .kernel = "mpn_mul", .unit = "limb", .sizes = api_mul_sizes,
+	  .title = "lf_mpn_mul: {rp,2n} = {ap,n} * {bp,n} through the API (Karatsuba from "
+	           "LF_KARA_MIN limbs, karatsuba.c), the kernel forced to each variant",
+	  .variant_batch = api_mul_batch, .peers = { GMP_PEER("gmp", gmp_mul_batch) },
+	  .alloc = alloc_limbs_sqr, .reset = bench_buf_reset, .same_output = bench_same_rp,
+	  .select = bench_force_select },
+	{ .name = "lf_mpn_sqr", .kernel = "mpn_sqr", .unit = "limb", .sizes = api_mul_sizes,
+	  .title = "lf_mpn_sqr: {rp,2n} = {ap,n}^2 through the API (Karatsuba from "
+	           "LF_KARA_SQR_MIN limbs), the kernel forced to each variant",
+	  .variant_batch = api_sqr_batch, .peers = { GMP_PEER("gmp", gmp_sqr_batch) },
+	  .alloc = alloc_limbs_sqr, .reset = bench_buf_reset, .same_output = bench_same_rp,
+	  .select = bench_force_select },
 	{ .name = "bi_mul_add", .kernel = "bi_mul_add", .unit = "word",
 	  .peer_note = "GMP peer: mpn_addmul_1 on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP "
 	               "has no BE-word API)",
@@ -505,15 +536,16 @@ static const struct bench_driver kernel_drivers[] = {
 /* every driver: the limb/word and Poly1305 ones above, then montgomery.c's, p256.c's, ecdh.c's,
  * the 5 x 52-bit P-256 ones, fe.c's and xdh.c's */
 const struct bench_driver *const bench_drivers[] = {
-	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), MD(0), MD(1), MD(2),
+	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), KD(10), KD(11),
+	MD(0), MD(1), MD(2),
 	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver, QD(0), QD(1), QD(2), QD(3), QD(4),
 	LF_TEST_FE_KERNELS(FD) &bench_fe_x4_driver, &bench_x25519_driver, &bench_x448_driver,
 	&bench_x25519_ladder_driver, &bench_x448_ladder_driver,
 };
-_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 10,
+_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 12,
                "list every kernel driver in bench_drivers");
 _Static_assert(sizeof bench_drivers / sizeof bench_drivers[0] ==
-               10 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 1 + 4,
+               12 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 1 + 4,
                "list every driver in bench_drivers");
 #undef FD
 #undef FE_COUNT

@@ -86,6 +86,7 @@ LF_C_SOURCES := \
 	$(LIMBFORGE_DIR)/runtime/api_poly1305.c \
 	$(LIMBFORGE_DIR)/runtime/cpu.c \
 	$(LIMBFORGE_DIR)/runtime/dispatch.c \
+	$(LIMBFORGE_DIR)/runtime/karatsuba.c \
 	$(LIMBFORGE_DIR)/runtime/modpow.c \
 	$(LIMBFORGE_DIR)/runtime/p256_ecdh.c \
 	$(LIMBFORGE_DIR)/runtime/ref/bigint_ref.c \

@@ -1,10 +1,12 @@
 /*
  * api_mpn.c -- public entry points for the native 64-bit-limb kernels (GMP mpn semantics).
  * Contracts: limbforge.h.  Each forwards to the variant chosen by the dispatcher; the
- * kernels themselves accept n == 0.
+ * kernels themselves accept n == 0.  lf_mpn_mul and lf_mpn_sqr go through Karatsuba
+ * (karatsuba.c) from LF_KARA_MIN / LF_KARA_SQR_MIN limbs, the kernels doing the base cases.
  */
 #include "limbforge.h"
 #include "lf_dispatch.h"
+#include "lf_karatsuba.h"
 
 uint64_t lf_mpn_addmul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b)
 {
@@ -18,7 +20,10 @@ uint64_t lf_mpn_mul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b)
 
 void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n)
 {
-	LF_CALL(mpn_sqr)(rp, ap, n);
+	if (n >= LF_KARA_SQR_MIN)
+		lf_mpn_sqr_kara(rp, ap, n);
+	else
+		LF_CALL(mpn_sqr)(rp, ap, n);
 }
 
 void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
@@ -33,7 +38,10 @@ void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp,
 			rp[i] = 0;
 		return;
 	}
-	LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+	if (bn >= LF_KARA_MIN)
+		lf_mpn_mul_kara(rp, ap, an, bp, bn);
+	else
+		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
 }
 
 void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,

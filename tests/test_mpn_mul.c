@@ -18,13 +18,19 @@
  *   - ap == bp (squaring through mul, allowed) read wrongly;
  *   - bn == 0 touching memory (NULL and PROT_NONE pointers; rp between canaries unchanged);
  *   - lf_mpn_mul: the operands not swapped when an < bn, or {rp,an+bn} not zeroed when a
- *     length is 0 (every pair 0..40 x 0..40, both orders, each variant forced).
+ *     length is 0 (every pair 0..40 x 0..40, both orders, each variant forced);
+ *   - lf_mpn_mul's Karatsuba layer (karatsuba.c, from LF_KARA_MIN limbs): a wrong sign of
+ *     |a0 - a1| |b0 - b1|, a carry of the middle term lost at B^3h, an odd split, the
+ *     unbalanced block loop (an >= 2 bn) adding a block at the wrong offset: balanced and
+ *     unbalanced pairs around every recursion threshold, random, all ones, a0 < a1 and
+ *     a0 > a1 (halves of ones and zeros), one operand zero, each variant forced.
  * rp must not overlap ap or bp (API), so there is no in-place test.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "lf_karatsuba.h"
 
 #define NLEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -257,6 +263,52 @@ START_TEST(test_mul_api_pairs)
 }
 END_TEST
 
+/* lf_mpn_mul through the Karatsuba layer, this variant doing the base cases */
+START_TEST(test_mul_api_karatsuba)
+{
+	const struct tvar *t = var(_i);
+	static const size_t pairs[][2] = {
+		{ LF_KARA_MIN - 1, LF_KARA_MIN - 1 }, { LF_KARA_MIN, LF_KARA_MIN },
+		{ LF_KARA_MIN + 1, LF_KARA_MIN }, { 2 * LF_KARA_MIN - 1, LF_KARA_MIN },
+		{ 2 * LF_KARA_MIN, LF_KARA_MIN }, { 2 * LF_KARA_MIN + 1, LF_KARA_MIN + 1 },
+		{ 79, 79 }, { 80, 80 }, { 81, 81 }, { 81, 80 }, { 81, 41 }, { 100, 60 },
+		{ 127, 127 }, { 128, 128 }, { 129, 129 }, { 129, 65 }, { 129, 64 }, { 160, 81 },
+		{ 255, 255 }, { 256, 256 }, { 257, 257 }, { 257, 200 }, { 300, 41 }, { 513, 40 },
+		{ 513, 512 }, { 1000, 45 }, { 1000, 333 }, { 1031, 1031 } };
+	uint64_t *a = xmalloc(1031 * 8), *b = xmalloc(1031 * 8);
+	rng_t rng;
+	rng_init(&rng, t->label, 66);
+	ck_assert_msg(lf_impl_force("mpn_mul", t->v->name) == 0, "cannot force %s", t->label);
+	for (size_t i = 0; i < NLEN(pairs); i++) {
+		size_t an = pairs[i][0], bn = pairs[i][1];
+		struct exec_ctx c = { t, (lf_fnptr)lf_mpn_mul, COV_API, GB_MID, 0,
+		                      "lf_mpn_mul (Karatsuba), random" };
+		for (int pat = 0; pat < 6; pat++) {
+			fill64(a, an, pat == 1 ? PAT_ONES : PAT_RANDOM, &rng);
+			fill64(b, bn, pat == 1 ? PAT_ONES : PAT_RANDOM, &rng);
+			if (pat == 1)
+				c.what = "lf_mpn_mul (Karatsuba), all ones";
+			if (pat >= 2) {     /* the halves' order: a0 < a1 or a0 > a1, same for b */
+				size_t ha = (an + 1) / 2, hb = (bn + 1) / 2;
+				memset(pat & 1 ? a : a + ha, 0, (pat & 1 ? ha : an - ha) * 8);
+				memset(pat & 2 ? b + hb : b, 0, (pat & 2 ? bn - hb : hb) * 8);
+				c.what = "lf_mpn_mul (Karatsuba), one half of each operand zero";
+			}
+			if (pat == 5) {
+				memset(b, 0, bn * 8);
+				c.what = "lf_mpn_mul (Karatsuba), b = 0";
+			}
+			c.place = (an ^ bn ^ (size_t)pat) & 1 ? GB_END : GB_MID;
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			exec_mul(&c, b, bn, a, an, 0, NULL);
+		}
+	}
+	lf_impl_force("mpn_mul", NULL);
+	free(a);
+	free(b);
+}
+END_TEST
+
 static void restore(void)
 {
 	lf_impl_force("mpn_mul", NULL);
@@ -276,6 +328,7 @@ Suite *suite_mpn_mul(void)
 	tcase_add_loop_test(tc, test_mul_guards, 0, n);
 	tcase_add_loop_test(tc, test_mul_alignment, 0, n);
 	tcase_add_loop_test(tc, test_mul_api_pairs, 0, n);
+	tcase_add_loop_test(tc, test_mul_api_karatsuba, 0, n);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,6 @@
 /*
- * test_mpn_sqr.c -- mpn_sqr, every runnable variant called directly, differential against
- * GMP's mpn_sqr.
+ * test_mpn_sqr.c -- mpn_sqr, every runnable variant called directly, and lf_mpn_sqr with each
+ * variant forced; differential against GMP's mpn_sqr.
  *
  * Faults this is designed to catch:
  *   - a lost carry where 2*a_i*a_j plus the diagonal square overflows the third accumulator
@@ -10,13 +10,17 @@
  *   - size handling: n = 0 (writes nothing), 1, 2 and 256, 513, 8191..8193;
  *   - reads outside {ap,n} / writes outside {rp,2n} (guard pages, canaries), writes to ap;
  *   - alignment assumptions (every 8-byte offset mod 64);
- *   - an output limb that is never written (rp starts as garbage, not zero).
+ *   - an output limb that is never written (rp starts as garbage, not zero);
+ *   - lf_mpn_sqr's Karatsuba layer (karatsuba.c, from LF_KARA_SQR_MIN limbs): the middle
+ *     term z0 + z2 - |a0 - a1|^2 or its carry at B^3h wrong, an odd split, |a0 - a1| of the
+ *     wrong sign (sizes around each recursion threshold; random, all ones, one half zero).
  * rp must not overlap ap (API), so there is no in-place test.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "lf_karatsuba.h"
 
 #define NLEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -158,6 +162,45 @@ START_TEST(test_sqr_zero)
 }
 END_TEST
 
+/* lf_mpn_sqr through the Karatsuba layer (karatsuba.c), this variant doing the base cases:
+ * sizes around each recursion threshold, random, all ones, a0 < a1 and a0 > a1 */
+START_TEST(test_sqr_api_karatsuba)
+{
+	const struct tvar *t = var(_i);
+	static const size_t ns[] = { LF_KARA_SQR_MIN - 1, LF_KARA_SQR_MIN, LF_KARA_SQR_MIN + 1,
+		                     2 * LF_KARA_SQR_MIN - 1, 2 * LF_KARA_SQR_MIN,
+		                     2 * LF_KARA_SQR_MIN + 1, 127, 128, 129, 255, 256, 257, 511,
+		                     513, 1031 };
+	uint64_t *a = xmalloc(1031 * 8);
+	rng_t rng;
+	rng_init(&rng, t->label, 13);
+	ck_assert_msg(lf_impl_force("mpn_sqr", t->v->name) == 0, "cannot force %s", t->label);
+	for (size_t i = 0; i < NLEN(ns); i++) {
+		size_t n = ns[i], h = (n + 1) / 2;
+		struct exec_ctx c = { t, (lf_fnptr)lf_mpn_sqr, COV_API, GB_MID, 0,
+		                      "lf_mpn_sqr (Karatsuba), random" };
+		for (int pat = 0; pat < 4; pat++) {
+			fill64(a, n, pat == 1 ? PAT_ONES : PAT_RANDOM, &rng);
+			if (pat == 1)
+				c.what = "lf_mpn_sqr (Karatsuba), all ones";
+			if (pat >= 2) {
+				memset(pat == 2 ? a : a + h, 0, (pat == 2 ? h : n - h) * 8);
+				c.what = "lf_mpn_sqr (Karatsuba), one half zero";
+			}
+			c.place = (n ^ (size_t)pat) & 1 ? GB_END : GB_MID;
+			exec_sqr(&c, a, n, NULL);
+		}
+	}
+	lf_impl_force("mpn_sqr", NULL);
+	free(a);
+}
+END_TEST
+
+static void restore_sqr(void)
+{
+	lf_impl_force("mpn_sqr", NULL);
+}
+
 Suite *suite_mpn_sqr(void)
 {
 	Suite *s = suite_create("mpn_sqr");
@@ -170,6 +213,8 @@ Suite *suite_mpn_sqr(void)
 	tcase_add_loop_test(tc, test_sqr_lengths, 0, n);
 	tcase_add_loop_test(tc, test_sqr_guards, 0, n);
 	tcase_add_loop_test(tc, test_sqr_alignment, 0, n);
+	tcase_add_checked_fixture(tc, restore_sqr, restore_sqr);
+	tcase_add_loop_test(tc, test_sqr_api_karatsuba, 0, n);
 	suite_add_tcase(s, tc);
 	return s;
 }

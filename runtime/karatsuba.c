@@ -1,0 +1,263 @@
+/*
+ * karatsuba.c -- subquadratic layer of lf_mpn_mul and lf_mpn_sqr over the dispatched
+ * schoolbook kernels (mpn_mul, mpn_sqr).
+ *
+ *   void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an,
+ *                        const uint64_t *bp, size_t bn);      an >= bn >= 1
+ *   void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n);   n >= 1
+ *
+ * Operation: {rp, an+bn} = {ap,an} * {bp,bn} ({rp,2n} = {ap,n}^2): GMP's mpn_mul / mpn_sqr,
+ * 64-bit limbs, little-endian limb order.  rp must not overlap the inputs (GMP's rule).
+ *
+ * Algorithm (Karatsuba 1962, in the subtractive form of GMP's mpn_toom22_mul): with
+ * h = ceil(an/2), a = a1 B^h + a0, b = b1 B^h + b0 (B = 2^64),
+ *
+ *     a b = z0 + (z0 + z2 - s |a0 - a1| |b0 - b1|) B^h + z2 B^2h,
+ *     z0 = a0 b0, z2 = a1 b1, s = sign(a0 - a1) sign(b0 - b1)
+ *
+ * (squaring: s = +1 always).  z0 and z2 go straight into rp; the middle term is built in
+ * scratch and added at B^h.  Operands below LF_KARA_MIN limbs (the smaller one, for mul) go to
+ * the kernel; unbalanced operands (bn <= h) are cut into bn-limb blocks of a.  Scratch comes
+ * from one allocation per call (8 an + 512 limbs bound the recursion); if malloc fails, the
+ * product is computed by the kernel alone (same result, quadratic time): there is no error.
+ *
+ * Thresholds: LF_KARA_MIN = 40 limbs for mul and LF_KARA_SQR_MIN = 48 for sqr, measured against
+ * the adx kernels on the development host (make bench, lf_mpn_mul / lf_mpn_sqr rows); with the
+ * IFMA squaring kernel dispatched, squares go to Karatsuba only from LF_KARA_SQR_IFMA_MIN
+ * (257) limbs, above that kernel's IFMA range.  Not
+ * constant time (neither is the schoolbook: limb counts steer it, values do not -- but the
+ * signs of a0 - a1 and b0 - b1 steer which operand is subtracted from which).  Source: A.
+ * Karatsuba, Yu. Ofman, Dokl. Akad. Nauk SSSR 145 (1962); GMP mpn/generic/toom22_mul.c's
+ * structure (read, not copied).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lf_dispatch.h"
+#include "lf_karatsuba.h"
+
+typedef unsigned __int128 u128;
+
+#if defined(__x86_64__)
+/* ADC / SBB loops (INC and DEC leave CF alone); gcc's _addcarry_u64 loops round-trip CF
+ * through SETC */
+static uint64_t add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t t, c = 0;
+	size_t i = 0;
+	if (!n)
+		return 0;
+	__asm__ volatile("clc\n"
+	                 "1:\n\t"
+	                 "movq (%[a],%[i],8), %[t]\n\t"
+	                 "adcq (%[b],%[i],8), %[t]\n\t"
+	                 "movq %[t], (%[r],%[i],8)\n\t"
+	                 "incq %[i]\n\t"
+	                 "decq %[n]\n\t"
+	                 "jnz 1b\n\t"
+	                 "adcq $0, %[c]"
+	                 : [t] "=&r"(t), [i] "+r"(i), [n] "+r"(n), [c] "+r"(c)
+	                 : [a] "r"(a), [b] "r"(b), [r] "r"(r)
+	                 : "cc", "memory");
+	return c;
+}
+
+static uint64_t sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t t, c = 0;
+	size_t i = 0;
+	if (!n)
+		return 0;
+	__asm__ volatile("clc\n"
+	                 "1:\n\t"
+	                 "movq (%[a],%[i],8), %[t]\n\t"
+	                 "sbbq (%[b],%[i],8), %[t]\n\t"
+	                 "movq %[t], (%[r],%[i],8)\n\t"
+	                 "incq %[i]\n\t"
+	                 "decq %[n]\n\t"
+	                 "jnz 1b\n\t"
+	                 "adcq $0, %[c]"
+	                 : [t] "=&r"(t), [i] "+r"(i), [n] "+r"(n), [c] "+r"(c)
+	                 : [a] "r"(a), [b] "r"(b), [r] "r"(r)
+	                 : "cc", "memory");
+	return c;
+}
+#else
+static uint64_t add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t c = 0;
+	for (size_t i = 0; i < n; i++) {
+		u128 s = (u128)a[i] + b[i] + c;
+		r[i] = (uint64_t)s;
+		c = (uint64_t)(s >> 64);
+	}
+	return c;
+}
+
+static uint64_t sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	uint64_t c = 0;
+	for (size_t i = 0; i < n; i++) {
+		u128 d = (u128)a[i] - b[i] - c;
+		r[i] = (uint64_t)d;
+		c = (uint64_t)(d >> 64) & 1;
+	}
+	return c;
+}
+#endif
+
+/* {r, n} += c at limb 0 and the carry rippled up; returns the carry out */
+static uint64_t add_1(uint64_t *r, size_t n, uint64_t c)
+{
+	for (size_t i = 0; i < n && c; i++) {
+		r[i] += c;
+		c = r[i] < c;
+	}
+	return c;
+}
+
+static uint64_t sub_1(uint64_t *r, size_t n, uint64_t c)
+{
+	for (size_t i = 0; i < n && c; i++) {
+		uint64_t x = r[i];
+		r[i] = x - c;
+		c = x < c;
+	}
+	return c;
+}
+
+/* {r, an} = |{a, an} - {b, bn}| (an >= bn, b zero-extended); returns 1 if a < b */
+static int abs_diff(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b, size_t bn)
+{
+	int less = 0;
+	for (size_t i = an; i-- > 0;) {
+		uint64_t bi = i < bn ? b[i] : 0;
+		if (a[i] != bi) {
+			less = a[i] < bi;
+			break;
+		}
+	}
+	if (less) {         /* b > a: a's limbs from bn up are 0 and b - a borrows nothing */
+		sub_n(r, b, a, bn);
+		memset(r + bn, 0, (an - bn) * sizeof *r);
+		return 1;
+	}
+	uint64_t c = sub_n(r, a, b, bn);
+	memcpy(r + bn, a + bn, (an - bn) * sizeof *r);
+	sub_1(r + bn, an - bn, c);
+	return 0;
+}
+
+/* {t, 2h} + the returned top B^2h = z0 + z2, z0 = {z, 2h}, z2 = {z + 2h, zn} (zn <= 2h) */
+static uint64_t add_z0_z2(uint64_t *t, const uint64_t *z, size_t h, size_t zn)
+{
+	uint64_t top = add_n(t, z, z + 2 * h, zn);
+	memcpy(t + zn, z + zn, (2 * h - zn) * sizeof *t);
+	return add_1(t + zn, 2 * h - zn, top);
+}
+
+static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
+                    uint64_t *tp);
+
+/* the base-case size for squares: LF_KARA_SQR_MIN, or, when the dispatched mpn_sqr is an
+ * IFMA build (radix 2^52, 3-4x GMP's schoolbook up to its ifma_max <= 256 limbs, then the
+ * scalar core), LF_KARA_SQR_IFMA_MIN: Karatsuba only above the range where that kernel beats
+ * it */
+static size_t sqr_min(void)
+{
+	const struct lf_kernel *k = &lf_kernel_table[LF_K_mpn_sqr];
+	lf_fnptr fn = lf_dispatch_get(LF_K_mpn_sqr);
+	for (size_t i = 0; i < k->count; i++)
+		if (k->variants[i].fn == fn)
+			return strncmp(k->variants[i].name, "ifma", 4) ? LF_KARA_SQR_MIN
+			                                              : LF_KARA_SQR_IFMA_MIN;
+	return LF_KARA_SQR_MIN;
+}
+
+static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, size_t min)
+{
+	if (n < min) {
+		LF_CALL(mpn_sqr)(rp, ap, n);
+		return;
+	}
+	size_t h = (n + 1) / 2, l = n - h;      /* a0: h limbs, a1: l limbs (l <= h) */
+	uint64_t *d = tp, *m = tp + h, *next = tp + 3 * h;
+	abs_diff(d, ap, h, ap + h, l);           /* |a0 - a1|, h limbs */
+	sqr_rec(rp, ap, h, next, min);           /* z0 -> rp[0, 2h) */
+	sqr_rec(rp + 2 * h, ap + h, l, next, min);   /* z2 -> rp[2h, 2n) */
+	sqr_rec(m, d, h, next, min);             /* |a0 - a1|^2, 2h limbs */
+	uint64_t *t = next;                      /* middle = z0 + z2 - m = 2 a0 a1 */
+	uint64_t top = add_z0_z2(t, rp, h, 2 * l);
+	top -= sub_n(t, t, m, 2 * h);
+	uint64_t c = add_n(rp + h, rp + h, t, 2 * h);
+	add_1(rp + 3 * h, 2 * n - 3 * h, c + top);
+}
+
+static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
+                    uint64_t *tp)
+{
+	if (bn < LF_KARA_MIN) {
+		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+		return;
+	}
+	size_t h = (an + 1) / 2;
+	if (bn <= h) {
+		/* unbalanced: a in blocks of bn limbs, each block times b added in */
+		size_t done = 0;
+		uint64_t *blk = tp, *next = tp + 2 * bn;
+		mul_rec(rp, ap, bn, bp, bn, next);
+		done = bn;
+		while (done < an) {
+			size_t k = an - done < bn ? an - done : bn;
+			if (k >= bn)
+				mul_rec(blk, ap + done, bn, bp, bn, next);
+			else
+				mul_rec(blk, bp, bn, ap + done, k, next);
+			/* rp[done, done + bn) holds the previous block's top bn limbs */
+			uint64_t c = add_n(rp + done, rp + done, blk, bn);
+			memcpy(rp + done + bn, blk + bn, k * sizeof *rp);
+			add_1(rp + done + bn, k, c);
+			done += k;
+		}
+		return;
+	}
+	size_t la = an - h, lb = bn - h;         /* a1: la limbs, b1: lb limbs (1 <= lb <= la <= h) */
+	uint64_t *da = tp, *db = tp + h, *m = tp + 2 * h, *next = tp + 4 * h;
+	int sa = abs_diff(da, ap, h, ap + h, la);
+	int sb = abs_diff(db, bp, h, bp + h, lb);
+	mul_rec(rp, ap, h, bp, h, next);                       /* z0 -> rp[0, 2h) */
+	mul_rec(rp + 2 * h, ap + h, la, bp + h, lb, next);     /* z2 -> rp[2h, an + bn) */
+	mul_rec(m, da, h, db, h, next);                        /* |a0-a1| |b0-b1|, 2h limbs */
+	/* middle = z0 + z2 -/+ m = a0 b1 + a1 b0: {t, 2h} + top */
+	uint64_t *t = next;
+	uint64_t top = add_z0_z2(t, rp, h, la + lb);
+	if (sa ^ sb)
+		top += add_n(t, t, m, 2 * h);
+	else
+		top -= sub_n(t, t, m, 2 * h);
+	uint64_t c = add_n(rp + h, rp + h, t, 2 * h);
+	add_1(rp + 3 * h, an + bn - 3 * h, c + top);
+}
+
+void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
+{
+	uint64_t *tp = malloc((8 * an + 512) * sizeof *tp);
+	if (!tp) {
+		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+		return;
+	}
+	mul_rec(rp, ap, an, bp, bn, tp);
+	free(tp);
+}
+
+void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n)
+{
+	size_t min = sqr_min();
+	uint64_t *tp = n < min ? NULL : malloc((8 * n + 512) * sizeof *tp);
+	if (!tp) {
+		LF_CALL(mpn_sqr)(rp, ap, n);
+		return;
+	}
+	sqr_rec(rp, ap, n, tp, min);
+	free(tp);
+}
