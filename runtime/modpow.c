@@ -19,8 +19,9 @@
  *     from BigInteger's bnExpModThreshTable (the minimum for exponent 65537);
  *   - lf_bi_mod_pow_consttime: fixed windows of w bits over all exp_len words (w by exponent
  *     size as OpenSSL's BN_window_bits_for_ctime_exponent_size), a table of b^0..b^(2^w-1),
- *     each entry fetched by reading the whole table under masks; squarings and
- *     multiplications in a fixed sequence.  Nothing branches on or is addressed by base or
+ *     each entry fetched by reading the whole table under masks (two limbs at a time, the OR
+ *     kept in registers over the entries: gather()); squarings and multiplications in a
+ *     fixed sequence, the accumulator and the scratch trading places instead of a copy.  Nothing branches on or is addressed by base or
  *     exp (the Montgomery kernels are constant time; the modulus is public).
  */
 #include <stdlib.h>
@@ -57,6 +58,16 @@ static void mont_mul_in(const struct mont *m, uint64_t *x, const uint64_t *y)
 {
 	mont_mul(m, m->tmp, x, y);
 	memcpy(x, m->tmp, m->n * 8);
+}
+
+/* *x = *x * y (Montgomery) without a copy: the product goes to the scratch limbs, which
+ * then become *x (and *x's old limbs the scratch) */
+static void mont_mul_swap(struct mont *m, uint64_t **x, const uint64_t *y)
+{
+	uint64_t *t = m->tmp;
+	mont_mul(m, t, *x, y);
+	m->tmp = *x;
+	*x = t;
 }
 
 /* (cbit R + {x,n}) minus Nsh when it is >= Nsh, without branches; returns the new cbit */
@@ -189,6 +200,37 @@ static unsigned ct_window_for(size_t ebits)
 	return ebits > 937 ? 6 : ebits > 306 ? 5 : ebits > 89 ? 4 : ebits > 22 ? 3 : 1;
 }
 
+/* sel = table[idx] (entries of n limbs), reading every limb of every entry under masks:
+ * mask_k = -(k == idx) by arithmetic, two limbs at a time (SSE2 / NEON by vector
+ * extensions), the OR accumulated in registers over the entries */
+typedef uint64_t lf_v2 __attribute__((vector_size(16)));
+
+static void gather(uint64_t *sel, const uint64_t *table, size_t entries, size_t n,
+                   unsigned idx)
+{
+	lf_v2 mask[64];
+	for (size_t k = 0; k < entries; k++) {
+		uint64_t m = (uint64_t)0 - ((((uint64_t)(k ^ idx)) - 1) >> 63);
+		mask[k] = (lf_v2){ m, m };
+	}
+	size_t l = 0;
+	for (; l + 2 <= n; l += 2) {
+		lf_v2 v = { 0, 0 };
+		for (size_t k = 0; k < entries; k++) {
+			lf_v2 e;
+			memcpy(&e, table + k * n + l, sizeof e);
+			v |= e & mask[k];
+		}
+		memcpy(sel + l, &v, sizeof v);
+	}
+	if (l < n) {
+		uint64_t v = 0;
+		for (size_t k = 0; k < entries; k++)
+			v |= table[k * n + l] & mask[k][0];
+		sel[l] = v;
+	}
+}
+
 static int mod_pow(uint32_t *result, const uint32_t *base, size_t base_len, const uint32_t *exp,
                    size_t exp_len, const uint32_t *mod, size_t mod_len, int consttime)
 {
@@ -241,23 +283,16 @@ static int mod_pow(uint32_t *result, const uint32_t *base, size_t base_len, cons
 		int started = 0;
 		while (i > 0) {
 			unsigned idx = ebits_at(exp, exp_len, i - 1, width);
-			/* gather table[idx] reading every entry */
 			uint64_t *sel = started ? t2 : acc;
-			memset(sel, 0, n * 8);
-			for (size_t k = 0; k < entries; k++) {
-				uint64_t mask = (uint64_t)0 - ((((uint64_t)(k ^ idx)) - 1) >> 63);
-				const uint64_t *e = table + k * n;
-				for (size_t l = 0; l < n; l++)
-					sel[l] |= e[l] & mask;
-			}
+			gather(sel, table, entries, n, idx);
 			if (started)
-				mont_mul_in(&m, acc, t2);
+				mont_mul_swap(&m, &acc, t2);
 			started = 1;
 			i -= width;
 			width = w;
 			if (i > 0)
 				for (unsigned k = 0; k < w; k++)
-					mont_mul_in(&m, acc, acc);
+					mont_mul_swap(&m, &acc, acc);
 		}
 		if (!started)                           /* exp_len == 0: b^0 */
 			memcpy(acc, table, n * 8);
@@ -273,7 +308,7 @@ static int mod_pow(uint32_t *result, const uint32_t *base, size_t base_len, cons
 		while (i > 0) {
 			if (!ebit(exp, exp_len, i - 1)) {
 				if (started)
-					mont_mul_in(&m, acc, acc);
+					mont_mul_swap(&m, &acc, acc);
 				i--;
 				continue;
 			}
@@ -283,8 +318,8 @@ static int mod_pow(uint32_t *result, const uint32_t *base, size_t base_len, cons
 			unsigned width = (unsigned)(i - j), v = ebits_at(exp, exp_len, i - 1, width);
 			if (started) {
 				for (unsigned k = 0; k < width; k++)
-					mont_mul_in(&m, acc, acc);
-				mont_mul_in(&m, acc, table + (v >> 1) * n);
+					mont_mul_swap(&m, &acc, acc);
+				mont_mul_swap(&m, &acc, table + (v >> 1) * n);
 			} else {
 				memcpy(acc, table + (v >> 1) * n, n * 8);
 				started = 1;
