@@ -27,7 +27,8 @@ squaring)
  * Algorithm (adx, x86_64):
  *    Straight line: six cross products (MULX), doubled by an ADCX x, x chain while the
  *    four squares are added by an ADOX chain; four reduction steps specialised to p on
- *    the low half (SHLX/SHRX and one MULX by p3 each), the high half added; final t - p
+ *    the low half (a MULX by 2^32 and a MULX by p3 each), the high half added; final
+ *    t - p
  *    by SUB/SBB and CMOVC (OpenSSL __ecp_nistz256_sqr_montx).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx]
@@ -37,7 +38,7 @@ squaring)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_sqr_mont_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and calls this body,
  * lf_p256_sqr_mont_adx_sysv.
- * 114 instructions.
+ * 116 instructions.
  */
 #include "lf_asm.h"
 
@@ -111,44 +112,45 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx)
 	adoxq	%rax, %rbx
 	adcxq	%rsi, %rsi
 	adoxq	%rcx, %rbp
-	movl	$32, %r10d
 	adoxq	%r12, %r13
 	mulxq	%rdx, %rcx, %rax
-	movq	$18446744069414584321, %rdx
 	adoxq	%rcx, %r14
-	shlxq	%r10, %r15, %rcx
 	adoxq	%rax, %rsi
-	shrxq	%r10, %r15, %rax
-	movq	%rdx, %r12
 	/* reduction step 1: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%r15, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%r15, %rax, %r15
 	addq	%rcx, %r9
-	adcq	%rax, %r8
-	mulxq	%r15, %rcx, %r15
-	adcq	%rcx, %rbx
-	shlxq	%r10, %r9, %rcx
-	adcq	$0, %r15
-	shrxq	%r10, %r9, %rax
-	/* reduction step 2: m = limb 0 of the window */
-	addq	%rcx, %r8
+	adcq	%r12, %r8
 	adcq	%rax, %rbx
-	mulxq	%r9, %rcx, %r9
-	adcq	%rcx, %r15
-	shlxq	%r10, %r8, %rcx
-	adcq	$0, %r9
-	shrxq	%r10, %r8, %rax
-	/* reduction step 3: m = limb 0 of the window */
-	addq	%rcx, %rbx
+	adcq	$0, %r15
+	/* reduction step 2: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%r9, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%r9, %rax, %r9
+	addq	%rcx, %r8
+	adcq	%r12, %rbx
 	adcq	%rax, %r15
-	mulxq	%r8, %rcx, %r8
-	adcq	%rcx, %r9
-	shlxq	%r10, %rbx, %rcx
-	adcq	$0, %r8
-	shrxq	%r10, %rbx, %rax
-	/* reduction step 4: m = limb 0 of the window */
-	addq	%rcx, %r15
+	adcq	$0, %r9
+	/* reduction step 3: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%r8, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%r8, %rax, %r8
+	addq	%rcx, %rbx
+	adcq	%r12, %r15
 	adcq	%rax, %r9
-	mulxq	%rbx, %rcx, %rbx
-	adcq	%rcx, %r8
+	adcq	$0, %r8
+	/* reduction step 4: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%rbx, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%rbx, %rax, %rbx
+	addq	%rcx, %r15
+	adcq	%r12, %r9
+	adcq	%rax, %r8
 	adcq	$0, %rbx
 	/* + the high half; t < 2p in five limbs */
 	xorl	%eax, %eax
@@ -157,20 +159,21 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx)
 	adcq	%r8, %r14
 	adcq	%rbx, %rsi
 	adcq	$0, %rax
-	movl	$4294967295, %r10d
-	movq	%rbp, %r11
-	movq	%r13, %r9
-	movq	%r14, %r8
-	movq	%rsi, %rcx
+	movq	$18446744069414584321, %r10
+	movl	$4294967295, %r11d
+	movq	%rbp, %r9
+	movq	%r13, %r8
+	movq	%r14, %rcx
+	movq	%rsi, %rdx
 	subq	$-1, %rbp
-	sbbq	%r10, %r13
+	sbbq	%r11, %r13
 	sbbq	$0, %r14
-	sbbq	%r12, %rsi
+	sbbq	%r10, %rsi
 	sbbq	$0, %rax
-	cmovc	%r11, %rbp
-	cmovc	%r9, %r13
-	cmovc	%r8, %r14
-	cmovc	%rcx, %rsi
+	cmovc	%r9, %rbp
+	cmovc	%r8, %r13
+	cmovc	%rcx, %r14
+	cmovc	%rdx, %rsi
 	movq	%rbp, (%rdi)
 	movq	%r13, 8(%rdi)
 	movq	%r14, 16(%rdi)
