@@ -16,21 +16,25 @@ ecp_nistz256-x86_64 __ecp_nistz256_mul_montx, ecp_nistz256-armv8 __ecp_nistz256_
     one MULX instead of a row of four products.
 
     x86-64 "adx" (mul): the product first, the reduction on a window of its own. Rows of
-    MULX by b_0..b_3 build a b in eight limbs (row 0 one ADD/ADC chain, rows 1-3 an ADCX
-    chain for the low words and an ADOX chain for the high words, each row closing on a fresh
-    top limb); after row i the low limb i-1 is final, and reduction step i runs on a separate
+    MULX by b_0..b_3 build a b in eight limbs: row 0 is one ADD/ADC chain; for rows 1-3 the
+    row's value (lo_0, hi_0 + lo_1, .., hi_3 + carry) is summed by one ADD/ADC chain and then
+    added to the accumulator by a second one, its top limb becoming the accumulator's next.
+    After row i the low limb i-1 is final, and reduction step i runs on a separate
     four-register window W = limbs i-1..i+2 (m = W[0]; m << 32 and m >> 32 by one MULX by
-    2^32, m p3 by a second MULX, so none of it uses ports 0/6; hi(m p3) + the carry becomes
-    the window's new top, which cannot overflow), step 4 after row 3. The window then holds
-    (t_lo + m p) 2^-256 <= p and is added to the product's limbs 4..7 (< p): t < 2p in five
-    limbs. On Golden Cove every carry-consuming instruction (ADC, ADCX, ADOX, SBB, CMOV,
-    also SHLX/SHRX/RORX) competes for ports 0 and 6, and the chained latency follows their
-    count more than the dependency chain of the m's: this form needs 54 of them against 60
-    for the row-by-row reduction of __ecp_nistz256_mul_montx (one reduction step between
-    rows, each row closing two chains on the running top limb), and keeps the reduction off
-    the product rows' chains. Measured on a Sapphire-Rapids-class guest, chained x = x b:
-    47.0 against 53.6 core cycles per call (independent calls 34.6 against 38.6); m << 32 /
-    m >> 32 by SHLX/SHRX or RORX, or m p3 by SUB/SBB, were 2-15% slower in either form.
+    2^32, m p3 by a second MULX; hi(m p3) + the carry becomes the window's new top, which
+    cannot overflow), step 4 after row 3. The window then holds (t_lo + m p) 2^-256 <= p and
+    is added to the product's limbs 4..7 (< p): t < 2p in five limbs.
+    Why: on Golden Cove every carry-consuming instruction (ADC, ADCX, ADOX, SBB, CMOV, also
+    SHLX/SHRX/RORX) competes for ports 0 and 6 while ADD runs on five ports, and the chained
+    latency follows the count of the former more than the dependency chain of the m's. So
+    the shifts and m p3 are MULX (ports 1/5), and every chain begins with an ADD: 48 of those
+    instructions against 60 in the row-by-row reduction of __ecp_nistz256_mul_montx (ADCX/
+    ADOX rows, whose instructions all need ports 0/6, each closing on the running top limb,
+    a reduction step between rows). Measured on a Sapphire-Rapids-class guest (paired, one
+    process, chained x = x b): 0.85x the time of the row-by-row kernel (53 -> 45 core cycles;
+    0.89x with the other vCPU busy), the window form with ADCX/ADOX rows 0.88x; m << 32 /
+    m >> 32 by SHLX/SHRX or RORX, or m p3 by SUB/SBB, were 2-15% slower. ADD/ADC and MULX
+    only: the variant needs BMI2, not ADX (its name is the earlier kernel's).
     After the five-limb sum, t - p is computed with SUB/SBB and a borrow selects t or t - p
     by CMOVC -- the same instructions for every value.
     AArch64 "a64" (mul): the same, with mul/umulh rows added by adds/adcs chains and m p3
@@ -113,16 +117,44 @@ def x86_reduce_step(W, t0, t1, t2):
     return W[1:] + W[:1]
 
 
+def x86_row(acc, i, A, t):
+    """acc[i..i+3] += a * rdx, acc[i+4] = the row's top: the row's value r = a b_i (five limbs:
+    lo_0, hi_0 + lo_1, hi_1 + lo_2, hi_2 + lo_3, hi_3 + carry) by one ADD/ADC chain, then
+    added to the accumulator by a second one. Both chains begin with ADD, which runs on any
+    ALU port: 7 instructions on ports 0/6 per row, against 9 for an ADCX/ADOX pair of chains
+    (every instruction of those needs ports 0/6). t: six scratch registers; t[4] becomes
+    acc[i+4] (appended)."""
+    from peachpy.x86_64 import ADD, ADC, MULX
+    x0, x1, x2, x3, x4, y = t
+    MULX(x1, x0, A[0])
+    MULX(x2, y, A[1])
+    ADD(x1, y)
+    MULX(x3, y, A[2])
+    ADC(x2, y)
+    MULX(x4, y, A[3])
+    ADC(x3, y)
+    ADC(x4, 0)                                      # hi_3 + carry: cannot overflow
+    ADD(acc[i], x0)
+    ADC(acc[i + 1], x1)
+    ADC(acc[i + 2], x2)
+    ADC(acc[i + 3], x3)
+    ADC(x4, 0)                                      # the new top limb (the partial product
+    acc.append(x4)                                  # a (b_0..b_i) fits in i + 5 limbs)
+
+
 def build_mul_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, ADCX, ADOX,
-                                MULX, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, MULX, rdx)
     from ..x86 import function as x86
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     f.secret_independent()
     with f:
         rp, ap, bp = f.load_args()
+        s_b3, = f.red_zone_slots(1)           # b_3 parked: bp is then dead in row 2, which
+        b3 = G()                              # needs every other register
+        MOV(b3, [bp + 24])
+        MOV(s_b3, b3)
         A = [[ap + 8 * j] if j else [ap] for j in range(4)]
-        acc = [G() for _ in range(8)]                 # the product, limbs 0..7
+        acc = [G() for _ in range(5)]                 # the product, limbs 0..4 so far
         t0, t1, t2 = G(), G(), G()
         f.comment("t = a * b_0 (MULX row, one ADD/ADC chain)")
         MOV(rdx, [bp])
@@ -136,14 +168,10 @@ def build_mul_adx(symbol, p):
         ADC(acc[4], 0)
         W = acc[0:4]                                  # reduction window, limbs j..j+3
         for i in range(1, 4):
-            f.comment("t += a * b_%d 2^%d (MULX, ADCX chain lo, ADOX chain hi)" % (i, 64 * i))
-            MOV(rdx, [bp + 8 * i])
-            XOR(acc[i + 4].as_dword, acc[i + 4].as_dword)   # new top limb; CF = OF = 0
-            for j in range(4):
-                MULX(t1, t0, A[j])
-                ADCX(acc[i + j], t0)
-                ADOX(acc[i + j + 1], t1)
-            ADC(acc[i + 4], 0)                        # + CF (cannot overflow: t < 2^(64(i+5)))
+            f.comment("t += a * b_%d 2^%d (the row by ADD/ADC, then added by ADD/ADC)"
+                      % (i, 64 * i))
+            MOV(rdx, [bp + 8 * i] if i < 3 else s_b3)
+            x86_row(acc, i, A, [G() for _ in range(6)])
             f.comment("reduction step %d: m = limb %d, final now" % (i, i - 1))
             W = x86_reduce_step(W, t0, t1, t2)
         f.comment("reduction step 4: m = limb 3")
@@ -262,12 +290,13 @@ def build_mul_a64(symbol, p):
 
 VARIANTS = [
     Variant("adx", "x86_64", build_mul_adx, {},
-            "Straight line: the product a b in eight limbs by MULX rows (ADCX chain lo, ADOX\n"
-            "chain hi); after each row the reduction step of the limb it completed runs on a\n"
-            "separate four-limb window (m = limb 0: m << 32, m >> 32 by one MULX by 2^32, m p3\n"
-            "by one MULX), the window is added to the product's high half; final t - p by\n"
-            "SUB/SBB and CMOVC on the borrow (reduction of Gueron-Krasnov / OpenSSL\n"
-            "__ecp_nistz256_mul_montx, kept off the product's carry chains)."),
+            "Straight line: the product a b in eight limbs by MULX rows, each row's value summed\n"
+            "by one ADD/ADC chain and added by a second (no ADCX/ADOX: chains that begin with\n"
+            "ADD leave ports 0/6 to the carries); after each row the reduction step of the limb\n"
+            "it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by\n"
+            "one MULX by 2^32, m p3 by one MULX), the window is added to the product's high\n"
+            "half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of\n"
+            "Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only."),
     Variant("a64", "aarch64", build_mul_a64, {},
             "Straight line: mul/umulh rows of a by b_i with adds/adcs chains; reduction steps\n"
             "with m = t0, m p3 = m 2^64 - m 2^32 + m by subs/sbc (no multiply); final t - p by\n"

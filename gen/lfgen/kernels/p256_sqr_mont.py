@@ -9,13 +9,17 @@ __ecp_nistz256_sqr_mont):
     reduce   four reduction steps on the low half s0..s3 (m = s0, then the window's low limb;
              each: limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3), the four limbs
              they leave added to the high half s4..s7, t < 2p in five limbs; on x86-64
-             m << 32 and m >> 32 come from one MULX by 2^32 (p256_mul_mont.x86_reduce_step:
-             ports 1/5, not the ports 0/6 of the carry chains; chained x = x^2 39.8 against
-             41.7 core cycles per call with SHLX/SHRX)
+             m << 32 and m >> 32 come from one MULX by 2^32 (p256_mul_mont.x86_reduce_step)
     final    r = t - p unless that borrows (CMOVC / csel)
 
-On x86-64 the doubling (ADCX x, x) and the squares (ADOX) are two carry chains interleaved;
-on AArch64 the doubling is one adds/adcs chain and the squares a second one after it.
+On x86-64 every chain is ADD/ADC (no ADCX/ADOX; the variant needs BMI2 only, its name "adx"
+is the earlier kernel's): the row a0 (a1, a2, a3), the row a1 (a2, a3) summed and added at
+B^3, a2 a3 added at B^5; the doubling is one chain, the squares a second one after it. Chains
+that begin with ADD (five ports) leave ports 0/6 to the carry-consuming instructions, which
+bound the chained latency on Golden Cove (p256_mul_mont.py): 42 of those against 54 with the
+interleaved ADCX x, x / ADOX chains and SHLX/SHRX shifts of __ecp_nistz256_sqr_montx; paired
+and chained (x = x^2) on a Sapphire-Rapids-class guest 0.90-0.91x its time.
+On AArch64 the doubling is one adds/adcs chain and the squares a second one after it.
 """
 
 from ..kernel import KernelSpec, Variant
@@ -41,8 +45,7 @@ SPEC = KernelSpec(
 
 
 def build_sqr_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, ADCX, ADOX,
-                                MULX, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, MULX, rdx)
     from ..x86 import function as x86
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     f.secret_independent()
@@ -55,50 +58,38 @@ def build_sqr_adx(symbol, p):
         MOV(a1, [ap + 8])
         MOV(a2, [ap + 16])
         MOV(a3, [ap + 24])
-        f.comment("cross products a_i a_j, i < j, into acc1..acc6")
+        f.comment("cross products a_i a_j, i < j, into acc1..acc6: ADD/ADC chains")
         MULX(acc[2], acc[1], a1)                    # a0 a1
         MULX(acc[3], t0, a2)                        # a0 a2
         ADD(acc[2], t0)
         MULX(acc[4], t1, a3)                        # a0 a3
         MOV(rdx, a1)
         ADC(acc[3], t1)
-        ADC(acc[4], 0)
-        XOR(acc[5].as_dword, acc[5].as_dword)       # CF = OF = 0
-        MULX(t1, t0, a2)                            # a1 a2
-        ADCX(acc[3], t0)
-        ADOX(acc[4], t1)
-        MULX(t1, t0, a3)                            # a1 a3
+        ADC(acc[4], 0)                              # cannot overflow
+        MULX(t1, t0, a2)                            # a1 a2: the row a1 (a2 + a3 B) ...
+        MULX(acc[5], t4, a3)                        # a1 a3
+        ADD(t1, t4)
+        ADC(acc[5], 0)                              # cannot overflow
+        ADD(acc[3], t0)                             # ... added at B^3
+        ADC(acc[4], t1)
+        ADC(acc[5], 0)                              # the cross sum so far is below B^6
         MOV(rdx, a2)
-        ADCX(acc[4], t0)
-        ADOX(acc[5], t1)
-        ADC(acc[5], 0)
-        MULX(acc[6], t0, a3)                        # a2 a3
+        MULX(acc[6], t4, a3)                        # a2 a3
+        ADD(acc[5], t4)
+        ADC(acc[6], 0)
+        f.comment("doubled (one ADD/ADC chain), then the squares added (a second one)")
+        MOV(acc[7], 0)
+        ADD(acc[1], acc[1])
+        for k in range(2, 8):
+            ADC(acc[k], acc[k])
         MOV(rdx, [ap])
-        f.comment("doubled (ADCX x, x) while the squares are added (ADOX)")
-        XOR(acc[7].as_dword, acc[7].as_dword)       # CF = OF = 0
-        ADCX(acc[1], acc[1])
-        ADOX(acc[5], t0)
-        ADCX(acc[2], acc[2])
-        ADOX(acc[6], acc[7])                        # + OF; OF = 0
         MULX(t1, acc[0], rdx)                       # a0^2
-        MOV(rdx, a1)
-        ADCX(acc[3], acc[3])
-        ADOX(acc[1], t1)
-        ADCX(acc[4], acc[4])
-        MULX(t4, t0, rdx)                           # a1^2
-        MOV(rdx, a2)
-        ADCX(acc[5], acc[5])
-        ADOX(acc[2], t0)
-        ADCX(acc[6], acc[6])
-        MULX(t1, t0, rdx)                           # a2^2
-        MOV(rdx, a3)
-        ADOX(acc[3], t4)
-        ADCX(acc[7], acc[7])
-        ADOX(acc[4], t0)
-        ADOX(acc[5], t1)
-        MULX(t4, t0, rdx)                           # a3^2
-        ADOX(acc[6], t0)
-        ADOX(acc[7], t4)
+        ADD(acc[1], t1)
+        for k, ak in ((1, a1), (2, a2), (3, a3)):
+            MOV(rdx, ak)
+            MULX(t1, t0, rdx)                       # a_k^2
+            ADC(acc[2 * k], t0)
+            ADC(acc[2 * k + 1], t1)
         W = acc[0:4]
         for i in range(4):
             f.comment("reduction step %d: m = limb 0 of the window" % (i + 1))
@@ -201,11 +192,11 @@ def build_sqr_a64(symbol, p):
 
 VARIANTS = [
     Variant("adx", "x86_64", build_sqr_adx, {},
-            "Straight line: six cross products (MULX), doubled by an ADCX x, x chain while the\n"
-            "four squares are added by an ADOX chain; four reduction steps specialised to p on\n"
-            "the low half (a MULX by 2^32 and a MULX by p3 each), the high half added; final\n"
-            "t - p\n"
-            "by SUB/SBB and CMOVC (OpenSSL __ecp_nistz256_sqr_montx)."),
+            "Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by one\n"
+            "ADD/ADC chain, the four squares added by a second; four reduction steps specialised\n"
+            "to p on the low half (a MULX by 2^32 and a MULX by p3 each), the high half added;\n"
+            "final t - p by SUB/SBB and CMOVC (after OpenSSL __ecp_nistz256_sqr_montx). Needs\n"
+            "BMI2 only."),
     Variant("a64", "aarch64", build_sqr_a64, {},
             "Straight line: six cross products (mul/umulh), doubled by adds/adcs, the squares\n"
             "added; four reduction steps (m p3 by subs/sbc), the high half added; final t - p\n"
