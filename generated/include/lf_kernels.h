@@ -217,7 +217,7 @@ squaring) */
 typedef void (*lf_p256_sqr_mont_fn)(uint64_t *, const uint64_t *);
 LF_KERNEL_DECL void lf_p256_sqr_mont_ref(uint64_t *r, const uint64_t *a);
 #if defined(__x86_64__)
-/* adx requires: bmi2 */
+/* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx(uint64_t *r, const uint64_t *a);
 #endif
 #if defined(__aarch64__)

@@ -18,18 +18,18 @@ squaring)
  *    below p; never a fault. r may alias a (a is read before r is written).
  *    Constant time: straight-line code, no branch or address depends on the values (the
  *    generator checks it; tests/ct runs it under valgrind).
- * Requires CPU features: bmi2 (LF_CPU_BMI2)
+ * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenSSL crypto/ec/asm/ecp_nistz256-x86_64.pl (__ecp_nistz256_sqr_montx) and
  *    ecp_nistz256-armv8.pl (__ecp_nistz256_sqr_mont); Gueron & Krasnov (2015).
  *
  * Algorithm (adx, x86_64):
- *    Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by one
- *    ADD/ADC chain, the four squares added by a second; four reduction steps specialised
- *    to p on the low half (a MULX by 2^32 and a MULX by p3 each), the high half added;
- *    final t - p by SUB/SBB and CMOVC (after OpenSSL __ecp_nistz256_sqr_montx). Needs
- *    BMI2 only.
+ *    Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by an
+ *    ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;
+ *    four reduction steps specialised to p on the low half (a MULX by 2^32 and a MULX
+ *    by p3 each), the high half added; final t - p by SUB/SBB and CMOVC (after OpenSSL
+ *    __ecp_nistz256_sqr_montx).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -91,30 +91,30 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx)
 	mulxq	%r11, %rdx, %r14
 	addq	%rdx, %r13
 	adcq	$0, %r14
-	/* doubled (one ADD/ADC chain), then the squares added (a second one) */
-	movq	$0, %r15
-	addq	%r9, %r9
-	adcq	%r8, %r8
-	adcq	%rbx, %rbx
-	adcq	%rbp, %rbp
-	adcq	%r13, %r13
-	adcq	%r14, %r14
-	adcq	%r15, %r15
+	/* doubled (ADCX x, x) while the squares are added (ADOX), limb by limb */
+	xorl	%r15d, %r15d
 	movq	(%rsi), %rdx
 	mulxq	%rdx, %rsi, %r12
-	addq	%r12, %r9
+	adcxq	%r9, %r9
+	adoxq	%r12, %r9
 	movq	%rax, %rdx
 	mulxq	%rdx, %rcx, %r12
-	adcq	%rcx, %r8
-	adcq	%r12, %rbx
+	adcxq	%r8, %r8
+	adoxq	%rcx, %r8
+	adcxq	%rbx, %rbx
+	adoxq	%r12, %rbx
 	movq	%r10, %rdx
 	mulxq	%rdx, %rcx, %r12
-	adcq	%rcx, %rbp
-	adcq	%r12, %r13
+	adcxq	%rbp, %rbp
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %r13
+	adoxq	%r12, %r13
 	movq	%r11, %rdx
 	mulxq	%rdx, %rcx, %r12
-	adcq	%rcx, %r14
-	adcq	%r12, %r15
+	adcxq	%r14, %r14
+	adoxq	%rcx, %r14
+	adcxq	%r15, %r15
+	adoxq	%r12, %r15
 	/* reduction step 1: m = limb 0 of the window */
 	movq	$4294967296, %rdx
 	mulxq	%rsi, %rcx, %r12

@@ -12,13 +12,18 @@ __ecp_nistz256_sqr_mont):
              m << 32 and m >> 32 come from one MULX by 2^32 (p256_mul_mont.x86_reduce_step)
     final    r = t - p unless that borrows (CMOVC / csel)
 
-On x86-64 every chain is ADD/ADC (no ADCX/ADOX; the variant needs BMI2 only, its name "adx"
-is the earlier kernel's): the row a0 (a1, a2, a3), the row a1 (a2, a3) summed and added at
-B^3, a2 a3 added at B^5; the doubling is one chain, the squares a second one after it. Chains
-that begin with ADD (five ports) leave ports 0/6 to the carry-consuming instructions, which
-bound the chained latency on Golden Cove (p256_mul_mont.py): 42 of those against 54 with the
-interleaved ADCX x, x / ADOX chains and SHLX/SHRX shifts of __ecp_nistz256_sqr_montx; paired
-and chained (x = x^2) on a Sapphire-Rapids-class guest 0.90-0.91x its time.
+On x86-64 the cross products are summed by ADD/ADC chains (the row a0 (a1, a2, a3); the row
+a1 (a2, a3) summed, then added at B^3; a2 a3 added at B^5), then the doubling (ADCX x, x) and
+the squares (ADOX) run as two carry chains interleaved limb by limb. Chains that begin with
+ADD (five ports) leave ports 0/6 to the carry-consuming instructions, which bound the
+latency on Golden Cove (p256_mul_mont.py): 44 of those against 54 in __ecp_nistz256_sqr_montx
+(ADCX/ADOX cross rows, SHLX/SHRX in the reduction). make bench on a Sapphire-Rapids-class
+guest, chained x = x^2: 37.3 core cycles per call, against 39.8 with the doubling and the
+squares as two ADD/ADC chains one after the other (42 such instructions, but a chain twice
+as deep) and 40.0 with the OpenSSL schedule's ADCX/ADOX cross rows (shifts by MULX);
+independent calls 35.0, 34.0 and 30.0: the latency is what the ECDH ladder pays, and
+lf_p256_ecdh measured the same with either of the first two (1.13-1.14x OpenSSL's EVP
+derive).
 On AArch64 the doubling is one adds/adcs chain and the squares a second one after it.
 """
 
@@ -45,7 +50,8 @@ SPEC = KernelSpec(
 
 
 def build_sqr_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, MULX, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, ADCX, ADOX,
+                                MULX, rdx)
     from ..x86 import function as x86
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     f.secret_independent()
@@ -77,19 +83,19 @@ def build_sqr_adx(symbol, p):
         MULX(acc[6], t4, a3)                        # a2 a3
         ADD(acc[5], t4)
         ADC(acc[6], 0)
-        f.comment("doubled (one ADD/ADC chain), then the squares added (a second one)")
-        MOV(acc[7], 0)
-        ADD(acc[1], acc[1])
-        for k in range(2, 8):
-            ADC(acc[k], acc[k])
+        f.comment("doubled (ADCX x, x) while the squares are added (ADOX), limb by limb")
+        XOR(acc[7].as_dword, acc[7].as_dword)       # CF = OF = 0
         MOV(rdx, [ap])
         MULX(t1, acc[0], rdx)                       # a0^2
-        ADD(acc[1], t1)
+        ADCX(acc[1], acc[1])
+        ADOX(acc[1], t1)
         for k, ak in ((1, a1), (2, a2), (3, a3)):
             MOV(rdx, ak)
             MULX(t1, t0, rdx)                       # a_k^2
-            ADC(acc[2 * k], t0)
-            ADC(acc[2 * k + 1], t1)
+            ADCX(acc[2 * k], acc[2 * k])
+            ADOX(acc[2 * k], t0)
+            ADCX(acc[2 * k + 1], acc[2 * k + 1])
+            ADOX(acc[2 * k + 1], t1)
         W = acc[0:4]
         for i in range(4):
             f.comment("reduction step %d: m = limb 0 of the window" % (i + 1))
@@ -192,11 +198,11 @@ def build_sqr_a64(symbol, p):
 
 VARIANTS = [
     Variant("adx", "x86_64", build_sqr_adx, {},
-            "Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by one\n"
-            "ADD/ADC chain, the four squares added by a second; four reduction steps specialised\n"
-            "to p on the low half (a MULX by 2^32 and a MULX by p3 each), the high half added;\n"
-            "final t - p by SUB/SBB and CMOVC (after OpenSSL __ecp_nistz256_sqr_montx). Needs\n"
-            "BMI2 only."),
+            "Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by an\n"
+            "ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;\n"
+            "four reduction steps specialised to p on the low half (a MULX by 2^32 and a MULX\n"
+            "by p3 each), the high half added; final t - p by SUB/SBB and CMOVC (after OpenSSL\n"
+            "__ecp_nistz256_sqr_montx)."),
     Variant("a64", "aarch64", build_sqr_a64, {},
             "Straight line: six cross products (mul/umulh), doubled by adds/adcs, the squares\n"
             "added; four reduction steps (m p3 by subs/sbc), the high half added; final t - p\n"
