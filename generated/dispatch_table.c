@@ -395,7 +395,7 @@ static const uint8_t *const lf_bi_multiply_to_len_orders[] = { lf_bi_multiply_to
 
 static const struct lf_variant lf_p256_mul_mont_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_p256_mul_mont_a64, LF_CPU_ASM, "aarch64/generic" },

@@ -204,7 +204,7 @@ multiplication) */
 typedef void (*lf_p256_mul_mont_fn)(uint64_t *, const uint64_t *, const uint64_t *);
 LF_KERNEL_DECL void lf_p256_mul_mont_ref(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #if defined(__x86_64__)
-/* adx requires: adx bmi2 */
+/* adx requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #endif
 #if defined(__aarch64__)

@@ -19,7 +19,7 @@ multiplication)
  *    (every input limb is read before r is written); a == b squares.
  *    Constant time: straight-line code, no branch or address depends on the values (the
  *    generator checks it; tests/ct runs it under valgrind).
- * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
+ * Requires CPU features: bmi2 (LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    S. Gueron, V. Krasnov, 'Fast prime field elliptic-curve cryptography with 256-bit
@@ -27,24 +27,31 @@ multiplication)
  *    (__ecp_nistz256_mul_montx) and ecp_nistz256-armv8.pl (__ecp_nistz256_mul_mont).
  *
  * Algorithm (adx, x86_64):
- *    Straight line: per limb b_i a MULX row of a with ADCX (lo + hi) and ADOX (into the
- *    accumulator) chains, then one reduction step specialised to p (m = t0: m << 32,
- *    m >> 32 by one MULX by 2^32, m p3 by one MULX), a six-register window rotated per
- *    limb;
- *    final t - p by SUB/SBB and CMOVC on the borrow (OpenSSL __ecp_nistz256_mul_montx).
+ *    Straight line: the product a b in eight limbs by MULX rows, each row's value summed
+ *    by one ADD/ADC chain and added by a second (no ADCX/ADOX: chains that begin with
+ *    ADD leave ports 0/6 to the carries); after each row the reduction step of the limb
+ *    it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by
+ *    one MULX by 2^32, m p3 by one MULX), the window is added to the product's high
+ *    half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of
+ *    Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mul_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
+ * Frame: saves and restores callee-saved r15, r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mul_mont_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this
- * body, lf_p256_mul_mont_adx_sysv.
- * 125 instructions.
+ * body, lf_p256_mul_mont_adx_sysv; Windows has no red zone, so the body's Win64 form keeps
+ * what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64) lines).
+ * 124 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_p256_mul_mont_adx)
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	LF_SEH_PUSHREG(%r15)
 	pushq	%r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r14, 0
@@ -65,130 +72,145 @@ LF_FUNC_BEGIN(lf_p256_mul_mont_adx)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
+#if defined(LF_WIN64)
+	subq	$16, %rsp
+	.cfi_adjust_cfa_offset 16
+	LF_SEH_STACKALLOC(16)
+#endif
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
+	movq	24(%rax), %r10
+#if defined(LF_WIN64)
+	movq	%r10, (%rsp)
+#else
+	movq	%r10, -8(%rsp)
+#endif
 	/* t = a * b_0 (MULX row, one ADD/ADC chain) */
 	movq	(%rax), %rdx
-	mulxq	(%rsi), %r10, %r11
+	mulxq	(%rsi), %r11, %r10
 	mulxq	8(%rsi), %r8, %r9
-	movq	$4294967296, %rcx
-	xorl	%ebx, %ebx
-	mulxq	16(%rsi), %r12, %rbp
-	movq	$18446744069414584321, %r13
-	addq	%r8, %r11
-	mulxq	24(%rsi), %r8, %r14
-	movq	%r10, %rdx
-	adcq	%r12, %r9
-	adcq	%r8, %rbp
-	adcq	$0, %r14
-	mulxq	%rcx, %r12, %r8
-	/* reduction step 1: m = t0; limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3 */
-	addq	%r12, %r11
-	adcq	%r8, %r9
-	mulxq	%r13, %r8, %r12
+	mulxq	16(%rsi), %rbx, %rcx
+	addq	%r8, %r10
+	mulxq	24(%rsi), %r8, %rbp
+	adcq	%rbx, %r9
+	adcq	%r8, %rcx
+	adcq	$0, %rbp
+	/* t += a * b_1 2^64 (the row by ADD/ADC, then added by ADD/ADC) */
 	movq	8(%rax), %rdx
-	adcq	%r8, %rbp
-	adcq	%r12, %r14
-	adcq	$0, %rbx
-	/* t += a * b_1 (MULX, ADCX chain lo + hi, ADOX chain into t) */
-	xorl	%r10d, %r10d
-	mulxq	(%rsi), %r8, %r12
-	adcxq	%r8, %r11
-	adoxq	%r12, %r9
-	mulxq	8(%rsi), %r8, %r12
-	adcxq	%r8, %r9
-	adoxq	%r12, %rbp
-	mulxq	16(%rsi), %r8, %r12
-	adcxq	%r8, %rbp
-	adoxq	%r12, %r14
-	mulxq	24(%rsi), %r8, %r12
-	movq	%r11, %rdx
-	adcxq	%r8, %r14
-	adoxq	%r12, %rbx
-	adcxq	%r10, %rbx
-	adoxq	%r10, %r10
-	adcq	$0, %r10
-	mulxq	%rcx, %r12, %r8
-	/* reduction step 2: m = t0; limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3 */
-	addq	%r12, %r9
-	adcq	%r8, %rbp
-	mulxq	%r13, %r8, %r12
+	mulxq	(%rsi), %rbx, %r8
+	mulxq	8(%rsi), %r14, %r13
+	addq	%r14, %r8
+	mulxq	16(%rsi), %r14, %r15
+	adcq	%r14, %r13
+	mulxq	24(%rsi), %r14, %r12
+	adcq	%r14, %r15
+	adcq	$0, %r12
+	addq	%rbx, %r10
+	adcq	%r8, %r9
+	adcq	%r13, %rcx
+	adcq	%r15, %rbp
+	adcq	$0, %r12
+	/* reduction step 1: m = limb 0, final now */
+	movq	$4294967296, %rdx
+	mulxq	%r11, %r8, %rbx
+	movq	$18446744069414584321, %rdx
+	mulxq	%r11, %rdx, %r11
+	addq	%r8, %r10
+	adcq	%rbx, %r9
+	adcq	%rdx, %rcx
+	adcq	$0, %r11
+	/* t += a * b_2 2^128 (the row by ADD/ADC, then added by ADD/ADC) */
 	movq	16(%rax), %rdx
-	adcq	%r8, %r14
-	adcq	%r12, %rbx
+	mulxq	(%rsi), %r8, %rbx
+	mulxq	8(%rsi), %r14, %r13
+	addq	%r14, %rbx
+	mulxq	16(%rsi), %r14, %r15
+	adcq	%r14, %r13
+	mulxq	24(%rsi), %r14, %rax
+	adcq	%r14, %r15
+	adcq	$0, %rax
+	addq	%r8, %r9
+	adcq	%rbx, %rcx
+	adcq	%r13, %rbp
+	adcq	%r15, %r12
+	adcq	$0, %rax
+	/* reduction step 2: m = limb 1, final now */
+	movq	$4294967296, %rdx
+	mulxq	%r10, %r8, %rbx
+	movq	$18446744069414584321, %rdx
+	mulxq	%r10, %rdx, %r10
+	addq	%r8, %r9
+	adcq	%rbx, %rcx
+	adcq	%rdx, %r11
 	adcq	$0, %r10
-	/* t += a * b_2 (MULX, ADCX chain lo + hi, ADOX chain into t) */
-	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r8, %r12
-	adcxq	%r8, %r9
-	adoxq	%r12, %rbp
-	mulxq	8(%rsi), %r8, %r12
-	adcxq	%r8, %rbp
-	adoxq	%r12, %r14
-	mulxq	16(%rsi), %r8, %r12
-	adcxq	%r8, %r14
-	adoxq	%r12, %rbx
-	mulxq	24(%rsi), %r8, %r12
-	movq	%r9, %rdx
-	adcxq	%r8, %rbx
-	adoxq	%r12, %r10
-	adcxq	%r11, %r10
-	adoxq	%r11, %r11
-	adcq	$0, %r11
-	mulxq	%rcx, %r12, %r8
-	/* reduction step 3: m = t0; limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3 */
-	addq	%r12, %rbp
-	adcq	%r8, %r14
-	mulxq	%r13, %r8, %r12
-	movq	24(%rax), %rdx
-	adcq	%r8, %rbx
-	adcq	%r12, %r10
-	adcq	$0, %r11
-	/* t += a * b_3 (MULX, ADCX chain lo + hi, ADOX chain into t) */
-	xorl	%r9d, %r9d
-	mulxq	(%rsi), %r8, %r12
-	adcxq	%r8, %rbp
-	adoxq	%r12, %r14
-	mulxq	8(%rsi), %r8, %r12
-	adcxq	%r8, %r14
-	adoxq	%r12, %rbx
-	mulxq	16(%rsi), %r8, %r12
-	adcxq	%r8, %rbx
-	adoxq	%r12, %r10
-	mulxq	24(%rsi), %r8, %r12
-	movq	%rbp, %rdx
-	adcxq	%r8, %r10
-	adoxq	%r12, %r11
-	adcxq	%r9, %r11
-	adoxq	%r9, %r9
+	/* t += a * b_3 2^192 (the row by ADD/ADC, then added by ADD/ADC) */
+#if defined(LF_WIN64)
+	movq	(%rsp), %rdx
+#else
+	movq	-8(%rsp), %rdx
+#endif
+	mulxq	(%rsi), %r8, %rbx
+	mulxq	8(%rsi), %r13, %r14
+	addq	%r13, %rbx
+	mulxq	16(%rsi), %r13, %r15
+	adcq	%r13, %r14
+	mulxq	24(%rsi), %r13, %rsi
+	adcq	%r13, %r15
+	adcq	$0, %rsi
+	addq	%r8, %rcx
+	adcq	%rbx, %rbp
+	adcq	%r14, %r12
+	adcq	%r15, %rax
+	adcq	$0, %rsi
+	/* reduction step 3: m = limb 2, final now */
+	movq	$4294967296, %rdx
+	mulxq	%r9, %r8, %rbx
+	movq	$18446744069414584321, %rdx
+	mulxq	%r9, %rdx, %r9
+	addq	%r8, %rcx
+	adcq	%rbx, %r11
+	adcq	%rdx, %r10
 	adcq	$0, %r9
-	mulxq	%rcx, %r12, %r8
-	/* reduction step 4: m = t0; limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3 */
-	addq	%r12, %r14
-	adcq	%r8, %rbx
-	mulxq	%r13, %r8, %r12
-	adcq	%r8, %r10
-	adcq	%r12, %r11
-	adcq	$0, %r9
-	/* t < 2p in five limbs: r = t - p unless that borrows (CMOVC) */
-	movl	$4294967295, %eax
-	movq	%r14, %r8
-	movq	%rbx, %rcx
-	movq	%r10, %rdx
-	movq	%r11, %rsi
-	subq	$-1, %r14
-	sbbq	%rax, %rbx
-	sbbq	$0, %r10
-	sbbq	%r13, %r11
-	sbbq	$0, %r9
-	cmovc	%r8, %r14
-	cmovc	%rcx, %rbx
-	cmovc	%rdx, %r10
-	cmovc	%rsi, %r11
-	movq	%r14, (%rdi)
-	movq	%rbx, 8(%rdi)
-	movq	%r10, 16(%rdi)
-	movq	%r11, 24(%rdi)
+	/* reduction step 4: m = limb 3 */
+	movq	$4294967296, %rdx
+	mulxq	%rcx, %r8, %rbx
+	movq	$18446744069414584321, %rdx
+	mulxq	%rcx, %rdx, %rcx
+	addq	%r8, %r11
+	adcq	%rbx, %r10
+	adcq	%rdx, %r9
+	adcq	$0, %rcx
+	/* t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five limbs */
+	xorl	%r8d, %r8d
+	addq	%r11, %rbp
+	adcq	%r10, %r12
+	adcq	%r9, %rax
+	adcq	%rcx, %rsi
+	adcq	$0, %r8
+	movq	$18446744069414584321, %r10
+	/* r = t - p unless that borrows (CMOVC) */
+	movl	$4294967295, %r11d
+	movq	%rbp, %r9
+	movq	%r12, %rcx
+	movq	%rax, %rdx
+	movq	%rsi, %rbx
+	subq	$-1, %rbp
+	sbbq	%r11, %r12
+	sbbq	$0, %rax
+	sbbq	%r10, %rsi
+	sbbq	$0, %r8
+	cmovc	%r9, %rbp
+	cmovc	%rcx, %r12
+	cmovc	%rdx, %rax
+	cmovc	%rbx, %rsi
+	movq	%rbp, (%rdi)
+	movq	%r12, 8(%rdi)
+	movq	%rax, 16(%rdi)
+	movq	%rsi, 24(%rdi)
+#if defined(LF_WIN64)
+	addq	$16, %rsp
+	.cfi_adjust_cfa_offset -16
+#endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
@@ -204,6 +226,9 @@ LF_FUNC_BEGIN(lf_p256_mul_mont_adx)
 	popq	%r14
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r14
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
 	ret
 LF_FUNC_END(lf_p256_mul_mont_adx)
 

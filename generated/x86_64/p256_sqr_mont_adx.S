@@ -25,10 +25,11 @@ squaring)
  *    ecp_nistz256-armv8.pl (__ecp_nistz256_sqr_mont); Gueron & Krasnov (2015).
  *
  * Algorithm (adx, x86_64):
- *    Straight line: six cross products (MULX), doubled by an ADCX x, x chain while the
- *    four squares are added by an ADOX chain; four reduction steps specialised to p on
- *    the low half (SHLX/SHRX and one MULX by p3 each), the high half added; final t - p
- *    by SUB/SBB and CMOVC (OpenSSL __ecp_nistz256_sqr_montx).
+ *    Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by an
+ *    ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;
+ *    four reduction steps specialised to p on the low half (a MULX by 2^32 and a MULX
+ *    by p3 each), the high half added; final t - p by SUB/SBB and CMOVC (after OpenSSL
+ *    __ecp_nistz256_sqr_montx).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -37,7 +38,7 @@ squaring)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_sqr_mont_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and calls this body,
  * lf_p256_sqr_mont_adx_sysv.
- * 114 instructions.
+ * 115 instructions.
  */
 #include "lf_asm.h"
 
@@ -71,7 +72,7 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx)
 	movq	8(%rsi), %rax
 	movq	16(%rsi), %r10
 	movq	24(%rsi), %r11
-	/* cross products a_i a_j, i < j, into acc1..acc6 */
+	/* cross products a_i a_j, i < j, into acc1..acc6: ADD/ADC chains */
 	mulxq	%rax, %r9, %r8
 	mulxq	%r10, %rcx, %rbx
 	addq	%rcx, %r8
@@ -79,102 +80,103 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx)
 	movq	%rax, %rdx
 	adcq	%r12, %rbx
 	adcq	$0, %rbp
-	xorl	%r13d, %r13d
 	mulxq	%r10, %rcx, %r12
-	adcxq	%rcx, %rbx
-	adoxq	%r12, %rbp
-	mulxq	%r11, %rcx, %r12
-	movq	%r10, %rdx
-	adcxq	%rcx, %rbp
-	adoxq	%r12, %r13
+	mulxq	%r11, %rdx, %r13
+	addq	%rdx, %r12
 	adcq	$0, %r13
-	mulxq	%r11, %rcx, %r14
-	movq	(%rsi), %rdx
-	/* doubled (ADCX x, x) while the squares are added (ADOX) */
-	xorl	%esi, %esi
-	adcxq	%r9, %r9
-	adoxq	%rcx, %r13
-	adcxq	%r8, %r8
-	adoxq	%rsi, %r14
-	mulxq	%rdx, %r15, %r12
-	movq	%rax, %rdx
-	adcxq	%rbx, %rbx
-	adoxq	%r12, %r9
-	adcxq	%rbp, %rbp
-	mulxq	%rdx, %rcx, %rax
-	movq	%r10, %rdx
-	adcxq	%r13, %r13
-	adoxq	%rcx, %r8
-	adcxq	%r14, %r14
-	mulxq	%rdx, %rcx, %r12
-	movq	%r11, %rdx
-	adoxq	%rax, %rbx
-	adcxq	%rsi, %rsi
-	adoxq	%rcx, %rbp
-	movl	$32, %r10d
-	adoxq	%r12, %r13
-	mulxq	%rdx, %rcx, %rax
-	movq	$18446744069414584321, %rdx
-	adoxq	%rcx, %r14
-	shlxq	%r10, %r15, %rcx
-	adoxq	%rax, %rsi
-	shrxq	%r10, %r15, %rax
-	movq	%rdx, %r12
-	/* reduction step 1: m = limb 0 of the window */
-	addq	%rcx, %r9
-	adcq	%rax, %r8
-	mulxq	%r15, %rcx, %r15
-	adcq	%rcx, %rbx
-	shlxq	%r10, %r9, %rcx
-	adcq	$0, %r15
-	shrxq	%r10, %r9, %rax
-	/* reduction step 2: m = limb 0 of the window */
-	addq	%rcx, %r8
-	adcq	%rax, %rbx
-	mulxq	%r9, %rcx, %r9
-	adcq	%rcx, %r15
-	shlxq	%r10, %r8, %rcx
-	adcq	$0, %r9
-	shrxq	%r10, %r8, %rax
-	/* reduction step 3: m = limb 0 of the window */
 	addq	%rcx, %rbx
-	adcq	%rax, %r15
-	mulxq	%r8, %rcx, %r8
-	adcq	%rcx, %r9
-	shlxq	%r10, %rbx, %rcx
+	adcq	%r12, %rbp
+	adcq	$0, %r13
+	movq	%r10, %rdx
+	mulxq	%r11, %rdx, %r14
+	addq	%rdx, %r13
+	adcq	$0, %r14
+	/* doubled (ADCX x, x) while the squares are added (ADOX), limb by limb */
+	xorl	%r15d, %r15d
+	movq	(%rsi), %rdx
+	mulxq	%rdx, %rsi, %r12
+	adcxq	%r9, %r9
+	adoxq	%r12, %r9
+	movq	%rax, %rdx
+	mulxq	%rdx, %rcx, %r12
+	adcxq	%r8, %r8
+	adoxq	%rcx, %r8
+	adcxq	%rbx, %rbx
+	adoxq	%r12, %rbx
+	movq	%r10, %rdx
+	mulxq	%rdx, %rcx, %r12
+	adcxq	%rbp, %rbp
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %r13
+	adoxq	%r12, %r13
+	movq	%r11, %rdx
+	mulxq	%rdx, %rcx, %r12
+	adcxq	%r14, %r14
+	adoxq	%rcx, %r14
+	adcxq	%r15, %r15
+	adoxq	%r12, %r15
+	/* reduction step 1: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%rsi, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%rsi, %rdx, %rsi
+	addq	%rcx, %r9
+	adcq	%r12, %r8
+	adcq	%rdx, %rbx
+	adcq	$0, %rsi
+	/* reduction step 2: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%r9, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%r9, %rdx, %r9
+	addq	%rcx, %r8
+	adcq	%r12, %rbx
+	adcq	%rdx, %rsi
+	adcq	$0, %r9
+	/* reduction step 3: m = limb 0 of the window */
+	movq	$4294967296, %rdx
+	mulxq	%r8, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%r8, %rdx, %r8
+	addq	%rcx, %rbx
+	adcq	%r12, %rsi
+	adcq	%rdx, %r9
 	adcq	$0, %r8
-	shrxq	%r10, %rbx, %rax
 	/* reduction step 4: m = limb 0 of the window */
-	addq	%rcx, %r15
-	adcq	%rax, %r9
-	mulxq	%rbx, %rcx, %rbx
-	adcq	%rcx, %r8
+	movq	$4294967296, %rdx
+	mulxq	%rbx, %rcx, %r12
+	movq	$18446744069414584321, %rdx
+	mulxq	%rbx, %rdx, %rbx
+	addq	%rcx, %rsi
+	adcq	%r12, %r9
+	adcq	%rdx, %r8
 	adcq	$0, %rbx
 	/* + the high half; t < 2p in five limbs */
 	xorl	%eax, %eax
-	addq	%r15, %rbp
+	addq	%rsi, %rbp
 	adcq	%r9, %r13
 	adcq	%r8, %r14
-	adcq	%rbx, %rsi
+	adcq	%rbx, %r15
 	adcq	$0, %rax
-	movl	$4294967295, %r10d
-	movq	%rbp, %r11
-	movq	%r13, %r9
-	movq	%r14, %r8
-	movq	%rsi, %rcx
+	movq	$18446744069414584321, %r10
+	movl	$4294967295, %r11d
+	movq	%rbp, %r9
+	movq	%r13, %r8
+	movq	%r14, %rcx
+	movq	%r15, %rdx
 	subq	$-1, %rbp
-	sbbq	%r10, %r13
+	sbbq	%r11, %r13
 	sbbq	$0, %r14
-	sbbq	%r12, %rsi
+	sbbq	%r10, %r15
 	sbbq	$0, %rax
-	cmovc	%r11, %rbp
-	cmovc	%r9, %r13
-	cmovc	%r8, %r14
-	cmovc	%rcx, %rsi
+	cmovc	%r9, %rbp
+	cmovc	%r8, %r13
+	cmovc	%rcx, %r14
+	cmovc	%rdx, %r15
 	movq	%rbp, (%rdi)
 	movq	%r13, 8(%rdi)
 	movq	%r14, 16(%rdi)
-	movq	%rsi, 24(%rdi)
+	movq	%r15, 24(%rdi)
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx

@@ -219,7 +219,8 @@ LF_API void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
  * [p, 2^256), outside the contract, give a value below 2^256 congruent to the right one mod p,
  * not necessarily below p, never a fault.  Constant time: straight-line code, no branch or
  * address depends on the values.  Kernels: p256_mul_mont, p256_sqr_mont (x86-64 "adx": MULX with
- * ADCX/ADOX and the reduction specialised to p, as OpenSSL's __ecp_nistz256_mul_montx /
+ * ADD/ADC chains, and ADCX/ADOX in the squaring -- p256_mul_mont needs BMI2 only, despite the
+ * name -- and the reduction specialised to p of OpenSSL's __ecp_nistz256_mul_montx /
  * sqr_montx; AArch64 "a64", as ecp_nistz256-armv8; portable "ref": CIOS). */
 
 /* r = a * b * 2^-256 mod p.  r may alias a and/or b (the inputs are read first); a == b

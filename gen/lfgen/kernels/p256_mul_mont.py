@@ -15,22 +15,34 @@ ecp_nistz256-x86_64 __ecp_nistz256_mul_montx, ecp_nistz256-armv8 __ecp_nistz256_
     (the one multiplication), and the window moves up a limb -- m * p takes two shifts and
     one MULX instead of a row of four products.
 
-    x86-64 "adx" (mul): per limb b_i one MULX row of a (ADCX for lo_j + hi_(j-1), ADOX for the
-    accumulator, the two chains joining in a fresh top limb), then the reduction step above
-    with m = t0: m << 32 and m >> 32 from one MULX of m by 2^32, m p3 from a second (both
-    leave the flags alone, so they interleave with the chains, and run on the multiplier's
-    ports 1/5 rather than the ports 0/6 that every carry-consuming instruction -- ADC, ADCX,
-    ADOX, SBB, CMOV, and also SHLX/SHRX -- competes for on Golden Cove; measured 38.6 against
-    39.4 cycles per call with SHLX/SHRX); the accumulator is a window of six registers rotated
-    one place per limb. After
-    four steps t < 2p in five limbs: t - p is computed with SUB/SBB and a borrow selects t or
-    t - p by CMOVC -- the same instructions for every value.
+    x86-64 "adx" (mul): the product first, the reduction on a window of its own. Rows of
+    MULX by b_0..b_3 build a b in eight limbs: row 0 is one ADD/ADC chain; for rows 1-3 the
+    row's value (lo_0, hi_0 + lo_1, .., hi_3 + carry) is summed by one ADD/ADC chain and then
+    added to the accumulator by a second one, its top limb becoming the accumulator's next.
+    After row i the low limb i-1 is final, and reduction step i runs on a separate
+    four-register window W = limbs i-1..i+2 (m = W[0]; m << 32 and m >> 32 by one MULX by
+    2^32, m p3 by a second MULX; hi(m p3) + the carry becomes the window's new top, which
+    cannot overflow), step 4 after row 3. The window then holds (t_lo + m p) 2^-256 <= p and
+    is added to the product's limbs 4..7 (< p): t < 2p in five limbs.
+    Why: on Golden Cove every carry-consuming instruction (ADC, ADCX, ADOX, SBB, CMOV, also
+    SHLX/SHRX/RORX) competes for ports 0 and 6 while ADD runs on five ports, and the chained
+    latency follows the count of the former more than the dependency chain of the m's. So
+    the shifts and m p3 are MULX (ports 1/5), and every chain begins with an ADD: 48 of those
+    instructions against 60 in the row-by-row reduction of __ecp_nistz256_mul_montx (ADCX/
+    ADOX rows, whose instructions all need ports 0/6, each closing on the running top limb,
+    a reduction step between rows). Measured on a Sapphire-Rapids-class guest (paired, one
+    process, chained x = x b): 0.85x the time of the row-by-row kernel (53 -> 45 core cycles;
+    0.89x with the other vCPU busy), the window form with ADCX/ADOX rows 0.88x; m << 32 /
+    m >> 32 by SHLX/SHRX or RORX, or m p3 by SUB/SBB, were 2-15% slower. ADD/ADC and MULX
+    only: the variant needs BMI2, not ADX (its name is the earlier kernel's).
+    After the five-limb sum, t - p is computed with SUB/SBB and a borrow selects t or t - p
+    by CMOVC -- the same instructions for every value.
     AArch64 "a64" (mul): the same, with mul/umulh rows added by adds/adcs chains and m p3
     = m 2^64 - m 2^32 + m computed by subs/sbc (no multiplication), csel at the end.
 
     p256_sqr_mont squares with each cross product once (a_i a_j, i < j: six products),
-    doubles them, adds the four squares, then runs the four reduction steps on the low half
-    and adds the high half (p256_sqr_mont.py).
+    doubles them, adds the four squares, then runs the same four reduction steps
+    (x86_reduce_step) on the low half and adds the high half (p256_sqr_mont.py).
 """
 
 from ..kernel import KernelSpec, Variant
@@ -86,61 +98,96 @@ def x86_final(acc, rp, poly3):
         MOV([rp + 8 * k], acc[k])
 
 
+def x86_reduce_step(W, t0, t1, t2):
+    """One reduction step on the window W = [limb j .. limb j+3] with m = W[0] (limb j):
+    limb j+1 += m << 32, limb j+2 += m >> 32 (one MULX by 2^32), limb j+3 += lo(m p3), and
+    W[0] <- hi(m p3) + carry, the window's new top (limb j+4; hi(m p3) < 2^64 - 2^32 + 1, so
+    the carry cannot overflow it). RDX holds the constants, m is the MULX source. Returns the
+    window moved up a limb."""
+    from peachpy.x86_64 import MOV, ADD, ADC, MULX, rdx
+    m = W[0]
+    MOV(rdx, 1 << 32)
+    MULX(t1, t0, m)                                 # t0 = m << 32, t1 = m >> 32 (ports 1/5)
+    MOV(rdx, P3)
+    MULX(m, t2, m)                                  # t2:m = m p3
+    ADD(W[1], t0)
+    ADC(W[2], t1)
+    ADC(W[3], t2)
+    ADC(m, 0)
+    return W[1:] + W[:1]
+
+
+def x86_row(acc, i, A, t):
+    """acc[i..i+3] += a * rdx, acc[i+4] = the row's top: the row's value r = a b_i (five limbs:
+    lo_0, hi_0 + lo_1, hi_1 + lo_2, hi_2 + lo_3, hi_3 + carry) by one ADD/ADC chain, then
+    added to the accumulator by a second one. Both chains begin with ADD, which runs on any
+    ALU port: 7 instructions on ports 0/6 per row, against 9 for an ADCX/ADOX pair of chains
+    (every instruction of those needs ports 0/6). t: six scratch registers; t[4] becomes
+    acc[i+4] (appended)."""
+    from peachpy.x86_64 import ADD, ADC, MULX
+    x0, x1, x2, x3, x4, y = t
+    MULX(x1, x0, A[0])
+    MULX(x2, y, A[1])
+    ADD(x1, y)
+    MULX(x3, y, A[2])
+    ADC(x2, y)
+    MULX(x4, y, A[3])
+    ADC(x3, y)
+    ADC(x4, 0)                                      # hi_3 + carry: cannot overflow
+    ADD(acc[i], x0)
+    ADC(acc[i + 1], x1)
+    ADC(acc[i + 2], x2)
+    ADC(acc[i + 3], x3)
+    ADC(x4, 0)                                      # the new top limb (the partial product
+    acc.append(x4)                                  # a (b_0..b_i) fits in i + 5 limbs)
+
+
 def build_mul_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, ADCX, ADOX,
-                                MULX, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, MULX, rdx)
     from ..x86 import function as x86
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     f.secret_independent()
     with f:
         rp, ap, bp = f.load_args()
+        s_b3, = f.red_zone_slots(1)           # b_3 parked: bp is then dead in row 2, which
+        b3 = G()                              # needs every other register
+        MOV(b3, [bp + 24])
+        MOV(s_b3, b3)
         A = [[ap + 8 * j] if j else [ap] for j in range(4)]
-        acc = [G() for _ in range(6)]
-        t0, t1, c32, poly3 = G(), G(), G(), G()       # c32 = 2^32
+        acc = [G() for _ in range(5)]                 # the product, limbs 0..4 so far
+        t0, t1, t2 = G(), G(), G()
         f.comment("t = a * b_0 (MULX row, one ADD/ADC chain)")
         MOV(rdx, [bp])
         MULX(acc[1], acc[0], A[0])
         MULX(acc[2], t0, A[1])
-        MOV(c32, 1 << 32)
-        XOR(acc[5].as_dword, acc[5].as_dword)
         MULX(acc[3], t1, A[2])
-        MOV(poly3, P3)
         ADD(acc[1], t0)
         MULX(acc[4], t0, A[3])
-        MOV(rdx, acc[0])
         ADC(acc[2], t1)
         ADC(acc[3], t0)
         ADC(acc[4], 0)
-        MULX(t0, t1, c32)                           # m << 32, m >> 32 (ports 1/5, not 0/6)
-        L = acc
-        for i in range(4):
-            f.comment("reduction step %d: m = t0; limb 1 += m << 32, limb 2 += m >> 32, "
-                      "limbs 3:4 += m p3" % (i + 1))
-            ADD(L[1], t1)
-            ADC(L[2], t0)
-            MULX(t1, t0, poly3)
-            if i < 3:
-                MOV(rdx, [bp + 8 * (i + 1)])
-            ADC(L[3], t0)
-            ADC(L[4], t1)
-            ADC(L[5], 0)
-            if i == 3:
-                break
-            L = L[1:] + L[:1]                       # the window moves up a limb
-            f.comment("t += a * b_%d (MULX, ADCX chain lo + hi, ADOX chain into t)" % (i + 1))
-            XOR(L[5].as_dword, L[5].as_dword)       # new top limb; CF = OF = 0
-            for j in range(4):
-                MULX(t1, t0, A[j])
-                if j == 3:
-                    MOV(rdx, L[0])
-                ADCX(L[j], t0)
-                ADOX(L[j + 1], t1)
-            ADCX(L[4], L[5])                        # + CF (L[5] is 0)
-            ADOX(L[5], L[5])                        # top = OF
-            ADC(L[5], 0)                            # + CF
-            MULX(t0, t1, c32)                       # m << 32, m >> 32
-        f.comment("t < 2p in five limbs: r = t - p unless that borrows (CMOVC)")
-        x86_final(L[1:6], rp, poly3)
+        W = acc[0:4]                                  # reduction window, limbs j..j+3
+        for i in range(1, 4):
+            f.comment("t += a * b_%d 2^%d (the row by ADD/ADC, then added by ADD/ADC)"
+                      % (i, 64 * i))
+            MOV(rdx, [bp + 8 * i] if i < 3 else s_b3)
+            x86_row(acc, i, A, [G() for _ in range(6)])
+            f.comment("reduction step %d: m = limb %d, final now" % (i, i - 1))
+            W = x86_reduce_step(W, t0, t1, t2)
+        f.comment("reduction step 4: m = limb 3")
+        W = x86_reduce_step(W, t0, t1, t2)
+        f.comment("t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five limbs")
+        top = G()
+        XOR(top.as_dword, top.as_dword)
+        ADD(acc[4], W[0])
+        ADC(acc[5], W[1])
+        ADC(acc[6], W[2])
+        ADC(acc[7], W[3])
+        ADC(top, 0)
+        poly3 = G()
+        MOV(poly3, P3)
+        f.comment("r = t - p unless that borrows (CMOVC)")
+        x86_final([acc[4], acc[5], acc[6], acc[7], top], rp, poly3)
         f.ret()
     return f.finalize()
 
@@ -243,11 +290,13 @@ def build_mul_a64(symbol, p):
 
 VARIANTS = [
     Variant("adx", "x86_64", build_mul_adx, {},
-            "Straight line: per limb b_i a MULX row of a with ADCX (lo + hi) and ADOX (into the\n"
-            "accumulator) chains, then one reduction step specialised to p (m = t0: m << 32,\n"
-            "m >> 32 by one MULX by 2^32, m p3 by one MULX), a six-register window rotated per\n"
-            "limb;\n"
-            "final t - p by SUB/SBB and CMOVC on the borrow (OpenSSL __ecp_nistz256_mul_montx)."),
+            "Straight line: the product a b in eight limbs by MULX rows, each row's value summed\n"
+            "by one ADD/ADC chain and added by a second (no ADCX/ADOX: chains that begin with\n"
+            "ADD leave ports 0/6 to the carries); after each row the reduction step of the limb\n"
+            "it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by\n"
+            "one MULX by 2^32, m p3 by one MULX), the window is added to the product's high\n"
+            "half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of\n"
+            "Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only."),
     Variant("a64", "aarch64", build_mul_a64, {},
             "Straight line: mul/umulh rows of a by b_i with adds/adcs chains; reduction steps\n"
             "with m = t0, m p3 = m 2^64 - m 2^32 + m by subs/sbc (no multiply); final t - p by\n"

@@ -8,11 +8,23 @@ __ecp_nistz256_sqr_mont):
     square   s = 2 c + a0^2 + a1^2 B^2 + a2^2 B^4 + a3^2 B^6                        (8 limbs)
     reduce   four reduction steps on the low half s0..s3 (m = s0, then the window's low limb;
              each: limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3), the four limbs
-             they leave added to the high half s4..s7, t < 2p in five limbs
+             they leave added to the high half s4..s7, t < 2p in five limbs; on x86-64
+             m << 32 and m >> 32 come from one MULX by 2^32 (p256_mul_mont.x86_reduce_step)
     final    r = t - p unless that borrows (CMOVC / csel)
 
-On x86-64 the doubling (ADCX x, x) and the squares (ADOX) are two carry chains interleaved;
-on AArch64 the doubling is one adds/adcs chain and the squares a second one after it.
+On x86-64 the cross products are summed by ADD/ADC chains (the row a0 (a1, a2, a3); the row
+a1 (a2, a3) summed, then added at B^3; a2 a3 added at B^5), then the doubling (ADCX x, x) and
+the squares (ADOX) run as two carry chains interleaved limb by limb. Chains that begin with
+ADD (five ports) leave ports 0/6 to the carry-consuming instructions, which bound the
+latency on Golden Cove (p256_mul_mont.py): 44 of those against 54 in __ecp_nistz256_sqr_montx
+(ADCX/ADOX cross rows, SHLX/SHRX in the reduction). make bench on a Sapphire-Rapids-class
+guest, chained x = x^2: 37.3 core cycles per call, against 39.8 with the doubling and the
+squares as two ADD/ADC chains one after the other (42 such instructions, but a chain twice
+as deep) and 40.0 with the OpenSSL schedule's ADCX/ADOX cross rows (shifts by MULX);
+independent calls 35.0, 34.0 and 30.0: the latency is what the ECDH ladder pays, and
+lf_p256_ecdh measured the same with either of the first two (1.13-1.14x OpenSSL's EVP
+derive).
+On AArch64 the doubling is one adds/adcs chain and the squares a second one after it.
 """
 
 from ..kernel import KernelSpec, Variant
@@ -39,7 +51,7 @@ SPEC = KernelSpec(
 
 def build_sqr_adx(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, ADCX, ADOX,
-                                MULX, SHLX, SHRX, rdx)
+                                MULX, rdx)
     from ..x86 import function as x86
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     f.secret_independent()
@@ -47,74 +59,47 @@ def build_sqr_adx(symbol, p):
         rp, ap = f.load_args()
         acc = [G() for _ in range(8)]
         a1, a2, a3 = G(), G(), G()
-        t0, t1, t4, c32 = G(), G(), G(), G()
+        t0, t1, t4 = G(), G(), G()
         MOV(rdx, [ap])
         MOV(a1, [ap + 8])
         MOV(a2, [ap + 16])
         MOV(a3, [ap + 24])
-        f.comment("cross products a_i a_j, i < j, into acc1..acc6")
+        f.comment("cross products a_i a_j, i < j, into acc1..acc6: ADD/ADC chains")
         MULX(acc[2], acc[1], a1)                    # a0 a1
         MULX(acc[3], t0, a2)                        # a0 a2
         ADD(acc[2], t0)
         MULX(acc[4], t1, a3)                        # a0 a3
         MOV(rdx, a1)
         ADC(acc[3], t1)
-        ADC(acc[4], 0)
-        XOR(acc[5].as_dword, acc[5].as_dword)       # CF = OF = 0
-        MULX(t1, t0, a2)                            # a1 a2
-        ADCX(acc[3], t0)
-        ADOX(acc[4], t1)
-        MULX(t1, t0, a3)                            # a1 a3
+        ADC(acc[4], 0)                              # cannot overflow
+        MULX(t1, t0, a2)                            # a1 a2: the row a1 (a2 + a3 B) ...
+        MULX(acc[5], t4, a3)                        # a1 a3
+        ADD(t1, t4)
+        ADC(acc[5], 0)                              # cannot overflow
+        ADD(acc[3], t0)                             # ... added at B^3
+        ADC(acc[4], t1)
+        ADC(acc[5], 0)                              # the cross sum so far is below B^6
         MOV(rdx, a2)
-        ADCX(acc[4], t0)
-        ADOX(acc[5], t1)
-        ADC(acc[5], 0)
-        MULX(acc[6], t0, a3)                        # a2 a3
-        MOV(rdx, [ap])
-        f.comment("doubled (ADCX x, x) while the squares are added (ADOX)")
+        MULX(acc[6], t4, a3)                        # a2 a3
+        ADD(acc[5], t4)
+        ADC(acc[6], 0)
+        f.comment("doubled (ADCX x, x) while the squares are added (ADOX), limb by limb")
         XOR(acc[7].as_dword, acc[7].as_dword)       # CF = OF = 0
-        ADCX(acc[1], acc[1])
-        ADOX(acc[5], t0)
-        ADCX(acc[2], acc[2])
-        ADOX(acc[6], acc[7])                        # + OF; OF = 0
+        MOV(rdx, [ap])
         MULX(t1, acc[0], rdx)                       # a0^2
-        MOV(rdx, a1)
-        ADCX(acc[3], acc[3])
+        ADCX(acc[1], acc[1])
         ADOX(acc[1], t1)
-        ADCX(acc[4], acc[4])
-        MULX(t4, t0, rdx)                           # a1^2
-        MOV(rdx, a2)
-        ADCX(acc[5], acc[5])
-        ADOX(acc[2], t0)
-        ADCX(acc[6], acc[6])
-        MULX(t1, t0, rdx)                           # a2^2
-        MOV(rdx, a3)
-        ADOX(acc[3], t4)
-        ADCX(acc[7], acc[7])
-        ADOX(acc[4], t0)
-        MOV(c32.as_dword, 32)
-        ADOX(acc[5], t1)
-        MULX(t4, t0, rdx)                           # a3^2
-        MOV(rdx, mm.P3)
-        ADOX(acc[6], t0)
-        SHLX(t0, acc[0], c32)
-        ADOX(acc[7], t4)
-        SHRX(t4, acc[0], c32)
-        poly3 = t1
-        MOV(poly3, rdx)
+        for k, ak in ((1, a1), (2, a2), (3, a3)):
+            MOV(rdx, ak)
+            MULX(t1, t0, rdx)                       # a_k^2
+            ADCX(acc[2 * k], acc[2 * k])
+            ADOX(acc[2 * k], t0)
+            ADCX(acc[2 * k + 1], acc[2 * k + 1])
+            ADOX(acc[2 * k + 1], t1)
         W = acc[0:4]
         for i in range(4):
             f.comment("reduction step %d: m = limb 0 of the window" % (i + 1))
-            ADD(W[1], t0)                           # m << 32
-            ADC(W[2], t4)                           # m >> 32
-            MULX(W[0], t0, W[0])                    # m p3: hi over m, the window's new top
-            ADC(W[3], t0)
-            if i < 3:
-                SHLX(t0, W[1], c32)
-            ADC(W[0], 0)
-            if i < 3:
-                SHRX(t4, W[1], c32)
-            W = W[1:] + W[:1]
+            W = mm.x86_reduce_step(W, t0, t1, t4)
         f.comment("+ the high half; t < 2p in five limbs")
         top = G()
         XOR(top.as_dword, top.as_dword)
@@ -123,6 +108,8 @@ def build_sqr_adx(symbol, p):
         ADC(acc[6], W[2])
         ADC(acc[7], W[3])
         ADC(top, 0)
+        poly3 = G()
+        MOV(poly3, mm.P3)
         mm.x86_final([acc[4], acc[5], acc[6], acc[7], top], rp, poly3)
         f.ret()
     return f.finalize()
@@ -211,10 +198,11 @@ def build_sqr_a64(symbol, p):
 
 VARIANTS = [
     Variant("adx", "x86_64", build_sqr_adx, {},
-            "Straight line: six cross products (MULX), doubled by an ADCX x, x chain while the\n"
-            "four squares are added by an ADOX chain; four reduction steps specialised to p on\n"
-            "the low half (SHLX/SHRX and one MULX by p3 each), the high half added; final t - p\n"
-            "by SUB/SBB and CMOVC (OpenSSL __ecp_nistz256_sqr_montx)."),
+            "Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by an\n"
+            "ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;\n"
+            "four reduction steps specialised to p on the low half (a MULX by 2^32 and a MULX\n"
+            "by p3 each), the high half added; final t - p by SUB/SBB and CMOVC (after OpenSSL\n"
+            "__ecp_nistz256_sqr_montx)."),
     Variant("a64", "aarch64", build_sqr_a64, {},
             "Straight line: six cross products (mul/umulh), doubled by adds/adcs, the squares\n"
             "added; four reduction steps (m p3 by subs/sbc), the high half added; final t - p\n"
