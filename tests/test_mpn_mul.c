@@ -30,7 +30,10 @@
  *     |a0 - a1| |b0 - b1|, a carry of the middle term lost at B^3h, an odd split, the
  *     unbalanced block loop (an >= 2 bn) adding a block at the wrong offset: balanced and
  *     unbalanced pairs around every recursion threshold, random, all ones, a0 < a1 and
- *     a0 > a1 (halves of ones and zeros), one operand zero, each variant forced.
+ *     a0 > a1 (halves of ones and zeros), one operand zero, each variant forced; with the
+ *     IFMA variant forced: pairs around its own threshold (LF_KARA_MUL_IFMA_MIN) and a longer
+ *     than its range cut into blocks (a block's product added at the wrong offset, the short
+ *     last block), bn just below and at LF_KARA_IFMA_BLOCK_BN.
  * rp must not overlap ap or bp (API), so there is no in-place test.
  */
 #include <stdlib.h>
@@ -324,7 +327,16 @@ START_TEST(test_mul_api_karatsuba)
 		{ 79, 79 }, { 80, 80 }, { 81, 81 }, { 81, 80 }, { 81, 41 }, { 100, 60 },
 		{ 127, 127 }, { 128, 128 }, { 129, 129 }, { 129, 65 }, { 129, 64 }, { 160, 81 },
 		{ 255, 255 }, { 256, 256 }, { 257, 257 }, { 257, 200 }, { 300, 41 }, { 513, 40 },
-		{ 513, 512 }, { 1000, 45 }, { 1000, 333 }, { 1031, 1031 } };
+		{ 513, 512 }, { 1000, 45 }, { 1000, 333 }, { 1031, 1031 },
+		/* the IFMA build's threshold and its blocks of a (LF_KARA_IFMA_MUL_AN limbs) */
+		{ LF_KARA_MUL_IFMA_MIN - 1, LF_KARA_MUL_IFMA_MIN - 1 },
+		{ LF_KARA_MUL_IFMA_MIN, LF_KARA_MUL_IFMA_MIN },
+		{ LF_KARA_MUL_IFMA_MIN + 1, LF_KARA_MUL_IFMA_MIN },
+		{ 2 * LF_KARA_MUL_IFMA_MIN + 1, LF_KARA_MUL_IFMA_MIN },
+		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN },
+		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN - 1 },
+		{ 2 * LF_KARA_IFMA_MUL_AN, 100 }, { 2 * LF_KARA_IFMA_MUL_AN + 1, 128 },
+		{ 300, 39 }, { 385, 17 }, { 1000, 16 } };
 	uint64_t *a = xmalloc(1031 * 8), *b = xmalloc(1031 * 8);
 	rng_t rng;
 	rng_init(&rng, t->label, 66);
