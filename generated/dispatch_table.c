@@ -291,6 +291,7 @@ static const uint8_t *const lf_poly1305_blocks_orders[] = { lf_poly1305_blocks_o
 
 static const struct lf_variant lf_mpn_mul_variants[] = {
 #if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_mpn_mul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
@@ -299,8 +300,8 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = {
 	lf_mpn_mul_order_generic,
 	lf_mpn_mul_order_sapphirerapids,

@@ -27,6 +27,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_ifma.S \

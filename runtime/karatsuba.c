@@ -24,7 +24,11 @@
  * Thresholds: LF_KARA_MIN = 40 limbs for mul and LF_KARA_SQR_MIN = 48 for sqr, measured against
  * the adx kernels on the development host (make bench, lf_mpn_mul / lf_mpn_sqr rows); with the
  * IFMA squaring kernel dispatched, squares go to Karatsuba only from LF_KARA_SQR_IFMA_MIN
- * (257) limbs, above that kernel's IFMA range.  Not
+ * (257) limbs, above that kernel's IFMA range; with the IFMA mpn_mul, products from
+ * LF_KARA_MUL_IFMA_MIN (129, the smaller operand), above its range too (Karatsuba over its
+ * halves measured 0.9x the kernel alone at 100 and 128 limbs), and below that a longer than
+ * LF_KARA_IFMA_MUL_AN (128) goes in blocks of 128 limbs when bn >= LF_KARA_IFMA_BLOCK_BN
+ * (16), so the kernel stays on its IFMA path.  Not
  * constant time (neither is the schoolbook: limb counts steer it, values do not -- but the
  * signs of a0 - a1 and b0 - b1 steer which operand is subtracted from which).  Source: A.
  * Karatsuba, Yu. Ofman, Dokl. Akad. Nauk SSSR 145 (1962); GMP mpn/generic/toom22_mul.c's
@@ -157,7 +161,7 @@ static uint64_t add_z0_z2(uint64_t *t, const uint64_t *z, size_t h, size_t zn)
 }
 
 static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
-                    uint64_t *tp);
+                    uint64_t *tp, size_t min);
 
 /* the base-case size for squares: LF_KARA_SQR_MIN, or, when the dispatched mpn_sqr is an
  * IFMA build (radix 2^52, 3-4x GMP's schoolbook up to its ifma_max <= 256 limbs, then the
@@ -193,41 +197,64 @@ static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, si
 	add_1(rp + 3 * h, 2 * n - 3 * h, c + top);
 }
 
-static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
-                    uint64_t *tp)
+/* the base-case size for products: LF_KARA_MIN, or, when the dispatched mpn_mul is an IFMA
+ * build (radix 2^52, 3-4x GMP's mpn_mul from 25 limbs up to its ifma_max = 128 limbs),
+ * LF_KARA_MUL_IFMA_MIN */
+static size_t mul_min(void)
 {
-	if (bn < LF_KARA_MIN) {
-		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+	const struct lf_kernel *k = &lf_kernel_table[LF_K_mpn_mul];
+	lf_fnptr fn = lf_dispatch_get(LF_K_mpn_mul);
+	for (size_t i = 0; i < k->count; i++)
+		if (k->variants[i].fn == fn)
+			return strncmp(k->variants[i].name, "ifma", 4) ? LF_KARA_MIN : LF_KARA_MUL_IFMA_MIN;
+	return LF_KARA_MIN;
+}
+
+/* a in blocks of blk limbs (bn <= blk <= an), each block times b added in */
+static void mul_blocks(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp,
+                       size_t bn, size_t blk, uint64_t *tp, size_t min)
+{
+	uint64_t *p = tp, *next = tp + blk + bn;
+	size_t done = blk;
+	mul_rec(rp, ap, blk, bp, bn, next, min);
+	while (done < an) {
+		size_t k = an - done < blk ? an - done : blk;
+		if (k >= bn)
+			mul_rec(p, ap + done, k, bp, bn, next, min);
+		else
+			mul_rec(p, bp, bn, ap + done, k, next, min);
+		/* rp[done, done + bn) holds the previous block's top bn limbs */
+		uint64_t c = add_n(rp + done, rp + done, p, bn);
+		memcpy(rp + done + bn, p + bn, k * sizeof *rp);
+		add_1(rp + done + bn, k, c);
+		done += k;
+	}
+}
+
+static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
+                    uint64_t *tp, size_t min)
+{
+	if (bn < min) {
+		/* the IFMA kernel sends an > its ifma_max to the scalar one: a in blocks it takes */
+		if (min != LF_KARA_MIN && an > LF_KARA_IFMA_MUL_AN && bn >= LF_KARA_IFMA_BLOCK_BN)
+			mul_blocks(rp, ap, an, bp, bn, LF_KARA_IFMA_MUL_AN, tp, min);
+		else
+			LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
 		return;
 	}
 	size_t h = (an + 1) / 2;
 	if (bn <= h) {
-		/* unbalanced: a in blocks of bn limbs, each block times b added in */
-		size_t done = 0;
-		uint64_t *blk = tp, *next = tp + 2 * bn;
-		mul_rec(rp, ap, bn, bp, bn, next);
-		done = bn;
-		while (done < an) {
-			size_t k = an - done < bn ? an - done : bn;
-			if (k >= bn)
-				mul_rec(blk, ap + done, bn, bp, bn, next);
-			else
-				mul_rec(blk, bp, bn, ap + done, k, next);
-			/* rp[done, done + bn) holds the previous block's top bn limbs */
-			uint64_t c = add_n(rp + done, rp + done, blk, bn);
-			memcpy(rp + done + bn, blk + bn, k * sizeof *rp);
-			add_1(rp + done + bn, k, c);
-			done += k;
-		}
+		/* unbalanced: a in blocks of bn limbs */
+		mul_blocks(rp, ap, an, bp, bn, bn, tp, min);
 		return;
 	}
 	size_t la = an - h, lb = bn - h;         /* a1: la limbs, b1: lb limbs (1 <= lb <= la <= h) */
 	uint64_t *da = tp, *db = tp + h, *m = tp + 2 * h, *next = tp + 4 * h;
 	int sa = abs_diff(da, ap, h, ap + h, la);
 	int sb = abs_diff(db, bp, h, bp + h, lb);
-	mul_rec(rp, ap, h, bp, h, next);                       /* z0 -> rp[0, 2h) */
-	mul_rec(rp + 2 * h, ap + h, la, bp + h, lb, next);     /* z2 -> rp[2h, an + bn) */
-	mul_rec(m, da, h, db, h, next);                        /* |a0-a1| |b0-b1|, 2h limbs */
+	mul_rec(rp, ap, h, bp, h, next, min);                  /* z0 -> rp[0, 2h) */
+	mul_rec(rp + 2 * h, ap + h, la, bp + h, lb, next, min);   /* z2 -> rp[2h, an + bn) */
+	mul_rec(m, da, h, db, h, next, min);                   /* |a0-a1| |b0-b1|, 2h limbs */
 	/* middle = z0 + z2 -/+ m = a0 b1 + a1 b0: {t, 2h} + top */
 	uint64_t *t = next;
 	uint64_t top = add_z0_z2(t, rp, h, la + lb);
@@ -241,12 +268,14 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 
 void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
 {
-	uint64_t *tp = malloc((8 * an + 512) * sizeof *tp);
+	size_t min = mul_min();
+	uint64_t *tp = bn < min && (min == LF_KARA_MIN || an <= LF_KARA_IFMA_MUL_AN)
+	               ? NULL : malloc((8 * an + 512) * sizeof *tp);
 	if (!tp) {
 		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
 		return;
 	}
-	mul_rec(rp, ap, an, bp, bn, tp);
+	mul_rec(rp, ap, an, bp, bn, tp, min);
 	free(tp);
 }
 

@@ -12,8 +12,15 @@
 #define LF_KARA_MIN 40
 #define LF_KARA_SQR_MIN 48
 #define LF_KARA_SQR_IFMA_MIN 257   /* when mpn_sqr dispatches to an IFMA build */
+#define LF_KARA_MUL_IFMA_MIN 129   /* when mpn_mul dispatches to an IFMA build */
+/* with the IFMA mpn_mul below the threshold: a longer than the kernel's IFMA range (its
+ * ifma_max) goes in blocks of this many limbs when b has at least LF_KARA_IFMA_BLOCK_BN */
+#define LF_KARA_IFMA_MUL_AN 128
+#define LF_KARA_IFMA_BLOCK_BN 16
 
-/* {rp, an+bn} = {ap,an} {bp,bn}, an >= bn >= LF_KARA_MIN; rp not overlapping the inputs */
+/* {rp, an+bn} = {ap,an} {bp,bn}, an >= bn >= 1 (below LF_KARA_MIN, or below the IFMA build's
+ * threshold, the kernel alone, a in blocks where the IFMA kernel would not take it); rp not
+ * overlapping the inputs */
 void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* {rp, 2n} = {ap,n}^2 (n >= LF_KARA_SQR_MIN: below, or below the IFMA build's threshold, the
  * kernel alone); rp not overlapping ap */

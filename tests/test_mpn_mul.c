@@ -16,6 +16,13 @@
  *     garbage: it need not be initialised);
  *   - alignment assumptions (every 8-byte offset mod 64 for all three buffers);
  *   - ap == bp (squaring through mul, allowed) read wrongly;
+ *   - the IFMA variant (radix 2^52, x86_ifma_mul.py): a shape sent to the wrong path or mishandled
+ *     at its limits (bn around ifma_min = 12, an around ifma_max = 128 in the default schedule),
+ *     a digit window or row missed or counted twice where its groups of output blocks change
+ *     size (mb = ceil(64 bn / 52) digits: 8 (G - 1) <= mb + 1) or where a ramp is skipped
+ *     (8 k0 - mb + R <= -7, 8 k0 + 1 >= ma), the carry of a lane lost across blocks and groups:
+ *     test_mul_ifma_shapes (an in 41..129 against bn from 11 to an, random, all ones, one
+ *     limb of b or a zero in a sea of ones, top limbs all ones);
  *   - bn == 0 touching memory (NULL and PROT_NONE pointers; rp between canaries unchanged);
  *   - lf_mpn_mul: the operands not swapped when an < bn, or {rp,an+bn} not zeroed when a
  *     length is 0 (every pair 0..40 x 0..40, both orders, each variant forced);
@@ -23,7 +30,10 @@
  *     |a0 - a1| |b0 - b1|, a carry of the middle term lost at B^3h, an odd split, the
  *     unbalanced block loop (an >= 2 bn) adding a block at the wrong offset: balanced and
  *     unbalanced pairs around every recursion threshold, random, all ones, a0 < a1 and
- *     a0 > a1 (halves of ones and zeros), one operand zero, each variant forced.
+ *     a0 > a1 (halves of ones and zeros), one operand zero, each variant forced; with the
+ *     IFMA variant forced: pairs around its own threshold (LF_KARA_MUL_IFMA_MIN) and a longer
+ *     than its range cut into blocks (a block's product added at the wrong offset, the short
+ *     last block), bn just below and at LF_KARA_IFMA_BLOCK_BN.
  * rp must not overlap ap or bp (API), so there is no in-place test.
  */
 #include <stdlib.h>
@@ -159,13 +169,56 @@ START_TEST(test_mul_lengths)
 }
 END_TEST
 
+/* shapes across the IFMA variant's range and its group / ramp boundaries (every variant runs
+ * them: for adx and ref they are just more long shapes) */
+START_TEST(test_mul_ifma_shapes)
+{
+	const struct tvar *t = var(_i);
+	static const size_t ans[] = { 41, 52, 53, 64, 65, 77, 91, 104, 117, 127, 128, 129 };
+	static const size_t bns[] = { 11, 12, 13, 16, 18, 19, 20, 23, 24, 25, 31, 32, 39, 40,
+		                      41, 52, 64, 65, 77, 100, 127, 128, 129 };
+	uint64_t a[129], b[129];
+	rng_t rng;
+	rng_init(&rng, t->label, 67);
+	for (size_t ai = 0; ai < NLEN(ans); ai++) {
+		for (size_t bi = 0; bi < NLEN(bns) && bns[bi] <= ans[ai]; bi++) {
+			size_t an = ans[ai], bn = bns[bi];
+			struct exec_ctx c = ctx(t, COV_LENGTH, "IFMA shapes, random");
+			fill64(a, an, PAT_RANDOM, &rng);
+			fill64(b, bn, PAT_RANDOM, &rng);
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			c.kind = COV_CARRY;
+			c.what = "IFMA shapes, all ones";
+			fill64(a, an, PAT_ONES, NULL);
+			fill64(b, bn, PAT_ONES, NULL);
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			c.what = "IFMA shapes, all ones but one limb of b or a zero";
+			b[(an * 7 + 3) % bn] = 0;
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			fill64(b, bn, PAT_ONES, NULL);
+			a[(bn * 5 + 1) % an] = 0;
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+			c.what = "IFMA shapes, top limbs all ones";
+			fill64(a, an, PAT_TOP_ONES, &rng);
+			fill64(b, bn, PAT_TOP_ONES, &rng);
+			exec_mul(&c, a, an, b, bn, 0, NULL);
+		}
+		struct exec_ctx c = ctx(t, COV_LENGTH, "IFMA shapes, ap == bp");
+		fill64(a, ans[ai], PAT_RANDOM, &rng);
+		exec_mul(&c, a, ans[ai], NULL, ans[ai], 1, NULL);
+	}
+}
+END_TEST
+
 START_TEST(test_mul_guards)
 {
 	const struct tvar *t = var(_i);
 	static const size_t pairs[][2] = { { 1, 1 }, { 2, 1 }, { 2, 2 }, { 3, 1 }, { 3, 3 },
 		                           { 5, 2 }, { 7, 7 }, { 8, 1 }, { 8, 8 }, { 9, 4 },
 		                           { 15, 15 }, { 16, 3 }, { 17, 17 }, { 31, 5 }, { 33, 32 },
-		                           { 64, 64 }, { 127, 1 }, { 129, 9 }, { 300, 79 } };
+		                           { 64, 64 }, { 127, 1 }, { 129, 9 }, { 300, 79 },
+		                           { 12, 12 }, { 40, 13 }, { 100, 11 }, { 128, 12 },
+		                           { 128, 128 }, { 129, 12 } };
 	uint64_t *a = xmalloc(300 * 8), *b = xmalloc(300 * 8);
 	rng_t rng;
 	rng_init(&rng, t->label, 63);
@@ -192,8 +245,8 @@ START_TEST(test_mul_alignment)
 {
 	const struct tvar *t = var(_i);
 	static const size_t pairs[][2] = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 5, 5 }, { 8, 3 },
-		                           { 9, 9 }, { 17, 4 }, { 33, 7 } };
-	uint64_t a[33], b[33];
+		                           { 9, 9 }, { 17, 4 }, { 33, 7 }, { 20, 13 }, { 40, 40 } };
+	uint64_t a[40], b[40];
 	rng_t rng;
 	rng_init(&rng, t->label, 64);
 	for (size_t pi = 0; pi < NLEN(pairs); pi++) {
@@ -274,7 +327,16 @@ START_TEST(test_mul_api_karatsuba)
 		{ 79, 79 }, { 80, 80 }, { 81, 81 }, { 81, 80 }, { 81, 41 }, { 100, 60 },
 		{ 127, 127 }, { 128, 128 }, { 129, 129 }, { 129, 65 }, { 129, 64 }, { 160, 81 },
 		{ 255, 255 }, { 256, 256 }, { 257, 257 }, { 257, 200 }, { 300, 41 }, { 513, 40 },
-		{ 513, 512 }, { 1000, 45 }, { 1000, 333 }, { 1031, 1031 } };
+		{ 513, 512 }, { 1000, 45 }, { 1000, 333 }, { 1031, 1031 },
+		/* the IFMA build's threshold and its blocks of a (LF_KARA_IFMA_MUL_AN limbs) */
+		{ LF_KARA_MUL_IFMA_MIN - 1, LF_KARA_MUL_IFMA_MIN - 1 },
+		{ LF_KARA_MUL_IFMA_MIN, LF_KARA_MUL_IFMA_MIN },
+		{ LF_KARA_MUL_IFMA_MIN + 1, LF_KARA_MUL_IFMA_MIN },
+		{ 2 * LF_KARA_MUL_IFMA_MIN + 1, LF_KARA_MUL_IFMA_MIN },
+		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN },
+		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN - 1 },
+		{ 2 * LF_KARA_IFMA_MUL_AN, 100 }, { 2 * LF_KARA_IFMA_MUL_AN + 1, 128 },
+		{ 300, 39 }, { 385, 17 }, { 1000, 16 } };
 	uint64_t *a = xmalloc(1031 * 8), *b = xmalloc(1031 * 8);
 	rng_t rng;
 	rng_init(&rng, t->label, 66);
@@ -325,6 +387,7 @@ Suite *suite_mpn_mul(void)
 	tcase_add_loop_test(tc, test_mul_lattice, 0, n);
 	tcase_add_loop_test(tc, test_mul_carries, 0, n);
 	tcase_add_loop_test(tc, test_mul_lengths, 0, n);
+	tcase_add_loop_test(tc, test_mul_ifma_shapes, 0, n);
 	tcase_add_loop_test(tc, test_mul_guards, 0, n);
 	tcase_add_loop_test(tc, test_mul_alignment, 0, n);
 	tcase_add_loop_test(tc, test_mul_api_pairs, 0, n);

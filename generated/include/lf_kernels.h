@@ -163,6 +163,8 @@ LF_KERNEL_DECL void lf_poly1305_blocks_a64(uint64_t *ctx, const uint8_t *m, size
 typedef void (*lf_mpn_mul_fn)(uint64_t *, const uint64_t *, size_t, const uint64_t *, size_t);
 LF_KERNEL_DECL void lf_mpn_mul_ref(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 #if defined(__x86_64__)
+/* ifma requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_mpn_mul_ifma(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_mul_adx(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 #endif

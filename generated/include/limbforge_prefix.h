@@ -254,6 +254,7 @@
 #define lf_mpn_mul_1_ref LF_PFX(lf_mpn_mul_1_ref)
 #define lf_mpn_mul_a64 LF_PFX(lf_mpn_mul_a64)
 #define lf_mpn_mul_adx LF_PFX(lf_mpn_mul_adx)
+#define lf_mpn_mul_ifma LF_PFX(lf_mpn_mul_ifma)
 #define lf_mpn_mul_ref LF_PFX(lf_mpn_mul_ref)
 #define lf_mpn_sqr LF_PFX(lf_mpn_sqr)
 #define lf_mpn_sqr_a64 LF_PFX(lf_mpn_sqr_a64)

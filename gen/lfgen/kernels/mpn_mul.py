@@ -17,7 +17,7 @@ rows are as long as possible and the row loop runs bn times.
 """
 
 from ..kernel import KernelSpec, Variant, ADX_CHAINS
-from . import a64_rows
+from . import a64_rows, x86_ifma_mul
 from .mpn_addmul_1 import PARAMS as X86_PARAMS
 
 SPEC = KernelSpec(
@@ -76,6 +76,21 @@ def build_x86(symbol, p):
     return f.finalize()
 
 
+def build_ifma(symbol, p):
+    from ..x86 import function as x86
+    from . import x86_ifma_mul
+    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
+    # bn < ifma_min (bn == 0 included) or an > ifma_max runs the scalar adx variant, reached
+    # before this function's frame is built: no register saves on that path
+    f.tail_call_outside(4, p.ifma_min, None, p.sibling("adx"))
+    f.tail_call_outside(2, None, p.ifma_max, p.sibling("adx"))
+    with f:
+        rp, ap, an, bp, bn = f.load_args()
+        x86_ifma_mul.multiply(f, rp, ap, an, bp, bn, p)
+        f.ret()
+    return f.finalize()
+
+
 def build_a64(symbol, p):
     from ..a64.function import Function
     from ..a64.insn import mem
@@ -113,6 +128,11 @@ def build_a64(symbol, p):
 
 
 VARIANTS = [
+    Variant("ifma", "x86_64", build_ifma, x86_ifma_mul.PARAMS,
+            "Radix 2^52: windows of 8 digits of a times broadcast digits of b by AVX-512 IFMA\n"
+            "into zmm accumulators, groups of output blocks (ramp in, loop, ramp out),\n"
+            "normalised and packed back to 64-bit limbs (x86_ifma_mul); bn < ifma_min or\n"
+            "an > ifma_max jump to the adx variant before the frame."),
     Variant("adx", "x86_64", build_x86, X86_PARAMS,
             "One MULX/ADCX/ADOX row per limb of b (x86_rows): a mul_1 row, then addmul_1\n"
             "rows into the partial product, each row's carry stored above it.",

@@ -153,6 +153,35 @@ def unpack_block(x, kl, src, cidx, csh, m52):
     VPANDQ(x, x, m52)
 
 
+def to_digits(f, ap, n, dst, cidx, csh, m52):
+    """Store the ceil(2n/13) blocks of 8 digits of {ap, n} (n >= 1 limbs) at dst (64-byte
+    aligned), 52 bytes of ap a block by byte-masked loads that never read past ap[n-1] (the
+    digits above the value are zero). Returns a new register: dst + 64 ceil(2n/13), the end
+    of the stored blocks."""
+    rem, pa_, pd, cnt, ones = (GeneralPurposeRegister64() for _ in range(5))
+    MOV(rem, n)
+    SHL(rem, 3)                                     # bytes of a still to read
+    MOV(pa_, ap)
+    MOV(pd, dst)
+    MOV(ones, -1)
+    kl = KRegister()
+    conv = f.new_label("conv")
+    LABEL(conv)
+    MOV(cnt, 64)
+    CMP(rem, 64)
+    CMOVB(cnt, rem)
+    BZHI(cnt, ones, cnt)
+    KMOVQ(kl, cnt)
+    x = ZMMRegister()
+    unpack_block(x, kl, [pa_], cidx, csh, m52)      # masked: never reads past ap[n-1]
+    VMOVDQA64([pd], x)
+    ADD(pa_, 52)
+    ADD(pd, 64)
+    SUB(rem, 52)
+    JG(conv)
+    return pd
+
+
 def _frame(p):
     B, U = p.blocks, p.wunroll
     qmax = -(-2 * p.ifma_max // 13)          # converted digit blocks for n = ifma_max
@@ -212,27 +241,7 @@ def _ifma(f, rp, ap, n, p):
     cidx, csh = unpack_consts(c.zero)
 
     # ---- digits: Q = ceil(2n/13) blocks of 8, from 52 bytes each -------------------------
-    rem, pa_, pd, cnt, ones = (GeneralPurposeRegister64() for _ in range(5))
-    MOV(rem, n)
-    SHL(rem, 3)                                     # bytes of a still to read
-    MOV(pa_, ap)
-    MOV(pd, base)
-    MOV(ones, -1)
-    kl = KRegister()
-    conv = f.new_label("conv")
-    LABEL(conv)
-    MOV(cnt, 64)
-    CMP(rem, 64)
-    CMOVB(cnt, rem)
-    BZHI(cnt, ones, cnt)
-    KMOVQ(kl, cnt)
-    x = ZMMRegister()
-    unpack_block(x, kl, [pa_], cidx, csh, c.m52)    # masked: never reads past ap[n-1]
-    VMOVDQA64([pd], x)
-    ADD(pa_, 52)
-    ADD(pd, 64)
-    SUB(rem, 52)
-    JG(conv)
+    pd = to_digits(f, ap, n, base, cidx, csh, c.m52)
     # zero padding: before d_0, and after the last converted block (pd)
     for j in range(1, pb // 8 + 1):
         VMOVDQA64([base - 64 * j], c.zero)
@@ -459,6 +468,15 @@ def _finish(f, c, L, H, S, cprev):
     VPADDQ(F, L, H)
     VPADDQ(F, F, F)
     VPADDQ(F, F, S)
+    return finish_block(f, c, F, cprev)
+
+
+def finish_block(f, c, F, cprev):
+    """Normalise the output block F (lanes < 2^64 - 2^52: c = F >> 52 < 2^12), with the carries
+    of cprev's lane 7 and c.cin, pack it and store 52 bytes at c.rpp (c.orem bytes left; fewer
+    for the last block); c.rpp += 52, c.orem -= 52. Uses c.m52, c.pidx, c.keven, c.kfull and
+    c.cold (the ripple and the partial store go out of line). F is clobbered. Returns this
+    block's carry vector (F >> 52), the next block's cprev."""
     cy, cs = ZMMRegister(), ZMMRegister()
     VPSRLQ(cy, F, 52)
     VPANDQ(F, F, c.m52)

@@ -337,17 +337,23 @@ class Function(consttime.Checked):
         checks that `target` is a variant of the same kernel and needs no feature this one
         lacks."""
         self._preamble.append((SYSV_ARGS[arg], lo, hi, target))
-        self._tail_targets.append(target)
+        if target not in self._tail_targets:
+            self._tail_targets.append(target)
 
     def _preamble_lines(self, wide):
         """The size dispatch as text. A function that touches YMM/ZMM promises clean upper
         state on every return, so it executes vzeroupper before jumping to a sibling too (the
         caller may have left the state dirty; the ABI test checks this)."""
         lines = []
+        if not self._preamble:
+            return lines
+        # one block between the two marker comments (tests/roundtrip.py skips it), however
+        # many tests: vzeroupper once, before the first
+        lines.append("\t/* size dispatch before the frame: other sizes run %s */"
+                     % ", ".join(self._tail_targets))
+        if wide:
+            lines.append("\tvzeroupper")
         for reg, lo, hi, target in self._preamble:
-            lines.append("\t/* size dispatch before the frame: other sizes run %s */" % target)
-            if wide:
-                lines.append("\tvzeroupper")
             r = "%" + str(reg)
             # LF_BODY: the sibling's SysV body (in the Win64 flavour not its Win64 entry: the
             # arguments are in the SysV registers by now)
@@ -355,7 +361,7 @@ class Function(consttime.Checked):
                 lines += ["\tcmpq\t$%d, %s" % (lo, r), "\tjb\tLF_BODY(%s)" % target]
             if hi is not None:
                 lines += ["\tcmpq\t$%d, %s" % (hi, r), "\tja\tLF_BODY(%s)" % target]
-            lines.append("\t/* end of size dispatch */")
+        lines.append("\t/* end of size dispatch */")
         return lines
 
     def new_label(self, name):
