@@ -19,7 +19,9 @@
 	X(c448_r56, 8, mul)     \
 	X(c448_r56, 8, square)  \
 	X(p521_r58, 9, mul)     \
-	X(p521_r58, 9, square)
+	X(p521_r58, 9, square)  \
+	X(p256_r52, 5, mul)     \
+	X(p256_r52, 5, square)
 
 /* the most limbs of any field above (buffers) */
 #define LF_TEST_FE_MAXLIMBS 9

@@ -50,10 +50,12 @@ enum lf_kernel_id {
 	LF_K_fe_c448_r56_square = 18,
 	LF_K_fe_p521_r58_mul = 19,
 	LF_K_fe_p521_r58_square = 20,
-	LF_K_fe_c25519_r51_mul_x4 = 21,
-	LF_K_x25519_ladder = 22,
-	LF_K_x448_ladder = 23,
-	LF_K_COUNT = 24
+	LF_K_fe_p256_r52_mul = 21,
+	LF_K_fe_p256_r52_square = 22,
+	LF_K_fe_c25519_r51_mul_x4 = 23,
+	LF_K_x25519_ladder = 24,
+	LF_K_x448_ladder = 25,
+	LF_K_COUNT = 26
 };
 
 
@@ -344,6 +346,22 @@ LF_KERNEL_DECL void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a);
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_p521_r58_square_a64(int64_t *r, const int64_t *a);
+#endif
+
+/* fe_p256_r52_mul: r = a * b mod p, p = 2^256 - 1 + 2^96 + 2^192 - 2^224 (P-256 field, p256_r52) */
+typedef void (*lf_fe_p256_r52_mul_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_p256_r52_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_p256_r52_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* fe_p256_r52_square: r = a^2 mod p, p = 2^256 - 1 + 2^96 + 2^192 - 2^224 (P-256 field, p256_r52) */
+typedef void (*lf_fe_p256_r52_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_p256_r52_square_ref(int64_t *r, const int64_t *a);
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_p256_r52_square_a64(int64_t *r, const int64_t *a);
 #endif
 
 /* fe_c25519_r51_mul_x4: r_l = a_l * b_l mod p for l = 0..3, p = 2^255 - 19 (four independent Curve25519 field

@@ -2,18 +2,25 @@
 x86_lower.py: an i64 value is one X register, an i128 value a pair (lo, hi).
 
     load            LDR at its first use (a value used again is kept in its register)
-    mul  x y        MUL lo, x, y; UMULH hi, x, y
-    mulc x c        MUL by c in a register (MADD for the high word of a 128-bit operand)
-    add             ADDS/ADC (ADD for 64-bit values)
-    sar  x k        EXTR lo, hi, lo, #k (+ LSR for a 128-bit result); LSR for 64 bits
+    mul  x y        MUL lo, x, y; UMULH hi, x, y (the limbs multiplied are non-negative)
+    mulc x c        MUL by c in a register; a 128-bit result: SMULH of a 64-bit x, or for a
+                    128-bit x UMULH of its low word, MADD of its high word, minus the low
+                    word when c < 0
+    shl  x k        as mulc by 2^k (LSL when the result is 64-bit)
+    add             ADDS/ADC (ADD for 64-bit values); a 64-bit operand that may be negative
+                    enters the high word as its sign (ASR #63)
+    addc x c        the same with c's two words in registers (MOVZ/MOVK)
+    sar  x k        EXTR lo, hi, lo, #k (+ LSR, or ASR if x may be negative, for a 128-bit
+                    result); LSR / ASR for 64 bits
     mask x k        AND #(2^k - 1)
-    shl  x 1        ADD x, x
     narrow          the low register
     store           STR
 
-Every value is proven non-negative (unsigned arithmetic), as for x86-64.  Premultiplied
-operands are parked in stack slots when the field has more than `park_over` limbs (the
-9-limb P-521 product would need more than the 28 allocatable registers otherwise).
+Values are two's complement in the width the generator proved for them (int64: one
+register, int128: a pair), so the negative intermediates of P-256's and P-384's folds
+(their terms are signed) are exact.  Premultiplied operands are parked in stack slots when
+the field has more than `park_over` limbs (the 9-limb P-521 product would need more than the
+28 allocatable registers otherwise).
 """
 
 from .ir import BoundError
@@ -55,9 +62,29 @@ class Lowering:
     def _const(self, c):
         if c not in self.consts:
             r = self.f.gpr("k")
-            self.f.mov(r, "#%d" % c)
+            u = c & (2**64 - 1)
+            if u < 1 << 16:
+                self.f.mov(r, "#%d" % u)
+            else:
+                self.f.movz(r, "#%d" % (u & 0xFFFF))
+                for sh in (16, 32, 48):
+                    if (u >> sh) & 0xFFFF:
+                        self.f.movk(r, "#%d, lsl #%d" % ((u >> sh) & 0xFFFF, sh))
             self.consts[c] = r
         return self.consts[c]
+
+    def _hi(self, v):
+        """v's high word as an operand of a 128-bit sum: its register, its sign (ASR #63) if
+        it is a 64-bit value that may be negative, else XZR"""
+        from ..a64.regs import XZR
+        l = self.loc[v.name]
+        if l[0] == "pair":
+            return l[2]
+        if v.lo < 0:
+            h = self.f.gpr("sx")
+            self.f.asr(h, self._reg(v), 63)
+            return h
+        return XZR
 
     def run(self):
         from ..a64.insn import mem
@@ -65,9 +92,6 @@ class Lowering:
         for idx, st in enumerate(self.stmts):
             op, d = st[0], st[1]
             a = st[2:]
-            if d is not None and d.lo < 0:
-                raise BoundError("%s %s: AArch64 lowering is unsigned, %s may be negative"
-                                 % (self.prog.field, self.prog.what, d.name))
             if op == "load":
                 self.loc[d.name] = ("mem", self.args[a[0]], 8 * a[1])
             elif op == "mul":
@@ -102,25 +126,32 @@ class Lowering:
                     k = self._const(c)
                     lo, hi = f.gpr("ml"), f.gpr("mh")
                     f.mul(lo, xr, k)
-                    f.umulh(hi, xr, k)
                     if xl[0] == "pair":
+                        f.umulh(hi, xr, k)
+                        if c < 0:                   # UMULH read k as 2^64 + c
+                            f.sub(hi, hi, xr)
                         f.madd(hi, xl[2], k, hi)
+                    else:
+                        f.smulh(hi, xr, k)          # x and c both int64
                     self.loc[d.name] = ("pair", lo, hi)
             elif op == "add":
                 self._add(d, a[0], a[1])
+            elif op == "addc":
+                self._addc(d, a[0], a[1])
             elif op == "sar":
                 x, k = a
                 xl = self.loc[x.name]
                 lo = f.gpr("s")
+                shr = f.asr if x.lo < 0 else f.lsr     # (the same for a non-negative x)
                 if xl[0] == "pair":
                     f.extr(lo, xl[2], xl[1], k)
                     if d.kind == "i128":
                         hi = f.gpr("sh")
-                        f.lsr(hi, xl[2], k)
+                        shr(hi, xl[2], k)
                         self.loc[d.name] = ("pair", lo, hi)
                         continue
                 else:
-                    f.lsr(lo, self._reg(x), k)
+                    shr(lo, self._reg(x), k)
                 self.loc[d.name] = ("reg", lo)
             elif op == "mask":
                 x, k = a
@@ -137,7 +168,6 @@ class Lowering:
                                  % (self.prog.field, self.prog.what, op))
 
     def _add(self, d, x, y):
-        from ..a64.regs import XZR
         f = self.f
         xl, yl = self.loc[x.name], self.loc[y.name]
         if xl[0] != "pair" and yl[0] == "pair":
@@ -149,10 +179,27 @@ class Lowering:
             return
         hi = f.gpr("ah")
         xlo, ylo = self._reg(x), self._reg(y)
+        xhi, yhi = self._hi(x), self._hi(y)
         f.adds(lo, xlo, ylo)
-        xhi = xl[2] if xl[0] == "pair" else XZR
-        yhi = yl[2] if yl[0] == "pair" else XZR
         f.adc(hi, xhi, yhi)
+        self.loc[d.name] = ("pair", lo, hi)
+
+    def _addc(self, d, x, c):
+        from ..a64.regs import XZR
+        f = self.f
+        if not 0 <= c < 1 << 127:
+            raise BoundError("%s %s: no AArch64 lowering for adding %d"
+                             % (self.prog.field, self.prog.what, c))
+        k = self._const(c & (2**64 - 1))
+        lo = f.gpr("al")
+        if d.kind == "i64":
+            f.add(lo, self._reg(x), k)
+            self.loc[d.name] = ("reg", lo)
+            return
+        hi = f.gpr("ah")
+        xlo, xhi = self._reg(x), self._hi(x)
+        f.adds(lo, xlo, k)
+        f.adc(hi, xhi, self._const(c >> 64) if c >> 64 else XZR)
         self.loc[d.name] = ("pair", lo, hi)
 
 

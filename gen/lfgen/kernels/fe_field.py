@@ -19,7 +19,11 @@ import types
 from ..kernel import KernelSpec, Variant
 from ..fields import bounds, desc, x86_lower, a64_lower
 
-DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58") for op in ("mul", "square")]
+# P-256's 5 x 52 products have negative intermediates (its terms are signed): a64_lower keeps
+# them in two's complement.  P-384's 7 x 56 folds after the product, and its 13 128-bit
+# columns do not fit AArch64's registers without spilling, which the lowering lacks.
+DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58", "p256_r52")
+              for op in ("mul", "square")]
 # x86-64 `mulx` only where it beats the C: the lowering (MOV RDX per product, 128-bit ADD/ADC
 # columns) measured 0.82x gcc's code for the 8-limb Curve448 and 0.90-0.97x for the 9-limb
 # P-521 products (finished limbs and premultiplied operands go through memory there), 1.02-1.10x
