@@ -44,48 +44,31 @@ typedef unsigned __int128 u128;
 
 #if defined(__x86_64__)
 /* ADC / SBB loops (INC and DEC leave CF alone); gcc's _addcarry_u64 loops round-trip CF
- * through SETC */
-static uint64_t add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
-{
-	uint64_t t, c = 0;
-	size_t i = 0;
-	if (!n)
-		return 0;
-	__asm__ volatile("clc\n"
-	                 "1:\n\t"
-	                 "movq (%[a],%[i],8), %[t]\n\t"
-	                 "adcq (%[b],%[i],8), %[t]\n\t"
-	                 "movq %[t], (%[r],%[i],8)\n\t"
-	                 "incq %[i]\n\t"
-	                 "decq %[n]\n\t"
-	                 "jnz 1b\n\t"
-	                 "adcq $0, %[c]"
-	                 : [t] "=&r"(t), [i] "+r"(i), [n] "+r"(n), [c] "+r"(c)
-	                 : [a] "r"(a), [b] "r"(b), [r] "r"(r)
-	                 : "cc", "memory");
-	return c;
-}
-
-static uint64_t sub_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
-{
-	uint64_t t, c = 0;
-	size_t i = 0;
-	if (!n)
-		return 0;
-	__asm__ volatile("clc\n"
-	                 "1:\n\t"
-	                 "movq (%[a],%[i],8), %[t]\n\t"
-	                 "sbbq (%[b],%[i],8), %[t]\n\t"
-	                 "movq %[t], (%[r],%[i],8)\n\t"
-	                 "incq %[i]\n\t"
-	                 "decq %[n]\n\t"
-	                 "jnz 1b\n\t"
-	                 "adcq $0, %[c]"
-	                 : [t] "=&r"(t), [i] "+r"(i), [n] "+r"(n), [c] "+r"(c)
-	                 : [a] "r"(a), [b] "r"(b), [r] "r"(r)
-	                 : "cc", "memory");
-	return c;
-}
+ * through SETC.  {r,n} = {a,n} op {b,n}, n >= 1; returns the carry (borrow) out. */
+#define CARRY_LOOP(name, insn)                                                              \
+	static uint64_t name(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)   \
+	{                                                                                   \
+		uint64_t t, c = 0;                                                          \
+		size_t i = 0;                                                               \
+		if (!n)                                                                     \
+			return 0;                                                           \
+		__asm__ volatile("clc\n"                                                    \
+		                 "1:\n\t"                                                    \
+		                 "movq (%[a],%[i],8), %[t]\n\t"                              \
+		                 insn " (%[b],%[i],8), %[t]\n\t"                              \
+		                 "movq %[t], (%[r],%[i],8)\n\t"                              \
+		                 "incq %[i]\n\t"                                             \
+		                 "decq %[n]\n\t"                                             \
+		                 "jnz 1b\n\t"                                                \
+		                 "adcq $0, %[c]"                                            \
+		                 : [t] "=&r"(t), [i] "+r"(i), [n] "+r"(n), [c] "+r"(c)       \
+		                 : [a] "r"(a), [b] "r"(b), [r] "r"(r)                        \
+		                 : "cc", "memory");                                         \
+		return c;                                                                   \
+	}
+CARRY_LOOP(add_n, "adcq")
+CARRY_LOOP(sub_n, "sbbq")
+#undef CARRY_LOOP
 #else
 static uint64_t add_n(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)
 {

@@ -180,7 +180,7 @@ LF_FUNC_BEGIN(lf_p256_mul_mont_adx)
 	adcq	%rbx, %r10
 	adcq	%rdx, %r9
 	adcq	$0, %rcx
-	/* t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five limbs */
+	/* t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five limbs; r = t - p unless that borrows (CMOVC) */
 	xorl	%r8d, %r8d
 	addq	%r11, %rbp
 	adcq	%r10, %r12
@@ -188,7 +188,6 @@ LF_FUNC_BEGIN(lf_p256_mul_mont_adx)
 	adcq	%rcx, %rsi
 	adcq	$0, %r8
 	movq	$18446744069414584321, %r10
-	/* r = t - p unless that borrows (CMOVC) */
 	movl	$4294967295, %r11d
 	movq	%rbp, %r9
 	movq	%r12, %rcx

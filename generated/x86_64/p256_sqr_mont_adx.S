@@ -151,7 +151,7 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx)
 	adcq	%r12, %r9
 	adcq	%rdx, %r8
 	adcq	$0, %rbx
-	/* + the high half; t < 2p in five limbs */
+	/* + the high half; t < 2p in five limbs; r = t - p unless that borrows */
 	xorl	%eax, %eax
 	addq	%rsi, %rbp
 	adcq	%r9, %r13

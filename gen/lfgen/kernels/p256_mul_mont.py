@@ -78,6 +78,22 @@ SPEC = KernelSpec(
 )
 
 
+def x86_add_window_final(acc, W, rp):
+    """t = the product's high half acc[4..7] + the reduction window W (t < 2p in five limbs),
+    then x86_final: {rp,4} = t mod p."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC
+    top = G()
+    XOR(top.as_dword, top.as_dword)
+    ADD(acc[4], W[0])
+    ADC(acc[5], W[1])
+    ADC(acc[6], W[2])
+    ADC(acc[7], W[3])
+    ADC(top, 0)
+    poly3 = G()
+    MOV(poly3, P3)
+    x86_final([acc[4], acc[5], acc[6], acc[7], top], rp, poly3)
+
+
 def x86_final(acc, rp, poly3):
     """{rp,4} = t - p if t >= p else t, t = acc[0..4] (acc[4] in {0, 1}, t < 2p): SUB/SBB, the
     borrow out of the top limb selects with CMOVC. Clobbers acc."""
@@ -143,7 +159,7 @@ def x86_row(acc, i, A, t):
 
 
 def build_mul_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, ADD, ADC, MULX, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, ADD, ADC, MULX, rdx)
     from ..x86 import function as x86
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     f.secret_independent()
@@ -176,18 +192,9 @@ def build_mul_adx(symbol, p):
             W = x86_reduce_step(W, t0, t1, t2)
         f.comment("reduction step 4: m = limb 3")
         W = x86_reduce_step(W, t0, t1, t2)
-        f.comment("t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five limbs")
-        top = G()
-        XOR(top.as_dword, top.as_dword)
-        ADD(acc[4], W[0])
-        ADC(acc[5], W[1])
-        ADC(acc[6], W[2])
-        ADC(acc[7], W[3])
-        ADC(top, 0)
-        poly3 = G()
-        MOV(poly3, P3)
-        f.comment("r = t - p unless that borrows (CMOVC)")
-        x86_final([acc[4], acc[5], acc[6], acc[7], top], rp, poly3)
+        f.comment("t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five "
+                  "limbs; r = t - p unless that borrows (CMOVC)")
+        x86_add_window_final(acc, W, rp)
         f.ret()
     return f.finalize()
 
