@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lf_dispatch.h"
+
 #define LF_KARA_MIN 40
 #define LF_KARA_SQR_MIN 48
 #define LF_KARA_SQR_IFMA_MIN 257   /* when mpn_sqr dispatches to an IFMA build */
@@ -21,9 +23,9 @@
 /* {rp, an+bn} = {ap,an} {bp,bn}, an >= bn >= 1 (below LF_KARA_MIN, or below the IFMA build's
  * threshold, the kernel alone, a in blocks where the IFMA kernel would not take it); rp not
  * overlapping the inputs */
-void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+LF_INTERNAL void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* {rp, 2n} = {ap,n}^2 (n >= LF_KARA_SQR_MIN: below, or below the IFMA build's threshold, the
  * kernel alone); rp not overlapping ap */
-void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n);
+LF_INTERNAL void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n);
 
 #endif

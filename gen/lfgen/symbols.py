@@ -1,8 +1,8 @@
 """Every external symbol of the library, for symbol prefixing (LF_PREFIX).
 
 The runtime's declarations are read from its headers -- functions and variables declared with
-LF_API (public) or LF_INTERNAL (hidden) in runtime/include/limbforge.h, runtime/lf_dispatch.h
-and runtime/lf_xdh.h
+LF_API (public) or LF_INTERNAL (hidden) in runtime/include/limbforge.h, runtime/lf_dispatch.h,
+runtime/lf_xdh.h and runtime/lf_karatsuba.h
 -- and the kernels' from the kernel list (each variant and each `ref`). The generated
 limbforge_prefix.h renames all of them when LF_PREFIX is defined, so the C side follows the same
 prefix as the assembly (LF_SYM in lf_asm.h) and two prefixed copies link into one program.
@@ -12,7 +12,7 @@ import os
 import re
 
 RUNTIME = os.path.join(os.path.dirname(__file__), "..", "..", "runtime")
-HEADERS = ("include/limbforge.h", "lf_dispatch.h", "lf_xdh.h")
+HEADERS = ("include/limbforge.h", "lf_dispatch.h", "lf_xdh.h", "lf_karatsuba.h")
 
 # `LF_API uint64_t lf_cpu_features(void);`, `LF_INTERNAL extern const struct lf_kernel
 # lf_kernel_table[LF_K_COUNT];`, `LF_INTERNAL extern void (*lf_dispatch_test_pause)(...)`
