@@ -16,7 +16,7 @@ class RuntimeSymbols(unittest.TestCase):
         for name in ("lf_cpu_features", "lf_cpu_mask", "lf_impl", "lf_impl_list",
                      "lf_impl_force", "lf_mpn_sqr", "lf_bi_mul_add", "lf_dispatch_get",
                      "lf_kernel_table", "lf_feature_names", "lf_dispatch_test_pause",
-                     "lf_x25519", "lf_xdh_ladder"):
+                     "lf_x25519", "lf_xdh_ladder", "lf_mpn_mul_kara"):
             self.assertIn(name, found)
         for not_a_symbol in ("lf_fnptr", "lf_kernel_id", "lf_variant", "lf_kernel"):
             self.assertNotIn(not_a_symbol, found)
@@ -32,8 +32,11 @@ class RuntimeSymbols(unittest.TestCase):
                         "LF_INTERNAL extern void (*lf_new_hook)(int);\n")
             with open(os.path.join(d, "lf_xdh.h"), "w") as f:
                 f.write("LF_INTERNAL void lf_new_ladder(int64_t *x);\n")
+            with open(os.path.join(d, "lf_karatsuba.h"), "w") as f:
+                f.write("LF_INTERNAL void lf_new_split(uint64_t *r, size_t n);\n")
             self.assertEqual(symbols.runtime_symbols(d),
-                             {"lf_new_thing", "lf_new_table", "lf_new_hook", "lf_new_ladder"})
+                             {"lf_new_thing", "lf_new_table", "lf_new_hook", "lf_new_ladder",
+                              "lf_new_split"})
 
     def test_every_variant_and_ref(self):
         names = symbols.all_symbols(ALL)
