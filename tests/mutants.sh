@@ -70,7 +70,7 @@ mutant p1305_reads_past_end $P 's/(uint64_t m0 = load64_le\(m\), m1 = load64_le\
 mutant p1305_no_final_reduction $A 's/uint64_t mask = \(uint64_t\)0 - \(g2 >> 2\);/uint64_t mask = 0;/' poly1305
 mutant p1305_s_carry_dropped $A 's/uint64_t t1 = h1 \+ st->s\[1\] \+ c;/uint64_t t1 = h1 + st->s[1];/' poly1305
 mutant p1305_buffer_off_by_one $A 's/if \(have < 16\) \{/if (have < 15) {/' poly1305
-mutant p1305_state_not_wiped $A 's/\twipe\(st, sizeof \*st\);\n/\tst->buflen = 0;\n/' poly1305
+mutant p1305_state_not_wiped $A 's/\tlf_wipe\(st, sizeof \*st\);\n/\tst->buflen = 0;\n/' poly1305
 mutant p1305_jdk_unreduced_input $A 's/\treduce_partial\(h\);     \/\* h2 <= 4, as the kernel wants \*\/\n//' poly1305
 mutant asm_clobbers_rbx generated/x86_64/mpn_addmul_1_adx.S 's/(LF_FUNC_BEGIN\(lf_mpn_addmul_1_adx\)\n)/$1\txorl\t%ebx, %ebx\n/' abi
 mutant asm_adc_to_add generated/x86_64/mpn_mul_1_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' mpn
