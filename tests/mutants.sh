@@ -127,8 +127,8 @@ mutant asm_x25519_ladder_a24 $FX/x25519_ladder_ifma.S 's/\$121665, /\$121666, /'
 mutant asm_x25519_ladder_carry_shift $FX/x25519_ladder_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' xdh
 mutant asm_x448_ladder_madd52lo_dropped $FX/x448_ladder_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh
 mutant asm_x448_ladder_carry_shift $FX/x448_ladder_ifma.S 's/\bvpsrlq\t\$50, /vpsrlq\t\$49, /' kat
-mutant x25519_ref_254_bits $XR 's/LF_FE_C25519_R51_LIMBS, 255, /LF_FE_C25519_R51_LIMBS, 254, /' xdh
-mutant x448_ref_u_bits_dropped $XR 's/\tlf_fe_c448_r50_encode\(b, u\);\n\tbytes_to_limbs\(uc, 9, 50, b, 56\);\n/\tmemcpy(uc, u, sizeof uc);\n/' xdh
+mutant x25519_ref_254_bits $XR 's/LF_FE_C25519_R51_LIMBS, 255, /LF_FE_C25519_R51_LIMBS, 254, /' ladder
+mutant x448_ref_u_bits_dropped $XR 's/\tlimbs_to_bytes\(b, nbytes, u, n, bits, nbytes == 32 \? p25519 : p448\);\n\tdec\(x1, b\);\n/\tmemcpy(x1, u, n * sizeof *u);\n/' ladder
 mutant x4_ref_lanes_swapped $XR 's/r\[4 \* i \+ l\] = z\[l\]\[i\];/r[4 * i + l] = z[l ^ (i == 4)][i];/' kat
 
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
