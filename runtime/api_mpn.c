@@ -38,7 +38,8 @@ void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp,
 			rp[i] = 0;
 		return;
 	}
-	/* (the second case: a too long for an IFMA kernel, cut into blocks there) */
+	/* karatsuba.c decides (by the dispatched kernel) whether to split; below these sizes it
+	 * never does */
 	if (bn >= LF_KARA_MIN || (an > LF_KARA_IFMA_MUL_AN && bn >= LF_KARA_IFMA_BLOCK_BN))
 		lf_mpn_mul_kara(rp, ap, an, bp, bn);
 	else

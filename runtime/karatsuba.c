@@ -146,19 +146,17 @@ static uint64_t add_z0_z2(uint64_t *t, const uint64_t *z, size_t h, size_t zn)
 static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
                     uint64_t *tp, size_t min);
 
-/* the base-case size for squares: LF_KARA_SQR_MIN, or, when the dispatched mpn_sqr is an
- * IFMA build (radix 2^52, 3-4x GMP's schoolbook up to its ifma_max <= 256 limbs, then the
- * scalar core), LF_KARA_SQR_IFMA_MIN: Karatsuba only above the range where that kernel beats
- * it */
-static size_t sqr_min(void)
+/* Is the dispatched build of kernel `id` an IFMA one (radix 2^52: mpn_sqr 3-4x GMP's
+ * schoolbook up to its ifma_max <= 256 limbs, mpn_mul from 25 up to its ifma_max = 128)?
+ * Karatsuba then starts only above the range where that kernel beats it. */
+static int dispatched_is_ifma(enum lf_kernel_id id)
 {
-	const struct lf_kernel *k = &lf_kernel_table[LF_K_mpn_sqr];
-	lf_fnptr fn = lf_dispatch_get(LF_K_mpn_sqr);
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	lf_fnptr fn = lf_dispatch_get(id);
 	for (size_t i = 0; i < k->count; i++)
 		if (k->variants[i].fn == fn)
-			return strncmp(k->variants[i].name, "ifma", 4) ? LF_KARA_SQR_MIN
-			                                              : LF_KARA_SQR_IFMA_MIN;
-	return LF_KARA_SQR_MIN;
+			return strncmp(k->variants[i].name, "ifma", 4) == 0;
+	return 0;
 }
 
 static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, size_t min)
@@ -178,19 +176,6 @@ static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, si
 	top -= sub_n(t, t, m, 2 * h);
 	uint64_t c = add_n(rp + h, rp + h, t, 2 * h);
 	add_1(rp + 3 * h, 2 * n - 3 * h, c + top);
-}
-
-/* the base-case size for products: LF_KARA_MIN, or, when the dispatched mpn_mul is an IFMA
- * build (radix 2^52, 3-4x GMP's mpn_mul from 25 limbs up to its ifma_max = 128 limbs),
- * LF_KARA_MUL_IFMA_MIN */
-static size_t mul_min(void)
-{
-	const struct lf_kernel *k = &lf_kernel_table[LF_K_mpn_mul];
-	lf_fnptr fn = lf_dispatch_get(LF_K_mpn_mul);
-	for (size_t i = 0; i < k->count; i++)
-		if (k->variants[i].fn == fn)
-			return strncmp(k->variants[i].name, "ifma", 4) ? LF_KARA_MIN : LF_KARA_MUL_IFMA_MIN;
-	return LF_KARA_MIN;
 }
 
 /* a in blocks of blk limbs (bn <= blk <= an), each block times b added in */
@@ -219,7 +204,8 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 {
 	if (bn < min) {
 		/* the IFMA kernel sends an > its ifma_max to the scalar one: a in blocks it takes */
-		if (min != LF_KARA_MIN && an > LF_KARA_IFMA_MUL_AN && bn >= LF_KARA_IFMA_BLOCK_BN)
+		if (min == LF_KARA_MUL_IFMA_MIN && an > LF_KARA_IFMA_MUL_AN &&
+		    bn >= LF_KARA_IFMA_BLOCK_BN)
 			mul_blocks(rp, ap, an, bp, bn, LF_KARA_IFMA_MUL_AN, tp, min);
 		else
 			LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
@@ -251,8 +237,9 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 
 void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
 {
-	size_t min = mul_min();
-	uint64_t *tp = bn < min && (min == LF_KARA_MIN || an <= LF_KARA_IFMA_MUL_AN)
+	size_t min = dispatched_is_ifma(LF_K_mpn_mul) ? LF_KARA_MUL_IFMA_MIN : LF_KARA_MIN;
+	uint64_t *tp = bn < min && (min == LF_KARA_MIN || an <= LF_KARA_IFMA_MUL_AN ||
+	                            bn < LF_KARA_IFMA_BLOCK_BN)
 	               ? NULL : malloc((8 * an + 512) * sizeof *tp);
 	if (!tp) {
 		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
@@ -264,7 +251,7 @@ void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t
 
 void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n)
 {
-	size_t min = sqr_min();
+	size_t min = dispatched_is_ifma(LF_K_mpn_sqr) ? LF_KARA_SQR_IFMA_MIN : LF_KARA_SQR_MIN;
 	uint64_t *tp = n < min ? NULL : malloc((8 * n + 512) * sizeof *tp);
 	if (!tp) {
 		LF_CALL(mpn_sqr)(rp, ap, n);

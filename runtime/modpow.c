@@ -21,8 +21,9 @@
  *     size as OpenSSL's BN_window_bits_for_ctime_exponent_size), a table of b^0..b^(2^w-1),
  *     each entry fetched by reading the whole table under masks (two limbs at a time, the OR
  *     kept in registers over the entries: gather()); squarings and multiplications in a
- *     fixed sequence, the accumulator and the scratch trading places instead of a copy.  Nothing branches on or is addressed by base or
- *     exp (the Montgomery kernels are constant time; the modulus is public).
+ *     fixed sequence, the accumulator and the scratch trading places instead of a copy.
+ *     Nothing branches on or is addressed by base or exp (the Montgomery kernels are
+ *     constant time; the modulus is public).
  */
 #include <stdlib.h>
 #include <string.h>
