@@ -327,7 +327,6 @@ def _small(k, rp, bp, s_n0inv, s_ap, s_np, s_rp, s_bp, masked):
 
 def build_ifma(symbol, p):
     from ..x86 import function as x86
-    from . import x86_ifma_mont
     f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
     # n outside [ifma_min, ifma_max] (n == 0 included) runs the adx variant, reached before
     # this function's frame is built

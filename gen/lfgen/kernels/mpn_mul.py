@@ -78,7 +78,6 @@ def build_x86(symbol, p):
 
 def build_ifma(symbol, p):
     from ..x86 import function as x86
-    from . import x86_ifma_mul
     f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
     # bn < ifma_min (bn == 0 included) or an > ifma_max runs the scalar adx variant, reached
     # before this function's frame is built: no register saves on that path
