@@ -12,9 +12,9 @@
  *    field elements of 8 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
  *    a, b: limbs within M = (1 + 41) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x2a00000000000a56]; limb 1 [0, 0x2a000000000d90e0]; limbs 2-3 [0, 0x29ffffffffffffd6]; limb 4 [0, 0x2a00000000000a56]; limb 5 [0, 0x2a000000000d90e0]; limbs 6-7 [0, 0x29ffffffffffffd6]
+ *      limb 0 [0, 0x2a00000000000a56]; limb 1 [0, 0x2a000000000d90e0]; limbs 2-3 [0, 0x29ffffffffffffd6]; limb 4 [0, 0x2a00000000000a56]; limb 5 [0, 0x2a00000000169c20]; limbs 6-7 [0, 0x29ffffffffffffd6]
  *    Then r has limbs within
- *      limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000052b0]; limbs 6-7 [0, 0xffffffffffffff]
+ *      limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000089d0]; limbs 6-7 [0, 0xffffffffffffff]
  *    (R, what products return, is in generated/fields/c448_r56.c).  r may alias a and/or b.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
@@ -30,617 +30,533 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c448_r56_mul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: no stack frame; no callee-saved register is used
- * 605 instructions.
+ * Frame: saves and restores callee-saved x19, x20
+ * 517 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_c448_r56_mul_a64)
-	sub	sp, sp, #32
-	.cfi_def_cfa_offset 32
-	ldr	x3, [x1]
-	ldr	x4, [x2]
+	stp	x19, x20, [sp, #-48]!
+	.cfi_def_cfa_offset 48
+	.cfi_offset x19, -48
+	.cfi_offset x20, -40
+	ldr	x3, [x1, #40]
+	ldr	x4, [x2, #56]
 	mul	x5, x3, x4
 	umulh	x3, x3, x4
-	ldr	x4, [x1, #8]
-	ldr	x6, [x2, #56]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #16]
-	ldr	x6, [x2, #48]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #24]
-	ldr	x6, [x2, #40]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #32]
-	ldr	x6, [x2, #32]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
+	ldr	x4, [x2, #56]
+	mov	x6, #2
+	mul	x4, x4, x6
+	str	x4, [sp, #16]
 	ldr	x4, [x1, #40]
-	ldr	x6, [x2, #24]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #40]
-	ldr	x6, [x2, #56]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #48]
-	ldr	x6, [x2, #16]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #48]
-	ldr	x6, [x2, #48]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #56]
-	ldr	x6, [x2, #8]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1, #56]
-	ldr	x6, [x2, #40]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	adds	x5, x5, x7
-	adc	x3, x3, x4
-	ldr	x4, [x1]
-	ldr	x6, [x2, #8]
-	mul	x7, x4, x6
-	umulh	x4, x4, x6
-	ldr	x6, [x1, #8]
-	ldr	x8, [x2]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
+	ldr	x7, [sp, #16]
+	mul	x8, x4, x7
+	umulh	x4, x4, x7
+	ldr	x7, [x1, #48]
+	ldr	x9, [x2, #48]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x5, x5, x10
+	adc	x3, x3, x7
+	ldr	x7, [x2, #48]
+	mul	x7, x7, x6
+	str	x7, [sp, #24]
+	ldr	x7, [x1, #48]
+	ldr	x9, [sp, #24]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x4, x4, x7
+	ldr	x7, [x1, #56]
+	ldr	x9, [x2, #40]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x5, x5, x10
+	adc	x3, x3, x7
+	ldr	x7, [x2, #40]
+	mul	x6, x7, x6
+	str	x6, [sp, #32]
+	ldr	x6, [x1, #56]
+	ldr	x7, [sp, #32]
+	mul	x9, x6, x7
+	umulh	x6, x6, x7
+	adds	x7, x8, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #16]
+	ldr	x6, [x1, #8]
 	ldr	x8, [x2, #56]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
 	adds	x7, x7, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #24]
+	ldr	x6, [x1, #16]
 	ldr	x8, [x2, #48]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
 	adds	x7, x7, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #32]
+	ldr	x6, [x1, #24]
 	ldr	x8, [x2, #40]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #32]
+	ldr	x8, [x2, #32]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
 	adds	x7, x7, x9
 	adc	x4, x4, x6
 	ldr	x6, [x1, #40]
+	ldr	x8, [x2, #24]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #48]
+	ldr	x8, [x2, #16]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #56]
+	ldr	x8, [x2, #8]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1]
 	ldr	x8, [x2, #32]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #48]
+	ldr	x6, [x1, #8]
 	ldr	x8, [x2, #24]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #48]
-	ldr	x8, [x2, #56]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #56]
+	ldr	x6, [x1, #16]
 	ldr	x8, [x2, #16]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #56]
-	ldr	x8, [x2, #48]
+	ldr	x6, [x1, #24]
+	ldr	x8, [x2, #8]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
 	adc	x4, x4, x6
+	ldr	x6, [x1, #32]
+	ldr	x8, [x2]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1]
+	ldr	x8, [x2]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x5, x5, x9
+	adc	x3, x3, x6
 	extr	x6, x3, x5, #56
 	lsr	x3, x3, #56
 	and	x5, x5, #72057594037927935
-	adds	x6, x7, x6
-	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x7, [x2, #16]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	ldr	x7, [x1, #8]
-	ldr	x9, [x2, #8]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #16]
-	ldr	x9, [x2]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #24]
-	ldr	x9, [x2, #56]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #32]
-	ldr	x9, [x2, #48]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #40]
-	ldr	x9, [x2, #40]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #48]
-	ldr	x9, [x2, #32]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #56]
-	ldr	x9, [x2, #24]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #56]
-	ldr	x9, [x2, #56]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	extr	x7, x3, x6, #56
-	lsr	x3, x3, #56
-	and	x6, x6, #72057594037927935
-	adds	x7, x8, x7
-	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x8, [x2, #24]
-	mul	x9, x4, x8
-	umulh	x4, x4, x8
-	ldr	x8, [x1, #8]
-	ldr	x10, [x2, #16]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #16]
-	ldr	x10, [x2, #8]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #24]
-	ldr	x10, [x2]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #32]
-	ldr	x10, [x2, #56]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #40]
-	ldr	x10, [x2, #48]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #48]
-	ldr	x10, [x2, #40]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #56]
-	ldr	x10, [x2, #32]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	extr	x8, x3, x7, #56
-	lsr	x3, x3, #56
+	extr	x8, x4, x7, #56
+	lsr	x4, x4, #56
 	and	x7, x7, #72057594037927935
-	adds	x8, x9, x8
-	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x9, [x2, #32]
-	mul	x10, x4, x9
-	umulh	x4, x4, x9
-	ldr	x9, [x1, #8]
-	ldr	x11, [x2, #24]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #8]
-	ldr	x11, [x2, #56]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #16]
-	ldr	x11, [x2, #16]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #16]
-	ldr	x11, [x2, #48]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #24]
-	ldr	x11, [x2, #8]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #24]
-	ldr	x11, [x2, #40]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #32]
-	ldr	x11, [x2]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #32]
-	ldr	x11, [x2, #32]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x1, #40]
-	ldr	x11, [x2, #24]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	ldr	x9, [x2, #56]
-	mov	x11, #2
-	mul	x9, x9, x11
-	str	x9, [sp]
-	ldr	x9, [x1, #40]
-	ldr	x12, [sp]
-	mul	x13, x9, x12
-	umulh	x9, x9, x12
-	adds	x10, x10, x13
-	adc	x4, x4, x9
 	ldr	x9, [x1, #48]
-	ldr	x12, [x2, #16]
-	mul	x13, x9, x12
-	umulh	x9, x9, x12
-	adds	x10, x10, x13
-	adc	x4, x4, x9
-	ldr	x9, [x2, #48]
-	mul	x9, x9, x11
-	str	x9, [sp, #8]
-	ldr	x9, [x1, #48]
-	ldr	x12, [sp, #8]
-	mul	x13, x9, x12
-	umulh	x9, x9, x12
-	adds	x10, x10, x13
-	adc	x4, x4, x9
-	ldr	x9, [x1, #56]
-	ldr	x12, [x2, #8]
-	mul	x13, x9, x12
-	umulh	x9, x9, x12
-	adds	x10, x10, x13
-	adc	x4, x4, x9
-	ldr	x9, [x2, #40]
-	mul	x9, x9, x11
-	str	x9, [sp, #16]
-	ldr	x9, [x1, #56]
-	ldr	x11, [sp, #16]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x4, x4, x9
-	extr	x9, x3, x8, #56
-	lsr	x3, x3, #56
-	and	x8, x8, #72057594037927935
-	adds	x9, x10, x9
-	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x10, [x2, #40]
-	mul	x11, x4, x10
-	umulh	x4, x4, x10
-	ldr	x10, [x1, #8]
-	ldr	x12, [x2, #32]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #16]
-	ldr	x12, [x2, #24]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #16]
-	ldr	x12, [x2, #56]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #24]
-	ldr	x12, [x2, #16]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #24]
-	ldr	x12, [x2, #48]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #32]
-	ldr	x12, [x2, #8]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #32]
-	ldr	x12, [x2, #40]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #40]
-	ldr	x12, [x2]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #40]
-	ldr	x12, [x2, #32]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
+	ldr	x10, [x2, #56]
+	mul	x11, x9, x10
+	umulh	x9, x9, x10
 	ldr	x10, [x1, #48]
-	ldr	x12, [x2, #24]
+	ldr	x12, [sp, #16]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #48]
-	ldr	x12, [sp]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #56]
-	ldr	x12, [x2, #16]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #56]
-	ldr	x12, [sp, #8]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	extr	x10, x3, x9, #56
-	lsr	x3, x3, #56
-	and	x9, x9, #72057594037927935
-	adds	x10, x11, x10
-	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x11, [x2, #48]
-	mul	x12, x4, x11
-	umulh	x4, x4, x11
-	ldr	x11, [x1, #8]
-	ldr	x13, [x2, #40]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #16]
-	ldr	x13, [x2, #32]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #24]
-	ldr	x13, [x2, #24]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #24]
-	ldr	x13, [x2, #56]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #32]
-	ldr	x13, [x2, #16]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #32]
-	ldr	x13, [x2, #48]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #40]
-	ldr	x13, [x2, #8]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #40]
-	ldr	x13, [x2, #40]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #48]
-	ldr	x13, [x2]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #48]
-	ldr	x13, [x2, #32]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #56]
-	ldr	x13, [x2, #24]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #56]
-	ldr	x13, [sp]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	extr	x11, x3, x10, #56
-	lsr	x3, x3, #56
-	and	x10, x10, #72057594037927935
-	adds	x11, x12, x11
-	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x12, [x2, #56]
-	mul	x13, x4, x12
-	umulh	x4, x4, x12
-	ldr	x12, [x1, #8]
+	ldr	x12, [x1, #56]
 	ldr	x14, [x2, #48]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	ldr	x12, [x1, #56]
+	ldr	x14, [sp, #24]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
+	adc	x10, x10, x12
 	ldr	x12, [x1, #16]
+	ldr	x14, [x2, #56]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x13, x13, x15
+	adc	x10, x10, x12
+	ldr	x12, [x1, #24]
+	ldr	x14, [x2, #48]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x13, x13, x15
+	adc	x10, x10, x12
+	ldr	x12, [x1, #32]
+	ldr	x14, [x2, #40]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x13, x13, x15
+	adc	x10, x10, x12
+	ldr	x12, [x1, #40]
+	ldr	x14, [x2, #32]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x13, x13, x15
+	adc	x10, x10, x12
+	ldr	x12, [x1, #48]
+	ldr	x14, [x2, #24]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x13, x13, x15
+	adc	x10, x10, x12
+	ldr	x12, [x1, #56]
+	ldr	x14, [x2, #16]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x13, x13, x15
+	adc	x10, x10, x12
+	ldr	x12, [x1]
 	ldr	x14, [x2, #40]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #24]
+	adc	x10, x10, x12
+	ldr	x12, [x1, #8]
 	ldr	x14, [x2, #32]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #32]
+	adc	x10, x10, x12
+	ldr	x12, [x1, #16]
 	ldr	x14, [x2, #24]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #32]
-	ldr	x14, [x2, #56]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #40]
+	adc	x10, x10, x12
+	ldr	x12, [x1, #24]
 	ldr	x14, [x2, #16]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #40]
-	ldr	x14, [x2, #48]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #48]
+	adc	x10, x10, x12
+	ldr	x12, [x1, #32]
 	ldr	x14, [x2, #8]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #48]
-	ldr	x14, [x2, #40]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #56]
+	adc	x10, x10, x12
+	ldr	x12, [x1, #40]
 	ldr	x14, [x2]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x1, [x1, #56]
-	ldr	x2, [x2, #32]
-	mul	x12, x1, x2
-	umulh	x1, x1, x2
-	adds	x2, x13, x12
-	adc	x1, x4, x1
-	extr	x4, x3, x11, #56
+	adc	x10, x10, x12
+	ldr	x12, [x1]
+	ldr	x14, [x2, #8]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	ldr	x12, [x1, #8]
+	ldr	x14, [x2]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x11, x11, x15
+	adc	x9, x9, x12
+	adds	x6, x11, x6
+	adc	x3, x9, x3
+	adds	x8, x13, x8
+	adc	x4, x10, x4
+	extr	x9, x3, x6, #56
 	lsr	x3, x3, #56
-	and	x11, x11, #72057594037927935
-	adds	x2, x2, x4
+	and	x6, x6, #72057594037927935
+	extr	x10, x4, x8, #56
+	lsr	x4, x4, #56
+	and	x8, x8, #72057594037927935
+	ldr	x11, [x1, #56]
+	ldr	x12, [x2, #56]
+	mul	x13, x11, x12
+	umulh	x11, x11, x12
+	ldr	x12, [x1, #56]
+	ldr	x14, [sp, #16]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	ldr	x14, [x1, #24]
+	ldr	x16, [x2, #56]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #32]
+	ldr	x16, [x2, #48]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #40]
+	ldr	x16, [x2, #40]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #48]
+	ldr	x16, [x2, #32]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #56]
+	ldr	x16, [x2, #24]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1]
+	ldr	x16, [x2, #48]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #8]
+	ldr	x16, [x2, #40]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #16]
+	ldr	x16, [x2, #32]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #24]
+	ldr	x16, [x2, #24]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #32]
+	ldr	x16, [x2, #16]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #40]
+	ldr	x16, [x2, #8]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1, #48]
+	ldr	x16, [x2]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x15, x15, x17
+	adc	x12, x12, x14
+	ldr	x14, [x1]
+	ldr	x16, [x2, #16]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	ldr	x14, [x1, #8]
+	ldr	x16, [x2, #8]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	ldr	x14, [x1, #16]
+	ldr	x16, [x2]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x13, x13, x17
+	adc	x11, x11, x14
+	adds	x9, x13, x9
+	adc	x3, x11, x3
+	adds	x10, x15, x10
+	adc	x4, x12, x4
+	extr	x11, x3, x9, #56
+	lsr	x3, x3, #56
+	and	x9, x9, #72057594037927935
+	extr	x12, x4, x10, #56
+	lsr	x4, x4, #56
+	and	x10, x10, #72057594037927935
+	ldr	x13, [x1, #32]
+	ldr	x14, [x2, #56]
+	mul	x15, x13, x14
+	umulh	x13, x13, x14
+	ldr	x14, [x1, #40]
+	ldr	x16, [x2, #48]
+	mul	x17, x14, x16
+	umulh	x14, x14, x16
+	adds	x16, x15, x17
+	adc	x19, x13, x14
+	adds	x15, x15, x17
+	adc	x13, x13, x14
+	ldr	x14, [x1, #48]
+	ldr	x17, [x2, #40]
+	mul	x20, x14, x17
+	umulh	x14, x14, x17
+	adds	x16, x16, x20
+	adc	x17, x19, x14
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #56]
+	ldr	x19, [x2, #32]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x16, x16, x20
+	adc	x17, x17, x14
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1]
+	ldr	x19, [x2, #56]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #8]
+	ldr	x19, [x2, #48]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #16]
+	ldr	x19, [x2, #40]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #24]
+	ldr	x19, [x2, #32]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #32]
+	ldr	x19, [x2, #24]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #40]
+	ldr	x19, [x2, #16]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #48]
+	ldr	x19, [x2, #8]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1, #56]
+	ldr	x19, [x2]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x15, x15, x20
+	adc	x13, x13, x14
+	ldr	x14, [x1]
+	ldr	x19, [x2, #24]
+	mul	x20, x14, x19
+	umulh	x14, x14, x19
+	adds	x16, x16, x20
+	adc	x14, x17, x14
+	ldr	x17, [x1, #8]
+	ldr	x19, [x2, #16]
+	mul	x20, x17, x19
+	umulh	x17, x17, x19
+	adds	x16, x16, x20
+	adc	x14, x14, x17
+	ldr	x17, [x1, #16]
+	ldr	x19, [x2, #8]
+	mul	x20, x17, x19
+	umulh	x17, x17, x19
+	adds	x16, x16, x20
+	adc	x14, x14, x17
+	ldr	x1, [x1, #24]
+	ldr	x2, [x2]
+	mul	x17, x1, x2
+	umulh	x1, x1, x2
+	adds	x2, x16, x17
+	adc	x1, x14, x1
+	adds	x2, x2, x11
 	adc	x1, x1, x3
-	extr	x3, x1, x2, #56
+	adds	x3, x15, x12
+	adc	x4, x13, x4
+	extr	x11, x1, x2, #56
 	lsr	x1, x1, #56
 	and	x2, x2, #72057594037927935
-	adds	x4, x3, x5
-	adc	x5, x1, xzr
-	adds	x3, x3, x9
+	adds	x7, x11, x7
 	adc	x1, x1, xzr
-	extr	x5, x5, x4, #56
-	and	x4, x4, #72057594037927935
-	add	x5, x6, x5
-	extr	x1, x1, x3, #56
+	extr	x11, x4, x3, #56
+	lsr	x4, x4, #56
 	and	x3, x3, #72057594037927935
-	add	x1, x10, x1
-	str	x4, [x0]
-	str	x5, [x0, #8]
-	str	x7, [x0, #16]
-	str	x8, [x0, #24]
-	str	x3, [x0, #32]
+	adds	x5, x11, x5
+	adc	x12, x4, xzr
+	adds	x7, x7, x11
+	adc	x1, x1, x4
+	extr	x4, x12, x5, #56
+	and	x5, x5, #72057594037927935
+	add	x4, x6, x4
+	extr	x1, x1, x7, #56
+	and	x6, x7, #72057594037927935
+	add	x1, x8, x1
+	str	x5, [x0]
+	str	x4, [x0, #8]
+	str	x9, [x0, #16]
+	str	x2, [x0, #24]
+	str	x6, [x0, #32]
 	str	x1, [x0, #40]
-	str	x11, [x0, #48]
-	str	x2, [x0, #56]
-	add	sp, sp, #32
+	str	x10, [x0, #48]
+	str	x3, [x0, #56]
+	ldp	x19, x20, [sp], #48
+	.cfi_restore x19
+	.cfi_restore x20
 	.cfi_def_cfa_offset 0
 	ret
 LF_FUNC_END(lf_fe_c448_r56_mul_a64)

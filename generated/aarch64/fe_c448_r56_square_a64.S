@@ -12,9 +12,9 @@
  *    field elements of 8 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
  *    a: limbs within M = (1 + 41) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x2a00000000000a56]; limb 1 [0, 0x2a000000000d90e0]; limbs 2-3 [0, 0x29ffffffffffffd6]; limb 4 [0, 0x2a00000000000a56]; limb 5 [0, 0x2a000000000d90e0]; limbs 6-7 [0, 0x29ffffffffffffd6]
+ *      limb 0 [0, 0x2a00000000000a56]; limb 1 [0, 0x2a000000000d90e0]; limbs 2-3 [0, 0x29ffffffffffffd6]; limb 4 [0, 0x2a00000000000a56]; limb 5 [0, 0x2a00000000169c20]; limbs 6-7 [0, 0x29ffffffffffffd6]
  *    Then r has limbs within
- *      limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000052b0]; limbs 6-7 [0, 0xffffffffffffff]
+ *      limb 0 [0, 0xffffffffffffff]; limb 1 [0, 0x1000000000052b0]; limbs 2-4 [0, 0xffffffffffffff]; limb 5 [0, 0x1000000000089d0]; limbs 6-7 [0, 0xffffffffffffff]
  *    (R, what products return, is in generated/fields/c448_r56.c).  r may alias a.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
@@ -30,395 +30,349 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c448_r56_square.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: no stack frame; no callee-saved register is used
- * 383 instructions.
+ * Frame: saves and restores callee-saved x19
+ * 335 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_c448_r56_square_a64)
-	sub	sp, sp, #80
+	str	x19, [sp, #-80]!
 	.cfi_def_cfa_offset 80
+	.cfi_offset x19, -80
 	ldr	x2, [x1]
-	lsl	x2, x2, #1
-	str	x2, [sp]
-	ldr	x2, [x1, #8]
 	lsl	x2, x2, #1
 	str	x2, [sp, #8]
-	ldr	x2, [x1, #16]
+	ldr	x2, [x1, #8]
 	lsl	x2, x2, #1
 	str	x2, [sp, #16]
-	ldr	x2, [x1, #24]
+	ldr	x2, [x1, #16]
 	lsl	x2, x2, #1
 	str	x2, [sp, #24]
-	ldr	x2, [x1, #32]
+	ldr	x2, [x1, #24]
 	lsl	x2, x2, #1
 	str	x2, [sp, #32]
-	ldr	x2, [x1, #40]
+	ldr	x2, [x1, #32]
 	lsl	x2, x2, #1
 	str	x2, [sp, #40]
-	ldr	x2, [x1, #48]
+	ldr	x2, [x1, #40]
 	lsl	x2, x2, #1
 	str	x2, [sp, #48]
-	ldr	x2, [x1]
-	ldr	x3, [x1]
+	ldr	x2, [x1, #48]
+	lsl	x2, x2, #1
+	str	x2, [sp, #56]
+	ldr	x2, [sp, #48]
+	ldr	x3, [x1, #56]
 	mul	x4, x2, x3
 	umulh	x2, x2, x3
-	ldr	x3, [sp, #8]
-	ldr	x5, [x1, #56]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
-	adds	x4, x4, x6
-	adc	x2, x2, x3
-	ldr	x3, [sp, #16]
+	ldr	x3, [x1, #56]
+	mov	x5, #2
+	mul	x3, x3, x5
+	str	x3, [sp, #64]
+	ldr	x3, [sp, #48]
+	ldr	x6, [sp, #64]
+	mul	x7, x3, x6
+	umulh	x3, x3, x6
+	ldr	x6, [x1, #48]
+	ldr	x8, [x1, #48]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x4, x4, x9
+	adc	x2, x2, x6
+	ldr	x6, [x1, #48]
+	mul	x5, x6, x5
+	str	x5, [sp, #72]
 	ldr	x5, [x1, #48]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
-	adds	x4, x4, x6
-	adc	x2, x2, x3
-	ldr	x3, [sp, #24]
-	ldr	x5, [x1, #40]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
-	adds	x4, x4, x6
-	adc	x2, x2, x3
-	ldr	x3, [x1, #32]
-	ldr	x5, [x1, #32]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
-	adds	x4, x4, x6
-	adc	x2, x2, x3
-	ldr	x3, [sp, #40]
-	ldr	x5, [x1, #56]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
-	adds	x4, x4, x6
-	adc	x2, x2, x3
-	ldr	x3, [x1, #48]
-	ldr	x5, [x1, #48]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
-	adds	x4, x4, x6
-	adc	x2, x2, x3
-	ldr	x3, [sp]
-	ldr	x5, [x1, #8]
-	mul	x6, x3, x5
-	umulh	x3, x3, x5
+	ldr	x6, [sp, #72]
+	mul	x8, x5, x6
+	umulh	x5, x5, x6
+	adds	x6, x7, x8
+	adc	x3, x3, x5
 	ldr	x5, [sp, #16]
 	ldr	x7, [x1, #56]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
+	adds	x4, x4, x8
+	adc	x2, x2, x5
 	adds	x6, x6, x8
 	adc	x3, x3, x5
 	ldr	x5, [sp, #24]
 	ldr	x7, [x1, #48]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
+	adds	x4, x4, x8
+	adc	x2, x2, x5
 	adds	x6, x6, x8
 	adc	x3, x3, x5
 	ldr	x5, [sp, #32]
 	ldr	x7, [x1, #40]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
+	adds	x4, x4, x8
+	adc	x2, x2, x5
 	adds	x6, x6, x8
 	adc	x3, x3, x5
-	ldr	x5, [sp, #48]
-	ldr	x7, [x1, #56]
+	ldr	x5, [x1, #32]
+	ldr	x7, [x1, #32]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x4, x4, x8
+	adc	x2, x2, x5
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [sp, #8]
+	ldr	x7, [x1, #32]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
 	adds	x6, x6, x8
 	adc	x3, x3, x5
+	ldr	x5, [sp, #16]
+	ldr	x7, [x1, #24]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x1, #16]
+	ldr	x7, [x1, #16]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x1]
+	ldr	x7, [x1]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x4, x4, x8
+	adc	x2, x2, x5
 	extr	x5, x2, x4, #56
 	lsr	x2, x2, #56
 	and	x4, x4, #72057594037927935
-	adds	x5, x6, x5
-	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x6, [x1, #16]
-	mul	x7, x3, x6
-	umulh	x3, x3, x6
-	ldr	x6, [x1, #8]
-	ldr	x8, [x1, #8]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	ldr	x6, [sp, #24]
-	ldr	x8, [x1, #56]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	ldr	x6, [sp, #32]
-	ldr	x8, [x1, #48]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	ldr	x6, [x1, #40]
-	ldr	x8, [x1, #40]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	ldr	x6, [x1, #56]
-	ldr	x8, [x1, #56]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	extr	x6, x2, x5, #56
-	lsr	x2, x2, #56
-	and	x5, x5, #72057594037927935
-	adds	x6, x7, x6
-	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x7, [x1, #24]
-	mul	x8, x3, x7
-	umulh	x3, x3, x7
-	ldr	x7, [sp, #8]
-	ldr	x9, [x1, #16]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x3, x3, x7
-	ldr	x7, [sp, #32]
-	ldr	x9, [x1, #56]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x3, x3, x7
-	ldr	x7, [sp, #40]
-	ldr	x9, [x1, #48]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x3, x3, x7
-	extr	x7, x2, x6, #56
-	lsr	x2, x2, #56
+	extr	x7, x3, x6, #56
+	lsr	x3, x3, #56
 	and	x6, x6, #72057594037927935
-	adds	x7, x8, x7
-	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x8, [x1, #32]
-	mul	x9, x3, x8
-	umulh	x3, x3, x8
-	ldr	x8, [sp, #8]
-	ldr	x10, [x1, #24]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	ldr	x8, [sp, #8]
-	ldr	x10, [x1, #56]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	ldr	x8, [x1, #16]
-	ldr	x10, [x1, #16]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	ldr	x8, [sp, #16]
-	ldr	x10, [x1, #48]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	ldr	x8, [sp, #24]
-	ldr	x10, [x1, #40]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	ldr	x8, [x1, #32]
-	ldr	x10, [x1, #32]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	ldr	x8, [x1, #56]
-	mov	x10, #2
-	mul	x8, x8, x10
-	str	x8, [sp, #56]
-	ldr	x8, [sp, #40]
-	ldr	x11, [sp, #56]
-	mul	x12, x8, x11
-	umulh	x8, x8, x11
-	adds	x9, x9, x12
-	adc	x3, x3, x8
-	ldr	x8, [x1, #48]
-	mul	x8, x8, x10
-	str	x8, [sp, #64]
-	ldr	x8, [x1, #48]
-	ldr	x10, [sp, #64]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x3, x3, x8
-	extr	x8, x2, x7, #56
-	lsr	x2, x2, #56
-	and	x7, x7, #72057594037927935
-	adds	x8, x9, x8
-	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x9, [x1, #40]
-	mul	x10, x3, x9
-	umulh	x3, x3, x9
-	ldr	x9, [sp, #8]
-	ldr	x11, [x1, #32]
+	ldr	x8, [sp, #56]
+	ldr	x9, [x1, #56]
+	mul	x10, x8, x9
+	umulh	x8, x8, x9
+	ldr	x9, [sp, #56]
+	ldr	x11, [sp, #64]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x3, x3, x9
-	ldr	x9, [sp, #16]
-	ldr	x11, [x1, #24]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x3, x3, x9
-	ldr	x9, [sp, #16]
-	ldr	x11, [x1, #56]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x3, x3, x9
-	ldr	x9, [sp, #24]
-	ldr	x11, [x1, #48]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x3, x3, x9
-	ldr	x9, [sp, #32]
-	ldr	x11, [x1, #40]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x3, x3, x9
-	ldr	x9, [sp, #48]
-	ldr	x11, [sp, #56]
-	mul	x12, x9, x11
-	umulh	x9, x9, x11
-	adds	x10, x10, x12
-	adc	x3, x3, x9
-	extr	x9, x2, x8, #56
-	lsr	x2, x2, #56
-	and	x8, x8, #72057594037927935
-	adds	x9, x10, x9
-	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x10, [x1, #48]
-	mul	x11, x3, x10
-	umulh	x3, x3, x10
-	ldr	x10, [sp, #8]
-	ldr	x12, [x1, #40]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	ldr	x10, [sp, #16]
-	ldr	x12, [x1, #32]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	ldr	x10, [x1, #24]
-	ldr	x12, [x1, #24]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	ldr	x10, [sp, #24]
-	ldr	x12, [x1, #56]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	ldr	x10, [sp, #32]
-	ldr	x12, [x1, #48]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	ldr	x10, [x1, #40]
-	ldr	x12, [x1, #40]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	ldr	x10, [x1, #56]
-	ldr	x12, [sp, #56]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x3, x3, x10
-	extr	x10, x2, x9, #56
-	lsr	x2, x2, #56
-	and	x9, x9, #72057594037927935
-	adds	x10, x11, x10
-	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x11, [x1, #56]
-	mul	x12, x3, x11
-	umulh	x3, x3, x11
-	ldr	x11, [sp, #8]
+	ldr	x11, [sp, #24]
+	ldr	x13, [x1, #56]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x10, x10, x14
+	adc	x8, x8, x11
+	adds	x12, x12, x14
+	adc	x9, x9, x11
+	ldr	x11, [sp, #32]
 	ldr	x13, [x1, #48]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
+	adds	x10, x10, x14
+	adc	x8, x8, x11
 	adds	x12, x12, x14
-	adc	x3, x3, x11
-	ldr	x11, [sp, #16]
+	adc	x9, x9, x11
+	ldr	x11, [sp, #40]
+	ldr	x13, [x1, #40]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x10, x10, x14
+	adc	x8, x8, x11
+	adds	x12, x12, x14
+	adc	x9, x9, x11
+	ldr	x11, [sp, #8]
 	ldr	x13, [x1, #40]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
-	adc	x3, x3, x11
-	ldr	x11, [sp, #24]
+	adc	x9, x9, x11
+	ldr	x11, [sp, #16]
 	ldr	x13, [x1, #32]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
-	adc	x3, x3, x11
-	ldr	x11, [sp, #32]
-	ldr	x13, [x1, #56]
+	adc	x9, x9, x11
+	ldr	x11, [sp, #24]
+	ldr	x13, [x1, #24]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
-	adc	x3, x3, x11
-	ldr	x11, [sp, #40]
-	ldr	x1, [x1, #48]
-	mul	x13, x11, x1
-	umulh	x1, x11, x1
-	adds	x11, x12, x13
-	adc	x1, x3, x1
-	extr	x3, x2, x10, #56
+	adc	x9, x9, x11
+	ldr	x11, [sp, #8]
+	ldr	x13, [x1, #8]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x10, x10, x14
+	adc	x8, x8, x11
+	adds	x5, x10, x5
+	adc	x2, x8, x2
+	adds	x7, x12, x7
+	adc	x3, x9, x3
+	extr	x8, x2, x5, #56
 	lsr	x2, x2, #56
-	and	x10, x10, #72057594037927935
-	adds	x3, x11, x3
+	and	x5, x5, #72057594037927935
+	extr	x9, x3, x7, #56
+	lsr	x3, x3, #56
+	and	x7, x7, #72057594037927935
+	ldr	x10, [x1, #56]
+	ldr	x11, [x1, #56]
+	mul	x12, x10, x11
+	umulh	x10, x10, x11
+	ldr	x11, [x1, #56]
+	ldr	x13, [sp, #64]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	ldr	x13, [sp, #32]
+	ldr	x15, [x1, #56]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x12, x12, x16
+	adc	x10, x10, x13
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [sp, #40]
+	ldr	x15, [x1, #48]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x12, x12, x16
+	adc	x10, x10, x13
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [x1, #40]
+	ldr	x15, [x1, #40]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x12, x12, x16
+	adc	x10, x10, x13
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [sp, #8]
+	ldr	x15, [x1, #48]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [sp, #16]
+	ldr	x15, [x1, #40]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [sp, #24]
+	ldr	x15, [x1, #32]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [x1, #24]
+	ldr	x15, [x1, #24]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x11, x11, x13
+	ldr	x13, [sp, #8]
+	ldr	x15, [x1, #16]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x12, x12, x16
+	adc	x10, x10, x13
+	ldr	x13, [x1, #8]
+	ldr	x15, [x1, #8]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x12, x12, x16
+	adc	x10, x10, x13
+	adds	x8, x12, x8
+	adc	x2, x10, x2
+	adds	x9, x14, x9
+	adc	x3, x11, x3
+	extr	x10, x2, x8, #56
+	lsr	x2, x2, #56
+	and	x8, x8, #72057594037927935
+	extr	x11, x3, x9, #56
+	lsr	x3, x3, #56
+	and	x9, x9, #72057594037927935
+	ldr	x12, [sp, #40]
+	ldr	x13, [x1, #56]
+	mul	x14, x12, x13
+	umulh	x12, x12, x13
+	ldr	x13, [sp, #48]
+	ldr	x15, [x1, #48]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x15, x14, x16
+	adc	x17, x12, x13
+	adds	x14, x14, x16
+	adc	x12, x12, x13
+	ldr	x13, [sp, #8]
+	ldr	x16, [x1, #56]
+	mul	x19, x13, x16
+	umulh	x13, x13, x16
+	adds	x14, x14, x19
+	adc	x12, x12, x13
+	ldr	x13, [sp, #16]
+	ldr	x16, [x1, #48]
+	mul	x19, x13, x16
+	umulh	x13, x13, x16
+	adds	x14, x14, x19
+	adc	x12, x12, x13
+	ldr	x13, [sp, #24]
+	ldr	x16, [x1, #40]
+	mul	x19, x13, x16
+	umulh	x13, x13, x16
+	adds	x14, x14, x19
+	adc	x12, x12, x13
+	ldr	x13, [sp, #32]
+	ldr	x16, [x1, #32]
+	mul	x19, x13, x16
+	umulh	x13, x13, x16
+	adds	x14, x14, x19
+	adc	x12, x12, x13
+	ldr	x13, [sp, #8]
+	ldr	x16, [x1, #24]
+	mul	x19, x13, x16
+	umulh	x13, x13, x16
+	adds	x15, x15, x19
+	adc	x13, x17, x13
+	ldr	x16, [sp, #16]
+	ldr	x1, [x1, #16]
+	mul	x17, x16, x1
+	umulh	x1, x16, x1
+	adds	x15, x15, x17
+	adc	x1, x13, x1
+	adds	x10, x15, x10
 	adc	x1, x1, x2
-	extr	x2, x1, x3, #56
+	adds	x2, x14, x11
+	adc	x3, x12, x3
+	extr	x11, x1, x10, #56
 	lsr	x1, x1, #56
-	and	x3, x3, #72057594037927935
-	adds	x4, x2, x4
-	adc	x11, x1, xzr
-	adds	x2, x2, x8
+	and	x10, x10, #72057594037927935
+	adds	x6, x11, x6
 	adc	x1, x1, xzr
-	extr	x8, x11, x4, #56
-	and	x4, x4, #72057594037927935
-	add	x5, x5, x8
-	extr	x1, x1, x2, #56
+	extr	x11, x3, x2, #56
+	lsr	x3, x3, #56
 	and	x2, x2, #72057594037927935
-	add	x1, x9, x1
+	adds	x4, x11, x4
+	adc	x12, x3, xzr
+	adds	x6, x6, x11
+	adc	x1, x1, x3
+	extr	x3, x12, x4, #56
+	and	x4, x4, #72057594037927935
+	add	x3, x5, x3
+	extr	x1, x1, x6, #56
+	and	x5, x6, #72057594037927935
+	add	x1, x7, x1
 	str	x4, [x0]
-	str	x5, [x0, #8]
-	str	x6, [x0, #16]
-	str	x7, [x0, #24]
-	str	x2, [x0, #32]
+	str	x3, [x0, #8]
+	str	x8, [x0, #16]
+	str	x10, [x0, #24]
+	str	x5, [x0, #32]
 	str	x1, [x0, #40]
-	str	x10, [x0, #48]
-	str	x3, [x0, #56]
-	add	sp, sp, #80
+	str	x9, [x0, #48]
+	str	x2, [x0, #56]
+	ldr	x19, [sp], #80
+	.cfi_restore x19
 	.cfi_def_cfa_offset 0
 	ret
 LF_FUNC_END(lf_fe_c448_r56_square_a64)

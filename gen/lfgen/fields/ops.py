@@ -193,7 +193,15 @@ def reduce_columns(prog, f, cols, what):
         for i in range(n):
             cols.c[i] = prog.addc(cols.c[i], kp[i], note=" (+ k p)")
     # 3. carry chain, top split at 2^power, fold, then carry only what is still too wide
-    for rnd in range(4):
+    return settle(prog, f, cols, what)
+
+
+def settle(prog, f, cols, what, first=0):
+    """Rounds of carries on cols.c[0 .. limbs): round 0 (from `first` = 0) carries every limb
+    into the next and the top limb, split at 2^power, back by the terms; later rounds carry
+    only the limbs still too wide (_loose).  Returns the limbs as i64 Vals."""
+    n = f.limbs
+    for rnd in range(first, 4):
         for i in range(n - 1):
             if rnd == 0 or _loose(f, cols.c[i]):
                 t = cols.carry(i)
@@ -281,6 +289,8 @@ def mul(f, ib, square=False):
     bb = a if square else load(prog, f, "b", ib)
     n = f.limbs
     F = fold_matrix(f)
+    if F is not None and _half_pairs(f, F):
+        return _mul_pairs(prog, f, a, bb, F, square)
     if F is not None:
         # fold before multiplying: a product whose column is at or above 2^power takes a
         # premultiplied operand (ref10 / donna's 19 b_j; Curve448's 2 b_j) and lands in the
@@ -320,6 +330,65 @@ def mul(f, ib, square=False):
             for i in range(max(0, k - n + 1), min(k, n - 1) + 1):
                 cols.add_at(k, prog.mul(a[i], bb[k - i]), note=" (column %d)" % k)
     out = reduce_columns(prog, f, cols, prog.what)
+    return prog, store(prog, "r", out)
+
+
+def _half_pairs(f, F):
+    """Curve448's shape (2^448 = 2^224 + 1 in 8 x 56): an even limb count whose every fold of
+    a column k lands on limbs congruent to k mod limbs/2 -- so limbs s and s + limbs/2 take
+    their products from the same columns, and the two halves carry side by side."""
+    h = f.limbs // 2
+    return (f.limbs % 2 == 0 and f.power == f.limbs * f.bits and
+            all(t % h == k % h for k, v in F.items() for t in v))
+
+
+def _mul_pairs(prog, f, a, bb, F, square):
+    """Product by limb pairs (s, s + h), h = limbs/2, s = 0 .. h-1: the columns s, s+h, s+2h,
+    s+3h are summed (each product once: 36 for a Curve448 square, 64 for a product), then
+    added where they fold (F: column 8 onto limbs 0 and 4, column 12 onto 0 once and 4
+    twice); the carry out of each limb of the pair enters the next pair last, so the
+    products of a pair never wait for it: two carry chains of h steps side by side (the
+    structure of OpenSSL's curve448 arch_64 gf_mul), the top limb's carry folded back and
+    the limbs it lands on settled by one more round."""
+    n, h = f.limbs, f.limbs // 2
+    a2 = [prog.shl(x, 1) for x in a[:-1]] if square else None
+    cols = Cols(prog, f, n)
+    pending, pre = {}, {}
+
+    def times(j, c, v):
+        if c == 1:
+            return v
+        if (j, c) not in pre:
+            pre[(j, c)] = prog.narrow(prog.mulc(v, c, note=" (limb %d times %d)" % (j, c)))
+        return pre[(j, c)]
+
+    for s in range(h):
+        for k in reversed(range(s, 2 * n - 1, h)):
+            for i in range(n):
+                for j in range(i if square else 0, n):
+                    if i + j != k:
+                        continue
+                    x = a[i] if (not square or i == j) else a2[i]
+                    prods = {}
+                    for t, c in (F[k].items() if k >= n else ((k, 1),)):
+                        if c not in prods:
+                            prods[c] = prog.mul(x, times(j, c, bb[j]), note=" (column %d)" % k)
+                        cols.add_at(t, prods[c], note=" (column %d into limb %d)" % (k, t))
+        for t in (s, s + h):
+            if t in pending:
+                cols.add_at(t, pending.pop(t), note=" (carry into limb %d)" % t)
+        for t in (s, s + h):
+            c = cols.carry(t, width=f.top_bits if t == n - 1 else None)
+            if c is None:
+                continue
+            if t < n - 1:
+                if t + 1 == h:
+                    cols.add_at(h, c, note=" (carry into limb %d)" % h)
+                else:
+                    pending[t + 1] = c
+            else:
+                cols.fold(c, f.power, "%s top limb" % prog.what)
+    out = settle(prog, f, cols, prog.what, first=1)
     return prog, store(prog, "r", out)
 
 
