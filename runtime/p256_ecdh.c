@@ -38,13 +38,16 @@
  * Algorithm:
  *   - Field: the dispatched p256_mul_mont / p256_sqr_mont kernels (Montgomery form, R = 2^256,
  *     4 x 64-bit limbs, OpenSSL ecp_nistz256 layout), fetched once per call (LF_CALL); add,
- *     sub, halve, negate and selects mod p here, branch-free: on x86-64 carry chains with CMOV
- *     in inline assembly (as OpenSSL's __ecp_nistz256_add_toq / sub_fromq / div_by_2q),
- *     elsewhere portable C with masks behind a value barrier.  Into Montgomery form: mul_mont
+ *     sub, halve, negate and selects mod p here, branch-free: on x86-64 carry chains in inline
+ *     assembly (add with a CMOV select as OpenSSL's __ecp_nistz256_add_toq; sub adds p under
+ *     the borrow's mask; halve as div_by_2q), elsewhere portable C with masks behind a value
+ *     barrier.  Into Montgomery form: mul_mont
  *     by R^2 mod p; out: mul_mont by 1.
  *   - Points: Jacobian (X : Y : Z) = (X/Z^2, Y/Z^3), infinity = Z = 0.  Doubling for a = -3
- *     (4M + 4S, as OpenSSL ecp_nistz256_point_double; the "dbl-2001-b" idea of Bernstein-Lange,
- *     Explicit-Formulas Database, 3(X - Z^2)(X + Z^2) = 3X^2 - 3Z^4), which maps O to O.
+ *     (4M + 4S, the products of OpenSSL ecp_nistz256_point_double; the "dbl-2001-b" idea of
+ *     Bernstein-Lange, Explicit-Formulas Database, 3(X - Z^2)(X + Z^2) = 3X^2 - 3Z^4), its
+ *     result scaled by 1/2 in the Jacobian sense (p_dbl: Z3 = YZ, fewer additions), which
+ *     maps O to O.
  *     Addition: add-1998-cmo-2 (Cohen, Miyaji, Ono 1998; 12M + 4S, as ecp_nistz256_point_add)
  *     with the infinity cases selected by masks: O + Q = Q, P + O = P.
  *   - Scalar: fixed window w = 5 with Booth-recoded signed digits d_j in [-16, 16] (52 windows,
@@ -67,10 +70,11 @@
  *     time, one doubling per call (0.3%).  (OpenSSL's ecp_nistz256_point_add branches there
  *     instead.)  tests/kat/gen_ecdh.py replays the ladder on its vectors and asserts the
  *     doubling and P - P cases never occur.  For k = 0 or k >= n the output is masked away.
- *   - Affine x: Z^-1 = Z^(p-2) by an addition chain of 255 squarings and 13 multiplications
- *     (x2, x4, x8, x16, x32 blocks of ones, as ecp_nistz256_mod_inverse), x = X (Z^-1)^2.
- *   Per call: 264 doublings (4M + 4S), 58 additions (12M + 4S), the inversion (13M + 255S)
- *   and 8 more: about 1750 mul_mont + 1570 sqr_mont kernel calls.
+ *   - Affine x: Z^-2 = Z^(p-3) directly, by the addition chain of Z^(p-2) (x2, x4, x8, x16,
+ *     x32 blocks of ones, as ecp_nistz256_mod_inverse) without its last multiplication:
+ *     255 squarings and 12 multiplications; x = X Z^-2.
+ *   Per call: 264 doublings (4M + 4S), 58 additions (12M + 4S), the inversion (12M + 255S)
+ *   and 7 more: about 1770 mul_mont + 1545 sqr_mont kernel calls.
  *
  * Sources: SEC 1 v2 (2009) 2.3.3-2.3.4 (encodings), 3.2.2.1 (public key validation), 3.3.1
  * (ECDH); NIST SP 800-56A rev. 3 5.6.2.3 and 5.7.1.2; FIPS 186-4 D.1.2.3 (curve); RFC 5903
@@ -191,31 +195,28 @@ static inline void fe_add(fe r, const fe a, const fe b)
 	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
 }
 
-/* r = a - b mod p */
+/* r = a - b mod p: the borrow of a - b becomes a mask m (SBB m, m), and p & m is added back
+ * (p & m = (m, m mod 2^32, 0, m & P3): the 32-bit MOV zero-extends).  Seven carry
+ * instructions (ports 0/6 on Golden Cove) against eleven for a select by CMOV. */
 static inline void fe_sub(fe r, const fe a, const fe b)
 {
-	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4 = 0;
+	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], m = 0, m1, m3;
 	__asm__("subq 0(%[b]), %[a0]\n\t"
 	        "sbbq 8(%[b]), %[a1]\n\t"
-	        "movq %[a0], %[t0]\n\t"
 	        "sbbq 16(%[b]), %[a2]\n\t"
 	        "sbbq 24(%[b]), %[a3]\n\t"
-	        "movq %[a1], %[t1]\n\t"
-	        "sbbq $0, %[t4]\n\t"            /* t4 = -borrow */
-	        "addq $-1, %[a0]\n\t"           /* + p */
-	        "movq %[a2], %[t2]\n\t"
-	        "adcq %[p1], %[a1]\n\t"
+	        "sbbq %[m], %[m]\n\t"           /* all ones if a < b (m = 0 before: no false
+	                                           dependence on the register's old value) */
+	        "movl %k[m], %k[m1]\n\t"        /* m & P1 */
+	        "movq %[m], %[m3]\n\t"
+	        "andq %[p3], %[m3]\n\t"         /* m & P3 */
+	        "addq %[m], %[a0]\n\t"          /* + (p & m) */
+	        "adcq %[m1], %[a1]\n\t"
 	        "adcq $0, %[a2]\n\t"
-	        "movq %[a3], %[t3]\n\t"
-	        "adcq %[p3], %[a3]\n\t"
-	        "testq %[t4], %[t4]\n\t"
-	        "cmovzq %[t0], %[a0]\n\t"       /* no borrow: a - b as it is */
-	        "cmovzq %[t1], %[a1]\n\t"
-	        "cmovzq %[t2], %[a2]\n\t"
-	        "cmovzq %[t3], %[a3]"
-	        : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [t0] "=&r"(t0),
-	          [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "+&r"(t4)
-	        : [b] "r"(b), [p1] "r"(P1), [p3] "r"(P3), FE_IN(b)
+	        "adcq %[m3], %[a3]"
+	        : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [m] "+&r"(m),
+	          [m1] "=&r"(m1), [m3] "=&r"(m3)
+	        : [b] "r"(b), [p3] "r"(P3), FE_IN(b)
 	        : "cc");
 	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
 }
@@ -316,22 +317,6 @@ static inline void fe_half(fe r, const fe a)
 }
 #endif
 
-/* r = 3a mod p */
-static inline void fe_mul3(fe r, const fe a)
-{
-	fe t;
-	fe_add(t, a, a);
-	fe_add(r, t, a);
-}
-
-/* r = a - 2b mod p */
-static inline void fe_sub2(fe r, const fe a, const fe b)
-{
-	fe t;
-	fe_add(t, b, b);
-	fe_sub(r, a, t);
-}
-
 /* r = -a mod p (0 stays 0) */
 static inline void fe_neg(fe r, const fe a)
 {
@@ -367,27 +352,32 @@ static void fe_to_be(uint8_t b[32], const fe a)
 
 /* ---- points ---------------------------------------------------------------------------- */
 
-/* r = 2 a (Jacobian, a = -3); r may alias a; O stays O (Z = 2YZ = 0) */
+/* r = 2 a (Jacobian, a = -3); r may alias a; O stays O (Z3 = YZ = 0).  The result is the
+ * doubling of OpenSSL's ecp_nistz256_point_double, (X3, Y3, Z3) = (M^2 - 8XY^2,
+ * M(4XY^2 - X3) - 8Y^4, 2YZ) with M = 3(X^2 - Z^4), scaled by lambda = 1/2: (lambda^2 X3,
+ * lambda^3 Y3, lambda Z3) is the same point, and with M' = M/2 it reads X3' = M'^2 - 2B,
+ * Y3' = M'(B - X3') - Y^4, Z3' = YZ, B = XY^2 -- no 2Y, 2YZ, 8XY^2 or 8Y^4: eight additions
+ * and subtractions instead of eleven (dbl-2004-hmv of the Explicit-Formulas Database has the
+ * same products). */
 static void p_dbl(const struct fops *f, jpoint *r, const jpoint *a)
 {
-	fe S, M, Zsqr, T, ry, rz;
-	fe_add(S, a->Y, a->Y);          /* 2Y */
+	fe Zsqr, A, B, C, M, U, T;
 	f->sqr(Zsqr, a->Z);             /* Z^2 */
-	f->mul(rz, a->Z, a->Y);         /* YZ */
-	f->sqr(S, S);                   /* 4Y^2 */
-	fe_add(M, a->X, Zsqr);          /* X + Z^2 */
-	fe_sub(Zsqr, a->X, Zsqr);       /* X - Z^2 */
-	f->mul(M, M, Zsqr);             /* X^2 - Z^4 */
-	f->sqr(T, S);                   /* 16Y^4 */
-	f->mul(S, S, a->X);             /* 4XY^2; a is not read after this */
-	fe_add(r->Z, rz, rz);           /* Z3 = 2YZ */
-	fe_mul3(M, M);                  /* M = 3(X^2 - Z^4) */
-	fe_half(ry, T);                 /* 8Y^4 */
-	f->sqr(r->X, M);                /* M^2 */
-	fe_sub2(r->X, r->X, S);         /* X3 = M^2 - 8XY^2 */
-	fe_sub(S, S, r->X);
-	f->mul(S, S, M);
-	fe_sub(r->Y, S, ry);            /* Y3 = M(4XY^2 - X3) - 8Y^4 */
+	f->sqr(A, a->Y);                /* Y^2 */
+	f->mul(r->Z, a->Z, a->Y);       /* Z3 = YZ; a->Y, a->Z are not read after this */
+	fe_add(U, a->X, Zsqr);          /* X + Z^2 */
+	fe_sub(T, a->X, Zsqr);          /* X - Z^2 */
+	f->mul(B, A, a->X);             /* B = XY^2; a is not read after this */
+	f->mul(M, U, T);                /* X^2 - Z^4 */
+	f->sqr(C, A);                   /* Y^4 */
+	fe_half(U, M);
+	fe_add(M, M, U);                /* M' = 3/2 (X^2 - Z^4) */
+	f->sqr(T, M);                   /* M'^2 */
+	fe_sub(T, T, B);
+	fe_sub(r->X, T, B);             /* X3 = M'^2 - 2B */
+	fe_sub(T, B, r->X);
+	f->mul(T, T, M);
+	fe_sub(r->Y, T, C);             /* Y3 = M'(B - X3) - Y^4 */
 }
 
 /* r = a + b (Jacobian); the infinity cases by masks (O + b = b, a + O = a).  For a = b
@@ -414,7 +404,8 @@ static uint64_t p_add(const struct fops *f, jpoint *r, const jpoint *a, const jp
 	f->mul(U2, U1, Hsqr);           /* U1 H^2 */
 	f->mul(S2, S1, Hcub);           /* S1 H^3 */
 	fe_sub(rx, Rsqr, Hcub);
-	fe_sub2(rx, rx, U2);            /* X3 = R^2 - H^3 - 2 U1 H^2 */
+	fe_sub(rx, rx, U2);
+	fe_sub(rx, rx, U2);             /* X3 = R^2 - H^3 - 2 U1 H^2 */
 	fe_sub(ry, U2, rx);
 	f->mul(ry, ry, R);
 	fe_sub(ry, ry, S2);             /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
@@ -506,8 +497,9 @@ static inline uint64_t window6(const fe k, int j)
 	return v & 0x3f;
 }
 
-/* z^-1 = z^(p-2) mod p (Montgomery form in and out; 0 gives 0) */
-static void fe_inv(const struct fops *f, fe r, const fe z)
+/* z^-2 = z^(p-3) mod p (Montgomery form in and out; 0 gives 0): the addition chain of
+ * z^(p-2) = z^-1 without its last step (p - 2 = 4e + 1, p - 3 = 4e) */
+static void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 {
 	fe x2, x4, x8, x16, x32, t;
 	int i;
@@ -549,10 +541,9 @@ static void fe_inv(const struct fops *f, fe r, const fe z)
 	f->mul(t, t, x4);
 	for (i = 0; i < 2; i++)
 		f->sqr(t, t);
-	f->mul(t, t, x2);               /* ... fffffffc: 94 ones so far, then */
-	for (i = 0; i < 2; i++)
-		f->sqr(t, t);
-	f->mul(r, t, z);                /* ... 01: p - 2 */
+	f->mul(t, t, x2);               /* ... 3fffffff: e = (p - 3)/4 */
+	f->sqr(t, t);
+	f->sqr(r, t);                   /* ... fffffffc: p - 3 */
 	memset(x2, 0, sizeof x2), memset(x4, 0, sizeof x4), memset(x8, 0, sizeof x8);
 	memset(x16, 0, sizeof x16), memset(x32, 0, sizeof x32), memset(t, 0, sizeof t);
 	__asm__ __volatile__("" : : "r"(x2), "r"(x4), "r"(x8), "r"(x16), "r"(x32), "r"(t)
@@ -656,8 +647,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 
 	/* affine x = X / Z^2, out of the Montgomery domain */
 	ok &= ~fe_is_zero(w.Q.Z);               /* never O for 0 < k < n; defensive */
-	fe_inv(f, w.zi, w.Q.Z);
-	f->sqr(w.zi, w.zi);
+	fe_inv_sqr(f, w.zi, w.Q.Z);
 	f->mul(w.x, w.Q.X, w.zi);
 	f->mul(w.x, w.x, ONE);
 	for (int i = 0; i < 4; i++)
