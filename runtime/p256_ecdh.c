@@ -38,10 +38,10 @@
  * Algorithm:
  *   - Field: the dispatched p256_mul_mont / p256_sqr_mont kernels (Montgomery form, R = 2^256,
  *     4 x 64-bit limbs, OpenSSL ecp_nistz256 layout), fetched once per call (LF_CALL); add,
- *     sub, halve, negate and selects mod p here, branch-free: on x86-64 carry chains in inline
- *     assembly (add with a CMOV select as OpenSSL's __ecp_nistz256_add_toq; sub adds p under
- *     the borrow's mask; halve as div_by_2q), elsewhere portable C with masks behind a value
- *     barrier.  Into Montgomery form: mul_mont
+ *     sub, 3/2 (a + b), negate and selects mod p here, branch-free: on x86-64 carry chains in
+ *     inline assembly (add with a CMOV select as OpenSSL's __ecp_nistz256_add_toq; sub adds p
+ *     under the borrow's mask; the halving in 3/2 as div_by_2q, the sum kept in registers),
+ *     elsewhere portable C with masks behind a value barrier.  Into Montgomery form: mul_mont
  *     by R^2 mod p; out: mul_mont by 1.
  *   - Points: Jacobian (X : Y : Z) = (X/Z^2, Y/Z^3), infinity = Z = 0.  Doubling for a = -3
  *     (4M + 4S, the products of OpenSSL ecp_nistz256_point_double; the "dbl-2001-b" idea of
@@ -159,7 +159,7 @@ static inline void fe_select(fe r, uint64_t mask, const fe a, const fe b)
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-/* x86-64: carry chains and CMOV selects in inline assembly (as OpenSSL's
+/* x86-64: carry chains with CMOV selects or masks in inline assembly (after OpenSSL's
  * __ecp_nistz256_add_toq, __ecp_nistz256_sub_fromq, __ecp_nistz256_div_by_2q); CMOV is a data
  * dependence, not a branch.  p = (2^64 - 1, P1, 0, P3). */
 #define P1 UINT64_C(0x00000000ffffffff)
@@ -221,31 +221,62 @@ static inline void fe_sub(fe r, const fe a, const fe b)
 	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
 }
 
-/* r = a / 2 mod p: (a + (a odd ? p : 0)) >> 1 */
-static inline void fe_half(fe r, const fe a)
+/* a = 3a/2 mod p, on registers (a < p): h = a/2 = (a + (a odd ? p : 0)) >> 1, then a + h
+ * (< 2p) and t - p selected by CMOVC on its borrow.  The masks of p land in h directly
+ * (h0 = m, h1 = m mod 2^32, h2 = 0, h3 = m & P3), then h += a. */
+static inline void mul3half_rr(uint64_t *a0, uint64_t *a1, uint64_t *a2, uint64_t *a3)
 {
-	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], m0, m1, m3, t4 = 0;
-	__asm__("movq %[a0], %[m0]\n\t"
-	        "andq $1, %[m0]\n\t"
-	        "negq %[m0]\n\t"                /* all ones if a is odd */
-	        "movq %[m0], %[m1]\n\t"
-	        "movq %[m0], %[m3]\n\t"
-	        "andq %[p1], %[m1]\n\t"
-	        "andq %[p3], %[m3]\n\t"
-	        "addq %[m0], %[a0]\n\t"
-	        "adcq %[m1], %[a1]\n\t"
-	        "adcq $0, %[a2]\n\t"
-	        "adcq %[m3], %[a3]\n\t"
-	        "adcq $0, %[t4]\n\t"
-	        "shrdq $1, %[a1], %[a0]\n\t"
-	        "shrdq $1, %[a2], %[a1]\n\t"
-	        "shrdq $1, %[a3], %[a2]\n\t"
-	        "shrdq $1, %[t4], %[a3]"
-	        : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [m0] "=&r"(m0),
-	          [m1] "=&r"(m1), [m3] "=&r"(m3), [t4] "+&r"(t4)
+	uint64_t h0, h1, h2, h3, h4;
+	__asm__("movq %[a0], %[h0]\n\t"
+	        "andq $1, %[h0]\n\t"
+	        "negq %[h0]\n\t"              /* all ones if a is odd */
+	        "movl %k[h0], %k[h1]\n\t"     /* m & P1 */
+	        "movq %[h0], %[h3]\n\t"
+	        "andq %[p3], %[h3]\n\t"       /* m & P3 */
+	        "xorl %k[h2], %k[h2]\n\t"
+	        "xorl %k[h4], %k[h4]\n\t"
+	        "addq %[a0], %[h0]\n\t"       /* h = a + (p & m) */
+	        "adcq %[a1], %[h1]\n\t"
+	        "adcq %[a2], %[h2]\n\t"
+	        "adcq %[a3], %[h3]\n\t"
+	        "adcq $0, %[h4]\n\t"
+	        "shrdq $1, %[h1], %[h0]\n\t"  /* h >>= 1: h < p */
+	        "shrdq $1, %[h2], %[h1]\n\t"
+	        "shrdq $1, %[h3], %[h2]\n\t"
+	        "shrdq $1, %[h4], %[h3]\n\t"
+	        "addq %[h0], %[a0]\n\t"       /* a + h < 2p */
+	        "adcq %[h1], %[a1]\n\t"
+	        "adcq %[h2], %[a2]\n\t"
+	        "adcq %[h3], %[a3]\n\t"
+	        "movl $0, %k[h4]\n\t"
+	        "adcq $0, %[h4]\n\t"
+	        "movq %[a0], %[h0]\n\t"
+	        "movq %[a1], %[h1]\n\t"
+	        "movq %[a2], %[h2]\n\t"
+	        "movq %[a3], %[h3]\n\t"
+	        "subq $-1, %[a0]\n\t"
+	        "sbbq %[p1], %[a1]\n\t"
+	        "sbbq $0, %[a2]\n\t"
+	        "sbbq %[p3], %[a3]\n\t"
+	        "sbbq $0, %[h4]\n\t"
+	        "cmovcq %[h0], %[a0]\n\t"     /* borrowed: the sum was below p */
+	        "cmovcq %[h1], %[a1]\n\t"
+	        "cmovcq %[h2], %[a2]\n\t"
+	        "cmovcq %[h3], %[a3]"
+	        : [a0] "+&r"(*a0), [a1] "+&r"(*a1), [a2] "+&r"(*a2), [a3] "+&r"(*a3),
+	          [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3), [h4] "=&r"(h4)
 	        : [p1] "r"(P1), [p3] "r"(P3)
 	        : "cc");
-	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
+}
+
+/* r = 3/2 (a + b) mod p: the sum stays in registers for the 3/2 */
+static inline void fe_add_3half(fe r, const fe a, const fe b)
+{
+	fe s;
+	fe_add(s, a, b);
+	uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	mul3half_rr(&s0, &s1, &s2, &s3);
+	r[0] = s0, r[1] = s1, r[2] = s2, r[3] = s3;
 }
 #else
 /* Portable C: carries by comparisons (no 128-bit type needed), selects by masks. */
@@ -315,6 +346,15 @@ static inline void fe_half(fe r, const fe a)
 	}
 	r[3] = (s[3] >> 1) | (c << 63);
 }
+
+/* r = 3/2 (a + b) mod p */
+static inline void fe_add_3half(fe r, const fe a, const fe b)
+{
+	fe s, h;
+	fe_add(s, a, b);
+	fe_half(h, s);
+	fe_add(r, s, h);
+}
 #endif
 
 /* r = -a mod p (0 stays 0) */
@@ -356,24 +396,23 @@ static void fe_to_be(uint8_t b[32], const fe a)
  * doubling of OpenSSL's ecp_nistz256_point_double, (X3, Y3, Z3) = (M^2 - 8XY^2,
  * M(4XY^2 - X3) - 8Y^4, 2YZ) with M = 3(X^2 - Z^4), scaled by lambda = 1/2: (lambda^2 X3,
  * lambda^3 Y3, lambda Z3) is the same point, and with M' = M/2 it reads X3' = M'^2 - 2B,
- * Y3' = M'(B - X3') - Y^4, Z3' = YZ, B = XY^2 -- no 2Y, 2YZ, 8XY^2 or 8Y^4: nine additions
- * and subtractions instead of eleven (dbl-2004-hmv of the Explicit-Formulas Database has the
- * same products).  B - X3 is taken as 3B - M'^2, so that M'^2 -> M'(B - X3) -> Y3 has one
- * subtraction between the products instead of three: the doublings are bound by this chain
- * more than by the work (one addition more, measured 0.976x the time). */
+ * Y3' = M'(B - X3') - Y^4, Z3' = YZ, B = XY^2 -- no 2Y, 2YZ, 8XY^2 or 8Y^4 (dbl-2004-hmv of
+ * the Explicit-Formulas Database has the same products).  The doublings are bound by their
+ * chain of dependences more than by the work (measured, paired): B - X3 is taken as
+ * 3B - M'^2, so that M'^2 -> M'(B - X3) -> Y3 has one subtraction between the products
+ * instead of three (one addition more, 0.976x the time), and M' = (X - Z^2) 3/2 (X + Z^2)
+ * takes the 3/2 before the product, on the sum still in registers (0.989x). */
 static void p_dbl(const struct fops *f, jpoint *r, const jpoint *a)
 {
 	fe Zsqr, A, B, B2, B3, C, M, U, T;
 	f->sqr(Zsqr, a->Z);             /* Z^2 */
 	f->sqr(A, a->Y);                /* Y^2 */
 	f->mul(r->Z, a->Z, a->Y);       /* Z3 = YZ; a->Y, a->Z are not read after this */
-	fe_add(U, a->X, Zsqr);          /* X + Z^2 */
+	fe_add_3half(U, a->X, Zsqr);    /* 3/2 (X + Z^2) */
 	fe_sub(T, a->X, Zsqr);          /* X - Z^2 */
 	f->mul(B, A, a->X);             /* B = XY^2; a is not read after this */
-	f->mul(M, U, T);                /* X^2 - Z^4 */
+	f->mul(M, U, T);                /* M' = 3/2 (X^2 - Z^4) */
 	f->sqr(C, A);                   /* Y^4 */
-	fe_half(U, M);
-	fe_add(M, M, U);                /* M' = 3/2 (X^2 - Z^4) */
 	fe_add(B2, B, B);               /* 2B and 3B before M'^2 is known: after it, X3 and */
 	fe_add(B3, B2, B);              /* B - X3 are one subtraction each, side by side */
 	f->sqr(T, M);                   /* M'^2 */
