@@ -672,11 +672,12 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 
 	gather16(&w.Q, w.T, w.digit[51]);       /* the top digit is 0..2 (k < 2^256) */
 	for (int j = 50; j >= 0; j--) {
-		for (int i = 0; i < 5; i++)
-			p_dbl(f, &w.Q, &w.Q);
+		/* the entry first: its reads and masks overlap the doublings' chain of products */
 		gather16(&w.A, w.T, w.digit[j]);
 		fe_neg(w.negy, w.A.Y);
 		fe_select(w.A.Y, w.sign[j], w.negy, w.A.Y);
+		for (int i = 0; i < 5; i++)
+			p_dbl(f, &w.Q, &w.Q);
 		if (j > 0) {
 			(void)p_add(f, &w.Q, &w.Q, &w.A);
 		} else {
