@@ -443,14 +443,16 @@ static uint64_t p_add(const struct fops *f, jpoint *r, const jpoint *a, const jp
 	fe_sub(R, S2, S1);
 	f->sqr(Hsqr, H);
 	f->sqr(Rsqr, R);
-	f->mul(rz, rz, H);              /* Z3 = Z1 Z2 H */
 	f->mul(Hcub, Hsqr, H);
 	f->mul(U2, U1, Hsqr);           /* U1 H^2 */
-	f->mul(S2, S1, Hcub);           /* S1 H^3 */
 	fe_sub(rx, Rsqr, Hcub);
 	fe_sub(rx, rx, U2);
 	fe_sub(rx, rx, U2);             /* X3 = R^2 - H^3 - 2 U1 H^2 */
 	fe_sub(ry, U2, rx);
+	/* two products that are ready, between the subtractions and the product that waits for
+	 * them (measured 0.99-1.00x the time of the plain order) */
+	f->mul(S2, S1, Hcub);           /* S1 H^3 */
+	f->mul(rz, rz, H);              /* Z3 = Z1 Z2 H */
 	f->mul(ry, ry, R);
 	fe_sub(ry, ry, S2);             /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
 
