@@ -49,13 +49,16 @@
  *     result scaled by 1/2 in the Jacobian sense (p_dbl: Z3 = YZ, fewer additions), which
  *     maps O to O.
  *     Addition: add-1998-cmo-2 (Cohen, Miyaji, Ono 1998; 12M + 4S, as ecp_nistz256_point_add)
- *     with the infinity cases selected by masks: O + Q = Q, P + O = P.
+ *     with the infinity cases selected by masks: O + Q = Q, P + O = P.  The kernel calls are
+ *     ordered so that a product whose inputs are ready sits between a product and the one
+ *     that waits for it: the ladder is bound by its chain of dependences about as much as by
+ *     the work (p_dbl's comment has the measurements).
  *   - Scalar: fixed window w = 5 with Booth-recoded signed digits d_j in [-16, 16] (52 windows,
  *     as OpenSSL ecp_nistz256 booth_recode_w5): k = sum d_j 32^j.  Table T[i] = i P, i = 1..16
  *     (8 doublings, 7 additions (i - 1) P + P with P affine: 8M + 3S, p_add_affine); each digit
  *     reads all 16 entries under masks (index 0 gives the all-zero entry, i.e. O), then negates
  *     Y under a mask for d_j < 0.  Q = T[d_51]; then for j = 50..0: Q = 32 Q (5 doublings),
- *     Q = Q + d_j P.  255 doublings, 51 additions.
+ *     Q = Q + d_j P (the entry read before the doublings).  255 doublings, 51 additions.
  *   - When the addition formula fails (P + P, where it gives Z = 0): write M_j for the prefix
  *     value sum_{i>=j} d_i 32^(i-j) (Q = 32 M_{j+1} P before adding d_j P).  Booth digits give
  *     M_j = (k - L_j) / 32^j with L_j in [-32^j/2, 32^j/2), so 0 <= M_{j+1} <= k/32^(j+1) + 1/2.
