@@ -38,20 +38,27 @@
  * Algorithm:
  *   - Field: the dispatched p256_mul_mont / p256_sqr_mont kernels (Montgomery form, R = 2^256,
  *     4 x 64-bit limbs, OpenSSL ecp_nistz256 layout), fetched once per call (LF_CALL); add,
- *     sub, halve, negate and selects mod p here, branch-free: on x86-64 carry chains with CMOV
- *     in inline assembly (as OpenSSL's __ecp_nistz256_add_toq / sub_fromq / div_by_2q),
+ *     sub, 3/2 (a + b), negate and selects mod p here, branch-free: on x86-64 carry chains in
+ *     inline assembly (add with a CMOV select as OpenSSL's __ecp_nistz256_add_toq; sub adds p
+ *     under the borrow's mask; the halving in 3/2 as div_by_2q, the sum kept in registers),
  *     elsewhere portable C with masks behind a value barrier.  Into Montgomery form: mul_mont
  *     by R^2 mod p; out: mul_mont by 1.
  *   - Points: Jacobian (X : Y : Z) = (X/Z^2, Y/Z^3), infinity = Z = 0.  Doubling for a = -3
- *     (4M + 4S, as OpenSSL ecp_nistz256_point_double; the "dbl-2001-b" idea of Bernstein-Lange,
- *     Explicit-Formulas Database, 3(X - Z^2)(X + Z^2) = 3X^2 - 3Z^4), which maps O to O.
+ *     (4M + 4S, the products of OpenSSL ecp_nistz256_point_double; the "dbl-2001-b" idea of
+ *     Bernstein-Lange, Explicit-Formulas Database, 3(X - Z^2)(X + Z^2) = 3X^2 - 3Z^4), its
+ *     result scaled by 1/2 in the Jacobian sense (p_dbl: Z3 = YZ, fewer additions), which
+ *     maps O to O.
  *     Addition: add-1998-cmo-2 (Cohen, Miyaji, Ono 1998; 12M + 4S, as ecp_nistz256_point_add)
- *     with the infinity cases selected by masks: O + Q = Q, P + O = P.
+ *     with the infinity cases selected by masks: O + Q = Q, P + O = P.  The kernel calls are
+ *     ordered so that a product whose inputs are ready sits between a product and the one
+ *     that waits for it: the ladder is bound by its chain of dependences about as much as by
+ *     the work (p_dbl's comment has the measurements).
  *   - Scalar: fixed window w = 5 with Booth-recoded signed digits d_j in [-16, 16] (52 windows,
  *     as OpenSSL ecp_nistz256 booth_recode_w5): k = sum d_j 32^j.  Table T[i] = i P, i = 1..16
- *     (8 doublings, 7 additions); each digit reads all 16 entries under masks (index 0 gives
- *     the all-zero entry, i.e. O), then negates Y under a mask for d_j < 0.  Q = T[d_51]; then
- *     for j = 50..0: Q = 32 Q (5 doublings), Q = Q + d_j P.  255 doublings, 51 additions.
+ *     (8 doublings, 7 additions (i - 1) P + P with P affine: 8M + 3S, p_add_affine); each digit
+ *     reads all 16 entries under masks (index 0 gives the all-zero entry, i.e. O), then negates
+ *     Y under a mask for d_j < 0.  Q = T[d_51]; then for j = 50..0: Q = 32 Q (5 doublings),
+ *     Q = Q + d_j P (the entry read before the doublings).  255 doublings, 51 additions.
  *   - When the addition formula fails (P + P, where it gives Z = 0): write M_j for the prefix
  *     value sum_{i>=j} d_i 32^(i-j) (Q = 32 M_{j+1} P before adding d_j P).  Booth digits give
  *     M_j = (k - L_j) / 32^j with L_j in [-32^j/2, 32^j/2), so 0 <= M_{j+1} <= k/32^(j+1) + 1/2.
@@ -67,10 +74,12 @@
  *     time, one doubling per call (0.3%).  (OpenSSL's ecp_nistz256_point_add branches there
  *     instead.)  tests/kat/gen_ecdh.py replays the ladder on its vectors and asserts the
  *     doubling and P - P cases never occur.  For k = 0 or k >= n the output is masked away.
- *   - Affine x: Z^-1 = Z^(p-2) by an addition chain of 255 squarings and 13 multiplications
- *     (x2, x4, x8, x16, x32 blocks of ones, as ecp_nistz256_mod_inverse), x = X (Z^-1)^2.
- *   Per call: 264 doublings (4M + 4S), 58 additions (12M + 4S), the inversion (13M + 255S)
- *   and 8 more: about 1750 mul_mont + 1570 sqr_mont kernel calls.
+ *   - Affine x: Z^-2 = Z^(p-3) directly, by the addition chain of Z^(p-2) (x2, x4, x8, x16,
+ *     x32 blocks of ones, as ecp_nistz256_mod_inverse) without its last multiplication:
+ *     255 squarings and 12 multiplications; x = X Z^-2.
+ *   Per call: 264 doublings (4M + 4S), 51 additions (12M + 4S) and 7 with an affine point
+ *   (8M + 3S), the inversion (12M + 255S) and 7 more: about 1740 mul_mont + 1540 sqr_mont
+ *   kernel calls.
  *
  * Sources: SEC 1 v2 (2009) 2.3.3-2.3.4 (encodings), 3.2.2.1 (public key validation), 3.3.1
  * (ECDH); NIST SP 800-56A rev. 3 5.6.2.3 and 5.7.1.2; FIPS 186-4 D.1.2.3 (curve); RFC 5903
@@ -155,7 +164,7 @@ static inline void fe_select(fe r, uint64_t mask, const fe a, const fe b)
 }
 
 #if defined(__GNUC__) && defined(__x86_64__)
-/* x86-64: carry chains and CMOV selects in inline assembly (as OpenSSL's
+/* x86-64: carry chains with CMOV selects or masks in inline assembly (after OpenSSL's
  * __ecp_nistz256_add_toq, __ecp_nistz256_sub_fromq, __ecp_nistz256_div_by_2q); CMOV is a data
  * dependence, not a branch.  p = (2^64 - 1, P1, 0, P3). */
 #define P1 UINT64_C(0x00000000ffffffff)
@@ -191,60 +200,88 @@ static inline void fe_add(fe r, const fe a, const fe b)
 	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
 }
 
-/* r = a - b mod p */
+/* r = a - b mod p: the borrow of a - b becomes a mask m (SBB m, m), and p & m is added back
+ * (p & m = (m, m mod 2^32, 0, m & P3): the 32-bit MOV zero-extends).  Seven carry
+ * instructions (ports 0/6 on Golden Cove) against eleven for a select by CMOV. */
 static inline void fe_sub(fe r, const fe a, const fe b)
 {
-	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], t0, t1, t2, t3, t4 = 0;
+	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], m = 0, m1, m3;
 	__asm__("subq 0(%[b]), %[a0]\n\t"
 	        "sbbq 8(%[b]), %[a1]\n\t"
-	        "movq %[a0], %[t0]\n\t"
 	        "sbbq 16(%[b]), %[a2]\n\t"
 	        "sbbq 24(%[b]), %[a3]\n\t"
-	        "movq %[a1], %[t1]\n\t"
-	        "sbbq $0, %[t4]\n\t"            /* t4 = -borrow */
-	        "addq $-1, %[a0]\n\t"           /* + p */
-	        "movq %[a2], %[t2]\n\t"
-	        "adcq %[p1], %[a1]\n\t"
+	        "sbbq %[m], %[m]\n\t"           /* all ones if a < b (m = 0 before: no false
+	                                           dependence on the register's old value) */
+	        "movl %k[m], %k[m1]\n\t"        /* m & P1 */
+	        "movq %[m], %[m3]\n\t"
+	        "andq %[p3], %[m3]\n\t"         /* m & P3 */
+	        "addq %[m], %[a0]\n\t"          /* + (p & m) */
+	        "adcq %[m1], %[a1]\n\t"
 	        "adcq $0, %[a2]\n\t"
-	        "movq %[a3], %[t3]\n\t"
-	        "adcq %[p3], %[a3]\n\t"
-	        "testq %[t4], %[t4]\n\t"
-	        "cmovzq %[t0], %[a0]\n\t"       /* no borrow: a - b as it is */
-	        "cmovzq %[t1], %[a1]\n\t"
-	        "cmovzq %[t2], %[a2]\n\t"
-	        "cmovzq %[t3], %[a3]"
-	        : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [t0] "=&r"(t0),
-	          [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "+&r"(t4)
-	        : [b] "r"(b), [p1] "r"(P1), [p3] "r"(P3), FE_IN(b)
+	        "adcq %[m3], %[a3]"
+	        : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [m] "+&r"(m),
+	          [m1] "=&r"(m1), [m3] "=&r"(m3)
+	        : [b] "r"(b), [p3] "r"(P3), FE_IN(b)
 	        : "cc");
 	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
 }
 
-/* r = a / 2 mod p: (a + (a odd ? p : 0)) >> 1 */
-static inline void fe_half(fe r, const fe a)
+/* a = 3a/2 mod p, on registers (a < p): h = a/2 = (a + (a odd ? p : 0)) >> 1, then a + h
+ * (< 2p) and t - p selected by CMOVC on its borrow.  The masks of p land in h directly
+ * (h0 = m, h1 = m mod 2^32, h2 = 0, h3 = m & P3), then h += a. */
+static inline void mul3half_rr(uint64_t *a0, uint64_t *a1, uint64_t *a2, uint64_t *a3)
 {
-	uint64_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], m0, m1, m3, t4 = 0;
-	__asm__("movq %[a0], %[m0]\n\t"
-	        "andq $1, %[m0]\n\t"
-	        "negq %[m0]\n\t"                /* all ones if a is odd */
-	        "movq %[m0], %[m1]\n\t"
-	        "movq %[m0], %[m3]\n\t"
-	        "andq %[p1], %[m1]\n\t"
-	        "andq %[p3], %[m3]\n\t"
-	        "addq %[m0], %[a0]\n\t"
-	        "adcq %[m1], %[a1]\n\t"
-	        "adcq $0, %[a2]\n\t"
-	        "adcq %[m3], %[a3]\n\t"
-	        "adcq $0, %[t4]\n\t"
-	        "shrdq $1, %[a1], %[a0]\n\t"
-	        "shrdq $1, %[a2], %[a1]\n\t"
-	        "shrdq $1, %[a3], %[a2]\n\t"
-	        "shrdq $1, %[t4], %[a3]"
-	        : [a0] "+&r"(a0), [a1] "+&r"(a1), [a2] "+&r"(a2), [a3] "+&r"(a3), [m0] "=&r"(m0),
-	          [m1] "=&r"(m1), [m3] "=&r"(m3), [t4] "+&r"(t4)
+	uint64_t h0, h1, h2, h3, h4;
+	__asm__("movq %[a0], %[h0]\n\t"
+	        "andq $1, %[h0]\n\t"
+	        "negq %[h0]\n\t"              /* all ones if a is odd */
+	        "movl %k[h0], %k[h1]\n\t"     /* m & P1 */
+	        "movq %[h0], %[h3]\n\t"
+	        "andq %[p3], %[h3]\n\t"       /* m & P3 */
+	        "xorl %k[h2], %k[h2]\n\t"
+	        "xorl %k[h4], %k[h4]\n\t"
+	        "addq %[a0], %[h0]\n\t"       /* h = a + (p & m) */
+	        "adcq %[a1], %[h1]\n\t"
+	        "adcq %[a2], %[h2]\n\t"
+	        "adcq %[a3], %[h3]\n\t"
+	        "adcq $0, %[h4]\n\t"
+	        "shrdq $1, %[h1], %[h0]\n\t"  /* h >>= 1: h < p */
+	        "shrdq $1, %[h2], %[h1]\n\t"
+	        "shrdq $1, %[h3], %[h2]\n\t"
+	        "shrdq $1, %[h4], %[h3]\n\t"
+	        "addq %[h0], %[a0]\n\t"       /* a + h < 2p */
+	        "adcq %[h1], %[a1]\n\t"
+	        "adcq %[h2], %[a2]\n\t"
+	        "adcq %[h3], %[a3]\n\t"
+	        "movl $0, %k[h4]\n\t"
+	        "adcq $0, %[h4]\n\t"
+	        "movq %[a0], %[h0]\n\t"
+	        "movq %[a1], %[h1]\n\t"
+	        "movq %[a2], %[h2]\n\t"
+	        "movq %[a3], %[h3]\n\t"
+	        "subq $-1, %[a0]\n\t"
+	        "sbbq %[p1], %[a1]\n\t"
+	        "sbbq $0, %[a2]\n\t"
+	        "sbbq %[p3], %[a3]\n\t"
+	        "sbbq $0, %[h4]\n\t"
+	        "cmovcq %[h0], %[a0]\n\t"     /* borrowed: the sum was below p */
+	        "cmovcq %[h1], %[a1]\n\t"
+	        "cmovcq %[h2], %[a2]\n\t"
+	        "cmovcq %[h3], %[a3]"
+	        : [a0] "+&r"(*a0), [a1] "+&r"(*a1), [a2] "+&r"(*a2), [a3] "+&r"(*a3),
+	          [h0] "=&r"(h0), [h1] "=&r"(h1), [h2] "=&r"(h2), [h3] "=&r"(h3), [h4] "=&r"(h4)
 	        : [p1] "r"(P1), [p3] "r"(P3)
 	        : "cc");
-	r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3;
+}
+
+/* r = 3/2 (a + b) mod p: the sum stays in registers for the 3/2 */
+static inline void fe_add_3half(fe r, const fe a, const fe b)
+{
+	fe s;
+	fe_add(s, a, b);
+	uint64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	mul3half_rr(&s0, &s1, &s2, &s3);
+	r[0] = s0, r[1] = s1, r[2] = s2, r[3] = s3;
 }
 #else
 /* Portable C: carries by comparisons (no 128-bit type needed), selects by masks. */
@@ -314,23 +351,16 @@ static inline void fe_half(fe r, const fe a)
 	}
 	r[3] = (s[3] >> 1) | (c << 63);
 }
+
+/* r = 3/2 (a + b) mod p */
+static inline void fe_add_3half(fe r, const fe a, const fe b)
+{
+	fe s, h;
+	fe_add(s, a, b);
+	fe_half(h, s);
+	fe_add(r, s, h);
+}
 #endif
-
-/* r = 3a mod p */
-static inline void fe_mul3(fe r, const fe a)
-{
-	fe t;
-	fe_add(t, a, a);
-	fe_add(r, t, a);
-}
-
-/* r = a - 2b mod p */
-static inline void fe_sub2(fe r, const fe a, const fe b)
-{
-	fe t;
-	fe_add(t, b, b);
-	fe_sub(r, a, t);
-}
 
 /* r = -a mod p (0 stays 0) */
 static inline void fe_neg(fe r, const fe a)
@@ -367,27 +397,36 @@ static void fe_to_be(uint8_t b[32], const fe a)
 
 /* ---- points ---------------------------------------------------------------------------- */
 
-/* r = 2 a (Jacobian, a = -3); r may alias a; O stays O (Z = 2YZ = 0) */
+/* r = 2 a (Jacobian, a = -3); r may alias a; O stays O (Z3 = YZ = 0).  The result is the
+ * doubling of OpenSSL's ecp_nistz256_point_double, (X3, Y3, Z3) = (M^2 - 8XY^2,
+ * M(4XY^2 - X3) - 8Y^4, 2YZ) with M = 3(X^2 - Z^4), scaled by lambda = 1/2: (lambda^2 X3,
+ * lambda^3 Y3, lambda Z3) is the same point, and with M' = M/2 it reads X3' = M'^2 - 2B,
+ * Y3' = M'(B - X3') - Y^4, Z3' = YZ, B = XY^2 -- no 2Y, 2YZ, 8XY^2 or 8Y^4 (dbl-2004-hmv of
+ * the Explicit-Formulas Database has the same products).  The doublings are bound by their
+ * chain of dependences more than by the work (measured, paired): B - X3 is taken as
+ * 3B - M'^2, so that M'^2 -> M'(B - X3) -> Y3 has one subtraction between the products
+ * instead of three (one addition more, 0.976x the time), and M' = (X - Z^2) 3/2 (X + Z^2)
+ * takes the 3/2 before the product, on the sum still in registers (0.989x); Y^4, which is
+ * ready, is squared between M'^2 and the product that waits for it (0.98x when the other
+ * vCPU of the test machine is idle, 0.99-1.01x when it is busy). */
 static void p_dbl(const struct fops *f, jpoint *r, const jpoint *a)
 {
-	fe S, M, Zsqr, T, ry, rz;
-	fe_add(S, a->Y, a->Y);          /* 2Y */
+	fe Zsqr, A, B, B2, B3, C, M, U, T;
 	f->sqr(Zsqr, a->Z);             /* Z^2 */
-	f->mul(rz, a->Z, a->Y);         /* YZ */
-	f->sqr(S, S);                   /* 4Y^2 */
-	fe_add(M, a->X, Zsqr);          /* X + Z^2 */
-	fe_sub(Zsqr, a->X, Zsqr);       /* X - Z^2 */
-	f->mul(M, M, Zsqr);             /* X^2 - Z^4 */
-	f->sqr(T, S);                   /* 16Y^4 */
-	f->mul(S, S, a->X);             /* 4XY^2; a is not read after this */
-	fe_add(r->Z, rz, rz);           /* Z3 = 2YZ */
-	fe_mul3(M, M);                  /* M = 3(X^2 - Z^4) */
-	fe_half(ry, T);                 /* 8Y^4 */
-	f->sqr(r->X, M);                /* M^2 */
-	fe_sub2(r->X, r->X, S);         /* X3 = M^2 - 8XY^2 */
-	fe_sub(S, S, r->X);
-	f->mul(S, S, M);
-	fe_sub(r->Y, S, ry);            /* Y3 = M(4XY^2 - X3) - 8Y^4 */
+	f->sqr(A, a->Y);                /* Y^2 */
+	f->mul(r->Z, a->Z, a->Y);       /* Z3 = YZ; a->Y, a->Z are not read after this */
+	fe_add_3half(U, a->X, Zsqr);    /* 3/2 (X + Z^2) */
+	fe_sub(T, a->X, Zsqr);          /* X - Z^2 */
+	f->mul(B, A, a->X);             /* B = XY^2; a is not read after this */
+	f->mul(M, U, T);                /* M' = 3/2 (X^2 - Z^4) */
+	fe_add(B2, B, B);               /* 2B and 3B before M'^2 is known: after it, X3 and */
+	fe_add(B3, B2, B);              /* B - X3 are one subtraction each, side by side */
+	f->sqr(T, M);                   /* M'^2 */
+	fe_sub(r->X, T, B2);            /* X3 = M'^2 - 2B */
+	fe_sub(T, B3, T);               /* B - X3 = 3B - M'^2 */
+	f->sqr(C, A);                   /* Y^4: ready, between M'^2 and M'(B - X3) */
+	f->mul(T, T, M);
+	fe_sub(r->Y, T, C);             /* Y3 = M'(B - X3) - Y^4 */
 }
 
 /* r = a + b (Jacobian); the infinity cases by masks (O + b = b, a + O = a).  For a = b
@@ -409,13 +448,16 @@ static uint64_t p_add(const struct fops *f, jpoint *r, const jpoint *a, const jp
 	fe_sub(R, S2, S1);
 	f->sqr(Hsqr, H);
 	f->sqr(Rsqr, R);
-	f->mul(rz, rz, H);              /* Z3 = Z1 Z2 H */
 	f->mul(Hcub, Hsqr, H);
 	f->mul(U2, U1, Hsqr);           /* U1 H^2 */
-	f->mul(S2, S1, Hcub);           /* S1 H^3 */
 	fe_sub(rx, Rsqr, Hcub);
-	fe_sub2(rx, rx, U2);            /* X3 = R^2 - H^3 - 2 U1 H^2 */
+	fe_sub(rx, rx, U2);
+	fe_sub(rx, rx, U2);             /* X3 = R^2 - H^3 - 2 U1 H^2 */
 	fe_sub(ry, U2, rx);
+	/* two products that are ready, between the subtractions and the product that waits for
+	 * them (measured 0.99-1.00x the time of the plain order) */
+	f->mul(S2, S1, Hcub);           /* S1 H^3 */
+	f->mul(rz, rz, H);              /* Z3 = Z1 Z2 H */
 	f->mul(ry, ry, R);
 	fe_sub(ry, ry, S2);             /* Y3 = R (U1 H^2 - X3) - S1 H^3 */
 
@@ -429,6 +471,33 @@ static uint64_t p_add(const struct fops *f, jpoint *r, const jpoint *a, const jp
 	fe_select(r->Y, inf2, a->Y, ry);
 	fe_select(r->Z, inf2, a->Z, rz);
 	return same;
+}
+
+/* r = a + b for the table: b affine (Z = 1, i.e. R mod p), a finite and a != +-b, which the
+ * table's sums (i - 1) P + P, i = 3..15, always are (and they are public: no masks).  The
+ * same formula with Z2 = 1 (madd-2004-hmv's products): 8M + 3S instead of 12M + 4S.  r may
+ * alias a. */
+static void p_add_affine(const struct fops *f, jpoint *r, const jpoint *a, const jpoint *b)
+{
+	fe Z1sqr, U2, S2, H, R, Hsqr, Rsqr, Hcub, t;
+	f->sqr(Z1sqr, a->Z);
+	f->mul(S2, a->Z, Z1sqr);        /* Z1^3 */
+	f->mul(U2, b->X, Z1sqr);        /* U2 = X2 Z1^2 */
+	f->mul(S2, S2, b->Y);           /* S2 = Y2 Z1^3 */
+	fe_sub(H, U2, a->X);            /* U1 = X1 */
+	fe_sub(R, S2, a->Y);            /* S1 = Y1 */
+	f->sqr(Hsqr, H);
+	f->sqr(Rsqr, R);
+	f->mul(r->Z, a->Z, H);          /* Z3 = Z1 H */
+	f->mul(Hcub, Hsqr, H);
+	f->mul(U2, a->X, Hsqr);         /* X1 H^2 */
+	f->mul(S2, a->Y, Hcub);         /* Y1 H^3 */
+	fe_sub(t, Rsqr, Hcub);
+	fe_sub(t, t, U2);
+	fe_sub(r->X, t, U2);            /* X3 = R^2 - H^3 - 2 X1 H^2 */
+	fe_sub(t, U2, r->X);
+	f->mul(t, t, R);
+	fe_sub(r->Y, t, S2);            /* Y3 = R (X1 H^2 - X3) - Y1 H^3 */
 }
 
 static void p_select(jpoint *r, uint64_t mask, const jpoint *a, const jpoint *b)
@@ -506,8 +575,9 @@ static inline uint64_t window6(const fe k, int j)
 	return v & 0x3f;
 }
 
-/* z^-1 = z^(p-2) mod p (Montgomery form in and out; 0 gives 0) */
-static void fe_inv(const struct fops *f, fe r, const fe z)
+/* z^-2 = z^(p-3) mod p (Montgomery form in and out; 0 gives 0): the addition chain of
+ * z^(p-2) = z^-1 without its last step (p - 2 = 4e + 1, p - 3 = 4e) */
+static void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 {
 	fe x2, x4, x8, x16, x32, t;
 	int i;
@@ -549,10 +619,9 @@ static void fe_inv(const struct fops *f, fe r, const fe z)
 	f->mul(t, t, x4);
 	for (i = 0; i < 2; i++)
 		f->sqr(t, t);
-	f->mul(t, t, x2);               /* ... fffffffc: 94 ones so far, then */
-	for (i = 0; i < 2; i++)
-		f->sqr(t, t);
-	f->mul(r, t, z);                /* ... 01: p - 2 */
+	f->mul(t, t, x2);               /* ... 3fffffff: e = (p - 3)/4 */
+	f->sqr(t, t);
+	f->sqr(r, t);                   /* ... fffffffc: p - 3 */
 	memset(x2, 0, sizeof x2), memset(x4, 0, sizeof x4), memset(x8, 0, sizeof x8);
 	memset(x16, 0, sizeof x16), memset(x32, 0, sizeof x32), memset(t, 0, sizeof t);
 	__asm__ __volatile__("" : : "r"(x2), "r"(x4), "r"(x8), "r"(x16), "r"(x32), "r"(t)
@@ -630,7 +699,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 		if (i % 2 == 0)
 			p_dbl(f, &w.T[i - 1], &w.T[i / 2 - 1]);
 		else
-			(void)p_add(f, &w.T[i - 1], &w.T[i - 2], &w.T[0]);
+			p_add_affine(f, &w.T[i - 1], &w.T[i - 2], &w.T[0]);
 	}
 
 	/* digits */
@@ -639,11 +708,12 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 
 	gather16(&w.Q, w.T, w.digit[51]);       /* the top digit is 0..2 (k < 2^256) */
 	for (int j = 50; j >= 0; j--) {
-		for (int i = 0; i < 5; i++)
-			p_dbl(f, &w.Q, &w.Q);
+		/* the entry first: its reads and masks overlap the doublings' chain of products */
 		gather16(&w.A, w.T, w.digit[j]);
 		fe_neg(w.negy, w.A.Y);
 		fe_select(w.A.Y, w.sign[j], w.negy, w.A.Y);
+		for (int i = 0; i < 5; i++)
+			p_dbl(f, &w.Q, &w.Q);
 		if (j > 0) {
 			(void)p_add(f, &w.Q, &w.Q, &w.A);
 		} else {
@@ -656,8 +726,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 
 	/* affine x = X / Z^2, out of the Montgomery domain */
 	ok &= ~fe_is_zero(w.Q.Z);               /* never O for 0 < k < n; defensive */
-	fe_inv(f, w.zi, w.Q.Z);
-	f->sqr(w.zi, w.zi);
+	fe_inv_sqr(f, w.zi, w.Q.Z);
 	f->mul(w.x, w.Q.X, w.zi);
 	f->mul(w.x, w.x, ONE);
 	for (int i = 0; i < 4; i++)
