@@ -499,8 +499,8 @@ static const uint8_t *const lf_conditional_assign_orders[] = { lf_conditional_as
 
 static const struct lf_variant lf_p256_mont_mult_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_p256_mont_mult_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_p256_mont_mult_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma", (lf_fnptr)lf_p256_mont_mult_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
 	{ "neon", (lf_fnptr)lf_p256_mont_mult_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
@@ -537,8 +537,8 @@ static const uint8_t *const lf_p256_mont_mult_orders[] = { lf_p256_mont_mult_ord
 
 static const struct lf_variant lf_p256_mont_square_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_p256_mont_square_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_p256_mont_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma", (lf_fnptr)lf_p256_mont_square_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
 #endif
 #if defined(__aarch64__)
 	{ "neon", (lf_fnptr)lf_p256_mont_square_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },

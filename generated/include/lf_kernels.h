@@ -247,10 +247,10 @@ LF_KERNEL_DECL void lf_conditional_assign_a64(int set, int64_t *a, const int64_t
 typedef void (*lf_p256_mont_mult_fn)(int64_t *, const int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_p256_mont_mult_ref(int64_t *r, const int64_t *a, const int64_t *b);
 #if defined(__x86_64__)
-/* ifma requires: avx avx512dq avx512f avx512ifma */
-LF_KERNEL_DECL void lf_p256_mont_mult_ifma(int64_t *r, const int64_t *a, const int64_t *b);
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mont_mult_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+/* ifma requires: avx avx512dq avx512f avx512ifma */
+LF_KERNEL_DECL void lf_p256_mont_mult_ifma(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 #if defined(__aarch64__)
 /* neon requires: asimd */
@@ -267,10 +267,10 @@ LF_KERNEL_DECL void lf_p256_mont_mult_a64__neoverse_n1(int64_t *r, const int64_t
 typedef void (*lf_p256_mont_square_fn)(int64_t *, const int64_t *);
 LF_KERNEL_DECL void lf_p256_mont_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
-/* ifma requires: avx avx512dq avx512f avx512ifma */
-LF_KERNEL_DECL void lf_p256_mont_square_ifma(int64_t *r, const int64_t *a);
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mont_square_mulx(int64_t *r, const int64_t *a);
+/* ifma requires: avx avx512dq avx512f avx512ifma */
+LF_KERNEL_DECL void lf_p256_mont_square_ifma(int64_t *r, const int64_t *a);
 #endif
 #if defined(__aarch64__)
 /* neon requires: asimd */

@@ -24,10 +24,12 @@
  *    cryptography with 256-bit primes' (2014), Fig. 5.
  *
  * Algorithm (mulx, x86_64):
- *    Scalar rows as the ref: MULX a_j b_i split into lo = BZHI 52, hi = SHRD 52 into a
- *    window of six column registers; reduction step specialised to p (m = BZHI of the
- *    column; its carry, m 2^44 and m 2^36 by shifts, m p4 by one MULX); t by a shift
- *    carry chain, t - p with SAR borrows, CMOVS on the sign. No branch.
+ *    Product scanning: the columns sum a_i b_(c-i) as 128-bit MULX sums (ADD/ADC),
+ *    each formed just before the carry chain reaches it; the digit m_c = BZHI 52 of
+ *    the column, its reduction terms by shifts (m 2^44, m 2^36) and one MULX (m p4)
+ *    into later columns, the carry and m 2^44's low piece from the column's own words;
+ *    t - p with SAR borrows, CMOVS on the sign. No branch. First choice on x86-64
+ *    (chained products: lower latency than the zmm code).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mont_mult.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -36,7 +38,7 @@
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_mult_mulx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this
  * body, lf_p256_mont_mult_mulx_sysv.
- * 319 instructions.
+ * 282 instructions.
  */
 #include "lf_asm.h"
 
@@ -64,318 +66,285 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_mulx)
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	movl	$52, %r10d
-	/* row 0: columns += lo/hi(a_j b0); m = column 0 mod 2^52 */
-	movq	(%rax), %rdx
-	mulxq	(%rsi), %r11, %r9
+	/* column 0 */
+	movq	(%rsi), %rdx
+	mulxq	(%rax), %r11, %r9
 	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	movq	%r8, %rcx
-	movq	%r11, %rbx
-	mulxq	8(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbx
-	movq	%r11, %rbp
-	mulxq	16(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbp
-	movq	%r11, %r12
-	mulxq	24(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r12
-	movq	%r11, %r13
-	mulxq	32(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r13
-	movq	%r11, %r14
-	bzhi	%r10, %rcx, %r11
-	shrq	$52, %rcx
-	addq	%rcx, %rbx
-	movq	%r11, %r8
-	shlq	$44, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %rbx
-	movq	%r11, %r8
-	shrq	$8, %r8
-	addq	%r8, %rbp
-	movq	%r11, %r8
-	shlq	$36, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %r12
-	movq	%r11, %r8
-	shrq	$16, %r8
-	addq	%r8, %r13
+	/* column 1 */
+	movq	8(%rsi), %rdx
+	mulxq	(%rax), %rbx, %rcx
+	movq	(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %rbp
+	addq	%rdx, %rbx
+	adcq	%rbp, %rcx
 	movq	%r11, %rdx
-	movq	$281474976645120, %r8
-	mulxq	%r8, %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r13
-	addq	%r11, %r14
-	/* row 1: columns += lo/hi(a_j b1); m = column 1 mod 2^52 */
-	movq	8(%rax), %rdx
-	mulxq	(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbx
-	addq	%r11, %rbp
-	mulxq	8(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbp
-	addq	%r11, %r12
-	mulxq	16(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r12
-	addq	%r11, %r13
-	mulxq	24(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r13
-	addq	%r11, %r14
-	mulxq	32(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r14
-	movq	%r11, %rcx
-	bzhi	%r10, %rbx, %r11
-	shrq	$52, %rbx
-	addq	%rbx, %rbp
-	movq	%r11, %r8
-	shlq	$44, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %rbp
-	movq	%r11, %r8
-	shrq	$8, %r8
-	addq	%r8, %r12
-	movq	%r11, %r8
-	shlq	$36, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %r13
-	movq	%r11, %r8
-	shrq	$16, %r8
-	addq	%r8, %r14
-	movq	%r11, %rdx
-	movq	$281474976645120, %r8
-	mulxq	%r8, %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r14
-	addq	%r11, %rcx
-	/* row 2: columns += lo/hi(a_j b2); m = column 2 mod 2^52 */
-	movq	16(%rax), %rdx
-	mulxq	(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbp
-	addq	%r11, %r12
-	mulxq	8(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r12
-	addq	%r11, %r13
-	mulxq	16(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r13
-	addq	%r11, %r14
-	mulxq	24(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r14
-	addq	%r11, %rcx
-	mulxq	32(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rcx
-	movq	%r11, %rbx
-	bzhi	%r10, %rbp, %r11
-	shrq	$52, %rbp
-	addq	%rbp, %r12
-	movq	%r11, %r8
-	shlq	$44, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %r12
-	movq	%r11, %r8
-	shrq	$8, %r8
-	addq	%r8, %r13
-	movq	%r11, %r8
-	shlq	$36, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %r14
-	movq	%r11, %r8
-	shrq	$16, %r8
-	addq	%r8, %rcx
-	movq	%r11, %rdx
-	movq	$281474976645120, %r8
-	mulxq	%r8, %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rcx
-	addq	%r11, %rbx
-	/* row 3: columns += lo/hi(a_j b3); m = column 3 mod 2^52 */
-	movq	24(%rax), %rdx
-	mulxq	(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r12
-	addq	%r11, %r13
-	mulxq	8(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r13
-	addq	%r11, %r14
-	mulxq	16(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r14
-	addq	%r11, %rcx
-	mulxq	24(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rcx
-	addq	%r11, %rbx
-	mulxq	32(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbx
-	movq	%r11, %rbp
-	bzhi	%r10, %r12, %r11
-	shrq	$52, %r12
-	addq	%r12, %r13
-	movq	%r11, %r8
-	shlq	$44, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %r13
-	movq	%r11, %r8
-	shrq	$8, %r8
-	addq	%r8, %r14
-	movq	%r11, %r8
-	shlq	$36, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %rcx
-	movq	%r11, %r8
-	shrq	$16, %r8
-	addq	%r8, %rbx
-	movq	%r11, %rdx
-	movq	$281474976645120, %r8
-	mulxq	%r8, %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbx
-	addq	%r11, %rbp
-	/* row 4: columns += lo/hi(a_j b4); m = column 4 mod 2^52 */
-	movq	32(%rax), %rdx
-	mulxq	(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r13
-	addq	%r11, %r14
-	mulxq	8(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %r14
-	addq	%r11, %rcx
-	mulxq	16(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rcx
-	addq	%r11, %rbx
-	mulxq	24(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbx
-	addq	%r11, %rbp
-	mulxq	32(%rsi), %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbp
-	movq	%r11, %rax
-	bzhi	%r10, %r13, %r11
-	shrq	$52, %r13
-	addq	%r13, %r14
-	movq	%r11, %r8
-	shlq	$44, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %r14
-	movq	%r11, %r8
-	shrq	$8, %r8
-	addq	%r8, %rcx
-	movq	%r11, %r8
-	shlq	$36, %r8
-	bzhi	%r10, %r8, %r8
-	addq	%r8, %rbx
-	movq	%r11, %r8
-	shrq	$16, %r8
-	addq	%r8, %rbp
-	movq	%r11, %rdx
-	movq	$281474976645120, %r8
-	mulxq	%r8, %r11, %r9
-	bzhi	%r10, %r11, %r8
-	shrdq	$52, %r9, %r11
-	addq	%r8, %rbp
-	addq	%r11, %rax
-	/* t = columns 5..9 carried to 52 bits */
-	movq	%r14, %r11
-	shrq	$52, %r11
-	addq	%r11, %rcx
-	bzhi	%r10, %r14, %r14
-	movq	%rcx, %r11
-	shrq	$52, %r11
-	addq	%r11, %rbx
-	bzhi	%r10, %rcx, %rcx
-	movq	%rbx, %r11
-	shrq	$52, %r11
-	addq	%r11, %rbp
-	bzhi	%r10, %rbx, %rbx
-	movq	%rbp, %r11
-	shrq	$52, %r11
-	addq	%r11, %rax
-	bzhi	%r10, %rbp, %rbp
-	/* d = t - p with arithmetic-shift borrows; d < 0 keeps t (CMOVS) */
-	movq	%r14, %r11
-	movq	$4503599627370495, %r9
-	subq	%r9, %r11
-	movq	%r11, %r9
-	sarq	$52, %r9
-	bzhi	%r10, %r11, %r11
-	movq	%rcx, %r8
-	movq	$17592186044415, %rdx
-	subq	%rdx, %r8
-	addq	%r9, %r8
-	movq	%r8, %r9
-	sarq	$52, %r9
-	bzhi	%r10, %r8, %r8
-	movq	%rbx, %rdx
+	shrq	$52, %rdx
+	shlq	$56, %r11
+	shrq	$12, %r11
+	orq	%r11, %rdx
+	shlq	$12, %r9
 	addq	%r9, %rdx
-	movq	%rdx, %r9
-	sarq	$52, %r9
+	addq	%rdx, %rbx
+	adcq	$0, %rcx
+	bzhi	%r10, %rbx, %r11
+	/* column 2 */
+	movq	16(%rsi), %rdx
+	mulxq	(%rax), %rbp, %r9
+	movq	8(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %r12
+	addq	%rdx, %rbp
+	adcq	%r12, %r9
+	movq	(%rsi), %rdx
+	mulxq	16(%rax), %rdx, %r12
+	addq	%rdx, %rbp
+	adcq	%r12, %r9
+	movq	%r8, %rdx
+	shrq	$8, %rdx
+	addq	%rdx, %rbp
+	adcq	$0, %r9
+	movq	%rbx, %rdx
+	shrq	$52, %rdx
+	shlq	$56, %rbx
+	shrq	$12, %rbx
+	orq	%rbx, %rdx
+	shlq	$12, %rcx
+	addq	%rcx, %rdx
+	addq	%rdx, %rbp
+	adcq	$0, %r9
+	bzhi	%r10, %rbp, %rcx
+	/* column 3 */
+	movq	24(%rsi), %rdx
+	mulxq	(%rax), %rbx, %r12
+	movq	16(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %r13
+	addq	%rdx, %rbx
+	adcq	%r13, %r12
+	movq	8(%rsi), %rdx
+	mulxq	16(%rax), %rdx, %r13
+	addq	%rdx, %rbx
+	adcq	%r13, %r12
+	movq	(%rsi), %rdx
+	mulxq	24(%rax), %r13, %rdx
+	addq	%r13, %rbx
+	adcq	%rdx, %r12
+	movq	%r8, %rdx
+	movq	%rdx, %r13
+	shlq	$36, %rdx
+	shrq	$28, %r13
+	addq	%rdx, %rbx
+	adcq	%r13, %r12
+	movq	%r11, %rdx
+	shrq	$8, %rdx
+	addq	%rdx, %rbx
+	adcq	$0, %r12
+	movq	%rbp, %rdx
+	shrq	$52, %rdx
+	shlq	$56, %rbp
+	shrq	$12, %rbp
+	orq	%rbp, %rdx
+	shlq	$12, %r9
+	addq	%r9, %rdx
+	addq	%rdx, %rbx
+	adcq	$0, %r12
+	bzhi	%r10, %rbx, %r9
+	/* column 4 */
+	movq	32(%rsi), %rdx
+	mulxq	(%rax), %r13, %rbp
+	movq	24(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %r14
+	addq	%rdx, %r13
+	adcq	%r14, %rbp
+	movq	16(%rsi), %rdx
+	mulxq	16(%rax), %rdx, %r14
+	addq	%rdx, %r13
+	adcq	%r14, %rbp
+	movq	8(%rsi), %rdx
+	mulxq	24(%rax), %rdx, %r14
+	addq	%rdx, %r13
+	adcq	%r14, %rbp
+	movq	(%rsi), %rdx
+	mulxq	32(%rax), %r14, %rdx
+	addq	%r14, %r13
+	adcq	%rdx, %rbp
+	movq	$281474976645120, %rdx
+	mulxq	%r8, %r8, %rdx
+	addq	%r8, %r13
+	adcq	%rdx, %rbp
+	movq	%r11, %r8
+	movq	%r8, %rdx
+	shlq	$36, %r8
+	shrq	$28, %rdx
+	addq	%r8, %r13
+	adcq	%rdx, %rbp
+	movq	%rcx, %r8
+	shrq	$8, %r8
+	addq	%r8, %r13
+	adcq	$0, %rbp
+	movq	%rbx, %r8
+	shrq	$52, %r8
+	movq	%rbx, %rdx
+	shlq	$56, %rdx
+	shrq	$12, %rdx
+	orq	%rdx, %r8
+	shlq	$12, %r12
+	addq	%r12, %r8
+	addq	%r8, %r13
+	adcq	$0, %rbp
+	bzhi	%r10, %r13, %r8
+	/* column 5 */
+	movq	32(%rsi), %rdx
+	mulxq	8(%rax), %rbx, %r12
+	movq	24(%rsi), %rdx
+	mulxq	16(%rax), %rdx, %r14
+	addq	%rdx, %rbx
+	adcq	%r14, %r12
+	movq	16(%rsi), %rdx
+	mulxq	24(%rax), %rdx, %r14
+	addq	%rdx, %rbx
+	adcq	%r14, %r12
+	movq	8(%rsi), %rdx
+	mulxq	32(%rax), %r14, %rdx
+	addq	%r14, %rbx
+	adcq	%rdx, %r12
+	movq	$281474976645120, %rdx
+	mulxq	%r11, %r11, %rdx
+	addq	%r11, %rbx
+	adcq	%rdx, %r12
+	movq	%rcx, %r11
+	movq	%r11, %rdx
+	shlq	$36, %r11
+	shrq	$28, %rdx
+	addq	%r11, %rbx
+	adcq	%rdx, %r12
+	movq	%r9, %r11
+	shrq	$8, %r11
+	addq	%r11, %rbx
+	adcq	$0, %r12
+	movq	%r13, %r11
+	shrq	$52, %r11
+	movq	%r13, %rdx
+	shlq	$56, %rdx
+	shrq	$12, %rdx
+	orq	%rdx, %r11
+	shlq	$12, %rbp
+	addq	%rbp, %r11
+	addq	%r11, %rbx
+	adcq	$0, %r12
+	bzhi	%r10, %rbx, %r11
+	/* column 6 */
+	movq	32(%rsi), %rdx
+	mulxq	16(%rax), %rbp, %r13
+	movq	24(%rsi), %rdx
+	mulxq	24(%rax), %rdx, %r14
+	addq	%rdx, %rbp
+	adcq	%r14, %r13
+	movq	16(%rsi), %rdx
+	mulxq	32(%rax), %rdx, %r14
+	addq	%rdx, %rbp
+	adcq	%r14, %r13
+	movq	$281474976645120, %rdx
+	mulxq	%rcx, %rdx, %rcx
+	addq	%rdx, %rbp
+	adcq	%rcx, %r13
+	movq	%r9, %rcx
+	movq	%rcx, %rdx
+	shlq	$36, %rcx
+	shrq	$28, %rdx
+	addq	%rcx, %rbp
+	adcq	%rdx, %r13
+	movq	%r8, %rcx
+	shrq	$8, %rcx
+	addq	%rcx, %rbp
+	adcq	$0, %r13
+	movq	%rbx, %rcx
+	shrq	$52, %rcx
+	shlq	$12, %r12
+	addq	%r12, %rcx
+	addq	%rcx, %rbp
+	adcq	$0, %r13
+	bzhi	%r10, %rbp, %rcx
+	/* column 7 */
+	movq	32(%rsi), %rdx
+	mulxq	24(%rax), %rbx, %r12
+	movq	24(%rsi), %rdx
+	mulxq	32(%rax), %r14, %rdx
+	addq	%r14, %rbx
+	adcq	%rdx, %r12
+	movq	$281474976645120, %rdx
+	mulxq	%r9, %rdx, %r9
+	addq	%rdx, %rbx
+	adcq	%r9, %r12
+	movq	%r8, %r9
+	movq	%r9, %rdx
+	shlq	$36, %r9
+	shrq	$28, %rdx
+	addq	%r9, %rbx
+	adcq	%rdx, %r12
+	movq	%rbp, %r9
+	shrq	$52, %r9
+	shlq	$12, %r13
+	addq	%r13, %r9
+	addq	%r9, %rbx
+	adcq	$0, %r12
+	bzhi	%r10, %rbx, %r9
+	/* column 8 */
+	movq	32(%rsi), %rdx
+	mulxq	32(%rax), %rax, %rsi
+	movq	$281474976645120, %rdx
+	mulxq	%r8, %r8, %rdx
+	addq	%r8, %rax
+	adcq	%rdx, %rsi
+	movq	%rbx, %r8
+	shrq	$52, %r8
+	shlq	$12, %r12
+	addq	%r12, %r8
+	addq	%r8, %rax
+	adcq	$0, %rsi
+	bzhi	%r10, %rax, %r8
+	/* t_4 = S_8 >> 52 */
+	shrq	$52, %rax
+	shlq	$12, %rsi
+	addq	%rsi, %rax
+	/* d = t - p with arithmetic-shift borrows; d < 0 keeps t (CMOVS) */
+	movq	%r11, %rdx
+	movq	$4503599627370495, %rsi
+	subq	%rsi, %rdx
+	movq	%rdx, %rsi
+	sarq	$52, %rsi
 	bzhi	%r10, %rdx, %rdx
+	movq	%rcx, %rbx
+	movq	$17592186044415, %rbp
+	subq	%rbp, %rbx
+	addq	%rsi, %rbx
+	movq	%rbx, %rsi
+	sarq	$52, %rsi
+	bzhi	%r10, %rbx, %rbx
+	movq	%r9, %rbp
+	addq	%rsi, %rbp
 	movq	%rbp, %rsi
-	movq	$68719476736, %r12
-	subq	%r12, %rsi
-	addq	%r9, %rsi
-	movq	%rsi, %r9
-	sarq	$52, %r9
-	bzhi	%r10, %rsi, %rsi
+	sarq	$52, %rsi
+	bzhi	%r10, %rbp, %rbp
+	movq	%r8, %r12
+	movq	$68719476736, %r13
+	subq	%r13, %r12
+	addq	%rsi, %r12
+	movq	%r12, %rsi
+	sarq	$52, %rsi
+	bzhi	%r10, %r12, %r12
 	movq	%rax, %r10
-	movq	$281474976645120, %r12
-	subq	%r12, %r10
-	addq	%r9, %r10
+	movq	$281474976645120, %r13
+	subq	%r13, %r10
+	addq	%rsi, %r10
 	testq	%r10, %r10
-	cmovs	%r14, %r11
-	cmovs	%rcx, %r8
-	cmovs	%rbx, %rdx
-	cmovs	%rbp, %rsi
+	cmovs	%r11, %rdx
+	cmovs	%rcx, %rbx
+	cmovs	%r9, %rbp
+	cmovs	%r8, %r12
 	cmovs	%rax, %r10
-	movq	%r11, (%rdi)
-	movq	%r8, 8(%rdi)
-	movq	%rdx, 16(%rdi)
-	movq	%rsi, 24(%rdi)
+	movq	%rdx, (%rdi)
+	movq	%rbx, 8(%rdi)
+	movq	%rbp, 16(%rdi)
+	movq	%r12, 24(%rdi)
 	movq	%r10, 32(%rdi)
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8

@@ -19,10 +19,13 @@
  *    OpenJDK MontgomeryIntegerPolynomialP256.square (= mult(a, a, r)).
  *
  * Algorithm (mulx, x86_64):
- *    p256_mont_mult's mulx code with b = a. Scalar rows as the ref: MULX a_j b_i split into lo = BZHI 52, hi = SHRD 52 into a
- *    window of six column registers; reduction step specialised to p (m = BZHI of the
- *    column; its carry, m 2^44 and m 2^36 by shifts, m p4 by one MULX); t by a shift
- *    carry chain, t - p with SAR borrows, CMOVS on the sign. No branch.
+ *    p256_mont_mult's mulx code with b = a (the cross products once, against a
+ *    doubled limb: 15 MULX). Product scanning: the columns sum a_i b_(c-i) as 128-bit MULX sums (ADD/ADC),
+ *    each formed just before the carry chain reaches it; the digit m_c = BZHI 52 of
+ *    the column, its reduction terms by shifts (m 2^44, m 2^36) and one MULX (m p4)
+ *    into later columns, the carry and m 2^44's low piece from the column's own words;
+ *    t - p with SAR borrows, CMOVS on the sign. No branch. First choice on x86-64
+ *    (chained products: lower latency than the zmm code).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mont_square.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -31,7 +34,7 @@
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_square_mulx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and calls this
  * body, lf_p256_mont_square_mulx_sysv.
- * 316 instructions.
+ * 248 instructions.
  */
 #include "lf_asm.h"
 
@@ -54,318 +57,254 @@ LF_FUNC_BEGIN(lf_p256_mont_square_mulx)
 	LF_SEH_PUSHREG(%rbx)
 	LF_SEH_ENDPROLOGUE
 	movl	$52, %eax
-	/* row 0: columns += lo/hi(a_j b0); m = column 0 mod 2^52 */
+	/* column 0 */
 	movq	(%rsi), %rdx
 	mulxq	(%rsi), %r10, %r11
 	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	movq	%r9, %r8
-	movq	%r10, %rcx
-	mulxq	8(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rcx
-	movq	%r10, %rbx
-	mulxq	16(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbx
-	movq	%r10, %rbp
-	mulxq	24(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbp
-	movq	%r10, %r12
-	mulxq	32(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r12
-	movq	%r10, %r13
-	bzhi	%rax, %r8, %r10
-	shrq	$52, %r8
-	addq	%r8, %rcx
-	movq	%r10, %r9
-	shlq	$44, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %rcx
-	movq	%r10, %r9
-	shrq	$8, %r9
-	addq	%r9, %rbx
-	movq	%r10, %r9
-	shlq	$36, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %rbp
-	movq	%r10, %r9
-	shrq	$16, %r9
-	addq	%r9, %r12
+	/* column 1 */
+	movq	(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	8(%rsi), %rcx, %r8
 	movq	%r10, %rdx
-	movq	$281474976645120, %r9
-	mulxq	%r9, %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r12
-	addq	%r10, %r13
-	/* row 1: columns += lo/hi(a_j b1); m = column 1 mod 2^52 */
-	movq	8(%rsi), %rdx
-	mulxq	(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rcx
-	addq	%r10, %rbx
-	mulxq	8(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbx
-	addq	%r10, %rbp
-	mulxq	16(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbp
-	addq	%r10, %r12
-	mulxq	24(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r12
-	addq	%r10, %r13
-	mulxq	32(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r13
-	movq	%r10, %r8
+	shrq	$52, %rdx
+	shlq	$56, %r10
+	shrq	$12, %r10
+	orq	%r10, %rdx
+	shlq	$12, %r11
+	addq	%r11, %rdx
+	addq	%rdx, %rcx
+	adcq	$0, %r8
 	bzhi	%rax, %rcx, %r10
-	shrq	$52, %rcx
-	addq	%rcx, %rbx
-	movq	%r10, %r9
-	shlq	$44, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %rbx
-	movq	%r10, %r9
-	shrq	$8, %r9
-	addq	%r9, %rbp
-	movq	%r10, %r9
-	shlq	$36, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %r12
-	movq	%r10, %r9
-	shrq	$16, %r9
-	addq	%r9, %r13
+	/* column 2 */
+	movq	(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	16(%rsi), %r11, %rbx
+	movq	8(%rsi), %rdx
+	mulxq	8(%rsi), %rdx, %rbp
+	addq	%rdx, %r11
+	adcq	%rbp, %rbx
+	movq	%r9, %rdx
+	shrq	$8, %rdx
+	addq	%rdx, %r11
+	adcq	$0, %rbx
+	movq	%rcx, %rdx
+	shrq	$52, %rdx
+	shlq	$56, %rcx
+	shrq	$12, %rcx
+	orq	%rcx, %rdx
+	shlq	$12, %r8
+	addq	%r8, %rdx
+	addq	%rdx, %r11
+	adcq	$0, %rbx
+	bzhi	%rax, %r11, %r8
+	/* column 3 */
+	movq	(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	24(%rsi), %rcx, %rbp
+	movq	8(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	16(%rsi), %rdx, %r12
+	addq	%rdx, %rcx
+	adcq	%r12, %rbp
+	movq	%r9, %rdx
+	movq	%rdx, %r12
+	shlq	$36, %rdx
+	shrq	$28, %r12
+	addq	%rdx, %rcx
+	adcq	%r12, %rbp
 	movq	%r10, %rdx
-	movq	$281474976645120, %r9
-	mulxq	%r9, %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r13
-	addq	%r10, %r8
-	/* row 2: columns += lo/hi(a_j b2); m = column 2 mod 2^52 */
+	shrq	$8, %rdx
+	addq	%rdx, %rcx
+	adcq	$0, %rbp
+	movq	%r11, %rdx
+	shrq	$52, %rdx
+	shlq	$56, %r11
+	shrq	$12, %r11
+	orq	%r11, %rdx
+	shlq	$12, %rbx
+	addq	%rbx, %rdx
+	addq	%rdx, %rcx
+	adcq	$0, %rbp
+	bzhi	%rax, %rcx, %r11
+	/* column 4 */
+	movq	(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	32(%rsi), %rbx, %r12
+	movq	8(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	24(%rsi), %r13, %rdx
+	addq	%r13, %rbx
+	adcq	%rdx, %r12
 	movq	16(%rsi), %rdx
-	mulxq	(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbx
-	addq	%r10, %rbp
-	mulxq	8(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbp
-	addq	%r10, %r12
-	mulxq	16(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r12
-	addq	%r10, %r13
-	mulxq	24(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r13
-	addq	%r10, %r8
-	mulxq	32(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r8
-	movq	%r10, %rcx
-	bzhi	%rax, %rbx, %r10
-	shrq	$52, %rbx
-	addq	%rbx, %rbp
+	mulxq	16(%rsi), %r13, %rdx
+	addq	%r13, %rbx
+	adcq	%rdx, %r12
+	movq	$281474976645120, %rdx
+	mulxq	%r9, %rdx, %r9
+	addq	%rdx, %rbx
+	adcq	%r9, %r12
 	movq	%r10, %r9
-	shlq	$44, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %rbp
-	movq	%r10, %r9
-	shrq	$8, %r9
-	addq	%r9, %r12
-	movq	%r10, %r9
+	movq	%r9, %rdx
 	shlq	$36, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %r13
-	movq	%r10, %r9
-	shrq	$16, %r9
-	addq	%r9, %r8
-	movq	%r10, %rdx
-	movq	$281474976645120, %r9
-	mulxq	%r9, %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r8
-	addq	%r10, %rcx
-	/* row 3: columns += lo/hi(a_j b3); m = column 3 mod 2^52 */
-	movq	24(%rsi), %rdx
-	mulxq	(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbp
-	addq	%r10, %r12
-	mulxq	8(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r12
-	addq	%r10, %r13
-	mulxq	16(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r13
-	addq	%r10, %r8
-	mulxq	24(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r8
-	addq	%r10, %rcx
-	mulxq	32(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rcx
-	movq	%r10, %rbx
-	bzhi	%rax, %rbp, %r10
-	shrq	$52, %rbp
-	addq	%rbp, %r12
-	movq	%r10, %r9
-	shlq	$44, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %r12
-	movq	%r10, %r9
+	shrq	$28, %rdx
+	addq	%r9, %rbx
+	adcq	%rdx, %r12
+	movq	%r8, %r9
 	shrq	$8, %r9
-	addq	%r9, %r13
-	movq	%r10, %r9
-	shlq	$36, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %r8
-	movq	%r10, %r9
-	shrq	$16, %r9
-	addq	%r9, %rcx
-	movq	%r10, %rdx
-	movq	$281474976645120, %r9
-	mulxq	%r9, %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rcx
-	addq	%r10, %rbx
-	/* row 4: columns += lo/hi(a_j b4); m = column 4 mod 2^52 */
-	movq	32(%rsi), %rdx
-	mulxq	(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r12
-	addq	%r10, %r13
-	mulxq	8(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r13
-	addq	%r10, %r8
-	mulxq	16(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %r8
-	addq	%r10, %rcx
-	mulxq	24(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rcx
-	addq	%r10, %rbx
-	mulxq	32(%rsi), %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
 	addq	%r9, %rbx
-	movq	%r10, %rsi
-	bzhi	%rax, %r12, %r10
-	shrq	$52, %r12
-	addq	%r12, %r13
-	movq	%r10, %r9
-	shlq	$44, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %r13
-	movq	%r10, %r9
-	shrq	$8, %r9
-	addq	%r9, %r8
-	movq	%r10, %r9
-	shlq	$36, %r9
-	bzhi	%rax, %r9, %r9
-	addq	%r9, %rcx
-	movq	%r10, %r9
-	shrq	$16, %r9
+	adcq	$0, %r12
+	movq	%rcx, %r9
+	shrq	$52, %r9
+	shlq	$56, %rcx
+	shrq	$12, %rcx
+	orq	%rcx, %r9
+	shlq	$12, %rbp
+	addq	%rbp, %r9
 	addq	%r9, %rbx
-	movq	%r10, %rdx
-	movq	$281474976645120, %r9
-	mulxq	%r9, %r10, %r11
-	bzhi	%rax, %r10, %r9
-	shrdq	$52, %r11, %r10
-	addq	%r9, %rbx
-	addq	%r10, %rsi
-	/* t = columns 5..9 carried to 52 bits */
-	movq	%r13, %r10
-	shrq	$52, %r10
-	addq	%r10, %r8
-	bzhi	%rax, %r13, %r13
+	adcq	$0, %r12
+	bzhi	%rax, %rbx, %r9
+	/* column 5 */
+	movq	8(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	32(%rsi), %rcx, %rbp
+	movq	16(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	24(%rsi), %rdx, %r13
+	addq	%rdx, %rcx
+	adcq	%r13, %rbp
+	movq	$281474976645120, %rdx
+	mulxq	%r10, %rdx, %r10
+	addq	%rdx, %rcx
+	adcq	%r10, %rbp
 	movq	%r8, %r10
-	shrq	$52, %r10
+	movq	%r10, %rdx
+	shlq	$36, %r10
+	shrq	$28, %rdx
 	addq	%r10, %rcx
-	bzhi	%rax, %r8, %r8
-	movq	%rcx, %r10
-	shrq	$52, %r10
-	addq	%r10, %rbx
-	bzhi	%rax, %rcx, %rcx
+	adcq	%rdx, %rbp
+	movq	%r11, %r10
+	shrq	$8, %r10
+	addq	%r10, %rcx
+	adcq	$0, %rbp
 	movq	%rbx, %r10
 	shrq	$52, %r10
-	addq	%r10, %rsi
-	bzhi	%rax, %rbx, %rbx
-	/* d = t - p with arithmetic-shift borrows; d < 0 keeps t (CMOVS) */
-	movq	%r13, %r10
-	movq	$4503599627370495, %r11
-	subq	%r11, %r10
-	movq	%r10, %r11
-	sarq	$52, %r11
-	bzhi	%rax, %r10, %r10
-	movq	%r8, %r9
-	movq	$17592186044415, %rdx
-	subq	%rdx, %r9
-	addq	%r11, %r9
+	movq	%rbx, %rdx
+	shlq	$56, %rdx
+	shrq	$12, %rdx
+	orq	%rdx, %r10
+	shlq	$12, %r12
+	addq	%r12, %r10
+	addq	%r10, %rcx
+	adcq	$0, %rbp
+	bzhi	%rax, %rcx, %r10
+	/* column 6 */
+	movq	16(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	32(%rsi), %r12, %rbx
+	movq	24(%rsi), %rdx
+	mulxq	24(%rsi), %rdx, %r13
+	addq	%rdx, %r12
+	adcq	%r13, %rbx
+	movq	$281474976645120, %rdx
+	mulxq	%r8, %r8, %rdx
+	addq	%r8, %r12
+	adcq	%rdx, %rbx
+	movq	%r11, %r8
+	movq	%r8, %rdx
+	shlq	$36, %r8
+	shrq	$28, %rdx
+	addq	%r8, %r12
+	adcq	%rdx, %rbx
+	movq	%r9, %r8
+	shrq	$8, %r8
+	addq	%r8, %r12
+	adcq	$0, %rbx
+	movq	%rcx, %r8
+	shrq	$52, %r8
+	shlq	$12, %rbp
+	addq	%rbp, %r8
+	addq	%r8, %r12
+	adcq	$0, %rbx
+	bzhi	%rax, %r12, %r8
+	/* column 7 */
+	movq	24(%rsi), %rdx
+	addq	%rdx, %rdx
+	mulxq	32(%rsi), %rcx, %rbp
+	movq	$281474976645120, %rdx
+	mulxq	%r11, %r11, %rdx
+	addq	%r11, %rcx
+	adcq	%rdx, %rbp
 	movq	%r9, %r11
-	sarq	$52, %r11
-	bzhi	%rax, %r9, %r9
+	movq	%r11, %rdx
+	shlq	$36, %r11
+	shrq	$28, %rdx
+	addq	%r11, %rcx
+	adcq	%rdx, %rbp
+	movq	%r12, %r11
+	shrq	$52, %r11
+	shlq	$12, %rbx
+	addq	%rbx, %r11
+	addq	%r11, %rcx
+	adcq	$0, %rbp
+	bzhi	%rax, %rcx, %r11
+	/* column 8 */
+	movq	32(%rsi), %rdx
+	mulxq	32(%rsi), %rsi, %rbx
+	movq	$281474976645120, %rdx
+	mulxq	%r9, %r9, %rdx
+	addq	%r9, %rsi
+	adcq	%rdx, %rbx
+	movq	%rcx, %r9
+	shrq	$52, %r9
+	shlq	$12, %rbp
+	addq	%rbp, %r9
+	addq	%r9, %rsi
+	adcq	$0, %rbx
+	bzhi	%rax, %rsi, %r9
+	/* t_4 = S_8 >> 52 */
+	shrq	$52, %rsi
+	shlq	$12, %rbx
+	addq	%rbx, %rsi
+	/* d = t - p with arithmetic-shift borrows; d < 0 keeps t (CMOVS) */
+	movq	%r10, %rcx
+	movq	$4503599627370495, %rdx
+	subq	%rdx, %rcx
 	movq	%rcx, %rdx
-	addq	%r11, %rdx
-	movq	%rdx, %r11
-	sarq	$52, %r11
-	bzhi	%rax, %rdx, %rdx
-	movq	%rbx, %rbp
-	movq	$68719476736, %r12
-	subq	%r12, %rbp
-	addq	%r11, %rbp
-	movq	%rbp, %r11
-	sarq	$52, %r11
+	sarq	$52, %rdx
+	bzhi	%rax, %rcx, %rcx
+	movq	%r8, %rbx
+	movq	$17592186044415, %rbp
+	subq	%rbp, %rbx
+	addq	%rdx, %rbx
+	movq	%rbx, %rdx
+	sarq	$52, %rdx
+	bzhi	%rax, %rbx, %rbx
+	movq	%r11, %rbp
+	addq	%rdx, %rbp
+	movq	%rbp, %rdx
+	sarq	$52, %rdx
 	bzhi	%rax, %rbp, %rbp
+	movq	%r9, %r12
+	movq	$68719476736, %r13
+	subq	%r13, %r12
+	addq	%rdx, %r12
+	movq	%r12, %rdx
+	sarq	$52, %rdx
+	bzhi	%rax, %r12, %r12
 	movq	%rsi, %rax
-	movq	$281474976645120, %r12
-	subq	%r12, %rax
-	addq	%r11, %rax
+	movq	$281474976645120, %r13
+	subq	%r13, %rax
+	addq	%rdx, %rax
 	testq	%rax, %rax
-	cmovs	%r13, %r10
-	cmovs	%r8, %r9
-	cmovs	%rcx, %rdx
-	cmovs	%rbx, %rbp
+	cmovs	%r10, %rcx
+	cmovs	%r8, %rbx
+	cmovs	%r11, %rbp
+	cmovs	%r9, %r12
 	cmovs	%rsi, %rax
-	movq	%r10, (%rdi)
-	movq	%r9, 8(%rdi)
-	movq	%rdx, 16(%rdi)
-	movq	%rbp, 24(%rdi)
+	movq	%rcx, (%rdi)
+	movq	%rbx, 8(%rdi)
+	movq	%rbp, 16(%rdi)
+	movq	%r12, 24(%rdi)
 	movq	%rax, 32(%rdi)
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8

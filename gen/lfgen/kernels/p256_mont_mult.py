@@ -23,7 +23,8 @@ column i >> 52 into column i + 1" plus m 2^44 at column i + 1): x86_p256_52.py.
 
 Variants (x86_p256_52.py): "ifma" -- the JDK's AVX-512 montgomeryMultiply, A and p in the
 lanes of a zmm, one broadcast b_i per row, the final carries and the choice by mask
-registers; "mulx" -- scalar MULX rows with the specialised reduction step.
+registers; "mulx" (first on x86-64) -- scalar product scanning, 128-bit MULX columns, the
+specialised reduction terms entering later columns as shifts.
 """
 
 from ..kernel import KernelSpec, Variant
@@ -55,14 +56,16 @@ IFMA_ALGO = ("One element in lanes 0..4 of a zmm (the JDK's montgomeryMultiply):
              "and t + 2^260 - p carried to 52-bit lanes by generate/propagate mask arithmetic\n"
              "(KMOVB, LEA, XOR), the carry out of lane 4 selects t - p by a masked move; masked\n"
              "load and store of the 5 limbs. No branch.")
-MULX_ALGO = ("Scalar rows as the ref: MULX a_j b_i split into lo = BZHI 52, hi = SHRD 52 into a\n"
-             "window of six column registers; reduction step specialised to p (m = BZHI of the\n"
-             "column; its carry, m 2^44 and m 2^36 by shifts, m p4 by one MULX); t by a shift\n"
-             "carry chain, t - p with SAR borrows, CMOVS on the sign. No branch.")
+MULX_ALGO = ("Product scanning: the columns sum a_i b_(c-i) as 128-bit MULX sums (ADD/ADC),\n"
+             "each formed just before the carry chain reaches it; the digit m_c = BZHI 52 of\n"
+             "the column, its reduction terms by shifts (m 2^44, m 2^36) and one MULX (m p4)\n"
+             "into later columns, the carry and m 2^44's low piece from the column's own words;\n"
+             "t - p with SAR borrows, CMOVS on the sign. No branch. First choice on x86-64\n"
+             "(chained products: lower latency than the zmm code).")
 
 VARIANTS = [
-    Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args), {}, IFMA_ALGO),
     Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args), {}, MULX_ALGO),
+    Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args), {}, IFMA_ALGO),
     Variant("neon", "aarch64", _a64.builder(SPEC, neon=True), _a64.PARAMS, _a64.NEON_DOC),
     Variant("a64", "aarch64", _a64.builder(SPEC), _a64.A64_PARAMS, _a64.A64_DOC),
 ]

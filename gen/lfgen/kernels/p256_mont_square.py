@@ -26,10 +26,11 @@ SPEC = KernelSpec(
 )
 
 VARIANTS = [
+    Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args, square=True), {},
+            "p256_mont_mult's mulx code with b = a (the cross products once, against a\n"
+            "doubled limb: 15 MULX). " + MULX_ALGO),
     Variant("ifma", "x86_64", x.builder(x.ifma_body, SPEC.args, square=True), {},
             "p256_mont_mult's ifma code with b = a. " + IFMA_ALGO),
-    Variant("mulx", "x86_64", x.builder(x.mulx_body, SPEC.args, square=True), {},
-            "p256_mont_mult's mulx code with b = a. " + MULX_ALGO),
     Variant("neon", "aarch64", _a64.builder(SPEC, square=True, neon=True), _a64.SQR_NEON_PARAMS,
             _a64.NEON_DOC + "\nSquare: a4 x (2a0..2a3) and a3 x (2a1, 2a2) on Advanced SIMD, the nine\n"
             "other products (cross products once, against a doubled limb) on the GPRs."),

@@ -62,15 +62,19 @@ four plain 8-qword stores (qwords 5e + 4 and 5e + 9; the other qwords they write
 0..3 and 4..7, VPERMT2Q rows [e_k limbs 0..3 | e_(k+1) limbs 0..3], stored as two 256-bit
 halves. Every load precedes the first store, so r may alias a or b.
 
-mulx (scalar, one element): the ref's row order with the reduction step above: ten column
-registers kept as a sliding window of six; a product x y splits as lo = BZHI(l, 52), hi =
-SHRD(l, h, 52) of MULX's h:l; m from BZHI of the column, m 2^44 and m 2^36 by shifts (no
-multiply), m p4 by one MULX. Final: t from a shift/BZHI carry chain, d = t - p with SAR
-borrows, the sign of d's top limb selects t by CMOVS.
+mulx (scalar, one element; the dispatcher's first choice on x86-64: chained products, the
+JDK's use, wait on latency, where the zmm code's lane moves cost most): product scanning,
+the columns S_c = sum a_i b_(c-i) as 128-bit MULX sums (ADD/ADC, no per-product split at 52
+bits), each formed just before the carry chain reaches it; the reduction terms of the digit
+m_c = S_c mod 2^52 enter later columns as shifts (m 2^44 split at column c + 1 / c + 2, m 2^36
+at c + 3) and one MULX (m p4 at c + 4); the carry S_c >> 52 plus the low piece of m_c 2^44
+are read from S_c's own words, so one column waits on the previous by a shift, an add and an
+ADD/ADC pair (mulx_body's docstring). Final: t = S_5..S_8 mod 2^52 and S_8 >> 52, d = t - p
+with SAR borrows, the sign of d's top limb selects t by CMOVS.
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64 as G, ZMMRegister as Z, KRegister,
-                            MOV, ADD, SUB, XOR, AND, LEA, NEG, SHR, SHL, SAR, SHRD, BZHI, MULX,
+                            MOV, ADD, ADC, SUB, XOR, AND, OR, LEA, NEG, SHR, SHL, SAR, SHRD, BZHI, MULX,
                             CMOVS, TEST, KMOVB, VMOVQ, VMOVDQU64, VMOVDQA64, VPBROADCASTQ,
                             VPXORQ, VPADDQ, VPSUBQ, VPANDQ, VPSRLQ, VPSRAQ, VALIGNQ,
                             VPMADD52LUQ, VPMADD52HUQ, VPCMPUQ, VPCMPEQQ, VPMULTISHIFTQB,
@@ -427,61 +431,104 @@ def x8_body(f, rp, ap, bp):
 # ---- mulx: scalar ----------------------------------------------------------------------------
 
 def mulx_body(f, rp, ap, bp):
+    """Columns S_c = sum a_i b_(c-i), c = 0..8, as 128-bit (lo, hi) register pairs (MULX
+    h:l summed by ADD/ADC, no per-product split at 52 bits), each formed just before the
+    carry chain reaches it (a square, ap is bp: the products 2 a_i a_j, i < j, and a_i^2).
+    Into S_c, besides its products:
+        S_(c-1) >> 52 = (lo >> 52) + (hi << 12)    the carry (S_(c-1) - m_(c-1) = 0 mod 2^52)
+        (m_(c-1) mod 2^8) 2^44 = (lo << 56) >> 12  the low piece of m_(c-1) 2^44  (c <= 5)
+        m_(c-2) >> 8                               its high piece                  (2 <= c <= 6)
+        m_(c-3) 2^36                               (p_3 = 2^36)                    (3 <= c <= 7)
+        m_(c-4) p_4                                (p_4 = 2^48 - 2^16, one MULX)    (4 <= c <= 8)
+    m_c = S_c mod 2^52 for c <= 4 (the quotient digit: -p^-1 = 1 mod 2^52); t_(c-5) = S_c
+    mod 2^52 for c >= 5 and t_4 = S_8 >> 52.  The three carry terms come from S_(c-1)'s own
+    words (no m needed) and are disjoint bit ranges of one word but for hi << 12, so the chain
+    from one column to the next is a shift, an add and an ADD/ADC pair."""
+    square = ap is bp
     c52 = G()
     MOV(c52.as_dword, 52)
-    col = {}
+    m = {}
+    t = []
+    prev = None
 
-    def add(c, x):
-        if c not in col:
-            col[c] = G()
-            MOV(col[c], x)
+    def acc(S, lo, hi=None):
+        if S[0] is None:
+            S[0], S[1] = lo, hi
+            if hi is None:
+                S[1] = G()
+                XOR(S[1].as_dword, S[1].as_dword)
+            return
+        ADD(S[0], lo)
+        ADC(S[1], hi if hi is not None else 0)
+
+    def product(S, x_mem, y_mem, double=False):
+        if double:
+            MOV(rdx, x_mem)
+            ADD(rdx, rdx)
         else:
-            ADD(col[c], x)
+            MOV(rdx, x_mem)
+        h, l = G(), G()
+        MULX(h, l, y_mem)
+        acc(S, l, h)
 
-    h, l, x = G(), G(), G()
-    for i in range(5):
-        f.comment("row %d: columns += lo/hi(a_j b%d); m = column %d mod 2^52" % (i, i, i))
-        MOV(rdx, [bp + 8 * i])
-        for j in range(5):
-            MULX(h, l, [ap + 8 * j])
-            BZHI(x, l, c52)
-            SHRD(l, h, 52)
-            add(i + j, x)
-            add(i + j + 1, l)
-        ci = col.pop(i)
-        m = G()
-        BZHI(m, ci, c52)
-        SHR(ci, 52)
-        add(i + 1, ci)                          # column i - m, carried
-        MOV(x, m)
-        SHL(x, 44)
-        BZHI(x, x, c52)
-        add(i + 1, x)                           # lo(m, 2^44)
-        MOV(x, m)
-        SHR(x, 8)
-        add(i + 2, x)                           # hi(m, 2^44)
-        MOV(x, m)
-        SHL(x, 36)
-        BZHI(x, x, c52)
-        add(i + 3, x)                           # lo(m, 2^36)
-        MOV(x, m)
-        SHR(x, 16)
-        add(i + 4, x)                           # hi(m, 2^36)
-        MOV(rdx, m)
-        MOV(x, KP4)
-        MULX(h, l, x)
-        BZHI(x, l, c52)
-        SHRD(l, h, 52)
-        add(i + 4, x)
-        add(i + 5, l)
-    f.comment("t = columns 5..9 carried to 52 bits")
-    t = [col[c] for c in range(5, 10)]
-    for j in range(4):
-        x = G()
-        MOV(x, t[j])
-        SHR(x, 52)
-        ADD(t[j + 1], x)
-        BZHI(t[j], t[j], c52)
+    for c in range(9):
+        f.comment("column %d" % c)
+        S = [None, None]
+        for i in range(5):
+            j = c - i
+            if not 0 <= j < 5:
+                continue
+            if square:
+                if i > j:
+                    continue
+                product(S, [ap + 8 * i] if i else [ap], [ap + 8 * j] if j else [ap], double=i < j)
+            else:
+                product(S, [ap + 8 * j] if j else [ap], [bp + 8 * i] if i else [bp])
+        if 4 <= c <= 8:                                # m_(c-4) p_4
+            MOV(rdx, KP4)
+            h, l = G(), G()
+            MULX(h, l, m[c - 4])
+            acc(S, l, h)
+        if 3 <= c <= 7:                                # m_(c-3) 2^36
+            l, h = G(), G()
+            MOV(l, m[c - 3])
+            MOV(h, l)
+            SHL(l, 36)
+            SHR(h, 28)
+            acc(S, l, h)
+        if 2 <= c <= 6:                                # m_(c-2) >> 8
+            x = G()
+            MOV(x, m[c - 2])
+            SHR(x, 8)
+            acc(S, x)
+        if prev is not None:                           # the carry out of S_(c-1)
+            plo, phi = prev
+            x = G()
+            MOV(x, plo)
+            SHR(x, 52)
+            if c <= 5:                                 # + (m_(c-1) mod 2^8) 2^44
+                y = G()
+                MOV(y, plo)
+                SHL(y, 56)
+                SHR(y, 12)
+                OR(x, y)
+            SHL(phi, 12)
+            ADD(x, phi)
+            acc(S, x)
+        if c <= 4:
+            m[c] = G()
+            BZHI(m[c], S[0], c52)
+        else:
+            tc = G()
+            BZHI(tc, S[0], c52)
+            t.append(tc)
+        prev = S
+    f.comment("t_4 = S_8 >> 52")
+    plo, phi = prev
+    SHR(plo, 52)
+    SHL(phi, 12)
+    ADD(plo, phi)
+    t.append(plo)
     f.comment("d = t - p with arithmetic-shift borrows; d < 0 keeps t (CMOVS)")
     d = [G() for _ in range(5)]
     for j in range(5):
@@ -501,7 +548,7 @@ def mulx_body(f, rp, ap, bp):
     for j in range(5):
         CMOVS(d[j], t[j])
     for j in range(5):
-        MOV([rp + 8 * j], d[j])
+        MOV([rp + 8 * j] if j else [rp], d[j])
 
 
 def builder(body, args, result=None, zmm32=False, square=False):
