@@ -376,6 +376,24 @@ static uint64_t bi_square_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 	return z[0];
 }
 
+/* the APIs: the word kernel forced to each variant, the limb path (api_bigint.c) where the
+ * lengths take it */
+static uint64_t api_bi_square_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	for (size_t i = 0; i < reps; i++)
+		lf_bi_square_to_len(b->in, b->n, b->out);
+	return b->out[0];
+}
+
+static uint64_t api_bi_multiply_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	for (size_t i = 0; i < reps; i++)
+		lf_bi_multiply_to_len(b->in, b->n, b->in2, b->n, b->out);
+	return b->out[0];
+}
+
 /* peer: GMP mpn_sqr on ceil(n/2) limbs */
 static uint64_t gmp_peer_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 {
@@ -427,6 +445,7 @@ static uint64_t cond_assign_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 /* limbs: the sizes plus the acceptance ranges (addmul_1 25..128, sqr 8..64) */
 static const size_t mpn_sizes[] = { 1, 2, 3, 5, 8, 10, 16, 25, 32, 50, 64, 100, 127, 128, 256, 0 };
 static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
+static const size_t api_bi_sizes[] = { 10, 16, 20, 24, 32, 50, 64, 100, 127, 256, 512, 0 };
 static const size_t api_mul_sizes[] = { 32, 40, 48, 64, 100, 128, 256, 512, 1024, 0 };
 /* the JDK's field lengths (5: MontgomeryP256, 1305, 25519; 10; 14: P384; 16: 448; 19: P521) */
 static const size_t assign_sizes[] = { 5, 10, 14, 16, 19, 32, 0 };
@@ -473,6 +492,24 @@ static const struct bench_driver kernel_drivers[] = {
 	  .sizes = bi_sizes, .variant_batch = bi_square_batch,
 	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
 	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out },
+	{ .name = "lf_bi_square_to_len", .kernel = "bi_square_to_len", .unit = "word",
+	  .title = "lf_bi_square_to_len through the API: the word kernel forced to each variant, "
+	           "lf_mpn_sqr on limb copies from 64 words over an IFMA mpn_sqr (api_bigint.c)",
+	  .peer_note = "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has "
+	               "no BE-word API)",
+	  .sizes = api_bi_sizes, .variant_batch = api_bi_square_batch,
+	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
+	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out,
+	  .select = bench_force_select },
+	{ .name = "lf_bi_multiply_to_len", .kernel = "bi_multiply_to_len", .unit = "word",
+	  .title = "lf_bi_multiply_to_len through the API: the word kernel forced to each variant, "
+	           "lf_mpn_mul on limb copies from 32 words over an IFMA mpn_mul (api_bigint.c)",
+	  .peer_note = "GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE "
+	               "limbs; GMP has no BE-word API); x and y both n words",
+	  .sizes = api_bi_sizes, .variant_batch = api_bi_multiply_batch,
+	  .peers = { GMP_PEER_ROW("gmp~mul", gmp_peer_mul_batch) },
+	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out,
+	  .select = bench_force_select },
 	{ .name = "bi_multiply_to_len", .kernel = "bi_multiply_to_len", .unit = "word",
 	  .peer_note = "GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE "
 	               "limbs; GMP has no BE-word API); x and y both n words",
@@ -537,15 +574,16 @@ static const struct bench_driver kernel_drivers[] = {
  * the 5 x 52-bit P-256 ones, fe.c's and xdh.c's */
 const struct bench_driver *const bench_drivers[] = {
 	KD(0), KD(1), KD(2), KD(3), KD(4), KD(5), KD(6), KD(7), KD(8), KD(9), KD(10), KD(11),
+	KD(12), KD(13),
 	MD(0), MD(1), MD(2),
 	MD(3), PD(0), PD(1), PD(2), PD(3), &bench_ecdh_driver, QD(0), QD(1), QD(2), QD(3), QD(4),
 	LF_TEST_FE_KERNELS(FD) &bench_fe_x4_driver, &bench_x25519_driver, &bench_x448_driver,
 	&bench_x25519_ladder_driver, &bench_x448_ladder_driver,
 };
-_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 12,
+_Static_assert(sizeof kernel_drivers / sizeof kernel_drivers[0] == 14,
                "list every kernel driver in bench_drivers");
 _Static_assert(sizeof bench_drivers / sizeof bench_drivers[0] ==
-               12 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 1 + 4,
+               14 + 4 + 4 + 1 + 5 + (0 LF_TEST_FE_KERNELS(FE_COUNT)) + 1 + 4,
                "list every driver in bench_drivers");
 #undef FD
 #undef FE_COUNT

@@ -2,8 +2,11 @@
  * api_bigint.c -- public entry points of the java.math.BigInteger kernels.
  * Contracts: limbforge.h; the kernels take the same arguments and handle len == 0.
  */
+#include <stdlib.h>
+
 #include "limbforge.h"
 #include "lf_dispatch.h"
+#include "lf_karatsuba.h"
 #include "lf_words.h"
 
 uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset,
@@ -12,15 +15,63 @@ uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t
 	return LF_CALL(bi_mul_add)(out, out_len, in, offset, len, k);
 }
 
+/* Long products leave the word kernels for lf_mpn_mul / lf_mpn_sqr on little-endian limb
+ * copies (the conversion is linear, the product is not): when mpn_mul (mpn_sqr) dispatches to
+ * its IFMA build, from BI_MUL_IFMA_MIN (BI_SQR_IFMA_MIN) words of the shorter operand -- where
+ * `make bench BENCH_ARGS="--kernel bi_multiply_to_len,lf_bi_multiply_to_len,bi_square_to_len,
+ * lf_bi_square_to_len"` showed the limb path ahead of the adx word kernels on a Sapphire
+ * Rapids-class core (2026-11-30) -- and over any build from where lf_mpn_mul (lf_mpn_sqr)
+ * starts Karatsuba.  Copies up to BI_STACK_LIMBS on the stack, larger ones on the heap (the
+ * word kernel if that fails). */
+#define BI_MUL_IFMA_MIN 32
+#define BI_SQR_IFMA_MIN 64
+#define BI_STACK_LIMBS 512
+
+static int bi_limb_path(enum lf_kernel_id id, size_t shorter, size_t ifma_min, size_t kara_min)
+{
+	return shorter >= 2 * kara_min || (shorter >= ifma_min && lf_mpn_dispatched_is_ifma(id));
+}
+
+static uint64_t *bi_scratch(uint64_t *stack, size_t limbs)
+{
+	return limbs <= BI_STACK_LIMBS ? stack : malloc(limbs * sizeof(uint64_t));
+}
+
 void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
 {
-	LF_CALL(bi_square_to_len)(x, len, z);
+	uint64_t stack[BI_STACK_LIMBS], *t;
+	size_t n = (len + 1) / 2;
+
+	if (!bi_limb_path(LF_K_mpn_sqr, len, BI_SQR_IFMA_MIN, LF_KARA_SQR_MIN) ||
+	    !(t = bi_scratch(stack, 3 * n))) {
+		LF_CALL(bi_square_to_len)(x, len, z);
+		return;
+	}
+	lf_words_to_limbs(t, x, len);
+	lf_mpn_sqr(t + n, t, n);
+	lf_limbs_to_words(z, t + n, 2 * len);
+	if (t != stack)
+		free(t);
 }
 
 void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                            uint32_t *z)
 {
-	LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+	uint64_t stack[BI_STACK_LIMBS], *t;
+	size_t xn = (xlen + 1) / 2, yn = (ylen + 1) / 2;
+
+	if (!bi_limb_path(LF_K_mpn_mul, xlen < ylen ? xlen : ylen, BI_MUL_IFMA_MIN,
+	                  LF_KARA_MIN) ||
+	    !(t = bi_scratch(stack, 2 * (xn + yn)))) {
+		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+		return;
+	}
+	lf_words_to_limbs(t, x, xlen);
+	lf_words_to_limbs(t + xn, y, ylen);
+	lf_mpn_mul(t + xn + yn, t, xn, t + xn, yn);
+	lf_limbs_to_words(z, t + xn + yn, xlen + ylen);
+	if (t != stack)
+		free(t);
 }
 
 /* HotSpot's limit for the Montgomery stubs: len <= 512 words, i.e. 256 limbs per operand */

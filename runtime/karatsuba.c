@@ -149,7 +149,7 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 /* Is the dispatched build of kernel `id` an IFMA one (radix 2^52: mpn_sqr 3-4x GMP's
  * schoolbook up to its ifma_max <= 256 limbs, mpn_mul from 25 up to its ifma_max = 128)?
  * Karatsuba then starts only above the range where that kernel beats it. */
-static int dispatched_is_ifma(enum lf_kernel_id id)
+int lf_mpn_dispatched_is_ifma(enum lf_kernel_id id)
 {
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	lf_fnptr fn = lf_dispatch_get(id);
@@ -237,7 +237,7 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 
 void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
 {
-	size_t min = dispatched_is_ifma(LF_K_mpn_mul) ? LF_KARA_MUL_IFMA_MIN : LF_KARA_MIN;
+	size_t min = lf_mpn_dispatched_is_ifma(LF_K_mpn_mul) ? LF_KARA_MUL_IFMA_MIN : LF_KARA_MIN;
 	uint64_t *tp = bn < min && (min == LF_KARA_MIN || an <= LF_KARA_IFMA_MUL_AN ||
 	                            bn < LF_KARA_IFMA_BLOCK_BN)
 	               ? NULL : malloc((8 * an + 512) * sizeof *tp);
@@ -251,7 +251,7 @@ void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t
 
 void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n)
 {
-	size_t min = dispatched_is_ifma(LF_K_mpn_sqr) ? LF_KARA_SQR_IFMA_MIN : LF_KARA_SQR_MIN;
+	size_t min = lf_mpn_dispatched_is_ifma(LF_K_mpn_sqr) ? LF_KARA_SQR_IFMA_MIN : LF_KARA_SQR_MIN;
 	uint64_t *tp = n < min ? NULL : malloc((8 * n + 512) * sizeof *tp);
 	if (!tp) {
 		LF_CALL(mpn_sqr)(rp, ap, n);

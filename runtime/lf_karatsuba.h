@@ -28,4 +28,7 @@ LF_INTERNAL void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, co
  * kernel alone); rp not overlapping ap */
 LF_INTERNAL void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n);
 
+/* whether the kernel id (mpn_mul, mpn_sqr) dispatches to an IFMA build now */
+LF_INTERNAL int lf_mpn_dispatched_is_ifma(enum lf_kernel_id id);
+
 #endif

@@ -244,6 +244,7 @@
 #define lf_mpn_addmul_1_adx LF_PFX(lf_mpn_addmul_1_adx)
 #define lf_mpn_addmul_1_mulx LF_PFX(lf_mpn_addmul_1_mulx)
 #define lf_mpn_addmul_1_ref LF_PFX(lf_mpn_addmul_1_ref)
+#define lf_mpn_dispatched_is_ifma LF_PFX(lf_mpn_dispatched_is_ifma)
 #define lf_mpn_montmul LF_PFX(lf_mpn_montmul)
 #define lf_mpn_montmul_a64 LF_PFX(lf_mpn_montmul_a64)
 #define lf_mpn_montmul_a64__neoverse_n1 LF_PFX(lf_mpn_montmul_a64__neoverse_n1)
