@@ -296,15 +296,7 @@ def mul(f, ib, square=False):
         # premultiplied operand (ref10 / donna's 19 b_j; Curve448's 2 b_j) and lands in the
         # low column directly, so no column above the limbs is ever formed
         cols = Cols(prog, f, n)
-        pre = {}
-
-        def times(j, c, v):
-            if c == 1:
-                return v
-            if (j, c) not in pre:
-                pre[(j, c)] = prog.narrow(prog.mulc(v, c, note=" (limb %d times %d)" % (j, c)))
-            return pre[(j, c)]
-
+        times = _premultiplied(prog)
         a2 = [prog.shl(x, 1) for x in a[:-1]] if square else None
         for t in range(n):
             for i in range(n):
@@ -333,6 +325,20 @@ def mul(f, ib, square=False):
     return prog, store(prog, "r", out)
 
 
+def _premultiplied(prog):
+    """times(j, c, v): v (operand limb j) times the fold coefficient c, made once per (j, c)
+    (c = 1: v itself)."""
+    pre = {}
+
+    def times(j, c, v):
+        if c == 1:
+            return v
+        if (j, c) not in pre:
+            pre[(j, c)] = prog.narrow(prog.mulc(v, c, note=" (limb %d times %d)" % (j, c)))
+        return pre[(j, c)]
+    return times
+
+
 def _half_pairs(f, F):
     """Curve448's shape (2^448 = 2^224 + 1 in 8 x 56): an even limb count whose every fold of
     a column k lands on limbs congruent to k mod limbs/2 -- so limbs s and s + limbs/2 take
@@ -343,25 +349,19 @@ def _half_pairs(f, F):
 
 
 def _mul_pairs(prog, f, a, bb, F, square):
-    """Product by limb pairs (s, s + h), h = limbs/2, s = 0 .. h-1: the columns s, s+h, s+2h,
-    s+3h are summed (each product once: 36 for a Curve448 square, 64 for a product), then
-    added where they fold (F: column 8 onto limbs 0 and 4, column 12 onto 0 once and 4
-    twice); the carry out of each limb of the pair enters the next pair last, so the
-    products of a pair never wait for it: two carry chains of h steps side by side (the
-    structure of OpenSSL's curve448 arch_64 gf_mul), the top limb's carry folded back and
-    the limbs it lands on settled by one more round."""
+    """Product by limb pairs (s, s + h), h = limbs/2, s = 0 .. h-1: the products of columns
+    s+3h, s+2h, s+h, s go straight into the limbs they fold onto (F: a column-8 product into
+    limbs 0 and 4, one product used twice; a column-12 product into limb 0, and once more
+    with a premultiplied 2 a_j into limb 4 -- 40 products for a Curve448 square, 70 for a
+    product), so no column above the limbs is formed and a pair keeps two accumulators live;
+    the carry out of each limb of the pair enters the next pair last, so the products of a
+    pair never wait for it: two carry chains of h steps side by side (the structure of
+    OpenSSL's curve448 arch_64 gf_mul), the top limb's carry folded back and the limbs it
+    lands on settled by one more round."""
     n, h = f.limbs, f.limbs // 2
     a2 = [prog.shl(x, 1) for x in a[:-1]] if square else None
     cols = Cols(prog, f, n)
-    pending, pre = {}, {}
-
-    def times(j, c, v):
-        if c == 1:
-            return v
-        if (j, c) not in pre:
-            pre[(j, c)] = prog.narrow(prog.mulc(v, c, note=" (limb %d times %d)" % (j, c)))
-        return pre[(j, c)]
-
+    pending, times = {}, _premultiplied(prog)
     for s in range(h):
         for k in reversed(range(s, 2 * n - 1, h)):
             for i in range(n):
