@@ -5,14 +5,17 @@ x86_lower.py: an i64 value is one X register, an i128 value a pair (lo, hi).
     mul  x y        MUL lo, x, y; UMULH hi, x, y (the limbs multiplied are non-negative)
     mulc x c        MUL by c in a register; a 128-bit result: SMULH of a 64-bit x, or for a
                     128-bit x UMULH of its low word, MADD of its high word, minus the low
-                    word when c < 0
-    shl  x k        as mulc by 2^k (LSL when the result is 64-bit)
+                    word when c < 0 -- unless c is +-2^k, 2^a + 2^b or +-(2^a - 2^b): then
+                    the shifted x (LSL, and EXTR or ASR/LSR for the high word) added to or
+                    subtracted from the other term by ADDS/ADC, SUBS/SBC, or negated by
+                    NEGS/NGC (no multiply: the products' pipe is the bottleneck)
+    shl  x k        LSL (64-bit result); LSL + EXTR/ASR/LSR for a 128-bit result
     add             ADDS/ADC (ADD for 64-bit values); a 64-bit operand that may be negative
                     enters the high word as its sign (ASR #63)
     addc x c        the same with c's two words in registers (MOVZ/MOVK)
     sar  x k        EXTR lo, hi, lo, #k (+ LSR, or ASR if x may be negative, for a 128-bit
                     result); LSR / ASR for 64 bits
-    mask x k        AND #(2^k - 1)
+    mask x k        AND #(2^k - 1); UBFIZ with the shift when its one use is a 64-bit shl
     narrow          the low register
     store           STR
 
@@ -32,6 +35,7 @@ class Lowering:
         self.stmts = prog.live()
         self.loc = {}
         self.consts = {}
+        self.shifted = 0                # multiplications by constants done by shifts
         self.park = prog.inputs and max(i for _, i, _, _ in prog.inputs) + 1 > park_over
         uses = {}
         for idx, st in enumerate(self.stmts):
@@ -104,6 +108,11 @@ class Lowering:
                     self.loc[d.name] = ("pair", lo, hi)
                 else:
                     self.loc[d.name] = ("reg", lo)
+            elif op == "shl" and self.loc[a[0].name][0] == "lazymask":
+                _, x, k = self.loc[a[0].name]
+                r = f.gpr("m")
+                f.ubfiz(r, self._reg(x), a[1], k)
+                self.loc[d.name] = ("reg", r)
             elif op in ("mulc", "shl"):
                 x = a[0]
                 xl = self.loc[x.name]
@@ -122,6 +131,8 @@ class Lowering:
                         self.loc[d.name] = ("slot", slot)
                     else:
                         self.loc[d.name] = ("reg", r)
+                elif _pow2_terms(c) is not None:
+                    self._shift_add(d, x, _pow2_terms(c))
                 else:
                     k = self._const(c)
                     lo, hi = f.gpr("ml"), f.gpr("mh")
@@ -153,6 +164,8 @@ class Lowering:
                 else:
                     shr(lo, self._reg(x), k)
                 self.loc[d.name] = ("reg", lo)
+            elif op == "mask" and self._ubfiz(d, a[1]):
+                self.loc[d.name] = ("lazymask",) + tuple(a)  # one UBFIZ with its shift
             elif op == "mask":
                 x, k = a
                 r = f.gpr("l")
@@ -166,6 +179,73 @@ class Lowering:
             else:
                 raise BoundError("%s %s: no AArch64 lowering for %s"
                                  % (self.prog.field, self.prog.what, op))
+
+    def _ubfiz(self, d, k):
+        """d = x mod 2^k has one use, a 64-bit shl by s with k + s <= 64 (one UBFIZ)"""
+        u = self.uses.get(d.name, [])
+        if d.kind != "i64" or len(u) != 1:
+            return False
+        st = self.stmts[u[0]]
+        return st[0] == "shl" and st[1].kind == "i64" and k + st[3] <= 64
+
+    def _shl128(self, x, k):
+        """x * 2^k as a 128-bit pair (0 < k < 64): LSL of the low word, the high word by
+        EXTR from x's two words, or ASR/LSR of a 64-bit x (its sign or zeros shifted in)"""
+        f = self.f
+        xl = self.loc[x.name]
+        lo, hi = f.gpr("kl"), f.gpr("kh")
+        xr = self._reg(x)
+        if xl[0] == "pair":
+            f.extr(hi, xl[2], xr, 64 - k)
+        else:
+            (f.asr if x.lo < 0 else f.lsr)(hi, xr, 64 - k)
+        f.lsl(lo, xr, k)
+        return lo, hi
+
+    def _shift_add(self, d, x, terms):
+        """d = x * c, c = the signed powers of two `terms` (one or two), by shifts and one
+        128-bit ADDS/ADC or SUBS/SBC (or NEGS/NGC): words modulo 2^128 on the way, exact
+        because the result is proven inside int128"""
+        f = self.f
+        self.shifted += 1
+        if len(terms) == 2 and (1, 0) in terms:
+            # x +- (x << k): the low word by one ADDS/SUBS with a shifted operand, the high
+            # word of x << k (EXTR, or ASR/LSR of a 64-bit x) into ADC/SBC
+            sgn, k = [t for t in terms if t != (1, 0)][0]
+            xl = self.loc[x.name]
+            xr = self._reg(x)
+            xh = self._hi(x)
+            t = f.gpr("kh")
+            if xl[0] == "pair":
+                f.extr(t, xl[2], xr, 64 - k)
+            else:
+                (f.asr if x.lo < 0 else f.lsr)(t, xr, 64 - k)
+            lo, hi = f.gpr("al"), f.gpr("ah")
+            (f.adds if sgn > 0 else f.subs)(lo, xr, xr, "lsl #%d" % k)
+            (f.adc if sgn > 0 else f.sbc)(hi, xh, t)
+            self.loc[d.name] = ("pair", lo, hi)
+            return
+        words = []
+        for sgn, k in terms:
+            words.append((sgn, self._shl128(x, k) if k else (self._reg(x), self._hi(x))))
+        words.sort(key=lambda t: -t[0])                 # a positive term first, if any
+        (s0, (l0, h0)) = words[0]
+        if len(words) == 1 and s0 > 0:
+            self.loc[d.name] = ("pair", l0, h0)
+            return
+        lo, hi = f.gpr("al"), f.gpr("ah")
+        if len(words) == 1:
+            f.negs(lo, l0)
+            f.ngc(hi, h0)
+        else:
+            (s1, (l1, h1)) = words[1]
+            if s1 > 0:
+                f.adds(lo, l0, l1)
+                f.adc(hi, h0, h1)
+            else:
+                f.subs(lo, l0, l1)
+                f.sbc(hi, h0, h1)
+        self.loc[d.name] = ("pair", lo, hi)
 
     def _add(self, d, x, y):
         f = self.f
@@ -203,5 +283,26 @@ class Lowering:
         self.loc[d.name] = ("pair", lo, hi)
 
 
+def _pow2_terms(c):
+    """c as [(sign, k)] when it is +-2^k, 2^a + 2^b or +-(2^a - 2^b), every k below 64 and
+    not all signs negative; else None (c is multiplied)"""
+    def pw(v):
+        return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
+    if c == 0:
+        return None
+    if pw(abs(c)) is not None and pw(abs(c)) < 64:
+        return [(1 if c > 0 else -1, pw(abs(c)))]
+    for a in range(1, 64):
+        for sa, sb in ((1, 1), (1, -1), (-1, 1)):
+            rest = c - sa * (1 << a)
+            b = pw(sb * rest)
+            if b is not None and b < a:
+                return [(sa, a), (sb, b)]
+    return None
+
+
 def lower(f, prog, args):
-    Lowering(f, prog, args).run()
+    """Lower prog into f; returns the Lowering (`shifted`: multiplications by shifts)."""
+    low = Lowering(f, prog, args)
+    low.run()
+    return low

@@ -46,17 +46,32 @@ def _build_x86(f, op, spec):
     return build
 
 
+def _lower_a64(f, op, symbol, args):
+    """(compiled, lowering) of the field's program."""
+    from ..a64.function import Function
+    prog = getattr(bounds.contract(f), op)[0]
+    fn = Function(symbol, args, None)
+    fn.secret_independent()
+    low = a64_lower.lower(fn, prog, dict(zip([n for n, _ in args], fn.arg_regs)))
+    fn.ret()
+    return fn.finalize(), low
+
+
 def _build_a64(f, op, spec):
     def build(symbol, p):
-        from ..a64.function import Function
-        c = bounds.contract(f)
-        prog = getattr(c, op)[0]
-        fn = Function(symbol, spec.args, spec.result)
-        fn.secret_independent()
-        a64_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], fn.arg_regs)))
-        fn.ret()
-        return fn.finalize()
+        return _lower_a64(f, op, symbol, spec.args)[0]
     return build
+
+
+def _a64_text(f, op, spec):
+    comp, low = _lower_a64(f, op, "probe", spec.args)
+    text = ("The proven program of generated/fields/%s.c lowered to AArch64: MUL/UMULH\n"
+            "products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries\n"
+            "(a64_lower.py)." % f.name)
+    if low.shifted:
+        text += ("\nMultiplications by +-2^k, 2^a + 2^b, +-(2^a - 2^b) (%d here) are shifts and\n"
+                 "one ADDS/ADC, SUBS/SBC or NEGS/NGC, no multiply." % low.shifted)
+    return text
 
 
 def kernel(fname, op):
@@ -92,10 +107,7 @@ def kernel(fname, op):
                 "operands parked in the red zone (x86_lower.py)." % fname),
     ] if fname in X86_FIELDS else []
     variants += [
-        Variant("a64", "aarch64", _build_a64(f, op, spec), {},
-                "The proven program of generated/fields/%s.c lowered to AArch64: MUL/UMULH\n"
-                "products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries\n"
-                "(a64_lower.py)." % fname),
+        Variant("a64", "aarch64", _build_a64(f, op, spec), {}, _a64_text(f, op, spec)),
     ]
     return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
 
