@@ -23,7 +23,8 @@ Values are two's complement in the width the generator proved for them (int64: o
 register, int128: a pair), so the negative intermediates of P-256's and P-384's folds
 (their terms are signed) are exact.  Premultiplied operands are parked in stack slots when
 the field has more than `park_over` limbs (the 9-limb P-521 product would need more than the
-28 allocatable registers otherwise).
+28 allocatable registers otherwise); like spill slots they hold secret-derived values and are
+wiped (STR XZR) before returning.
 
 Spilling (`budget`, None = never: the allocator then fails if the registers do not suffice,
 and fe_field.py retries with the largest budget that allocates).  With a budget:
@@ -59,6 +60,7 @@ class Lowering:
         self.budget = budget
         self.home = {}                  # value name -> its stack slots (lo, hi or None)
         self.slots = []                 # every spill slot, for the wipe
+        self.parked = []                # every parked premultiplied operand's slot, likewise
         self.spills = 0                 # values stored to stack slots
         self.rereads = 0                # loads evicted and read again
         self.shifted = 0                # multiplications by constants done by shifts
@@ -232,6 +234,8 @@ class Lowering:
                 self.f.op("str", XZR, mem(SP, lo))
             else:
                 self.f.op("stp", XZR, XZR, mem(SP, lo))
+        for slot in self.parked:
+            self.f.spill(XZR, slot)
 
     def _reg(self, v):
         """v's (low) register; a load or a parked value is read into one here."""
@@ -318,6 +322,7 @@ class Lowering:
                                          for i in self.uses.get(d.name, [])):
                         slot = f.local("pre")
                         f.spill(r, slot)
+                        self.parked.append(slot)
                         self.loc[d.name] = ("slot", slot)
                     else:
                         self.loc[d.name] = ("reg", r)
