@@ -858,6 +858,68 @@ static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t *const lf_fe_p256_r52_square_orders[] = { lf_fe_p256_r52_square_order_generic };
 #endif
 
+static const struct lf_variant lf_fe_p384_r56_mul_variants[] = {
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_p384_r56_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_p384_r56_mul_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
+	lf_fe_p384_r56_mul_order_generic,
+	lf_fe_p384_r56_mul_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
+	lf_fe_p384_r56_mul_order_generic,
+	lf_fe_p384_r56_mul_order_cortex_a72,
+	lf_fe_p384_r56_mul_order_neoverse_n1,
+	lf_fe_p384_r56_mul_order_neoverse_v1,
+	lf_fe_p384_r56_mul_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p384_r56_mul_orders[] = { lf_fe_p384_r56_mul_order_generic };
+#endif
+
+static const struct lf_variant lf_fe_p384_r56_square_variants[] = {
+#if defined(__aarch64__)
+	{ "a64", (lf_fnptr)lf_fe_p384_r56_square_a64, LF_CPU_ASM, "aarch64/generic" },
+#endif
+	{ "ref", (lf_fnptr)lf_fe_p384_r56_square_ref, 0, "portable C" },
+};
+#if defined(__x86_64__)
+static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
+	lf_fe_p384_r56_square_order_generic,
+	lf_fe_p384_r56_square_order_sapphirerapids,
+};
+#elif defined(__aarch64__)
+static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_cortex_a72[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_neoverse_n1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_neoverse_v1[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_thunderx2t99[] = { 0, 1, LF_ORDER_END };
+static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
+	lf_fe_p384_r56_square_order_generic,
+	lf_fe_p384_r56_square_order_cortex_a72,
+	lf_fe_p384_r56_square_order_neoverse_n1,
+	lf_fe_p384_r56_square_order_neoverse_v1,
+	lf_fe_p384_r56_square_order_thunderx2t99,
+};
+#else
+static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
+static const uint8_t *const lf_fe_p384_r56_square_orders[] = { lf_fe_p384_r56_square_order_generic };
+#endif
+
 static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic" },
@@ -1021,6 +1083,12 @@ const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "fe_p256_r52_square", lf_fe_p256_r52_square_variants,
 	  sizeof lf_fe_p256_r52_square_variants / sizeof lf_fe_p256_r52_square_variants[0],
 	  lf_fe_p256_r52_square_orders },
+	{ "fe_p384_r56_mul", lf_fe_p384_r56_mul_variants,
+	  sizeof lf_fe_p384_r56_mul_variants / sizeof lf_fe_p384_r56_mul_variants[0],
+	  lf_fe_p384_r56_mul_orders },
+	{ "fe_p384_r56_square", lf_fe_p384_r56_square_variants,
+	  sizeof lf_fe_p384_r56_square_variants / sizeof lf_fe_p384_r56_square_variants[0],
+	  lf_fe_p384_r56_square_orders },
 	{ "fe_c25519_r51_mul_x4", lf_fe_c25519_r51_mul_x4_variants,
 	  sizeof lf_fe_c25519_r51_mul_x4_variants / sizeof lf_fe_c25519_r51_mul_x4_variants[0],
 	  lf_fe_c25519_r51_mul_x4_orders },

@@ -61,6 +61,8 @@ LF_ASM_aarch64 := \
 	$(LIMBFORGE_DIR)/generated/aarch64/fe_c448_r56_square_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/fe_p256_r52_mul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/fe_p256_r52_square_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_p384_r56_mul_a64.S \
+	$(LIMBFORGE_DIR)/generated/aarch64/fe_p384_r56_square_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/fe_p521_r58_mul_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/fe_p521_r58_square_a64.S \
 	$(LIMBFORGE_DIR)/generated/aarch64/mpn_addmul_1_a64.S \

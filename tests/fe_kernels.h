@@ -21,7 +21,9 @@
 	X(p521_r58, 9, mul)     \
 	X(p521_r58, 9, square)  \
 	X(p256_r52, 5, mul)     \
-	X(p256_r52, 5, square)
+	X(p256_r52, 5, square)  \
+	X(p384_r56, 7, mul)     \
+	X(p384_r56, 7, square)
 
 /* the most limbs of any field above (buffers) */
 #define LF_TEST_FE_MAXLIMBS 9

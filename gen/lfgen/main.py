@@ -79,9 +79,16 @@ class Build:
 
 
 def _frame_text(comp, arch):
+    frame = getattr(comp, "frame", 0) if arch == "aarch64" else 0
+    slots = frame > 8 * len(comp.saved)
+    local = ("; a %d-byte stack frame (%sstack slots for values that do not fit the "
+             "registers)" % (frame, "the saved registers and " if comp.saved else "")) \
+        if slots else ""
     if not comp.saved:
+        if local:
+            return "no callee-saved register is used" + local
         return "no stack frame; no callee-saved register is used"
-    return "saves and restores callee-saved %s" % ", ".join(comp.saved)
+    return "saves and restores callee-saved %s" % ", ".join(comp.saved) + local
 
 
 def _required_features(spec, built):

@@ -30,7 +30,7 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c25519_r51_mul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21
+ * Frame: saves and restores callee-saved x19, x20, x21; a 32-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
  * 146 instructions.
  */
 #include "lf_asm.h"

@@ -30,8 +30,8 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c448_r56_mul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20
- * 517 instructions.
+ * Frame: saves and restores callee-saved x19, x20; a 48-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
+ * 520 instructions.
  */
 #include "lf_asm.h"
 
@@ -554,6 +554,9 @@ LF_FUNC_BEGIN(lf_fe_c448_r56_mul_a64)
 	str	x1, [x0, #40]
 	str	x10, [x0, #48]
 	str	x3, [x0, #56]
+	str	xzr, [sp, #16]
+	str	xzr, [sp, #24]
+	str	xzr, [sp, #32]
 	ldp	x19, x20, [sp], #48
 	.cfi_restore x19
 	.cfi_restore x20

@@ -30,8 +30,8 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c448_r56_square.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19
- * 335 instructions.
+ * Frame: saves and restores callee-saved x19; a 80-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
+ * 344 instructions.
  */
 #include "lf_asm.h"
 
@@ -371,6 +371,15 @@ LF_FUNC_BEGIN(lf_fe_c448_r56_square_a64)
 	str	x1, [x0, #40]
 	str	x9, [x0, #48]
 	str	x2, [x0, #56]
+	str	xzr, [sp, #8]
+	str	xzr, [sp, #16]
+	str	xzr, [sp, #24]
+	str	xzr, [sp, #32]
+	str	xzr, [sp, #40]
+	str	xzr, [sp, #48]
+	str	xzr, [sp, #56]
+	str	xzr, [sp, #64]
+	str	xzr, [sp, #72]
 	ldr	x19, [sp], #80
 	.cfi_restore x19
 	.cfi_def_cfa_offset 0

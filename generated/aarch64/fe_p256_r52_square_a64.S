@@ -26,28 +26,28 @@
  *    The proven program of generated/fields/p256_r52.c lowered to AArch64: MUL/UMULH
  *    products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries
  *    (a64_lower.py).
+ *    Multiplications by +-2^k, 2^a + 2^b, +-(2^a - 2^b) (34 here) are shifts and
+ *    one ADDS/ADC, SUBS/SBC or NEGS/NGC, no multiply.
  *
  * Schedule: gen/schedules/aarch64/generic.toml [fe_p256_r52_square.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21, x22, x23, x24, x25
- * 546 instructions.
+ * Frame: saves and restores callee-saved x19, x20, x21, x22, x23, x24
+ * 486 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_p256_r52_square_a64)
-	stp	x19, x20, [sp, #-64]!
-	.cfi_def_cfa_offset 64
-	.cfi_offset x19, -64
-	.cfi_offset x20, -56
+	stp	x19, x20, [sp, #-48]!
+	.cfi_def_cfa_offset 48
+	.cfi_offset x19, -48
+	.cfi_offset x20, -40
 	stp	x21, x22, [sp, #16]
-	.cfi_offset x21, -48
-	.cfi_offset x22, -40
+	.cfi_offset x21, -32
+	.cfi_offset x22, -24
 	stp	x23, x24, [sp, #32]
-	.cfi_offset x23, -32
-	.cfi_offset x24, -24
-	str	x25, [sp, #48]
-	.cfi_offset x25, -16
+	.cfi_offset x23, -16
+	.cfi_offset x24, -8
 	ldr	x2, [x1]
 	lsl	x3, x2, #1
 	ldr	x4, [x1, #8]
@@ -99,319 +99,250 @@ LF_FUNC_BEGIN(lf_fe_p256_r52_square_a64)
 	umulh	x9, x9, x1
 	mul	x19, x1, x1
 	umulh	x1, x1, x1
-	mov	x20, #16
-	mul	x21, x19, x20
-	umulh	x22, x19, x20
-	madd	x22, x1, x20, x22
-	adds	x14, x14, x21
-	adc	x15, x15, x22
-	and	x21, x19, #15
-	lsl	x21, x21, #48
-	extr	x22, x1, x19, #4
-	lsr	x23, x1, #4
-	movz	x24, #65535
-	movk	x24, #65535, lsl #16
-	movk	x24, #65535, lsl #32
-	movk	x24, #65535, lsl #48
-	mul	x21, x21, x24
-	asr	x25, x21, #63
-	adds	x16, x16, x21
-	adc	x3, x3, x25
-	mul	x21, x22, x24
-	umulh	x25, x22, x24
-	sub	x25, x25, x22
-	madd	x25, x23, x24, x25
-	adds	x6, x6, x21
-	adc	x5, x5, x25
-	and	x21, x19, #4095
-	lsl	x21, x21, #40
-	extr	x22, x1, x19, #12
-	lsr	x23, x1, #12
-	mul	x21, x21, x24
-	asr	x25, x21, #63
-	adds	x17, x17, x21
-	adc	x7, x7, x25
-	mul	x21, x22, x24
-	umulh	x25, x22, x24
-	sub	x25, x25, x22
-	madd	x25, x23, x24, x25
-	adds	x8, x8, x21
-	adc	x9, x9, x25
-	and	x21, x19, #4294967295
-	lsl	x21, x21, #20
+	extr	x21, x1, x19, #60
+	lsl	x20, x19, #4
+	adds	x14, x14, x20
+	adc	x15, x15, x21
+	ubfiz	x20, x19, #48, #4
+	extr	x21, x1, x19, #4
+	lsr	x22, x1, #4
+	movz	x23, #65535
+	movk	x23, #65535, lsl #16
+	movk	x23, #65535, lsl #32
+	movk	x23, #65535, lsl #48
+	mul	x20, x20, x23
+	asr	x24, x20, #63
+	adds	x16, x16, x20
+	adc	x3, x3, x24
+	negs	x20, x21
+	ngc	x21, x22
+	adds	x6, x6, x20
+	adc	x5, x5, x21
+	ubfiz	x20, x19, #40, #12
+	extr	x21, x1, x19, #12
+	lsr	x22, x1, #12
+	mul	x20, x20, x23
+	asr	x24, x20, #63
+	adds	x17, x17, x20
+	adc	x7, x7, x24
+	negs	x20, x21
+	ngc	x21, x22
+	adds	x8, x8, x20
+	adc	x9, x9, x21
+	ubfiz	x20, x19, #20, #32
 	extr	x19, x1, x19, #32
 	lsr	x1, x1, #32
-	adds	x8, x8, x21
+	adds	x8, x8, x20
 	adc	x9, x9, xzr
-	mul	x21, x19, x20
-	umulh	x22, x19, x20
-	madd	x22, x1, x20, x22
-	adds	x14, x14, x21
-	adc	x15, x15, x22
-	and	x21, x19, #15
-	lsl	x21, x21, #48
-	extr	x22, x1, x19, #4
-	lsr	x23, x1, #4
-	mul	x21, x21, x24
-	asr	x25, x21, #63
-	adds	x16, x16, x21
-	adc	x3, x3, x25
-	mul	x21, x22, x24
-	umulh	x25, x22, x24
-	sub	x25, x25, x22
-	madd	x25, x23, x24, x25
-	adds	x6, x6, x21
-	adc	x5, x5, x25
-	mul	x21, x19, x24
-	umulh	x22, x19, x24
-	sub	x22, x22, x19
-	madd	x22, x1, x24, x22
-	movz	x23, #0
-	movk	x23, #256, lsl #32
-	mul	x25, x21, x23
-	umulh	x21, x21, x23
-	madd	x21, x22, x23, x21
-	adds	x17, x17, x25
+	extr	x21, x1, x19, #60
+	lsl	x20, x19, #4
+	adds	x14, x14, x20
+	adc	x15, x15, x21
+	ubfiz	x20, x19, #48, #4
+	extr	x21, x1, x19, #4
+	lsr	x22, x1, #4
+	mul	x20, x20, x23
+	asr	x24, x20, #63
+	adds	x16, x16, x20
+	adc	x3, x3, x24
+	negs	x20, x21
+	ngc	x21, x22
+	adds	x6, x6, x20
+	adc	x5, x5, x21
+	negs	x20, x19
+	ngc	x21, x1
+	extr	x21, x21, x20, #24
+	lsl	x20, x20, #40
+	adds	x17, x17, x20
 	adc	x7, x7, x21
-	movz	x21, #0
-	movk	x21, #16, lsl #16
-	mul	x22, x19, x21
-	umulh	x19, x19, x21
-	madd	x19, x1, x21, x19
-	adds	x1, x8, x22
-	adc	x8, x9, x19
-	mul	x9, x1, x20
-	umulh	x19, x1, x20
-	madd	x19, x8, x20, x19
+	extr	x20, x1, x19, #44
+	lsl	x1, x19, #20
+	adds	x1, x8, x1
+	adc	x8, x9, x20
+	extr	x19, x8, x1, #60
+	lsl	x9, x1, #4
 	adds	x9, x13, x9
 	adc	x4, x4, x19
-	and	x13, x1, #15
-	lsl	x13, x13, #48
+	ubfiz	x13, x1, #48, #4
 	extr	x19, x8, x1, #4
-	asr	x22, x8, #4
-	mul	x13, x13, x24
-	asr	x25, x13, #63
+	asr	x20, x8, #4
+	mul	x13, x13, x23
+	asr	x21, x13, #63
 	adds	x13, x14, x13
-	adc	x14, x15, x25
-	mul	x15, x19, x24
-	umulh	x25, x19, x24
-	sub	x25, x25, x19
-	madd	x25, x22, x24, x25
+	adc	x14, x15, x21
+	negs	x15, x19
+	ngc	x19, x20
 	adds	x15, x16, x15
-	adc	x3, x3, x25
-	and	x16, x1, #4095
-	lsl	x16, x16, #40
+	adc	x3, x3, x19
+	ubfiz	x16, x1, #40, #12
 	extr	x19, x8, x1, #12
-	asr	x22, x8, #12
-	mul	x16, x16, x24
-	asr	x25, x16, #63
+	asr	x20, x8, #12
+	mul	x16, x16, x23
+	asr	x21, x16, #63
 	adds	x6, x6, x16
-	adc	x5, x5, x25
-	mul	x16, x19, x24
-	umulh	x25, x19, x24
-	sub	x25, x25, x19
-	madd	x25, x22, x24, x25
+	adc	x5, x5, x21
+	negs	x16, x19
+	ngc	x19, x20
 	adds	x16, x17, x16
-	adc	x7, x7, x25
-	and	x17, x1, #4294967295
-	lsl	x17, x17, #20
+	adc	x7, x7, x19
+	ubfiz	x17, x1, #20, #32
 	extr	x1, x8, x1, #32
 	asr	x8, x8, #32
 	adds	x16, x16, x17
 	adc	x7, x7, xzr
-	mul	x17, x1, x20
-	umulh	x19, x1, x20
-	madd	x19, x8, x20, x19
+	extr	x19, x8, x1, #60
+	lsl	x17, x1, #4
 	adds	x9, x9, x17
 	adc	x4, x4, x19
-	and	x17, x1, #15
-	lsl	x17, x17, #48
+	ubfiz	x17, x1, #48, #4
 	extr	x19, x8, x1, #4
-	asr	x22, x8, #4
-	mul	x17, x17, x24
-	asr	x25, x17, #63
+	asr	x20, x8, #4
+	mul	x17, x17, x23
+	asr	x21, x17, #63
 	adds	x13, x13, x17
-	adc	x14, x14, x25
-	mul	x17, x19, x24
-	umulh	x25, x19, x24
-	sub	x25, x25, x19
-	madd	x25, x22, x24, x25
+	adc	x14, x14, x21
+	negs	x17, x19
+	ngc	x19, x20
 	adds	x15, x15, x17
-	adc	x3, x3, x25
-	mul	x17, x1, x24
-	umulh	x19, x1, x24
-	sub	x19, x19, x1
-	madd	x19, x8, x24, x19
-	mul	x22, x17, x23
-	umulh	x17, x17, x23
-	madd	x17, x19, x23, x17
-	adds	x6, x6, x22
-	adc	x5, x5, x17
-	mul	x17, x1, x21
-	umulh	x1, x1, x21
-	madd	x1, x8, x21, x1
-	adds	x8, x16, x17
-	adc	x1, x7, x1
-	mul	x7, x8, x20
-	umulh	x16, x8, x20
-	madd	x16, x1, x20, x16
-	adds	x7, x11, x7
+	adc	x3, x3, x19
+	negs	x17, x1
+	ngc	x19, x8
+	extr	x19, x19, x17, #24
+	lsl	x17, x17, #40
+	adds	x6, x6, x17
+	adc	x5, x5, x19
+	extr	x8, x8, x1, #44
+	lsl	x1, x1, #20
+	adds	x1, x16, x1
+	adc	x7, x7, x8
+	extr	x16, x7, x1, #60
+	lsl	x8, x1, #4
+	adds	x8, x11, x8
 	adc	x11, x12, x16
-	and	x12, x8, #15
-	lsl	x12, x12, #48
-	extr	x16, x1, x8, #4
-	asr	x17, x1, #4
-	mul	x12, x12, x24
+	ubfiz	x12, x1, #48, #4
+	extr	x16, x7, x1, #4
+	asr	x17, x7, #4
+	mul	x12, x12, x23
 	asr	x19, x12, #63
 	adds	x9, x9, x12
 	adc	x4, x4, x19
-	mul	x12, x16, x24
-	umulh	x19, x16, x24
-	sub	x19, x19, x16
-	madd	x19, x17, x24, x19
+	negs	x12, x16
+	ngc	x16, x17
 	adds	x12, x13, x12
-	adc	x13, x14, x19
-	and	x14, x8, #4095
-	lsl	x14, x14, #40
-	extr	x16, x1, x8, #12
-	asr	x17, x1, #12
-	mul	x14, x14, x24
+	adc	x13, x14, x16
+	ubfiz	x14, x1, #40, #12
+	extr	x16, x7, x1, #12
+	asr	x17, x7, #12
+	mul	x14, x14, x23
 	asr	x19, x14, #63
 	adds	x14, x15, x14
 	adc	x3, x3, x19
-	mul	x15, x16, x24
-	umulh	x19, x16, x24
-	sub	x19, x19, x16
-	madd	x19, x17, x24, x19
+	negs	x15, x16
+	ngc	x16, x17
 	adds	x6, x6, x15
-	adc	x5, x5, x19
-	and	x15, x8, #4294967295
-	lsl	x15, x15, #20
-	extr	x8, x1, x8, #32
-	asr	x1, x1, #32
+	adc	x5, x5, x16
+	ubfiz	x15, x1, #20, #32
+	extr	x1, x7, x1, #32
+	asr	x7, x7, #32
 	adds	x6, x6, x15
 	adc	x5, x5, xzr
-	mul	x15, x8, x20
-	umulh	x16, x8, x20
-	madd	x16, x1, x20, x16
-	adds	x7, x7, x15
+	extr	x16, x7, x1, #60
+	lsl	x15, x1, #4
+	adds	x8, x8, x15
 	adc	x11, x11, x16
-	and	x15, x8, #15
-	lsl	x15, x15, #48
-	extr	x16, x1, x8, #4
-	asr	x17, x1, #4
-	mul	x15, x15, x24
+	ubfiz	x15, x1, #48, #4
+	extr	x16, x7, x1, #4
+	asr	x17, x7, #4
+	mul	x15, x15, x23
 	asr	x19, x15, #63
 	adds	x9, x9, x15
 	adc	x4, x4, x19
-	mul	x15, x16, x24
-	umulh	x19, x16, x24
-	sub	x19, x19, x16
-	madd	x19, x17, x24, x19
+	negs	x15, x16
+	ngc	x16, x17
 	adds	x12, x12, x15
-	adc	x13, x13, x19
-	and	x15, x8, #4095
-	lsl	x15, x15, #40
-	extr	x16, x1, x8, #12
-	asr	x17, x1, #12
-	mul	x15, x15, x24
+	adc	x13, x13, x16
+	ubfiz	x15, x1, #40, #12
+	extr	x16, x7, x1, #12
+	asr	x17, x7, #12
+	mul	x15, x15, x23
 	asr	x19, x15, #63
 	adds	x14, x14, x15
 	adc	x3, x3, x19
-	mul	x15, x16, x24
-	umulh	x19, x16, x24
-	sub	x19, x19, x16
-	madd	x19, x17, x24, x19
+	negs	x15, x16
+	ngc	x16, x17
 	adds	x6, x6, x15
-	adc	x5, x5, x19
-	mul	x15, x8, x21
-	umulh	x8, x8, x21
-	madd	x8, x1, x21, x8
-	adds	x1, x6, x15
-	adc	x5, x5, x8
-	and	x6, x1, #281474976710655
-	lsl	x6, x6, #4
-	extr	x8, x5, x1, #48
+	adc	x5, x5, x16
+	extr	x7, x7, x1, #44
+	lsl	x1, x1, #20
+	adds	x1, x6, x1
+	adc	x5, x5, x7
+	ubfiz	x6, x1, #4, #48
+	extr	x7, x5, x1, #48
 	asr	x15, x5, #48
 	adds	x6, x10, x6
 	adc	x2, x2, xzr
-	adds	x7, x7, x8
+	adds	x7, x8, x7
 	adc	x8, x11, x15
-	and	x10, x1, #15
-	lsl	x10, x10, #48
+	ubfiz	x10, x1, #48, #4
 	extr	x11, x5, x1, #4
 	asr	x15, x5, #4
-	mul	x10, x10, x24
+	mul	x10, x10, x23
 	asr	x16, x10, #63
 	adds	x7, x7, x10
 	adc	x8, x8, x16
-	mul	x10, x11, x24
-	umulh	x16, x11, x24
-	sub	x16, x16, x11
-	madd	x16, x15, x24, x16
+	negs	x10, x11
+	ngc	x11, x15
 	adds	x9, x9, x10
-	adc	x4, x4, x16
-	and	x10, x1, #4095
-	lsl	x10, x10, #40
+	adc	x4, x4, x11
+	ubfiz	x10, x1, #40, #12
 	extr	x11, x5, x1, #12
 	asr	x15, x5, #12
-	mul	x10, x10, x24
+	mul	x10, x10, x23
 	asr	x16, x10, #63
 	adds	x10, x12, x10
 	adc	x12, x13, x16
-	mul	x13, x11, x24
-	umulh	x16, x11, x24
-	sub	x16, x16, x11
-	madd	x16, x15, x24, x16
-	adds	x11, x14, x13
-	adc	x3, x3, x16
-	and	x13, x1, #4294967295
-	lsl	x13, x13, #20
+	negs	x11, x11
+	ngc	x13, x15
+	adds	x11, x14, x11
+	adc	x3, x3, x13
+	ubfiz	x13, x1, #20, #32
 	extr	x1, x5, x1, #32
 	asr	x5, x5, #32
 	adds	x11, x11, x13
 	adc	x3, x3, xzr
-	mul	x13, x1, x20
-	umulh	x14, x1, x20
-	madd	x14, x5, x20, x14
+	extr	x14, x5, x1, #60
+	lsl	x13, x1, #4
 	adds	x6, x6, x13
 	adc	x2, x2, x14
-	and	x13, x1, #15
-	lsl	x13, x13, #48
+	ubfiz	x13, x1, #48, #4
 	extr	x14, x5, x1, #4
 	asr	x15, x5, #4
-	mul	x13, x13, x24
+	mul	x13, x13, x23
 	asr	x16, x13, #63
 	adds	x7, x7, x13
 	adc	x8, x8, x16
-	mul	x13, x14, x24
-	umulh	x16, x14, x24
-	sub	x16, x16, x14
-	madd	x16, x15, x24, x16
+	negs	x13, x14
+	ngc	x14, x15
 	adds	x9, x9, x13
-	adc	x4, x4, x16
-	and	x13, x1, #4095
-	lsl	x13, x13, #40
+	adc	x4, x4, x14
+	ubfiz	x13, x1, #40, #12
 	extr	x14, x5, x1, #12
 	asr	x15, x5, #12
-	mul	x13, x13, x24
+	mul	x13, x13, x23
 	asr	x16, x13, #63
 	adds	x10, x10, x13
 	adc	x12, x12, x16
-	mul	x13, x14, x24
-	umulh	x16, x14, x24
-	sub	x16, x16, x14
-	madd	x16, x15, x24, x16
+	negs	x13, x14
+	ngc	x14, x15
 	adds	x11, x11, x13
-	adc	x3, x3, x16
-	mul	x13, x1, x21
-	umulh	x1, x1, x21
-	madd	x1, x5, x21, x1
-	adds	x5, x11, x13
-	adc	x1, x3, x1
-	movz	x3, #0
-	movk	x3, #39728, lsl #48
-	adds	x3, x6, x3
+	adc	x3, x3, x14
+	extr	x5, x5, x1, #44
+	lsl	x1, x1, #20
+	adds	x1, x11, x1
+	adc	x3, x3, x5
+	movz	x5, #0
+	movk	x5, #39728, lsl #48
+	adds	x5, x6, x5
 	movz	x6, #45244
 	movk	x6, #3629, lsl #16
 	movk	x6, #5, lsl #32
@@ -450,15 +381,15 @@ LF_FUNC_BEGIN(lf_fe_p256_r52_square_a64)
 	movk	x11, #20059, lsl #16
 	movk	x11, #48540, lsl #32
 	movk	x11, #10263, lsl #48
-	adds	x5, x5, x11
+	adds	x1, x1, x11
 	movz	x11, #65533
 	movk	x11, #65519, lsl #16
 	movk	x11, #65535, lsl #32
 	movk	x11, #15, lsl #48
-	adc	x1, x1, x11
-	extr	x11, x2, x3, #52
+	adc	x3, x3, x11
+	extr	x11, x2, x5, #52
 	lsr	x2, x2, #52
-	and	x3, x3, #4503599627370495
+	and	x5, x5, #4503599627370495
 	adds	x6, x6, x11
 	adc	x2, x7, x2
 	extr	x7, x2, x6, #52
@@ -474,59 +405,56 @@ LF_FUNC_BEGIN(lf_fe_p256_r52_square_a64)
 	extr	x8, x2, x4, #52
 	lsr	x2, x2, #52
 	and	x4, x4, #4503599627370495
-	adds	x5, x5, x8
-	adc	x1, x1, x2
-	extr	x2, x1, x5, #48
-	lsr	x1, x1, #48
-	and	x5, x5, #281474976710655
-	adds	x3, x2, x3
-	adc	x8, x1, xzr
-	movz	x9, #0
-	movk	x9, #61440, lsl #32
-	movk	x9, #15, lsl #48
-	mul	x10, x2, x9
-	umulh	x11, x2, x9
-	madd	x11, x1, x9, x11
-	adds	x6, x10, x6
+	adds	x1, x1, x8
+	adc	x2, x3, x2
+	extr	x3, x2, x1, #48
+	lsr	x2, x2, #48
+	and	x1, x1, #281474976710655
+	adds	x5, x3, x5
+	adc	x8, x2, xzr
+	extr	x10, x2, x3, #12
+	lsl	x9, x3, #52
+	extr	x12, x2, x3, #20
+	lsl	x11, x3, #44
+	subs	x9, x9, x11
+	sbc	x10, x10, x12
+	adds	x6, x9, x6
+	adc	x9, x10, xzr
+	extr	x11, x2, x3, #12
+	lsl	x10, x3, #52
+	subs	x10, x10, x3
+	sbc	x11, x11, x2
+	adds	x7, x10, x7
 	adc	x10, x11, xzr
 	movz	x11, #65535
 	movk	x11, #65535, lsl #16
-	movk	x11, #65535, lsl #32
+	movk	x11, #65519, lsl #32
 	movk	x11, #15, lsl #48
-	mul	x12, x2, x11
-	umulh	x13, x2, x11
-	madd	x13, x1, x11, x13
-	adds	x7, x12, x7
+	mul	x12, x3, x11
+	umulh	x13, x3, x11
+	madd	x13, x2, x11, x13
+	adds	x4, x12, x4
 	adc	x12, x13, xzr
-	movz	x13, #65535
-	movk	x13, #65535, lsl #16
-	movk	x13, #65519, lsl #32
-	movk	x13, #15, lsl #48
-	mul	x14, x2, x13
-	umulh	x15, x2, x13
-	madd	x15, x1, x13, x15
-	adds	x4, x14, x4
-	adc	x14, x15, xzr
-	mov	x15, #65535
-	mul	x16, x2, x15
-	umulh	x2, x2, x15
-	madd	x2, x1, x15, x2
-	adds	x1, x16, x5
+	extr	x14, x2, x3, #48
+	lsl	x13, x3, #16
+	subs	x3, x13, x3
+	sbc	x2, x14, x2
+	adds	x1, x3, x1
 	adc	x2, x2, xzr
-	extr	x5, x8, x3, #52
-	and	x3, x3, #4503599627370495
-	adds	x5, x6, x5
-	adc	x6, x10, xzr
-	extr	x8, x6, x5, #52
-	lsr	x6, x6, #52
+	extr	x3, x8, x5, #52
 	and	x5, x5, #4503599627370495
+	adds	x3, x6, x3
+	adc	x6, x9, xzr
+	extr	x8, x6, x3, #52
+	lsr	x6, x6, #52
+	and	x3, x3, #4503599627370495
 	adds	x7, x7, x8
-	adc	x6, x12, x6
+	adc	x6, x10, x6
 	extr	x8, x6, x7, #52
 	lsr	x6, x6, #52
 	and	x7, x7, #4503599627370495
 	adds	x4, x4, x8
-	adc	x6, x14, x6
+	adc	x6, x12, x6
 	extr	x8, x6, x4, #52
 	lsr	x6, x6, #52
 	and	x4, x4, #4503599627370495
@@ -534,45 +462,59 @@ LF_FUNC_BEGIN(lf_fe_p256_r52_square_a64)
 	adc	x2, x2, x6
 	extr	x2, x2, x1, #48
 	and	x1, x1, #281474976710655
-	add	x3, x3, x2
-	mul	x6, x2, x9
-	smulh	x8, x2, x9
-	adds	x5, x6, x5
+	add	x5, x5, x2
+	lsr	x8, x2, #12
+	lsl	x6, x2, #52
+	lsr	x10, x2, #20
+	lsl	x9, x2, #44
+	subs	x6, x6, x9
+	sbc	x8, x8, x10
+	adds	x3, x6, x3
 	adc	x6, x8, xzr
-	mul	x8, x2, x11
-	smulh	x10, x2, x11
+	lsr	x9, x2, #12
+	lsl	x8, x2, #52
+	subs	x8, x8, x2
+	sbc	x9, x9, xzr
 	adds	x7, x8, x7
-	adc	x8, x10, xzr
-	mul	x10, x2, x13
-	smulh	x12, x2, x13
-	adds	x4, x10, x4
-	adc	x10, x12, xzr
-	mul	x2, x2, x15
+	adc	x8, x9, xzr
+	mul	x9, x2, x11
+	smulh	x10, x2, x11
+	adds	x4, x9, x4
+	adc	x9, x10, xzr
+	mov	x10, #65535
+	mul	x2, x2, x10
 	add	x1, x1, x2
-	extr	x2, x6, x5, #52
-	and	x5, x5, #4503599627370495
+	extr	x2, x6, x3, #52
+	and	x3, x3, #4503599627370495
 	adds	x2, x7, x2
 	adc	x6, x8, xzr
 	extr	x6, x6, x2, #52
 	and	x2, x2, #4503599627370495
 	adds	x4, x4, x6
-	adc	x6, x10, xzr
+	adc	x6, x9, xzr
 	extr	x6, x6, x4, #52
 	and	x4, x4, #4503599627370495
 	add	x1, x1, x6
 	lsr	x6, x1, #48
 	and	x1, x1, #281474976710655
-	add	x3, x3, x6
-	mul	x7, x6, x9
-	add	x5, x5, x7
-	mul	x7, x6, x11
+	add	x5, x5, x6
+	movz	x7, #0
+	movk	x7, #61440, lsl #32
+	movk	x7, #15, lsl #48
+	mul	x7, x6, x7
+	add	x3, x3, x7
+	movz	x7, #65535
+	movk	x7, #65535, lsl #16
+	movk	x7, #65535, lsl #32
+	movk	x7, #15, lsl #48
+	mul	x7, x6, x7
 	add	x2, x2, x7
-	mul	x7, x6, x13
+	mul	x7, x6, x11
 	add	x4, x4, x7
-	mul	x6, x6, x15
+	mul	x6, x6, x10
 	add	x1, x1, x6
-	lsr	x6, x5, #52
-	and	x5, x5, #4503599627370495
+	lsr	x6, x3, #52
+	and	x3, x3, #4503599627370495
 	add	x2, x2, x6
 	lsr	x6, x2, #52
 	and	x2, x2, #4503599627370495
@@ -580,20 +522,18 @@ LF_FUNC_BEGIN(lf_fe_p256_r52_square_a64)
 	lsr	x6, x4, #52
 	and	x4, x4, #4503599627370495
 	add	x1, x1, x6
-	str	x3, [x0]
-	str	x5, [x0, #8]
+	str	x5, [x0]
+	str	x3, [x0, #8]
 	str	x2, [x0, #16]
 	str	x4, [x0, #24]
 	str	x1, [x0, #32]
-	ldr	x25, [sp, #48]
-	.cfi_restore x25
 	ldp	x23, x24, [sp, #32]
 	.cfi_restore x23
 	.cfi_restore x24
 	ldp	x21, x22, [sp, #16]
 	.cfi_restore x21
 	.cfi_restore x22
-	ldp	x19, x20, [sp], #64
+	ldp	x19, x20, [sp], #48
 	.cfi_restore x19
 	.cfi_restore x20
 	.cfi_def_cfa_offset 0

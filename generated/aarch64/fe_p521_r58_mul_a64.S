@@ -30,8 +30,8 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_p521_r58_mul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: no stack frame; no callee-saved register is used
- * 553 instructions.
+ * Frame: no callee-saved register is used; a 64-byte stack frame (stack slots for values that do not fit the registers)
+ * 561 instructions.
  */
 #include "lf_asm.h"
 
@@ -588,6 +588,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	str	x11, [x0, #48]
 	str	x12, [x0, #56]
 	str	x2, [x0, #64]
+	str	xzr, [sp]
+	str	xzr, [sp, #8]
+	str	xzr, [sp, #16]
+	str	xzr, [sp, #24]
+	str	xzr, [sp, #32]
+	str	xzr, [sp, #40]
+	str	xzr, [sp, #48]
+	str	xzr, [sp, #56]
 	add	sp, sp, #64
 	.cfi_def_cfa_offset 0
 	ret

@@ -30,8 +30,8 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_p521_r58_square.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: no stack frame; no callee-saved register is used
- * 349 instructions.
+ * Frame: no callee-saved register is used; a 96-byte stack frame (stack slots for values that do not fit the registers)
+ * 361 instructions.
  */
 #include "lf_asm.h"
 
@@ -384,6 +384,18 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	str	x10, [x0, #48]
 	str	x11, [x0, #56]
 	str	x3, [x0, #64]
+	str	xzr, [sp]
+	str	xzr, [sp, #8]
+	str	xzr, [sp, #16]
+	str	xzr, [sp, #24]
+	str	xzr, [sp, #32]
+	str	xzr, [sp, #40]
+	str	xzr, [sp, #48]
+	str	xzr, [sp, #56]
+	str	xzr, [sp, #64]
+	str	xzr, [sp, #72]
+	str	xzr, [sp, #80]
+	str	xzr, [sp, #88]
 	add	sp, sp, #96
 	.cfi_def_cfa_offset 0
 	ret

@@ -43,7 +43,7 @@
  *   sqr_min = 6
  *   unroll = 4
  *   provenance: by hand, not `make tune`: p256_mont_mult/square alu and neon_rows from a bench/mca.py sweep (llvm-mca-19 -mcpu=neoverse-n1, one whole call); mpn_montmul.a64 sqr_min from bench/mca_trace.py --set sqr_min=1 --cpu neoverse-n1 (llvm-mca-19 over the executed trace of one whole call, 10 calls back to back), the smallest n from which the squaring path (ap == bp) is faster than the multiply at every n measured (1..8, 10, 12, 14, 16..18, 20, 24, 32, 48, 64) (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21, x22, x23, x24, x25, x26, x27, x28
+ * Frame: saves and restores callee-saved x19, x20, x21, x22, x23, x24, x25, x26, x27, x28; a 112-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
  * 633 instructions.
  */
 #include "lf_asm.h"

@@ -29,7 +29,7 @@
  *   rotation = 1
  *   unroll = 4
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21, x22, x23
+ * Frame: saves and restores callee-saved x19, x20, x21, x22, x23; a 48-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
  * 181 instructions.
  */
 #include "lf_asm.h"

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lf_fields.h"
+#include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef __int128 lf_i128;
@@ -1029,9 +1030,15 @@ static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const i
 
 void lf_fe_p384_r56_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 
-void lf_fe_p384_r56_mul(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+/* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_p384_r56_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
+void lf_fe_p384_r56_mul(int64_t *r, const int64_t *a, const int64_t *b) { LF_CALL(fe_p384_r56_mul)(r, a, b); }
 
-void lf_fe_p384_r56_square(int64_t *r, const int64_t *a) { fe_square(r, a); }
+/* square is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
+ * its `ref`, and the entry dispatches. */
+void lf_fe_p384_r56_square_ref(int64_t *r, const int64_t *a) { fe_square(r, a); }
+void lf_fe_p384_r56_square(int64_t *r, const int64_t *a) { LF_CALL(fe_p384_r56_square)(r, a); }
 
 void lf_fe_p384_r56_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add(r, a, b); }
 

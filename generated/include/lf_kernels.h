@@ -52,10 +52,12 @@ enum lf_kernel_id {
 	LF_K_fe_p521_r58_square = 20,
 	LF_K_fe_p256_r52_mul = 21,
 	LF_K_fe_p256_r52_square = 22,
-	LF_K_fe_c25519_r51_mul_x4 = 23,
-	LF_K_x25519_ladder = 24,
-	LF_K_x448_ladder = 25,
-	LF_K_COUNT = 26
+	LF_K_fe_p384_r56_mul = 23,
+	LF_K_fe_p384_r56_square = 24,
+	LF_K_fe_c25519_r51_mul_x4 = 25,
+	LF_K_x25519_ladder = 26,
+	LF_K_x448_ladder = 27,
+	LF_K_COUNT = 28
 };
 
 
@@ -362,6 +364,22 @@ LF_KERNEL_DECL void lf_fe_p256_r52_square_ref(int64_t *r, const int64_t *a);
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
 LF_KERNEL_DECL void lf_fe_p256_r52_square_a64(int64_t *r, const int64_t *a);
+#endif
+
+/* fe_p384_r56_mul: r = a * b mod p, p = 2^384 + 4294967295 - 2^96 - 2^128 (P-384 field, p384_r56) */
+typedef void (*lf_fe_p384_r56_mul_fn)(int64_t *, const int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_p384_r56_mul_ref(int64_t *r, const int64_t *a, const int64_t *b);
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_p384_r56_mul_a64(int64_t *r, const int64_t *a, const int64_t *b);
+#endif
+
+/* fe_p384_r56_square: r = a^2 mod p, p = 2^384 + 4294967295 - 2^96 - 2^128 (P-384 field, p384_r56) */
+typedef void (*lf_fe_p384_r56_square_fn)(int64_t *, const int64_t *);
+LF_KERNEL_DECL void lf_fe_p384_r56_square_ref(int64_t *r, const int64_t *a);
+#if defined(__aarch64__)
+/* a64 requires: no optional feature */
+LF_KERNEL_DECL void lf_fe_p384_r56_square_a64(int64_t *r, const int64_t *a);
 #endif
 
 /* fe_c25519_r51_mul_x4: r_l = a_l * b_l mod p for l = 0..3, p = 2^255 - 19 (four independent Curve25519 field

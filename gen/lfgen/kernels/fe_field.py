@@ -20,9 +20,9 @@ from ..kernel import KernelSpec, Variant
 from ..fields import bounds, desc, x86_lower, a64_lower
 
 # P-256's 5 x 52 products have negative intermediates (its terms are signed): a64_lower keeps
-# them in two's complement.  P-384's 7 x 56 folds after the product, and its 13 128-bit
-# columns do not fit AArch64's registers without spilling, which the lowering lacks.
-DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58", "p256_r52")
+# them in two's complement.  P-384's 7 x 56 folds after the product: its 13 128-bit columns
+# do not fit AArch64's registers, so its lowering spills (a64_lower: demand order, Belady).
+DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58", "p256_r52", "p384_r56")
               for op in ("mul", "square")]
 # x86-64 `mulx` only where it beats the C: the lowering (MOV RDX per product, 128-bit ADD/ADC
 # columns) measured 0.82x gcc's code for the 8-limb Curve448 and 0.90-0.97x for the 9-limb
@@ -46,17 +46,53 @@ def _build_x86(f, op, spec):
     return build
 
 
+def _lower_a64(f, op, symbol, args):
+    """(compiled, lowering) of the field's program: without spilling first; if the registers
+    do not suffice, with the largest spill budget (registers the lowering may fill; its count
+    is conservative, hence the start above the 28 allocatable) with which the allocation
+    succeeds."""
+    from ..a64.function import Function
+    from ..a64.regs import GPR_ORDER
+    from ..verify import AllocationError
+    prog = getattr(bounds.contract(f), op)[0]
+    for budget in [None] + list(range(len(GPR_ORDER) + 8, 8, -1)):
+        fn = Function(symbol, args, None)
+        fn.secret_independent()
+        low = a64_lower.lower(fn, prog, dict(zip([n for n, _ in args], fn.arg_regs)),
+                              budget=budget)
+        fn.ret()
+        try:
+            return fn.finalize(), low
+        except AllocationError:
+            if budget is not None and budget <= 9:
+                raise
+
+
 def _build_a64(f, op, spec):
     def build(symbol, p):
-        from ..a64.function import Function
-        c = bounds.contract(f)
-        prog = getattr(c, op)[0]
-        fn = Function(symbol, spec.args, spec.result)
-        fn.secret_independent()
-        a64_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], fn.arg_regs)))
-        fn.ret()
-        return fn.finalize()
+        return _lower_a64(f, op, symbol, spec.args)[0]
     return build
+
+
+def _a64_text(f, op, spec):
+    comp, low = _lower_a64(f, op, "probe", spec.args)
+    text = ("The proven program of generated/fields/%s.c lowered to AArch64: MUL/UMULH\n"
+            "products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries\n"
+            "(a64_lower.py)." % f.name)
+    if low.shifted:
+        text += ("\nMultiplications by +-2^k, 2^a + 2^b, +-(2^a - 2^b) (%d here) are shifts and\n"
+                 "one ADDS/ADC, SUBS/SBC or NEGS/NGC, no multiply." % low.shifted)
+    if low.budget is not None:
+        text += ("\nThe columns need more than the 28 registers: the statements go in demand\n"
+                 "order (depth first from the stored limbs, larger cone first) and the\n"
+                 "lowering evicts, clean values first, the farthest next use first (Belady):\n"
+                 "%d loads read again (LDR), " % low.rereads)
+        if low.spills:
+            text += ("%d computed value%s spilled to stack slots\n(STP/LDP), wiped before "
+                     "returning." % (low.spills, "s" if low.spills > 1 else ""))
+        else:
+            text += "no computed value spilled."
+    return text
 
 
 def kernel(fname, op):
@@ -92,10 +128,7 @@ def kernel(fname, op):
                 "operands parked in the red zone (x86_lower.py)." % fname),
     ] if fname in X86_FIELDS else []
     variants += [
-        Variant("a64", "aarch64", _build_a64(f, op, spec), {},
-                "The proven program of generated/fields/%s.c lowered to AArch64: MUL/UMULH\n"
-                "products summed by ADDS/ADC into 128-bit columns, EXTR/AND carries\n"
-                "(a64_lower.py)." % fname),
+        Variant("a64", "aarch64", _build_a64(f, op, spec), {}, _a64_text(f, op, spec)),
     ]
     return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
 
