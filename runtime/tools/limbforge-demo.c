@@ -1,6 +1,7 @@
 /*
- * limbforge-demo -- smoke demo run by `make gen`: one known answer per kernel through the
- * public API, with whatever variants the dispatcher chose (try LIMBFORGE_CPU=none for ref).
+ * limbforge-demo -- smoke demo run by `make gen`: known answers through the public API (the
+ * limb and BigInteger kernels, Karatsuba, Poly1305, X25519, X448, P-256 ECDH), with whatever
+ * variants the dispatcher chose (try LIMBFORGE_CPU=none for ref).
  * Exit status 0 when all agree.
  *
  * (2^64-1) * (2^64-1) = 2^128 - 2^65 + 1: high limb 2^64-2, low limb 1.
@@ -11,6 +12,16 @@
 #include "limbforge.h"
 
 static int failures;
+
+/* hex digits (big-endian text) into n bytes in text order */
+static void unhex(uint8_t *out, const char *hex, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned v;
+		sscanf(hex + 2 * i, "%2x", &v);
+		out[i] = (uint8_t)v;
+	}
+}
 
 static void expect(const char *what, int ok)
 {
@@ -116,5 +127,49 @@ int main(void)
 	lf_poly1305_update(&st, msg + 7, sizeof msg - 7);
 	lf_poly1305_final(&st, tag);
 	expect("poly1305: 1000 bytes in two updates", memcmp(tag, long_tag, 16) == 0);
+
+	/* Karatsuba and the BigInteger limb path, closed forms: (B^n - 1)^2 as above */
+	enum { M = 130, W = 64 };
+	static uint64_t ones[M], prod[2 * M];
+	static uint32_t xw[W], zw[2 * W];
+	for (int i = 0; i < M; i++)
+		ones[i] = ~0ull;
+	lf_mpn_mul(prod, ones, M, ones, M);
+	ok = 1;
+	for (int i = 0; i < 2 * M; i++)
+		ok &= prod[i] == (i == 0 ? 1 : i < M ? 0 : i == M ? ~0ull - 1 : ~0ull);
+	printf("  variants: mpn_mul = %s, bi_multiply_to_len = %s\n", lf_impl("mpn_mul"),
+	       lf_impl("bi_multiply_to_len"));
+	expect("lf_mpn_mul: (2^8320-1)^2 (Karatsuba)", ok);
+	for (int i = 0; i < W; i++)
+		xw[i] = 0xffffffffu;
+	lf_bi_multiply_to_len(xw, W, xw, W, zw);
+	ok = 1;
+	for (int i = 0; i < 2 * W; i++)    /* BE */
+		ok &= zw[i] == (i < W - 1 ? 0xffffffffu : i == W - 1 ? 0xfffffffeu :
+		                i < 2 * W - 1 ? 0 : 1);
+	expect("bi_multiply_to_len: (2^2048-1)^2", ok);
+
+	/* X25519 / X448: RFC 7748 section 5.2, first vectors; P-256 ECDH: RFC 5903 section 8.1
+	 * (i * g^r, the shared x) */
+	uint8_t k56[56], u56[56], o56[56], want[56], pt[65];
+	printf("  variants: x25519_ladder = %s, x448_ladder = %s, p256_mul_mont = %s\n",
+	       lf_impl("x25519_ladder"), lf_impl("x448_ladder"), lf_impl("p256_mul_mont"));
+	unhex(k56, "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4", 32);
+	unhex(u56, "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c", 32);
+	unhex(want, "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552", 32);
+	expect("x25519: RFC 7748 5.2", lf_x25519(o56, k56, u56) == 0 && !memcmp(o56, want, 32));
+	unhex(k56, "3d262fddf9ec8e88495266fea19a34d28882acef045104d0d1aae121"
+	           "700a779c984c24f8cdd78fbff44943eba368f54b29259a4f1c600ad3", 56);
+	unhex(u56, "06fce640fa3487bfda5f6cf2d5263f8aad88334cbd07437f020f08f9"
+	           "814dc031ddbdc38c19c6da2583fa5429db94ada18aa7a7fb4ef8a086", 56);
+	unhex(want, "ce3e4ff95a60dc6697da1db1d85e6afbdf79b50a2412d7546d5f239f"
+	            "e14fbaadeb445fc66a01b0779d98223961111e21766282f73dd96b6f", 56);
+	expect("x448: RFC 7748 5.2", lf_x448(o56, k56, u56) == 0 && !memcmp(o56, want, 56));
+	unhex(k56, "C88F01F510D9AC3F70A292DAA2316DE544E9AAB8AFE84049C62A9C57862D1433", 32);
+	unhex(pt, "04D12DFB5289C8D4F81208B70270398C342296970A0BCCB74C736FC7554494BF63"
+	          "56FBF3CA366CC23E8157854C13C58D6AAC23F046ADA30F8353E74F33039872AB", 65);
+	unhex(want, "D6840F6B42F6EDAFD13116E0E12565202FEF8E9ECE7DCE03812464D04B9442DE", 32);
+	expect("p256_ecdh: RFC 5903 8.1", lf_p256_ecdh(o56, k56, pt) == 0 && !memcmp(o56, want, 32));
 	return failures ? 1 : 0;
 }
