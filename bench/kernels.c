@@ -445,6 +445,12 @@ static uint64_t cond_assign_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
 /* limbs: the sizes plus the acceptance ranges (addmul_1 25..128, sqr 8..64) */
 static const size_t mpn_sizes[] = { 1, 2, 3, 5, 8, 10, 16, 25, 32, 50, 64, 100, 127, 128, 256, 0 };
 static const size_t bi_sizes[] = { 1, 2, 3, 5, 10, 50, 100, 127, 256, 0 };
+/* the BigInteger drivers' GMP peer rows (kernel and API) */
+#define BI_SQR_PEER_NOTE \
+	"GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has no BE-word API)"
+#define BI_MUL_PEER_NOTE \
+	"GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has " \
+	"no BE-word API); x and y both n words"
 static const size_t api_bi_sizes[] = { 10, 16, 20, 24, 32, 50, 64, 100, 127, 256, 512, 0 };
 static const size_t api_mul_sizes[] = { 32, 40, 48, 64, 100, 128, 256, 512, 1024, 0 };
 /* the JDK's field lengths (5: MontgomeryP256, 1305, 25519; 10; 14: P384; 16: 448; 19: P521) */
@@ -487,16 +493,14 @@ static const struct bench_driver kernel_drivers[] = {
 	  .peers = { GMP_PEER_ROW("gmp~addmul_1", gmp_peer_addmul_1_batch) },
 	  .alloc = alloc_words, .reset = bench_buf_reset, .same_output = bench_same_out },
 	{ .name = "bi_square_to_len", .kernel = "bi_square_to_len", .unit = "word",
-	  .peer_note = "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has "
-	               "no BE-word API)",
+	  .peer_note = BI_SQR_PEER_NOTE,
 	  .sizes = bi_sizes, .variant_batch = bi_square_batch,
 	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
 	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out },
 	{ .name = "lf_bi_square_to_len", .kernel = "bi_square_to_len", .unit = "word",
 	  .title = "lf_bi_square_to_len through the API: the word kernel forced to each variant, "
 	           "lf_mpn_sqr on limb copies from 64 words over an IFMA mpn_sqr (api_bigint.c)",
-	  .peer_note = "GMP peer: mpn_sqr on ceil(n/2) 64-bit limbs (same bits, LE limbs; GMP has "
-	               "no BE-word API)",
+	  .peer_note = BI_SQR_PEER_NOTE,
 	  .sizes = api_bi_sizes, .variant_batch = api_bi_square_batch,
 	  .peers = { GMP_PEER_ROW("gmp~sqr", gmp_peer_sqr_batch) },
 	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out,
@@ -504,15 +508,13 @@ static const struct bench_driver kernel_drivers[] = {
 	{ .name = "lf_bi_multiply_to_len", .kernel = "bi_multiply_to_len", .unit = "word",
 	  .title = "lf_bi_multiply_to_len through the API: the word kernel forced to each variant, "
 	           "lf_mpn_mul on limb copies from 32 words over an IFMA mpn_mul (api_bigint.c)",
-	  .peer_note = "GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE "
-	               "limbs; GMP has no BE-word API); x and y both n words",
+	  .peer_note = BI_MUL_PEER_NOTE,
 	  .sizes = api_bi_sizes, .variant_batch = api_bi_multiply_batch,
 	  .peers = { GMP_PEER_ROW("gmp~mul", gmp_peer_mul_batch) },
 	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out,
 	  .select = bench_force_select },
 	{ .name = "bi_multiply_to_len", .kernel = "bi_multiply_to_len", .unit = "word",
-	  .peer_note = "GMP peer: mpn_mul on ceil(n/2) x ceil(n/2) 64-bit limbs (same bits, LE "
-	               "limbs; GMP has no BE-word API); x and y both n words",
+	  .peer_note = BI_MUL_PEER_NOTE,
 	  .sizes = bi_sizes, .variant_batch = bi_multiply_batch,
 	  .peers = { GMP_PEER_ROW("gmp~mul", gmp_peer_mul_batch) },
 	  .alloc = alloc_words_sqr, .reset = bench_buf_reset, .same_output = bench_same_out },

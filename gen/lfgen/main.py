@@ -80,10 +80,10 @@ class Build:
 
 def _frame_text(comp, arch):
     frame = getattr(comp, "frame", 0) if arch == "aarch64" else 0
-    slots = frame > 8 * len(comp.saved)
+    has_slots = frame > 8 * len(comp.saved)
     local = ("; a %d-byte stack frame (%sstack slots for values that do not fit the "
              "registers)" % (frame, "the saved registers and " if comp.saved else "")) \
-        if slots else ""
+        if has_slots else ""
     if not comp.saved:
         if local:
             return "no callee-saved register is used" + local

@@ -46,6 +46,10 @@ def _build_x86(f, op, spec):
     return build
 
 
+_BUDGET = {}   # (field, op) -> the spill budget found by the first lowering (the header's
+              # probe), so that the build does not search again
+
+
 def _lower_a64(f, op, symbol, args):
     """(compiled, lowering) of the field's program: without spilling first; if the registers
     do not suffice, with the largest spill budget (registers the lowering may fill; its count
@@ -55,14 +59,19 @@ def _lower_a64(f, op, symbol, args):
     from ..a64.regs import GPR_ORDER
     from ..verify import AllocationError
     prog = getattr(bounds.contract(f), op)[0]
-    for budget in [None] + list(range(len(GPR_ORDER) + 8, 8, -1)):
+    budgets = [None] + list(range(len(GPR_ORDER) + 8, 8, -1))
+    if (f.name, op) in _BUDGET:
+        budgets = budgets[budgets.index(_BUDGET[(f.name, op)]):]
+    for budget in budgets:
         fn = Function(symbol, args, None)
         fn.secret_independent()
         low = a64_lower.lower(fn, prog, dict(zip([n for n, _ in args], fn.arg_regs)),
                               budget=budget)
         fn.ret()
         try:
-            return fn.finalize(), low
+            comp = fn.finalize()
+            _BUDGET[(f.name, op)] = budget
+            return comp, low
         except AllocationError:
             if budget is not None and budget <= 9:
                 raise
