@@ -24,9 +24,11 @@
  * and Curve448 in 8 x 56-bit limbs where the compiler has __int128 (LF_FE_WIDE), else the
  * JDK's 10 x 26 and 16 x 28.  The ladders are the x25519_ladder and x448_ladder kernels
  * (dispatched: the AVX-512 IFMA four-lane ladders, or the C ladder of runtime/ref/xdh_ref.c;
- * X448's kernel works in 9 x 50-bit limbs, converted as encodings).  The ladder step and the inversion are generated formulas
- * (gen/lfgen/fields/formula.py): the carries they need were decided from the bounds; the
- * products are the dispatched fe_<field>_mul/square kernels.
+ * X448's kernel works in 9 x 50-bit limbs, converted as encodings).  The inversion is the
+ * field's invert kernel: Bernstein-Yang divsteps in the wide fields (runtime/lf_safegcd.h,
+ * about a third of Fermat's 447 squarings for Curve448), Fermat's chain of generated formulas
+ * in the JDK layouts (gen/lfgen/fields/formula.py: the carries decided from the bounds, the
+ * products the fields' mul/square).
  */
 #include <string.h>
 
@@ -53,15 +55,14 @@
 
 /* out = encode(x2 / z2); LF_XDH_EZERO if every byte is 0 (a mask, no branch) */
 static int finish(uint8_t *out, size_t nbytes, int64_t *x2, const int64_t *z2,
-                  lf_fe_mul_fn mul, lf_fe_square_fn sqr,
-                  void (*invert)(lf_fe_mul_fn, lf_fe_square_fn, int64_t *, const int64_t *),
+                  lf_fe_mul_fn mul, void (*invert)(int64_t *, const int64_t *),
                   void (*encode)(uint8_t *, const int64_t *))
 {
 	int64_t zi[LF_XDH_MAX_LIMBS];
 	uint8_t res[56];
 	unsigned acc = 0;
 
-	invert(mul, sqr, zi, z2);
+	invert(zi, z2);
 	mul(x2, x2, zi);
 	encode(res, x2);
 	for (size_t i = 0; i < nbytes; i++)
@@ -95,7 +96,7 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 	                              F25519(ladder_step_with), F25519_MUL, F25519_SQR };
 	lf_xdh_ladder(&F, x2, z2, k, x1);
 #endif
-	int r = finish(out, 32, x2, z2, F25519_MUL, F25519_SQR, F25519(invert_with), F25519(encode));
+	int r = finish(out, 32, x2, z2, F25519_MUL, F25519(invert), F25519(encode));
 	lf_wipe(k, sizeof k);
 	lf_wipe(x1, sizeof x1);
 	lf_wipe(x2, sizeof x2);
@@ -132,7 +133,7 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	F448(decode)(x1, u);
 	lf_xdh_ladder(&F, x2, z2, k, x1);
 #endif
-	int r = finish(out, 56, x2, z2, F448_MUL, F448_SQR, F448(invert_with), F448(encode));
+	int r = finish(out, 56, x2, z2, F448_MUL, F448(invert), F448(encode));
 	lf_wipe(k, sizeof k);
 	lf_wipe(x1, sizeof x1);
 	lf_wipe(x2, sizeof x2);

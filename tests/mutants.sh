@@ -137,5 +137,11 @@ mutant x25519_ref_254_bits $XR 's/LF_FE_C25519_R51_LIMBS, 255, /LF_FE_C25519_R51
 mutant x448_ref_u_bits_dropped $XR 's/\tlimbs_to_bytes\(b, nbytes, u, n, bits, nbytes == 32 \? p25519 : p448\);\n\tdec\(x1, b\);\n/\tmemcpy(x1, u, n * sizeof *u);\n/' ladder
 mutant x4_ref_lanes_swapped $XR 's/r\[4 \* i \+ l\] = z\[l\]\[i\];/r[4 * i + l] = z[l ^ (i == 4)][i];/' kat
 
+# the wide fields' inversion (runtime/lf_safegcd.h); its batch count is checked against the
+# divstep bound by gen/tests/test_safegcd_constants.py (random inputs need far fewer)
+SG=runtime/lf_safegcd.h
+mutant safegcd_delta_never_flips $SG 's/z = \(int64_t\)\(zn \^ \(za & cond\)\);/z = (int64_t)zn;/' fields
+mutant safegcd_md_ignores_sign $SG 's/md -= \(int64_t\)\(\(pinv62 \* \(uint64_t\)cd \+ \(uint64_t\)md\)/md -= (int64_t)((pinv62 * (uint64_t)cd)/' fields
+
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
 exit $bad

@@ -35,6 +35,7 @@
 #include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
+#include "lf_safegcd.h"
 __extension__ typedef __int128 lf_i128;
 
 #if defined(__GNUC__)
@@ -565,6 +566,27 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
 	r[4] = t24;
 }
 
+/* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
+ *   divsteps (runtime/lf_safegcd.h), constant time.
+ *   in:  a within R
+ *   out: limbs 0-4 [0, 0x7ffffffffffff] */
+static inline void fe_invert(int64_t *r, const int64_t *a)
+{
+	/* p in signed-62 limbs; 13 batches x 60 >= 738 divsteps (p < 2^255) */
+	static const int64_t p62[5] = {
+		INT64_C(0x3fffffffffffffed), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
+		INT64_C(0x3fffffffffffffff), INT64_C(0x7f),
+	};
+	int64_t t[5], s[5];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	lf_sg_from_digits(5, s, 5, 51, t);
+	lf_sg_inverse(5, 13, s, p62, UINT64_C(0x39435e50d79435e5));
+	lf_sg_to_digits(5, 51, r, 5, s);
+	lf_wipe(t, sizeof t);
+	lf_wipe(s, sizeof s);
+}
+
 
 /* ladder_step: RFC 7748 §5, one step of the Montgomery ladder on (x2 : z2), (x3 : z3), x1 = u:
  * A = x2 + z2, AA = A^2, B = x2 - z2, BB = B^2, E = AA - BB, C = x3 + z3, D = x3 - z3,
@@ -593,62 +615,6 @@ static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, i
 	fe_mul_small(t12, t4);
 	fe_add(t13, t1, t12);
 	mul(z2, t4, t13);
-}
-
-/* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
- * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
- * The exponent is public: the sequence of operations does not depend on a.
- *   in:  every element within R;  out: within R (a product's output)
- * Carries inserted by the bounds: none. */
-static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
-{
-	int64_t t0[5], t1[5], t2[5], t3[5], t4[5], t5[5], t6[5], t7[5], t8[5], t9[5], t10[5], t11[5], t12[5];
-	sqr(t1, a);
-	mul(t1, t1, a);
-	sqr(t2, t1);
-	mul(t2, t2, a);
-	sqr(t3, t2);
-	for (int i = 1; i < 3; i++)
-		sqr(t3, t3);
-	mul(t3, t3, t2);
-	sqr(t4, t3);
-	mul(t4, t4, a);
-	sqr(t5, t4);
-	for (int i = 1; i < 7; i++)
-		sqr(t5, t5);
-	mul(t5, t5, t4);
-	sqr(t6, t5);
-	mul(t6, t6, a);
-	sqr(t7, t6);
-	for (int i = 1; i < 15; i++)
-		sqr(t7, t7);
-	mul(t7, t7, t6);
-	sqr(t8, t7);
-	mul(t8, t8, a);
-	sqr(t9, t8);
-	for (int i = 1; i < 31; i++)
-		sqr(t9, t9);
-	mul(t9, t9, t8);
-	sqr(t10, t9);
-	for (int i = 1; i < 62; i++)
-		sqr(t10, t10);
-	mul(t10, t10, t9);
-	sqr(t11, t10);
-	mul(t11, t11, a);
-	sqr(t12, t11);
-	for (int i = 1; i < 125; i++)
-		sqr(t12, t12);
-	mul(t12, t12, t11);
-	memcpy(t0, t12, sizeof(int64_t) * 5);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	mul(t0, t0, a);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	for (int i = 1; i < 2; i++)
-		sqr(t0, t0);
-	mul(t0, t0, t1);
-	memcpy(r, t0, sizeof(int64_t) * 5);
 }
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
@@ -684,16 +650,12 @@ void lf_fe_c25519_r51_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); 
 
 void lf_fe_c25519_r51_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
+void lf_fe_c25519_r51_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+
 void lf_fe_c25519_r51_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
 void lf_fe_c25519_r51_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
 	fe_ladder_step(lf_fe_c25519_r51_mul, lf_fe_c25519_r51_square, x2, z2, x3, z3, x1);
-}
-
-void lf_fe_c25519_r51_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
-void lf_fe_c25519_r51_invert(int64_t *r, const int64_t *a)
-{
-	fe_invert(lf_fe_c25519_r51_mul, lf_fe_c25519_r51_square, r, a);
 }
 
 #endif /* __SIZEOF_INT128__ */

@@ -35,6 +35,7 @@
 #include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
+#include "lf_safegcd.h"
 __extension__ typedef __int128 lf_i128;
 
 #if defined(__GNUC__)
@@ -945,6 +946,28 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
 	r[7] = t39;
 }
 
+/* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
+ *   divsteps (runtime/lf_safegcd.h), constant time.
+ *   in:  a within R
+ *   out: limbs 0-7 [0, 0xffffffffffffff] */
+static inline void fe_invert(int64_t *r, const int64_t *a)
+{
+	/* p in signed-62 limbs; 22 batches x 60 >= 1294 divsteps (p < 2^448) */
+	static const int64_t p62[8] = {
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
+		INT64_C(0x3fffffbfffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3fff),
+	};
+	int64_t t[8], s[8];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	lf_sg_from_digits(8, s, 8, 56, t);
+	lf_sg_inverse(8, 22, s, p62, UINT64_C(0x3fffffffffffffff));
+	lf_sg_to_digits(8, 56, r, 8, s);
+	lf_wipe(t, sizeof t);
+	lf_wipe(s, sizeof s);
+}
+
 
 /* ladder_step: RFC 7748 §5, one step of the Montgomery ladder on (x2 : z2), (x3 : z3), x1 = u:
  * A = x2 + z2, AA = A^2, B = x2 - z2, BB = B^2, E = AA - BB, C = x3 + z3, D = x3 - z3,
@@ -973,64 +996,6 @@ static void fe_ladder_step(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, i
 	fe_mul_small(t12, t4);
 	fe_add(t13, t1, t12);
 	mul(z2, t4, t13);
-}
-
-/* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
- * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
- * The exponent is public: the sequence of operations does not depend on a.
- *   in:  every element within R;  out: within R (a product's output)
- * Carries inserted by the bounds: none. */
-static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
-{
-	int64_t t0[8], t1[8], t2[8], t3[8], t4[8], t5[8], t6[8], t7[8], t8[8], t9[8], t10[8], t11[8], t12[8], t13[8];
-	sqr(t1, a);
-	mul(t1, t1, a);
-	sqr(t2, t1);
-	mul(t2, t2, a);
-	sqr(t3, t2);
-	for (int i = 1; i < 3; i++)
-		sqr(t3, t3);
-	mul(t3, t3, t2);
-	sqr(t4, t3);
-	for (int i = 1; i < 6; i++)
-		sqr(t4, t4);
-	mul(t4, t4, t3);
-	sqr(t5, t4);
-	mul(t5, t5, a);
-	sqr(t6, t5);
-	for (int i = 1; i < 13; i++)
-		sqr(t6, t6);
-	mul(t6, t6, t5);
-	sqr(t7, t6);
-	mul(t7, t7, a);
-	sqr(t8, t7);
-	for (int i = 1; i < 27; i++)
-		sqr(t8, t8);
-	mul(t8, t8, t7);
-	sqr(t9, t8);
-	mul(t9, t9, a);
-	sqr(t10, t9);
-	for (int i = 1; i < 55; i++)
-		sqr(t10, t10);
-	mul(t10, t10, t9);
-	sqr(t11, t10);
-	mul(t11, t11, a);
-	sqr(t12, t11);
-	for (int i = 1; i < 111; i++)
-		sqr(t12, t12);
-	mul(t12, t12, t11);
-	sqr(t13, t12);
-	mul(t13, t13, a);
-	memcpy(t0, t13, sizeof(int64_t) * 8);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	for (int i = 1; i < 222; i++)
-		sqr(t0, t0);
-	mul(t0, t0, t12);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	mul(t0, t0, a);
-	memcpy(r, t0, sizeof(int64_t) * 8);
 }
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
@@ -1066,16 +1031,12 @@ void lf_fe_c448_r56_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
 void lf_fe_c448_r56_mul_small(int64_t *r, const int64_t *a) { fe_mul_small(r, a); }
 
+void lf_fe_c448_r56_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
+
 void lf_fe_c448_r56_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1) { fe_ladder_step(mul, sqr, x2, z2, x3, z3, x1); }
 void lf_fe_c448_r56_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1)
 {
 	fe_ladder_step(lf_fe_c448_r56_mul, lf_fe_c448_r56_square, x2, z2, x3, z3, x1);
-}
-
-void lf_fe_c448_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
-void lf_fe_c448_r56_invert(int64_t *r, const int64_t *a)
-{
-	fe_invert(lf_fe_c448_r56_mul, lf_fe_c448_r56_square, r, a);
 }
 
 #endif /* __SIZEOF_INT128__ */

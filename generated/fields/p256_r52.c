@@ -35,6 +35,7 @@
 #include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
+#include "lf_safegcd.h"
 __extension__ typedef __int128 lf_i128;
 
 #if defined(__GNUC__)
@@ -945,75 +946,27 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 	r[4] = t5;
 }
 
-
-/* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
- * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
- * The exponent is public: the sequence of operations does not depend on a.
- *   in:  every element within R;  out: within R (a product's output)
- * Carries inserted by the bounds: none. */
-static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
+/* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
+ *   divsteps (runtime/lf_safegcd.h), constant time.
+ *   in:  a within R
+ *   out: limbs 0-3 [0, 0xfffffffffffff]; limb 4 [0, 0xffffffffffff] */
+static inline void fe_invert(int64_t *r, const int64_t *a)
 {
-	int64_t t0[5], t1[5], t2[5], t3[5], t4[5], t5[5], t6[5], t7[5], t8[5], t9[5], t10[5], t11[5], t12[5], t13[5];
-	sqr(t1, a);
-	mul(t1, t1, a);
-	sqr(t2, t1);
-	for (int i = 1; i < 2; i++)
-		sqr(t2, t2);
-	mul(t2, t2, t1);
-	sqr(t3, t2);
-	for (int i = 1; i < 4; i++)
-		sqr(t3, t3);
-	mul(t3, t3, t2);
-	sqr(t4, t3);
-	for (int i = 1; i < 8; i++)
-		sqr(t4, t4);
-	mul(t4, t4, t3);
-	sqr(t5, t4);
-	for (int i = 1; i < 16; i++)
-		sqr(t5, t5);
-	mul(t5, t5, t4);
-	memcpy(t0, t5, sizeof(int64_t) * 5);
-	sqr(t0, t0);
-	for (int i = 1; i < 31; i++)
-		sqr(t0, t0);
-	sqr(t0, t0);
-	mul(t0, t0, a);
-	sqr(t0, t0);
-	for (int i = 1; i < 96; i++)
-		sqr(t0, t0);
-	sqr(t0, t0);
-	for (int i = 1; i < 94; i++)
-		sqr(t0, t0);
-	sqr(t6, t2);
-	mul(t6, t6, a);
-	sqr(t7, t6);
-	for (int i = 1; i < 5; i++)
-		sqr(t7, t7);
-	mul(t7, t7, t6);
-	sqr(t8, t7);
-	mul(t8, t8, a);
-	sqr(t9, t8);
-	for (int i = 1; i < 11; i++)
-		sqr(t9, t9);
-	mul(t9, t9, t8);
-	sqr(t10, t9);
-	mul(t10, t10, a);
-	sqr(t11, t10);
-	for (int i = 1; i < 23; i++)
-		sqr(t11, t11);
-	mul(t11, t11, t10);
-	sqr(t12, t11);
-	mul(t12, t12, a);
-	sqr(t13, t12);
-	for (int i = 1; i < 47; i++)
-		sqr(t13, t13);
-	mul(t13, t13, t12);
-	mul(t0, t0, t13);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	mul(t0, t0, a);
-	memcpy(r, t0, sizeof(int64_t) * 5);
+	/* p in signed-62 limbs; 13 batches x 60 >= 741 divsteps (p < 2^256) */
+	static const int64_t p62[5] = {
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3ffffffff), INT64_C(0x0),
+		INT64_C(0x3fffffc000000040), INT64_C(0xff),
+	};
+	int64_t t[5], s[5];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	lf_sg_from_digits(5, s, 5, 52, t);
+	lf_sg_inverse(5, 13, s, p62, UINT64_C(0x3fffffffffffffff));
+	lf_sg_to_digits(5, 52, r, 5, s);
+	lf_wipe(t, sizeof t);
+	lf_wipe(s, sizeof s);
 }
+
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
@@ -1046,11 +999,7 @@ void lf_fe_p256_r52_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p256_r52_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p256_r52_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
-void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a)
-{
-	fe_invert(lf_fe_p256_r52_mul, lf_fe_p256_r52_square, r, a);
-}
+void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

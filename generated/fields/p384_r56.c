@@ -35,6 +35,7 @@
 #include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
+#include "lf_safegcd.h"
 __extension__ typedef __int128 lf_i128;
 
 #if defined(__GNUC__)
@@ -941,89 +942,28 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 	r[6] = t7;
 }
 
-
-/* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
- * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
- * The exponent is public: the sequence of operations does not depend on a.
- *   in:  every element within R;  out: within R (a product's output)
- * Carries inserted by the bounds: none. */
-static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
+/* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
+ *   divsteps (runtime/lf_safegcd.h), constant time.
+ *   in:  a within R
+ *   out: limbs 0-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
+static inline void fe_invert(int64_t *r, const int64_t *a)
 {
-	int64_t t0[7], t1[7], t2[7], t3[7], t4[7], t5[7], t6[7], t7[7], t8[7], t9[7], t10[7], t11[7], t12[7], t13[7], t14[7], t15[7], t16[7], t17[7], t18[7];
-	sqr(t1, a);
-	mul(t1, t1, a);
-	sqr(t2, t1);
-	mul(t2, t2, a);
-	sqr(t3, t2);
-	for (int i = 1; i < 3; i++)
-		sqr(t3, t3);
-	mul(t3, t3, t2);
-	sqr(t4, t3);
-	mul(t4, t4, a);
-	sqr(t5, t4);
-	for (int i = 1; i < 7; i++)
-		sqr(t5, t5);
-	mul(t5, t5, t4);
-	sqr(t6, t5);
-	mul(t6, t6, a);
-	sqr(t7, t6);
-	for (int i = 1; i < 15; i++)
-		sqr(t7, t7);
-	mul(t7, t7, t6);
-	sqr(t8, t7);
-	mul(t8, t8, a);
-	sqr(t9, t8);
-	for (int i = 1; i < 31; i++)
-		sqr(t9, t9);
-	mul(t9, t9, t8);
-	sqr(t10, t9);
-	mul(t10, t10, a);
-	sqr(t11, t10);
-	for (int i = 1; i < 63; i++)
-		sqr(t11, t11);
-	mul(t11, t11, t10);
-	sqr(t12, t11);
-	mul(t12, t12, a);
-	sqr(t13, t12);
-	for (int i = 1; i < 127; i++)
-		sqr(t13, t13);
-	mul(t13, t13, t12);
-	sqr(t14, t13);
-	mul(t14, t14, a);
-	memcpy(t0, t14, sizeof(int64_t) * 7);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	for (int i = 1; i < 32; i++)
-		sqr(t0, t0);
-	sqr(t15, t1);
-	for (int i = 1; i < 2; i++)
-		sqr(t15, t15);
-	mul(t15, t15, t1);
-	sqr(t16, t15);
-	for (int i = 1; i < 4; i++)
-		sqr(t16, t16);
-	mul(t16, t16, t15);
-	sqr(t17, t16);
-	for (int i = 1; i < 8; i++)
-		sqr(t17, t17);
-	mul(t17, t17, t16);
-	sqr(t18, t17);
-	for (int i = 1; i < 16; i++)
-		sqr(t18, t18);
-	mul(t18, t18, t17);
-	mul(t0, t0, t18);
-	sqr(t0, t0);
-	for (int i = 1; i < 64; i++)
-		sqr(t0, t0);
-	sqr(t0, t0);
-	for (int i = 1; i < 30; i++)
-		sqr(t0, t0);
-	mul(t0, t0, t7);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	mul(t0, t0, a);
-	memcpy(r, t0, sizeof(int64_t) * 7);
+	/* p in signed-62 limbs; 19 batches x 60 >= 1110 divsteps (p < 2^384) */
+	static const int64_t p62[7] = {
+		INT64_C(0xffffffff), INT64_C(0x3ffffffc00000000), INT64_C(0x3fffffffffffffef),
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
+		INT64_C(0xfff),
+	};
+	int64_t t[7], s[7];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	lf_sg_from_digits(7, s, 7, 56, t);
+	lf_sg_inverse(7, 19, s, p62, UINT64_C(0x3ffffffeffffffff));
+	lf_sg_to_digits(7, 56, r, 7, s);
+	lf_wipe(t, sizeof t);
+	lf_wipe(s, sizeof s);
 }
+
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
@@ -1056,11 +996,7 @@ void lf_fe_p384_r56_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p384_r56_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p384_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
-void lf_fe_p384_r56_invert(int64_t *r, const int64_t *a)
-{
-	fe_invert(lf_fe_p384_r56_mul, lf_fe_p384_r56_square, r, a);
-}
+void lf_fe_p384_r56_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

@@ -35,6 +35,7 @@
 #include "lf_dispatch.h"
 
 #if defined(__SIZEOF_INT128__)
+#include "lf_safegcd.h"
 __extension__ typedef __int128 lf_i128;
 
 #if defined(__GNUC__)
@@ -948,61 +949,28 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 	r[8] = t9;
 }
 
-
-/* invert: r = a^(p-2) = 1/a (0 for a = 0), by Fermat: the exponent's runs of ones from
- * x_k = a^(2^k - 1) (x_2k = x_k^(2^k) x_k, x_k+1 = x_k^2 a), squarings between runs.
- * The exponent is public: the sequence of operations does not depend on a.
- *   in:  every element within R;  out: within R (a product's output)
- * Carries inserted by the bounds: none. */
-static void fe_invert(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a)
+/* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
+ *   divsteps (runtime/lf_safegcd.h), constant time.
+ *   in:  a within R
+ *   out: limbs 0-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
+static inline void fe_invert(int64_t *r, const int64_t *a)
 {
-	int64_t t0[9], t1[9], t2[9], t3[9], t4[9], t5[9], t6[9], t7[9], t8[9], t9[9], t10[9], t11[9], t12[9];
-	sqr(t1, a);
-	mul(t1, t1, a);
-	sqr(t2, t1);
-	for (int i = 1; i < 2; i++)
-		sqr(t2, t2);
-	mul(t2, t2, t1);
-	sqr(t3, t2);
-	for (int i = 1; i < 4; i++)
-		sqr(t3, t3);
-	mul(t3, t3, t2);
-	sqr(t4, t3);
-	for (int i = 1; i < 8; i++)
-		sqr(t4, t4);
-	mul(t4, t4, t3);
-	sqr(t5, t4);
-	for (int i = 1; i < 16; i++)
-		sqr(t5, t5);
-	mul(t5, t5, t4);
-	sqr(t6, t5);
-	for (int i = 1; i < 32; i++)
-		sqr(t6, t6);
-	mul(t6, t6, t5);
-	sqr(t7, t6);
-	for (int i = 1; i < 64; i++)
-		sqr(t7, t7);
-	mul(t7, t7, t6);
-	sqr(t8, t7);
-	mul(t8, t8, a);
-	sqr(t9, t8);
-	for (int i = 1; i < 129; i++)
-		sqr(t9, t9);
-	mul(t9, t9, t8);
-	sqr(t10, t9);
-	mul(t10, t10, a);
-	sqr(t11, t10);
-	for (int i = 1; i < 259; i++)
-		sqr(t11, t11);
-	mul(t11, t11, t10);
-	sqr(t12, t11);
-	mul(t12, t12, a);
-	memcpy(t0, t12, sizeof(int64_t) * 9);
-	sqr(t0, t0);
-	sqr(t0, t0);
-	mul(t0, t0, a);
-	memcpy(r, t0, sizeof(int64_t) * 9);
+	/* p in signed-62 limbs; 26 batches x 60 >= 1505 divsteps (p < 2^521) */
+	static const int64_t p62[9] = {
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
+		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x1ffffff),
+	};
+	int64_t t[9], s[9];
+	fe_carry(t, a);
+	fe_canon(t, t);
+	lf_sg_from_digits(9, s, 9, 58, t);
+	lf_sg_inverse(9, 26, s, p62, UINT64_C(0x3fffffffffffffff));
+	lf_sg_to_digits(9, 58, r, 9, s);
+	lf_wipe(t, sizeof t);
+	lf_wipe(s, sizeof s);
 }
+
 
 /* The exported entries (hidden outside the library unless LF_EXPORT_KERNELS), for the
  * protocols in runtime/, the tests and the benchmarks. */
@@ -1035,11 +1003,7 @@ void lf_fe_p521_r58_encode(uint8_t *out, const int64_t *a) { fe_encode(out, a); 
 
 void lf_fe_p521_r58_decode(int64_t *r, const uint8_t *in) { fe_decode(r, in); }
 
-void lf_fe_p521_r58_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a) { fe_invert(mul, sqr, r, a); }
-void lf_fe_p521_r58_invert(int64_t *r, const int64_t *a)
-{
-	fe_invert(lf_fe_p521_r58_mul, lf_fe_p521_r58_square, r, a);
-}
+void lf_fe_p521_r58_invert(int64_t *r, const int64_t *a) { fe_invert(r, a); }
 
 #endif /* __SIZEOF_INT128__ */
 

@@ -3,8 +3,10 @@
  * lf_fields.h -- the EC field kernels generated from gen/lfgen/fields (KERNELS.md §4): per
  * field, mul, square, add, sub, neg, carry, carry_reduce, conditional_swap,
  * conditional_assign, encode, decode and invert (the curves also mul_small by a24 and the
- * Montgomery ladder step).  Each generated/fields/<field>.c states the proven bound of every
- * input and output; these are internal (hidden) like the kernel variants.
+ * Montgomery ladder step).  invert is Bernstein-Yang divsteps in the wide fields
+ * (runtime/lf_safegcd.h) and Fermat's chain of products (a formula) in the JDK layouts.
+ * Each generated/fields/<field>.c states the proven bound of every input and output; these
+ * are internal (hidden) like the kernel variants.
  * Fields with 51..58-bit limbs need signed __int128 (gcc, clang on 64-bit targets):
  * LF_FE_WIDE says whether this compiler has it.
  */
@@ -20,7 +22,7 @@
 extern "C" {
 #endif
 
-/* The formulas (ladder_step, invert) come twice: lf_fe_<field>_<formula> with the field's own
+/* The formulas (ladder_step; invert in the JDK layouts) come twice: lf_fe_<field>_<formula> with the field's own
  * lf_fe_<field>_mul / _square (dispatched where the field has kernels), and ..._with taking the
  * products as pointers (a variant, or pointers fetched once per call). */
 typedef void (*lf_fe_mul_fn)(int64_t *r, const int64_t *a, const int64_t *b);
@@ -67,7 +69,6 @@ LF_KERNEL_DECL void lf_fe_p256_r52_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_p256_r52_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p256_r52_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* p384_r28: P-384, 14 x 28 bits (signed, JDK) */
@@ -105,7 +106,6 @@ LF_KERNEL_DECL void lf_fe_p384_r56_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_p384_r56_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_p384_r56_invert(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p384_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* p521_r28: P-521, 19 x 28 bits (signed, JDK) */
@@ -143,7 +143,6 @@ LF_KERNEL_DECL void lf_fe_p521_r58_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_p521_r58_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_p521_r58_invert(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_p521_r58_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* c25519_r26: Curve25519, 10 x 26 bits (signed, JDK) */
@@ -184,10 +183,9 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_conditional_assign(int set, int64_t *a, con
 LF_KERNEL_DECL void lf_fe_c25519_r51_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_small(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c25519_r51_invert(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
 LF_KERNEL_DECL void lf_fe_c25519_r51_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c25519_r51_invert(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c25519_r51_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* c448_r28: Curve448, 16 x 28 bits (signed, JDK) */
@@ -228,10 +226,9 @@ LF_KERNEL_DECL void lf_fe_c448_r56_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_c448_r56_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c448_r56_mul_small(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r56_invert(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
 LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c448_r56_invert(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r56_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 /* c448_r50: Curve448, 9 x 50 bits (native) */
@@ -251,10 +248,9 @@ LF_KERNEL_DECL void lf_fe_c448_r50_conditional_assign(int set, int64_t *a, const
 LF_KERNEL_DECL void lf_fe_c448_r50_encode(uint8_t *out, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_decode(int64_t *r, const uint8_t *in);
 LF_KERNEL_DECL void lf_fe_c448_r50_mul_small(int64_t *r, const int64_t *a);
+LF_KERNEL_DECL void lf_fe_c448_r50_invert(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_ladder_step(int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
 LF_KERNEL_DECL void lf_fe_c448_r50_ladder_step_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *x2, int64_t *z2, int64_t *x3, int64_t *z3, const int64_t *x1);
-LF_KERNEL_DECL void lf_fe_c448_r50_invert(int64_t *r, const int64_t *a);
-LF_KERNEL_DECL void lf_fe_c448_r50_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn sqr, int64_t *r, const int64_t *a);
 #endif
 
 

@@ -2,7 +2,7 @@
 every kernel's C (the portable `ref`), its proven bounds in the header comment, and the
 formulas (ladder step, inversion) with the carries the bounds required."""
 
-from . import bounds, c_emit, formula
+from . import bounds, c_emit, formula, safegcd
 from .desc import FIELDS
 from ..kernels.fe_field import DISPATCHED
 
@@ -80,6 +80,11 @@ def field_context(f):
                           pre=pre, post=bounds.text(out) if out else None,
                           body=body, args=_args(params), internal=op in INTERNAL,
                           kernel=(f.name, op) in DISPATCHED))
+    wide = f.bits > 32
+    if wide:      # signed __int128: Bernstein-Yang divsteps (safegcd.py), not Fermat's chain
+        funcs.append(dict(op="invert", params="int64_t *r, const int64_t *a",
+                          what=safegcd.WHAT, pre="a within R", post=bounds.text(c.canon[1]),
+                          body=safegcd.body(f), args="r, a", internal=False, kernel=False))
     formulas = []
     if f.a24:
         F = formula.ladder_step(f, c)
@@ -87,9 +92,10 @@ def field_context(f):
                              params=PTRS + "int64_t *x2, int64_t *z2, int64_t *x3, "
                                     "int64_t *z3, const int64_t *x1",
                              doc=formula.ladder_step.__doc__, ret=None))
-    F = formula.invert(f, c)
-    formulas.append(dict(name="invert", F=F, params=PTRS + "int64_t *r, const int64_t *a",
-                         doc=formula.invert.__doc__, ret="r"))
+    if not wide:
+        F = formula.invert(f, c)
+        formulas.append(dict(name="invert", F=F, params=PTRS + "int64_t *r, const int64_t *a",
+                             doc=formula.invert.__doc__, ret="r"))
     for fm in formulas:
         fm["args"] = _args(fm["params"])
         fm["params_plain"] = fm["params"][len(PTRS):]
@@ -99,7 +105,7 @@ def field_context(f):
     return dict(f=f, c=c, funcs=funcs, formulas=formulas, n=n, arr=arr,
                 R=bounds.text(c.R), M=bounds.text(c.M), L=bounds.text(c.L),
                 A=bounds.text(c.add_in), S=bounds.text(c.sub_in[1]) if c.kp else None,
-                kp=c.kp, kp_exp=getattr(c, "kp_exp", None), wide=f.bits > 32)
+                kp=c.kp, kp_exp=getattr(c, "kp_exp", None), wide=wide)
 
 
 def _args(params):

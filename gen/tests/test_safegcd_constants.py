@@ -1,0 +1,49 @@
+"""The wide fields' invert kernels (Bernstein-Yang divsteps, runtime/lf_safegcd.h) run a fixed
+number of batches of 60 divsteps.  Fault caught: too few batches.  Random inputs cannot show
+it -- Curve448's need about 930 divsteps where the proven bound is 1294 -- so this test reads
+the constants from the checked-in generated/fields/<field>.c and checks them against the
+bound recomputed here from the modulus (TCHES 2019, Theorem 11.2: floor((49 d + 57) / 17)
+divsteps for p < 2^d, d >= 46), along with p's signed-62 limbs, p^-1 mod 2^62 and the room
+for the range (-2p, 2p) with a sign."""
+
+import os
+import re
+import unittest
+
+from lfgen.fields import desc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def invert_body(name):
+    with open(os.path.join(ROOT, "generated", "fields", name + ".c")) as fh:
+        text = fh.read()
+    m = re.search(r"static inline void fe_invert\(.*?\n\}", text, re.S)
+    return m and m.group(0)
+
+
+class DivstepConstants(unittest.TestCase):
+    def test_every_wide_field_inverts_by_divsteps_with_enough_batches(self):
+        wide = [f for f in desc.FIELDS if f.bits > 32]
+        self.assertTrue(wide)
+        for f in wide:
+            body = invert_body(f.name)
+            self.assertIsNotNone(body, f.name)
+            call = re.search(r"lf_sg_inverse\((\d+), (\d+), s, p62, UINT64_C\(0x([0-9a-f]+)\)\)",
+                             body)
+            self.assertIsNotNone(call, f.name)
+            n62, batches, pinv = int(call.group(1)), int(call.group(2)), int(call.group(3), 16)
+            limbs = [int(x, 16) for x in re.findall(r"(?<!U)INT64_C\(0x([0-9a-f]+)\)", body)]
+            d = f.p.bit_length()
+            self.assertGreaterEqual(60 * batches, (49 * d + 57) // 17, f.name)
+            self.assertEqual(len(limbs), n62, f.name)
+            self.assertEqual(sum(l << (62 * i) for i, l in enumerate(limbs)), f.p, f.name)
+            self.assertTrue(all(0 <= l < 1 << 62 for l in limbs), f.name)
+            self.assertEqual(pinv * f.p % (1 << 62), 1, f.name)
+            self.assertGreaterEqual(62 * n62, f.p.bit_length() + 2, f.name)   # +-2p, sign
+            self.assertIn("lf_sg_from_digits(%d, s, %d, %d, t)" % (n62, f.limbs, f.bits), body)
+            self.assertIn("lf_sg_to_digits(%d, %d, r, %d, s)" % (f.limbs, f.bits, n62), body)
+
+
+if __name__ == "__main__":
+    unittest.main()
