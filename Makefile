@@ -67,14 +67,19 @@ all: lib $(BUILD)/limbforge-info $(BUILD)/limbforge-demo
 
 lib: $(BUILD)/lib$(LIBNAME).a $(BUILD)/lib$(LIBNAME).so
 
+# -MMD -MP: every header an object includes is a prerequisite (the .d files next to the objects)
+LF_DEPFLAGS := -MMD -MP
+
 $(BUILD)/obj/%.S.o: %.S generated/include/lf_asm.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(LF_CPPFLAGS) $(LF_ASFLAGS) -c $< -o $@
+	$(CC) $(LF_CPPFLAGS) $(LF_DEPFLAGS) $(LF_ASFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.c.o: %.c runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h \
                     Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -c $< -o $@
+	$(CC) $(LF_CPPFLAGS) $(LF_DEPFLAGS) $(LF_CFLAGS) -c $< -o $@
+
+-include $(OBJS:.o=.d)
 
 $(BUILD)/lib$(LIBNAME).a: $(OBJS)
 	@rm -f $@

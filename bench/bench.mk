@@ -60,8 +60,10 @@ BENCH_EMU := $(if $(strip $(RUN)),--emulated,)
 $(BENCH_DIR)/%.o: bench/%.c bench/bench.h runtime/include/limbforge.h runtime/lf_dispatch.h \
                   generated/include/lf_kernels.h generated/include/lf_fields.h tests/fe_kernels.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) $(BENCH_PEER_DEFS) \
+	$(CC) $(LF_CPPFLAGS) $(LF_DEPFLAGS) $(LF_CFLAGS) $(BENCH_PEER_DEFS) \
 		-DBENCH_CFLAGS='"$(strip $(LF_CFLAGS))"' -c $< -o $@
+
+-include $(BENCH_OBJ:.o=.d)
 
 $(BENCH_BIN): $(BENCH_OBJ) $(BUILD)/liblimbforge.a
 	$(CC) $(LF_CFLAGS) -o $@ $(BENCH_OBJ) $(BUILD)/liblimbforge.a $(BENCH_LIBS)

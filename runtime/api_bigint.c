@@ -18,13 +18,14 @@ uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t
 /* Long products leave the word kernels for lf_mpn_mul / lf_mpn_sqr on little-endian limb
  * copies (the conversion is linear, the product is not): when mpn_mul (mpn_sqr) dispatches to
  * its IFMA build, from BI_MUL_IFMA_MIN (BI_SQR_IFMA_MIN) words of the shorter operand -- where
- * `make bench BENCH_ARGS="--kernel bi_multiply_to_len,lf_bi_multiply_to_len,bi_square_to_len,
- * lf_bi_square_to_len"` showed the limb path ahead of the adx word kernels on a Sapphire
- * Rapids-class core (2026-11-30) -- and over any build from where lf_mpn_mul (lf_mpn_sqr)
- * starts Karatsuba.  Copies up to BI_STACK_LIMBS on the stack, larger ones on the heap (the
+ * `limbforge-bench --kernel bi_multiply_to_len,lf_bi_multiply_to_len,bi_square_to_len,
+ * lf_bi_square_to_len --variant adx --sizes 8,12,...,64` showed the limb path ahead of the adx
+ * word kernels on a Sapphire Rapids-class core (2026-11-30: multiply from 16-20 words,
+ * square from 32, with the conversions of lf_words.h at a load or store per limb) -- and over
+ * any build from where lf_mpn_mul (lf_mpn_sqr) starts Karatsuba.  Copies up to BI_STACK_LIMBS on the stack, larger ones on the heap (the
  * word kernel if that fails). */
-#define BI_MUL_IFMA_MIN 32
-#define BI_SQR_IFMA_MIN 64
+#define BI_MUL_IFMA_MIN 16
+#define BI_SQR_IFMA_MIN 32
 #define BI_STACK_LIMBS 512
 
 static int bi_limb_path(enum lf_kernel_id id, size_t shorter, size_t ifma_min, size_t kara_min)

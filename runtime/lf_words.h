@@ -10,13 +10,29 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/* Words w-2k-2 and w-2k-1 (high, low half of limb k) sit in that order in memory: read as one
+ * little-endian 64-bit word they are the limb rotated by 32 (one load or store and a rotate
+ * per limb, not per word).  A big-endian host reads the limb itself. */
+static inline uint64_t lf_words_rot32(uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return x;
+#else
+	return x >> 32 | x << 32;
+#endif
+}
 
 /* {limbs, (w+1)/2} = the w words of be */
 static inline void lf_words_to_limbs(uint64_t *limbs, const uint32_t *be, size_t w)
 {
 	size_t k = 0;
-	for (; 2 * k + 1 < w; k++)
-		limbs[k] = (uint64_t)be[w - 2 * k - 2] << 32 | be[w - 2 * k - 1];
+	for (; 2 * k + 1 < w; k++) {
+		uint64_t pair;
+		memcpy(&pair, be + w - 2 * k - 2, sizeof pair);
+		limbs[k] = lf_words_rot32(pair);
+	}
 	if (w & 1)
 		limbs[k] = be[0];
 }
@@ -24,8 +40,13 @@ static inline void lf_words_to_limbs(uint64_t *limbs, const uint32_t *be, size_t
 /* the w low words of {limbs, (w+1)/2} into be */
 static inline void lf_limbs_to_words(uint32_t *be, const uint64_t *limbs, size_t w)
 {
-	for (size_t i = 0; i < w; i++)
-		be[w - 1 - i] = (uint32_t)(limbs[i / 2] >> (32 * (i & 1)));
+	size_t k = 0;
+	for (; 2 * k + 1 < w; k++) {
+		uint64_t pair = lf_words_rot32(limbs[k]);
+		memcpy(be + w - 2 * k - 2, &pair, sizeof pair);
+	}
+	if (w & 1)
+		be[0] = (uint32_t)limbs[k];
 }
 
 #endif /* LF_WORDS_H */

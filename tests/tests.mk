@@ -166,7 +166,9 @@ $(TEST_BIN): $(TEST_OBJS) $(BUILD)/liblimbforge.a
 
 $(TEST_DIR)/obj/%.o: tests/%.c $(TEST_HDRS) $(TEST_SYSINC)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CPPFLAGS) $(TEST_INC) $(LF_CFLAGS) -c $< -o $@
+	$(CC) $(TEST_CPPFLAGS) $(TEST_INC) $(LF_DEPFLAGS) $(LF_CFLAGS) -c $< -o $@
+
+-include $(TEST_OBJS:.o=.d)
 
 $(TEST_DIR)/obj/test_kat.o: $(KAT_H)
 $(TEST_DIR)/obj/test_poly1305.o: $(P1305_KAT_H)
