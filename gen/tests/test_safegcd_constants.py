@@ -10,7 +10,7 @@ import os
 import re
 import unittest
 
-from lfgen.fields import desc
+from lfgen.fields import desc, safegcd
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -43,6 +43,19 @@ class DivstepConstants(unittest.TestCase):
             self.assertGreaterEqual(62 * n62, f.p.bit_length() + 2, f.name)   # +-2p, sign
             self.assertIn("lf_sg_from_digits(%d, s, %d, %d, t)" % (n62, f.limbs, f.bits), body)
             self.assertIn("lf_sg_to_digits(%d, %d, r, %d, s)" % (f.limbs, f.bits, n62), body)
+
+    def test_the_header_holds_as_many_limbs_as_the_generator_allows(self):
+        with open(os.path.join(ROOT, "runtime", "lf_safegcd.h")) as fh:
+            m = re.search(r"#define LF_SG_MAX (\d+)", fh.read())
+        self.assertEqual(int(m.group(1)), safegcd.LF_SG_MAX)
+
+    def test_refuses_what_divsteps_cannot_invert_by_this_code(self):
+        even = desc.Field("even_r52", "test", 2**256 - 2, 256, 5, 52, False, "test")
+        with self.assertRaisesRegex(ValueError, "even_r52: divsteps need an odd p"):
+            safegcd.constants(even)
+        big = desc.Field("big_r58", "test", 2**607 - 1, 607, 11, 58, False, "test")
+        with self.assertRaisesRegex(ValueError, "big_r58: 10 signed-62 limbs needed"):
+            safegcd.constants(big)
 
 
 if __name__ == "__main__":

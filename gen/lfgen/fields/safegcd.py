@@ -7,6 +7,8 @@ per field with the constants derived here from the modulus.
     pinv62   p^-1 mod 2^62
 """
 
+LF_SG_MAX = 9          # runtime/lf_safegcd.h's LF_SG_MAX: 9 x 62 bits hold P-521's 2p and a sign
+
 WHAT = ("r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang\n"
         " *   divsteps (runtime/lf_safegcd.h), constant time")
 
@@ -16,6 +18,9 @@ def constants(f):
     if d < 46 or f.p % 2 == 0:
         raise ValueError("%s: divsteps need an odd p of at least 46 bits" % f.name)
     n62 = -(-(f.power + 2) // 62)
+    if n62 > LF_SG_MAX:
+        raise ValueError("%s: %d signed-62 limbs needed, runtime/lf_safegcd.h holds %d"
+                         % (f.name, n62, LF_SG_MAX))
     steps = (49 * d + 57) // 17
     batches = -(-steps // 60)
     limbs = [(f.p >> (62 * i)) & ((1 << 62) - 1) for i in range(n62)]
