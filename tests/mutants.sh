@@ -78,6 +78,12 @@ mutant p1305_state_not_wiped $A 's/\tlf_wipe\(st, sizeof \*st\);\n/\tst->buflen 
 mutant p1305_jdk_unreduced_input $A 's/\treduce_partial\(h\);     \/\* h2 <= 4, as the kernel wants \*\/\n//' poly1305
 mutant asm_clobbers_rbx generated/x86_64/mpn_addmul_1_adx.S 's/(LF_FUNC_BEGIN\(lf_mpn_addmul_1_adx\)\n)/$1\txorl\t%ebx, %ebx\n/' abi
 mutant asm_adc_to_add generated/x86_64/mpn_mul_1_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' mpn
+# the BigInteger kernels' straight-line small paths come first in their files: the first
+# match is in them (the (2,2) product's row 1, the 2-digit square's final pass, the 3-word
+# mulAdd's top word)
+mutant asm_bi_mul_small_top_of_lost generated/x86_64/bi_multiply_to_len_adx.S 's/(\tadcxq\t(%r\w+), (%r\w+)\n)\tadoxq\t\2, \3\n/$1/' bigint_mul
+mutant asm_bi_sqr_small_top_of_lost generated/x86_64/bi_square_to_len_adx.S 's/(\tadcxq\t(%r\w+), (%r\w+)\n)\tadoxq\t\2, \3\n/$1/' bigint_sqr
+mutant asm_bi_mul_add_small_top_carry_lost generated/x86_64/bi_mul_add_mulx.S 's/(\timulq\t%rdx, (%r\w+)\n\taddq\t%r\w+, \2\n)\taddq\t%r\w+, \2\n/$1/' bigint
 
 MP=runtime/modpow.c
 mutant mul_row_carry_lost $M 's/rp\[an \+ j\] = lf_mpn_addmul_1_ref/rp[an + j] = 0 * lf_mpn_addmul_1_ref/' mpn_mul

@@ -23,20 +23,22 @@
  *    (JDK-8186915 on AArch64, MacroAssembler::mul_add on x86-64).
  *
  * Algorithm (mulx, x86_64):
- *    As adx with both carries folded per digit by ADD/ADC (BMI2 only). Ahead of adx
+ *    As adx with both carries folded per digit by ADD/ADC (BMI2 only); up to `small`
+ *    words straight-line code per digit count. Ahead of adx
  *    on the development host at every length: the RORX word rotations, not the
  *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   small = 15
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_mulx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
  * registers and calls this body, lf_bi_mul_add_mulx_sysv.
- * 182 instructions.
+ * 531 instructions.
  */
 #include "lf_asm.h"
 
@@ -51,6 +53,370 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	subq	%rcx, %rsi
 	leaq	-8(%rdi,%rsi,4), %r11
 	leaq	-8(%rax,%r8,4), %rax
+	cmpq	$15, %r8
+	ja	.Llf_bi_mul_add_mulx_generic
+	cmpq	$7, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt3
+	cmpq	$3, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt1
+	cmpq	$1, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt0
+	movl	4(%r11), %r10d
+	movl	4(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r10, %rax
+	movl	%eax, 4(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt0:
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even1
+	movl	-4(%r11), %r9d
+	movl	-4(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r9, %rax
+	addq	%r10, %rax
+	movl	%eax, -4(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even1:
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt1:
+	cmpq	$5, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt2
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, -8(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %rcx
+	addq	%r10, %r9
+	adcq	$0, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even2
+	movl	-12(%r11), %r10d
+	movl	-12(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r10, %rax
+	addq	%rcx, %rax
+	movl	%eax, -12(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even2:
+	movq	%rcx, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt2:
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -8(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	rorxq	$32, -16(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	rorxq	$32, -16(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r10
+	addq	%r9, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even3
+	movl	-20(%r11), %r9d
+	movl	-20(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r9, %rax
+	addq	%r10, %rax
+	movl	%eax, -20(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even3:
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt3:
+	cmpq	$11, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt5
+	cmpq	$9, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt4
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, -8(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %rcx
+	addq	%r10, %r9
+	adcq	$0, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	rorxq	$32, -16(%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, -16(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %r10
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r11)
+	rorxq	$32, -24(%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, -24(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %rcx
+	addq	%r10, %r9
+	adcq	$0, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even4
+	movl	-28(%r11), %r10d
+	movl	-28(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r10, %rax
+	addq	%rcx, %rax
+	movl	%eax, -28(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even4:
+	movq	%rcx, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt4:
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -8(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	rorxq	$32, -16(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	rorxq	$32, -16(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r10
+	addq	%r9, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r11)
+	rorxq	$32, -24(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -24(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r11)
+	rorxq	$32, -32(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	rorxq	$32, -32(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r10
+	addq	%r9, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even5
+	movl	-36(%r11), %r9d
+	movl	-36(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r9, %rax
+	addq	%r10, %rax
+	movl	%eax, -36(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even5:
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt5:
+	cmpq	$13, %r8
+	ja	.Llf_bi_mul_add_mulx_s_gt6
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, -8(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %rcx
+	addq	%r10, %r9
+	adcq	$0, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	rorxq	$32, -16(%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, -16(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %r10
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r11)
+	rorxq	$32, -24(%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, -24(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %rcx
+	addq	%r10, %r9
+	adcq	$0, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	rorxq	$32, -32(%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, -32(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %r10
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r11)
+	rorxq	$32, -40(%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, -40(%r11), %rsi
+	addq	%rsi, %r9
+	adcq	$0, %rcx
+	addq	%r10, %r9
+	adcq	$0, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even6
+	movl	-44(%r11), %r10d
+	movl	-44(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r10, %rax
+	addq	%rcx, %rax
+	movl	%eax, -44(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even6:
+	movq	%rcx, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_gt6:
+	rorxq	$32, (%rax), %r10
+	mulxq	%r10, %r9, %r10
+	rorxq	$32, (%r11), %rcx
+	addq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r11)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -8(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	rorxq	$32, -16(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	rorxq	$32, -16(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r10
+	addq	%r9, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r11)
+	rorxq	$32, -24(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -24(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r11)
+	rorxq	$32, -32(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	rorxq	$32, -32(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r10
+	addq	%r9, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r11)
+	rorxq	$32, -40(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -40(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -40(%r11)
+	rorxq	$32, -48(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	rorxq	$32, -48(%r11), %rsi
+	addq	%rsi, %rcx
+	adcq	$0, %r10
+	addq	%r9, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -48(%r11)
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_mulx_s_even7
+	movl	-52(%r11), %r9d
+	movl	-52(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r9, %rax
+	addq	%r10, %rax
+	movl	%eax, -52(%r11)
+	shrq	$32, %rax
+	movq	%rax, %r10
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_s_even7:
+	jmp	.Llf_bi_mul_add_mulx_exit
+.Llf_bi_mul_add_mulx_generic:
 	movq	%r8, %r9
 	shrq	$1, %r9
 	jz	.Llf_bi_mul_add_mulx_digits_done

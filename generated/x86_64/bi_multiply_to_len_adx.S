@@ -25,33 +25,43 @@
  *    32-bit load for digit 0); the longer operand is the row: a mul_1 row, then one
  *    addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows), digit 0 of each
  *    row outside it as the carry-in; zfinal=1: z's digits stay unrotated through the
- *    rows and one pass rotates them at the end.
+ *    rows and one pass rotates them at the end; up to `small` digits per operand,
+ *    straight-line code per (nx, ny) with z's digits in registers.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_multiply_to_len.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   small = 6
  *   unroll = 8
  *   zfinal = 1
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved rbx
+ * Frame: saves and restores callee-saved r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 1 from the stack) into the SysV
  * registers and calls this body, lf_bi_multiply_to_len_adx_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 297 instructions.
+ * 1567 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$48, %rsp
-	.cfi_adjust_cfa_offset 48
-	LF_SEH_STACKALLOC(48)
+	subq	$96, %rsp
+	.cfi_adjust_cfa_offset 96
+	LF_SEH_STACKALLOC(96)
 #endif
 	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
@@ -87,16 +97,2289 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	leaq	(%rsi,%rcx,1), %rax
 	addq	%r9, %rax
 	leaq	-8(%r8,%rax,4), %r8
-	leaq	-8(%rbx), %rax
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_generic
+	testq	%r11, %r11
+	jz	.Llf_bi_multiply_to_len_adx_d0_even
+	movl	(%rbx), %eax
+	shlq	$32, %rax
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done
+.Llf_bi_multiply_to_len_adx_d0_even:
+	rorxq	$32, (%rbx), %rax
+.Llf_bi_multiply_to_len_adx_d0_done:
+	testq	%r10, %r10
+	jz	.Llf_bi_multiply_to_len_adx_d0_even_2
+	movl	(%rdi), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done_2
+.Llf_bi_multiply_to_len_adx_d0_even_2:
+	rorxq	$32, (%rdi), %rdx
+.Llf_bi_multiply_to_len_adx_d0_done_2:
+	mulxq	%rax, %r11, %r10
+	cmpq	$1, %r9
+	ja	.Llf_bi_multiply_to_len_adx_s_c0_done
+	je	.Llf_bi_multiply_to_len_adx_s_c0_one
+	rorxq	$32, %r11, %r11
+	movq	%r11, (%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_s_c0_done
+.Llf_bi_multiply_to_len_adx_s_c0_one:
+	shrq	$32, %r11
+	movl	%r11d, (%r8)
+.Llf_bi_multiply_to_len_adx_s_c0_done:
+	cmpq	$6, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_s_gt3
+	cmpq	$4, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_s_gt2
+	cmpq	$2, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_s_gt1
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt3_2
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt2_2
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt1_2
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt1_2:
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt2_2:
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt3_2:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt5
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt4
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt4:
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	rorxq	$32, -24(%rbx), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r9, %rcx
+	rorxq	$32, -32(%rbx), %r9
+	mulxq	%r9, %rdx, %r9
+	adcq	%rax, %rdx
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt5:
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+	mulxq	%rax, %rdx, %rax
+	adcq	%r10, %rdx
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt1:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt4_2
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt3_3
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt2_3
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	adcq	$0, %r11
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rcx, %r9
+#else
+	mulxq	-8(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %rax
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rcx, %r9
+#else
+	mulxq	-16(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt2_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rsi, %rcx
+#else
+	mulxq	-8(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rax
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rcx, %rsi
+#else
+	mulxq	-16(%rsp), %rcx, %rsi
+#endif
+	adoxq	%rcx, %r9
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdx, %rcx
+#else
+	mulxq	-24(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt3_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r9, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r9d, %r9d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rsi
+#else
+	mulxq	-8(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rsi
+#else
+	mulxq	-16(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rsi
+#else
+	mulxq	-24(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdx, %rsi
+#else
+	mulxq	-32(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r9, %rsi
+	adoxq	%r9, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt4_2:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt5_2
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	adcq	$0, %rsi
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbx, %rdi
+#else
+	mulxq	-8(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbx, %rdi
+#else
+	mulxq	-16(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %rdi
+#else
+	mulxq	-24(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbx, %rdi
+#else
+	mulxq	-32(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rdx
+#else
+	mulxq	-40(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt5_2:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rdi
+#else
+	mulxq	-8(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rdi
+#else
+	mulxq	-16(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %rdi
+#else
+	mulxq	-24(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rdi
+#else
+	mulxq	-32(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rbp, %rdi
+#else
+	mulxq	-40(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rdx
+#else
+	mulxq	-48(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt2:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt4_3
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt3_4
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rcx, %rsi
+#else
+	mulxq	-8(%rsp), %rcx, %rsi
+#endif
+	adoxq	%rcx, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %rcx
+#else
+	mulxq	-16(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdx, %rcx
+#else
+	mulxq	-24(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rsi, %r11
+#else
+	mulxq	-8(%rsp), %rsi, %r11
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %r11
+#else
+	mulxq	-16(%rsp), %rsi, %r11
+#endif
+	adoxq	%rsi, %r10
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdx, %r11
+#else
+	mulxq	-24(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt3_4:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbx, %rsi
+#else
+	mulxq	-8(%rsp), %rbx, %rsi
+#endif
+	adoxq	%rbx, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %rbx
+#else
+	mulxq	-16(%rsp), %rsi, %rbx
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%rbx, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %rsi
+#else
+	mulxq	-24(%rsp), %rbx, %rsi
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdx, %rsi
+#else
+	mulxq	-32(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r11, %rdi
+#else
+	mulxq	-8(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r11
+#else
+	mulxq	-16(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r11
+#else
+	mulxq	-24(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r11, %rdx
+#else
+	mulxq	-32(%rsp), %r11, %rdx
+#endif
+	adoxq	%r11, %rsi
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt4_3:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt5_3
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rbx
+#else
+	mulxq	-8(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rbx
+#else
+	mulxq	-16(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %rbx
+#else
+	mulxq	-24(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rbx
+#else
+	mulxq	-32(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %rbx
+#else
+	mulxq	-40(%rsp), %rdx, %rbx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r11, %rdi
+#else
+	mulxq	-8(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r11
+#else
+	mulxq	-16(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r11
+#else
+	mulxq	-24(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r11
+#else
+	mulxq	-32(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r11, %rdx
+#else
+	mulxq	-40(%rsp), %r11, %rdx
+#endif
+	adoxq	%r11, %rbx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt5_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rbp
+#else
+	mulxq	-8(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rbp
+#else
+	mulxq	-16(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r9
+	adcxq	%rbp, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rbp
+#else
+	mulxq	-24(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %r12
+#else
+	mulxq	-32(%rsp), %rbp, %r12
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rbp
+#else
+	mulxq	-40(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rbp
+#else
+	mulxq	-48(%rsp), %rdx, %rbp
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r11
+#else
+	mulxq	-8(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r11, %rdi
+#else
+	mulxq	-16(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r11
+#else
+	mulxq	-24(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r11
+#else
+	mulxq	-32(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %r11
+#else
+	mulxq	-40(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r11
+#else
+	mulxq	-48(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbp
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt3:
+	cmpq	$10, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_s_gt5_4
+	cmpq	$8, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_s_gt4_4
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt5_5
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt4_5
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbx, %rsi
+#else
+	mulxq	-8(%rsp), %rbx, %rsi
+#endif
+	adoxq	%rbx, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbx, %rsi
+#else
+	mulxq	-16(%rsp), %rbx, %rsi
+#endif
+	adoxq	%rbx, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %rsi
+#else
+	mulxq	-24(%rsp), %rbx, %rsi
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdx, %rsi
+#else
+	mulxq	-32(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbx, %r11
+#else
+	mulxq	-8(%rsp), %rbx, %r11
+#endif
+	adoxq	%rbx, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r11, %rbx
+#else
+	mulxq	-16(%rsp), %r11, %rbx
+#endif
+	adoxq	%r11, %rcx
+	adcxq	%rbx, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %r11
+#else
+	mulxq	-24(%rsp), %rbx, %r11
+#endif
+	adoxq	%rbx, %rax
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdx, %r11
+#else
+	mulxq	-32(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r9
+#else
+	mulxq	-8(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r9
+#else
+	mulxq	-16(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r9
+#else
+	mulxq	-24(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r9, %rdx
+#else
+	mulxq	-32(%rsp), %r9, %rdx
+#endif
+	adoxq	%r9, %r11
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt4_5:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 24(%rsp)
+#else
+	movq	%r11, -32(%rsp)
+#endif
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rbx
+#else
+	mulxq	-8(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rax
+	adcxq	%rbx, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rbx
+#else
+	mulxq	-16(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %rbp
+#else
+	mulxq	-24(%rsp), %rbx, %rbp
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rbp, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rbx
+#else
+	mulxq	-32(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %rbx
+#else
+	mulxq	-40(%rsp), %rdx, %rbx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %r11
+#else
+	mulxq	-8(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %r11
+#else
+	mulxq	-16(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %r11
+#else
+	mulxq	-24(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %r11
+#else
+	mulxq	-32(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %r10
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r11
+#else
+	mulxq	-40(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r9
+#else
+	mulxq	-8(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r9
+#else
+	mulxq	-16(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r9
+#else
+	mulxq	-24(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r9, %rdi
+#else
+	mulxq	-32(%rsp), %r9, %rdi
+#endif
+	adoxq	%r9, %rbx
+	adcxq	%rdi, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r9
+#else
+	mulxq	-40(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt5_5:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r9, %rcx
+	rorxq	$32, -32(%rbx), %r9
+#if defined(LF_WIN64)
+	movq	%r9, 32(%rsp)
+#else
+	movq	%r9, -40(%rsp)
+#endif
+	mulxq	%r9, %rsi, %r9
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%r9, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r9d, %r9d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rbp
+#else
+	mulxq	-8(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rbp, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rbp
+#else
+	mulxq	-16(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %r12
+#else
+	mulxq	-24(%rsp), %rbp, %r12
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %rbp
+#else
+	mulxq	-32(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rbp
+#else
+	mulxq	-40(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rbp
+#else
+	mulxq	-48(%rsp), %rdx, %rbp
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r9, %rbp
+	adoxq	%r9, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %r9
+#else
+	mulxq	-8(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %r10
+	adcxq	%r9, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %r9
+#else
+	mulxq	-16(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %r9
+#else
+	mulxq	-24(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r9
+#else
+	mulxq	-32(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %r9
+#else
+	mulxq	-40(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rax
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r9
+#else
+	mulxq	-48(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %rbp
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r11
+#else
+	mulxq	-8(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r11, %rdi
+#else
+	mulxq	-16(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %rsi
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r11
+#else
+	mulxq	-24(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r11
+#else
+	mulxq	-32(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %r11
+#else
+	mulxq	-40(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%r11, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r11, %rdx
+#else
+	mulxq	-48(%rsp), %r11, %rdx
+#endif
+	adoxq	%r11, %r9
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt4_4:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_s_gt5_6
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rbx
+#else
+	mulxq	-8(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rbx
+#else
+	mulxq	-16(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %rbx
+#else
+	mulxq	-24(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rbx
+#else
+	mulxq	-32(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %rbx
+#else
+	mulxq	-40(%rsp), %rdx, %rbx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %r11
+#else
+	mulxq	-8(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %r11
+#else
+	mulxq	-16(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %r11
+#else
+	mulxq	-24(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r11, %rbp
+#else
+	mulxq	-32(%rsp), %r11, %rbp
+#endif
+	adoxq	%r11, %r10
+	adcxq	%rbp, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r11
+#else
+	mulxq	-40(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %r9
+#else
+	mulxq	-8(%rsp), %rbp, %r9
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %r9
+#else
+	mulxq	-16(%rsp), %rbp, %r9
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %r9
+#else
+	mulxq	-24(%rsp), %rbp, %r9
+#endif
+	adoxq	%rbp, %r10
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %r9
+#else
+	mulxq	-32(%rsp), %rbp, %r9
+#endif
+	adoxq	%rbp, %rbx
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r9
+#else
+	mulxq	-40(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rcx, %rdi
+#else
+	mulxq	-8(%rsp), %rcx, %rdi
+#endif
+	adoxq	%rcx, %rsi
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rcx
+#else
+	mulxq	-16(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rcx
+#else
+	mulxq	-24(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rcx
+#else
+	mulxq	-32(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rcx, %rdx
+#else
+	mulxq	-40(%rsp), %rcx, %rdx
+#endif
+	adoxq	%rcx, %r9
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt5_6:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rbp
+#else
+	mulxq	-8(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rbp
+#else
+	mulxq	-16(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r9
+	adcxq	%rbp, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rbp
+#else
+	mulxq	-24(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %r12
+#else
+	mulxq	-32(%rsp), %rbp, %r12
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rbp
+#else
+	mulxq	-40(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rbp
+#else
+	mulxq	-48(%rsp), %rdx, %rbp
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %r11
+#else
+	mulxq	-8(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r11, %r12
+#else
+	mulxq	-16(%rsp), %r11, %r12
+#endif
+	adoxq	%r11, %rcx
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %r11
+#else
+	mulxq	-24(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r11
+#else
+	mulxq	-32(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %r11
+#else
+	mulxq	-40(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rax
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r11
+#else
+	mulxq	-48(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbp
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %r9
+#else
+	mulxq	-8(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %r9
+#else
+	mulxq	-16(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r9, %r12
+#else
+	mulxq	-24(%rsp), %r9, %r12
+#endif
+	adoxq	%r9, %rbx
+	adcxq	%r12, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r9
+#else
+	mulxq	-32(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rax
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %r9
+#else
+	mulxq	-40(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rbp
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r9
+#else
+	mulxq	-48(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rcx
+#else
+	mulxq	-8(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rcx
+#else
+	mulxq	-16(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rcx
+#else
+	mulxq	-24(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rcx
+#else
+	mulxq	-32(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rcx
+#else
+	mulxq	-40(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rcx
+#else
+	mulxq	-48(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_s_gt5_4:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rbp
+#else
+	mulxq	-8(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rbp
+#else
+	mulxq	-16(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r9
+	adcxq	%rbp, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rbp
+#else
+	mulxq	-24(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %rbp
+#else
+	mulxq	-32(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rbp
+#else
+	mulxq	-40(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rbp
+#else
+	mulxq	-48(%rsp), %rdx, %rbp
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %r11
+#else
+	mulxq	-8(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %r11
+#else
+	mulxq	-16(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %r11
+#else
+	mulxq	-24(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r11, %r12
+#else
+	mulxq	-32(%rsp), %r11, %r12
+#endif
+	adoxq	%r11, %rbx
+	adcxq	%r12, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %r11
+#else
+	mulxq	-40(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rax
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r11
+#else
+	mulxq	-48(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbp
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %r9
+#else
+	mulxq	-8(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %r9
+#else
+	mulxq	-16(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %r9
+#else
+	mulxq	-24(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r9
+#else
+	mulxq	-32(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rax
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %r9
+#else
+	mulxq	-40(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rbp
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r9
+#else
+	mulxq	-48(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rcx
+#else
+	mulxq	-8(%rsp), %r12, %rcx
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rcx
+#else
+	mulxq	-16(%rsp), %r12, %rcx
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rcx, %r12
+#else
+	mulxq	-24(%rsp), %rcx, %r12
+#endif
+	adoxq	%rcx, %rax
+	adcxq	%r12, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %rcx
+#else
+	mulxq	-32(%rsp), %r12, %rcx
+#endif
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rcx
+#else
+	mulxq	-40(%rsp), %r12, %rcx
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rcx
+#else
+	mulxq	-48(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rsi
+#else
+	mulxq	-8(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %rdi
+#else
+	mulxq	-16(%rsp), %rsi, %rdi
+#endif
+	adoxq	%rsi, %rax
+	adcxq	%rdi, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rsi
+#else
+	mulxq	-24(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r11
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rsi
+#else
+	mulxq	-32(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rdx
+#else
+	mulxq	-48(%rsp), %rsi, %rdx
+#endif
+	adoxq	%rsi, %rcx
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_generic:
+	leaq	-8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
 #else
 	movq	%rax, -16(%rsp)
 #endif
 	leaq	-1(%rcx), %rax
 	shrq	$1, %rax
 #if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
+	movq	%rax, 56(%rsp)
 #else
 	movq	%rax, -24(%rsp)
 #endif
@@ -106,7 +2389,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdi, %rdx
 	subq	%rax, %rdx
 #if defined(LF_WIN64)
-	movq	%rdx, 16(%rsp)
+	movq	%rdx, 64(%rsp)
 #else
 	movq	%rdx, -32(%rsp)
 #endif
@@ -115,33 +2398,33 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	shrq	$1, %rdx
 	decq	%rdx
 #if defined(LF_WIN64)
-	movq	%rdx, 24(%rsp)
+	movq	%rdx, 72(%rsp)
 #else
 	movq	%rdx, -48(%rsp)
 #endif
 	testq	%r11, %r11
-	jz	.Llf_bi_multiply_to_len_adx_d0_even
+	jz	.Llf_bi_multiply_to_len_adx_d0_even_3
 	movl	(%rbx), %eax
 	shlq	$32, %rax
-	jmp	.Llf_bi_multiply_to_len_adx_d0_done
-.Llf_bi_multiply_to_len_adx_d0_even:
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done_3
+.Llf_bi_multiply_to_len_adx_d0_even_3:
 	rorxq	$32, (%rbx), %rax
-.Llf_bi_multiply_to_len_adx_d0_done:
+.Llf_bi_multiply_to_len_adx_d0_done_3:
 #if defined(LF_WIN64)
-	movq	%rax, 32(%rsp)
+	movq	%rax, 80(%rsp)
 #else
 	movq	%rax, -8(%rsp)
 #endif
 	testq	%r10, %r10
-	jz	.Llf_bi_multiply_to_len_adx_d0_even_2
+	jz	.Llf_bi_multiply_to_len_adx_d0_even_4
 	movl	(%rdi), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_multiply_to_len_adx_d0_done_2
-.Llf_bi_multiply_to_len_adx_d0_even_2:
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done_4
+.Llf_bi_multiply_to_len_adx_d0_even_4:
 	rorxq	$32, (%rdi), %rdx
-.Llf_bi_multiply_to_len_adx_d0_done_2:
+.Llf_bi_multiply_to_len_adx_d0_done_4:
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %rax, %r10
+	mulxq	80(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
@@ -156,14 +2439,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movl	%eax, (%r8)
 .Llf_bi_multiply_to_len_adx_c0_done:
 #if defined(LF_WIN64)
-	movq	%rdi, 40(%rsp)
+	movq	%rdi, 88(%rsp)
 #else
 	movq	%rdi, -40(%rsp)
 #endif
 	leaq	-8(%r8), %r11
 #if defined(LF_WIN64)
-	movq	(%rsp), %rax
-	movq	8(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r9
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r9
@@ -184,12 +2467,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jz	.Llf_bi_multiply_to_len_adx_skip2
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
+	mulxq	%rcx, %rsi, %rcx
 	rorxq	$32, -8(%rax), %rdi
-	adcxq	%r10, %rcx
+	adcxq	%r10, %rsi
 	mulxq	%rdi, %rdi, %r10
-	movq	%rcx, (%r11)
-	adcxq	%rsi, %rdi
+	movq	%rsi, (%r11)
+	adcxq	%rcx, %rdi
 	movq	%rdi, -8(%r11)
 	adcxq	%r8, %r10
 	leaq	-16(%rax), %rax
@@ -224,22 +2507,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 /* LLVM-MCA-BEGIN mul_row words=16 */
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
+	mulxq	%rcx, %rsi, %rcx
 	rorxq	$32, -8(%rax), %rdi
-	adcxq	%r10, %rcx
+	adcxq	%r10, %rsi
 	mulxq	%rdi, %rdi, %r10
-	movq	%rcx, (%r11)
-	rorxq	$32, -16(%rax), %rcx
-	adcxq	%rsi, %rdi
-	mulxq	%rcx, %rcx, %rsi
+	movq	%rsi, (%r11)
+	rorxq	$32, -16(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
 	movq	%rdi, -8(%r11)
 	rorxq	$32, -24(%rax), %rdi
-	adcxq	%r10, %rcx
+	adcxq	%r10, %rsi
 	mulxq	%rdi, %rdi, %r10
-	movq	%rcx, -16(%r11)
-	rorxq	$32, -32(%rax), %rcx
-	adcxq	%rsi, %rdi
-	mulxq	%rcx, %rsi, %rcx
+	movq	%rsi, -16(%r11)
+	rorxq	$32, -32(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
 	movq	%rdi, -24(%r11)
 	rorxq	$32, -40(%rax), %rdi
 	adcxq	%r10, %rsi
@@ -264,14 +2547,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_done:
 	movq	%r10, (%r11)
 #if defined(LF_WIN64)
-	movq	8(%rsp), %rax
+	movq	56(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r11,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	40(%rsp), %rdi
-	cmpq	16(%rsp), %rdi
+	movq	88(%rsp), %rdi
+	cmpq	64(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -279,19 +2562,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	je	.Llf_bi_multiply_to_len_adx_final
 .Llf_bi_multiply_to_len_adx_rows:
 #if defined(LF_WIN64)
-	movq	40(%rsp), %rdi
+	movq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 #endif
 	leaq	-8(%rdi), %rdi
 #if defined(LF_WIN64)
-	movq	%rdi, 40(%rsp)
+	movq	%rdi, 88(%rsp)
 #else
 	movq	%rdi, -40(%rsp)
 #endif
 	rorxq	$32, (%rdi), %rdx
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %rax, %r10
+	mulxq	80(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
@@ -300,8 +2583,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rax, (%r8)
 	leaq	-8(%r8), %r11
 #if defined(LF_WIN64)
-	movq	(%rsp), %rax
-	movq	8(%rsp), %r9
+	movq	48(%rsp), %rax
+	movq	56(%rsp), %r9
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r9
@@ -351,14 +2634,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -16(%rax), %rcx
 	adoxq	-8(%r11), %rdi
-	mulxq	%rcx, %rsi, %rcx
+	mulxq	%rcx, %rcx, %rsi
 	movq	%rdi, -8(%r11)
-	adcxq	%r10, %rsi
+	adcxq	%r10, %rcx
 	rorxq	$32, -24(%rax), %r10
-	adoxq	-16(%r11), %rsi
+	adoxq	-16(%r11), %rcx
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, -16(%r11)
-	adcxq	%rcx, %rdi
+	movq	%rcx, -16(%r11)
+	adcxq	%rsi, %rdi
 	adoxq	-24(%r11), %rdi
 	movq	%rdi, -24(%r11)
 	adcxq	%r8, %r10
@@ -372,13 +2655,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 /* LLVM-MCA-BEGIN addmul_row words=16 */
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
 	rorxq	$32, -8(%rax), %r10
-	adoxq	(%r11), %rcx
+	adoxq	(%r11), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rcx, (%r11)
-	adcxq	%rsi, %rdi
+	movq	%rsi, (%r11)
+	adcxq	%rcx, %rdi
 	rorxq	$32, -16(%rax), %rcx
 	adoxq	-8(%r11), %rdi
 	mulxq	%rcx, %rsi, %rcx
@@ -391,24 +2674,24 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -32(%rax), %rcx
 	adoxq	-24(%r11), %rdi
-	mulxq	%rcx, %rcx, %rsi
+	mulxq	%rcx, %rsi, %rcx
 	movq	%rdi, -24(%r11)
-	adcxq	%r10, %rcx
+	adcxq	%r10, %rsi
 	rorxq	$32, -40(%rax), %r10
-	adoxq	-32(%r11), %rcx
+	adoxq	-32(%r11), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rcx, -32(%r11)
-	adcxq	%rsi, %rdi
+	movq	%rsi, -32(%r11)
+	adcxq	%rcx, %rdi
 	rorxq	$32, -48(%rax), %rcx
 	adoxq	-40(%r11), %rdi
-	mulxq	%rcx, %rsi, %rcx
+	mulxq	%rcx, %rcx, %rsi
 	movq	%rdi, -40(%r11)
-	adcxq	%r10, %rsi
+	adcxq	%r10, %rcx
 	rorxq	$32, -56(%rax), %r10
-	adoxq	-48(%r11), %rsi
+	adoxq	-48(%r11), %rcx
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, -48(%r11)
-	adcxq	%rcx, %rdi
+	movq	%rcx, -48(%r11)
+	adcxq	%rsi, %rdi
 	adoxq	-56(%r11), %rdi
 	movq	%rdi, -56(%r11)
 	adcxq	%r8, %r10
@@ -421,14 +2704,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_done_2:
 	movq	%r10, (%r11)
 #if defined(LF_WIN64)
-	movq	8(%rsp), %rax
+	movq	56(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r11,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	40(%rsp), %rdi
-	cmpq	16(%rsp), %rdi
+	movq	88(%rsp), %rdi
+	cmpq	64(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -436,7 +2719,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jnz	.Llf_bi_multiply_to_len_adx_rows
 .Llf_bi_multiply_to_len_adx_final:
 #if defined(LF_WIN64)
-	movq	24(%rsp), %rdx
+	movq	72(%rsp), %rdx
 #else
 	movq	-48(%rsp), %rdx
 #endif
@@ -448,12 +2731,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jnz	.Llf_bi_multiply_to_len_adx_final_loop
 .Llf_bi_multiply_to_len_adx_exit:
 #if defined(LF_WIN64)
-	addq	$48, %rsp
-	.cfi_adjust_cfa_offset -48
+	addq	$96, %rsp
+	.cfi_adjust_cfa_offset -96
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
 	ret
 LF_FUNC_END(lf_bi_multiply_to_len_adx)
 

@@ -26,14 +26,16 @@
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   corner = 16
- *   small = 8
+ *   small = 10
  *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_square_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
- * this body, lf_bi_square_to_len_adx_sysv.
- * 1941 instructions.
+ * this body, lf_bi_square_to_len_adx_sysv; Windows has no red zone, so the body's Win64 form
+ * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
+ * lines).
+ * 2417 instructions.
  */
 #include "lf_asm.h"
 
@@ -54,12 +56,2380 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
+#if defined(LF_WIN64)
+	subq	$112, %rsp
+	.cfi_adjust_cfa_offset 112
+	LF_SEH_STACKALLOC(112)
+#else
 	subq	$32, %rsp
 	.cfi_adjust_cfa_offset 32
 	LF_SEH_STACKALLOC(32)
+#endif
 	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_exit
+	cmpq	$20, %rsi
+	ja	.Llf_bi_square_to_len_adx_generic
+	movq	%rsi, %rax
+	andq	$1, %rax
+	leaq	-8(%rdi,%rsi,4), %r10
+	leaq	(%r10,%rax,4), %r10
+	leaq	-8(%rdx,%rsi,8), %r11
+	leaq	(%r11,%rax,8), %r11
+	testq	%rax, %rax
+	jz	.Llf_bi_square_to_len_adx_s_d0_even
+	movl	(%r10), %r9d
+	shlq	$32, %r9
+	jmp	.Llf_bi_square_to_len_adx_s_d0_done
+.Llf_bi_square_to_len_adx_s_d0_even:
+	rorxq	$32, (%r10), %r9
+.Llf_bi_square_to_len_adx_s_d0_done:
+#if defined(LF_WIN64)
+	movq	%r9, (%rsp)
+#else
+	movq	%r9, -8(%rsp)
+#endif
+	movq	%r9, %rdx
+	mulxq	%rdx, %r8, %r9
+	testq	%rax, %rax
+	jnz	.Llf_bi_square_to_len_adx_s_c0
+	rorxq	$32, %r8, %r8
+	movq	%r8, (%r11)
+.Llf_bi_square_to_len_adx_s_c0:
+	cmpq	$10, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt5
+	cmpq	$6, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt3
+	cmpq	$4, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt2
+	cmpq	$2, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt1
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt1:
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r8, %rax
+	xorl	%r10d, %r10d
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r8
+	adcxq	%rax, %rax
+	adoxq	%r9, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r11)
+	adcxq	%r10, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -24(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt2:
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r8
+	rorxq	$32, -16(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %rcx, %r10
+	addq	%r8, %rcx
+	adcq	$0, %r10
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%r8d, %r8d
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdx, %rsi
+#else
+	mulxq	-24(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%r8, %rsi
+	adoxq	%r8, %rsi
+	xorl	%r8d, %r8d
+	adcxq	%rax, %rax
+	adoxq	%r9, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %rax
+	adcxq	%rcx, %rcx
+	adoxq	%r9, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r11)
+	adcxq	%r10, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %rax, %r10
+	adcxq	%rsi, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r11)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt3:
+	cmpq	$8, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt4
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r8, %rax
+	rorxq	$32, -16(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 16(%rsp)
+#else
+	movq	%rcx, -24(%rsp)
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	addq	%rax, %rsi
+	rorxq	$32, -24(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %r10, %rax
+	adcq	%rcx, %r10
+	adcq	$0, %rax
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %rdi
+#else
+	mulxq	-24(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdx, %rdi
+#else
+	mulxq	-32(%rsp), %rdx, %rdi
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%rcx, %rdi
+	adoxq	%rcx, %rdi
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdx, %rbx
+#else
+	mulxq	-32(%rsp), %rdx, %rbx
+#endif
+	adoxq	%rdx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	%rcx, %rbx
+	xorl	%ecx, %ecx
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r8
+	adcxq	%rsi, %rsi
+	adoxq	%r9, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -16(%r11)
+	adcxq	%r10, %r10
+	adoxq	%r8, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	adcxq	%rax, %rax
+	adoxq	%r9, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r11)
+	adcxq	%rdi, %rdi
+	adoxq	%r10, %rdi
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r10, %rax
+	adcxq	%rbx, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r11)
+	adcxq	%rcx, %rax
+	adoxq	%rcx, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt4:
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r8, %rax
+	rorxq	$32, -16(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 16(%rsp)
+#else
+	movq	%rcx, -24(%rsp)
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	addq	%rax, %rsi
+	rorxq	$32, -24(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rdi, %rax
+	adcq	%rcx, %rdi
+	rorxq	$32, -32(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %r10, %rcx
+	adcq	%rax, %r10
+	adcq	$0, %rcx
+	movq	%r8, -8(%r11)
+	movq	%rsi, -16(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rsi, %r8
+#else
+	mulxq	-24(%rsp), %rsi, %r8
+#endif
+	adoxq	%rsi, %rdi
+	adcxq	%r8, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %r8
+#else
+	mulxq	-32(%rsp), %rsi, %r8
+#endif
+	adoxq	%rsi, %r10
+	adcxq	%r8, %rcx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r8
+#else
+	mulxq	-40(%rsp), %rdx, %r8
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rdi, -24(%r11)
+	movq	%r10, -32(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %r10
+#else
+	mulxq	-32(%rsp), %rsi, %r10
+#endif
+	adoxq	%rsi, %rcx
+	adcxq	%r10, %r8
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r10
+#else
+	mulxq	-40(%rsp), %rdx, %r10
+#endif
+	adoxq	%rdx, %r8
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -40(%r11)
+	movq	%r8, -48(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r8, %rcx
+#else
+	mulxq	-40(%rsp), %r8, %rcx
+#endif
+	adoxq	%r8, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, -56(%r11)
+	movq	%rcx, -64(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -72(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt5:
+	cmpq	$16, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt8
+	cmpq	$14, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt7
+	cmpq	$12, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt6
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r8
+	rorxq	$32, -16(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 16(%rsp)
+#else
+	movq	%rcx, -24(%rsp)
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	addq	%r8, %rsi
+	rorxq	$32, -24(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 24(%rsp)
+#else
+	movq	%r8, -32(%rsp)
+#endif
+	mulxq	%r8, %rdi, %r8
+	adcq	%rcx, %rdi
+	rorxq	$32, -32(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 32(%rsp)
+#else
+	movq	%rcx, -40(%rsp)
+#endif
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r8, %rbx
+	rorxq	$32, -40(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 40(%rsp)
+#else
+	movq	%r10, -48(%rsp)
+#endif
+	mulxq	%r10, %r8, %r10
+	adcq	%rcx, %r8
+	adcq	$0, %r10
+	movq	%rax, -8(%r11)
+	movq	%rsi, -16(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rsi, %rcx
+#else
+	mulxq	-24(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rdi
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %rcx
+#else
+	mulxq	-32(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rsi, %rcx
+#else
+	mulxq	-40(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r8
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rcx
+#else
+	mulxq	-48(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rdi, -24(%r11)
+	movq	%rbx, -32(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rsi
+#else
+	mulxq	-32(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rsi
+#else
+	mulxq	-48(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r8, -40(%r11)
+	movq	%r10, -48(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r8, %r10
+#else
+	mulxq	-40(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r8, %r10
+#else
+	mulxq	-48(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -56(%r11)
+	movq	%rsi, -64(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r8, %rcx
+#else
+	mulxq	-48(%rsp), %r8, %rcx
+#endif
+	adoxq	%r8, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, -72(%r11)
+	movq	%rcx, -80(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -88(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt6:
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r8, %rax
+	rorxq	$32, -16(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 16(%rsp)
+#else
+	movq	%rcx, -24(%rsp)
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	addq	%rax, %rsi
+	rorxq	$32, -24(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rdi, %rax
+	adcq	%rcx, %rdi
+	rorxq	$32, -32(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 32(%rsp)
+#else
+	movq	%rcx, -40(%rsp)
+#endif
+	mulxq	%rcx, %rcx, %rbx
+	adcq	%rax, %rcx
+	rorxq	$32, -40(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbp, %rax
+	adcq	%rbx, %rbp
+	rorxq	$32, -48(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %rbx, %r10
+	adcq	%rax, %rbx
+	adcq	$0, %r10
+	movq	%r8, -8(%r11)
+	movq	%rsi, -16(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rsi, %r8
+#else
+	mulxq	-24(%rsp), %rsi, %r8
+#endif
+	adoxq	%rsi, %rdi
+	adcxq	%r8, %rcx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %r8
+#else
+	mulxq	-32(%rsp), %rsi, %r8
+#endif
+	adoxq	%rsi, %rcx
+	adcxq	%r8, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rsi, %r8
+#else
+	mulxq	-40(%rsp), %rsi, %r8
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%r8, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r8, %rsi
+#else
+	mulxq	-48(%rsp), %r8, %rsi
+#endif
+	adoxq	%r8, %rbx
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r8
+#else
+	mulxq	-56(%rsp), %rdx, %r8
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rdi, -24(%r11)
+	movq	%rcx, -32(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %rcx
+#else
+	mulxq	-32(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rsi, %rcx
+#else
+	mulxq	-40(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rcx
+#else
+	mulxq	-48(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r10
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rcx
+#else
+	mulxq	-56(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rbp, -40(%r11)
+	movq	%rbx, -48(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r8
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rdi
+#else
+	mulxq	-48(%rsp), %rsi, %rdi
+#endif
+	adoxq	%rsi, %r8
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rsi
+#else
+	mulxq	-56(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r10, -56(%r11)
+	movq	%r8, -64(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r8, %r10
+#else
+	mulxq	-48(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r8, %r10
+#else
+	mulxq	-56(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -72(%r11)
+	movq	%rsi, -80(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rcx, %r8
+#else
+	mulxq	-56(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%r10, -88(%r11)
+	movq	%r8, -96(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -104(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt7:
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r8
+	rorxq	$32, -16(%r10), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 16(%rsp)
+#else
+	movq	%rcx, -24(%rsp)
+#endif
+	mulxq	%rcx, %rcx, %rsi
+	addq	%r8, %rcx
+	rorxq	$32, -24(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 24(%rsp)
+#else
+	movq	%r8, -32(%rsp)
+#endif
+	mulxq	%r8, %rdi, %r8
+	adcq	%rsi, %rdi
+	rorxq	$32, -32(%r10), %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 32(%rsp)
+#else
+	movq	%rsi, -40(%rsp)
+#endif
+	mulxq	%rsi, %rbx, %rsi
+	adcq	%r8, %rbx
+	rorxq	$32, -40(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 40(%rsp)
+#else
+	movq	%r8, -48(%rsp)
+#endif
+	mulxq	%r8, %rbp, %r8
+	adcq	%rsi, %rbp
+	rorxq	$32, -48(%r10), %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 48(%rsp)
+#else
+	movq	%rsi, -56(%rsp)
+#endif
+	mulxq	%rsi, %r12, %rsi
+	adcq	%r8, %r12
+	rorxq	$32, -56(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 56(%rsp)
+#else
+	movq	%r10, -64(%rsp)
+#endif
+	mulxq	%r10, %r8, %r10
+	adcq	%rsi, %r8
+	adcq	$0, %r10
+	movq	%rax, -8(%r11)
+	movq	%rcx, -16(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rcx, %rsi
+#else
+	mulxq	-24(%rsp), %rcx, %rsi
+#endif
+	adoxq	%rcx, %rdi
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %rcx
+#else
+	mulxq	-32(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rsi, %rcx
+#else
+	mulxq	-40(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rcx
+#else
+	mulxq	-48(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r12
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rsi, %rcx
+#else
+	mulxq	-56(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r8
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rcx
+#else
+	mulxq	-64(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rdi, -24(%r11)
+	movq	%rbx, -32(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %rdi
+#else
+	mulxq	-32(%rsp), %rsi, %rdi
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%rdi, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %r8
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rsi
+#else
+	mulxq	-48(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rsi
+#else
+	mulxq	-56(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rsi
+#else
+	mulxq	-64(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%rbp, -40(%r11)
+	movq	%r12, -48(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rbx, %rdi
+#else
+	mulxq	-40(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r8
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rbx, %rdi
+#else
+	mulxq	-48(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rbx, %rdi
+#else
+	mulxq	-56(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rdi
+#else
+	mulxq	-64(%rsp), %rdx, %rdi
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	movq	%r8, -56(%r11)
+	movq	%r10, -64(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r8, %r10
+#else
+	mulxq	-48(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r8, %r10
+#else
+	mulxq	-56(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rsi
+	adcxq	%r10, %rdi
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %r8, %r10
+#else
+	mulxq	-64(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %rdi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -72(%r11)
+	movq	%rsi, -80(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rcx, %r8
+#else
+	mulxq	-56(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rdi
+	adcxq	%r8, %r10
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rcx, %r8
+#else
+	mulxq	-64(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rdi, -88(%r11)
+	movq	%r10, -96(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %r10, %rcx
+#else
+	mulxq	-64(%rsp), %r10, %rcx
+#endif
+	adoxq	%r10, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r8, -104(%r11)
+	movq	%rcx, -112(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	movq	-104(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r11)
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-112(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -112(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -120(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt8:
+	cmpq	$18, %rsi
+	ja	.Llf_bi_square_to_len_adx_s_gt9
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r9, %rax
+	rorxq	$32, -16(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 16(%rsp)
+#else
+	movq	%r8, -24(%rsp)
+#endif
+	mulxq	%r8, %rcx, %r8
+	addq	%rax, %rcx
+	rorxq	$32, -24(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rsi, %rax
+	adcq	%r8, %rsi
+	rorxq	$32, -32(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 32(%rsp)
+#else
+	movq	%r8, -40(%rsp)
+#endif
+	mulxq	%r8, %r8, %rdi
+	adcq	%rax, %r8
+	rorxq	$32, -40(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%rdi, %rbx
+	rorxq	$32, -48(%r10), %rdi
+#if defined(LF_WIN64)
+	movq	%rdi, 48(%rsp)
+#else
+	movq	%rdi, -56(%rsp)
+#endif
+	mulxq	%rdi, %rbp, %rdi
+	adcq	%rax, %rbp
+	rorxq	$32, -56(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 56(%rsp)
+#else
+	movq	%rax, -64(%rsp)
+#endif
+	mulxq	%rax, %r12, %rax
+	adcq	%rdi, %r12
+	rorxq	$32, -64(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 64(%rsp)
+#else
+	movq	%r10, -72(%rsp)
+#endif
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	movq	%r9, -8(%r11)
+	movq	%rcx, -16(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r9, %rcx
+#else
+	mulxq	-24(%rsp), %r9, %rcx
+#endif
+	adoxq	%r9, %rsi
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rcx, %r9
+#else
+	mulxq	-32(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %r8
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rcx, %r9
+#else
+	mulxq	-40(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rcx, %r9
+#else
+	mulxq	-48(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r9, %rcx
+#else
+	mulxq	-56(%rsp), %r9, %rcx
+#endif
+	adoxq	%r9, %r12
+	adcxq	%rcx, %rdi
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rcx, %r9
+#else
+	mulxq	-64(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rcx, %r9
+#else
+	mulxq	-72(%rsp), %rcx, %r9
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%rsi, -24(%r11)
+	movq	%r8, -32(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rcx, %r8
+#else
+	mulxq	-32(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rcx, %r8
+#else
+	mulxq	-40(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rcx, %r8
+#else
+	mulxq	-48(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r12
+	adcxq	%r8, %rdi
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rcx, %r8
+#else
+	mulxq	-56(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rdi
+	adcxq	%r8, %r10
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rcx, %r8
+#else
+	mulxq	-64(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rcx, %r8
+#else
+	mulxq	-72(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, -40(%r11)
+	movq	%rbp, -48(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rsi, %rcx
+#else
+	mulxq	-40(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r12
+	adcxq	%rcx, %rdi
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rcx
+#else
+	mulxq	-48(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rdi
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rcx, %rsi
+#else
+	mulxq	-56(%rsp), %rcx, %rsi
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rsi, %rcx
+#else
+	mulxq	-64(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rdx, %rcx
+#else
+	mulxq	-72(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r12, -56(%r11)
+	movq	%rdi, -64(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rsi
+#else
+	mulxq	-48(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rsi
+#else
+	mulxq	-56(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r8
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdi, %rsi
+#else
+	mulxq	-64(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rdx, %rsi
+#else
+	mulxq	-72(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r10, -72(%r11)
+	movq	%r9, -80(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r10, %r9
+#else
+	mulxq	-56(%rsp), %r10, %r9
+#endif
+	adoxq	%r10, %r8
+	adcxq	%r9, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %r9, %r10
+#else
+	mulxq	-64(%rsp), %r9, %r10
+#endif
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %r9, %r10
+#else
+	mulxq	-72(%rsp), %r9, %r10
+#endif
+	adoxq	%r9, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r8, -88(%r11)
+	movq	%rcx, -96(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %r8, %r9
+#else
+	mulxq	-64(%rsp), %r8, %r9
+#endif
+	adoxq	%r8, %rsi
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %r8, %r9
+#else
+	mulxq	-72(%rsp), %r8, %r9
+#endif
+	adoxq	%r8, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%rsi, -104(%r11)
+	movq	%r10, -112(%r11)
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %r8, %r10
+#else
+	mulxq	-72(%rsp), %r8, %r10
+#endif
+	adoxq	%r8, %r9
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, -120(%r11)
+	movq	%r10, -128(%r11)
+#if defined(LF_WIN64)
+	movq	(%rsp), %rdx
+#else
+	movq	-8(%rsp), %rdx
+#endif
+	mulxq	%rdx, %rax, %r10
+	xorl	%eax, %eax
+	movq	-8(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	movq	-104(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r11)
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-112(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -112(%r11)
+	movq	-120(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -120(%r11)
+#if defined(LF_WIN64)
+	movq	64(%rsp), %rdx
+#else
+	movq	-72(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-128(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -128(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -136(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_s_gt9:
+	rorxq	$32, -8(%r10), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r9
+	rorxq	$32, -16(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 16(%rsp)
+#else
+	movq	%r8, -24(%rsp)
+#endif
+	mulxq	%r8, %rcx, %r8
+	addq	%r9, %rcx
+	rorxq	$32, -24(%r10), %r9
+#if defined(LF_WIN64)
+	movq	%r9, 24(%rsp)
+#else
+	movq	%r9, -32(%rsp)
+#endif
+	mulxq	%r9, %rsi, %r9
+	adcq	%r8, %rsi
+	rorxq	$32, -32(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 32(%rsp)
+#else
+	movq	%r8, -40(%rsp)
+#endif
+	mulxq	%r8, %rdi, %r8
+	adcq	%r9, %rdi
+	rorxq	$32, -40(%r10), %r9
+#if defined(LF_WIN64)
+	movq	%r9, 40(%rsp)
+#else
+	movq	%r9, -48(%rsp)
+#endif
+	mulxq	%r9, %rbx, %r9
+	adcq	%r8, %rbx
+	rorxq	$32, -48(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 48(%rsp)
+#else
+	movq	%r8, -56(%rsp)
+#endif
+	mulxq	%r8, %rbp, %r8
+	adcq	%r9, %rbp
+	rorxq	$32, -56(%r10), %r9
+#if defined(LF_WIN64)
+	movq	%r9, 56(%rsp)
+#else
+	movq	%r9, -64(%rsp)
+#endif
+	mulxq	%r9, %r12, %r9
+	adcq	%r8, %r12
+	rorxq	$32, -64(%r10), %r8
+#if defined(LF_WIN64)
+	movq	%r8, 64(%rsp)
+#else
+	movq	%r8, -72(%rsp)
+#endif
+	mulxq	%r8, %r13, %r8
+	adcq	%r9, %r13
+	rorxq	$32, -72(%r10), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 72(%rsp)
+#else
+	movq	%r10, -80(%rsp)
+#endif
+	mulxq	%r10, %r10, %r9
+	adcq	%r8, %r10
+	adcq	$0, %r9
+	movq	%rax, -8(%r11)
+	movq	%rcx, -16(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rcx, %r8
+#else
+	mulxq	-24(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rsi
+	adcxq	%r8, %rdi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rcx, %r8
+#else
+	mulxq	-32(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rdi
+	adcxq	%r8, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r8, %rcx
+#else
+	mulxq	-40(%rsp), %r8, %rcx
+#endif
+	adoxq	%r8, %rbx
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rcx, %r8
+#else
+	mulxq	-48(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rcx, %r8
+#else
+	mulxq	-56(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r12
+	adcxq	%r8, %r13
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rcx, %r8
+#else
+	mulxq	-64(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r13
+	adcxq	%r8, %r10
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rcx, %r8
+#else
+	mulxq	-72(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %rcx, %r8
+#else
+	mulxq	-80(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rsi, -24(%r11)
+	movq	%rdi, -32(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %rcx
+#else
+	mulxq	-32(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rsi, %rcx
+#else
+	mulxq	-40(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rcx
+#else
+	mulxq	-48(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r12
+	adcxq	%rcx, %r13
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rsi, %rcx
+#else
+	mulxq	-56(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r13
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rsi, %rcx
+#else
+	mulxq	-64(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r10
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rsi, %rcx
+#else
+	mulxq	-72(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r8
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %rdx, %rcx
+#else
+	mulxq	-80(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rbx, -40(%r11)
+	movq	%rbp, -48(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %r13
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rsi
+#else
+	mulxq	-48(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r13
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rsi
+#else
+	mulxq	-56(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdi, %rsi
+#else
+	mulxq	-64(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r8
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rdi, %rsi
+#else
+	mulxq	-72(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %rdx, %rsi
+#else
+	mulxq	-80(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r12, -56(%r11)
+	movq	%r13, -64(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rbx, %rdi
+#else
+	mulxq	-48(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rbx, %rdi
+#else
+	mulxq	-56(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %r8
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rbx, %rdi
+#else
+	mulxq	-64(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r8
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rbx, %rdi
+#else
+	mulxq	-72(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %rdx, %rdi
+#else
+	mulxq	-80(%rsp), %rdx, %rdi
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	movq	%r10, -72(%r11)
+	movq	%r9, -80(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r9, %r10
+#else
+	mulxq	-56(%rsp), %r9, %r10
+#endif
+	adoxq	%r9, %r8
+	adcxq	%r10, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %r9, %r10
+#else
+	mulxq	-64(%rsp), %r9, %r10
+#endif
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %r10, %r9
+#else
+	mulxq	-72(%rsp), %r10, %r9
+#endif
+	adoxq	%r10, %rsi
+	adcxq	%r9, %rdi
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %r9, %r10
+#else
+	mulxq	-80(%rsp), %r9, %r10
+#endif
+	adoxq	%r9, %rdi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r8, -88(%r11)
+	movq	%rcx, -96(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %r8, %r9
+#else
+	mulxq	-64(%rsp), %r8, %r9
+#endif
+	adoxq	%r8, %rsi
+	adcxq	%r9, %rdi
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %r8, %r9
+#else
+	mulxq	-72(%rsp), %r8, %r9
+#endif
+	adoxq	%r8, %rdi
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %r8, %r9
+#else
+	mulxq	-80(%rsp), %r8, %r9
+#endif
+	adoxq	%r8, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%rsi, -104(%r11)
+	movq	%rdi, -112(%r11)
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	64(%rsp), %rcx, %r8
+#else
+	mulxq	-72(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %rcx, %r8
+#else
+	mulxq	-80(%rsp), %rcx, %r8
+#endif
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%r10, -120(%r11)
+	movq	%r9, -128(%r11)
+#if defined(LF_WIN64)
+	movq	64(%rsp), %rdx
+#else
+	movq	-72(%rsp), %rdx
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	72(%rsp), %r9, %r10
+#else
+	mulxq	-80(%rsp), %r9, %r10
+#endif
+	adoxq	%r9, %r8
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r8, -136(%r11)
+	movq	%r10, -144(%r11)
+#if defined(LF_WIN64)
+	movq	(%rsp), %rdx
+#else
+	movq	-8(%rsp), %rdx
+#endif
+	mulxq	%rdx, %rax, %r10
+	xorl	%eax, %eax
+	movq	-8(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rdx
+#else
+	movq	-24(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+#if defined(LF_WIN64)
+	movq	24(%rsp), %rdx
+#else
+	movq	-32(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+#if defined(LF_WIN64)
+	movq	32(%rsp), %rdx
+#else
+	movq	-40(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %rdx
+#else
+	movq	-48(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r10, %r9
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -88(%r11)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rdx
+#else
+	movq	-56(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	movq	-104(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r11)
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r10, %r9
+	movq	-112(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -112(%r11)
+	movq	-120(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -120(%r11)
+#if defined(LF_WIN64)
+	movq	64(%rsp), %rdx
+#else
+	movq	-72(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r9, %r10
+	movq	-128(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -128(%r11)
+	movq	-136(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -136(%r11)
+#if defined(LF_WIN64)
+	movq	72(%rsp), %rdx
+#else
+	movq	-80(%rsp), %rdx
+#endif
+	mulxq	%rdx, %r10, %r9
+	movq	-144(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -144(%r11)
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -152(%r11)
+	jmp	.Llf_bi_square_to_len_adx_exit
+.Llf_bi_square_to_len_adx_generic:
 	leaq	1(%rsi), %rax
 	shrq	$1, %rax
 	movq	%rsi, %r11
@@ -71,9 +2441,15 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	shrq	$1, %r11
 	addq	%r11, %r9
 	leaq	(%r10,%rax,8), %r11
+#if defined(LF_WIN64)
+	movq	%rsi, 80(%rsp)
+	movq	%r9, 88(%rsp)
+	movq	%rdx, 96(%rsp)
+#else
 	movq	%rsi, (%rsp)
 	movq	%r9, 8(%rsp)
 	movq	%rdx, 16(%rsp)
+#endif
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_d0_even
 	movl	(%r9), %r8d
@@ -94,942 +2470,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	addq	$1, %rcx
 	jmp	.Llf_bi_square_to_len_adx_conv
 .Llf_bi_square_to_len_adx_conv_done:
-	cmpq	$8, %rax
-	ja	.Llf_bi_square_to_len_adx_generic
-	cmpq	$4, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt4
-	cmpq	$2, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt2
-	cmpq	$1, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt1
-	jmp	.Llf_bi_square_to_len_adx_small1
-.Llf_bi_square_to_len_adx_n_gt1:
-	jmp	.Llf_bi_square_to_len_adx_small2
-.Llf_bi_square_to_len_adx_n_gt2:
-	cmpq	$3, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt3
-	jmp	.Llf_bi_square_to_len_adx_small3
-.Llf_bi_square_to_len_adx_n_gt3:
-	jmp	.Llf_bi_square_to_len_adx_small4
-.Llf_bi_square_to_len_adx_n_gt4:
-	cmpq	$6, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt6
-	cmpq	$5, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt5
-	jmp	.Llf_bi_square_to_len_adx_small5
-.Llf_bi_square_to_len_adx_n_gt5:
-	jmp	.Llf_bi_square_to_len_adx_small6
-.Llf_bi_square_to_len_adx_n_gt6:
-	cmpq	$7, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt7
-	jmp	.Llf_bi_square_to_len_adx_small7
-.Llf_bi_square_to_len_adx_n_gt7:
-	jmp	.Llf_bi_square_to_len_adx_small8
-.Llf_bi_square_to_len_adx_small1:
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_2
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_2
-.Llf_bi_square_to_len_adx_d0_even_2:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_2:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0
-	movq	%r11, (%r10)
-.Llf_bi_square_to_len_adx_pos0:
-	xorl	%r11d, %r11d
-	movq	%rax, 8(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small2:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r11, %rax
-	movq	%r11, 8(%r10)
-	adcxq	%r9, %rax
-	movq	%rax, 16(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_3
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_3
-.Llf_bi_square_to_len_adx_d0_even_3:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_3:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_2
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_2:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	16(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 16(%r10)
-	movq	%r9, %r11
-	adcxq	%r9, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 24(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small3:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %rax
-	movq	%r8, 8(%r10)
-	mulxq	16(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 16(%r10)
-	adcxq	%r9, %r8
-	movq	%r8, 24(%r10)
-	movq	8(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r11, %rax
-	adoxq	24(%r10), %r11
-	movq	%r11, 24(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 32(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_4
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_4
-.Llf_bi_square_to_len_adx_d0_even_4:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_4:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_3
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_3:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	16(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 16(%r10)
-	movq	24(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 24(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	32(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%rax, %r8
-	movq	%r8, 32(%r10)
-	movq	%r9, %rax
-	adcxq	%r9, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 40(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small4:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %rax
-	movq	%r8, 8(%r10)
-	mulxq	16(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 16(%r10)
-	mulxq	24(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 24(%r10)
-	adcxq	%r9, %rax
-	movq	%rax, 32(%r10)
-	movq	8(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %rax
-	adoxq	24(%r10), %r8
-	movq	%r8, 24(%r10)
-	mulxq	24(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	32(%r10), %rcx
-	movq	%rcx, 32(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 40(%r10)
-	movq	16(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r11, %rax
-	adoxq	40(%r10), %r11
-	movq	%r11, 40(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 48(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_5
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_5
-.Llf_bi_square_to_len_adx_d0_even_5:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_5:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_4
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_4:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	16(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 16(%r10)
-	movq	24(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 24(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	32(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 32(%r10)
-	movq	40(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 40(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	48(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 48(%r10)
-	movq	%r9, %r11
-	adcxq	%r9, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 56(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small5:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %rax
-	movq	%r8, 8(%r10)
-	mulxq	16(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 16(%r10)
-	mulxq	24(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 24(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 32(%r10)
-	adcxq	%r9, %r8
-	movq	%r8, 40(%r10)
-	movq	8(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %rax
-	adoxq	24(%r10), %r8
-	movq	%r8, 24(%r10)
-	mulxq	24(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	32(%r10), %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	32(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	40(%r10), %rcx
-	movq	%rcx, 40(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 48(%r10)
-	movq	16(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %rax
-	adoxq	40(%r10), %r8
-	movq	%r8, 40(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 56(%r10)
-	movq	24(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r11, %rax
-	adoxq	56(%r10), %r11
-	movq	%r11, 56(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 64(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_6
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_6
-.Llf_bi_square_to_len_adx_d0_even_6:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_6:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_5
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_5:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	16(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 16(%r10)
-	movq	24(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 24(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r8
-	movq	32(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r11, %rcx
-	movq	%rcx, 32(%r10)
-	movq	40(%r10), %r11
-	adcxq	%r11, %r11
-	adoxq	%r8, %r11
-	movq	%r11, 40(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	48(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 48(%r10)
-	movq	56(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 56(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	64(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%rax, %r8
-	movq	%r8, 64(%r10)
-	movq	%r9, %rax
-	adcxq	%r9, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 72(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small6:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %rax
-	movq	%r8, 8(%r10)
-	mulxq	16(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 16(%r10)
-	mulxq	24(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 24(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	40(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 40(%r10)
-	adcxq	%r9, %rax
-	movq	%rax, 48(%r10)
-	movq	8(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %rax
-	adoxq	24(%r10), %r8
-	movq	%r8, 24(%r10)
-	mulxq	24(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	32(%r10), %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	32(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	40(%r10), %rcx
-	movq	%rcx, 40(%r10)
-	mulxq	40(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 56(%r10)
-	movq	16(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %rax
-	adoxq	40(%r10), %r8
-	movq	%r8, 40(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	mulxq	40(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	56(%r10), %rcx
-	movq	%rcx, 56(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 64(%r10)
-	movq	24(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r8, %rax
-	adoxq	56(%r10), %r8
-	movq	%r8, 56(%r10)
-	mulxq	40(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	64(%r10), %rcx
-	movq	%rcx, 64(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 72(%r10)
-	movq	32(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	40(%r11), %r11, %rax
-	adoxq	72(%r10), %r11
-	movq	%r11, 72(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 80(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_7
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_7
-.Llf_bi_square_to_len_adx_d0_even_7:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_7:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_6
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_6:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r8
-	movq	16(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r11, %rcx
-	movq	%rcx, 16(%r10)
-	movq	24(%r10), %r11
-	adcxq	%r11, %r11
-	adoxq	%r8, %r11
-	movq	%r11, 24(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	32(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 32(%r10)
-	movq	40(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 40(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r8
-	movq	48(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r11, %rcx
-	movq	%rcx, 48(%r10)
-	movq	56(%r10), %r11
-	adcxq	%r11, %r11
-	adoxq	%r8, %r11
-	movq	%r11, 56(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	64(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 64(%r10)
-	movq	72(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 72(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	80(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%rax, %r8
-	movq	%r8, 80(%r10)
-	movq	%r9, %rax
-	adcxq	%r9, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 88(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small7:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %rax
-	movq	%r8, 8(%r10)
-	mulxq	16(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 16(%r10)
-	mulxq	24(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 24(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	40(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 40(%r10)
-	mulxq	48(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 48(%r10)
-	adcxq	%r9, %r8
-	movq	%r8, 56(%r10)
-	movq	8(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %rax
-	adoxq	24(%r10), %r8
-	movq	%r8, 24(%r10)
-	mulxq	24(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	32(%r10), %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	32(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	40(%r10), %rcx
-	movq	%rcx, 40(%r10)
-	mulxq	40(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	mulxq	48(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	56(%r10), %rcx
-	movq	%rcx, 56(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 64(%r10)
-	movq	16(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %rax
-	adoxq	40(%r10), %r8
-	movq	%r8, 40(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	mulxq	40(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	56(%r10), %rcx
-	movq	%rcx, 56(%r10)
-	mulxq	48(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	64(%r10), %rcx
-	movq	%rcx, 64(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 72(%r10)
-	movq	24(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r8, %rax
-	adoxq	56(%r10), %r8
-	movq	%r8, 56(%r10)
-	mulxq	40(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	64(%r10), %rcx
-	movq	%rcx, 64(%r10)
-	mulxq	48(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	72(%r10), %rcx
-	movq	%rcx, 72(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 80(%r10)
-	movq	32(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	40(%r11), %r8, %rax
-	adoxq	72(%r10), %r8
-	movq	%r8, 72(%r10)
-	mulxq	48(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	80(%r10), %rcx
-	movq	%rcx, 80(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 88(%r10)
-	movq	40(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	48(%r11), %r11, %rax
-	adoxq	88(%r10), %r11
-	movq	%r11, 88(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 96(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_8
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_8
-.Llf_bi_square_to_len_adx_d0_even_8:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_8:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_7
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_7:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	16(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 16(%r10)
-	movq	24(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 24(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r8
-	movq	32(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r11, %rcx
-	movq	%rcx, 32(%r10)
-	movq	40(%r10), %r11
-	adcxq	%r11, %r11
-	adoxq	%r8, %r11
-	movq	%r11, 40(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	48(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 48(%r10)
-	movq	56(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 56(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r8
-	movq	64(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r11, %rcx
-	movq	%rcx, 64(%r10)
-	movq	72(%r10), %r11
-	adcxq	%r11, %r11
-	adoxq	%r8, %r11
-	movq	%r11, 72(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	80(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 80(%r10)
-	movq	88(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 88(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %rax, %r11
-	movq	96(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%rax, %r8
-	movq	%r8, 96(%r10)
-	movq	%r9, %rax
-	adcxq	%r9, %rax
-	adoxq	%r11, %rax
-	movq	%rax, 104(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_small8:
-	movq	(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	8(%r11), %r8, %rax
-	movq	%r8, 8(%r10)
-	mulxq	16(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 16(%r10)
-	mulxq	24(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 24(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	40(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 40(%r10)
-	mulxq	48(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	movq	%rcx, 48(%r10)
-	mulxq	56(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	movq	%rcx, 56(%r10)
-	adcxq	%r9, %rax
-	movq	%rax, 64(%r10)
-	movq	8(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	16(%r11), %r8, %rax
-	adoxq	24(%r10), %r8
-	movq	%r8, 24(%r10)
-	mulxq	24(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	32(%r10), %rcx
-	movq	%rcx, 32(%r10)
-	mulxq	32(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	40(%r10), %rcx
-	movq	%rcx, 40(%r10)
-	mulxq	40(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	mulxq	48(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	56(%r10), %rcx
-	movq	%rcx, 56(%r10)
-	mulxq	56(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	64(%r10), %rcx
-	movq	%rcx, 64(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 72(%r10)
-	movq	16(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	24(%r11), %r8, %rax
-	adoxq	40(%r10), %r8
-	movq	%r8, 40(%r10)
-	mulxq	32(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	48(%r10), %rcx
-	movq	%rcx, 48(%r10)
-	mulxq	40(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	56(%r10), %rcx
-	movq	%rcx, 56(%r10)
-	mulxq	48(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	64(%r10), %rcx
-	movq	%rcx, 64(%r10)
-	mulxq	56(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	72(%r10), %rcx
-	movq	%rcx, 72(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 80(%r10)
-	movq	24(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	32(%r11), %r8, %rax
-	adoxq	56(%r10), %r8
-	movq	%r8, 56(%r10)
-	mulxq	40(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	64(%r10), %rcx
-	movq	%rcx, 64(%r10)
-	mulxq	48(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	72(%r10), %rcx
-	movq	%rcx, 72(%r10)
-	mulxq	56(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	80(%r10), %rcx
-	movq	%rcx, 80(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 88(%r10)
-	movq	32(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	40(%r11), %r8, %rax
-	adoxq	72(%r10), %r8
-	movq	%r8, 72(%r10)
-	mulxq	48(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	80(%r10), %rcx
-	movq	%rcx, 80(%r10)
-	mulxq	56(%r11), %rcx, %rax
-	adcxq	%r8, %rcx
-	adoxq	88(%r10), %rcx
-	movq	%rcx, 88(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 96(%r10)
-	movq	40(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	48(%r11), %r8, %rax
-	adoxq	88(%r10), %r8
-	movq	%r8, 88(%r10)
-	mulxq	56(%r11), %rcx, %r8
-	adcxq	%rax, %rcx
-	adoxq	96(%r10), %rcx
-	movq	%rcx, 96(%r10)
-	adcxq	%r9, %r8
-	adoxq	%r9, %r8
-	movq	%r8, 104(%r10)
-	movq	48(%r11), %rdx
-	xorl	%r9d, %r9d
-	mulxq	56(%r11), %r11, %rax
-	adoxq	104(%r10), %r11
-	movq	%r11, 104(%r10)
-	adcxq	%r9, %rax
-	adoxq	%r9, %rax
-	movq	%rax, 112(%r10)
-	movq	8(%rsp), %rax
-	movq	(%rsp), %r11
-	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_9
-	movl	(%rax), %edx
-	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_9
-.Llf_bi_square_to_len_adx_d0_even_9:
-	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_9:
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r9, %r11
-	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_8
-	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_8:
-	xorl	%r9d, %r9d
-	movq	8(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	16(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 16(%r10)
-	movq	24(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 24(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	32(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 32(%r10)
-	movq	40(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 40(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	48(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 48(%r10)
-	movq	56(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 56(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	64(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 64(%r10)
-	movq	72(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 72(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	80(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 80(%r10)
-	movq	88(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 88(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r8, %r11
-	movq	96(%r10), %rcx
-	adcxq	%rcx, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, 96(%r10)
-	movq	104(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 104(%r10)
-	rorxq	$32, (%rax), %rdx
-	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %rax
-	movq	112(%r10), %r8
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 112(%r10)
-	movq	%r9, %r11
-	adcxq	%r9, %r11
-	adoxq	%rax, %r11
-	movq	%r11, 120(%r10)
-	jmp	.Llf_bi_square_to_len_adx_sqr_done
-.Llf_bi_square_to_len_adx_generic:
 	cmpq	$16, %rax
 	ja	.Llf_bi_square_to_len_adx_large
+	cmpq	$1, %rax
+	ja	.Llf_bi_square_to_len_adx_multi
+	leaq	16(%r10), %r9
+	jmp	.Llf_bi_square_to_len_adx_final
+.Llf_bi_square_to_len_adx_multi:
 	xorl	%r8d, %r8d
 	leaq	-1(%rax), %r9
 	leaq	8(%r10), %rcx
@@ -1041,32 +2488,60 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	(%r10,%rax,8), %r9
 	leaq	(%r9,%rax,8), %r9
 	leaq	(%r11,%rax,8), %r11
-	cmpq	$12, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt12
-	cmpq	$10, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt10
 	cmpq	$9, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt9
+	cmpq	$5, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt5
+	cmpq	$3, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt3
+	cmpq	$2, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt2
+	jmp	.Llf_bi_square_to_len_adx_corner_row1
+.Llf_bi_square_to_len_adx_n_gt2:
+	jmp	.Llf_bi_square_to_len_adx_corner_row2
+.Llf_bi_square_to_len_adx_n_gt3:
+	cmpq	$4, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt4
+	jmp	.Llf_bi_square_to_len_adx_corner_row3
+.Llf_bi_square_to_len_adx_n_gt4:
+	jmp	.Llf_bi_square_to_len_adx_corner_row4
+.Llf_bi_square_to_len_adx_n_gt5:
+	cmpq	$7, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt7
+	cmpq	$6, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt6
+	jmp	.Llf_bi_square_to_len_adx_corner_row5
+.Llf_bi_square_to_len_adx_n_gt6:
+	jmp	.Llf_bi_square_to_len_adx_corner_row6
+.Llf_bi_square_to_len_adx_n_gt7:
+	cmpq	$8, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt8
+	jmp	.Llf_bi_square_to_len_adx_corner_row7
+.Llf_bi_square_to_len_adx_n_gt8:
 	jmp	.Llf_bi_square_to_len_adx_corner_row8
 .Llf_bi_square_to_len_adx_n_gt9:
-	jmp	.Llf_bi_square_to_len_adx_corner_row9
-.Llf_bi_square_to_len_adx_n_gt10:
-	cmpq	$11, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt11
-	jmp	.Llf_bi_square_to_len_adx_corner_row10
-.Llf_bi_square_to_len_adx_n_gt11:
-	jmp	.Llf_bi_square_to_len_adx_corner_row11
-.Llf_bi_square_to_len_adx_n_gt12:
-	cmpq	$14, %rax
-	ja	.Llf_bi_square_to_len_adx_n_gt14
 	cmpq	$13, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt13
+	cmpq	$11, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt11
+	cmpq	$10, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt10
+	jmp	.Llf_bi_square_to_len_adx_corner_row9
+.Llf_bi_square_to_len_adx_n_gt10:
+	jmp	.Llf_bi_square_to_len_adx_corner_row10
+.Llf_bi_square_to_len_adx_n_gt11:
+	cmpq	$12, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt12
+	jmp	.Llf_bi_square_to_len_adx_corner_row11
+.Llf_bi_square_to_len_adx_n_gt12:
 	jmp	.Llf_bi_square_to_len_adx_corner_row12
 .Llf_bi_square_to_len_adx_n_gt13:
-	jmp	.Llf_bi_square_to_len_adx_corner_row13
-.Llf_bi_square_to_len_adx_n_gt14:
 	cmpq	$15, %rax
 	ja	.Llf_bi_square_to_len_adx_n_gt15
+	cmpq	$14, %rax
+	ja	.Llf_bi_square_to_len_adx_n_gt14
+	jmp	.Llf_bi_square_to_len_adx_corner_row13
+.Llf_bi_square_to_len_adx_n_gt14:
 	jmp	.Llf_bi_square_to_len_adx_corner_row14
 .Llf_bi_square_to_len_adx_n_gt15:
 	jmp	.Llf_bi_square_to_len_adx_corner_row15
@@ -1079,11 +2554,11 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1
 	xorl	%edi, %edi
-	mulxq	(%rcx), %rdi, %rbx
-	addq	%r9, %rdi
-	movq	%rdi, (%r8)
-	adcq	$0, %rbx
-	movq	%rbx, %r9
+	mulxq	(%rcx), %rbx, %rdi
+	addq	%r9, %rbx
+	movq	%rbx, (%r8)
+	adcq	$0, %rdi
+	movq	%rdi, %r9
 	leaq	8(%rcx), %rcx
 	leaq	8(%r8), %r8
 .Llf_bi_square_to_len_adx_skip1:
@@ -1092,12 +2567,11 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %r9, %rbp
+	mulxq	8(%rcx), %rbp, %r9
 	movq	%rbx, (%r8)
-	adcq	%rdi, %r9
-	movq	%r9, 8(%r8)
-	adcq	$0, %rbp
-	movq	%rbp, %r9
+	adcq	%rdi, %rbp
+	movq	%rbp, 8(%r8)
+	adcq	$0, %r9
 	leaq	16(%rcx), %rcx
 	leaq	16(%r8), %r8
 .Llf_bi_square_to_len_adx_skip2:
@@ -1106,18 +2580,17 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %r9, %rbp
+	mulxq	8(%rcx), %rbp, %r9
 	movq	%rbx, (%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	16(%rcx), %rbx, %rdi
-	movq	%r9, 8(%r8)
-	adcq	%rbp, %rbx
-	mulxq	24(%rcx), %r9, %rbp
+	movq	%rbp, 8(%r8)
+	adcq	%r9, %rbx
+	mulxq	24(%rcx), %rbp, %r9
 	movq	%rbx, 16(%r8)
-	adcq	%rdi, %r9
-	movq	%r9, 24(%r8)
-	adcq	$0, %rbp
-	movq	%rbp, %r9
+	adcq	%rdi, %rbp
+	movq	%rbp, 24(%r8)
+	adcq	$0, %r9
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4:
@@ -1126,30 +2599,29 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %r9, %rbp
+	mulxq	8(%rcx), %rbp, %r9
 	movq	%rbx, (%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	16(%rcx), %rbx, %rdi
-	movq	%r9, 8(%r8)
-	adcq	%rbp, %rbx
-	mulxq	24(%rcx), %r9, %rbp
+	movq	%rbp, 8(%r8)
+	adcq	%r9, %rbx
+	mulxq	24(%rcx), %rbp, %r9
 	movq	%rbx, 16(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	32(%rcx), %rbx, %rdi
-	movq	%r9, 24(%r8)
-	adcq	%rbp, %rbx
-	mulxq	40(%rcx), %r9, %rbp
+	movq	%rbp, 24(%r8)
+	adcq	%r9, %rbx
+	mulxq	40(%rcx), %rbp, %r9
 	movq	%rbx, 32(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	48(%rcx), %rbx, %rdi
-	movq	%r9, 40(%r8)
-	adcq	%rbp, %rbx
-	mulxq	56(%rcx), %r9, %rbp
+	movq	%rbp, 40(%r8)
+	adcq	%r9, %rbx
+	mulxq	56(%rcx), %rbp, %r9
 	movq	%rbx, 48(%r8)
-	adcq	%rdi, %r9
-	movq	%r9, 56(%r8)
-	adcq	$0, %rbp
-	movq	%rbp, %r9
+	adcq	%rdi, %rbp
+	movq	%rbp, 56(%r8)
+	adcq	$0, %r9
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
 .Llf_bi_square_to_len_adx_skip8:
@@ -1160,54 +2632,53 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
-	mulxq	8(%rcx), %r9, %rbp
+	mulxq	8(%rcx), %rbp, %r9
 	movq	%rbx, (%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	16(%rcx), %rbx, %rdi
-	movq	%r9, 8(%r8)
-	adcq	%rbp, %rbx
-	mulxq	24(%rcx), %r9, %rbp
+	movq	%rbp, 8(%r8)
+	adcq	%r9, %rbx
+	mulxq	24(%rcx), %rbp, %r9
 	movq	%rbx, 16(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	32(%rcx), %rbx, %rdi
-	movq	%r9, 24(%r8)
-	adcq	%rbp, %rbx
-	mulxq	40(%rcx), %r9, %rbp
+	movq	%rbp, 24(%r8)
+	adcq	%r9, %rbx
+	mulxq	40(%rcx), %rbp, %r9
 	movq	%rbx, 32(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	48(%rcx), %rbx, %rdi
-	movq	%r9, 40(%r8)
-	adcq	%rbp, %rbx
-	mulxq	56(%rcx), %r9, %rbp
+	movq	%rbp, 40(%r8)
+	adcq	%r9, %rbx
+	mulxq	56(%rcx), %rbp, %r9
 	movq	%rbx, 48(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	64(%rcx), %rbx, %rdi
-	movq	%r9, 56(%r8)
-	adcq	%rbp, %rbx
-	mulxq	72(%rcx), %r9, %rbp
+	movq	%rbp, 56(%r8)
+	adcq	%r9, %rbx
+	mulxq	72(%rcx), %rbp, %r9
 	movq	%rbx, 64(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	80(%rcx), %rbx, %rdi
-	movq	%r9, 72(%r8)
-	adcq	%rbp, %rbx
-	mulxq	88(%rcx), %r9, %rbp
+	movq	%rbp, 72(%r8)
+	adcq	%r9, %rbx
+	mulxq	88(%rcx), %rbp, %r9
 	movq	%rbx, 80(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	96(%rcx), %rbx, %rdi
-	movq	%r9, 88(%r8)
-	adcq	%rbp, %rbx
-	mulxq	104(%rcx), %r9, %rbp
+	movq	%rbp, 88(%r8)
+	adcq	%r9, %rbx
+	mulxq	104(%rcx), %rbp, %r9
 	movq	%rbx, 96(%r8)
-	adcq	%rdi, %r9
+	adcq	%rdi, %rbp
 	mulxq	112(%rcx), %rbx, %rdi
-	movq	%r9, 104(%r8)
-	adcq	%rbp, %rbx
-	mulxq	120(%rcx), %r9, %rbp
+	movq	%rbp, 104(%r8)
+	adcq	%r9, %rbx
+	mulxq	120(%rcx), %rbp, %r9
 	movq	%rbx, 112(%r8)
-	adcq	%rdi, %r9
-	movq	%r9, 120(%r8)
-	adcq	$0, %rbp
-	movq	%rbp, %r9
+	adcq	%rdi, %rbp
+	movq	%rbp, 120(%r8)
+	adcq	$0, %r9
 	leaq	128(%rcx), %rcx
 	leaq	128(%r8), %r8
 	decq	%rsi
@@ -1231,13 +2702,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1_2
 	xorl	%ebx, %ebx
-	mulxq	(%rcx), %rbp, %r12
-	adcxq	%r9, %rbp
-	adoxq	(%r8), %rbp
-	movq	%rbp, (%r8)
-	adcxq	%rbx, %r12
-	adoxq	%rbx, %r12
-	movq	%r12, %r9
+	mulxq	(%rcx), %r12, %rbp
+	adcxq	%r9, %r12
+	adoxq	(%r8), %r12
+	movq	%r12, (%r8)
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	movq	%rbp, %r9
 	leaq	8(%rcx), %rcx
 	leaq	8(%r8), %r8
 .Llf_bi_square_to_len_adx_skip1_2:
@@ -1246,15 +2717,14 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r9, %r13
+	mulxq	8(%rcx), %r13, %r9
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r9
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	adcxq	%rbx, %r13
-	adoxq	%rbx, %r13
-	movq	%r13, %r9
+	adcxq	%rbp, %r13
+	adoxq	8(%r8), %r13
+	movq	%r13, 8(%r8)
+	adcxq	%rbx, %r9
+	adoxq	%rbx, %r9
 	leaq	16(%rcx), %rcx
 	leaq	16(%r8), %r8
 .Llf_bi_square_to_len_adx_skip2_2:
@@ -1263,23 +2733,22 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r9, %r13
+	mulxq	8(%rcx), %r13, %r9
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	16(%rcx), %r12, %rbp
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	adcxq	%r13, %r12
-	mulxq	24(%rcx), %r9, %r13
+	adoxq	8(%r8), %r13
+	movq	%r13, 8(%r8)
+	adcxq	%r9, %r12
+	mulxq	24(%rcx), %r13, %r9
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
-	adcxq	%rbp, %r9
-	adoxq	24(%r8), %r9
-	movq	%r9, 24(%r8)
-	adcxq	%rbx, %r13
-	adoxq	%rbx, %r13
-	movq	%r13, %r9
+	adcxq	%rbp, %r13
+	adoxq	24(%r8), %r13
+	movq	%r13, 24(%r8)
+	adcxq	%rbx, %r9
+	adoxq	%rbx, %r9
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4_2:
@@ -1288,39 +2757,38 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r9, %r13
+	mulxq	8(%rcx), %r13, %r9
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	16(%rcx), %r12, %rbp
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	adcxq	%r13, %r12
-	mulxq	24(%rcx), %r9, %r13
+	adoxq	8(%r8), %r13
+	movq	%r13, 8(%r8)
+	adcxq	%r9, %r12
+	mulxq	24(%rcx), %r13, %r9
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	32(%rcx), %r12, %rbp
-	adoxq	24(%r8), %r9
-	movq	%r9, 24(%r8)
-	adcxq	%r13, %r12
-	mulxq	40(%rcx), %r9, %r13
+	adoxq	24(%r8), %r13
+	movq	%r13, 24(%r8)
+	adcxq	%r9, %r12
+	mulxq	40(%rcx), %r13, %r9
 	adoxq	32(%r8), %r12
 	movq	%r12, 32(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	48(%rcx), %r12, %rbp
-	adoxq	40(%r8), %r9
-	movq	%r9, 40(%r8)
-	adcxq	%r13, %r12
-	mulxq	56(%rcx), %r9, %r13
+	adoxq	40(%r8), %r13
+	movq	%r13, 40(%r8)
+	adcxq	%r9, %r12
+	mulxq	56(%rcx), %r13, %r9
 	adoxq	48(%r8), %r12
 	movq	%r12, 48(%r8)
-	adcxq	%rbp, %r9
-	adoxq	56(%r8), %r9
-	movq	%r9, 56(%r8)
-	adcxq	%rbx, %r13
-	adoxq	%rbx, %r13
-	movq	%r13, %r9
+	adcxq	%rbp, %r13
+	adoxq	56(%r8), %r13
+	movq	%r13, 56(%r8)
+	adcxq	%rbx, %r9
+	adoxq	%rbx, %r9
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
 .Llf_bi_square_to_len_adx_skip8_2:
@@ -1331,71 +2799,70 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
-	mulxq	8(%rcx), %r9, %r13
+	mulxq	8(%rcx), %r13, %r9
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	16(%rcx), %r12, %rbp
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	adcxq	%r13, %r12
-	mulxq	24(%rcx), %r9, %r13
+	adoxq	8(%r8), %r13
+	movq	%r13, 8(%r8)
+	adcxq	%r9, %r12
+	mulxq	24(%rcx), %r13, %r9
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	32(%rcx), %r12, %rbp
-	adoxq	24(%r8), %r9
-	movq	%r9, 24(%r8)
-	adcxq	%r13, %r12
-	mulxq	40(%rcx), %r9, %r13
+	adoxq	24(%r8), %r13
+	movq	%r13, 24(%r8)
+	adcxq	%r9, %r12
+	mulxq	40(%rcx), %r13, %r9
 	adoxq	32(%r8), %r12
 	movq	%r12, 32(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	48(%rcx), %r12, %rbp
-	adoxq	40(%r8), %r9
-	movq	%r9, 40(%r8)
-	adcxq	%r13, %r12
-	mulxq	56(%rcx), %r9, %r13
+	adoxq	40(%r8), %r13
+	movq	%r13, 40(%r8)
+	adcxq	%r9, %r12
+	mulxq	56(%rcx), %r13, %r9
 	adoxq	48(%r8), %r12
 	movq	%r12, 48(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	64(%rcx), %r12, %rbp
-	adoxq	56(%r8), %r9
-	movq	%r9, 56(%r8)
-	adcxq	%r13, %r12
-	mulxq	72(%rcx), %r9, %r13
+	adoxq	56(%r8), %r13
+	movq	%r13, 56(%r8)
+	adcxq	%r9, %r12
+	mulxq	72(%rcx), %r13, %r9
 	adoxq	64(%r8), %r12
 	movq	%r12, 64(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	80(%rcx), %r12, %rbp
-	adoxq	72(%r8), %r9
-	movq	%r9, 72(%r8)
-	adcxq	%r13, %r12
-	mulxq	88(%rcx), %r9, %r13
+	adoxq	72(%r8), %r13
+	movq	%r13, 72(%r8)
+	adcxq	%r9, %r12
+	mulxq	88(%rcx), %r13, %r9
 	adoxq	80(%r8), %r12
 	movq	%r12, 80(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	96(%rcx), %r12, %rbp
-	adoxq	88(%r8), %r9
-	movq	%r9, 88(%r8)
-	adcxq	%r13, %r12
-	mulxq	104(%rcx), %r9, %r13
+	adoxq	88(%r8), %r13
+	movq	%r13, 88(%r8)
+	adcxq	%r9, %r12
+	mulxq	104(%rcx), %r13, %r9
 	adoxq	96(%r8), %r12
 	movq	%r12, 96(%r8)
-	adcxq	%rbp, %r9
+	adcxq	%rbp, %r13
 	mulxq	112(%rcx), %r12, %rbp
-	adoxq	104(%r8), %r9
-	movq	%r9, 104(%r8)
-	adcxq	%r13, %r12
-	mulxq	120(%rcx), %r9, %r13
+	adoxq	104(%r8), %r13
+	movq	%r13, 104(%r8)
+	adcxq	%r9, %r12
+	mulxq	120(%rcx), %r13, %r9
 	adoxq	112(%r8), %r12
 	movq	%r12, 112(%r8)
-	adcxq	%rbp, %r9
-	adoxq	120(%r8), %r9
-	movq	%r9, 120(%r8)
-	adcxq	%rbx, %r13
-	adoxq	%rbx, %r13
-	movq	%r13, %r9
+	adcxq	%rbp, %r13
+	adoxq	120(%r8), %r13
+	movq	%r13, 120(%r8)
+	adcxq	%rbx, %r9
+	adoxq	%rbx, %r9
 	leaq	128(%rcx), %rcx
 	leaq	128(%r8), %r8
 	decq	%rsi
@@ -1819,6 +3286,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rdx
 	adoxq	%r8, %rdx
 	movq	%rdx, -72(%r9)
+.Llf_bi_square_to_len_adx_corner_row7:
 	movq	-64(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-56(%r11), %rsi, %rcx
@@ -1851,6 +3319,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, -64(%r9)
+.Llf_bi_square_to_len_adx_corner_row6:
 	movq	-56(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-48(%r11), %rsi, %rcx
@@ -1879,6 +3348,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rdx
 	adoxq	%r8, %rdx
 	movq	%rdx, -56(%r9)
+.Llf_bi_square_to_len_adx_corner_row5:
 	movq	-48(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-40(%r11), %rsi, %rcx
@@ -1903,6 +3373,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, -48(%r9)
+.Llf_bi_square_to_len_adx_corner_row4:
 	movq	-40(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-32(%r11), %rsi, %rcx
@@ -1923,6 +3394,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rdx
 	adoxq	%r8, %rdx
 	movq	%rdx, -40(%r9)
+.Llf_bi_square_to_len_adx_corner_row3:
 	movq	-32(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-24(%r11), %rsi, %rcx
@@ -1939,6 +3411,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, -32(%r9)
+.Llf_bi_square_to_len_adx_corner_row2:
 	movq	-24(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-16(%r11), %rsi, %rcx
@@ -1951,6 +3424,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %rdx
 	adoxq	%r8, %rdx
 	movq	%rdx, -24(%r9)
+.Llf_bi_square_to_len_adx_corner_row1:
 	movq	-16(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-8(%r11), %rcx, %r11
@@ -1959,26 +3433,36 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%r8, %r11
 	adoxq	%r8, %r11
 	movq	%r11, -16(%r9)
+.Llf_bi_square_to_len_adx_final:
 	xorl	%r8d, %r8d
 	movq	%r8, -8(%r9)
 	cmpq	$1, %rax
 	jne	.Llf_bi_square_to_len_adx_final_multi
+#if defined(LF_WIN64)
+	movq	88(%rsp), %rax
+	movq	80(%rsp), %r11
+#else
 	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
+#endif
 	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_10
+	jz	.Llf_bi_square_to_len_adx_d0_even_2
 	movl	(%rax), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_10
-.Llf_bi_square_to_len_adx_d0_even_10:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_2
+.Llf_bi_square_to_len_adx_d0_even_2:
 	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_10:
+.Llf_bi_square_to_len_adx_d0_done_2:
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %rax
+#if defined(LF_WIN64)
+	testq	$1, 80(%rsp)
+#else
 	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_9
+#endif
+	jnz	.Llf_bi_square_to_len_adx_pos0
 	movq	%r11, (%r10)
-.Llf_bi_square_to_len_adx_pos0_9:
+.Llf_bi_square_to_len_adx_pos0:
 	movq	8(%r10), %r11
 	xorl	%r9d, %r9d
 	adcxq	%r11, %r11
@@ -1990,22 +3474,31 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	shrq	$1, %rcx
 	testq	$1, %rax
 	jz	.Llf_bi_square_to_len_adx_final_even
+#if defined(LF_WIN64)
+	movq	88(%rsp), %rax
+	movq	80(%rsp), %r11
+#else
 	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
+#endif
 	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_11
+	jz	.Llf_bi_square_to_len_adx_d0_even_3
 	movl	(%rax), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_11
-.Llf_bi_square_to_len_adx_d0_even_11:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_3
+.Llf_bi_square_to_len_adx_d0_even_3:
 	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_11:
+.Llf_bi_square_to_len_adx_d0_done_3:
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
+#if defined(LF_WIN64)
+	testq	$1, 80(%rsp)
+#else
 	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_10
+#endif
+	jnz	.Llf_bi_square_to_len_adx_pos0_2
 	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_10:
+.Llf_bi_square_to_len_adx_pos0_2:
 	movq	8(%r10), %r9
 	xorl	%r8d, %r8d
 	adcxq	%r9, %r9
@@ -2014,22 +3507,31 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	16(%r10), %r10
 	jmp	.Llf_bi_square_to_len_adx_final_a
 .Llf_bi_square_to_len_adx_final_even:
+#if defined(LF_WIN64)
+	movq	88(%rsp), %rax
+	movq	80(%rsp), %r11
+#else
 	movq	8(%rsp), %rax
 	movq	(%rsp), %r11
+#endif
 	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_12
+	jz	.Llf_bi_square_to_len_adx_d0_even_4
 	movl	(%rax), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_12
-.Llf_bi_square_to_len_adx_d0_even_12:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_4
+.Llf_bi_square_to_len_adx_d0_even_4:
 	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_12:
+.Llf_bi_square_to_len_adx_d0_done_4:
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
+#if defined(LF_WIN64)
+	testq	$1, 80(%rsp)
+#else
 	testq	$1, (%rsp)
-	jnz	.Llf_bi_square_to_len_adx_pos0_11
+#endif
+	jnz	.Llf_bi_square_to_len_adx_pos0_3
 	movq	%r9, (%r10)
-.Llf_bi_square_to_len_adx_pos0_11:
+.Llf_bi_square_to_len_adx_pos0_3:
 	movq	8(%r10), %r9
 	xorl	%r8d, %r8d
 	adcxq	%r9, %r9
@@ -2040,25 +3542,25 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_final_a:
 	rorxq	$32, (%rax), %rdx
 	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
+	mulxq	%rdx, %r9, %r11
 	movq	(%r10), %r8
 	movq	8(%r10), %rdx
 	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
-	adoxq	%r11, %r8
-	adoxq	%r9, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
 	movq	%r8, (%r10)
 	movq	%rdx, 8(%r10)
 .Llf_bi_square_to_len_adx_final_b:
 	rorxq	$32, (%rax), %rdx
 	leaq	-8(%rax), %rax
-	mulxq	%rdx, %r11, %r9
+	mulxq	%rdx, %r9, %r11
 	movq	16(%r10), %r8
 	movq	24(%r10), %rdx
 	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
-	adoxq	%r11, %r8
-	adoxq	%r9, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
 	movq	%r8, 16(%r10)
 	movq	%rdx, 24(%r10)
 	leaq	32(%r10), %r10
@@ -2066,9 +3568,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jrcxz	.Llf_bi_square_to_len_adx_final_done
 	jmp	.Llf_bi_square_to_len_adx_final_a
 .Llf_bi_square_to_len_adx_final_done:
-.Llf_bi_square_to_len_adx_sqr_done:
+#if defined(LF_WIN64)
+	movq	96(%rsp), %rax
+	movq	80(%rsp), %r10
+#else
 	movq	16(%rsp), %rax
 	movq	(%rsp), %r10
+#endif
 	leaq	-8(%rax,%r10,8), %r10
 .Llf_bi_square_to_len_adx_rev:
 	cmpq	%r10, %rax
@@ -2086,8 +3592,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r11, (%rax)
 .Llf_bi_square_to_len_adx_mid:
 .Llf_bi_square_to_len_adx_exit:
+#if defined(LF_WIN64)
+	addq	$112, %rsp
+	.cfi_adjust_cfa_offset -112
+#else
 	addq	$32, %rsp
 	.cfi_adjust_cfa_offset -32
+#endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx

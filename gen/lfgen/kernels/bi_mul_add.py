@@ -55,13 +55,76 @@ W32_PARAMS = {
 }
 
 
+MULX_PARAMS = dict(X86_PARAMS, small=Param(
+    15, (0, 7, 11, 15), "up to this many words: straight-line code per digit count",
+    kind="size", sizes=(1, 2, 3, 4, 6, 8, 10, 12, 15, 16)))
+
+
+def _small_x86(f, S, ob, ib, ln, cy):
+    """len <= S words: a binary search on len picks straight-line code for its nd = len/2
+    digits (no loop control, no skip blocks; digit 0 adds no carry-in), then the odd top
+    word, if any, with one 64-bit IMUL (k < 2^32)."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, ADD, ADC,
+                                IMUL, SHR, TEST, CMP, JZ, JA, JMP, rdx)
+
+    def digits(nd):
+        prev = None
+        for j in range(nd):
+            a, o, lo, hi = G(), G(), G(), G()
+            RORX(a, [ib - 8 * j], 32)
+            MULX(hi, lo, a)
+            RORX(o, [ob - 8 * j], 32)
+            ADD(lo, o)
+            ADC(hi, 0)
+            if prev is not None:
+                ADD(lo, prev)
+                ADC(hi, 0)
+            RORX(lo, lo, 32)
+            MOV([ob - 8 * j], lo)
+            prev = hi
+        even = f.new_label("s_even%d" % nd)
+        if nd:                                  # nd == 0: len == 1
+            TEST(ln, 1)
+            JZ(even)
+        # the top word: in[0] * k + out[top-len+1] + carry < 2^64
+        w, t = G(), G()
+        MOV(w.as_dword, [ob - 8 * nd + 4])
+        MOV(t.as_dword, [ib - 8 * nd + 4])
+        IMUL(t, rdx)
+        ADD(t, w)
+        if prev is not None:
+            ADD(t, prev)
+        MOV([ob - 8 * nd + 4], t.as_dword)
+        SHR(t, 32)
+        MOV(cy, t)
+        JMP(f.exit_label)
+        if nd:
+            f.bind(even)
+            MOV(cy, prev)
+            JMP(f.exit_label)
+
+    def tree(lo, hi):
+        if lo == hi:
+            digits(lo)
+            return
+        mid = (lo + hi) // 2
+        right = f.new_label("s_gt%d" % mid)
+        CMP(ln, 2 * mid + 1)
+        JA(right)
+        tree(lo, mid)
+        f.bind(right)
+        tree(mid + 1, hi)
+
+    tree(0, S // 2)
+
+
 def build_x86(chains):
     def build(symbol, p):
         # short windows: the BMI2 (mulx) variant is faster below ~16 words (its carry path is
         # shorter than ADCX/ADOX's setup); jump there before the frame
         short = getattr(p, "short_to_mulx", 0)
         from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, TEST, JZ, SUB, LEA,
-                                    SHR, IMUL, ADD, Label, LABEL, rdx)
+                                    SHR, IMUL, ADD, CMP, JA, Label, LABEL, rdx)
         from ..x86 import function as x86
         from .x86_rows import Digits, row
         f = x86.Function(symbol, SPEC.args, SPEC.result)
@@ -78,6 +141,13 @@ def build_x86(chains):
             SUB(out_len, offset)
             LEA(ob, [out + out_len * 4 - 8])      # qword of digit 0: out + 4*(top-1)
             LEA(ib, [inp + ln * 4 - 8])           # in + 4*(len-2)
+            small = getattr(p, "small", 0)
+            if small:
+                generic = Label("generic")
+                CMP(ln, small)
+                JA(generic)
+                _small_x86(f, small, ob, ib, ln, cy)
+                LABEL(generic)
             nd = GeneralPurposeRegister64()
             MOV(nd, ln)
             SHR(nd, 1)
@@ -347,8 +417,9 @@ VARIANTS = [
             "masks. Tails (len mod 16) up to scalar_tail words and windows below vec_min by\n"
             "the adx row, longer tails by one masked block.",
             unmodelled={"row_ahead": ADX_CHAINS}),
-    Variant("mulx", "x86_64", build_x86("adc"), X86_PARAMS,
-            "As adx with both carries folded per digit by ADD/ADC (BMI2 only). Ahead of adx\n"
+    Variant("mulx", "x86_64", build_x86("adc"), MULX_PARAMS,
+            "As adx with both carries folded per digit by ADD/ADC (BMI2 only); up to `small`\n"
+            "words straight-line code per digit count. Ahead of adx\n"
             "on the development host at every length: the RORX word rotations, not the\n"
             "carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup."),
     Variant("adx", "x86_64", build_x86("adx"), ADX_PARAMS,

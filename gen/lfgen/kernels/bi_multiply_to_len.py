@@ -54,6 +54,13 @@ HotSpot's form (every intermediate digit stored as BE-words); about 1.5x slower 
 words on an Emerald Rapids Xeon. AArch64's ror is an ordinary ALU operation off the multiply
 pipe, and the a64 rows rotate z on every access.
 
+Small operands (x86 `small`, default 6 digits = 12 words): when ylen <= 2*small (so both
+operands are), a binary search on xlen, then ylen, picks straight-line code for that
+(nx, ny): y's digits rotated once into stack slots, the digits of z under accumulation
+(c_i .. c_(i+ny)) in registers, row i one MULX/ADOX/ADCX per digit, each c_j rotated and
+stored once, when final; c_0 as above. No loop control, no final pass. 6 digits keep the
+file at ~2800 lines (the code grows as small^3).
+
 Registers. Through a row only its pointers, count, carry and multiplier stay live (plus the
 row's own registers, so every unroll/ahead the x86 row offers builds): &a_i, &b_1, ny-1, b_0
 and the row count wait on the stack, &c_(i+1) is recomputed from where row i ends.
@@ -84,7 +91,94 @@ UNIT = ("words", 2)
 
 X86_PARAMS = dict(MPN_PARAMS, zfinal=Param(
     1, (0, 1), "1: z's digits unrotated through the rows, one RORX pass at the end; 0: RORX on\n"
-               "every read and write of z, as HotSpot"))
+               "every read and write of z, as HotSpot"),
+    small=Param(6, (0, 2, 3, 4, 5, 6, 7, 8), "up to this many digits (2*small words) in both operands:\n"
+                "straight-line code per (nx, ny), z's digits in registers",
+                kind="size", sizes=(2, 4, 6, 8, 10, 12, 14)))
+
+
+def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0):
+    """nx <= ny <= S digits: one straight-line block per (nx, ny), reached by a binary search
+    on xlen, then ylen. y's digits are rotated once into stack slots (row 0 multiplies them
+    as they are loaded); the digits of z under accumulation stay in registers (the window
+    c_i .. c_(i+ny)), and each digit is rotated and stored once, when it is final. Row i:
+    MULX of b_j by a_i, ADOX adds the low half into c_(i+j), ADCX the high half into
+    c_(i+j+1); the new top digit is the last high half plus both carries."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHR, ADD, ADC,
+                                ADCX, ADOX, XOR, CMP, JA, JE, JMP, rdx)
+    b0, h0, lo = G(), G(), G()
+    digit0(b0, yd, oy)
+    digit0(rdx, xd, ox)
+    MULX(h0, lo, b0)
+    # c_0 = lo(b_0 a_0): only its words inside z (ox+oy = 1: the high word; 2: none)
+    c0_one, c0_done = f.new_label("s_c0_one"), f.new_label("s_c0_done")
+    CMP(s, 1)
+    JA(c0_done)
+    JE(c0_one)
+    RORX(lo, lo, 32)
+    MOV([zd], lo)
+    JMP(c0_done)
+    f.bind(c0_one)
+    SHR(lo, 32)
+    MOV([zd], lo.as_dword)
+    f.bind(c0_done)
+    slots = f.red_zone_slots(S)
+
+    def pair(nx, ny):
+        # row 0 from digit 1: c_1.. = b_j a_0 + carries (ADD/ADC), b_j parked for the rows
+        if nx > 1:
+            MOV(slots[0], b0)
+        w = [None]
+        prev = h0
+        for j in range(1, ny):
+            b, l, h = G(), G(), G()
+            RORX(b, [yd - 8 * j], 32)
+            if nx > 1:
+                MOV(slots[j], b)
+            MULX(h, l, b)
+            (ADD if j == 1 else ADC)(l, prev)
+            w.append(l)
+            prev = h
+        if ny > 1:
+            ADC(prev, 0)
+        w.append(prev)                          # w = c_0 (stored) .. c_ny
+        w = w[1:]
+        for i in range(1, nx):
+            RORX(rdx, [xd - 8 * i], 32)
+            t = G()
+            XOR(t.as_dword, t.as_dword)         # CF = OF = 0
+            for j in range(ny):
+                l, h = G(), G()
+                MULX(h, l, slots[j])
+                ADOX(w[j], l)
+                if j < ny - 1:
+                    ADCX(w[j + 1], h)
+                else:
+                    ADCX(h, t)
+                    ADOX(h, t)
+                    w.append(h)
+            RORX(w[0], w[0], 32)
+            MOV([zd - 8 * i], w[0])             # c_i is final
+            w = w[1:]
+        for k, r in enumerate(w):
+            RORX(r, r, 32)
+            MOV([zd - 8 * (nx + k)], r)
+        JMP(f.exit_label)
+
+    def tree(n, lo_, hi_, leaf):
+        # binary search on the word count n over digit counts lo_..hi_
+        if lo_ == hi_:
+            leaf(lo_)
+            return
+        mid = (lo_ + hi_) // 2
+        right = f.new_label("s_gt%d" % mid)
+        CMP(n, 2 * mid)
+        JA(right)
+        tree(n, lo_, mid, leaf)
+        f.bind(right)
+        tree(n, mid + 1, hi_, leaf)
+
+    tree(xlen, 1, S, lambda nx: tree(ylen, nx, S, lambda ny: pair(nx, ny)))
 
 
 def build_x86(symbol, p):
@@ -138,6 +232,26 @@ def build_x86(symbol, p):
         LEA(t, [xlen + ylen * 1])
         ADD(t, s)
         LEA(zd, [z + t * 4 - 8])                    # &c_0
+
+        def digit0(reg, ptr, odd):
+            # odd: the lone word << 32 (a 32-bit load); even: the rotated pair
+            even, done = f.new_label("d0_even"), f.new_label("d0_done")
+            TEST(odd, odd)
+            JZ(even)
+            MOV(reg.as_dword, [ptr])
+            SHL(reg, 32)
+            JMP(done)
+            f.bind(even)
+            RORX(reg, [ptr], 32)
+            f.bind(done)
+
+        generic = f.new_label("generic")
+        if p.small:
+            # both operands at most `small` digits: straight-line code per (nx, ny)
+            CMP(ylen, 2 * p.small)
+            JA(generic)
+            small_x86(f, p.small, xlen, ylen, xd, yd, zd, ox, oy, s, digit0)
+        f.bind(generic)
         # parked while the rows need every register
         s_y0, s_y1, s_ny1, s_xlast, s_xd, s_fin = f.red_zone_slots(6)
         final = p.zfinal
@@ -158,18 +272,6 @@ def build_x86(symbol, p):
             SHR(n, 1)
             DEC(n)
             MOV(s_fin, n)                           # nx+ny-1 digits c_1.. kept unrotated
-
-        def digit0(reg, ptr, odd):
-            # odd: the lone word << 32 (a 32-bit load); even: the rotated pair
-            even, done = f.new_label("d0_even"), f.new_label("d0_done")
-            TEST(odd, odd)
-            JZ(even)
-            MOV(reg.as_dword, [ptr])
-            SHL(reg, 32)
-            JMP(done)
-            f.bind(even)
-            RORX(reg, [ptr], 32)
-            f.bind(done)
 
         digit0(t, yd, oy)
         MOV(s_y0, t)
@@ -383,7 +485,8 @@ VARIANTS = [
             "32-bit load for digit 0); the longer operand is the row: a mul_1 row, then one\n"
             "addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows), digit 0 of each\n"
             "row outside it as the carry-in; zfinal=1: z's digits stay unrotated through the\n"
-            "rows and one pass rotates them at the end.",
+            "rows and one pass rotates them at the end; up to `small` digits per operand,\n"
+            "straight-line code per (nx, ny) with z's digits in registers.",
             unmodelled={"ahead": ADX_CHAINS}),
     Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
             "BE-words as 64-bit digits (ror #32 on ldp pairs, odd lengths as x * 2^32 with a\n"

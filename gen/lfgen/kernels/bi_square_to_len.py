@@ -40,16 +40,179 @@ SPEC = KernelSpec(
 X86_PARAMS = {
     "unroll": Param(8, (2, 4, 8, 16), "digits per iteration of the addmul_1 rows"),
     "ahead": Param(1, (0, 1, 2), "MULX of digit k+ahead issued among the adds of digit k"),
-    "small": Param(8, (0, 4, 6, 8, 10, 12), "up to this many digits: straight-line code per n",
+    "small": Param(10, (0, 4, 6, 8, 10), "up to this many digits: straight-line code per n, the\n"
+                   "cross products in registers, every result digit stored once in place",
                    kind="size", sizes=(2, 4, 7, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25)),
     "corner": Param(16, (0, 8, 12, 16, 20, 24), "rows shorter than this: one straight-line corner",
                     kind="size", sizes=(20, 26, 34, 42, 50, 64, 80)),
 }
 
 
+class _NoSmall:
+    """The schedule with the square core's own straight-line cases off: up to `small`
+    digits small_x86 runs instead."""
+
+    def __init__(self, p):
+        self._p = p
+        self.small = 0
+
+    def __getattr__(self, name):
+        return getattr(self._p, name)
+
+
+def small_x86(f, S, x, ln, z):
+    """n' <= S digits: straight-line code per n', picked by a binary search on len, with no
+    conversion pass and no reversal: the digits are rotated once into stack slots, the cross
+    products accumulate in registers (row i: MULX, ADOX lo into position i+j, ADCX hi into
+    i+j+1), and every result digit is written once, rotated, at its final place in z
+
+        result digit k (LE, 64 bits) at zd - 8k,  zd = z + 8 len - 8 + 8 (len & 1)
+
+    (len odd: x is taken as x * 2^32, digit 0 of the square is 0 and lies past z, never
+    stored). Above 4 digits the cross digits that no later row touches (positions 2i+1,
+    2i+2 after row i) wait unrotated at their final places, where the final pass (double,
+    add the squares: ADCX t,t / ADOX) reads them back."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHL, LEA, ADD,
+                                ADC, ADCX, ADOX, XOR, AND, TEST, CMP, JA, JZ, JNZ, JMP, LABEL,
+                                rdx)
+    odd, xd, zd = G(), G(), G()
+    MOV(odd, ln)
+    AND(odd, 1)
+    LEA(xd, [x + ln * 4 - 8])
+    LEA(xd, [xd + odd * 4])                     # &d_0
+    LEA(zd, [z + ln * 8 - 8])
+    LEA(zd, [zd + odd * 8])                     # &result digit 0
+    slots = f.red_zone_slots(S)
+    d0 = G()
+    even, d0_done = f.new_label("s_d0_even"), f.new_label("s_d0_done")
+    TEST(odd, odd)
+    JZ(even)
+    MOV(d0.as_dword, [xd])
+    SHL(d0, 32)
+    JMP(d0_done)
+    LABEL(even)
+    RORX(d0, [xd], 32)
+    LABEL(d0_done)
+
+    def put(k, r):
+        RORX(r, r, 32)
+        MOV([zd - 8 * k], r)
+
+    # result digit 0 = lo(d_0^2) first, while len is live (len odd: it is 0, outside z)
+    MOV(slots[0], d0)
+    MOV(rdx, d0)
+    h0, l0 = G(), G()
+    MULX(h0, l0, rdx)
+    skip = f.new_label("s_c0")
+    TEST(odd, odd)
+    JNZ(skip)
+    put(0, l0)
+    LABEL(skip)
+
+    def square(n):
+        keep = n <= 4                           # every cross digit fits in registers
+        w = {}
+
+        def release(k):
+            if not keep and k in w:
+                MOV([zd - 8 * k], w.pop(k))
+        if n >= 2:
+            # row 0 (rdx = d_0 still): the digits as they are loaded, parked for later rows
+            prev = None
+            for j in range(1, n):
+                l, h, d = G(), G(), G()
+                RORX(d, [xd - 8 * j], 32)
+                MOV(slots[j], d)
+                MULX(h, l, d)
+                if j == 2:
+                    ADD(l, prev)
+                elif j > 2:
+                    ADC(l, prev)
+                w[j] = l
+                prev = h
+            if n >= 3:
+                ADC(prev, 0)
+            w[n] = prev
+            release(1)
+            release(2)
+        for i in range(1, n - 1):
+            MOV(rdx, slots[i])
+            t = G()
+            XOR(t.as_dword, t.as_dword)         # CF = OF = 0
+            for j in range(i + 1, n):
+                l, h = G(), G()
+                MULX(h, l, slots[j])
+                ADOX(w[i + j], l)
+                if j < n - 1:
+                    ADCX(w[i + j + 1], h)
+                else:
+                    ADCX(h, t)
+                    ADOX(h, t)
+                    w[i + n] = h
+            release(2 * i + 1)
+            release(2 * i + 2)
+
+        def cross(k):
+            if k in w:
+                return w.pop(k)
+            r = G()
+            MOV(r, [zd - 8 * k])
+            return r
+
+        # final pass: result = 2 * cross + sum d_q^2 B^(2q) (digit 0 stored above)
+        if n == 1:
+            put(1, h0)
+            JMP(f.exit_label)
+            return
+        zero = G()
+        if n <= 8:
+            hd = h0
+        else:
+            hd = G()
+            MOV(rdx, slots[0])
+            MULX(hd, zero, rdx)                 # hi(d_0^2) again (fewer live registers)
+        XOR(zero.as_dword, zero.as_dword)
+        t = cross(1)
+        ADCX(t, t)
+        ADOX(t, hd)
+        put(1, t)
+        for q in range(1, n):
+            h, l = G(), G()
+            MOV(rdx, slots[q])
+            MULX(h, l, rdx)
+            t = cross(2 * q)
+            ADCX(t, t)
+            ADOX(t, l)
+            put(2 * q, t)
+            if q < n - 1:
+                t = cross(2 * q + 1)
+                ADCX(t, t)
+                ADOX(t, h)
+                put(2 * q + 1, t)
+            else:
+                ADCX(h, zero)                   # position 2n-1 holds no cross digit
+                ADOX(h, zero)
+                put(2 * q + 1, h)
+        JMP(f.exit_label)
+
+    def tree(lo, hi):
+        if lo == hi:
+            square(lo)
+            return
+        mid = (lo + hi) // 2
+        right = f.new_label("s_gt%d" % mid)
+        CMP(ln, 2 * mid)
+        JA(right)
+        tree(lo, mid)
+        LABEL(right)
+        tree(mid + 1, hi)
+
+    tree(1, S)
+
+
 def build_x86(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, RORX, SHL, LEA, SUB, ADD, AND,
-                                TEST, JZ, JNZ, JMP, CMP, JAE, JNE, SHR, LABEL,
+                                TEST, JZ, JNZ, JMP, CMP, JA, JAE, JNE, SHR, LABEL,
                                 LocalVariable)
     from ..x86 import function as x86
     from . import x86_sqr
@@ -58,6 +221,12 @@ def build_x86(symbol, p):
         x, ln, z = f.load_args()
         TEST(ln, ln)
         JZ(f.exit_label)
+        generic = f.new_label("generic")
+        if p.small:
+            CMP(ln, 2 * p.small)
+            JA(generic)
+            small_x86(f, p.small, x, ln, z)
+        LABEL(generic)
         np_, odd, T, xd, dig = (GeneralPurposeRegister64() for _ in range(5))
         LEA(np_, [ln + 1])
         SHR(np_, 1)                             # n' = ceil(len/2)
@@ -129,7 +298,7 @@ def build_x86(symbol, p):
             MOV([T], lo)
             LABEL(skip)
 
-        x86_sqr.square(f, T, dig, np_, p, BEDiag(), store_pos0)
+        x86_sqr.square(f, T, dig, np_, _NoSmall(p), BEDiag(), store_pos0)
 
         # reverse the 2*len words of z in place: LE digits -> BE-words
         lo_p, hi_p, a, b = (GeneralPurposeRegister64() for _ in range(4))
