@@ -104,11 +104,12 @@ static void bi_montgomery(const uint32_t *a, const uint32_t *b, const uint32_t *
 
 	if (len == 0 || (len & 1) || k > MONT_MAX_LIMBS)
 		return;
+	lf_mpn_montmul_fn montmul = LF_CALL(mpn_montmul);
 	lf_words_to_limbs(al, a, len);
 	lf_words_to_limbs(nl, n, len);
 	if (b != a)
 		lf_words_to_limbs(bl, b, len);
-	LF_CALL(mpn_montmul)(rl, al, b != a ? bl : al, nl, inv, k);
+	montmul(rl, al, b != a ? bl : al, nl, inv, k);
 	lf_limbs_to_words(product, rl, len);
 }
 

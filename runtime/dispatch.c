@@ -21,7 +21,7 @@
 #include "limbforge.h"
 #include "lf_dispatch.h"
 
-static _Atomic(lf_fnptr) slot[LF_K_COUNT];
+_Atomic(lf_fnptr) lf_dispatch_slot[LF_K_COUNT];
 static _Atomic int chosen[LF_K_COUNT];   /* index of the variant in the slot, -1 unknown */
 static _Atomic unsigned long generation;
 
@@ -38,7 +38,8 @@ size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed, size_t sc
 	return k->count - 1; /* unreachable: every order ends with "ref", which requires nothing */
 }
 
-static lf_fnptr resolve(enum lf_kernel_id id)
+/* out of line (lf_dispatch_get, inline in lf_dispatch.h, calls it for an empty slot) */
+lf_fnptr lf_dispatch_resolve(enum lf_kernel_id id)
 {
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	for (;;) {
@@ -48,29 +49,23 @@ static lf_fnptr resolve(enum lf_kernel_id id)
 		if (lf_dispatch_test_pause)
 			lf_dispatch_test_pause(id);
 		atomic_store_explicit(&chosen[id], (int)i, memory_order_relaxed);
-		if (!atomic_compare_exchange_strong_explicit(&slot[id], &expected, fn,
+		if (!atomic_compare_exchange_strong_explicit(&lf_dispatch_slot[id], &expected, fn,
 		                                             memory_order_acq_rel,
 		                                             memory_order_acquire))
 			fn = expected;  /* another thread resolved (or forced) it first */
 		if (atomic_load_explicit(&generation, memory_order_acquire) == g)
 			return fn;
 		expected = fn;      /* the features changed meanwhile: take it back, retry */
-		atomic_compare_exchange_strong_explicit(&slot[id], &expected, NULL,
+		atomic_compare_exchange_strong_explicit(&lf_dispatch_slot[id], &expected, NULL,
 		                                        memory_order_acq_rel, memory_order_acquire);
 	}
-}
-
-lf_fnptr lf_dispatch_get(enum lf_kernel_id id)
-{
-	lf_fnptr fn = atomic_load_explicit(&slot[id], memory_order_acquire);
-	return fn ? fn : resolve(id);
 }
 
 void lf_dispatch_reset(void)
 {
 	atomic_fetch_add_explicit(&generation, 1, memory_order_acq_rel);
 	for (int i = 0; i < LF_K_COUNT; i++) {
-		atomic_store_explicit(&slot[i], NULL, memory_order_release);
+		atomic_store_explicit(&lf_dispatch_slot[i], NULL, memory_order_release);
 		atomic_store_explicit(&chosen[i], -1, memory_order_relaxed);
 	}
 }
@@ -134,7 +129,7 @@ int lf_impl_force(const char *kernel, const char *variant)
 		return -1;
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	if (!variant) {
-		atomic_store_explicit(&slot[id], NULL, memory_order_release);
+		atomic_store_explicit(&lf_dispatch_slot[id], NULL, memory_order_release);
 		atomic_store_explicit(&chosen[id], -1, memory_order_relaxed);
 		return 0;
 	}
@@ -145,7 +140,7 @@ int lf_impl_force(const char *kernel, const char *variant)
 		if (k->variants[j].features & ~allowed)
 			return -1;
 		atomic_store_explicit(&chosen[id], (int)j, memory_order_relaxed);
-		atomic_store_explicit(&slot[id], k->variants[j].fn, memory_order_release);
+		atomic_store_explicit(&lf_dispatch_slot[id], k->variants[j].fn, memory_order_release);
 		return 0;
 	}
 	return -1;

@@ -154,8 +154,10 @@ int lf_mpn_dispatched_is_ifma(enum lf_kernel_id id)
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	lf_fnptr fn = lf_dispatch_get(id);
 	for (size_t i = 0; i < k->count; i++)
-		if (k->variants[i].fn == fn)
-			return strncmp(k->variants[i].name, "ifma", 4) == 0;
+		if (k->variants[i].fn == fn) {           /* "ifma", "ifma@<cpu>" */
+			const char *v = k->variants[i].name;
+			return v[0] == 'i' && v[1] == 'f' && v[2] == 'm' && v[3] == 'a';
+		}
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #ifndef LF_DISPATCH_H
 #define LF_DISPATCH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,8 +87,17 @@ LF_INTERNAL size_t lf_schedule_current(void);
 
 LF_INTERNAL extern const struct lf_kernel lf_kernel_table[LF_K_COUNT];
 
-/* The function pointer in use for kernel `id` (resolved on first use). */
-LF_INTERNAL lf_fnptr lf_dispatch_get(enum lf_kernel_id id);
+/* The slots (runtime/dispatch.c) and the resolver of an empty one. */
+LF_INTERNAL extern _Atomic(lf_fnptr) lf_dispatch_slot[LF_K_COUNT];
+LF_INTERNAL lf_fnptr lf_dispatch_resolve(enum lf_kernel_id id);
+
+/* The function pointer in use for kernel `id` (resolved on first use): inline, so that an API
+ * call costs one load and one test before the kernel's indirect call. */
+static inline lf_fnptr lf_dispatch_get(enum lf_kernel_id id)
+{
+	lf_fnptr fn = atomic_load_explicit(&lf_dispatch_slot[id], memory_order_acquire);
+	return fn ? fn : lf_dispatch_resolve(id);
+}
 /* Test hook: if set, called by a resolver between reading the features and publishing its
  * choice (tests/stress/mask_race.c holds a resolver there while lf_cpu_mask runs). */
 LF_INTERNAL extern void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
