@@ -38,57 +38,63 @@ static uint64_t *bi_scratch(uint64_t *stack, size_t limbs)
 	return limbs <= BI_STACK_LIMBS ? stack : malloc(limbs * sizeof(uint64_t));
 }
 
-/* The limb paths apart (noinline): their 4 KiB stack buffer and saved registers would
- * otherwise be paid by every short call, which only tail-calls the word kernel (~15 core
- * cycles a call at 1..15 words). */
-static __attribute__((noinline)) int bi_square_limbs(const uint32_t *x, size_t len, uint32_t *z)
+/* From where the limb paths may apply (the smaller of the two thresholds), a call goes to
+ * the out-of-line *_long (its 4 KiB buffer, its saved registers); below it the entry point
+ * only tail-calls the word kernel, with no frame. */
+#define BI_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+static __attribute__((noinline)) void bi_square_long(const uint32_t *x, size_t len, uint32_t *z)
 {
 	uint64_t stack[BI_STACK_LIMBS], *t;
 	size_t n = (len + 1) / 2;
 
-	if (!(t = bi_scratch(stack, 3 * n)))
-		return 0;
+	if (!bi_limb_path(LF_K_mpn_sqr, len, BI_SQR_IFMA_MIN, LF_KARA_SQR_MIN) ||
+	    !(t = bi_scratch(stack, 3 * n))) {
+		LF_CALL(bi_square_to_len)(x, len, z);
+		return;
+	}
 	lf_words_to_limbs(t, x, len);
 	lf_mpn_sqr(t + n, t, n);
 	lf_limbs_to_words(z, t + n, 2 * len);
 	if (t != stack)
 		free(t);
-	return 1;
 }
 
 void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
 {
-	if (bi_limb_path(LF_K_mpn_sqr, len, BI_SQR_IFMA_MIN, LF_KARA_SQR_MIN) &&
-	    bi_square_limbs(x, len, z))
-		return;
-	LF_CALL(bi_square_to_len)(x, len, z);
+	if (len >= BI_MIN(BI_SQR_IFMA_MIN, 2 * LF_KARA_SQR_MIN))
+		bi_square_long(x, len, z);
+	else
+		LF_CALL(bi_square_to_len)(x, len, z);
 }
 
-static __attribute__((noinline)) int bi_multiply_limbs(const uint32_t *x, size_t xlen,
+static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t xlen,
                                                        const uint32_t *y, size_t ylen,
                                                        uint32_t *z)
 {
 	uint64_t stack[BI_STACK_LIMBS], *t;
 	size_t xn = (xlen + 1) / 2, yn = (ylen + 1) / 2;
 
-	if (!(t = bi_scratch(stack, 2 * (xn + yn))))
-		return 0;
+	if (!bi_limb_path(LF_K_mpn_mul, xlen < ylen ? xlen : ylen, BI_MUL_IFMA_MIN, LF_KARA_MIN) ||
+	    !(t = bi_scratch(stack, 2 * (xn + yn)))) {
+		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+		return;
+	}
 	lf_words_to_limbs(t, x, xlen);
 	lf_words_to_limbs(t + xn, y, ylen);
 	lf_mpn_mul(t + xn + yn, t, xn, t + xn, yn);
 	lf_limbs_to_words(z, t + xn + yn, xlen + ylen);
 	if (t != stack)
 		free(t);
-	return 1;
 }
 
 void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                            uint32_t *z)
 {
-	if (bi_limb_path(LF_K_mpn_mul, xlen < ylen ? xlen : ylen, BI_MUL_IFMA_MIN, LF_KARA_MIN) &&
-	    bi_multiply_limbs(x, xlen, y, ylen, z))
-		return;
-	LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+	if ((xlen < ylen ? xlen : ylen) >= BI_MIN(BI_MUL_IFMA_MIN, 2 * LF_KARA_MIN))
+		bi_multiply_long(x, xlen, y, ylen, z);
+	else
+		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
 }
 
 /* HotSpot's limit for the Montgomery stubs: len <= 512 words, i.e. 256 limbs per operand */
