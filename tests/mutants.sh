@@ -54,6 +54,7 @@ mutant bi_limb_path_short_copy runtime/api_bigint.c 's/lf_limbs_to_words\(z, t \
 mutant bi_sqr_limb_path_odd_len runtime/api_bigint.c 's/size_t n = \(len \+ 1\) \/ 2;/size_t n = len \/ 2;/' api
 mutant words_odd_top_dropped runtime/lf_words.h 's/\tif \(w & 1\)\n\t\tbe\[0\] = \(uint32_t\)limbs\[k\];\n//' api
 mutant words_pair_not_rotated runtime/lf_words.h 's/uint64_t pair = lf_words_rot32\(limbs\[k\]\);/uint64_t pair = limbs[k];/' api
+mutant words_vector_lanes_swapped runtime/lf_words.h 's/\(lf_words_v4\)\{ 3, 2, 1, 0 \}/(lf_words_v4){ 1, 0, 3, 2 }/' api
 mutant mul_add_window_off_by_one $B 's/size_t o = out_len - offset - 1;/size_t o = out_len - offset - 2;/' bigint
 mutant mul_add_reads_before_in $B 's/(size_t o = out_len - offset - 1;\n)/$1\tif (len)\n\t\tcarry = 0 * ((volatile const uint32_t *)in)[-1];\n/' bigint
 mutant mul_add_no_carry_out $B 's/(\t\tcarry = product >> 32;\n\t\}\n\treturn) \(uint32_t\)carry;/$1 0;/' kat bigint
