@@ -11,11 +11,12 @@
  *     delta > 0 and g odd:  (1 - delta, g, (g - f)/2)
  *     g odd:                (1 + delta, f, (g + f)/2)
  *     else:                 (1 + delta, f, g/2)
- * From (1, p, a), ceil(m/62) batches of 62 reach g = 0, f = +-gcd(p, a) = +-1 for every
+ * From (1, p, a), ceil(m/60) batches of 60 reach g = 0, f = +-gcd(p, a) = +-1 for every
  * a in [0, p) once m >= floor((49 d + 57) / 17) with p < 2^d, d >= 46 (paper, Theorem 11.2);
- * the generator computes m per field.  A batch runs 62 divsteps on the low words of f and g
- * only, collecting the transition matrix T = [u v; q r] (2^62 [f'; g'] = T [f; g], with
- * |u| + |v| <= 2^62 and |q| + |r| <= 2^62), then applies T to the full f, g (exact division
+ * the generator computes m per field.  A batch runs 60 divsteps on the low words of f and g
+ * only (two halves of 30, lf_sg_divsteps_30), collecting the transition matrix T = [u v; q r]
+ * scaled by 2^62 (2^62 [f'; g'] = T [f; g], with |u| + |v| <= 2^62 and |q| + |r| <= 2^62:
+ * the 60-step matrix times 4), then applies T to the full f, g (exact division
  * by 2^62) and to d, e with d a = f, e a = g (mod p), starting from d = 0, e = 1: d' = (u d +
  * v e + md p) / 2^62 with md = -(u d + v e) p^-1 mod 2^62 chosen so that d, e stay in
  * (-2p, p) (md starts from u, v for the negative inputs).  At the end 1/a = d f mod p,
