@@ -16,40 +16,37 @@ uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t
 }
 
 /* Long products leave the word kernels for lf_mpn_mul / lf_mpn_sqr on little-endian limb
- * copies (the conversion is linear, the product is not): when mpn_mul (mpn_sqr) dispatches to
- * its IFMA build, from BI_MUL_IFMA_MIN (BI_SQR_IFMA_MIN) words of the shorter operand -- where
- * `limbforge-bench --kernel bi_multiply_to_len,lf_bi_multiply_to_len,bi_square_to_len,
- * lf_bi_square_to_len --variant adx --sizes 8,12,...,64` showed the limb path ahead of the adx
- * word kernels on a Sapphire Rapids-class core (2026-11-30: multiply from 16-20 words,
- * square from 32, with the conversions of lf_words.h at a load or store per limb) -- and over
- * any build from where lf_mpn_mul (lf_mpn_sqr) starts Karatsuba.  Copies up to BI_STACK_LIMBS on the stack, larger ones on the heap (the
- * word kernel if that fails). */
-#define BI_MUL_IFMA_MIN 16
-#define BI_SQR_IFMA_MIN 32
+ * copies (the conversion is linear, the product is not) from BI_MUL_LIMB_MIN
+ * (BI_SQR_LIMB_MIN) words of the shorter operand.  On x86-64 that is 16 (32) words whatever
+ * mpn_mul runs: `limbforge-bench --kernel bi_multiply_to_len,lf_bi_multiply_to_len,
+ * bi_square_to_len,lf_bi_square_to_len --variant adx --sizes 8,12,...,100` put the limb path
+ * ahead of the adx word kernels from there on a Sapphire Rapids-class core, with mpn_mul's
+ * IFMA build and without it (LIMBFORGE_CPU=-avx512ifma: multiply 0.87-1.22x GMP against
+ * 0.66-0.92x from 16 words, square 1.22-1.34x against 1.14-1.24x from 32; 2026-11-30).
+ * Elsewhere (not measured) from where lf_mpn_mul (lf_mpn_sqr) starts Karatsuba.  Copies up
+ * to BI_STACK_LIMBS on the stack, larger ones on the heap (the word kernel if that fails). */
+#if defined(__x86_64__) || defined(_M_X64)
+#  define BI_MUL_LIMB_MIN 16
+#  define BI_SQR_LIMB_MIN 32
+#else
+#  define BI_MUL_LIMB_MIN (2 * LF_KARA_MIN)
+#  define BI_SQR_LIMB_MIN (2 * LF_KARA_SQR_MIN)
+#endif
 #define BI_STACK_LIMBS 512
-
-static int bi_limb_path(enum lf_kernel_id id, size_t shorter, size_t ifma_min, size_t kara_min)
-{
-	return shorter >= 2 * kara_min || (shorter >= ifma_min && lf_mpn_dispatched_is_ifma(id));
-}
 
 static uint64_t *bi_scratch(uint64_t *stack, size_t limbs)
 {
 	return limbs <= BI_STACK_LIMBS ? stack : malloc(limbs * sizeof(uint64_t));
 }
 
-/* From where the limb paths may apply (the smaller of the two thresholds), a call goes to
- * the out-of-line *_long (its 4 KiB buffer, its saved registers); below it the entry point
- * only tail-calls the word kernel, with no frame. */
-#define BI_MIN(a, b) ((a) < (b) ? (a) : (b))
-
+/* From the limb-path sizes a call goes to the out-of-line *_long (its 4 KiB buffer, its saved
+ * registers); below them the entry point only tail-calls the word kernel, with no frame. */
 static __attribute__((noinline)) void bi_square_long(const uint32_t *x, size_t len, uint32_t *z)
 {
 	uint64_t stack[BI_STACK_LIMBS], *t;
 	size_t n = (len + 1) / 2;
 
-	if (!bi_limb_path(LF_K_mpn_sqr, len, BI_SQR_IFMA_MIN, LF_KARA_SQR_MIN) ||
-	    !(t = bi_scratch(stack, 3 * n))) {
+	if (!(t = bi_scratch(stack, 3 * n))) {
 		LF_CALL(bi_square_to_len)(x, len, z);
 		return;
 	}
@@ -62,7 +59,7 @@ static __attribute__((noinline)) void bi_square_long(const uint32_t *x, size_t l
 
 void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
 {
-	if (len >= BI_MIN(BI_SQR_IFMA_MIN, 2 * LF_KARA_SQR_MIN))
+	if (len >= BI_SQR_LIMB_MIN)
 		bi_square_long(x, len, z);
 	else
 		LF_CALL(bi_square_to_len)(x, len, z);
@@ -75,8 +72,7 @@ static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t
 	uint64_t stack[BI_STACK_LIMBS], *t;
 	size_t xn = (xlen + 1) / 2, yn = (ylen + 1) / 2;
 
-	if (!bi_limb_path(LF_K_mpn_mul, xlen < ylen ? xlen : ylen, BI_MUL_IFMA_MIN, LF_KARA_MIN) ||
-	    !(t = bi_scratch(stack, 2 * (xn + yn)))) {
+	if (!(t = bi_scratch(stack, 2 * (xn + yn)))) {
 		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
 		return;
 	}
@@ -91,7 +87,7 @@ static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t
 void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                            uint32_t *z)
 {
-	if ((xlen < ylen ? xlen : ylen) >= BI_MIN(BI_MUL_IFMA_MIN, 2 * LF_KARA_MIN))
+	if ((xlen < ylen ? xlen : ylen) >= BI_MUL_LIMB_MIN)
 		bi_multiply_long(x, xlen, y, ylen, z);
 	else
 		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);

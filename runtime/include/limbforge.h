@@ -143,17 +143,17 @@ LF_API uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in,
 /* implSquareToLen: z[0..2*len) = x[0..len)^2 (BE-words).  z need not be initialised and must
  * not overlap x.  len == 0 touches nothing (x and z may then be NULL).  Correct for every len;
  * the kernels are tuned for 1..127 words (BigInteger calls it below
- * KARATSUBA_SQUARE_THRESHOLD = 128); longer squares (from 32 words when mpn_sqr runs its IFMA
- * build, from 96 otherwise) go through lf_mpn_sqr on little-endian limb copies (a heap copy
- * above 341 words; if malloc fails, the word kernel). */
+ * KARATSUBA_SQUARE_THRESHOLD = 128); longer squares (from 32 words on x86-64, from 96
+ * elsewhere) go through lf_mpn_sqr on little-endian limb copies (a heap copy above 341
+ * words; if malloc fails, the word kernel). */
 LF_API void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
 
 /* implMultiplyToLen: z[0..xlen+ylen) = x[0..xlen) * y[0..ylen) (BE-words).  z need not be
  * initialised and must not overlap x or y; x and y may be the same array.  Either length 0:
  * z[0..xlen+ylen) is set to zero (x, y may then be NULL when their length is 0).  From 16
- * words of the shorter operand when mpn_mul runs its IFMA build (80 otherwise) the product
- * goes through lf_mpn_mul on little-endian limb copies (on the heap when they pass 512 limbs
- * with the product; if malloc fails, the word kernel). */
+ * words of the shorter operand on x86-64 (80 elsewhere) the product goes through lf_mpn_mul
+ * on little-endian limb copies (on the heap when they pass 512 limbs with the product; if
+ * malloc fails, the word kernel). */
 LF_API void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                                   uint32_t *z);
 
