@@ -64,8 +64,9 @@ def _small_x86(f, S, ob, ib, ln, cy):
     """len <= S words: a binary search on len picks straight-line code for its nd = len/2
     digits (no loop control, no skip blocks; digit 0 adds no carry-in), then the odd top
     word, if any, with one 64-bit IMUL (k < 2^32)."""
+    from .x86_rows import size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, ADD, ADC,
-                                IMUL, SHR, TEST, CMP, JZ, JA, JMP, rdx)
+                                IMUL, SHR, TEST, JZ, JMP, rdx)
 
     def digits(nd):
         prev = None
@@ -103,19 +104,7 @@ def _small_x86(f, S, ob, ib, ln, cy):
             MOV(cy, prev)
             JMP(f.exit_label)
 
-    def tree(lo, hi):
-        if lo == hi:
-            digits(lo)
-            return
-        mid = (lo + hi) // 2
-        right = f.new_label("s_gt%d" % mid)
-        CMP(ln, 2 * mid + 1)
-        JA(right)
-        tree(lo, mid)
-        f.bind(right)
-        tree(mid + 1, hi)
-
-    tree(0, S // 2)
+    size_tree(f, ln, 0, S // 2, digits, lambda d: 2 * d + 1)
 
 
 def build_x86(chains):

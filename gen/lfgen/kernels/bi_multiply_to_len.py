@@ -104,6 +104,7 @@ def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0):
     c_i .. c_(i+ny)), and each digit is rotated and stored once, when it is final. Row i:
     MULX of b_j by a_i, ADOX adds the low half into c_(i+j), ADCX the high half into
     c_(i+j+1); the new top digit is the last high half plus both carries."""
+    from .x86_rows import size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHR, ADD, ADC,
                                 ADCX, ADOX, XOR, CMP, JA, JE, JMP, rdx)
     b0, h0, lo = G(), G(), G()
@@ -165,20 +166,9 @@ def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0):
             MOV([zd - 8 * (nx + k)], r)
         JMP(f.exit_label)
 
-    def tree(n, lo_, hi_, leaf):
-        # binary search on the word count n over digit counts lo_..hi_
-        if lo_ == hi_:
-            leaf(lo_)
-            return
-        mid = (lo_ + hi_) // 2
-        right = f.new_label("s_gt%d" % mid)
-        CMP(n, 2 * mid)
-        JA(right)
-        tree(n, lo_, mid, leaf)
-        f.bind(right)
-        tree(n, mid + 1, hi_, leaf)
-
-    tree(xlen, 1, S, lambda nx: tree(ylen, nx, S, lambda ny: pair(nx, ny)))
+    words = lambda d: 2 * d                    # noqa: E731
+    size_tree(f, xlen, 1, S, lambda nx: size_tree(f, ylen, nx, S, lambda ny: pair(nx, ny), words),
+              words)
 
 
 def build_x86(symbol, p):

@@ -72,9 +72,9 @@ def small_x86(f, S, x, ln, z):
     stored). Above 4 digits the cross digits that no later row touches (positions 2i+1,
     2i+2 after row i) wait unrotated at their final places, where the final pass (double,
     add the squares: ADCX t,t / ADOX) reads them back."""
+    from .x86_rows import size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHL, LEA, ADD,
-                                ADC, ADCX, ADOX, XOR, AND, TEST, CMP, JA, JZ, JNZ, JMP, LABEL,
-                                rdx)
+                                ADC, ADCX, ADOX, XOR, AND, TEST, JZ, JNZ, JMP, LABEL, rdx)
     odd, xd, zd = G(), G(), G()
     MOV(odd, ln)
     AND(odd, 1)
@@ -195,19 +195,7 @@ def small_x86(f, S, x, ln, z):
                 put(2 * q + 1, h)
         JMP(f.exit_label)
 
-    def tree(lo, hi):
-        if lo == hi:
-            square(lo)
-            return
-        mid = (lo + hi) // 2
-        right = f.new_label("s_gt%d" % mid)
-        CMP(ln, 2 * mid)
-        JA(right)
-        tree(lo, mid)
-        LABEL(right)
-        tree(mid + 1, hi)
-
-    tree(1, S)
+    size_tree(f, ln, 1, S, square, lambda d: 2 * d)
 
 
 def build_x86(symbol, p):

@@ -22,7 +22,7 @@ the additions of digit k (sched.interleave_steps, dependency-checked).
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, MULX, ADCX, ADOX, ADD, ADC, MOV, RORX,
-                            LEA, XOR, TEST, JZ, JNZ, DEC, SHR, LABEL, rdx)
+                            LEA, XOR, TEST, JZ, JNZ, DEC, SHR, LABEL, CMP, JA, rdx)
 
 from .. import sched
 
@@ -57,6 +57,22 @@ class Digits:
 
     def advance(self, k):
         LEA(self.base, [self.base + self.stride * k])
+
+
+def size_tree(f, n, lo, hi, leaf, limit):
+    """Straight-line code per size: a binary search on the length in register `n` over the
+    digit counts lo..hi calls leaf(d) where the count is d; limit(d) is the largest length
+    that still takes d digits or fewer (the BigInteger kernels' short paths)."""
+    if lo == hi:
+        leaf(lo)
+        return
+    mid = (lo + hi) // 2
+    right = f.new_label("s_gt%d" % mid)
+    CMP(n, limit(mid))
+    JA(right)
+    size_tree(f, n, lo, mid, leaf, limit)
+    f.bind(right)
+    size_tree(f, n, mid + 1, hi, leaf, limit)
 
 
 def deps_for(*pointers):
