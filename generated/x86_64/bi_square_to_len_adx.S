@@ -76,14 +76,14 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	leaq	(%r10,%rax,4), %r10
 	leaq	-8(%rdx,%rsi,8), %r11
 	leaq	(%r11,%rax,8), %r11
-	testq	%rax, %rax
-	jz	.Llf_bi_square_to_len_adx_s_d0_even
+	testq	$1, %rsi
+	jz	.Llf_bi_square_to_len_adx_d0_even
 	movl	(%r10), %r9d
 	shlq	$32, %r9
-	jmp	.Llf_bi_square_to_len_adx_s_d0_done
-.Llf_bi_square_to_len_adx_s_d0_even:
+	jmp	.Llf_bi_square_to_len_adx_d0_done
+.Llf_bi_square_to_len_adx_d0_even:
 	rorxq	$32, (%r10), %r9
-.Llf_bi_square_to_len_adx_s_d0_done:
+.Llf_bi_square_to_len_adx_d0_done:
 #if defined(LF_WIN64)
 	movq	%r9, (%rsp)
 #else
@@ -2451,13 +2451,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%rdx, 16(%rsp)
 #endif
 	testq	$1, %rsi
-	jz	.Llf_bi_square_to_len_adx_d0_even
+	jz	.Llf_bi_square_to_len_adx_d0_even_2
 	movl	(%r9), %r8d
 	shlq	$32, %r8
-	jmp	.Llf_bi_square_to_len_adx_d0_done
-.Llf_bi_square_to_len_adx_d0_even:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_2
+.Llf_bi_square_to_len_adx_d0_even_2:
 	rorxq	$32, (%r9), %r8
-.Llf_bi_square_to_len_adx_d0_done:
+.Llf_bi_square_to_len_adx_d0_done_2:
 	movq	%r8, (%r11)
 	movq	$1, %rcx
 	leaq	-8(%r9), %r9
@@ -3446,13 +3446,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	(%rsp), %r11
 #endif
 	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_2
+	jz	.Llf_bi_square_to_len_adx_d0_even_3
 	movl	(%rax), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_2
-.Llf_bi_square_to_len_adx_d0_even_2:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_3
+.Llf_bi_square_to_len_adx_d0_even_3:
 	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_2:
+.Llf_bi_square_to_len_adx_d0_done_3:
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %rax
 #if defined(LF_WIN64)
@@ -3482,13 +3482,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	(%rsp), %r11
 #endif
 	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_3
+	jz	.Llf_bi_square_to_len_adx_d0_even_4
 	movl	(%rax), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_3
-.Llf_bi_square_to_len_adx_d0_even_3:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_4
+.Llf_bi_square_to_len_adx_d0_even_4:
 	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_3:
+.Llf_bi_square_to_len_adx_d0_done_4:
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 #if defined(LF_WIN64)
@@ -3515,13 +3515,13 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	(%rsp), %r11
 #endif
 	testq	$1, %r11
-	jz	.Llf_bi_square_to_len_adx_d0_even_4
+	jz	.Llf_bi_square_to_len_adx_d0_even_5
 	movl	(%rax), %edx
 	shlq	$32, %rdx
-	jmp	.Llf_bi_square_to_len_adx_d0_done_4
-.Llf_bi_square_to_len_adx_d0_even_4:
+	jmp	.Llf_bi_square_to_len_adx_d0_done_5
+.Llf_bi_square_to_len_adx_d0_even_5:
 	rorxq	$32, (%rax), %rdx
-.Llf_bi_square_to_len_adx_d0_done_4:
+.Llf_bi_square_to_len_adx_d0_done_5:
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 #if defined(LF_WIN64)

@@ -60,6 +60,21 @@ class _NoSmall:
         return getattr(self._p, name)
 
 
+def load_d0_x86(f, reg, xd, ln):
+    """Digit 0 of x: odd len, x[len-1] << 32 by a 32-bit load (the word past the array is
+    never read); even, the rotated pair."""
+    from peachpy.x86_64 import MOV, SHL, RORX, TEST, JZ, JMP, LABEL
+    even, done = f.new_label("d0_even"), f.new_label("d0_done")
+    TEST(ln, 1)
+    JZ(even)
+    MOV(reg.as_dword, [xd])
+    SHL(reg, 32)
+    JMP(done)
+    LABEL(even)
+    RORX(reg, [xd], 32)
+    LABEL(done)
+
+
 def small_x86(f, S, x, ln, z):
     """n' <= S digits: straight-line code per n', picked by a binary search on len, with no
     conversion pass and no reversal: the digits are rotated once into stack slots, the cross
@@ -73,8 +88,8 @@ def small_x86(f, S, x, ln, z):
     2i+2 after row i) wait unrotated at their final places, where the final pass (double,
     add the squares: ADCX t,t / ADOX) reads them back."""
     from .x86_rows import size_tree
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHL, LEA, ADD,
-                                ADC, ADCX, ADOX, XOR, AND, TEST, JZ, JNZ, JMP, LABEL, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, LEA, ADD,
+                                ADC, ADCX, ADOX, XOR, AND, TEST, JNZ, JMP, LABEL, rdx)
     odd, xd, zd = G(), G(), G()
     MOV(odd, ln)
     AND(odd, 1)
@@ -84,15 +99,7 @@ def small_x86(f, S, x, ln, z):
     LEA(zd, [zd + odd * 8])                     # &result digit 0
     slots = f.red_zone_slots(S)
     d0 = G()
-    even, d0_done = f.new_label("s_d0_even"), f.new_label("s_d0_done")
-    TEST(odd, odd)
-    JZ(even)
-    MOV(d0.as_dword, [xd])
-    SHL(d0, 32)
-    JMP(d0_done)
-    LABEL(even)
-    RORX(d0, [xd], 32)
-    LABEL(d0_done)
+    load_d0_x86(f, d0, xd, ln)
 
     def put(k, r):
         RORX(r, r, 32)
@@ -234,20 +241,9 @@ def build_x86(symbol, p):
         MOV(s_xd, xd)
         MOV(s_z, z)
 
-        def load_d0(reg, xd, ln):
-            even, done = f.new_label("d0_even"), f.new_label("d0_done")
-            TEST(ln, 1)
-            JZ(even)
-            MOV(reg.as_dword, [xd])
-            SHL(reg, 32)
-            JMP(done)
-            LABEL(even)
-            RORX(reg, [xd], 32)
-            LABEL(done)
-
         # convert x into little-endian digits at T[n'..2n'-1]
         t, q, pq = (GeneralPurposeRegister64() for _ in range(3))
-        load_d0(t, xd, ln)
+        load_d0_x86(f, t, xd, ln)
         MOV([dig], t)
         conv, conv_done = f.new_label("conv"), f.new_label("conv_done")
         MOV(q, 1)
@@ -272,7 +268,7 @@ def build_x86(symbol, p):
                 xd, ln = GeneralPurposeRegister64(), GeneralPurposeRegister64()
                 MOV(xd, s_xd)
                 MOV(ln, s_ln)
-                load_d0(reg, xd, ln)
+                load_d0_x86(f, reg, xd, ln)
                 LEA(self.p, [xd - 8])
 
             def next(self, reg):
