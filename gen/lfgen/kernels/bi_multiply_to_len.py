@@ -177,7 +177,7 @@ def build_x86(symbol, p):
                                 dword, rdx)
     from ..x86 import function as x86
     from . import x86_rows
-    from .x86_rows import Digits
+    from .x86_rows import Digits, load_digit0
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     with f:
         x, xlen, y, ylen, z = f.load_args()
@@ -224,16 +224,7 @@ def build_x86(symbol, p):
         LEA(zd, [z + t * 4 - 8])                    # &c_0
 
         def digit0(reg, ptr, odd):
-            # odd: the lone word << 32 (a 32-bit load); even: the rotated pair
-            even, done = f.new_label("d0_even"), f.new_label("d0_done")
-            TEST(odd, odd)
-            JZ(even)
-            MOV(reg.as_dword, [ptr])
-            SHL(reg, 32)
-            JMP(done)
-            f.bind(even)
-            RORX(reg, [ptr], 32)
-            f.bind(done)
+            load_digit0(f, reg, ptr, odd)
 
         generic = f.new_label("generic")
         if p.small:

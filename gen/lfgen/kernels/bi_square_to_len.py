@@ -60,21 +60,6 @@ class _NoSmall:
         return getattr(self._p, name)
 
 
-def load_d0_x86(f, reg, xd, ln):
-    """Digit 0 of x: odd len, x[len-1] << 32 by a 32-bit load (the word past the array is
-    never read); even, the rotated pair."""
-    from peachpy.x86_64 import MOV, SHL, RORX, TEST, JZ, JMP, LABEL
-    even, done = f.new_label("d0_even"), f.new_label("d0_done")
-    TEST(ln, 1)
-    JZ(even)
-    MOV(reg.as_dword, [xd])
-    SHL(reg, 32)
-    JMP(done)
-    LABEL(even)
-    RORX(reg, [xd], 32)
-    LABEL(done)
-
-
 def small_x86(f, S, x, ln, z):
     """n' <= S digits: straight-line code per n', picked by a binary search on len, with no
     conversion pass and no reversal: the digits are rotated once into stack slots, the cross
@@ -87,7 +72,7 @@ def small_x86(f, S, x, ln, z):
     stored). Above 4 digits the cross digits that no later row touches (positions 2i+1,
     2i+2 after row i) wait unrotated at their final places, where the final pass (double,
     add the squares: ADCX t,t / ADOX) reads them back."""
-    from .x86_rows import size_tree
+    from .x86_rows import load_digit0, size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, LEA, ADD,
                                 ADC, ADCX, ADOX, XOR, AND, TEST, JNZ, JMP, LABEL, rdx)
     odd, xd, zd = G(), G(), G()
@@ -99,7 +84,7 @@ def small_x86(f, S, x, ln, z):
     LEA(zd, [zd + odd * 8])                     # &result digit 0
     slots = f.red_zone_slots(S)
     d0 = G()
-    load_d0_x86(f, d0, xd, ln)
+    load_digit0(f, d0, xd, ln, 1)
 
     def put(k, r):
         RORX(r, r, 32)
@@ -211,6 +196,7 @@ def build_x86(symbol, p):
                                 LocalVariable)
     from ..x86 import function as x86
     from . import x86_sqr
+    from .x86_rows import load_digit0
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     with f:
         x, ln, z = f.load_args()
@@ -243,7 +229,7 @@ def build_x86(symbol, p):
 
         # convert x into little-endian digits at T[n'..2n'-1]
         t, q, pq = (GeneralPurposeRegister64() for _ in range(3))
-        load_d0_x86(f, t, xd, ln)
+        load_digit0(f, t, xd, ln, 1)
         MOV([dig], t)
         conv, conv_done = f.new_label("conv"), f.new_label("conv_done")
         MOV(q, 1)
@@ -268,7 +254,7 @@ def build_x86(symbol, p):
                 xd, ln = GeneralPurposeRegister64(), GeneralPurposeRegister64()
                 MOV(xd, s_xd)
                 MOV(ln, s_ln)
-                load_d0_x86(f, reg, xd, ln)
+                load_digit0(f, reg, xd, ln, 1)
                 LEA(self.p, [xd - 8])
 
             def next(self, reg):

@@ -59,6 +59,22 @@ class Digits:
         LEA(self.base, [self.base + self.stride * k])
 
 
+def load_digit0(f, reg, ptr, flag, bit=None):
+    """Digit 0 of a BE-word operand into reg: an odd length takes its lone low word << 32 by a
+    32-bit load (the word past the array is never read), an even one the rotated pair.  The
+    length is odd when TEST(flag, bit) -- or TEST(flag, flag) for a 0/1 flag -- is nonzero."""
+    from peachpy.x86_64 import SHL, JMP
+    even, done = f.new_label("d0_even"), f.new_label("d0_done")
+    TEST(flag, flag if bit is None else bit)
+    JZ(even)
+    MOV(reg.as_dword, [ptr])
+    SHL(reg, 32)
+    JMP(done)
+    f.bind(even)
+    RORX(reg, [ptr], 32)
+    f.bind(done)
+
+
 def size_tree(f, n, lo, hi, leaf, limit):
     """Straight-line code per size: a binary search on the length in register `n` over the
     digit counts lo..hi calls leaf(d) where the count is d; limit(d) is the largest length
