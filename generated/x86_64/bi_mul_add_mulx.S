@@ -66,8 +66,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	imulq	%rdx, %rax
 	addq	%r10, %rax
 	movl	%eax, 4(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_gt0:
 	rorxq	$32, (%rax), %r10
@@ -85,8 +85,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r9, %rax
 	addq	%r10, %rax
 	movl	%eax, -4(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even1:
 	jmp	.Llf_bi_mul_add_mulx_exit
@@ -117,8 +117,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r10, %rax
 	addq	%rcx, %rax
 	movl	%eax, -12(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even2:
 	movq	%rcx, %r10
@@ -157,8 +157,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r9, %rax
 	addq	%r10, %rax
 	movl	%eax, -20(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even3:
 	jmp	.Llf_bi_mul_add_mulx_exit
@@ -209,8 +209,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r10, %rax
 	addq	%rcx, %rax
 	movl	%eax, -28(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even4:
 	movq	%rcx, %r10
@@ -267,8 +267,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r9, %rax
 	addq	%r10, %rax
 	movl	%eax, -36(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even5:
 	jmp	.Llf_bi_mul_add_mulx_exit
@@ -335,8 +335,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r10, %rax
 	addq	%rcx, %rax
 	movl	%eax, -44(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even6:
 	movq	%rcx, %r10
@@ -411,8 +411,8 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 	addq	%r9, %rax
 	addq	%r10, %rax
 	movl	%eax, -52(%r11)
-	shrq	$32, %rax
 	movq	%rax, %r10
+	shrq	$32, %r10
 	jmp	.Llf_bi_mul_add_mulx_exit
 .Llf_bi_mul_add_mulx_s_even7:
 	jmp	.Llf_bi_mul_add_mulx_exit

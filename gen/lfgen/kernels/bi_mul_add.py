@@ -60,13 +60,29 @@ MULX_PARAMS = dict(X86_PARAMS, small=Param(
     kind="size", sizes=(1, 2, 3, 4, 6, 8, 10, 12, 15, 16)))
 
 
+def _top_word_x86(o, i, carry, cy):
+    """The odd top word at o = [out qword] + 4, i = [in qword] + 4: cy = (in*k + out + carry)
+    >> 32 with the low half stored back (k in rdx, < 2^32: the sum stays below 2^64)."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, IMUL, ADD, SHR, rdx
+    w, t = G(), G()
+    MOV(w.as_dword, o)
+    MOV(t.as_dword, i)
+    IMUL(t, rdx)
+    ADD(t, w)
+    if carry is not None:
+        ADD(t, carry)
+    MOV(o, t.as_dword)
+    MOV(cy, t)
+    SHR(cy, 32)
+
+
 def _small_x86(f, S, ob, ib, ln, cy):
     """len <= S words: a binary search on len picks straight-line code for its nd = len/2
     digits (no loop control, no skip blocks; digit 0 adds no carry-in), then the odd top
     word, if any, with one 64-bit IMUL (k < 2^32)."""
     from .x86_rows import size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, ADD, ADC,
-                                IMUL, SHR, TEST, JZ, JMP, rdx)
+                                TEST, JZ, JMP)
 
     def digits(nd):
         prev = None
@@ -87,17 +103,7 @@ def _small_x86(f, S, ob, ib, ln, cy):
         if nd:                                  # nd == 0: len == 1
             TEST(ln, 1)
             JZ(even)
-        # the top word: in[0] * k + out[top-len+1] + carry < 2^64
-        w, t = G(), G()
-        MOV(w.as_dword, [ob - 8 * nd + 4])
-        MOV(t.as_dword, [ib - 8 * nd + 4])
-        IMUL(t, rdx)
-        ADD(t, w)
-        if prev is not None:
-            ADD(t, prev)
-        MOV([ob - 8 * nd + 4], t.as_dword)
-        SHR(t, 32)
-        MOV(cy, t)
+        _top_word_x86([ob - 8 * nd + 4], [ib - 8 * nd + 4], prev, cy)
         JMP(f.exit_label)
         if nd:
             f.bind(even)
@@ -113,7 +119,7 @@ def build_x86(chains):
         # shorter than ADCX/ADOX's setup); jump there before the frame
         short = getattr(p, "short_to_mulx", 0)
         from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, TEST, JZ, SUB, LEA,
-                                    SHR, IMUL, ADD, CMP, JA, Label, LABEL, rdx)
+                                    SHR, CMP, JA, Label, LABEL, rdx)
         from ..x86 import function as x86
         from .x86_rows import Digits, row
         f = x86.Function(symbol, SPEC.args, SPEC.result)
@@ -147,16 +153,8 @@ def build_x86(chains):
             LABEL(skip)
             TEST(ln, 1)
             JZ(f.exit_label)
-            # top word: t = in[0]*k + out[top-len+1] + cy; the word is at digit base + 4
-            w, t = GeneralPurposeRegister64(), GeneralPurposeRegister64()
-            MOV(w.as_dword, [ob + 4])
-            MOV(t.as_dword, [ib + 4])
-            IMUL(t, rdx)
-            ADD(t, w)
-            ADD(t, cy)
-            MOV([ob + 4], t.as_dword)
-            MOV(cy, t)
-            SHR(cy, 32)
+            # top word: in[0]*k + out[top-len+1] + cy; the word is at digit base + 4
+            _top_word_x86([ob + 4], [ib + 4], cy, cy)
             f.ret(cy.as_dword)
         return f.finalize()
     return build
