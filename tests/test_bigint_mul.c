@@ -5,7 +5,8 @@
  * Faults this is designed to catch:
  *   - BE word order: rows walking from the wrong end, the first row's carry not landing in
  *     z[xlen-1], row i's carry not in z[i] (every pair xlen, ylen in 1..40 in both orders;
- *     (1,127), (127,1), (79,300), (300,79), (513,2));
+ *     (1,127), (127,1), (79,300), (300,79), (513,2)); y just inside and just past the
+ *     adx variant's stack buffer (895..898 words, 1201);
  *   - the word-pair rotation of 64-bit-digit variants going wrong on odd lengths and odd
  *     positions (all pairs; every 4-byte offset mod 64, so 8-byte loads straddle);
  *   - a lost carry: all-ones operands, all ones but one word 0, 1, 2^31 or 2^32-2 at every
@@ -113,9 +114,13 @@ END_TEST
 START_TEST(test_mtl_lengths)
 {
 	const struct tvar *t = var(_i);
+	/* 895..898 and 1201 words: y of 448 digits or fewer goes through the adx variant's
+	 * stack buffer (rotated once), a longer one is rotated in every row */
 	static const size_t big[][2] = { { 1, 127 }, { 127, 1 }, { 79, 300 }, { 300, 79 },
-		                         { 513, 2 }, { 2, 513 }, { 128, 128 }, { 255, 256 } };
-	uint32_t *x = xmalloc(513 * 4), *y = xmalloc(513 * 4);
+		                         { 513, 2 }, { 2, 513 }, { 128, 128 }, { 255, 256 },
+		                         { 3, 895 }, { 895, 3 }, { 2, 896 }, { 5, 897 },
+		                         { 897, 5 }, { 4, 898 }, { 40, 898 }, { 7, 1201 } };
+	uint32_t *x = xmalloc(1201 * 4), *y = xmalloc(1201 * 4);
 	rng_t rng;
 	rng_init(&rng, t->label, 72);
 	for (size_t xl = 1; xl <= 40; xl++) {
@@ -149,8 +154,8 @@ START_TEST(test_mtl_guards)
 		                           { 1, 3 }, { 3, 3 }, { 5, 2 }, { 7, 7 }, { 8, 1 },
 		                           { 8, 8 }, { 9, 4 }, { 4, 9 }, { 15, 15 }, { 16, 3 },
 		                           { 17, 17 }, { 31, 5 }, { 33, 32 }, { 64, 64 }, { 1, 127 },
-		                           { 127, 1 }, { 79, 300 } };
-	uint32_t *x = xmalloc(300 * 4), *y = xmalloc(300 * 4);
+		                           { 127, 1 }, { 79, 300 }, { 3, 896 }, { 3, 897 } };
+	uint32_t *x = xmalloc(897 * 4), *y = xmalloc(897 * 4);
 	rng_t rng;
 	rng_init(&rng, t->label, 73);
 	for (size_t pi = 0; pi < NLEN(pairs); pi++) {

@@ -23,8 +23,8 @@
  * Algorithm (adx, x86_64):
  *    BE-words as 64-bit digits (RORX 32 on 64-bit loads, odd lengths as x * 2^32 with a
  *    32-bit load for digit 0); the longer operand is the row: a mul_1 row, then one
- *    addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows), digit 0 of each
- *    row outside it as the carry-in; zfinal=1: z's digits stay unrotated through the
+ *    addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows); ybuf: y's
+ *    digits rotated once into a stack buffer (PSHUFD); zfinal=1: z's digits stay unrotated through the
  *    rows and one pass rotates them at the end; up to `small` digits per operand,
  *    straight-line code per (nx, ny) with z's digits in registers.
  *
@@ -33,15 +33,16 @@
  *   ahead = 1
  *   small = 6
  *   unroll = 8
+ *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx is an entry
- * that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 1 from the stack) into the SysV
- * registers and calls this body, lf_bi_multiply_to_len_adx_sysv; Windows has no red zone, so
- * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
- * #if defined(LF_WIN64) lines).
- * 1567 instructions.
+ * that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1 from the
+ * stack) into the SysV registers and calls this body, lf_bi_multiply_to_len_adx_sysv; Windows
+ * has no red zone, so the body's Win64 form keeps what the SysV form parks below rsp in a
+ * frame of its own (the #if defined(LF_WIN64) lines).
+ * 1800 instructions.
  */
 #include "lf_asm.h"
 
@@ -59,9 +60,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$96, %rsp
-	.cfi_adjust_cfa_offset 96
-	LF_SEH_STACKALLOC(96)
+	subq	$3680, %rsp
+	.cfi_adjust_cfa_offset 3680
+	LF_SEH_STACKALLOC(3680)
+#else
+	subq	$3584, %rsp
+	.cfi_adjust_cfa_offset 3584
+	LF_SEH_STACKALLOC(3584)
 #endif
 	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
@@ -69,12 +74,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	testq	%rcx, %rcx
 	jnz	.Llf_bi_multiply_to_len_adx_main
 .Llf_bi_multiply_to_len_adx_zero:
-	leaq	(%rsi,%rcx,1), %rdx
-	testq	%rdx, %rdx
+	leaq	(%rsi,%rcx,1), %r11
+	testq	%r11, %r11
 	jz	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_zero_loop:
-	movl	$0, -4(%r8,%rdx,4)
-	decq	%rdx
+	movl	$0, -4(%r8,%r11,4)
+	decq	%r11
 	jnz	.Llf_bi_multiply_to_len_adx_zero_loop
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_main:
@@ -2370,50 +2375,86 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdx, -88(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_generic:
-	leaq	-8(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 48(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	leaq	-1(%rcx), %rax
 	shrq	$1, %rax
 #if defined(LF_WIN64)
-	movq	%rax, 56(%rsp)
+	movq	%rax, 48(%rsp)
 #else
 	movq	%rax, -24(%rsp)
 #endif
+	testq	%r11, %r11
+	jz	.Llf_bi_multiply_to_len_adx_d0_even_3
+	movl	(%rbx), %r11d
+	shlq	$32, %r11
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done_3
+.Llf_bi_multiply_to_len_adx_d0_even_3:
+	rorxq	$32, (%rbx), %r11
+.Llf_bi_multiply_to_len_adx_d0_done_3:
+#if defined(LF_WIN64)
+	movq	%r11, 56(%rsp)
+#else
+	movq	%r11, -8(%rsp)
+#endif
+	cmpq	$447, %rax
+	ja	.Llf_bi_multiply_to_len_adx_y_in_place
+#if defined(LF_WIN64)
+	leaq	96(%rsp), %rbx
+#else
+	leaq	(%rsp), %rbx
+#endif
+	leaq	-8(%rbx,%rax,8), %rbp
+#if defined(LF_WIN64)
+	movq	%rbp, 64(%rsp)
+#else
+	movq	%rbp, -16(%rsp)
+#endif
+	movq	%rax, %rbp
+	shrq	$1, %rbp
+	jz	.Llf_bi_multiply_to_len_adx_ybuf_one
+.Llf_bi_multiply_to_len_adx_ybuf_pairs:
+	movdqu	(%rdx), %xmm8
+	pshufd	$177, %xmm8, %xmm8
+	movdqu	%xmm8, (%rbx)
+	leaq	16(%rdx), %rdx
+	leaq	16(%rbx), %rbx
+	decq	%rbp
+	jnz	.Llf_bi_multiply_to_len_adx_ybuf_pairs
+.Llf_bi_multiply_to_len_adx_ybuf_one:
+	testq	$1, %rax
+	jz	.Llf_bi_multiply_to_len_adx_ybuf_done
+	rorxq	$32, (%rdx), %rax
+	movq	%rax, (%rbx)
+	leaq	8(%rdx), %rdx
+	leaq	8(%rbx), %rbx
+.Llf_bi_multiply_to_len_adx_ybuf_done:
+	movq	%r11, (%rbx)
+	jmp	.Llf_bi_multiply_to_len_adx_y_done
+.Llf_bi_multiply_to_len_adx_y_in_place:
+	leaq	-8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 64(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+.Llf_bi_multiply_to_len_adx_y_done:
 	leaq	-1(%rsi), %rax
 	shrq	$1, %rax
 	shlq	$3, %rax
-	movq	%rdi, %rdx
-	subq	%rax, %rdx
+	movq	%rdi, %r11
+	subq	%rax, %r11
 #if defined(LF_WIN64)
-	movq	%rdx, 64(%rsp)
+	movq	%r11, 72(%rsp)
 #else
-	movq	%rdx, -32(%rsp)
+	movq	%r11, -32(%rsp)
 #endif
-	leaq	(%rsi,%rcx,1), %rdx
-	addq	%r9, %rdx
-	shrq	$1, %rdx
-	decq	%rdx
+	leaq	(%rsi,%rcx,1), %r11
+	addq	%r9, %r11
+	shrq	$1, %r11
+	decq	%r11
 #if defined(LF_WIN64)
-	movq	%rdx, 72(%rsp)
+	movq	%r11, 80(%rsp)
 #else
-	movq	%rdx, -48(%rsp)
-#endif
-	testq	%r11, %r11
-	jz	.Llf_bi_multiply_to_len_adx_d0_even_3
-	movl	(%rbx), %eax
-	shlq	$32, %rax
-	jmp	.Llf_bi_multiply_to_len_adx_d0_done_3
-.Llf_bi_multiply_to_len_adx_d0_even_3:
-	rorxq	$32, (%rbx), %rax
-.Llf_bi_multiply_to_len_adx_d0_done_3:
-#if defined(LF_WIN64)
-	movq	%rax, 80(%rsp)
-#else
-	movq	%rax, -8(%rsp)
+	movq	%r11, -48(%rsp)
 #endif
 	testq	%r10, %r10
 	jz	.Llf_bi_multiply_to_len_adx_d0_even_4
@@ -2424,7 +2465,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	rorxq	$32, (%rdi), %rdx
 .Llf_bi_multiply_to_len_adx_d0_done_4:
 #if defined(LF_WIN64)
-	mulxq	80(%rsp), %rax, %r10
+	mulxq	56(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
@@ -2440,121 +2481,112 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_c0_done:
 #if defined(LF_WIN64)
 	movq	%rdi, 88(%rsp)
+	movq	48(%rsp), %rax
 #else
 	movq	%rdi, -40(%rsp)
+	movq	-24(%rsp), %rax
 #endif
-	leaq	-8(%r8), %r11
+	cmpq	$447, %rax
+	ja	.Llf_bi_multiply_to_len_adx_rows_y_rotating
+	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
-	movq	56(%rsp), %r9
+	movq	64(%rsp), %rax
+	movq	48(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %r9
+	movq	-24(%rsp), %r11
 #endif
-	testq	$1, %r9
+	testq	$1, %r11
 	jz	.Llf_bi_multiply_to_len_adx_skip1
 	xorl	%r8d, %r8d
-	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	movq	%rsi, (%r11)
+	movq	%rsi, (%r9)
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
 	leaq	-8(%rax), %rax
-	leaq	-8(%r11), %r11
+	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip1:
-	testq	$2, %r9
+	testq	$2, %r11
 	jz	.Llf_bi_multiply_to_len_adx_skip2
 	xorl	%r8d, %r8d
-	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, (%r11)
-	adcxq	%rcx, %rdi
-	movq	%rdi, -8(%r11)
-	adcxq	%r8, %r10
+	mulxq	-8(%rax), %r10, %rdi
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-16(%rax), %rax
-	leaq	-16(%r11), %r11
+	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip2:
-	testq	$4, %r9
+	testq	$4, %r11
 	jz	.Llf_bi_multiply_to_len_adx_skip4
 	xorl	%r8d, %r8d
-	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, (%r11)
-	rorxq	$32, -16(%rax), %rsi
+	mulxq	-8(%rax), %rdi, %r10
+	movq	%rsi, (%r9)
 	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rdi, -8(%r11)
-	rorxq	$32, -24(%rax), %rdi
+	mulxq	-16(%rax), %rsi, %rcx
+	movq	%rdi, -8(%r9)
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, -16(%r11)
-	adcxq	%rcx, %rdi
-	movq	%rdi, -24(%r11)
-	adcxq	%r8, %r10
+	mulxq	-24(%rax), %r10, %rdi
+	movq	%rsi, -16(%r9)
+	adcxq	%rcx, %r10
+	movq	%r10, -24(%r9)
+	adcxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-32(%rax), %rax
-	leaq	-32(%r11), %r11
+	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip4:
-	shrq	$3, %r9
+	shrq	$3, %r11
 	jz	.Llf_bi_multiply_to_len_adx_done
 .Llf_bi_multiply_to_len_adx_top:
 /* LLVM-MCA-BEGIN mul_row words=16 */
 	xorl	%r8d, %r8d
-	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, (%r11)
-	rorxq	$32, -16(%rax), %rsi
+	mulxq	-8(%rax), %rdi, %r10
+	movq	%rsi, (%r9)
 	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rdi, -8(%r11)
-	rorxq	$32, -24(%rax), %rdi
+	mulxq	-16(%rax), %rsi, %rcx
+	movq	%rdi, -8(%r9)
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, -16(%r11)
-	rorxq	$32, -32(%rax), %rsi
+	mulxq	-24(%rax), %rdi, %r10
+	movq	%rsi, -16(%r9)
 	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rdi, -24(%r11)
-	rorxq	$32, -40(%rax), %rdi
+	mulxq	-32(%rax), %rsi, %rcx
+	movq	%rdi, -24(%r9)
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, -32(%r11)
-	rorxq	$32, -48(%rax), %rsi
+	mulxq	-40(%rax), %rdi, %r10
+	movq	%rsi, -32(%r9)
 	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rdi, -40(%r11)
-	rorxq	$32, -56(%rax), %rdi
+	mulxq	-48(%rax), %rsi, %rcx
+	movq	%rdi, -40(%r9)
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %rdi, %r10
-	movq	%rsi, -48(%r11)
+	mulxq	-56(%rax), %rdi, %r10
+	movq	%rsi, -48(%r9)
 	adcxq	%rcx, %rdi
-	movq	%rdi, -56(%r11)
+	movq	%rdi, -56(%r9)
 	adcxq	%r8, %r10
 	leaq	-64(%rax), %rax
-	leaq	-64(%r11), %r11
-	decq	%r9
+	leaq	-64(%r9), %r9
+	decq	%r11
 	jnz	.Llf_bi_multiply_to_len_adx_top
 /* LLVM-MCA-END */
 .Llf_bi_multiply_to_len_adx_done:
-	movq	%r10, (%r11)
+	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	56(%rsp), %rax
+	movq	48(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
-	leaq	(%r11,%rax,8), %r8
+	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
 	movq	88(%rsp), %rdi
-	cmpq	64(%rsp), %rdi
+	cmpq	72(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -2573,166 +2605,444 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdi, -40(%rsp)
 #endif
 	rorxq	$32, (%rdi), %rdx
+	xorl	%r10d, %r10d
+	movq	%r8, %r9
 #if defined(LF_WIN64)
-	mulxq	80(%rsp), %rax, %r10
+	movq	64(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	leaq	8(%rax), %rax
+#if defined(LF_WIN64)
+	movq	48(%rsp), %r11
+#else
+	movq	-24(%rsp), %r11
+#endif
+	leaq	1(%r11), %r11
+	testq	$1, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip1_2
+	xorl	%r8d, %r8d
+	mulxq	(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	adcxq	%r8, %rsi
+	adoxq	%r8, %rsi
+	movq	%rsi, %r10
+	leaq	-8(%rax), %rax
+	leaq	-8(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip1_2:
+	testq	$2, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip2_2
+	xorl	%r8d, %r8d
+	mulxq	(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-8(%rax), %r10, %rdi
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %r10
+	adoxq	-8(%r9), %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
+	leaq	-16(%rax), %rax
+	leaq	-16(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip2_2:
+	testq	$4, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip4_2
+	xorl	%r8d, %r8d
+	mulxq	(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-8(%rax), %r10, %rdi
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %r10
+	mulxq	-16(%rax), %rsi, %rcx
+	adoxq	-8(%r9), %r10
+	movq	%r10, -8(%r9)
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rax), %r10, %rdi
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	adcxq	%rcx, %r10
+	adoxq	-24(%r9), %r10
+	movq	%r10, -24(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
+	leaq	-32(%rax), %rax
+	leaq	-32(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip4_2:
+	shrq	$3, %r11
+	jz	.Llf_bi_multiply_to_len_adx_done_2
+.Llf_bi_multiply_to_len_adx_top_2:
+/* LLVM-MCA-BEGIN addmul_row words=16 */
+	xorl	%r8d, %r8d
+	mulxq	(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-8(%rax), %r10, %rdi
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %r10
+	mulxq	-16(%rax), %rsi, %rcx
+	adoxq	-8(%r9), %r10
+	movq	%r10, -8(%r9)
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rax), %rdi, %r10
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	adcxq	%rcx, %rdi
+	mulxq	-32(%rax), %rsi, %rcx
+	adoxq	-24(%r9), %rdi
+	movq	%rdi, -24(%r9)
+	adcxq	%r10, %rsi
+	mulxq	-40(%rax), %r10, %rdi
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	adcxq	%rcx, %r10
+	mulxq	-48(%rax), %rsi, %rcx
+	adoxq	-40(%r9), %r10
+	movq	%r10, -40(%r9)
+	adcxq	%rdi, %rsi
+	mulxq	-56(%rax), %rdi, %r10
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	adcxq	%rcx, %rdi
+	adoxq	-56(%r9), %rdi
+	movq	%rdi, -56(%r9)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+	leaq	-64(%rax), %rax
+	leaq	-64(%r9), %r9
+	decq	%r11
+	jnz	.Llf_bi_multiply_to_len_adx_top_2
+/* LLVM-MCA-END */
+.Llf_bi_multiply_to_len_adx_done_2:
+	movq	%r10, (%r9)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rax
+#else
+	movq	-24(%rsp), %rax
+#endif
+	leaq	(%r9,%rax,8), %r8
+#if defined(LF_WIN64)
+	movq	88(%rsp), %rdi
+	cmpq	72(%rsp), %rdi
+#else
+	movq	-40(%rsp), %rdi
+	cmpq	-32(%rsp), %rdi
+#endif
+	jnz	.Llf_bi_multiply_to_len_adx_rows
+	jmp	.Llf_bi_multiply_to_len_adx_final
+.Llf_bi_multiply_to_len_adx_rows_y_rotating:
+	leaq	-8(%r8), %r9
+#if defined(LF_WIN64)
+	movq	64(%rsp), %rax
+	movq	48(%rsp), %r11
+#else
+	movq	-16(%rsp), %rax
+	movq	-24(%rsp), %r11
+#endif
+	testq	$1, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip1_3
+	xorl	%r8d, %r8d
+	rorxq	$32, (%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, (%r9)
+	adcxq	%r8, %rcx
+	movq	%rcx, %r10
+	leaq	-8(%rax), %rax
+	leaq	-8(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip1_3:
+	testq	$2, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip2_3
+	xorl	%r8d, %r8d
+	rorxq	$32, (%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	adcxq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %rdi
+	movq	%rdi, -8(%r9)
+	adcxq	%r8, %r10
+	leaq	-16(%rax), %rax
+	leaq	-16(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip2_3:
+	testq	$4, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip4_3
+	xorl	%r8d, %r8d
+	rorxq	$32, (%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	rorxq	$32, -8(%rax), %rdi
+	adcxq	%r10, %rcx
+	mulxq	%rdi, %rdi, %r10
+	movq	%rcx, (%r9)
+	rorxq	$32, -16(%rax), %rcx
+	adcxq	%rsi, %rdi
+	mulxq	%rcx, %rsi, %rcx
+	movq	%rdi, -8(%r9)
+	rorxq	$32, -24(%rax), %rdi
+	adcxq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
+	movq	%rsi, -16(%r9)
+	adcxq	%rcx, %rdi
+	movq	%rdi, -24(%r9)
+	adcxq	%r8, %r10
+	leaq	-32(%rax), %rax
+	leaq	-32(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip4_3:
+	shrq	$3, %r11
+	jz	.Llf_bi_multiply_to_len_adx_done_3
+.Llf_bi_multiply_to_len_adx_top_3:
+/* LLVM-MCA-BEGIN mul_yrot_row words=16 */
+	xorl	%r8d, %r8d
+	rorxq	$32, (%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	adcxq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
+	movq	%rsi, (%r9)
+	rorxq	$32, -16(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
+	movq	%rdi, -8(%r9)
+	rorxq	$32, -24(%rax), %rdi
+	adcxq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -32(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rcx, %rsi
+	movq	%rdi, -24(%r9)
+	rorxq	$32, -40(%rax), %rdi
+	adcxq	%r10, %rcx
+	mulxq	%rdi, %rdi, %r10
+	movq	%rcx, -32(%r9)
+	rorxq	$32, -48(%rax), %rcx
+	adcxq	%rsi, %rdi
+	mulxq	%rcx, %rsi, %rcx
+	movq	%rdi, -40(%r9)
+	rorxq	$32, -56(%rax), %rdi
+	adcxq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
+	movq	%rsi, -48(%r9)
+	adcxq	%rcx, %rdi
+	movq	%rdi, -56(%r9)
+	adcxq	%r8, %r10
+	leaq	-64(%rax), %rax
+	leaq	-64(%r9), %r9
+	decq	%r11
+	jnz	.Llf_bi_multiply_to_len_adx_top_3
+/* LLVM-MCA-END */
+.Llf_bi_multiply_to_len_adx_done_3:
+	movq	%r10, (%r9)
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rax
+#else
+	movq	-24(%rsp), %rax
+#endif
+	leaq	(%r9,%rax,8), %r8
+#if defined(LF_WIN64)
+	movq	88(%rsp), %rdi
+	cmpq	72(%rsp), %rdi
+#else
+	movq	-40(%rsp), %rdi
+	cmpq	-32(%rsp), %rdi
+#endif
+	je	.Llf_bi_multiply_to_len_adx_final
+.Llf_bi_multiply_to_len_adx_rows_2:
+#if defined(LF_WIN64)
+	movq	88(%rsp), %rdi
+#else
+	movq	-40(%rsp), %rdi
+#endif
+	leaq	-8(%rdi), %rdi
+#if defined(LF_WIN64)
+	movq	%rdi, 88(%rsp)
+#else
+	movq	%rdi, -40(%rsp)
+#endif
+	rorxq	$32, (%rdi), %rdx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
 	addq	(%r8), %rax
 	adcq	$0, %r10
 	movq	%rax, (%r8)
-	leaq	-8(%r8), %r11
+	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
-	movq	56(%rsp), %r9
+	movq	64(%rsp), %rax
+	movq	48(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
-	movq	-24(%rsp), %r9
+	movq	-24(%rsp), %r11
 #endif
-	testq	$1, %r9
-	jz	.Llf_bi_multiply_to_len_adx_skip1_2
+	testq	$1, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip1_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
-	adoxq	(%r11), %rsi
-	movq	%rsi, (%r11)
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
 	leaq	-8(%rax), %rax
-	leaq	-8(%r11), %r11
-.Llf_bi_multiply_to_len_adx_skip1_2:
-	testq	$2, %r9
-	jz	.Llf_bi_multiply_to_len_adx_skip2_2
+	leaq	-8(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip1_4:
+	testq	$2, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip2_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
 	rorxq	$32, -8(%rax), %r10
-	adoxq	(%r11), %rsi
+	adoxq	(%r9), %rcx
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, (%r11)
-	adcxq	%rcx, %rdi
-	adoxq	-8(%r11), %rdi
-	movq	%rdi, -8(%r11)
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rdi
+	adoxq	-8(%r9), %rdi
+	movq	%rdi, -8(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
-	leaq	-16(%r11), %r11
-.Llf_bi_multiply_to_len_adx_skip2_2:
-	testq	$4, %r9
-	jz	.Llf_bi_multiply_to_len_adx_skip4_2
+	leaq	-16(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip2_4:
+	testq	$4, %r11
+	jz	.Llf_bi_multiply_to_len_adx_skip4_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	rorxq	$32, -8(%rax), %r10
-	adoxq	(%r11), %rsi
+	adoxq	(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, (%r11)
+	movq	%rsi, (%r9)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -16(%rax), %rcx
-	adoxq	-8(%r11), %rdi
-	mulxq	%rcx, %rcx, %rsi
-	movq	%rdi, -8(%r11)
-	adcxq	%r10, %rcx
+	adoxq	-8(%r9), %rdi
+	mulxq	%rcx, %rsi, %rcx
+	movq	%rdi, -8(%r9)
+	adcxq	%r10, %rsi
 	rorxq	$32, -24(%rax), %r10
-	adoxq	-16(%r11), %rcx
+	adoxq	-16(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rcx, -16(%r11)
-	adcxq	%rsi, %rdi
-	adoxq	-24(%r11), %rdi
-	movq	%rdi, -24(%r11)
+	movq	%rsi, -16(%r9)
+	adcxq	%rcx, %rdi
+	adoxq	-24(%r9), %rdi
+	movq	%rdi, -24(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-32(%rax), %rax
-	leaq	-32(%r11), %r11
-.Llf_bi_multiply_to_len_adx_skip4_2:
-	shrq	$3, %r9
-	jz	.Llf_bi_multiply_to_len_adx_done_2
-.Llf_bi_multiply_to_len_adx_top_2:
-/* LLVM-MCA-BEGIN addmul_row words=16 */
+	leaq	-32(%r9), %r9
+.Llf_bi_multiply_to_len_adx_skip4_4:
+	shrq	$3, %r11
+	jz	.Llf_bi_multiply_to_len_adx_done_4
+.Llf_bi_multiply_to_len_adx_top_4:
+/* LLVM-MCA-BEGIN addmul_yrot_row words=16 */
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	rorxq	$32, -8(%rax), %r10
-	adoxq	(%r11), %rsi
+	adoxq	(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, (%r11)
+	movq	%rsi, (%r9)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -16(%rax), %rcx
-	adoxq	-8(%r11), %rdi
-	mulxq	%rcx, %rsi, %rcx
-	movq	%rdi, -8(%r11)
-	adcxq	%r10, %rsi
+	adoxq	-8(%r9), %rdi
+	mulxq	%rcx, %rcx, %rsi
+	movq	%rdi, -8(%r9)
+	adcxq	%r10, %rcx
 	rorxq	$32, -24(%rax), %r10
-	adoxq	-16(%r11), %rsi
+	adoxq	-16(%r9), %rcx
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, -16(%r11)
-	adcxq	%rcx, %rdi
+	movq	%rcx, -16(%r9)
+	adcxq	%rsi, %rdi
 	rorxq	$32, -32(%rax), %rcx
-	adoxq	-24(%r11), %rdi
+	adoxq	-24(%r9), %rdi
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rdi, -24(%r11)
+	movq	%rdi, -24(%r9)
 	adcxq	%r10, %rsi
 	rorxq	$32, -40(%rax), %r10
-	adoxq	-32(%r11), %rsi
+	adoxq	-32(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rsi, -32(%r11)
+	movq	%rsi, -32(%r9)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -48(%rax), %rcx
-	adoxq	-40(%r11), %rdi
-	mulxq	%rcx, %rcx, %rsi
-	movq	%rdi, -40(%r11)
-	adcxq	%r10, %rcx
+	adoxq	-40(%r9), %rdi
+	mulxq	%rcx, %rsi, %rcx
+	movq	%rdi, -40(%r9)
+	adcxq	%r10, %rsi
 	rorxq	$32, -56(%rax), %r10
-	adoxq	-48(%r11), %rcx
+	adoxq	-48(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rcx, -48(%r11)
-	adcxq	%rsi, %rdi
-	adoxq	-56(%r11), %rdi
-	movq	%rdi, -56(%r11)
+	movq	%rsi, -48(%r9)
+	adcxq	%rcx, %rdi
+	adoxq	-56(%r9), %rdi
+	movq	%rdi, -56(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-64(%rax), %rax
-	leaq	-64(%r11), %r11
-	decq	%r9
-	jnz	.Llf_bi_multiply_to_len_adx_top_2
+	leaq	-64(%r9), %r9
+	decq	%r11
+	jnz	.Llf_bi_multiply_to_len_adx_top_4
 /* LLVM-MCA-END */
-.Llf_bi_multiply_to_len_adx_done_2:
-	movq	%r10, (%r11)
+.Llf_bi_multiply_to_len_adx_done_4:
+	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	56(%rsp), %rax
+	movq	48(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
-	leaq	(%r11,%rax,8), %r8
+	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
 	movq	88(%rsp), %rdi
-	cmpq	64(%rsp), %rdi
+	cmpq	72(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
 #endif
-	jnz	.Llf_bi_multiply_to_len_adx_rows
+	jnz	.Llf_bi_multiply_to_len_adx_rows_2
 .Llf_bi_multiply_to_len_adx_final:
 #if defined(LF_WIN64)
-	movq	72(%rsp), %rdx
+	movq	80(%rsp), %r11
 #else
-	movq	-48(%rsp), %rdx
+	movq	-48(%rsp), %r11
 #endif
-.Llf_bi_multiply_to_len_adx_final_loop:
-	rorxq	$32, (%r11), %rax
-	movq	%rax, (%r11)
-	leaq	8(%r11), %r11
-	decq	%rdx
-	jnz	.Llf_bi_multiply_to_len_adx_final_loop
+	movq	%r9, %rax
+	movq	%r11, %r10
+	shrq	$1, %r10
+	jz	.Llf_bi_multiply_to_len_adx_final_one
+.Llf_bi_multiply_to_len_adx_final_pairs:
+	movdqu	(%r9), %xmm8
+	pshufd	$177, %xmm8, %xmm8
+	movdqu	%xmm8, (%rax)
+	leaq	16(%r9), %r9
+	leaq	16(%rax), %rax
+	decq	%r10
+	jnz	.Llf_bi_multiply_to_len_adx_final_pairs
+.Llf_bi_multiply_to_len_adx_final_one:
+	testq	$1, %r11
+	jz	.Llf_bi_multiply_to_len_adx_final_done
+	rorxq	$32, (%r9), %r10
+	movq	%r10, (%rax)
+	leaq	8(%r9), %r9
+	leaq	8(%rax), %rax
+.Llf_bi_multiply_to_len_adx_final_done:
 .Llf_bi_multiply_to_len_adx_exit:
 #if defined(LF_WIN64)
-	addq	$96, %rsp
-	.cfi_adjust_cfa_offset -96
+	addq	$3680, %rsp
+	.cfi_adjust_cfa_offset -3680
+#else
+	addq	$3584, %rsp
+	.cfi_adjust_cfa_offset -3584
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
@@ -2757,18 +3067,21 @@ LF_WIN64_ENTRY(lf_bi_multiply_to_len_adx)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rdi, 0
 	.seh_pushreg %rdi
-	subq	$8, %rsp
-	.cfi_adjust_cfa_offset 8
-	.seh_stackalloc 8
+	subq	$24, %rsp
+	.cfi_adjust_cfa_offset 24
+	.seh_stackalloc 24
+	movaps	%xmm8, (%rsp)
+	.seh_savexmm %xmm8, 0
 	.seh_endprologue
 	movq	%rcx, %rdi
 	movq	%rdx, %rsi
 	movq	%r8, %rdx
 	movq	%r9, %rcx
-	movq	64(%rsp), %r8
+	movq	80(%rsp), %r8
 	call	LF_BODY(lf_bi_multiply_to_len_adx)
-	addq	$8, %rsp
-	.cfi_adjust_cfa_offset -8
+	movaps	(%rsp), %xmm8
+	addq	$24, %rsp
+	.cfi_adjust_cfa_offset -24
 	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rdi
