@@ -954,12 +954,13 @@ static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = { lf_fe_c25519_r5
 static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x25519_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_x25519_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 #endif
 	{ "ref", (lf_fnptr)lf_x25519_ladder_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = {
 	lf_x25519_ladder_order_generic,
 	lf_x25519_ladder_order_sapphirerapids,

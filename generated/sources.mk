@@ -43,6 +43,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma.S
 

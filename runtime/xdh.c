@@ -23,8 +23,9 @@
  * Fields (generated/fields/, bounds proven by the generator): Curve25519 in 5 x 51-bit limbs
  * and Curve448 in 8 x 56-bit limbs where the compiler has __int128 (LF_FE_WIDE), else the
  * JDK's 10 x 26 and 16 x 28.  The ladders are the x25519_ladder and x448_ladder kernels
- * (dispatched: the AVX-512 IFMA four-lane ladders, or the C ladder of runtime/ref/xdh_ref.c;
- * X448's kernel works in 9 x 50-bit limbs, converted as encodings).  The inversion is the
+ * (dispatched: the AVX-512 IFMA four-lane ladders; for Curve25519 without IFMA the BMI2/ADX
+ * ladder in four saturated 64-bit limbs; else the C ladder of runtime/ref/xdh_ref.c; X448's
+ * kernel works in 9 x 50-bit limbs, converted as encodings).  The inversion is the
  * field's invert kernel: Bernstein-Yang divsteps in the wide fields (runtime/lf_safegcd.h,
  * about a third of Fermat's 447 squarings for Curve448), Fermat's chain of generated formulas
  * in the JDK layouts (gen/lfgen/fields/formula.py: the carries decided from the bounds, the

@@ -141,6 +141,8 @@ mutant asm_x4_carry_shift $FX/fe_c25519_r51_mul_x4_ifma.S 's/\bvpsrlq\t\$51, /vp
 mutant asm_x25519_ladder_madd52hi_dropped $FX/x25519_ladder_ifma.S 's/\tvpmadd52huq\t[^\n]*\n//' xdh
 mutant asm_x25519_ladder_a24 $FX/x25519_ladder_ifma.S 's/\$121665, /\$121666, /' kat
 mutant asm_x25519_ladder_carry_shift $FX/x25519_ladder_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' xdh
+mutant asm_x25519_adx_fold_by_37 $FX/x25519_ladder_adx.S 's/\timulq\t\$38, /\timulq\t\$37, /' ladder
+mutant asm_x25519_adx_row_top_carry_lost $FX/x25519_ladder_adx.S 's/(\tadoxq\t(%r\w+), (%r\w+)\n)\tadcxq\t\2, \3\n/$1/' ladder
 mutant asm_x448_ladder_madd52lo_dropped $FX/x448_ladder_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh
 mutant asm_x448_ladder_carry_shift $FX/x448_ladder_ifma.S 's/\bvpsrlq\t\$50, /vpsrlq\t\$49, /' kat
 mutant x25519_ref_254_bits $XR 's/LF_FE_C25519_R51_LIMBS, 255, /LF_FE_C25519_R51_LIMBS, 254, /' ladder

@@ -398,6 +398,8 @@ LF_KERNEL_DECL void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const in
 #if defined(__x86_64__)
 /* ifma requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_x25519_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_x25519_ladder_adx(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif
 
 /* x448_ladder: (x2 : z2) = k u on Curve448's Montgomery curve: the ladder of RFC 7748 §5 over

@@ -322,6 +322,7 @@
 #define lf_wipe LF_PFX(lf_wipe)
 #define lf_x25519 LF_PFX(lf_x25519)
 #define lf_x25519_ladder LF_PFX(lf_x25519_ladder)
+#define lf_x25519_ladder_adx LF_PFX(lf_x25519_ladder_adx)
 #define lf_x25519_ladder_ifma LF_PFX(lf_x25519_ladder_ifma)
 #define lf_x25519_ladder_ref LF_PFX(lf_x25519_ladder_ref)
 #define lf_x448 LF_PFX(lf_x448)
