@@ -33,6 +33,17 @@ def w(base, i):
     return [r + off + 8 * i] if off + 8 * i else [r]
 
 
+def _row(r, pos, a, limbs):
+    """r[pos .. pos + len(limbs)] = rdx * the limbs of a named (in that order, at consecutive
+    weights): a MULX per limb, the halves summed by one ADD/ADC chain"""
+    MULX(r[pos + 1], r[pos], w(a, limbs[0]))
+    for k, j in enumerate(limbs[1:], 1):
+        t = G()
+        MULX(r[pos + k + 1], t, w(a, j))
+        (ADD if k == 1 else ADC)(r[pos + k], t)
+    ADC(r[pos + len(limbs)], 0)
+
+
 def _reduce_store(out, r):
     """out = r[0..8) (a 512-bit value) reduced to four limbs < 2^256, == mod p"""
     zero = G()
@@ -70,17 +81,7 @@ def mul(out, a, b):
     """out = a b (mod p); out may be a or b"""
     r = [G() for _ in range(5)] + [None] * 3
     MOV(rdx, w(b, 0))
-    MULX(r[1], r[0], w(a, 0))
-    t = G()
-    MULX(r[2], t, w(a, 1))
-    ADD(r[1], t)
-    t = G()
-    MULX(r[3], t, w(a, 2))
-    ADC(r[2], t)
-    t = G()
-    MULX(r[4], t, w(a, 3))
-    ADC(r[3], t)
-    ADC(r[4], 0)
+    _row(r, 0, a, (0, 1, 2, 3))
     for i in (1, 2, 3):
         zero = G()
         XOR(zero.as_dword, zero.as_dword)
@@ -102,14 +103,7 @@ def sqr(out, a):
     """out = a^2 (mod p); out may be a"""
     r = [None] + [G() for _ in range(7)]
     MOV(rdx, w(a, 0))                               # cross products a_i a_j, i < j
-    MULX(r[2], r[1], w(a, 1))
-    t = G()
-    MULX(r[3], t, w(a, 2))
-    ADD(r[2], t)
-    t = G()
-    MULX(r[4], t, w(a, 3))
-    ADC(r[3], t)
-    ADC(r[4], 0)
+    _row(r, 1, a, (1, 2, 3))
     MOV(rdx, w(a, 1))
     l1, h1, l2 = G(), G(), G()
     MULX(h1, l1, w(a, 2))
@@ -155,12 +149,7 @@ def mul_small(out, a, s):
     """out = a s (mod p), 0 < s < 2^32"""
     r = [G() for _ in range(5)]
     MOV(rdx, s)
-    MULX(r[1], r[0], w(a, 0))
-    for j in (1, 2, 3):
-        t = G()
-        MULX(r[j + 1], t, w(a, j))
-        (ADD if j == 1 else ADC)(r[j], t)
-    ADC(r[4], 0)
+    _row(r, 0, a, (0, 1, 2, 3))
     _fold(out, r[:4], r[4])
 
 

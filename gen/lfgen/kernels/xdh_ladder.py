@@ -284,10 +284,10 @@ class Ladder:
 
 def _build_ifma(F, bits, spec):
     def build(symbol, p):
-        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, YMMRegister as Y, MOV, MOVZX,
-                                    SHRX, AND, XOR, NEG, SUB, KMOVB, KRegister, VPXORQ,
-                                    VPBROADCASTQ, VMOVDQA64, VPERMQ, VPBLENDMQ, VMOVQ, VPEXTRQ,
-                                    VEXTRACTI128, XMMRegister as X, JNS, SHR)
+        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, YMMRegister as Y, MOV, AND,
+                                    XOR, NEG, SUB, KMOVB, KRegister, VPXORQ, VPBROADCASTQ,
+                                    VMOVDQA64, VPERMQ, VPBLENDMQ, VMOVQ, VPEXTRQ, VEXTRACTI128,
+                                    XMMRegister as X, JNS)
         from ..x86 import function as x86
         fn = x86.Function(symbol, spec.args, spec.result, zmm32=True)
         fn.secret_independent(secret=())
@@ -326,14 +326,7 @@ def _build_ifma(F, bits, spec):
             fn.bind(top)
             fn.comment("bit t of k (index t >> 3 and shift t & 7: public); s = swap ^ bit: the "
                        "swap the step reads through; swap = bit")
-            idx, sh, byte, bit = G(), G(), G(), G()
-            MOV(idx.as_dword, t.as_dword)
-            SHR(idx.as_dword, 3)
-            MOVZX(byte.as_dword, byte_ptr(kp_, idx))
-            MOV(sh.as_dword, t.as_dword)
-            AND(sh.as_dword, 7)
-            SHRX(bit.as_dword, byte.as_dword, sh.as_dword)
-            AND(bit.as_dword, 1)
+            bit = scalar_bit(kp_, t)
             XOR(swap.as_dword, bit.as_dword)
             sv, idxP, idxQ = Y(), Y(), Y()
             VPBROADCASTQ(sv, swap)                  # [s s s s]
@@ -376,8 +369,7 @@ def _build_adx25519(F, bits, spec):
     intermediate in `tmp`, one inline field operation at a time, as RFC 7748 §5 writes the
     step; u converted from 5 x 51 on entry, x2 and z2 back on exit."""
     def build(symbol, p):
-        from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, MOVZX, SHRX, SHR, AND,
-                                    XOR, NEG, SUB, JNS)
+        from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, NEG, SUB, JNS
         from ..x86 import function as x86
         from . import x86_fe64 as fe
         n = F.limbs
@@ -414,15 +406,9 @@ def _build_adx25519(F, bits, spec):
             fn.bind(top)
             fn.comment("bit t of k (index t >> 3, shift t & 7: public); swap ^= bit; "
                        "cswap(swap); swap = bit")
-            kq, idx, sh, byte, bit, sw = G(), G(), G(), G(), G(), G()
+            kq, sw = G(), G()
             MOV(kq, [tmp + S_K])
-            MOV(idx.as_dword, t.as_dword)
-            SHR(idx.as_dword, 3)
-            MOVZX(byte.as_dword, byte_ptr(kq, idx))
-            MOV(sh.as_dword, t.as_dword)
-            AND(sh.as_dword, 7)
-            SHRX(bit.as_dword, byte.as_dword, sh.as_dword)
-            AND(bit.as_dword, 1)
+            bit = scalar_bit(kq, t)
             MOV(sw, [tmp + S_SWAP])
             XOR(sw, bit)
             MOV([tmp + S_SWAP], bit)
@@ -467,9 +453,19 @@ def _build_adx25519(F, bits, spec):
     return build
 
 
-def byte_ptr(base, idx):
-    from peachpy.x86_64 import byte
-    return byte[base + idx * 1]
+def scalar_bit(kp, t):
+    """bit t of the little-endian scalar at kp (byte t >> 3, shift t & 7; t public) in a new
+    register"""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, MOVZX, SHR, SHRX, AND, byte
+    idx, sh, b, bit = G(), G(), G(), G()
+    MOV(idx.as_dword, t.as_dword)
+    SHR(idx.as_dword, 3)
+    MOVZX(b.as_dword, byte[kp + idx * 1])
+    MOV(sh.as_dword, t.as_dword)
+    AND(sh.as_dword, 7)
+    SHRX(bit.as_dword, b.as_dword, sh.as_dword)
+    AND(bit.as_dword, 1)
+    return bit
 
 
 TMP_WORDS = 128           # what Ladder.PARK and a 9-limb operand need, with room
