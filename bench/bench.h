@@ -82,8 +82,9 @@ struct bench_buf {
 
 /* Most contenders (variants incl. ref, plus peers) of one kernel. */
 #define BENCH_MAX_CONTENDERS 40
-/* Most peer libraries per driver (GMP; OpenSSL and libsodium for Poly1305). */
-#define BENCH_MAX_PEERS 2
+/* Most peer libraries per driver (GMP; OpenSSL and libsodium for Poly1305; GMP, OpenSSL's
+ * BIGNUM and its ecp_nistz256 for P-256). */
+#define BENCH_MAX_PEERS 3
 
 enum bench_kind {
 	BK_VARIANT,                    /* an lf variant of the dispatch table */
@@ -267,6 +268,13 @@ uint64_t bench_sodium_update_batch(struct bench_buf *b, lf_fnptr fn, size_t reps
 void bench_poly1305_fill(struct bench_buf *b, int pattern);
 int bench_poly1305_guard_ok(const struct bench_buf *b);
 void bench_poly1305_free(struct bench_poly *p);
+/* OpenSSL's field multiplications (bench/ossl_field.c), linked out of libcrypto.a */
+#ifdef BENCH_HAVE_OSSL_FIELD
+void ecp_nistz256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void ecp_nistz256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
+void x25519_fe51_mul(uint64_t h[5], const uint64_t f[5], const uint64_t g[5]);
+void x25519_fe51_sqr(uint64_t h[5], const uint64_t f[5]);
+#endif
 /* "OpenSSL 3.0.22 25 Aug 2026", "libsodium 1.0.18"; NULL when not built in */
 const char *bench_openssl_version(void);
 const char *bench_sodium_version(void);

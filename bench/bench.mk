@@ -35,7 +35,8 @@
 # internal lf_kernel_table enumerates the variants) and the system GMP; OpenSSL's libcrypto
 # and libsodium (the Poly1305 peers) where $(CC) can compile and link them (probed once per
 # make run: the arm64 cross build on Debian 12 has neither, its harness has no peer rows and
-# says so).  gen/tune.mk links its throwaway builds with the same $(BENCH_LIBS).
+# says so), and on x86-64 two objects of the static libcrypto.a (OpenSSL's P-256 and
+# Curve25519 field products, peers of p256_* and fe_c25519_r51_*).  gen/tune.mk links its throwaway builds with the same $(BENCH_LIBS).
 
 BENCH_DIR := $(BUILD)/bench
 BENCH_BIN := $(BENCH_DIR)/limbforge-bench
@@ -49,16 +50,36 @@ BENCH_HAVE_OPENSSL = $(eval BENCH_HAVE_OPENSSL := \
 	$$(call bench_probe,openssl/evp.h,EVP_MAC_fetch(0, "POLY1305", 0),-lcrypto))$(BENCH_HAVE_OPENSSL)
 BENCH_HAVE_SODIUM = $(eval BENCH_HAVE_SODIUM := \
 	$$(call bench_probe,sodium.h,sodium_init(),-lsodium))$(BENCH_HAVE_SODIUM)
+# OpenSSL's own field functions as peers (bench/ossl_field.c: ecp_nistz256_mul_mont/sqr_mont,
+# x25519_fe51_mul/sqr): libcrypto.so does not export them, so on x86-64 the two perlasm
+# objects are taken out of the static libcrypto.a (libssl-dev) when it holds both
+BENCH_OSSL_A := $(if $(filter x86_64,$(ARCH)),$(firstword $(wildcard \
+	/usr/lib/x86_64-linux-gnu/libcrypto.a /usr/lib64/libcrypto.a /usr/lib/libcrypto.a)))
+BENCH_OSSL_MEMBERS := libcrypto-lib-ecp_nistz256-x86_64.o libcrypto-lib-x25519-x86_64.o
+BENCH_HAVE_OSSL_FIELD = $(eval BENCH_HAVE_OSSL_FIELD := $$(if $$(and $$(BENCH_OSSL_A), \
+	$$(BENCH_HAVE_OPENSSL)),$$(if $$(filter-out $$(shell ar t $$(BENCH_OSSL_A) 2>/dev/null), \
+	$$(BENCH_OSSL_MEMBERS)),,1)))$(BENCH_HAVE_OSSL_FIELD)
+BENCH_OSSL_OBJ = $(if $(BENCH_HAVE_OSSL_FIELD),$(addprefix $(BENCH_DIR)/ossl/,$(BENCH_OSSL_MEMBERS)))
 BENCH_PEER_DEFS = $(if $(BENCH_HAVE_OPENSSL),-DBENCH_HAVE_OPENSSL=1) \
-	$(if $(BENCH_HAVE_SODIUM),-DBENCH_HAVE_SODIUM=1)
-BENCH_LIBS = -lgmp -lm $(if $(BENCH_HAVE_OPENSSL),-lcrypto) $(if $(BENCH_HAVE_SODIUM),-lsodium)
+	$(if $(BENCH_HAVE_SODIUM),-DBENCH_HAVE_SODIUM=1) \
+	$(if $(BENCH_HAVE_OSSL_FIELD),-DBENCH_HAVE_OSSL_FIELD=1)
+BENCH_LIBS = $(BENCH_OSSL_OBJ) -lgmp -lm $(if $(BENCH_HAVE_OPENSSL),-lcrypto) \
+	$(if $(BENCH_HAVE_SODIUM),-lsodium)
 BENCH_ARGS ?=
 MCA_ARGS ?=
 # under qemu (RUN set) the harness warns that timings are meaningless
 BENCH_EMU := $(if $(strip $(RUN)),--emulated,)
 
+$(BENCH_DIR)/ossl/%.o:
+	@mkdir -p $(dir $@)
+	cd $(dir $@) && ar x $(BENCH_OSSL_A) $(notdir $@)
+
+.SECONDARY: $(addprefix $(BENCH_DIR)/ossl/,$(BENCH_OSSL_MEMBERS))
+
+# (the OpenSSL objects before any object of the harness: gen/tune.mk links with BENCH_LIBS)
 $(BENCH_DIR)/%.o: bench/%.c bench/bench.h runtime/include/limbforge.h runtime/lf_dispatch.h \
-                  generated/include/lf_kernels.h generated/include/lf_fields.h tests/fe_kernels.h
+                  generated/include/lf_kernels.h generated/include/lf_fields.h tests/fe_kernels.h \
+                  | $(BENCH_OSSL_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LF_CPPFLAGS) $(LF_DEPFLAGS) $(LF_CFLAGS) $(BENCH_PEER_DEFS) \
 		-DBENCH_CFLAGS='"$(strip $(LF_CFLAGS))"' -c $< -o $@

@@ -178,6 +178,34 @@ static const size_t fe_check_sizes[] = { 0, 1, 0 };
 #define FE_R_square "r = a^2 mod p"
 #define FE_X_mul "x = x b mod p"
 #define FE_X_square "x = x^2 mod p"
+/* OpenSSL's Curve25519 field products in the same 5 x 51-bit layout (x25519-x86_64.pl,
+ * linked out of libcrypto.a where bench.mk finds them: bench/ossl_field.c), a peer of
+ * fe_c25519_r51_mul / _square, outputs compared mod p; no peer for the other fields */
+#ifdef BENCH_HAVE_OSSL_FIELD
+static uint64_t ossl_fe51_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return fe_batch(b, b->fe->sqr ? (lf_fnptr)x25519_fe51_sqr : (lf_fnptr)x25519_fe51_mul,
+	                reps);
+}
+
+static uint64_t ossl_fe51_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return fe_chain_batch(b, b->fe->sqr ? (lf_fnptr)x25519_fe51_sqr :
+	                      (lf_fnptr)x25519_fe51_mul, reps);
+}
+#define FE_PEERS_c25519_r51(fn) \
+	{ { .name = "openssl~fe51", .column = "OpenSSL", .key = "openssl", .kind = BK_PEER, \
+	    .batch = fn } }
+#else
+#define FE_PEERS_c25519_r51(fn) { { .name = NULL } }
+#endif
+#define FE_PEERS_c448_r56(fn) { { .name = NULL } }
+#define FE_PEERS_p521_r58(fn) { { .name = NULL } }
+#define FE_PEERS_p256_r52(fn) { { .name = NULL } }
+#define FE_PEERS_p384_r56(fn) { { .name = NULL } }
+
 #define FE_DRIVERS(fld, nl, op)                                                             \
 	static struct bench_buf *fe_alloc_##fld##_##op(size_t n, uint64_t seed)             \
 	{                                                                                   \
@@ -188,6 +216,7 @@ static const size_t fe_check_sizes[] = { 0, 1, 0 };
 		.title = FE_R_##op " (" #fld ", " #nl " limbs), independent calls on the "    \
 		         "same operands (throughput); results compared mod p",               \
 		.sizes = fe_sizes, .check_sizes = fe_check_sizes, .variant_batch = fe_batch,  \
+		.peers = FE_PEERS_##fld(ossl_fe51_batch),                                     \
 		.alloc = fe_alloc_##fld##_##op, .reset = bench_buf_reset,                     \
 		.same_output = fe_same, .verify = fe_verify };                                \
 	const struct bench_driver bench_fe_##fld##_##op##_chain = {                         \
@@ -197,6 +226,7 @@ static const size_t fe_check_sizes[] = { 0, 1, 0 };
 		         "next input (latency, as in the ladder and the inversion)",         \
 		.sizes = fe_sizes, .check_sizes = fe_check_sizes,                            \
 		.variant_batch = fe_chain_batch, .alloc = fe_alloc_##fld##_##op,             \
+		.peers = FE_PEERS_##fld(ossl_fe51_chain_batch),                               \
 		.reset = bench_buf_reset, .same_output = fe_same, .verify = fe_verify };
 LF_TEST_FE_KERNELS(FE_DRIVERS)
 #undef FE_DRIVERS

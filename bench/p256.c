@@ -7,9 +7,11 @@
  *
  * Peers, in one process on the same numbers:
  *   OpenSSL BN_mod_mul_montgomery on a BN_MONT_CTX for p: a BN-level peer (generic
- *     Montgomery code behind the BIGNUM API, not ecp_nistz256's internal field functions,
- *     which libcrypto does not export); OpenSSL's R is 2^256 for p too, so its output is
- *     compared;
+ *     Montgomery code behind the BIGNUM API); OpenSSL's R is 2^256 for p too, so its output
+ *     is compared;
+ *   OpenSSL ecp_nistz256_mul_mont / ecp_nistz256_sqr_mont (x86-64, where bench.mk finds
+ *     them in the static libcrypto.a: libcrypto.so does not export them; bench/ossl_field.c):
+ *     the field functions of OpenSSL's P-256, the same operation, output compared;
  *   GMP mpn_mul_n / mpn_sqr + mpn_tdiv_qr by p: the plain modular product (GMP has no public
  *     Montgomery multiplication; a peer row, not compared).
  * Size: 4 limbs (the only one); --check also runs size 0 (nothing called).  Operands random
@@ -293,14 +295,49 @@ static const size_t p256_check_sizes[] = { 0, 4, 0 };
 #define OSSL(fn) { .name = NULL }
 #endif
 
-#define P256_DRIVER(nm, knl, what, jmhname, vbatch, gmpname, gmpbatch, osslbatch, ver)        \
+#ifdef BENCH_HAVE_OSSL_FIELD
+/* OpenSSL's ecp_nistz256 field functions (bench/ossl_field.c), called as our variants are */
+static uint64_t nistz_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return mul_batch(b, (lf_fnptr)ecp_nistz256_mul_mont, reps);
+}
+
+static uint64_t nistz_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return sqr_batch(b, (lf_fnptr)ecp_nistz256_sqr_mont, reps);
+}
+
+static uint64_t nistz_mul_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return mul_chain_batch(b, (lf_fnptr)ecp_nistz256_mul_mont, reps);
+}
+
+static uint64_t nistz_sqr_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
+{
+	(void)fn;
+	return sqr_chain_batch(b, (lf_fnptr)ecp_nistz256_sqr_mont, reps);
+}
+#define NISTZ(fn) { .name = "openssl~nistz256", .column = "nistz256", \
+	            .key = "openssl_nistz256", .kind = BK_PEER, .batch = fn }
+#define NISTZ_BATCH(fn) fn
+#else
+#define NISTZ(fn) { .name = NULL }
+#define NISTZ_BATCH(fn) NULL
+#endif
+
+#define P256_DRIVER(nm, knl, what, jmhname, vbatch, gmpname, gmpbatch, osslbatch, nzbatch, ver) \
 	{ .name = nm, .kernel = knl, .unit = "limb", .jmh = jmhname, .title = what,            \
-	  .peer_note = "OpenSSL peer: BN_mod_mul_montgomery on p (generic BIGNUM Montgomery "   \
-	               "code, not ecp_nistz256's unexported field functions); GMP peer: the "   \
-	               "plain modular product (mpn_mul_n or mpn_sqr, then mpn_tdiv_qr)",       \
+	  .peer_note = "OpenSSL peers: BN_mod_mul_montgomery on p (generic BIGNUM Montgomery "  \
+	               "code) and, where bench.mk found them in libcrypto.a, "                 \
+	               "ecp_nistz256_mul_mont/sqr_mont (the field functions EVP's P-256 uses, " \
+	               "not exported by libcrypto.so); GMP peer: the plain modular product "    \
+	               "(mpn_mul_n or mpn_sqr, then mpn_tdiv_qr)",                             \
 	  .sizes = p256_sizes, .check_sizes = p256_check_sizes, .variant_batch = vbatch,       \
 	  .peers = { { .name = gmpname, .column = "GMP", .key = "gmp", .kind = BK_GMP_PEER,    \
-	               .batch = gmpbatch }, OSSL(osslbatch) },                                 \
+	               .batch = gmpbatch }, OSSL(osslbatch), NISTZ(nzbatch) },                \
 	  .alloc = p256_alloc, .reset = bench_buf_reset, .same_output = bench_same_rp, .verify = ver }
 
 const struct bench_driver bench_p256_drivers[4] = {
@@ -308,21 +345,24 @@ const struct bench_driver bench_p256_drivers[4] = {
 	            "r = a b 2^-256 mod p (P-256), independent calls on the same operands "
 	            "(throughput); peers: OpenSSL BN_mod_mul_montgomery on p (BN level), GMP "
 	            "mpn_mul_n + mpn_tdiv_qr (a peer row)", NULL,
-	            mul_batch, "gmp~mulmod", gmp_mulmod_batch, openssl_mul_batch, mul_verify),
+	            mul_batch, "gmp~mulmod", gmp_mulmod_batch, openssl_mul_batch,
+	            NISTZ_BATCH(nistz_mul_batch), mul_verify),
 	P256_DRIVER("p256_sqr_mont", "p256_sqr_mont",
 	            "r = a^2 2^-256 mod p (P-256), independent calls (throughput); peers: OpenSSL "
 	            "BN_mod_mul_montgomery(a, a) on p (BN level), GMP mpn_sqr + mpn_tdiv_qr", NULL,
-	            sqr_batch, "gmp~sqrmod", gmp_sqrmod_batch, openssl_sqr_batch, sqr_verify),
+	            sqr_batch, "gmp~sqrmod", gmp_sqrmod_batch, openssl_sqr_batch,
+	            NISTZ_BATCH(nistz_sqr_batch), sqr_verify),
 	P256_DRIVER("p256_mul_mont_chain", "p256_mul_mont",
 	            "x = x b 2^-256 mod p (P-256), chained: each output the next input (latency, "
 	            "as benchMultiply's setProduct chain); peers as p256_mul_mont, chained too",
 	            "PolynomialP256Bench.benchMultiply", mul_chain_batch, "gmp~mulmod",
-	            gmp_mulmod_chain_batch, openssl_mul_chain_batch, mul_verify),
+	            gmp_mulmod_chain_batch, openssl_mul_chain_batch,
+	            NISTZ_BATCH(nistz_mul_chain_batch), mul_verify),
 	P256_DRIVER("p256_sqr_mont_chain", "p256_sqr_mont",
 	            "x = x^2 2^-256 mod p (P-256), chained (latency, as benchSquare); peers as "
 	            "p256_sqr_mont, chained too", "PolynomialP256Bench.benchSquare",
 	            sqr_chain_batch, "gmp~sqrmod", gmp_sqrmod_chain_batch, openssl_sqr_chain_batch,
-	            sqr_verify),
+	            NISTZ_BATCH(nistz_sqr_chain_batch), sqr_verify),
 };
 
 /* ---- MontgomeryIntegerPolynomialP256: p256_mont_mult, p256_mont_square (5 limbs of 52 bits,
