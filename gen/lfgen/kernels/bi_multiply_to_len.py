@@ -107,7 +107,7 @@ X86_PARAMS = dict(MPN_PARAMS, zfinal=Param(
     ybuf=Param(YBUF, (0, YBUF), "y of up to this many digits: rotated once into a stack\n"
                "buffer (b_0 formed there too), the rows' MULX read its digits as they are and\n"
                "rows 1.. run over all ny; 0 (or a longer y): RORX in every row, digit 0 of\n"
-               "each row outside it, as HotSpot"))
+               "each row outside it, as HotSpot", kind="size", sizes=(16, 32, 64, 127)))
 
 
 def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0):
@@ -384,7 +384,7 @@ def build_x86(symbol, p):
                 mode = "mul" if first else "addmul"
                 x86_rows.row(f, out, Digits(a, -8, not ybuffered), ln, mode, "adx",
                              p.unroll, p.ahead, cy, unit=UNIT,
-                             region=None if ybuffered else mode + "_yrot")
+                             region=None if ybuffered or not p.ybuf else mode + "_yrot")
                 out.store(0, cy)                    # c_(i+ny) = carry
                 MOV(t, s_ny1)
                 LEA(zd, [o + t * 8])                # &c_(i+1) = &c_(i+ny) + 8 (ny-1)
