@@ -24,6 +24,7 @@ struct fe_fns {
 	void (*encode)(uint8_t *, const int64_t *);
 	void (*decode)(int64_t *, const uint8_t *);
 	void (*ladder)(int64_t *, int64_t *, int64_t *, int64_t *, const int64_t *); /* curves */
+	int invert_takes_l;            /* invert's input bound: L (divsteps, wide), else R */
 };
 
 #define FE_COMMON_(nm, NM)                                                                 \
@@ -33,14 +34,18 @@ struct fe_fns {
 #define FE_TAIL_(nm)                                                                       \
 	lf_fe_##nm##_conditional_swap, lf_fe_##nm##_conditional_assign, lf_fe_##nm##_encode, \
 	lf_fe_##nm##_decode
-#define FE_FIELD_(nm, NM) { FE_COMMON_(nm, NM), NULL, FE_TAIL_(nm), NULL },
-#define FE_CURVE_(nm, NM) { FE_COMMON_(nm, NM), lf_fe_##nm##_mul_small, FE_TAIL_(nm),      \
-	                    lf_fe_##nm##_ladder_step },
+#define FE_FIELD_(nm, NM, wide) { FE_COMMON_(nm, NM), NULL, FE_TAIL_(nm), NULL, wide },
+#define FE_CURVE_(nm, NM, wide) { FE_COMMON_(nm, NM), lf_fe_##nm##_mul_small, FE_TAIL_(nm), \
+	                          lf_fe_##nm##_ladder_step, wide },
+#define FE_FIELD_N_(nm, NM) FE_FIELD_(nm, NM, 0)
+#define FE_CURVE_N_(nm, NM) FE_CURVE_(nm, NM, 0)
+#define FE_FIELD_W_(nm, NM) FE_FIELD_(nm, NM, 1)
+#define FE_CURVE_W_(nm, NM) FE_CURVE_(nm, NM, 1)
 
 static const struct fe_fns fe_fns[] = {
-	LF_FE_FIELDS_NARROW(FE_FIELD_, FE_CURVE_)
+	LF_FE_FIELDS_NARROW(FE_FIELD_N_, FE_CURVE_N_)
 #if LF_FE_WIDE
-	LF_FE_FIELDS_WIDE(FE_FIELD_, FE_CURVE_)
+	LF_FE_FIELDS_WIDE(FE_FIELD_W_, FE_CURVE_W_)
 #endif
 };
 

@@ -79,11 +79,15 @@ class Build:
 
 
 def _frame_text(comp, arch):
-    frame = getattr(comp, "frame", 0) if arch == "aarch64" else 0
-    has_slots = frame > 8 * len(comp.saved)
-    local = ("; a %d-byte stack frame (%sstack slots for values that do not fit the "
-             "registers)" % (frame, "the saved registers and " if comp.saved else "")) \
-        if has_slots else ""
+    frame = getattr(comp, "frame", 0)
+    if arch == "aarch64":
+        has_slots = frame > 8 * len(comp.saved)
+        local = ("; a %d-byte stack frame (%sstack slots for values that do not fit the "
+                 "registers)" % (frame, "the saved registers and " if comp.saved else "")) \
+            if has_slots else ""
+    else:           # x86-64: `frame` is what the prologue's SUB reserves below the pushes
+        local = ("; %d bytes of stack%s (SysV form: the kernel's buffers and slots)"
+                 % (frame, " below them" if comp.saved else "")) if frame else ""
     if not comp.saved:
         if local:
             return "no callee-saved register is used" + local

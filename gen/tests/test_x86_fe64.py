@@ -25,19 +25,28 @@ def key(reg):
 
 
 class Machine:
-    """Just the instructions x86_fe64 emits; CF and OF tracked, memory as a dict of qwords."""
+    """Just the instructions x86_fe64 emits, no more forgiving than the hardware: CF and OF
+    as the instructions define them and undefined (None) where the manual leaves them so
+    (after IMUL, shifts; at entry), a read of an undefined flag, of a register never written
+    or of memory never stored an error -- except the idioms XOR r, r (0) and SBB r, r (-CF),
+    whose result does not depend on r.  Memory is a dict of qwords."""
 
     def __init__(self, args):
-        self.r, self.mem, self.cf, self.of, self.args = {}, {}, 0, 0, args
+        self.r, self.mem, self.cf, self.of, self.args = {}, {}, None, None, args
         self.borrow_masks = []              # the values SBB t, t produced, in order
+
+    def flag(self, name):
+        v = getattr(self, name)
+        if v is None:
+            raise AssertionError("%s read while undefined" % name.upper())
+        return v
 
     def get(self, o):
         if isinstance(o, int):
             return o & M64
         if isinstance(o, MemoryOperand):
-            return self.mem.get(self.addr(o), 0)
-        # a register read before any write only in SBB t, t / XOR t, t, where its value cancels
-        return self.r.get(key(o), 0) & (M64 if o.size == 8 else 0xFFFFFFFF)
+            return self.mem[self.addr(o)]
+        return self.r[key(o)] & (M64 if o.size == 8 else 0xFFFFFFFF)
 
     def set(self, o, v):
         if isinstance(o, MemoryOperand):
@@ -63,36 +72,47 @@ class Machine:
                 self.set(ops[1], prod)
                 self.set(ops[0], prod >> 64)
             elif n in ("ADCX", "ADOX"):
-                fl = self.cf if n == "ADCX" else self.of
+                fl = self.flag("cf" if n == "ADCX" else "of")
                 s = self.get(ops[0]) + self.get(ops[1]) + fl
                 self.set(ops[0], s)
                 if n == "ADCX":
                     self.cf = s >> 64
                 else:
                     self.of = s >> 64
-            elif n in ("ADD", "ADC"):
-                s = self.get(ops[0]) + self.get(ops[1]) + (self.cf if n == "ADC" else 0)
-                self.set(ops[0], s)
-                self.cf, self.of = s >> 64, 0
-            elif n in ("SUB", "SBB"):
-                d = self.get(ops[0]) - self.get(ops[1]) - (self.cf if n == "SBB" else 0)
-                self.set(ops[0], d)
-                self.cf, self.of = int(d < 0), 0
-                if n == "SBB" and not isinstance(ops[1], (int, MemoryOperand)) \
-                        and key(ops[0]) == key(ops[1]):
-                    self.borrow_masks.append(d & M64)
+            elif n in ("ADD", "ADC", "SUB", "SBB"):
+                same = not isinstance(ops[1], (int, MemoryOperand)) and key(ops[0]) == key(ops[1])
+                if n == "SBB" and same:             # r - r - CF: r's value cancels
+                    a = b = 0
+                else:
+                    a, b = self.get(ops[0]), self.get(ops[1])
+                c = self.flag("cf") if n in ("ADC", "SBB") else 0
+                sub = n in ("SUB", "SBB")
+                v = a - b - c if sub else a + b + c
+                self.set(ops[0], v)
+                self.cf = int(v < 0) if sub else v >> 64
+                sa, sb, sv = a >> 63, b >> 63, (v >> 63) & 1        # signed overflow
+                self.of = int(sa != sb and sv != sa) if sub else int(sa == sb and sv != sa)
+                if n == "SBB" and same:
+                    self.borrow_masks.append(v & M64)
             elif n in ("AND", "XOR"):
-                a, b = self.get(ops[0]), self.get(ops[1])
-                self.set(ops[0], a & b if n == "AND" else a ^ b)
+                if n == "XOR" and not isinstance(ops[1], (int, MemoryOperand)) \
+                        and key(ops[0]) == key(ops[1]):
+                    self.set(ops[0], 0)             # r ^ r: r's value cancels
+                else:
+                    a, b = self.get(ops[0]), self.get(ops[1])
+                    self.set(ops[0], a & b if n == "AND" else a ^ b)
                 self.cf = self.of = 0
             elif n == "IMUL":
                 self.set(ops[0], self.get(ops[1]) * ops[2])
+                self.cf = self.of = None            # defined, but nothing here may read them
             elif n in ("SHL", "SHR"):
                 v, k = self.get(ops[0]), ops[1]
                 self.set(ops[0], v << k if n == "SHL" else v >> k)
+                self.cf = self.of = None
             elif n == "SHRD":
                 v = self.get(ops[0]) | (self.get(ops[1]) << 64)
                 self.set(ops[0], v >> ops[2])
+                self.cf = self.of = None
             elif n in ("RET", "RETURN"):
                 pass
             else:
@@ -180,10 +200,21 @@ class Fe64(unittest.TestCase):
         self.assertGreater(second, 0, "no pair took sub's second -38")
 
     def test_mul_small(self):
-        for a in self.values:
-            for s in (1, 2, 121665, 2 ** 32 - 1):
-                m, mem = run_op((fe.mul_small, (s,)), 2, [0, a])
-                self.check(value(mem("r")), a * s, "mul_small(%#x, %d)" % (a, s))
+        """Beside the values: ones whose row carries out of limb 3 (the top limb a3 s below the
+        product's top), and ones whose fold takes the second +38 (a s mod 2^256 within 38 top
+        of 2^256: a = floor((k 2^256 - 1) / s))."""
+        s = 121665
+        crafted = [0x89e595ab6259 * 2 ** 192 + 2 ** 192 - 1]
+        crafted += [(k * 2 ** 256 - 1) // s for k in range(2, 2000)]
+        carry_row = fold2 = 0
+        for a in self.values + crafted:
+            for mult in ((1, 2, s, 2 ** 32 - 1) if a in self.values else (s,)):
+                m, mem = run_op((fe.mul_small, (mult,)), 2, [0, a])
+                self.check(value(mem("r")), a * mult, "mul_small(%#x, %d)" % (a, mult))
+                carry_row += (a * mult) >> 256 > ((a >> 192) * mult) >> 64
+                fold2 += m.borrow_masks[-1] != 0
+        self.assertGreater(carry_row, 0, "no value carried out of limb 3 into the top")
+        self.assertGreater(fold2, 0, "no value took mul_small's second +38")
 
     def test_cswap(self):
         for mask in (0, M64):

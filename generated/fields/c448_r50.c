@@ -1158,7 +1158,7 @@ static inline void fe_mul_small(int64_t *r, const int64_t *a)
 
 /* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
  *   divsteps (runtime/lf_safegcd.h), constant time.
- *   in:  a within R
+ *   in:  a within L
  *   out: limbs 0-7 [0, 0x3ffffffffffff]; limb 8 [0, 0xffffffffffff] */
 static inline void fe_invert(int64_t *r, const int64_t *a)
 {

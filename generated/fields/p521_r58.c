@@ -951,7 +951,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 
 /* invert: r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang
  *   divsteps (runtime/lf_safegcd.h), constant time.
- *   in:  a within R
+ *   in:  a within L
  *   out: limbs 0-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
 static inline void fe_invert(int64_t *r, const int64_t *a)
 {

@@ -36,7 +36,7 @@
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved r12, rbp, rbx; 3584 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx is an entry
  * that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1 from the
  * stack) into the SysV registers and calls this body, lf_bi_multiply_to_len_adx_sysv; Windows

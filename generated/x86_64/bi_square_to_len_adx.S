@@ -29,7 +29,7 @@
  *   small = 10
  *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 32 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_square_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
  * this body, lf_bi_square_to_len_adx_sysv; Windows has no red zone, so the body's Win64 form

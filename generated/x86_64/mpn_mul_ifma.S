@@ -33,7 +33,7 @@
  *   ifma_max = 128
  *   ifma_min = 12
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 3336 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_ifma is an entry that saves
  * rdi, rsi, xmm8-xmm15 (written here or by lf_mpn_mul_adx), moves its arguments (rcx, rdx, r8,
  * r9, 1 from the stack) into the SysV registers and calls this body, lf_mpn_mul_ifma_sysv.

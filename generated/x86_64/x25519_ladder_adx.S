@@ -17,15 +17,20 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  *    u: limbs in [0, 2^51] (what lf_fe_c25519_r51_decode returns).  Then x2 and z2 have
  *    limbs in [0, 2^52) and x2/z2 = X(k, u) of RFC 7748 (z2 = 0 for the points
  *    the RFC maps to 0).  xz must not overlap k or u; tmp must be 32-byte
- *    aligned (aligned vector stores: a fault otherwise).  Other inputs: an
- *    unspecified result, never a fault.  Constant time in k and u: the ladder
- *    runs every bit, the swap is a lane permutation chosen by a mask.
+ *    aligned (the ifma variants store to it with aligned vector stores: a
+ *    fault otherwise).  Other inputs: an unspecified result, never a fault.
+ *    Constant time in k and u: the ladder runs every bit, the swap is chosen
+ *    by a mask (ifma: a lane permutation; adx: XOR under the mask).
  * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
- *    RFC 7748 §5 (the ladder, a24 = 121665); 4-way lane parallelism as in H. Hisil,
- *    B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete set of
- *    Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512 IFMA products.
+ *    RFC 7748 §5 (the ladder, a24 = 121665); ifma: 4-way lane parallelism as in
+ *    H. Hisil, B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete
+ *    set of Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512
+ *    IFMA products;
+ *    adx (Curve25519): the 4 x 64-bit arithmetic of OpenSSL's x25519-x86_64
+ *    (x25519_fe64_*) and of the amd64-64 code of Bernstein et al., 'High-speed
+ *    high-security signatures' (2011).
  *
  * Algorithm (adx, x86_64):
  *    Four saturated 64-bit limbs (values in [0, 2^256), 2^256 == 38 mod p): the step

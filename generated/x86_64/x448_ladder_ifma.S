@@ -17,15 +17,17 @@ bits 447 .. 0 of the clamped scalar k, before the inversion
  *    u: limbs in [0, 2^50] (what lf_fe_c448_r50_decode returns).  Then x2 and z2 have
  *    limbs in [0, 2^52) and x2/z2 = X(k, u) of RFC 7748 (z2 = 0 for the points
  *    the RFC maps to 0).  xz must not overlap k or u; tmp must be 32-byte
- *    aligned (aligned vector stores: a fault otherwise).  Other inputs: an
- *    unspecified result, never a fault.  Constant time in k and u: the ladder
- *    runs every bit, the swap is a lane permutation chosen by a mask.
+ *    aligned (the ifma variants store to it with aligned vector stores: a
+ *    fault otherwise).  Other inputs: an unspecified result, never a fault.
+ *    Constant time in k and u: the ladder runs every bit, the swap is chosen
+ *    by a mask (ifma: a lane permutation; adx: XOR under the mask).
  * Requires CPU features: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 (LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
- *    RFC 7748 §5 (the ladder, a24 = 39081); 4-way lane parallelism as in H. Hisil,
- *    B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete set of
- *    Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512 IFMA products.
+ *    RFC 7748 §5 (the ladder, a24 = 39081); ifma: 4-way lane parallelism as in
+ *    H. Hisil, B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete
+ *    set of Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512
+ *    IFMA products.
  *
  * Algorithm (ifma, x86_64):
  *    Lanes [x2, x3, z3, z2] of 9 YMM registers (radix 2^50); per level one

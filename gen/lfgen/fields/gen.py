@@ -83,7 +83,7 @@ def field_context(f):
     wide = f.bits > 32
     if wide:      # signed __int128: Bernstein-Yang divsteps (safegcd.py), not Fermat's chain
         funcs.append(dict(op="invert", params="int64_t *r, const int64_t *a",
-                          what=safegcd.WHAT, pre="a within R", post=bounds.text(c.canon[1]),
+                          what=safegcd.WHAT, pre="a within L", post=bounds.text(c.canon[1]),
                           body=safegcd.body(f), args="r, a", internal=False, kernel=False))
     formulas = []
     if f.a24:

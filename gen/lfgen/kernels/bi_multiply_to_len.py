@@ -35,9 +35,10 @@ store). Digit k of an array with n words (odd: as if a zero word followed it) li
 
 Odd lengths. Only digit 0 of an odd operand is special (its address reaches one word past
 the array): it is formed once with a 32-bit load shifted left by 32 (a_0: the multiplier of
-row 0; b_0: parked on the stack, multiplied once per row). The rows run over
-b_1 .. b_(ny-1); the product b_0 a_i of each row is done outside the row and enters it as
-the carry. Z' gains ox+oy zero low words, all inside c_0, which is written only by row 0:
+row 0; b_0: parked on the stack, and written into y's buffer when y is buffered, see `ybuf`
+below). Row 0 runs over b_1 .. b_(ny-1), b_0 a_0 done outside it (c_0 below); so does every
+row when y is not buffered, the product b_0 a_i done outside the row and entering it as the
+carry; with y buffered, rows 1.. run over b_0 .. b_(ny-1). Z' gains ox+oy zero low words, all inside c_0, which is written only by row 0:
 ox+oy = 0 stores c_0 whole, 1 stores its high half (32-bit store at z(L-1); the low half is
 0 since a 2^32 factor divides it), 2 stores nothing (c_0 = 0). Every other digit c_j (j >= 1)
 lies inside z. Nothing outside x[0..xlen), y[0..ylen), z[0..L) is read or written.

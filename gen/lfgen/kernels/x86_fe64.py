@@ -232,8 +232,8 @@ def from_r51(out, u):
 
 
 def to_r51(dst, a):
-    """the five 51-bit limbs of a (four limbs; the top one below 2^52) into dst (a list of
-    five memory operands)"""
+    """a (any four limbs, a value below 2^256) as five limbs into dst (a list of five memory
+    operands): limbs 0-3 of 51 bits, limb 4 = a >> 204, below 2^52"""
     from peachpy.x86_64 import SHRD, SHR
     m = G()
     MOV(m, (1 << 51) - 1)

@@ -366,8 +366,9 @@ def _build_ifma(F, bits, spec):
 
 def _build_adx25519(F, bits, spec):
     """Curve25519's ladder in four saturated 64-bit limbs (x86_fe64): the state and every
-    intermediate in `tmp`, one inline field operation at a time, as RFC 7748 §5 writes the
-    step; u converted from 5 x 51 on entry, x2 and z2 back on exit."""
+    intermediate in `tmp`, one inline field operation at a time -- the step of RFC 7748 §5,
+    its operations reordered so that neighbours are independent; u converted from 5 x 51 on
+    entry, x2 and z2 back on exit."""
     def build(symbol, p):
         from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, NEG, SUB, JNS
         from ..x86 import function as x86
@@ -512,14 +513,19 @@ def kernel(name, fname, bits, clamp, split, order):
         preconditions="u: limbs in [0, 2^%d] (what lf_fe_%s_decode returns).  Then x2 and z2 have\n"
                       "limbs in [0, 2^52) and x2/z2 = X(k, u) of RFC 7748 (z2 = 0 for the points\n"
                       "the RFC maps to 0).  xz must not overlap k or u; tmp must be 32-byte\n"
-                      "aligned (aligned vector stores: a fault otherwise).  Other inputs: an\n"
-                      "unspecified result, never a fault.  Constant time in k and u: the ladder\n"
-                      "runs every bit, the swap is a lane permutation chosen by a mask."
+                      "aligned (the ifma variants store to it with aligned vector stores: a\n"
+                      "fault otherwise).  Other inputs: an unspecified result, never a fault.\n"
+                      "Constant time in k and u: the ladder runs every bit, the swap is chosen\n"
+                      "by a mask (ifma: a lane permutation; adx: XOR under the mask)."
                       % (F.bits, fname),
-        source="RFC 7748 §5 (the ladder, a24 = %d); 4-way lane parallelism as in H. Hisil,\n"
-               "B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete set of\n"
-               "Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512 IFMA "
-               "products." % F.a24,
+        source="RFC 7748 §5 (the ladder, a24 = %d); ifma: 4-way lane parallelism as in\n"
+               "H. Hisil, B. Egrice, M. Ozturk, 'Fast 4 way vectorized ladder for the complete\n"
+               "set of Montgomery curves' (2020) and K. Nath, P. Sarkar (2018), with AVX-512\n"
+               "IFMA products%s." % (F.a24, ";\nadx (Curve25519): the 4 x 64-bit arithmetic of "
+                                     "OpenSSL's x25519-x86_64\n(x25519_fe64_*) and of the "
+                                     "amd64-64 code of Bernstein et al., 'High-speed\n"
+                                     "high-security signatures' (2011)"
+                                     if fname == "c25519_r51" else ""),
         tune_sizes=(1,),
     )
     variants = [
