@@ -25,12 +25,12 @@
  * Algorithm (mulx, x86_64):
  *    The proven program of generated/fields/c25519_r51.c lowered to x86-64: MULX products
  *    summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied
- *    operands parked in the red zone (x86_lower.py).
+ *    operands in registers (x86_lower.py).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_mul.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved rbx
+ * Frame: saves and restores callee-saved r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_mul_mulx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
  * this body, lf_fe_c25519_r51_mul_mulx_sysv; Windows has no red zone, so the body's Win64 form
@@ -41,105 +41,65 @@
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$56, %rsp
-	.cfi_adjust_cfa_offset 56
-	LF_SEH_STACKALLOC(56)
+	subq	$24, %rsp
+	.cfi_adjust_cfa_offset 24
+	LF_SEH_STACKALLOC(24)
 #endif
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	movq	(%rsi), %rdx
 	mulxq	(%rax), %r11, %r10
 	imulq	$19, 32(%rax), %r9
-#if defined(LF_WIN64)
-	movq	%r9, (%rsp)
-#else
-	movq	%r9, -8(%rsp)
-#endif
 	movq	8(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %r9, %r8
-#else
-	mulxq	-8(%rsp), %r9, %r8
-#endif
-	addq	%r9, %r11
-	adcq	%r8, %r10
-	imulq	$19, 24(%rax), %r9
-#if defined(LF_WIN64)
-	movq	%r9, 8(%rsp)
-#else
-	movq	%r9, -16(%rsp)
-#endif
+	mulxq	%r9, %r8, %rcx
+	addq	%r8, %r11
+	adcq	%rcx, %r10
+	imulq	$19, 24(%rax), %r8
 	movq	16(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %r8, %r9
-#else
-	mulxq	-16(%rsp), %r8, %r9
-#endif
-	addq	%r8, %r11
-	adcq	%r9, %r10
-	imulq	$19, 16(%rax), %r9
-#if defined(LF_WIN64)
-	movq	%r9, 16(%rsp)
-#else
-	movq	%r9, -24(%rsp)
-#endif
+	mulxq	%r8, %rdx, %rcx
+	addq	%rdx, %r11
+	adcq	%rcx, %r10
+	imulq	$19, 16(%rax), %rcx
 	movq	24(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %r8, %r9
-#else
-	mulxq	-24(%rsp), %r8, %r9
-#endif
-	addq	%r8, %r11
-	adcq	%r9, %r10
-	imulq	$19, 8(%rax), %r9
-#if defined(LF_WIN64)
-	movq	%r9, 24(%rsp)
-#else
-	movq	%r9, -32(%rsp)
-#endif
+	mulxq	%rcx, %rbx, %rdx
+	addq	%rbx, %r11
+	adcq	%rdx, %r10
+	imulq	$19, 8(%rax), %rbx
 	movq	32(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %r8, %r9
-#else
-	mulxq	-32(%rsp), %r8, %r9
-#endif
-	addq	%r8, %r11
-	adcq	%r9, %r10
+	mulxq	%rbx, %rbx, %rdx
+	addq	%rbx, %r11
+	adcq	%rdx, %r10
 	movq	(%rsi), %rdx
-	mulxq	8(%rax), %r9, %r8
+	mulxq	8(%rax), %rbx, %rbp
 	movq	8(%rsi), %rdx
-	mulxq	(%rax), %rdx, %rcx
-	addq	%rdx, %r9
-	adcq	%rcx, %r8
+	mulxq	(%rax), %r12, %rdx
+	addq	%r12, %rbx
+	adcq	%rdx, %rbp
 	movq	16(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rdx, %rcx
-#else
-	mulxq	-8(%rsp), %rdx, %rcx
-#endif
-	addq	%rdx, %r9
-	adcq	%rcx, %r8
+	mulxq	%r9, %r12, %rdx
+	addq	%r12, %rbx
+	adcq	%rdx, %rbp
 	movq	24(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rdx, %rcx
-#else
-	mulxq	-16(%rsp), %rdx, %rcx
-#endif
-	addq	%rdx, %r9
-	adcq	%rcx, %r8
+	mulxq	%r8, %r12, %rdx
+	addq	%r12, %rbx
+	adcq	%rdx, %rbp
 	movq	32(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rcx, %rdx
-#else
-	mulxq	-24(%rsp), %rcx, %rdx
-#endif
-	addq	%rcx, %r9
-	adcq	%rdx, %r8
+	mulxq	%rcx, %rcx, %rdx
+	addq	%rcx, %rbx
+	adcq	%rdx, %rbp
 	movq	%r11, %rcx
 	shrdq	$51, %r10, %rcx
 	movq	%r10, %rdx
@@ -147,146 +107,140 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx)
 	movq	$2251799813685247, %r10
 	andq	%r10, %r11
 #if defined(LF_WIN64)
-	movq	%r11, 32(%rsp)
+	movq	%r11, (%rsp)
 #else
-	movq	%r11, -40(%rsp)
+	movq	%r11, -8(%rsp)
 #endif
-	addq	%rcx, %r9
-	adcq	%rdx, %r8
+	addq	%rcx, %rbx
+	adcq	%rdx, %rbp
 	movq	(%rsi), %rdx
 	mulxq	16(%rax), %r11, %rcx
 	movq	8(%rsi), %rdx
-	mulxq	8(%rax), %rbx, %rdx
-	addq	%rbx, %r11
+	mulxq	8(%rax), %r12, %rdx
+	addq	%r12, %r11
 	adcq	%rdx, %rcx
 	movq	16(%rsi), %rdx
-	mulxq	(%rax), %rbx, %rdx
-	addq	%rbx, %r11
+	mulxq	(%rax), %r12, %rdx
+	addq	%r12, %r11
 	adcq	%rdx, %rcx
 	movq	24(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rbx, %rdx
-#else
-	mulxq	-8(%rsp), %rbx, %rdx
-#endif
-	addq	%rbx, %r11
+	mulxq	%r9, %r12, %rdx
+	addq	%r12, %r11
 	adcq	%rdx, %rcx
 	movq	32(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rbx, %rdx
-#else
-	mulxq	-16(%rsp), %rbx, %rdx
-#endif
-	addq	%rbx, %r11
-	adcq	%rdx, %rcx
-	movq	%r9, %rdx
-	shrdq	$51, %r8, %rdx
-	shrq	$51, %r8
-	andq	%r10, %r9
-#if defined(LF_WIN64)
-	movq	%r9, 40(%rsp)
-#else
-	movq	%r9, -48(%rsp)
-#endif
+	mulxq	%r8, %rdx, %r8
 	addq	%rdx, %r11
 	adcq	%r8, %rcx
-	movq	(%rsi), %rdx
-	mulxq	24(%rax), %r8, %r9
-	movq	8(%rsi), %rdx
-	mulxq	16(%rax), %rbx, %rdx
-	addq	%rbx, %r8
-	adcq	%rdx, %r9
-	movq	16(%rsi), %rdx
-	mulxq	8(%rax), %rdx, %rbx
-	addq	%rdx, %r8
-	adcq	%rbx, %r9
-	movq	24(%rsi), %rdx
-	mulxq	(%rax), %rbx, %rdx
-	addq	%rbx, %r8
-	adcq	%rdx, %r9
-	movq	32(%rsi), %rdx
+	movq	%rbx, %r8
+	shrdq	$51, %rbp, %r8
+	movq	%rbp, %rdx
+	shrq	$51, %rdx
+	andq	%r10, %rbx
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %rbx, %rdx
+	movq	%rbx, 8(%rsp)
 #else
-	mulxq	-8(%rsp), %rbx, %rdx
+	movq	%rbx, -16(%rsp)
 #endif
-	addq	%rbx, %r8
-	adcq	%rdx, %r9
-	movq	%r11, %rdx
-	shrdq	$51, %rcx, %rdx
+	addq	%r8, %r11
+	adcq	%rdx, %rcx
+	movq	(%rsi), %rdx
+	mulxq	24(%rax), %rbx, %r8
+	movq	8(%rsi), %rdx
+	mulxq	16(%rax), %rbp, %rdx
+	addq	%rbp, %rbx
+	adcq	%rdx, %r8
+	movq	16(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %rbp
+	addq	%rdx, %rbx
+	adcq	%rbp, %r8
+	movq	24(%rsi), %rdx
+	mulxq	(%rax), %rbp, %rdx
+	addq	%rbp, %rbx
+	adcq	%rdx, %r8
+	movq	32(%rsi), %rdx
+	mulxq	%r9, %rdx, %r9
+	addq	%rdx, %rbx
+	adcq	%r9, %r8
+	movq	%r11, %r9
+	shrdq	$51, %rcx, %r9
 	shrq	$51, %rcx
 	andq	%r10, %r11
 #if defined(LF_WIN64)
-	movq	%r11, 48(%rsp)
+	movq	%r11, 16(%rsp)
 #else
-	movq	%r11, -56(%rsp)
+	movq	%r11, -24(%rsp)
 #endif
-	addq	%rdx, %r8
-	adcq	%rcx, %r9
+	addq	%r9, %rbx
+	adcq	%rcx, %r8
 	movq	(%rsi), %rdx
-	mulxq	32(%rax), %r11, %rcx
+	mulxq	32(%rax), %r11, %r9
 	movq	8(%rsi), %rdx
-	mulxq	24(%rax), %rbx, %rdx
-	addq	%rbx, %r11
-	adcq	%rdx, %rcx
-	movq	16(%rsi), %rdx
-	mulxq	16(%rax), %rbx, %rdx
-	addq	%rbx, %r11
-	adcq	%rdx, %rcx
-	movq	24(%rsi), %rdx
-	mulxq	8(%rax), %rbx, %rdx
-	addq	%rbx, %r11
-	adcq	%rdx, %rcx
-	movq	32(%rsi), %rdx
-	mulxq	(%rax), %rdx, %rax
+	mulxq	24(%rax), %rdx, %rcx
 	addq	%rdx, %r11
-	adcq	%rax, %rcx
-	movq	%r8, %rax
-	shrdq	$51, %r9, %rax
-	shrq	$51, %r9
-	andq	%r10, %r8
+	adcq	%rcx, %r9
+	movq	16(%rsi), %rdx
+	mulxq	16(%rax), %rdx, %rcx
+	addq	%rdx, %r11
+	adcq	%rcx, %r9
+	movq	24(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %rcx
+	addq	%rdx, %r11
+	adcq	%rcx, %r9
+	movq	32(%rsi), %rdx
+	mulxq	(%rax), %rcx, %rax
+	addq	%rcx, %r11
+	adcq	%rax, %r9
+	movq	%rbx, %rax
+	shrdq	$51, %r8, %rax
+	shrq	$51, %r8
+	andq	%r10, %rbx
 	addq	%rax, %r11
-	adcq	%r9, %rcx
+	adcq	%r8, %r9
 	movq	%r11, %rax
-	shrdq	$51, %rcx, %rax
-	movq	%rcx, %r9
+	shrdq	$51, %r9, %rax
 	shrq	$51, %r9
 	andq	%r10, %r11
 	movq	$19, %rdx
-	mulxq	%rax, %rcx, %rax
+	mulxq	%rax, %r8, %rax
 	imulq	$19, %r9, %r9
 	addq	%r9, %rax
 #if defined(LF_WIN64)
-	addq	32(%rsp), %rcx
+	addq	(%rsp), %r8
 #else
-	addq	-40(%rsp), %rcx
+	addq	-8(%rsp), %r8
 #endif
 	adcq	$0, %rax
-	movq	%rcx, %r9
+	movq	%r8, %r9
 	shrdq	$51, %rax, %r9
-	andq	%r10, %rcx
+	andq	%r10, %r8
 #if defined(LF_WIN64)
-	addq	40(%rsp), %r9
+	addq	8(%rsp), %r9
 #else
-	addq	-48(%rsp), %r9
+	addq	-16(%rsp), %r9
 #endif
-	movq	%rcx, (%rdi)
+	movq	%r8, (%rdi)
 	movq	%r9, 8(%rdi)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	16(%rsp), %rax
 #else
-	movq	-56(%rsp), %rax
+	movq	-24(%rsp), %rax
 #endif
 	movq	%rax, 16(%rdi)
-	movq	%r8, 24(%rdi)
+	movq	%rbx, 24(%rdi)
 	movq	%r11, 32(%rdi)
 #if defined(LF_WIN64)
-	addq	$56, %rsp
-	.cfi_adjust_cfa_offset -56
+	addq	$24, %rsp
+	.cfi_adjust_cfa_offset -24
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
 	ret
 LF_FUNC_END(lf_fe_c25519_r51_mul_mulx)
 

@@ -25,241 +25,194 @@
  * Algorithm (mulx, x86_64):
  *    The proven program of generated/fields/c25519_r51.c lowered to x86-64: MULX products
  *    summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied
- *    operands parked in the red zone (x86_lower.py).
+ *    operands in registers (x86_lower.py).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_square.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: no stack frame; no callee-saved register is used
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_square_mulx is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and calls
  * this body, lf_fe_c25519_r51_square_mulx_sysv; Windows has no red zone, so the body's Win64
  * form keeps what the SysV form parks below rsp in a frame of its own (the #if
  * defined(LF_WIN64) lines).
- * 116 instructions.
+ * 119 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$80, %rsp
-	.cfi_adjust_cfa_offset 80
-	LF_SEH_STACKALLOC(80)
+	subq	$32, %rsp
+	.cfi_adjust_cfa_offset 32
+	LF_SEH_STACKALLOC(32)
 #endif
 	LF_SEH_ENDPROLOGUE
 	movq	(%rsi), %rax
 	addq	%rax, %rax
-#if defined(LF_WIN64)
-	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
-	movq	8(%rsi), %rax
-	addq	%rax, %rax
-#if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
-	movq	16(%rsi), %rax
-	addq	%rax, %rax
-#if defined(LF_WIN64)
-	movq	%rax, 16(%rsp)
-#else
-	movq	%rax, -24(%rsp)
-#endif
-	movq	24(%rsi), %rax
-	addq	%rax, %rax
-#if defined(LF_WIN64)
-	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
+	movq	8(%rsi), %r10
+	addq	%r10, %r10
+	movq	16(%rsi), %r11
+	addq	%r11, %r11
+	movq	24(%rsi), %r9
+	addq	%r9, %r9
 	movq	(%rsi), %rdx
-	mulxq	(%rsi), %rax, %r10
-	imulq	$19, 32(%rsi), %r11
-#if defined(LF_WIN64)
-	movq	%r11, 32(%rsp)
-	movq	8(%rsp), %rdx
-	mulxq	32(%rsp), %r9, %r11
-#else
-	movq	%r11, -40(%rsp)
-	movq	-16(%rsp), %rdx
-	mulxq	-40(%rsp), %r9, %r11
-#endif
-	addq	%r9, %rax
-	adcq	%r11, %r10
-	imulq	$19, 24(%rsi), %r11
-#if defined(LF_WIN64)
-	movq	%r11, 40(%rsp)
-	movq	16(%rsp), %rdx
-	mulxq	40(%rsp), %r9, %r11
-#else
-	movq	%r11, -48(%rsp)
-	movq	-24(%rsp), %rdx
-	mulxq	-48(%rsp), %r9, %r11
-#endif
-	addq	%r9, %rax
-	adcq	%r11, %r10
-#if defined(LF_WIN64)
-	movq	(%rsp), %rdx
-#else
-	movq	-8(%rsp), %rdx
-#endif
-	mulxq	8(%rsi), %r11, %r9
-#if defined(LF_WIN64)
-	movq	16(%rsp), %rdx
-	mulxq	32(%rsp), %rcx, %r8
-#else
-	movq	-24(%rsp), %rdx
-	mulxq	-40(%rsp), %rcx, %r8
-#endif
-	addq	%rcx, %r11
-	adcq	%r8, %r9
+	mulxq	(%rsi), %r8, %rcx
+	imulq	$19, 32(%rsi), %rbx
+	movq	%r10, %rdx
+	mulxq	%rbx, %rbp, %rdx
+	addq	%rbp, %r8
+	adcq	%rdx, %rcx
+	imulq	$19, 24(%rsi), %rbp
+	movq	%r11, %rdx
+	mulxq	%rbp, %r12, %rdx
+	addq	%r12, %r8
+	adcq	%rdx, %rcx
+	movq	%rax, %rdx
+	mulxq	8(%rsi), %r12, %r13
+	movq	%r11, %rdx
+	mulxq	%rbx, %rdx, %r11
+	addq	%rdx, %r12
+	adcq	%r11, %r13
 	movq	24(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	40(%rsp), %rcx, %r8
-#else
-	mulxq	-48(%rsp), %rcx, %r8
-#endif
-	addq	%rcx, %r11
-	adcq	%r8, %r9
-	movq	%rax, %r8
-	shrdq	$51, %r10, %r8
-	movq	%r10, %rcx
-	shrq	$51, %rcx
-	movq	$2251799813685247, %r10
-	andq	%r10, %rax
-#if defined(LF_WIN64)
-	movq	%rax, 48(%rsp)
-#else
-	movq	%rax, -56(%rsp)
-#endif
-	addq	%r8, %r11
-	adcq	%rcx, %r9
-#if defined(LF_WIN64)
-	movq	(%rsp), %rdx
-#else
-	movq	-8(%rsp), %rdx
-#endif
-	mulxq	16(%rsi), %r8, %rax
-	movq	8(%rsi), %rdx
-	mulxq	8(%rsi), %rdx, %rcx
-	addq	%rdx, %r8
-	adcq	%rcx, %rax
-#if defined(LF_WIN64)
-	movq	24(%rsp), %rdx
-	mulxq	32(%rsp), %rdx, %rcx
-#else
-	movq	-32(%rsp), %rdx
-	mulxq	-40(%rsp), %rdx, %rcx
-#endif
-	addq	%rdx, %r8
-	adcq	%rcx, %rax
-	movq	%r11, %rcx
-	shrdq	$51, %r9, %rcx
-	shrq	$51, %r9
-	andq	%r10, %r11
-#if defined(LF_WIN64)
-	movq	%r11, 56(%rsp)
-#else
-	movq	%r11, -64(%rsp)
-#endif
-	addq	%rcx, %r8
-	adcq	%r9, %rax
-#if defined(LF_WIN64)
-	movq	(%rsp), %rdx
-#else
-	movq	-8(%rsp), %rdx
-#endif
-	mulxq	24(%rsi), %r9, %r11
-#if defined(LF_WIN64)
-	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
-	mulxq	16(%rsi), %rdx, %rcx
-	addq	%rdx, %r9
-	adcq	%rcx, %r11
-	movq	32(%rsi), %rdx
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdx, %rcx
-#else
-	mulxq	-40(%rsp), %rdx, %rcx
-#endif
-	addq	%rdx, %r9
-	adcq	%rcx, %r11
-	movq	%r8, %rcx
-	shrdq	$51, %rax, %rcx
-	shrq	$51, %rax
-	andq	%r10, %r8
-#if defined(LF_WIN64)
-	movq	%r8, 64(%rsp)
-#else
-	movq	%r8, -72(%rsp)
-#endif
-	addq	%rcx, %r9
-	adcq	%rax, %r11
-#if defined(LF_WIN64)
-	movq	(%rsp), %rdx
-#else
-	movq	-8(%rsp), %rdx
-#endif
-	mulxq	32(%rsi), %r8, %rax
-#if defined(LF_WIN64)
-	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
-	mulxq	24(%rsi), %rdx, %rcx
-	addq	%rdx, %r8
-	adcq	%rcx, %rax
-	movq	16(%rsi), %rdx
-	mulxq	16(%rsi), %rdx, %rcx
-	addq	%rdx, %r8
-	adcq	%rcx, %rax
-	movq	%r9, %rcx
-	shrdq	$51, %r11, %rcx
-	shrq	$51, %r11
-	andq	%r10, %r9
-	addq	%rcx, %r8
-	adcq	%r11, %rax
+	mulxq	%rbp, %rdx, %r11
+	addq	%rdx, %r12
+	adcq	%r11, %r13
 	movq	%r8, %r11
-	shrdq	$51, %rax, %r11
+	shrdq	$51, %rcx, %r11
+	movq	%rcx, %rdx
+	shrq	$51, %rdx
+	movq	$2251799813685247, %rcx
+	andq	%rcx, %r8
+#if defined(LF_WIN64)
+	movq	%r8, (%rsp)
+#else
+	movq	%r8, -8(%rsp)
+#endif
+	addq	%r11, %r12
+	adcq	%rdx, %r13
+	movq	%rax, %rdx
+	mulxq	16(%rsi), %r8, %r11
+	movq	8(%rsi), %rdx
+	mulxq	8(%rsi), %rbp, %rdx
+	addq	%rbp, %r8
+	adcq	%rdx, %r11
+	movq	%r9, %rdx
+	mulxq	%rbx, %rdx, %r9
+	addq	%rdx, %r8
+	adcq	%r9, %r11
+	movq	%r12, %r9
+	shrdq	$51, %r13, %r9
+	movq	%r13, %rdx
+	shrq	$51, %rdx
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 8(%rsp)
+#else
+	movq	%r12, -16(%rsp)
+#endif
+	addq	%r9, %r8
+	adcq	%rdx, %r11
+	movq	%rax, %rdx
+	mulxq	24(%rsi), %rbp, %r9
+	movq	%r10, %rdx
+	mulxq	16(%rsi), %r12, %rdx
+	addq	%r12, %rbp
+	adcq	%rdx, %r9
+	movq	32(%rsi), %rdx
+	mulxq	%rbx, %rbx, %rdx
+	addq	%rbx, %rbp
+	adcq	%rdx, %r9
+	movq	%r8, %rdx
+	shrdq	$51, %r11, %rdx
+	shrq	$51, %r11
+	andq	%rcx, %r8
+#if defined(LF_WIN64)
+	movq	%r8, 16(%rsp)
+#else
+	movq	%r8, -24(%rsp)
+#endif
+	addq	%rdx, %rbp
+	adcq	%r11, %r9
+	movq	%rax, %rdx
+	mulxq	32(%rsi), %r11, %rax
+	movq	%r10, %rdx
+	mulxq	24(%rsi), %r8, %r10
+	addq	%r8, %r11
+	adcq	%r10, %rax
+	movq	16(%rsi), %rdx
+	mulxq	16(%rsi), %r8, %r10
+	addq	%r8, %r11
+	adcq	%r10, %rax
+	movq	%rbp, %r10
+	shrdq	$51, %r9, %r10
+	shrq	$51, %r9
+	andq	%rcx, %rbp
+	addq	%r10, %r11
+	adcq	%r9, %rax
+	movq	%r11, %r10
+	shrdq	$51, %rax, %r10
 	shrq	$51, %rax
-	andq	%r10, %r8
+	andq	%rcx, %r11
 	movq	$19, %rdx
-	mulxq	%r11, %rcx, %r11
+	mulxq	%r10, %r9, %r10
 	imulq	$19, %rax, %rax
-	addq	%rax, %r11
+	addq	%rax, %r10
 #if defined(LF_WIN64)
-	addq	48(%rsp), %rcx
+	addq	(%rsp), %r9
 #else
-	addq	-56(%rsp), %rcx
+	addq	-8(%rsp), %r9
 #endif
-	adcq	$0, %r11
-	movq	%rcx, %rax
-	shrdq	$51, %r11, %rax
-	andq	%r10, %rcx
+	adcq	$0, %r10
+	movq	%r9, %rax
+	shrdq	$51, %r10, %rax
+	andq	%rcx, %r9
 #if defined(LF_WIN64)
-	addq	56(%rsp), %rax
+	addq	8(%rsp), %rax
 #else
-	addq	-64(%rsp), %rax
+	addq	-16(%rsp), %rax
 #endif
-	movq	%rcx, (%rdi)
+	movq	%r9, (%rdi)
 	movq	%rax, 8(%rdi)
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
+	movq	16(%rsp), %rax
 #else
-	movq	-72(%rsp), %rax
+	movq	-24(%rsp), %rax
 #endif
 	movq	%rax, 16(%rdi)
-	movq	%r9, 24(%rdi)
-	movq	%r8, 32(%rdi)
+	movq	%rbp, 24(%rdi)
+	movq	%r11, 32(%rdi)
 #if defined(LF_WIN64)
-	addq	$80, %rsp
-	.cfi_adjust_cfa_offset -80
+	addq	$32, %rsp
+	.cfi_adjust_cfa_offset -32
 #endif
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_fe_c25519_r51_square_mulx)
 
