@@ -125,7 +125,7 @@ mutant asm_p256m_mulx_keeps_wrong generated/x86_64/p256_mont_square_mulx.S 's/\t
 # the field products (tests/test_fe.c; the kat suite's Python vectors)
 FX=generated/x86_64
 mutant asm_fe25519_mul_adc_to_add $FX/fe_c25519_r51_mul_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' fe
-mutant asm_fe25519_mul_limb0_uncarried $FX/fe_c25519_r51_mul_mulx.S 's/\tshrdq\t\$51, %rax, %r9\n\tandq\t%r10, %rcx\n/\txorl\t%r9d, %r9d\n/' fe
+mutant asm_fe25519_mul_limb0_unmasked $FX/fe_c25519_r51_mul_mulx.S 's/(\tshrdq\t\$51, %rax, %r\w+\n)\tandq\t%r10, %r\w+\n(#if defined\(LF_WIN64\)\n\taddq\t)/$1$2/' fe
 mutant asm_fe25519_square_carry_shift $FX/fe_c25519_r51_square_mulx.S 's/\bshrdq\t\$51, /shrdq\t\$50, /' fe
 mutant c_fe448_carry_shift generated/fields/c448_r56.c 's/(t\d+) >> 56\)/$1 >> 55)/' fe fields
 mutant c_fe448_square_pair_carry_shift generated/fields/c448_r56.c 's/(static inline void fe_square.*?)(t\d+) >> 56\)/$1$2 >> 57)/s' fe fields
