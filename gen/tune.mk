@@ -44,6 +44,7 @@ $(TUNE_DIR)/dispatch_table.o: $(TUNE_DIR)/dispatch_table.c
 	$(CC) $(LF_CPPFLAGS) $(LF_CFLAGS) -c $< -o $@
 
 $(TUNE_DIR)/limbforge-bench: $(TUNE_OBJS) $(filter-out %/dispatch_table.c.o,$(OBJS)) $(BENCH_OBJ)
+	$(BENCH_OSSL_EXTRACT)
 	$(CC) $(LF_CFLAGS) -o $@ $^ $(BENCH_LIBS)
 
 tune-batch: $(TUNE_DIR)/limbforge-bench
