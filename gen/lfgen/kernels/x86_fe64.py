@@ -153,42 +153,35 @@ def mul_small(out, a, s):
     _fold(out, r[:4], r[4])
 
 
-def add(out, a, b):
-    """out = a + b (mod p)"""
+def _add_or_sub(out, a, b, op, opc):
+    """out = a op b (mod p) for op, opc = ADD, ADC or SUB, SBB: the four-limb chain, then
+    38 added (subtracted) per carry (borrow) out, twice -- a second one leaves a value below
+    38 (add) or r0 >= 2^64 - 38 (sub), so that round touches limb 0 alone"""
     r = [G() for _ in range(4)]
     for j in range(4):
         MOV(r[j], w(a, j))
     for j in range(4):
-        (ADD if j == 0 else ADC)(r[j], w(b, j))
-    for rnd in range(2):                            # + 38 per carry out; a second carry
-        t = G()                                     # leaves a value < 38: + 38 stays in r0
+        (op if j == 0 else opc)(r[j], w(b, j))
+    for rnd in range(2):
+        t = G()
         SBB(t, t)
         AND(t, 38)
-        ADD(r[0], t)
+        op(r[0], t)
         if rnd == 0:
             for j in (1, 2, 3):
-                ADC(r[j], 0)
+                opc(r[j], 0)
     for j in range(4):
         MOV(w(out, j), r[j])
+
+
+def add(out, a, b):
+    """out = a + b (mod p)"""
+    _add_or_sub(out, a, b, ADD, ADC)
 
 
 def sub(out, a, b):
     """out = a - b (mod p)"""
-    r = [G() for _ in range(4)]
-    for j in range(4):
-        MOV(r[j], w(a, j))
-    for j in range(4):
-        (SUB if j == 0 else SBB)(r[j], w(b, j))
-    for rnd in range(2):                            # - 38 per borrow; a second borrow
-        t = G()                                     # leaves r0 >= 2^64 - 38: - 38 stays there
-        SBB(t, t)
-        AND(t, 38)
-        SUB(r[0], t)
-        if rnd == 0:
-            for j in (1, 2, 3):
-                SBB(r[j], 0)
-    for j in range(4):
-        MOV(w(out, j), r[j])
+    _add_or_sub(out, a, b, SUB, SBB)
 
 
 def cswap(mask, x, y):
