@@ -297,29 +297,16 @@ static const size_t p256_check_sizes[] = { 0, 4, 0 };
 
 #ifdef BENCH_HAVE_OSSL_FIELD
 /* OpenSSL's ecp_nistz256 field functions (bench/ossl_field.c), called as our variants are */
-static uint64_t nistz_mul_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
-{
-	(void)fn;
-	return mul_batch(b, (lf_fnptr)ecp_nistz256_mul_mont, reps);
-}
-
-static uint64_t nistz_sqr_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
-{
-	(void)fn;
-	return sqr_batch(b, (lf_fnptr)ecp_nistz256_sqr_mont, reps);
-}
-
-static uint64_t nistz_mul_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
-{
-	(void)fn;
-	return mul_chain_batch(b, (lf_fnptr)ecp_nistz256_mul_mont, reps);
-}
-
-static uint64_t nistz_sqr_chain_batch(struct bench_buf *b, lf_fnptr fn, size_t reps)
-{
-	(void)fn;
-	return sqr_chain_batch(b, (lf_fnptr)ecp_nistz256_sqr_mont, reps);
-}
+#define NISTZ_WRAP(name, batch, fn)                                                    \
+	static uint64_t name(struct bench_buf *b, lf_fnptr fn_, size_t reps)           \
+	{                                                                              \
+		(void)fn_;                                                             \
+		return batch(b, (lf_fnptr)fn, reps);                                   \
+	}
+NISTZ_WRAP(nistz_mul_batch, mul_batch, ecp_nistz256_mul_mont)
+NISTZ_WRAP(nistz_sqr_batch, sqr_batch, ecp_nistz256_sqr_mont)
+NISTZ_WRAP(nistz_mul_chain_batch, mul_chain_batch, ecp_nistz256_mul_mont)
+NISTZ_WRAP(nistz_sqr_chain_batch, sqr_chain_batch, ecp_nistz256_sqr_mont)
 #define NISTZ(fn) { .name = "openssl~nistz256", .column = "nistz256", \
 	            .key = "openssl_nistz256", .kind = BK_PEER, .batch = fn }
 #define NISTZ_BATCH(fn) fn

@@ -16,9 +16,9 @@ unsigned):
     store           MOV [r + 8 i], x
 
 A finished limb not needed for a while is parked in a red-zone slot (a memory operand), and
-with `park` so is a value defined by `mulc`/`shl` whose every use is a multiplication operand
-(the premultiplied 19 b_j, the doubled 2 a_i): that keeps the 8- and 9-limb products inside
-the 15 registers.  The 5-limb ones keep those operands in registers (park=False): Curve25519's
+where `parks(f)` so is a value defined by `mulc`/`shl` whose every use is a multiplication
+operand (the premultiplied 19 b_j, the doubled 2 a_i): that keeps the 8- and 9-limb products
+inside the 15 registers.  The 5-limb ones keep those operands in registers: Curve25519's
 mul 40.8 -> 36.9 core cycles, square 27.3 -> 25.0 (independent calls; chained, the same),
 the store and reload of each one was on the way to its first product.  Anything else
 (negative bounds, signed values) is refused: the JDK layouts stay in C.
@@ -28,8 +28,9 @@ from .ir import BoundError
 
 
 class Lowering:
-    def __init__(self, f, prog, args, slots=16, park=True):
-        self.park = park
+    def __init__(self, f, prog, args, slots=16):
+        from .desc import BY_NAME
+        self.park = parks(BY_NAME[prog.field])
         self.f, self.prog, self.args = f, prog, args
         self.loc = {}
         self.masks = {}
@@ -205,5 +206,11 @@ class Lowering:
         self.loc[d.name] = xl
 
 
-def lower(f, prog, args, park=True):
-    Lowering(f, prog, args, park=park).run()
+def parks(f):
+    """Whether f's products park their premultiplied operands in the red zone (more than
+    five limbs: the registers would not hold them)."""
+    return f.limbs > 5
+
+
+def lower(f, prog, args):
+    Lowering(f, prog, args).run()

@@ -40,10 +40,7 @@ def _build_x86(f, op, spec):
         fn.secret_independent()
         with fn:
             regs = fn.load_args()
-            # premultiplied operands parked in the red zone only where the registers
-            # need it (x86_lower's docstring)
-            x86_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], regs)),
-                            park=f.limbs > 5)
+            x86_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], regs)))
             fn.ret()
         return fn.finalize()
     return build
@@ -138,7 +135,8 @@ def kernel(fname, op):
                 "The proven program of generated/fields/%s.c lowered to x86-64: MULX products\n"
                 "summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied\n"
                 "operands in registers%s (x86_lower.py)."
-                % (fname, "" if f.limbs <= 5 else " or, where they do not fit, the red zone")),
+                % (fname, " or, where they do not fit, the red zone"
+                          if x86_lower.parks(f) else "")),
     ] if fname in X86_FIELDS else []
     variants += [
         Variant("a64", "aarch64", _build_a64(f, op, spec), {}, _a64_text(f, op, spec)),
