@@ -55,3 +55,41 @@ class UnsafeDescription(unittest.TestCase):
         lines = p.stderr.strip().splitlines()
         self.assertEqual(len(lines), 1, p.stderr)
         self.assertRegex(lines[0], r"^lfgen: bad_r31 mul: .*beyond int64")
+
+
+def _carry_depth(prog):
+    """The most carries (sar) on any path through the program's data flow."""
+    depth = {}
+    for st in prog.live():
+        d = st[1]
+        if d is None:
+            continue
+        ins = [depth.get(x.name, 0) for x in st[2:] if hasattr(x, "name")]
+        depth[d.name] = max(ins, default=0) + (st[0] == "sar")
+    return max(depth.values())
+
+
+class CarrySchedule(unittest.TestCase):
+    """Fault caught: Curve25519's products losing their two side-by-side carry chains
+    (ops.TwoChains) -- one chain through every column again, the latency a chained square
+    pays (42 core cycles against OpenSSL's 36) -- or the schedule accepted for a field whose
+    fold it does not handle (it folds one term, into limb 0)."""
+
+    def test_curve25519_products_carry_in_two_short_chains(self):
+        c = bounds.derive(desc.BY_NAME["c25519_r51"])
+        for what, (prog, _) in (("mul", c.mul), ("square", c.square)):
+            # B: 0 -> 1 -> 2 -> 3; A: 2 -> 3 -> 4 -> 0 -> 1 (one chain: 0 -> ... -> 4 -> 0 -> 1)
+            self.assertLessEqual(_carry_depth(prog), 4, what)
+
+    def test_one_chain_is_longer(self):
+        f = desc.BY_NAME["c25519_r51"]
+        g = desc.Field(f.name, f.prime, f.p, f.power, f.limbs, f.bits, f.signed, f.source,
+                       carries="chain")
+        self.assertGreaterEqual(_carry_depth(bounds.derive(g).square[0]), 6)
+
+    def test_two_chains_refused_where_the_fold_has_two_terms(self):
+        f = desc.BY_NAME["c448_r56"]
+        g = desc.Field(f.name, f.prime, f.p, f.power, f.limbs, f.bits, f.signed, f.source,
+                       carries="two chains")
+        with self.assertRaisesRegex(BoundError, r"c448_r56: carries='two chains' needs"):
+            bounds.derive(g)

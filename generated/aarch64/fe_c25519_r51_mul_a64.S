@@ -12,9 +12,9 @@
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
  *    a, b: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limbs 2-4 [0, 0x6b7ffffffffff29]
+ *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a and/or b.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
@@ -30,8 +30,8 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c25519_r51_mul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21; a 32-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
- * 146 instructions.
+ * Frame: saves and restores callee-saved x19, x20, x21, x22
+ * 149 instructions.
  */
 #include "lf_asm.h"
 
@@ -40,8 +40,9 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_a64)
 	.cfi_def_cfa_offset 32
 	.cfi_offset x19, -32
 	.cfi_offset x20, -24
-	str	x21, [sp, #16]
+	stp	x21, x22, [sp, #16]
 	.cfi_offset x21, -16
+	.cfi_offset x22, -8
 	ldr	x3, [x1]
 	ldr	x4, [x2]
 	mul	x5, x3, x4
@@ -116,55 +117,55 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_a64)
 	umulh	x12, x1, x12
 	adds	x15, x15, x20
 	adc	x12, x19, x12
-	extr	x19, x6, x17, #51
+	mul	x19, x3, x11
+	umulh	x20, x3, x11
+	mul	x21, x10, x14
+	umulh	x22, x10, x14
+	adds	x19, x19, x21
+	adc	x20, x20, x22
+	mul	x21, x13, x2
+	umulh	x22, x13, x2
+	adds	x19, x19, x21
+	adc	x20, x20, x22
+	mul	x21, x16, x4
+	umulh	x22, x16, x4
+	adds	x19, x19, x21
+	adc	x20, x20, x22
+	mul	x21, x1, x8
+	umulh	x8, x1, x8
+	adds	x19, x19, x21
+	adc	x8, x20, x8
+	extr	x20, x12, x15, #51
+	lsr	x12, x12, #51
+	and	x15, x15, #2251799813685247
+	adds	x19, x19, x20
+	adc	x8, x8, x12
+	extr	x12, x6, x17, #51
 	lsr	x6, x6, #51
 	and	x17, x17, #2251799813685247
-	adds	x15, x15, x19
-	adc	x6, x12, x6
-	mul	x12, x3, x11
-	umulh	x19, x3, x11
-	mul	x20, x10, x14
-	umulh	x21, x10, x14
-	adds	x12, x12, x20
-	adc	x19, x19, x21
-	mul	x20, x13, x2
-	umulh	x21, x13, x2
-	adds	x12, x12, x20
-	adc	x19, x19, x21
-	mul	x20, x16, x4
-	umulh	x21, x16, x4
-	adds	x12, x12, x20
-	adc	x19, x19, x21
-	mul	x20, x1, x8
-	umulh	x8, x1, x8
-	adds	x12, x12, x20
-	adc	x8, x19, x8
-	extr	x19, x6, x15, #51
-	lsr	x6, x6, #51
-	and	x15, x15, #2251799813685247
-	adds	x12, x12, x19
-	adc	x6, x8, x6
-	mul	x8, x3, x7
+	adds	x12, x12, x15
+	adc	x6, x6, xzr
+	mul	x15, x3, x7
 	umulh	x3, x3, x7
 	mul	x7, x10, x11
 	umulh	x10, x10, x11
-	adds	x7, x8, x7
+	adds	x7, x15, x7
 	adc	x3, x3, x10
-	mul	x8, x13, x14
-	umulh	x10, x13, x14
-	adds	x7, x7, x8
-	adc	x3, x3, x10
-	mul	x8, x16, x2
+	mul	x10, x13, x14
+	umulh	x11, x13, x14
+	adds	x7, x7, x10
+	adc	x3, x3, x11
+	mul	x10, x16, x2
 	umulh	x2, x16, x2
-	adds	x7, x7, x8
+	adds	x7, x7, x10
 	adc	x2, x3, x2
 	mul	x3, x1, x4
 	umulh	x1, x1, x4
 	adds	x3, x7, x3
 	adc	x1, x2, x1
-	extr	x2, x6, x12, #51
-	lsr	x4, x6, #51
-	and	x6, x12, #2251799813685247
+	extr	x2, x8, x19, #51
+	lsr	x4, x8, #51
+	and	x7, x19, #2251799813685247
 	adds	x2, x3, x2
 	adc	x1, x1, x4
 	extr	x3, x1, x2, #51
@@ -175,16 +176,20 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_a64)
 	madd	x3, x1, x9, x3
 	adds	x1, x4, x5
 	adc	x3, x3, xzr
+	extr	x4, x6, x12, #51
+	and	x5, x12, #2251799813685247
+	add	x4, x7, x4
 	extr	x3, x3, x1, #51
 	and	x1, x1, #2251799813685247
 	add	x3, x17, x3
 	str	x1, [x0]
 	str	x3, [x0, #8]
-	str	x15, [x0, #16]
-	str	x6, [x0, #24]
+	str	x5, [x0, #16]
+	str	x4, [x0, #24]
 	str	x2, [x0, #32]
-	ldr	x21, [sp, #16]
+	ldp	x21, x22, [sp, #16]
 	.cfi_restore x21
+	.cfi_restore x22
 	ldp	x19, x20, [sp], #32
 	.cfi_restore x19
 	.cfi_restore x20

@@ -12,9 +12,9 @@
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
  *    a: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limbs 2-4 [0, 0x6b7ffffffffff29]
+ *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
@@ -31,7 +31,7 @@
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
- * 99 instructions.
+ * 102 instructions.
  */
 #include "lf_asm.h"
 
@@ -83,56 +83,59 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_a64)
 	umulh	x9, x9, x11
 	adds	x7, x7, x14
 	adc	x4, x4, x9
-	extr	x9, x2, x13, #51
+	mul	x9, x3, x8
+	umulh	x14, x3, x8
+	mul	x15, x5, x6
+	umulh	x16, x5, x6
+	adds	x9, x9, x15
+	adc	x14, x14, x16
+	mul	x15, x1, x11
+	umulh	x11, x1, x11
+	adds	x9, x9, x15
+	adc	x11, x14, x11
+	extr	x14, x4, x7, #51
+	lsr	x4, x4, #51
+	and	x7, x7, #2251799813685247
+	adds	x9, x9, x14
+	adc	x4, x11, x4
+	extr	x11, x2, x13, #51
 	lsr	x2, x2, #51
 	and	x13, x13, #2251799813685247
-	adds	x7, x7, x9
-	adc	x2, x4, x2
-	mul	x4, x3, x8
-	umulh	x9, x3, x8
-	mul	x14, x5, x6
-	umulh	x15, x5, x6
-	adds	x4, x4, x14
-	adc	x9, x9, x15
-	mul	x14, x1, x11
-	umulh	x11, x1, x11
-	adds	x4, x4, x14
-	adc	x9, x9, x11
-	extr	x11, x2, x7, #51
-	lsr	x2, x2, #51
-	and	x7, x7, #2251799813685247
-	adds	x4, x4, x11
-	adc	x2, x9, x2
-	mul	x9, x3, x1
+	adds	x7, x11, x7
+	adc	x2, x2, xzr
+	mul	x11, x3, x1
 	umulh	x1, x3, x1
 	mul	x3, x5, x8
 	umulh	x5, x5, x8
-	adds	x3, x9, x3
+	adds	x3, x11, x3
 	adc	x1, x1, x5
 	mul	x5, x6, x6
 	umulh	x6, x6, x6
 	adds	x3, x3, x5
 	adc	x1, x1, x6
-	extr	x5, x2, x4, #51
-	lsr	x2, x2, #51
-	and	x4, x4, #2251799813685247
+	extr	x5, x4, x9, #51
+	lsr	x4, x4, #51
+	and	x6, x9, #2251799813685247
 	adds	x3, x3, x5
-	adc	x1, x1, x2
-	extr	x2, x1, x3, #51
+	adc	x1, x1, x4
+	extr	x4, x1, x3, #51
 	lsr	x1, x1, #51
 	and	x3, x3, #2251799813685247
-	mul	x5, x2, x12
-	umulh	x2, x2, x12
-	madd	x2, x1, x12, x2
+	mul	x5, x4, x12
+	umulh	x4, x4, x12
+	madd	x4, x1, x12, x4
 	adds	x1, x5, x10
-	adc	x2, x2, xzr
-	extr	x2, x2, x1, #51
+	adc	x4, x4, xzr
+	extr	x2, x2, x7, #51
+	and	x5, x7, #2251799813685247
+	add	x2, x6, x2
+	extr	x4, x4, x1, #51
 	and	x1, x1, #2251799813685247
-	add	x2, x13, x2
+	add	x4, x13, x4
 	str	x1, [x0]
-	str	x2, [x0, #8]
-	str	x7, [x0, #16]
-	str	x4, [x0, #24]
+	str	x4, [x0, #8]
+	str	x5, [x0, #16]
+	str	x2, [x0, #24]
 	str	x3, [x0, #32]
 	ret
 LF_FUNC_END(lf_fe_c25519_r51_square_a64)

@@ -12,16 +12,16 @@
  * Bounds (per limb, inclusive; proven by interval analysis of every intermediate: no value
  * leaves int64 or int128):
  *   R  reduced, what mul/square/carry/decode return:
- *        limb 0 [0, 0x80000000097ff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff]
+ *        limb 0 [0, 0x80000000097ff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
  *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 214 lazy additions
  *      of reduced elements (derived: the largest count for which the proof goes through):
- *        limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limbs 2-4 [0, 0x6b7ffffffffff29]
+ *        limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
  *   L  what carry, carry_reduce and encode accept:
  *        limbs 0-4 [0, 0x4000000000000000]
  *   A  what add accepts (each operand; the sum is within L):
  *        limbs 0-4 [0, 0x2000000000000000]
  *   S  what sub subtracts and neg negates (2 R):
- *        limb 0 [0, 0x10000000012ffe]; limb 1 [0, 0x1000000086039e]; limbs 2-4 [0, 0xffffffffffffe]
+ *        limb 0 [0, 0x10000000012ffe]; limb 1 [0, 0x1000000086039e]; limb 2 [0, 0xffffffffffffe]; limb 3 [0, 0x10000000533ad6]; limb 4 [0, 0xffffffffffffe]
  *   kp the multiple 2^2 p that sub and neg add, limb by limb: [6755399441055668, 6755399441055741, 6755399441055741, 6755399441055741, 9007199254740989]
  * An operand outside its bound gives an unspecified result (never a fault, never out of
  * bounds memory).  All functions are constant time: no branch or address depends on an
@@ -184,7 +184,7 @@ static inline void fe_pack(uint8_t *out, const int64_t *a)
 
 /* mul: r = a b mod p.
  *   in:  a, b within M
- *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff] */
 static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -231,21 +231,21 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 	const lf_i128 t42 = (lf_i128)(t40 + t41);
 	const lf_i128 t43 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
 	const lf_i128 t44 = (lf_i128)(t42 + t43);
-	const lf_i128 t45 = (lf_i128)(t35 >> 51);
-	const int64_t t46 = (int64_t)(t35 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t47 = (lf_i128)(t44 + t45);
-	const lf_i128 t48 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
-	const lf_i128 t49 = (lf_i128)((lf_i128)t2 * (lf_i128)t8);
-	const lf_i128 t50 = (lf_i128)(t48 + t49);
-	const lf_i128 t51 = (lf_i128)((lf_i128)t3 * (lf_i128)t7);
-	const lf_i128 t52 = (lf_i128)(t50 + t51);
-	const lf_i128 t53 = (lf_i128)((lf_i128)t4 * (lf_i128)t6);
-	const lf_i128 t54 = (lf_i128)(t52 + t53);
-	const lf_i128 t55 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
-	const lf_i128 t56 = (lf_i128)(t54 + t55);
-	const lf_i128 t57 = (lf_i128)(t47 >> 51);
-	const int64_t t58 = (int64_t)(t47 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t59 = (lf_i128)(t56 + t57);
+	const lf_i128 t45 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
+	const lf_i128 t46 = (lf_i128)((lf_i128)t2 * (lf_i128)t8);
+	const lf_i128 t47 = (lf_i128)(t45 + t46);
+	const lf_i128 t48 = (lf_i128)((lf_i128)t3 * (lf_i128)t7);
+	const lf_i128 t49 = (lf_i128)(t47 + t48);
+	const lf_i128 t50 = (lf_i128)((lf_i128)t4 * (lf_i128)t6);
+	const lf_i128 t51 = (lf_i128)(t49 + t50);
+	const lf_i128 t52 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
+	const lf_i128 t53 = (lf_i128)(t51 + t52);
+	const lf_i128 t54 = (lf_i128)(t44 >> 51);
+	const int64_t t55 = (int64_t)(t44 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t56 = (lf_i128)(t53 + t54);
+	const lf_i128 t57 = (lf_i128)(t35 >> 51);
+	const int64_t t58 = (int64_t)(t35 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t59 = (lf_i128)((lf_i128)t55 + t57);
 	const lf_i128 t60 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
 	const lf_i128 t61 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
 	const lf_i128 t62 = (lf_i128)(t60 + t61);
@@ -255,26 +255,29 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 	const lf_i128 t66 = (lf_i128)(t64 + t65);
 	const lf_i128 t67 = (lf_i128)((lf_i128)t5 * (lf_i128)t6);
 	const lf_i128 t68 = (lf_i128)(t66 + t67);
-	const lf_i128 t69 = (lf_i128)(t59 >> 51);
-	const int64_t t70 = (int64_t)(t59 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t69 = (lf_i128)(t56 >> 51);
+	const int64_t t70 = (int64_t)(t56 & (lf_i128)INT64_C(2251799813685247));
 	const lf_i128 t71 = (lf_i128)(t68 + t69);
 	const lf_i128 t72 = (lf_i128)(t71 >> 51);
 	const int64_t t73 = (int64_t)(t71 & (lf_i128)INT64_C(2251799813685247));
 	const lf_i128 t74 = (lf_i128)(t72 * (lf_i128)INT64_C(19));
 	const lf_i128 t75 = (lf_i128)((lf_i128)t34 + t74);
-	const int64_t t76 = (int64_t)(t75 >> 51);
-	const int64_t t77 = (int64_t)(t75 & (lf_i128)INT64_C(2251799813685247));
-	const int64_t t78 = (int64_t)(t46 + t76);
-	r[0] = t77;
-	r[1] = t78;
-	r[2] = t58;
-	r[3] = t70;
+	const int64_t t76 = (int64_t)(t59 >> 51);
+	const int64_t t77 = (int64_t)(t59 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t78 = (int64_t)(t70 + t76);
+	const int64_t t79 = (int64_t)(t75 >> 51);
+	const int64_t t80 = (int64_t)(t75 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t81 = (int64_t)(t58 + t79);
+	r[0] = t80;
+	r[1] = t81;
+	r[2] = t77;
+	r[3] = t78;
 	r[4] = t73;
 }
 
 /* square: r = a^2 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff] */
 static inline void fe_square(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -306,36 +309,39 @@ static inline void fe_square(int64_t *r, const int64_t *a)
 	const lf_i128 t27 = (lf_i128)(t25 + t26);
 	const lf_i128 t28 = (lf_i128)((lf_i128)t9 * (lf_i128)t11);
 	const lf_i128 t29 = (lf_i128)(t27 + t28);
-	const lf_i128 t30 = (lf_i128)(t24 >> 51);
-	const int64_t t31 = (int64_t)(t24 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t32 = (lf_i128)(t29 + t30);
-	const lf_i128 t33 = (lf_i128)((lf_i128)t6 * (lf_i128)t4);
-	const lf_i128 t34 = (lf_i128)((lf_i128)t7 * (lf_i128)t3);
-	const lf_i128 t35 = (lf_i128)(t33 + t34);
-	const lf_i128 t36 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
-	const lf_i128 t37 = (lf_i128)(t35 + t36);
-	const lf_i128 t38 = (lf_i128)(t32 >> 51);
-	const int64_t t39 = (int64_t)(t32 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t40 = (lf_i128)(t37 + t38);
+	const lf_i128 t30 = (lf_i128)((lf_i128)t6 * (lf_i128)t4);
+	const lf_i128 t31 = (lf_i128)((lf_i128)t7 * (lf_i128)t3);
+	const lf_i128 t32 = (lf_i128)(t30 + t31);
+	const lf_i128 t33 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
+	const lf_i128 t34 = (lf_i128)(t32 + t33);
+	const lf_i128 t35 = (lf_i128)(t29 >> 51);
+	const int64_t t36 = (int64_t)(t29 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t37 = (lf_i128)(t34 + t35);
+	const lf_i128 t38 = (lf_i128)(t24 >> 51);
+	const int64_t t39 = (int64_t)(t24 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t40 = (lf_i128)((lf_i128)t36 + t38);
 	const lf_i128 t41 = (lf_i128)((lf_i128)t6 * (lf_i128)t5);
 	const lf_i128 t42 = (lf_i128)((lf_i128)t7 * (lf_i128)t4);
 	const lf_i128 t43 = (lf_i128)(t41 + t42);
 	const lf_i128 t44 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
 	const lf_i128 t45 = (lf_i128)(t43 + t44);
-	const lf_i128 t46 = (lf_i128)(t40 >> 51);
-	const int64_t t47 = (int64_t)(t40 & (lf_i128)INT64_C(2251799813685247));
+	const lf_i128 t46 = (lf_i128)(t37 >> 51);
+	const int64_t t47 = (int64_t)(t37 & (lf_i128)INT64_C(2251799813685247));
 	const lf_i128 t48 = (lf_i128)(t45 + t46);
 	const lf_i128 t49 = (lf_i128)(t48 >> 51);
 	const int64_t t50 = (int64_t)(t48 & (lf_i128)INT64_C(2251799813685247));
 	const lf_i128 t51 = (lf_i128)(t49 * (lf_i128)INT64_C(19));
 	const lf_i128 t52 = (lf_i128)((lf_i128)t23 + t51);
-	const int64_t t53 = (int64_t)(t52 >> 51);
-	const int64_t t54 = (int64_t)(t52 & (lf_i128)INT64_C(2251799813685247));
-	const int64_t t55 = (int64_t)(t31 + t53);
-	r[0] = t54;
-	r[1] = t55;
-	r[2] = t39;
-	r[3] = t47;
+	const int64_t t53 = (int64_t)(t40 >> 51);
+	const int64_t t54 = (int64_t)(t40 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t55 = (int64_t)(t47 + t53);
+	const int64_t t56 = (int64_t)(t52 >> 51);
+	const int64_t t57 = (int64_t)(t52 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t58 = (int64_t)(t39 + t56);
+	r[0] = t57;
+	r[1] = t58;
+	r[2] = t54;
+	r[3] = t55;
 	r[4] = t50;
 }
 
@@ -368,7 +374,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
  *   in:  a within [0, L's top - kp] limb by limb, b within S
- *   out: limb 0 [0x7fffffffecfb6, 0x4000000000000000]; limb 1 [0x7ffffff79fc5f, 0x4000000000000000]; limbs 2-3 [0x7ffffffffffff, 0x4000000000000000]; limb 4 [0xfffffffffffff, 0x4000000000000000] */
+ *   out: limb 0 [0x7fffffffecfb6, 0x4000000000000000]; limb 1 [0x7ffffff79fc5f, 0x4000000000000000]; limb 2 [0x7ffffffffffff, 0x4000000000000000]; limb 3 [0x7ffffffacc527, 0x4000000000000000]; limb 4 [0xfffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -400,7 +406,7 @@ static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* neg: r = -a mod p, limb by limb as kp - a.
  *   in:  a within S
- *   out: limb 0 [0x7fffffffecfb6, 0x17ffffffffffb4]; limb 1 [0x7ffffff79fc5f, 0x17fffffffffffd]; limbs 2-3 [0x7ffffffffffff, 0x17fffffffffffd]; limb 4 [0xfffffffffffff, 0x1ffffffffffffd] */
+ *   out: limb 0 [0x7fffffffecfb6, 0x17ffffffffffb4]; limb 1 [0x7ffffff79fc5f, 0x17fffffffffffd]; limb 2 [0x7ffffffffffff, 0x17fffffffffffd]; limb 3 [0x7ffffffacc527, 0x17fffffffffffd]; limb 4 [0xfffffffffffff, 0x1ffffffffffffd] */
 static inline void fe_neg(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);

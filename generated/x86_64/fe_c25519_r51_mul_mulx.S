@@ -12,9 +12,9 @@
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
  *    a, b: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limbs 2-4 [0, 0x6b7ffffffffff29]
+ *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a and/or b.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: bmi2 (LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
@@ -30,17 +30,21 @@
  * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_mul.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_mul_mulx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
  * this body, lf_fe_c25519_r51_mul_mulx_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
  * lines).
- * 152 instructions.
+ * 159 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -54,9 +58,9 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$24, %rsp
-	.cfi_adjust_cfa_offset 24
-	LF_SEH_STACKALLOC(24)
+	subq	$32, %rsp
+	.cfi_adjust_cfa_offset 32
+	LF_SEH_STACKALLOC(32)
 #endif
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
@@ -131,106 +135,111 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx)
 	mulxq	%r8, %rdx, %r8
 	addq	%rdx, %r11
 	adcq	%r8, %rcx
-	movq	%rbx, %r8
-	shrdq	$51, %rbp, %r8
-	movq	%rbp, %rdx
-	shrq	$51, %rdx
+	movq	(%rsi), %rdx
+	mulxq	24(%rax), %r12, %r8
+	movq	8(%rsi), %rdx
+	mulxq	16(%rax), %r13, %rdx
+	addq	%r13, %r12
+	adcq	%rdx, %r8
+	movq	16(%rsi), %rdx
+	mulxq	8(%rax), %r13, %rdx
+	addq	%r13, %r12
+	adcq	%rdx, %r8
+	movq	24(%rsi), %rdx
+	mulxq	(%rax), %rdx, %r13
+	addq	%rdx, %r12
+	adcq	%r13, %r8
+	movq	32(%rsi), %rdx
+	mulxq	%r9, %r9, %rdx
+	addq	%r9, %r12
+	adcq	%rdx, %r8
+	movq	%r11, %r9
+	shrdq	$51, %rcx, %r9
+	shrq	$51, %rcx
+	andq	%r10, %r11
+	addq	%r9, %r12
+	adcq	%rcx, %r8
+	movq	%rbx, %r9
+	shrdq	$51, %rbp, %r9
+	movq	%rbp, %rcx
+	shrq	$51, %rcx
 	andq	%r10, %rbx
 #if defined(LF_WIN64)
 	movq	%rbx, 8(%rsp)
 #else
 	movq	%rbx, -16(%rsp)
 #endif
-	addq	%r8, %r11
-	adcq	%rdx, %rcx
+	addq	%r11, %r9
+	adcq	$0, %rcx
 	movq	(%rsi), %rdx
-	mulxq	24(%rax), %rbx, %r8
+	mulxq	32(%rax), %r11, %rbx
 	movq	8(%rsi), %rdx
-	mulxq	16(%rax), %rbp, %rdx
-	addq	%rbp, %rbx
-	adcq	%rdx, %r8
+	mulxq	24(%rax), %rbp, %rdx
+	addq	%rbp, %r11
+	adcq	%rdx, %rbx
 	movq	16(%rsi), %rdx
-	mulxq	8(%rax), %rdx, %rbp
-	addq	%rdx, %rbx
-	adcq	%rbp, %r8
+	mulxq	16(%rax), %rbp, %rdx
+	addq	%rbp, %r11
+	adcq	%rdx, %rbx
 	movq	24(%rsi), %rdx
-	mulxq	(%rax), %rbp, %rdx
-	addq	%rbp, %rbx
-	adcq	%rdx, %r8
+	mulxq	8(%rax), %rbp, %rdx
+	addq	%rbp, %r11
+	adcq	%rdx, %rbx
 	movq	32(%rsi), %rdx
-	mulxq	%r9, %rdx, %r9
-	addq	%rdx, %rbx
-	adcq	%r9, %r8
-	movq	%r11, %r9
-	shrdq	$51, %rcx, %r9
-	shrq	$51, %rcx
+	mulxq	(%rax), %rdx, %rax
+	addq	%rdx, %r11
+	adcq	%rax, %rbx
+	movq	%r12, %rax
+	shrdq	$51, %r8, %rax
+	shrq	$51, %r8
+	andq	%r10, %r12
+	addq	%rax, %r11
+	adcq	%r8, %rbx
+	movq	%r11, %rax
+	shrdq	$51, %rbx, %rax
+	movq	%rbx, %r8
+	shrq	$51, %r8
 	andq	%r10, %r11
 #if defined(LF_WIN64)
 	movq	%r11, 16(%rsp)
 #else
 	movq	%r11, -24(%rsp)
 #endif
-	addq	%r9, %rbx
-	adcq	%rcx, %r8
-	movq	(%rsi), %rdx
-	mulxq	32(%rax), %r11, %r9
-	movq	8(%rsi), %rdx
-	mulxq	24(%rax), %rdx, %rcx
-	addq	%rdx, %r11
-	adcq	%rcx, %r9
-	movq	16(%rsi), %rdx
-	mulxq	16(%rax), %rdx, %rcx
-	addq	%rdx, %r11
-	adcq	%rcx, %r9
-	movq	24(%rsi), %rdx
-	mulxq	8(%rax), %rdx, %rcx
-	addq	%rdx, %r11
-	adcq	%rcx, %r9
-	movq	32(%rsi), %rdx
-	mulxq	(%rax), %rcx, %rax
-	addq	%rcx, %r11
-	adcq	%rax, %r9
-	movq	%rbx, %rax
-	shrdq	$51, %r8, %rax
-	shrq	$51, %r8
-	andq	%r10, %rbx
-	addq	%rax, %r11
-	adcq	%r8, %r9
-	movq	%r11, %rax
-	shrdq	$51, %r9, %rax
-	shrq	$51, %r9
-	andq	%r10, %r11
 	movq	$19, %rdx
-	mulxq	%rax, %r8, %rax
-	imulq	$19, %r9, %r9
-	addq	%r9, %rax
+	mulxq	%rax, %r11, %rax
+	imulq	$19, %r8, %r8
+	addq	%r8, %rax
 #if defined(LF_WIN64)
-	addq	(%rsp), %r8
+	addq	(%rsp), %r11
 #else
-	addq	-8(%rsp), %r8
+	addq	-8(%rsp), %r11
 #endif
 	adcq	$0, %rax
-	movq	%r8, %r9
-	shrdq	$51, %rax, %r9
-	andq	%r10, %r8
+	movq	%r9, %r8
+	shrdq	$51, %rcx, %r8
+	andq	%r10, %r9
+	addq	%r8, %r12
+	movq	%r11, %r8
+	shrdq	$51, %rax, %r8
+	andq	%r10, %r11
 #if defined(LF_WIN64)
-	addq	8(%rsp), %r9
+	addq	8(%rsp), %r8
 #else
-	addq	-16(%rsp), %r9
+	addq	-16(%rsp), %r8
 #endif
-	movq	%r8, (%rdi)
-	movq	%r9, 8(%rdi)
+	movq	%r11, (%rdi)
+	movq	%r8, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r12, 24(%rdi)
 #if defined(LF_WIN64)
 	movq	16(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
-	movq	%rax, 16(%rdi)
-	movq	%rbx, 24(%rdi)
-	movq	%r11, 32(%rdi)
+	movq	%rax, 32(%rdi)
 #if defined(LF_WIN64)
-	addq	$24, %rsp
-	.cfi_adjust_cfa_offset -24
+	addq	$32, %rsp
+	.cfi_adjust_cfa_offset -32
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
@@ -241,6 +250,9 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
 	ret
 LF_FUNC_END(lf_fe_c25519_r51_mul_mulx)
 

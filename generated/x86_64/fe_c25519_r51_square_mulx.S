@@ -12,9 +12,9 @@
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
  *    a: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limbs 2-4 [0, 0x6b7ffffffffff29]
+ *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limbs 2-4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: bmi2 (LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
@@ -30,17 +30,21 @@
  * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_square.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx
+ * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_square_mulx is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and calls
  * this body, lf_fe_c25519_r51_square_mulx_sysv; Windows has no red zone, so the body's Win64
  * form keeps what the SysV form parks below rsp in a frame of its own (the #if
  * defined(LF_WIN64) lines).
- * 119 instructions.
+ * 125 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	LF_SEH_PUSHREG(%r14)
 	pushq	%r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r13, 0
@@ -58,9 +62,9 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$32, %rsp
-	.cfi_adjust_cfa_offset 32
-	LF_SEH_STACKALLOC(32)
+	subq	$24, %rsp
+	.cfi_adjust_cfa_offset 24
+	LF_SEH_STACKALLOC(24)
 #endif
 	LF_SEH_ENDPROLOGUE
 	movq	(%rsi), %rax
@@ -116,23 +120,11 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
 	mulxq	%rbx, %rdx, %r9
 	addq	%rdx, %r8
 	adcq	%r9, %r11
-	movq	%r12, %r9
-	shrdq	$51, %r13, %r9
-	movq	%r13, %rdx
-	shrq	$51, %rdx
-	andq	%rcx, %r12
-#if defined(LF_WIN64)
-	movq	%r12, 8(%rsp)
-#else
-	movq	%r12, -16(%rsp)
-#endif
-	addq	%r9, %r8
-	adcq	%rdx, %r11
 	movq	%rax, %rdx
 	mulxq	24(%rsi), %rbp, %r9
 	movq	%r10, %rdx
-	mulxq	16(%rsi), %r12, %rdx
-	addq	%r12, %rbp
+	mulxq	16(%rsi), %r14, %rdx
+	addq	%r14, %rbp
 	adcq	%rdx, %r9
 	movq	32(%rsi), %rdx
 	mulxq	%rbx, %rbx, %rdx
@@ -142,33 +134,45 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
 	shrdq	$51, %r11, %rdx
 	shrq	$51, %r11
 	andq	%rcx, %r8
-#if defined(LF_WIN64)
-	movq	%r8, 16(%rsp)
-#else
-	movq	%r8, -24(%rsp)
-#endif
 	addq	%rdx, %rbp
 	adcq	%r11, %r9
-	movq	%rax, %rdx
-	mulxq	32(%rsi), %r11, %rax
-	movq	%r10, %rdx
-	mulxq	24(%rsi), %r8, %r10
+	movq	%r12, %r11
+	shrdq	$51, %r13, %r11
+	movq	%r13, %rbx
+	shrq	$51, %rbx
+	andq	%rcx, %r12
+#if defined(LF_WIN64)
+	movq	%r12, 8(%rsp)
+#else
+	movq	%r12, -16(%rsp)
+#endif
 	addq	%r8, %r11
+	adcq	$0, %rbx
+	movq	%rax, %rdx
+	mulxq	32(%rsi), %r8, %rax
+	movq	%r10, %rdx
+	mulxq	24(%rsi), %rdx, %r10
+	addq	%rdx, %r8
 	adcq	%r10, %rax
 	movq	16(%rsi), %rdx
-	mulxq	16(%rsi), %r8, %r10
-	addq	%r8, %r11
+	mulxq	16(%rsi), %rdx, %r10
+	addq	%rdx, %r8
 	adcq	%r10, %rax
 	movq	%rbp, %r10
 	shrdq	$51, %r9, %r10
 	shrq	$51, %r9
 	andq	%rcx, %rbp
-	addq	%r10, %r11
+	addq	%r10, %r8
 	adcq	%r9, %rax
-	movq	%r11, %r10
+	movq	%r8, %r10
 	shrdq	$51, %rax, %r10
 	shrq	$51, %rax
-	andq	%rcx, %r11
+	andq	%rcx, %r8
+#if defined(LF_WIN64)
+	movq	%r8, 16(%rsp)
+#else
+	movq	%r8, -24(%rsp)
+#endif
 	movq	$19, %rdx
 	mulxq	%r10, %r9, %r10
 	imulq	$19, %rax, %rax
@@ -179,6 +183,10 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
 	addq	-8(%rsp), %r9
 #endif
 	adcq	$0, %r10
+	movq	%r11, %rax
+	shrdq	$51, %rbx, %rax
+	andq	%rcx, %r11
+	addq	%rax, %rbp
 	movq	%r9, %rax
 	shrdq	$51, %r10, %rax
 	andq	%rcx, %r9
@@ -189,17 +197,17 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
 #endif
 	movq	%r9, (%rdi)
 	movq	%rax, 8(%rdi)
+	movq	%r11, 16(%rdi)
+	movq	%rbp, 24(%rdi)
 #if defined(LF_WIN64)
 	movq	16(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
-	movq	%rax, 16(%rdi)
-	movq	%rbp, 24(%rdi)
-	movq	%r11, 32(%rdi)
+	movq	%rax, 32(%rdi)
 #if defined(LF_WIN64)
-	addq	$32, %rsp
-	.cfi_adjust_cfa_offset -32
+	addq	$24, %rsp
+	.cfi_adjust_cfa_offset -24
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
@@ -213,6 +221,9 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx)
 	popq	%r13
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
 	ret
 LF_FUNC_END(lf_fe_c25519_r51_square_mulx)
 

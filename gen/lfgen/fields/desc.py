@@ -9,6 +9,11 @@ sum limb_i 2^(bits i) mod p, little-endian limb order:
     signed=False  native radix: limbs in [0, 2^bits) after a carry (floor carries), kept
                   non-negative by adding a multiple of p in `sub` and `neg`.
 
+`carries` chooses how products carry their columns: "chain" (the default: column t takes
+the carry out of column t - 1 as the products form it, then the top limb folds back and
+limb 0 is carried again) or "two chains" (ops.TwoChains: two chains of about half the
+limbs side by side, as OpenSSL's fe51 code; native limbs, one reduction term into limb 0).
+
 From that the generator derives the reduction terms (2^power = c mod p, c written as
 balanced base-2^bits digits, as the JDK's FieldGen buildTerms does), the carry chains,
 the number of lazy additions a product accepts, and every bound (bounds.py, ops.py).
@@ -22,7 +27,8 @@ P448 = 2**448 - 2**224 - 1
 
 
 class Field:
-    def __init__(self, name, prime, p, power, limbs, bits, signed, source, a24=None):
+    def __init__(self, name, prime, p, power, limbs, bits, signed, source, a24=None,
+                 carries="chain"):
         self.name = name            # C name part: lf_fe_<name>_mul
         self.prime = prime          # "P-256", "Curve25519", ...
         self.p = p
@@ -32,6 +38,8 @@ class Field:
         self.signed = signed
         self.source = source
         self.a24 = a24              # (A - 2) / 4 of the Montgomery curve, for the ladder
+        self.carries = carries      # how products carry their columns (ops.mul): "chain" or
+        #                             "two chains"
         self.c = (1 << power) - p
         if not 0 < self.c < (1 << (power - 1)):
             raise ValueError("%s: p must be 2^%d - c with 0 < c < 2^%d"
@@ -89,7 +97,7 @@ FIELDS = [
           J + ": IntegerPolynomial25519 (FieldGen's 10 x 26)", a24=121665),
     Field("c25519_r51", "Curve25519", P25519, 255, 5, 51, False,
           "RFC 7748 §5; the 5 x 51 layout of ref10/donna-64 and the JDK's current "
-          "IntegerPolynomial25519", a24=121665),
+          "IntegerPolynomial25519", a24=121665, carries="two chains"),
     Field("c448_r28", "Curve448", P448, 448, 16, 28, True, J + ": IntegerPolynomial448",
           a24=39081),
     Field("c448_r56", "Curve448", P448, 448, 8, 56, False,

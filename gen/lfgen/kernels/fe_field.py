@@ -7,8 +7,13 @@ proven program (gen/lfgen/fields/ops.py -> x86_lower.py), so every register hold
 whose interval the generator proved, in the width it proved it for.
 
     c25519_r51 (p = 2^255 - 19, 5 x 51): the high products take 19 b_j (ref10/donna's
-    premultiplication), column t starts as the carry out of column t - 1, the carry out of
-    the top limb comes back times 19 into limb 0, and limb 0 is carried once more.
+    premultiplication); the columns carry in two chains side by side (desc.py's
+    carries="two chains", ops.TwoChains): 0 -> 1 -> 2 -> 3 and 2 -> 3 -> 4 -> (x 19) 0 -> 1,
+    each carry entering its column after the column's products.  Against one chain through
+    every column (0 -> ... -> 4 -> 0 -> 1): chained calls mul 49.2 -> 45.5 core cycles,
+    square 42.1 -> 38.1; independent calls mul 36.9 -> 38.0, square 25.0 -> 26.0 (make bench,
+    2026-11-30).  Two rounds of simultaneous carries instead cost more (square 30.0
+    independent, 35.3 chained: twice the SHRDs, on MULX's port 1).
 
 Each variant module here is built by `kernel(field, op)`: SPEC and VARIANTS, like a file in
 this directory.
