@@ -96,8 +96,12 @@ mutant modpow_ct_gathers_wrong_entry $MP 's/\(\(\(uint64_t\)\(k \^ idx\)\) - 1\)
 mutant modpow_window_ends_on_0 $MP 's/\t\t\twhile \(!ebit\(exp, exp_len, j\)\)\n\t\t\t\tj\+\+;\n//' modpow
 mutant asm_ifma_digit0_carry generated/x86_64/mpn_montmul_ifma.S 's/shrdq\t\$52, /shrdq\t\$51, /' montmul
 mutant asm_montmul_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/\bsbbq\t\$0, (%r\w+)/subq\t\$0, $1/' montmul
-# the unrolled small-n CIOS (the last SBB $0 of the file: n = 8's borrow into t_n)
-mutant asm_montmul_small_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(.*)\bsbbq\t\$0, (%r\w+)/$1subq\t\$0, $2/s' montmul
+# the unrolled small-n CIOS (the last SBB $0 followed by N & mask: n = 8's borrow into t_n)
+mutant asm_montmul_small_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(.*)\bsbbq\t\$0, (%r\w+)(\n\tmovq\t\(%r\w+\), %r\w+\n\tandq)/$1subq\t\$0, $2$3/s' montmul
+# the squaring path (ap == bp, sqr_min <= n <= 128): the REDC sum loses its carry chain; a
+# REDC row's carry is not stored into the limb its row cancelled
+mutant asm_montsqr_redc_sum_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(redc_add:\n\tmovq\t\(%r\w+\), %r\w+\n\t)adcq/${1}addq/' montmul
+mutant asm_montsqr_redc_carry_not_stored generated/x86_64/mpn_montmul_adx.S 's/\tmovq\t%r\w+, \(%r\w+\)\n(\tleaq\t8\(%r\w+\), %r\w+\n\tdecq\t%r\w+\n\tjnz\t\.Llf_mpn_montmul_adx_redc_row\n)/$1/' montmul
 # the IFMA finish: a lane above 2^52 - 1 after the first carry round never generates a carry
 mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpuq\t\$6, /vpcmpuq\t\$3, /g' montmul
 # Karatsuba (runtime/karatsuba.c): the middle term's sign, the square's top carry

@@ -321,7 +321,7 @@ END_TEST
 START_TEST(test_mont_lengths)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 96, 128, 256 };
+	static const size_t big[] = { 96, 127, 128, 129, 256 };
 	uint64_t N[MAXN], a[MAXN], b[MAXN];
 	size_t subtract = 0, nosub = 0;
 	rng_t rng;
@@ -353,7 +353,9 @@ END_TEST
 
 /* ap == bp at every length: the a64 variant's squaring path (ap == bp and n >= its schedule's
  * sqr_min, at most 16, so 1..70 has lengths on both sides of every choice: below it the same
- * call multiplies) and every other variant with aliased operands. The squaring path adds
+ * call multiplies), the adx variant's (mpn_sqr's squaring, then REDC rows, for sqr_min <= n
+ * <= 128: 127, 128 square and 129 multiplies again) and every other variant with aliased
+ * operands. The squaring path adds
  * sum_(j < i-j) a_j a_(i-j) twice and a_h^2 (i = 2h) once, beside the m N products: a wrong
  * doubling (a lost top bit of the half column, a square added twice or not at all) shows in
  * every column from the third on, and the all-ones cases carry into the third accumulator
@@ -361,7 +363,7 @@ END_TEST
 START_TEST(test_mont_square)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 96, 128, 256 };
+	static const size_t big[] = { 96, 127, 128, 129, 256 };
 	uint64_t N[MAXN], a[MAXN];
 	size_t subtract = 0, nosub = 0;
 	rng_t rng;

@@ -29,22 +29,24 @@
  * Algorithm (adx, x86_64):
  *    CIOS: per limb b_i one MULX/ADCX/ADOX row of a into the accumulator (rp), then
  *    m = t0 n0inv and one row of N stored a limb lower (x86_rows); up to small_max
- *    limbs unrolled with the accumulator in registers; constant-time final
- *    subtraction.
+ *    limbs unrolled with the accumulator in registers; ap == bp and sqr_min <= n <=
+ *    128: a^2 by mpn_sqr's squaring into a stack buffer, then REDC rows (3/4 of the
+ *    products); constant-time final subtraction.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   small_max = 8
+ *   sqr_min = 16
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
+ * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; 2048 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_montmul_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
  * registers and calls this body, lf_mpn_montmul_adx_sysv; Windows has no red zone, so the
  * body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the #if
  * defined(LF_WIN64) lines).
- * 2584 instructions.
+ * 3601 instructions.
  */
 #include "lf_asm.h"
 
@@ -70,9 +72,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$112, %rsp
-	.cfi_adjust_cfa_offset 112
-	LF_SEH_STACKALLOC(112)
+	subq	$2160, %rsp
+	.cfi_adjust_cfa_offset 2160
+	LF_SEH_STACKALLOC(2160)
+#else
+	subq	$2048, %rsp
+	.cfi_adjust_cfa_offset 2048
+	LF_SEH_STACKALLOC(2048)
 #endif
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
@@ -105,6 +111,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	je	.Llf_mpn_montmul_adx_small_7
 	cmpq	$8, %r9
 	je	.Llf_mpn_montmul_adx_small_8
+	cmpq	%rax, %rsi
+	jne	.Llf_mpn_montmul_adx_multiply
+	cmpq	$15, %r9
+	jbe	.Llf_mpn_montmul_adx_multiply
+	cmpq	$128, %r9
+	jbe	.Llf_mpn_montmul_adx_square
+.Llf_mpn_montmul_adx_multiply:
 	leaq	(%rax,%r9,8), %r9
 #if defined(LF_WIN64)
 	movq	%r9, 32(%rsp)
@@ -3489,10 +3502,1122 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	movq	%r9, 40(%r12)
 	movq	%r8, 48(%r12)
 	movq	%rcx, 56(%r12)
+	jmp	.Llf_mpn_montmul_adx_exit
+.Llf_mpn_montmul_adx_square:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	leaq	112(%rsp), %rax
+#else
+	movq	%rdi, -24(%rsp)
+	leaq	(%rsp), %rax
+#endif
+	cmpq	$16, %r9
+	ja	.Llf_mpn_montmul_adx_large
+	cmpq	$1, %r9
+	ja	.Llf_mpn_montmul_adx_multi
+	leaq	16(%rax), %r10
+	jmp	.Llf_mpn_montmul_adx_final_2
+.Llf_mpn_montmul_adx_multi:
+	xorl	%r11d, %r11d
+	leaq	-1(%r9), %r10
+	leaq	8(%rax), %r8
+.Llf_mpn_montmul_adx_zero_t:
+	movq	%r11, (%r8)
+	leaq	8(%r8), %r8
+	subq	$1, %r10
+	jnz	.Llf_mpn_montmul_adx_zero_t
+	leaq	(%rax,%r9,8), %r10
+	leaq	(%r10,%r9,8), %r10
+	leaq	(%rsi,%r9,8), %r11
+	cmpq	$9, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt9
+	cmpq	$5, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt5
+	cmpq	$3, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt3
+	cmpq	$2, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt2
+	jmp	.Llf_mpn_montmul_adx_corner_row1
+.Llf_mpn_montmul_adx_n_gt2:
+	jmp	.Llf_mpn_montmul_adx_corner_row2
+.Llf_mpn_montmul_adx_n_gt3:
+	cmpq	$4, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt4
+	jmp	.Llf_mpn_montmul_adx_corner_row3
+.Llf_mpn_montmul_adx_n_gt4:
+	jmp	.Llf_mpn_montmul_adx_corner_row4
+.Llf_mpn_montmul_adx_n_gt5:
+	cmpq	$7, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt7
+	cmpq	$6, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt6
+	jmp	.Llf_mpn_montmul_adx_corner_row5
+.Llf_mpn_montmul_adx_n_gt6:
+	jmp	.Llf_mpn_montmul_adx_corner_row6
+.Llf_mpn_montmul_adx_n_gt7:
+	cmpq	$8, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt8
+	jmp	.Llf_mpn_montmul_adx_corner_row7
+.Llf_mpn_montmul_adx_n_gt8:
+	jmp	.Llf_mpn_montmul_adx_corner_row8
+.Llf_mpn_montmul_adx_n_gt9:
+	cmpq	$13, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt13
+	cmpq	$11, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt11
+	cmpq	$10, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt10
+	jmp	.Llf_mpn_montmul_adx_corner_row9
+.Llf_mpn_montmul_adx_n_gt10:
+	jmp	.Llf_mpn_montmul_adx_corner_row10
+.Llf_mpn_montmul_adx_n_gt11:
+	cmpq	$12, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt12
+	jmp	.Llf_mpn_montmul_adx_corner_row11
+.Llf_mpn_montmul_adx_n_gt12:
+	jmp	.Llf_mpn_montmul_adx_corner_row12
+.Llf_mpn_montmul_adx_n_gt13:
+	cmpq	$15, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt15
+	cmpq	$14, %r9
+	ja	.Llf_mpn_montmul_adx_n_gt14
+	jmp	.Llf_mpn_montmul_adx_corner_row13
+.Llf_mpn_montmul_adx_n_gt14:
+	jmp	.Llf_mpn_montmul_adx_corner_row14
+.Llf_mpn_montmul_adx_n_gt15:
+	jmp	.Llf_mpn_montmul_adx_corner_row15
+.Llf_mpn_montmul_adx_large:
+	xorl	%r10d, %r10d
+	leaq	8(%rax), %r11
+	leaq	8(%rsi), %r8
+	leaq	-1(%r9), %rcx
+	movq	(%rsi), %rdx
+	testq	$1, %rcx
+	jz	.Llf_mpn_montmul_adx_skip1_5
+	xorl	%edi, %edi
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	adcq	$0, %rdi
+	movq	%rdi, %r10
+	leaq	8(%r8), %r8
+	leaq	8(%r11), %r11
+.Llf_mpn_montmul_adx_skip1_5:
+	testq	$2, %rcx
+	jz	.Llf_mpn_montmul_adx_skip2_5
+	xorl	%edi, %edi
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	mulxq	8(%r8), %rbp, %r10
+	movq	%rbx, (%r11)
+	adcq	%rdi, %rbp
+	movq	%rbp, 8(%r11)
+	adcq	$0, %r10
+	leaq	16(%r8), %r8
+	leaq	16(%r11), %r11
+.Llf_mpn_montmul_adx_skip2_5:
+	testq	$4, %rcx
+	jz	.Llf_mpn_montmul_adx_skip4_5
+	xorl	%edi, %edi
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
+	mulxq	8(%r8), %rbp, %r10
+	movq	%rdi, (%r11)
+	adcq	%rbx, %rbp
+	mulxq	16(%r8), %rbx, %rdi
+	movq	%rbp, 8(%r11)
+	adcq	%r10, %rbx
+	mulxq	24(%r8), %rbp, %r10
+	movq	%rbx, 16(%r11)
+	adcq	%rdi, %rbp
+	movq	%rbp, 24(%r11)
+	adcq	$0, %r10
+	leaq	32(%r8), %r8
+	leaq	32(%r11), %r11
+.Llf_mpn_montmul_adx_skip4_5:
+	shrq	$3, %rcx
+	jz	.Llf_mpn_montmul_adx_done_5
+.Llf_mpn_montmul_adx_top_5:
+/* LLVM-MCA-BEGIN mul_row limbs=8 */
+	xorl	%edi, %edi
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
+	mulxq	8(%r8), %rbp, %r10
+	movq	%rdi, (%r11)
+	adcq	%rbx, %rbp
+	mulxq	16(%r8), %rbx, %rdi
+	movq	%rbp, 8(%r11)
+	adcq	%r10, %rbx
+	mulxq	24(%r8), %rbp, %r10
+	movq	%rbx, 16(%r11)
+	adcq	%rdi, %rbp
+	mulxq	32(%r8), %rdi, %rbx
+	movq	%rbp, 24(%r11)
+	adcq	%r10, %rdi
+	mulxq	40(%r8), %rbp, %r10
+	movq	%rdi, 32(%r11)
+	adcq	%rbx, %rbp
+	mulxq	48(%r8), %rbx, %rdi
+	movq	%rbp, 40(%r11)
+	adcq	%r10, %rbx
+	mulxq	56(%r8), %rbp, %r10
+	movq	%rbx, 48(%r11)
+	adcq	%rdi, %rbp
+	movq	%rbp, 56(%r11)
+	adcq	$0, %r10
+	leaq	64(%r8), %r8
+	leaq	64(%r11), %r11
+	decq	%rcx
+	jnz	.Llf_mpn_montmul_adx_top_5
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_adx_done_5:
+	movq	%r10, (%r11)
+	movq	$1, %rdi
+	leaq	-17(%r9), %rcx
+	testq	%rcx, %rcx
+	jz	.Llf_mpn_montmul_adx_done_6
+.Llf_mpn_montmul_adx_top_6:
+	xorl	%r10d, %r10d
+	leaq	(%rax,%rdi,8), %r11
+	leaq	8(%r11,%rdi,8), %r11
+	leaq	8(%rsi,%rdi,8), %r8
+	movq	-8(%r8), %rdx
+	movq	%r9, %rcx
+	subq	%rdi, %rcx
+	subq	$1, %rcx
+	testq	$1, %rcx
+	jz	.Llf_mpn_montmul_adx_skip1_6
+	xorl	%ebx, %ebx
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	movq	%rbp, %r10
+	leaq	8(%r8), %r8
+	leaq	8(%r11), %r11
+.Llf_mpn_montmul_adx_skip1_6:
+	testq	$2, %rcx
+	jz	.Llf_mpn_montmul_adx_skip2_6
+	xorl	%ebx, %ebx
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	mulxq	8(%r8), %r13, %r10
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r13
+	adoxq	8(%r11), %r13
+	movq	%r13, 8(%r11)
+	adcxq	%rbx, %r10
+	adoxq	%rbx, %r10
+	leaq	16(%r8), %r8
+	leaq	16(%r11), %r11
+.Llf_mpn_montmul_adx_skip2_6:
+	testq	$4, %rcx
+	jz	.Llf_mpn_montmul_adx_skip4_6
+	xorl	%ebx, %ebx
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	mulxq	8(%r8), %r13, %r10
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	adcxq	%r12, %r13
+	mulxq	16(%r8), %r12, %rbp
+	adoxq	8(%r11), %r13
+	movq	%r13, 8(%r11)
+	adcxq	%r10, %r12
+	mulxq	24(%r8), %r13, %r10
+	adoxq	16(%r11), %r12
+	movq	%r12, 16(%r11)
+	adcxq	%rbp, %r13
+	adoxq	24(%r11), %r13
+	movq	%r13, 24(%r11)
+	adcxq	%rbx, %r10
+	adoxq	%rbx, %r10
+	leaq	32(%r8), %r8
+	leaq	32(%r11), %r11
+.Llf_mpn_montmul_adx_skip4_6:
+	shrq	$3, %rcx
+	jz	.Llf_mpn_montmul_adx_done_7
+.Llf_mpn_montmul_adx_top_7:
+/* LLVM-MCA-BEGIN addmul_row limbs=8 */
+	xorl	%ebx, %ebx
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	mulxq	8(%r8), %r13, %r10
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	adcxq	%r12, %r13
+	mulxq	16(%r8), %r12, %rbp
+	adoxq	8(%r11), %r13
+	movq	%r13, 8(%r11)
+	adcxq	%r10, %r12
+	mulxq	24(%r8), %r13, %r10
+	adoxq	16(%r11), %r12
+	movq	%r12, 16(%r11)
+	adcxq	%rbp, %r13
+	mulxq	32(%r8), %rbp, %r12
+	adoxq	24(%r11), %r13
+	movq	%r13, 24(%r11)
+	adcxq	%r10, %rbp
+	mulxq	40(%r8), %r13, %r10
+	adoxq	32(%r11), %rbp
+	movq	%rbp, 32(%r11)
+	adcxq	%r12, %r13
+	mulxq	48(%r8), %r12, %rbp
+	adoxq	40(%r11), %r13
+	movq	%r13, 40(%r11)
+	adcxq	%r10, %r12
+	mulxq	56(%r8), %r13, %r10
+	adoxq	48(%r11), %r12
+	movq	%r12, 48(%r11)
+	adcxq	%rbp, %r13
+	adoxq	56(%r11), %r13
+	movq	%r13, 56(%r11)
+	adcxq	%rbx, %r10
+	adoxq	%rbx, %r10
+	leaq	64(%r8), %r8
+	leaq	64(%r11), %r11
+	decq	%rcx
+	jnz	.Llf_mpn_montmul_adx_top_7
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_adx_done_7:
+	movq	%r10, (%r11)
+	leaq	1(%rdi), %rdi
+	leaq	16(%rdi), %rcx
+	cmpq	%r9, %rcx
+	jnz	.Llf_mpn_montmul_adx_top_6
+.Llf_mpn_montmul_adx_done_6:
+	leaq	(%rax,%r9,8), %r10
+	leaq	(%r10,%r9,8), %r10
+	leaq	(%rsi,%r9,8), %r11
+.Llf_mpn_montmul_adx_corner_row15:
+	movq	-128(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-120(%r11), %rdi, %rcx
+	adoxq	-248(%r10), %rdi
+	movq	%rdi, -248(%r10)
+	mulxq	-112(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-240(%r10), %rbx
+	movq	%rbx, -240(%r10)
+	mulxq	-104(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-232(%r10), %rbx
+	movq	%rbx, -232(%r10)
+	mulxq	-96(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-224(%r10), %rbx
+	movq	%rbx, -224(%r10)
+	mulxq	-88(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-200(%r10), %rbx
+	movq	%rbx, -200(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-136(%r10), %rdx
+	movq	%rdx, -136(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -128(%r10)
+.Llf_mpn_montmul_adx_corner_row14:
+	movq	-120(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-112(%r11), %rdi, %rcx
+	adoxq	-232(%r10), %rdi
+	movq	%rdi, -232(%r10)
+	mulxq	-104(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-224(%r10), %rbx
+	movq	%rbx, -224(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
+	mulxq	-88(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-200(%r10), %rbx
+	movq	%rbx, -200(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -120(%r10)
+.Llf_mpn_montmul_adx_corner_row13:
+	movq	-112(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-104(%r11), %rdi, %rcx
+	adoxq	-216(%r10), %rdi
+	movq	%rdi, -216(%r10)
+	mulxq	-96(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-88(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-200(%r10), %rbx
+	movq	%rbx, -200(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-120(%r10), %rdx
+	movq	%rdx, -120(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -112(%r10)
+.Llf_mpn_montmul_adx_corner_row12:
+	movq	-104(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-96(%r11), %rdi, %rcx
+	adoxq	-200(%r10), %rdi
+	movq	%rdi, -200(%r10)
+	mulxq	-88(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -104(%r10)
+.Llf_mpn_montmul_adx_corner_row11:
+	movq	-96(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-88(%r11), %rdi, %rcx
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-104(%r10), %rdx
+	movq	%rdx, -104(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -96(%r10)
+.Llf_mpn_montmul_adx_corner_row10:
+	movq	-88(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-80(%r11), %rdi, %rcx
+	adoxq	-168(%r10), %rdi
+	movq	%rdi, -168(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -88(%r10)
+.Llf_mpn_montmul_adx_corner_row9:
+	movq	-80(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-72(%r11), %rdi, %rcx
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-88(%r10), %rdx
+	movq	%rdx, -88(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -80(%r10)
+.Llf_mpn_montmul_adx_corner_row8:
+	movq	-72(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-64(%r11), %rdi, %rcx
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -72(%r10)
+.Llf_mpn_montmul_adx_corner_row7:
+	movq	-64(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-56(%r11), %rdi, %rcx
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-72(%r10), %rdx
+	movq	%rdx, -72(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -64(%r10)
+.Llf_mpn_montmul_adx_corner_row6:
+	movq	-56(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-48(%r11), %rdi, %rcx
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-72(%r10), %rbx
+	movq	%rbx, -72(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-64(%r10), %rdi
+	movq	%rdi, -64(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -56(%r10)
+.Llf_mpn_montmul_adx_corner_row5:
+	movq	-48(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-40(%r11), %rdi, %rcx
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-72(%r10), %rbx
+	movq	%rbx, -72(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-64(%r10), %rbx
+	movq	%rbx, -64(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-56(%r10), %rdx
+	movq	%rdx, -56(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -48(%r10)
+.Llf_mpn_montmul_adx_corner_row4:
+	movq	-40(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-32(%r11), %rdi, %rcx
+	adoxq	-72(%r10), %rdi
+	movq	%rdi, -72(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-64(%r10), %rbx
+	movq	%rbx, -64(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-56(%r10), %rbx
+	movq	%rbx, -56(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-48(%r10), %rdi
+	movq	%rdi, -48(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -40(%r10)
+.Llf_mpn_montmul_adx_corner_row3:
+	movq	-32(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-24(%r11), %rdi, %rcx
+	adoxq	-56(%r10), %rdi
+	movq	%rdi, -56(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-48(%r10), %rbx
+	movq	%rbx, -48(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-40(%r10), %rdx
+	movq	%rdx, -40(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -32(%r10)
+.Llf_mpn_montmul_adx_corner_row2:
+	movq	-24(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-16(%r11), %rdi, %rcx
+	adoxq	-40(%r10), %rdi
+	movq	%rdi, -40(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-32(%r10), %rdi
+	movq	%rdi, -32(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -24(%r10)
+.Llf_mpn_montmul_adx_corner_row1:
+	movq	-16(%r11), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-8(%r11), %rcx, %r11
+	adoxq	-24(%r10), %rcx
+	movq	%rcx, -24(%r10)
+	adcxq	%r8, %r11
+	adoxq	%r8, %r11
+	movq	%r11, -16(%r10)
+.Llf_mpn_montmul_adx_final_2:
+	xorl	%r11d, %r11d
+	movq	%r11, -8(%r10)
+	cmpq	$1, %r9
+	jne	.Llf_mpn_montmul_adx_final_multi
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
+	xorl	%r8d, %r8d
+	adcxq	%r11, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 8(%rax)
+	jmp	.Llf_mpn_montmul_adx_final_done
+.Llf_mpn_montmul_adx_final_multi:
+	movq	%r9, %rcx
+	shrq	$1, %rcx
+	testq	$1, %r9
+	jz	.Llf_mpn_montmul_adx_final_even
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	%r8, (%rax)
+	movq	8(%rax), %r8
+	xorl	%edx, %edx
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	leaq	16(%rax), %r11
+	jmp	.Llf_mpn_montmul_adx_final_a
+.Llf_mpn_montmul_adx_final_even:
+	movq	(%rsi), %rdx
+	leaq	8(%rsi), %r10
+	mulxq	%rdx, %r8, %r11
+	movq	%r8, (%rax)
+	movq	8(%rax), %r8
+	xorl	%edx, %edx
+	adcxq	%r8, %r8
+	adoxq	%r11, %r8
+	movq	%r8, 8(%rax)
+	leaq	(%rax), %r11
+	jmp	.Llf_mpn_montmul_adx_final_b
+.Llf_mpn_montmul_adx_final_a:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %rdx, %r8
+	movq	(%r11), %rsi
+	movq	8(%r11), %rdi
+	adcxq	%rsi, %rsi
+	adcxq	%rdi, %rdi
+	adoxq	%rdx, %rsi
+	adoxq	%r8, %rdi
+	movq	%rsi, (%r11)
+	movq	%rdi, 8(%r11)
+.Llf_mpn_montmul_adx_final_b:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %rdx, %r8
+	movq	16(%r11), %rsi
+	movq	24(%r11), %rdi
+	adcxq	%rsi, %rsi
+	adcxq	%rdi, %rdi
+	adoxq	%rdx, %rsi
+	adoxq	%r8, %rdi
+	movq	%rsi, 16(%r11)
+	movq	%rdi, 24(%r11)
+	leaq	32(%r11), %r11
+	leaq	-1(%rcx), %rcx
+	jrcxz	.Llf_mpn_montmul_adx_final_done
+	jmp	.Llf_mpn_montmul_adx_final_a
+.Llf_mpn_montmul_adx_final_done:
+	movq	%rax, %r10
+	movq	%r9, %r11
+.Llf_mpn_montmul_adx_redc_row:
+	movq	(%r10), %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r9
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r9
+#endif
+	mulxq	(%r9), %r8, %rcx
+	addq	(%r10), %r8
+	adcq	$0, %rcx
+	leaq	8(%r10), %r8
+	leaq	8(%r9), %r9
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rsi
+#else
+	movq	-16(%rsp), %rsi
+#endif
+	decq	%rsi
+	testq	$1, %rsi
+	jz	.Llf_mpn_montmul_adx_skip1_7
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbp, %rbx
+	adcxq	%rcx, %rbp
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
+	adcxq	%rdi, %rbx
+	adoxq	%rdi, %rbx
+	movq	%rbx, %rcx
+	leaq	8(%r9), %r9
+	leaq	8(%r8), %r8
+.Llf_mpn_montmul_adx_skip1_7:
+	testq	$2, %rsi
+	jz	.Llf_mpn_montmul_adx_skip2_7
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbp, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
+	adcxq	%rbx, %r12
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
+	leaq	16(%r9), %r9
+	leaq	16(%r8), %r8
+.Llf_mpn_montmul_adx_skip2_7:
+	testq	$4, %rsi
+	jz	.Llf_mpn_montmul_adx_skip4_7
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	adcxq	%rbp, %r12
+	mulxq	16(%r9), %rbp, %rbx
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	24(%r9), %r12, %rcx
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
+	adcxq	%rbx, %r12
+	adoxq	24(%r8), %r12
+	movq	%r12, 24(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
+	leaq	32(%r9), %r9
+	leaq	32(%r8), %r8
+.Llf_mpn_montmul_adx_skip4_7:
+	shrq	$3, %rsi
+	jz	.Llf_mpn_montmul_adx_done_8
+.Llf_mpn_montmul_adx_top_8:
+/* LLVM-MCA-BEGIN addmul_row limbs=8 */
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	adcxq	%rbp, %r12
+	mulxq	16(%r9), %rbp, %rbx
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	24(%r9), %r12, %rcx
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
+	adcxq	%rbx, %r12
+	mulxq	32(%r9), %rbx, %rbp
+	adoxq	24(%r8), %r12
+	movq	%r12, 24(%r8)
+	adcxq	%rcx, %rbx
+	mulxq	40(%r9), %r12, %rcx
+	adoxq	32(%r8), %rbx
+	movq	%rbx, 32(%r8)
+	adcxq	%rbp, %r12
+	mulxq	48(%r9), %rbp, %rbx
+	adoxq	40(%r8), %r12
+	movq	%r12, 40(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	56(%r9), %r12, %rcx
+	adoxq	48(%r8), %rbp
+	movq	%rbp, 48(%r8)
+	adcxq	%rbx, %r12
+	adoxq	56(%r8), %r12
+	movq	%r12, 56(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
+	leaq	64(%r9), %r9
+	leaq	64(%r8), %r8
+	decq	%rsi
+	jnz	.Llf_mpn_montmul_adx_top_8
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_adx_done_8:
+	movq	%rcx, (%r10)
+	leaq	8(%r10), %r10
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx_redc_row
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r11
+#else
+	movq	-16(%rsp), %r11
+#endif
+	movq	%rax, %r10
+	leaq	(%rax,%r11,8), %rax
+#if defined(LF_WIN64)
+	movq	32(%rsp), %r9
+#else
+	movq	-24(%rsp), %r9
+#endif
+	xorl	%r8d, %r8d
+.Llf_mpn_montmul_adx_redc_add:
+	movq	(%rax), %rcx
+	adcq	(%r10), %rcx
+	movq	%rcx, (%r9)
+	movq	%r8, (%rax)
+	movq	%r8, (%r10)
+	leaq	8(%rax), %rax
+	leaq	8(%r10), %r10
+	leaq	8(%r9), %r9
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx_redc_add
+	movq	$0, %rax
+	adcq	$0, %rax
+	clc
+#if defined(LF_WIN64)
+	movq	32(%rsp), %r10
+	movq	24(%rsp), %r11
+	movq	8(%rsp), %r9
+#else
+	movq	-24(%rsp), %r10
+	movq	-40(%rsp), %r11
+	movq	-16(%rsp), %r9
+#endif
+.Llf_mpn_montmul_adx_borrow_2:
+	movq	(%r10), %r8
+	sbbq	(%r11), %r8
+	leaq	8(%r10), %r10
+	leaq	8(%r11), %r11
+	decq	%r9
+	jnz	.Llf_mpn_montmul_adx_borrow_2
+	sbbq	$0, %rax
+	sarq	$63, %rax
+	notq	%rax
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	movq	32(%rsp), %r10
+	movq	24(%rsp), %r11
+	movq	8(%rsp), %r9
+#else
+	movq	-24(%rsp), %r10
+	movq	-40(%rsp), %r11
+	movq	-16(%rsp), %r9
+#endif
+.Llf_mpn_montmul_adx_subtract_2:
+	movq	(%r11), %r8
+	andq	%rax, %r8
+	movq	(%r10), %rdx
+	negq	%rcx
+	sbbq	%r8, %rdx
+	sbbq	%rcx, %rcx
+	movq	%rdx, (%r10)
+	leaq	8(%r10), %r10
+	leaq	8(%r11), %r11
+	decq	%r9
+	jnz	.Llf_mpn_montmul_adx_subtract_2
 .Llf_mpn_montmul_adx_exit:
 #if defined(LF_WIN64)
-	addq	$112, %rsp
-	.cfi_adjust_cfa_offset -112
+	addq	$2160, %rsp
+	.cfi_adjust_cfa_offset -2160
+#else
+	addq	$2048, %rsp
+	.cfi_adjust_cfa_offset -2048
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8

@@ -27,6 +27,18 @@ a limb, t_0's becoming the new t_(n+1)); then t - N by SUB/SBB and N & mask adde
 masked limbs parked first, AND writing the flags). 1.24-1.67x the row form at 1..8 limbs
 (paired, one process, 2026-11-30).
 
+x86-64 "adx" squaring (ap == bp, sqr_min <= n <= SQR_MAX = 128; pointer equality and n are
+public): T = a^2 by mpn_sqr's code (x86_sqr: each cross product once, doubled with the
+squares) into a 2n-limb stack buffer, then REDC as GMP's mpn_redc_1: row i adds m_i N at T_i
+(m_i = T_i n0inv) and parks its carry in T_i, which the row cancelled; the result is
+T[n..2n) + T[0..n), then the same constant-time subtraction. n^2/2 + n^2 products instead of
+2 n^2 (OpenSSL's bn_sqr8x_mont is the same split). Core cycles against OpenSSL 3.0.22's
+BN_mod_mul_montgomery(a, a) (its sqr8x path), paired ratios, before -> after (2026-11-30,
+`limbforge-bench --kernel mpn_montsqr --variant adx`): n = 16 0.83 -> 0.98, 32 0.84 -> 1.05,
+64 0.84 -> 1.09, 128 0.88 -> 1.16; lf_bi_mod_pow_consttime on adx against
+BN_mod_exp_mont_consttime with OpenSSL's IFMA code masked (OPENSSL_ia32cap=":~0x200000"),
+1024 / 2048 / 4096 bits: 0.77 / 0.85 / 0.85 -> 0.88 / 0.98 / 1.05.
+
 AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
 Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
 in a three-limb accumulator t = t2:t1:t0, and m_i is found when column i is complete:
@@ -111,10 +123,15 @@ from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from .mpn_addmul_1 import PARAMS as X86_PARAMS
 from . import x86_ifma_mont
 
+SQR_MAX = 128       # limbs: the square's 2n-limb buffer is at most 2 KiB of stack
+
 ADX_PARAMS = dict(X86_PARAMS, small_max=Param(
     8, (0, 4, 6, 8), "up to this many limbs straight-line code with the accumulator in "
     "registers (_small); above, the rows of x86_rows over the accumulator in rp",
-    kind="size", sizes=(2, 4, 6, 8, 9)))
+    kind="size", sizes=(2, 4, 6, 8, 9)), sqr_min=Param(
+    16, (0, 9, 12, 16, 20, 24, 32), "ap == bp and sqr_min <= n <= %d: a^2 by the squaring "
+    "of mpn_sqr into a stack buffer, then REDC (_square_redc); 0: squares multiply" % SQR_MAX,
+    kind="size", sizes=(9, 12, 16, 20, 24, 32, 48)))
 
 SPEC = KernelSpec(
     name="mpn_montmul",
@@ -190,7 +207,7 @@ def final_subtract(f, rp, t, np, n, top):
 
 def build_adx(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, IMUL, MULX, ADD, ADC, CMP,
-                                LEA, DEC, TEST, JZ, JE, JNZ, JMP, rdx)
+                                LEA, DEC, TEST, JZ, JE, JNZ, JNE, JBE, JMP, rdx)
     from ..x86 import function as x86
     from . import x86_rows
     from .x86_rows import Digits
@@ -217,6 +234,17 @@ def build_adx(symbol, p):
         for k in small:
             CMP(n, k)
             JE(small[k])
+        square = f.new_label("square") if p.sqr_min else None
+        if square:
+            # pointer equality and n are public: the branch depends on no value
+            multiply = f.new_label("multiply")
+            CMP(ap, bp)
+            JNE(multiply)
+            CMP(n, max(p.sqr_min, p.small_max + 1) - 1)
+            JBE(multiply)
+            CMP(n, SQR_MAX)
+            JBE(square)
+            f.bind(multiply)
         LEA(n, [bp + n * 8])
         MOV(s_end, n)                                   # bp + 8 n: end of b
         top, top2, cy, o, a, ln = (GeneralPurposeRegister64() for _ in range(6))
@@ -269,8 +297,83 @@ def build_adx(symbol, p):
             JMP(f.exit_label)
             f.bind(label)
             _small(k, rp, bp, s_n0inv, s_ap, s_np, s_end, s_top2, slots[6:])
+        if square:
+            JMP(f.exit_label)
+            f.bind(square)
+            _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_end)
         f.ret()
     return f.finalize()
+
+
+def _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_rp):
+    """ap == bp, sqr_min <= n <= SQR_MAX: T = a^2 (2n limbs, x86_sqr.square: each cross
+    product once, then doubled with the squares) in a stack buffer, then REDC as GMP's
+    mpn_redc_1 and OpenSSL's bn_sqr8x_mont do it:
+
+        for i = 0 .. n-1:  m = T_i n0inv;  T += m N B^i      row of N at T_i (T_i cancels:
+                           T_i = carry out of the row          only hi(m N_0) and T_i != 0)
+        t = T[n .. 2n) + T[0 .. n)                           the carries, a limb up each
+        t >= N ? t - N : t                                   one constant-time subtraction
+
+    T < N^2 (or R^2 for inputs below R), so t < 2N (R + N): one subtraction, as in the CIOS
+    path.  n^2/2 + n^2 products where the CIOS rows make 2 n^2.  T holds values derived from
+    a, so the sum's loop zeroes both halves as it reads them."""
+    import types
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, IMUL,
+                                MULX, ADD, ADC, LEA, DEC, JNZ, rdx)
+    from . import x86_rows, x86_sqr
+    from .x86_rows import Digits
+    from .mpn_sqr import PARAMS as SQR_PARAMS
+    buf = LocalVariable(16 * SQR_MAX, 16)
+    MOV(s_rp, rp)
+    T = G()
+    LEA(T, buf)
+    sp = types.SimpleNamespace(unroll=p.unroll, ahead=p.ahead, small=0,
+                               corner=SQR_PARAMS["corner"].default)
+    x86_sqr.square(f, T, ap, n, sp, diag=x86_sqr.PlainDiag(ap))
+    # REDC rows: T_i's row of N, its carry stored at T_i
+    ptr, cnt, o, a, ln, cy, lo0 = (G() for _ in range(7))
+    MOV(ptr, T)
+    MOV(cnt, n)
+    row = f.new_label("redc_row")
+    f.bind(row)
+    MOV(rdx, [ptr])
+    IMUL(rdx, s_n0inv)                              # m = T_i n0inv
+    MOV(a, s_np)
+    MULX(cy, lo0, [a])
+    ADD(lo0, [ptr])                                 # 0 mod B: the carry is T_i != 0
+    ADC(cy, 0)
+    LEA(o, [ptr + 8])
+    LEA(a, [a + 8])
+    MOV(ln, s_n)
+    DEC(ln)
+    x86_rows.row(f, Digits(o), Digits(a), ln, "addmul", "adx", p.unroll, p.ahead, cy)
+    MOV([ptr], cy)
+    LEA(ptr, [ptr + 8])
+    DEC(cnt)
+    JNZ(row)
+    # t = T[n .. 2n) + T[0 .. n) into rp, both halves zeroed behind; top = carry out
+    hi, r, x, zero, top = (G() for _ in range(5))
+    MOV(cnt, s_n)
+    MOV(ptr, T)
+    LEA(hi, [T + cnt * 8])
+    MOV(r, s_rp)
+    XOR(zero.as_dword, zero.as_dword)               # CF = 0
+    add = f.new_label("redc_add")
+    f.bind(add)
+    MOV(x, [hi])
+    ADC(x, [ptr])
+    MOV([r], x)
+    MOV([hi], zero)
+    MOV([ptr], zero)
+    LEA(hi, [hi + 8])
+    LEA(ptr, [ptr + 8])
+    LEA(r, [r + 8])
+    DEC(cnt)                                        # (DEC keeps CF)
+    JNZ(add)
+    MOV(top, 0)
+    ADC(top, 0)
+    final_subtract(f, s_rp, s_rp, s_np, s_n, top)
 
 
 def _small(k, rp, bp, s_n0inv, s_ap, s_np, s_rp, s_bp, masked):
@@ -780,8 +883,9 @@ VARIANTS = [
     Variant("adx", "x86_64", build_adx, ADX_PARAMS,
             "CIOS: per limb b_i one MULX/ADCX/ADOX row of a into the accumulator (rp), then\n"
             "m = t0 n0inv and one row of N stored a limb lower (x86_rows); up to small_max\n"
-            "limbs unrolled with the accumulator in registers; constant-time final\n"
-            "subtraction.",
+            "limbs unrolled with the accumulator in registers; ap == bp and sqr_min <= n <=\n"
+            "128: a^2 by mpn_sqr's squaring into a stack buffer, then REDC rows (3/4 of the\n"
+            "products); constant-time final subtraction.",
             unmodelled={"ahead": ADX_CHAINS}),
     Variant("a64", "aarch64", build_a64, A64_PARAMS,
             "Product scanning (Comba) as HotSpot's MontgomeryMultiplyGenerator: per column a\n"
