@@ -16,10 +16,18 @@
  *     z0 = a0 b0, z2 = a1 b1, s = sign(a0 - a1) sign(b0 - b1)
  *
  * (squaring: s = +1 always).  z0 and z2 go straight into rp; the middle term is built in
- * scratch and added at B^h.  Operands below LF_KARA_MIN limbs (the smaller one, for mul) go to
+ * scratch and added at B^h.  From LF_TOOM3_MIN limbs (LF_TOOM3_SQR_MIN for squares; over the
+ * adx kernels only) a balanced product is split in three instead (Toom-3, toom3_mul below):
+ * five products of about n/3 limbs where Karatsuba makes three of n/2.  Against GMP 6.2.1
+ * with IFMA masked (make bench, lf_mpn_mul / lf_mpn_sqr, 2026-11-30 22:59 UTC, two runs):
+ * mul 0.86x at 512 and 0.79-0.80x at 1024 limbs (Karatsuba alone 0.78-0.81x, 0.70-0.71x),
+ * sqr 1.04-1.05x and 0.89x (0.93-0.99x, 0.79-0.80x); below 400 / 500 limbs Toom-3 lost to
+ * Karatsuba (its evaluation and interpolation are ten-odd linear passes in C).  Operands below LF_KARA_MIN limbs (the smaller one, for mul) go to
  * the kernel; unbalanced operands (bn <= h) are cut into bn-limb blocks of a.  Scratch comes
- * from one allocation per call (8 an + 512 limbs bound the recursion); if malloc fails, the
- * product is computed by the kernel alone (same result, quadratic time): there is no error.
+ * from one allocation per call; if malloc fails, the product is computed by the kernel alone
+ * (same result, quadratic time): there is no error.
+ *
+ * Scratch: LF_KARA_SCRATCH(an) limbs from one allocation per call.
  *
  * Thresholds: LF_KARA_MIN = 40 limbs for mul and LF_KARA_SQR_MIN = 48 for sqr, measured against
  * the adx kernels on the development host (make bench, lf_mpn_mul / lf_mpn_sqr rows); with the
@@ -143,8 +151,150 @@ static uint64_t add_z0_z2(uint64_t *t, const uint64_t *z, size_t h, size_t zn)
 	return add_1(t + zn, 2 * h - zn, top);
 }
 
+/* where Toom-3 takes over from Karatsuba, for the Karatsuba threshold `min` in force (each
+ * kernel build has its own) */
+static size_t toom3_min(size_t min)
+{
+	return min == LF_KARA_MIN ? LF_TOOM3_MIN : min == LF_KARA_SQR_MIN ? LF_TOOM3_SQR_MIN :
+	       LF_TOOM3_OFF;
+}
+
 static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn,
                     uint64_t *tp, size_t min);
+static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, size_t min);
+
+/* ---- Toom-3 (Toom 1963, Cook 1966; the evaluation points 0, 1, -1, 2, infinity and the
+ * interpolation sequence of Bodrato (WAIFI 2007) as GMP's mpn_toom33_mul and
+ * mpn_toom_interpolate_5pts use them, read, not copied) ------------------------------------ */
+
+/* {r, n} = {a, n} / 3, the caller knowing that 3 divides it (Hensel division: q = l 3^-1 mod
+ * B, and 3 q = l + (q > B/3) B + (q > 2B/3) B gives the next limb's borrow) */
+static void divexact_by3(uint64_t *r, const uint64_t *a, size_t n)
+{
+	uint64_t c = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t s = a[i], l = s - c;
+		c = s < c;
+		uint64_t q = l * 0xAAAAAAAAAAAAAAABull;
+		r[i] = q;
+		c += (q > 0x5555555555555555ull) + (q > 0xAAAAAAAAAAAAAAAAull);
+	}
+}
+
+/* {r, n} = {a, n} / 2, the caller knowing that 2 divides it (r may be a) */
+static void half(uint64_t *r, const uint64_t *a, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		r[i] = a[i] >> 1 | a[i + 1] << 63;
+	r[n - 1] = a[n - 1] >> 1;
+}
+
+/* {r, n} -= {b, bn} (bn <= n), the borrow rippled through r (the caller knows r >= b) */
+static void sub_in(uint64_t *r, size_t n, const uint64_t *b, size_t bn)
+{
+	sub_1(r + bn, n - bn, sub_n(r, r, b, bn));
+}
+
+static void add_in(uint64_t *r, size_t n, const uint64_t *b, size_t bn)
+{
+	add_1(r + bn, n - bn, add_n(r, r, b, bn));
+}
+
+/* a = a2 x^2 + a1 x + a0 (x = B^k; a0, a1: k limbs, a2: s limbs, 1 <= s <= k) at x = 1, -1
+ * and 2, k + 1 limbs each: e1 = a0 + a1 + a2, em = |a0 - a1 + a2| (returns 1 when
+ * a0 + a2 < a1), e2 = a0 + 2 a1 + 4 a2 = 2 (2 a2 + a1) + a0 */
+static int toom3_eval(uint64_t *e1, uint64_t *em, uint64_t *e2, const uint64_t *a, size_t k,
+                      size_t s)
+{
+	const uint64_t *a0 = a, *a1 = a + k, *a2 = a + 2 * k;
+	memcpy(e2, a0, k * sizeof *e2);                  /* e2 (scratch) = a0 + a2 */
+	e2[k] = 0;
+	add_in(e2, k + 1, a2, s);
+	memcpy(e1, e2, (k + 1) * sizeof *e1);
+	add_in(e1, k + 1, a1, k);
+	int neg = abs_diff(em, e2, k + 1, a1, k);
+	memcpy(e2, a1, k * sizeof *e2);                  /* 2 a2 + a1 */
+	e2[k] = 0;
+	add_in(e2, k + 1, a2, s);
+	add_in(e2, k + 1, a2, s);
+	add_n(e2, e2, e2, k + 1);                        /* 2 (2 a2 + a1) < 6 B^k: no carry out */
+	add_in(e2, k + 1, a0, k);
+	return neg;
+}
+
+/* rp = c0 + c1 x + c2 x^2 + c3 x^3 + c4 x^4 from v0 = c0 (rp[0, 2k)), vinf = c4 (rp[4k,
+ * 4k + vn)), v1 = c(1), vm1 = |c(-1)| (sign `neg`), v2 = c(2), each of m = 2k + 2 limbs;
+ * v1, vm1 and v2 are overwritten.  Every intermediate is a sum of the c_i with non-negative
+ * coefficients, so nothing below goes negative:
+ *     v2  = (v2 - c(-1)) / 3        5 c4 + 3 c3 + c2 + c1
+ *     vm1 = (v1 - c(-1)) / 2        c3 + c1
+ *     v1  = v1 - v0                 c4 + c3 + c2 + c1
+ *     v2  = (v2 - v1) / 2           2 c4 + c3
+ *     v1  = v1 - vm1                c4 + c2
+ *     v2  = v2 - 2 vinf             c3
+ *     v1  = v1 - vinf               c2
+ *     vm1 = vm1 - v2                c1  */
+static void toom3_interpolate(uint64_t *rp, size_t k, size_t vn, uint64_t *v1, uint64_t *vm1,
+                              int neg, uint64_t *v2, size_t rn)
+{
+	size_t m = 2 * k + 2;
+	const uint64_t *vinf = rp + 4 * k;
+	if (neg)
+		add_n(v2, v2, vm1, m);
+	else
+		sub_n(v2, v2, vm1, m);
+	divexact_by3(v2, v2, m);
+	if (neg)
+		add_n(vm1, v1, vm1, m);
+	else
+		sub_n(vm1, v1, vm1, m);
+	half(vm1, vm1, m);
+	sub_in(v1, m, rp, 2 * k);
+	sub_n(v2, v2, v1, m);
+	half(v2, v2, m);
+	sub_n(v1, v1, vm1, m);
+	sub_in(v2, m, vinf, vn);
+	sub_in(v2, m, vinf, vn);
+	sub_in(v1, m, vinf, vn);
+	sub_n(vm1, vm1, v2, m);
+	/* rp[2k, 4k) = 0 between c0 and c4, then c1, c2, c3 added at x, x^2, x^3 (each
+	 * below B^(2k+1): its top limb of m is 0) */
+	memset(rp + 2 * k, 0, 2 * k * sizeof *rp);
+	add_in(rp + k, rn - k, vm1, m - 1);
+	add_in(rp + 2 * k, rn - 2 * k, v1, m - 1);
+	add_in(rp + 3 * k, rn - 3 * k, v2, rn - 3 * k < m - 1 ? rn - 3 * k : m - 1);
+}
+
+/* an >= bn > 2k, k = ceil(an / 3): five products of k + 1 limbs at most */
+static void toom3_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp,
+                      size_t bn, uint64_t *tp, size_t min)
+{
+	size_t k = (an + 2) / 3, sa = an - 2 * k, sb = bn - 2 * k, m = 2 * k + 2;
+	uint64_t *e1a = tp, *ema = e1a + k + 1, *e2a = ema + k + 1;
+	uint64_t *e1b = e2a + k + 1, *emb = e1b + k + 1, *e2b = emb + k + 1;
+	uint64_t *v1 = e2b + k + 1, *vm1 = v1 + m, *v2 = vm1 + m, *next = v2 + m;
+	int neg = toom3_eval(e1a, ema, e2a, ap, k, sa) ^ toom3_eval(e1b, emb, e2b, bp, k, sb);
+	mul_rec(rp, ap, k, bp, k, next, min);                          /* v0 -> rp[0, 2k) */
+	mul_rec(rp + 4 * k, ap + 2 * k, sa, bp + 2 * k, sb, next, min);  /* vinf -> rp[4k, ..) */
+	mul_rec(v1, e1a, k + 1, e1b, k + 1, next, min);
+	mul_rec(vm1, ema, k + 1, emb, k + 1, next, min);
+	mul_rec(v2, e2a, k + 1, e2b, k + 1, next, min);
+	toom3_interpolate(rp, k, sa + sb, v1, vm1, neg, v2, an + bn);
+}
+
+static void toom3_sqr(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, size_t min)
+{
+	size_t k = (n + 2) / 3, s = n - 2 * k, m = 2 * k + 2;
+	uint64_t *e1 = tp, *em = e1 + k + 1, *e2 = em + k + 1;
+	uint64_t *v1 = e2 + k + 1, *vm1 = v1 + m, *v2 = vm1 + m, *next = v2 + m;
+	toom3_eval(e1, em, e2, ap, k, s);
+	sqr_rec(rp, ap, k, next, min);
+	sqr_rec(rp + 4 * k, ap + 2 * k, s, next, min);
+	sqr_rec(v1, e1, k + 1, next, min);
+	sqr_rec(vm1, em, k + 1, next, min);
+	sqr_rec(v2, e2, k + 1, next, min);
+	toom3_interpolate(rp, k, 2 * s, v1, vm1, 0, v2, 2 * n);
+}
 
 /* Is the dispatched build of kernel `id` an IFMA one (radix 2^52: mpn_sqr 3-4x GMP's
  * schoolbook up to its ifma_max <= 256 limbs, mpn_mul from 25 up to its ifma_max = 128)?
@@ -165,6 +315,10 @@ static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, si
 {
 	if (n < min) {
 		LF_CALL(mpn_sqr)(rp, ap, n);
+		return;
+	}
+	if (n >= toom3_min(min)) {
+		toom3_sqr(rp, ap, n, tp, min);
 		return;
 	}
 	size_t h = (n + 1) / 2, l = n - h;      /* a0: h limbs, a1: l limbs (l <= h) */
@@ -213,6 +367,10 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 			LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
 		return;
 	}
+	if (bn >= toom3_min(min) && bn > 2 * ((an + 2) / 3)) {
+		toom3_mul(rp, ap, an, bp, bn, tp, min);
+		return;
+	}
 	size_t h = (an + 1) / 2;
 	if (bn <= h) {
 		/* unbalanced: a in blocks of bn limbs */
@@ -242,7 +400,7 @@ void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t
 	size_t min = lf_mpn_dispatched_is_ifma(LF_K_mpn_mul) ? LF_KARA_MUL_IFMA_MIN : LF_KARA_MIN;
 	uint64_t *tp = bn < min && (min == LF_KARA_MIN || an <= LF_KARA_IFMA_MUL_AN ||
 	                            bn < LF_KARA_IFMA_BLOCK_BN)
-	               ? NULL : malloc((8 * an + 512) * sizeof *tp);
+	               ? NULL : malloc(LF_KARA_SCRATCH(an) * sizeof *tp);
 	if (!tp) {
 		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
 		return;
@@ -254,7 +412,7 @@ void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t
 void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n)
 {
 	size_t min = lf_mpn_dispatched_is_ifma(LF_K_mpn_sqr) ? LF_KARA_SQR_IFMA_MIN : LF_KARA_SQR_MIN;
-	uint64_t *tp = n < min ? NULL : malloc((8 * n + 512) * sizeof *tp);
+	uint64_t *tp = n < min ? NULL : malloc(LF_KARA_SCRATCH(n) * sizeof *tp);
 	if (!tp) {
 		LF_CALL(mpn_sqr)(rp, ap, n);
 		return;

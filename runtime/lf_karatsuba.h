@@ -19,6 +19,19 @@
  * ifma_max) goes in blocks of this many limbs when b has at least LF_KARA_IFMA_BLOCK_BN */
 #define LF_KARA_IFMA_MUL_AN 128
 #define LF_KARA_IFMA_BLOCK_BN 16
+/* Toom-3 from these sizes (the smaller operand, and balanced: bn > 2 ceil(an / 3)) over the
+ * adx kernels; over the IFMA ones it measured slower than Karatsuba at every size tried (512
+ * to 2048 limbs), so it stays off there */
+#ifndef LF_TOOM3_MIN
+#define LF_TOOM3_MIN 400
+#endif
+#ifndef LF_TOOM3_SQR_MIN
+#define LF_TOOM3_SQR_MIN 500
+#endif
+#define LF_TOOM3_OFF SIZE_MAX
+/* scratch limbs for operands of n limbs: Toom-3 levels take about 16 k + 16 (k = n / 3),
+ * Karatsuba levels 4 h (h = n / 2) and 2 h after them, each level recursing into the next */
+#define LF_KARA_SCRATCH(n) (16 * (n) + 1024)
 
 /* {rp, an+bn} = {ap,an} {bp,bn}, an >= bn >= 1 (below LF_KARA_MIN, or below the IFMA build's
  * threshold, the kernel alone, a in blocks where the IFMA kernel would not take it); rp not

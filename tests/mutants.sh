@@ -108,6 +108,9 @@ mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpu
 KA=runtime/karatsuba.c
 mutant karatsuba_middle_sign $KA 's/if \(sa \^ sb\)/if (!(sa ^ sb))/' mpn_mul
 mutant karatsuba_sqr_top_lost $KA 's/add_1\(rp \+ 3 \* h, 2 \* n - 3 \* h, c \+ top\);/add_1(rp + 3 * h, 2 * n - 3 * h, c);/' mpn_sqr
+# Toom-3: the exact division by 3 drops its second borrow; the sign of the product at -1 lost
+mutant toom3_div3_borrow $KA 's/c \+= \(q > 0x5555555555555555ull\) \+ \(q > 0xAAAAAAAAAAAAAAAAull\);/c += (q > 0x5555555555555555ull);/' mpn_mul mpn_sqr
+mutant toom3_sign_at_minus_1 $KA 's/int neg = toom3_eval\(e1a, ema, e2a, ap, k, sa\) \^ /int neg = toom3_eval(e1a, ema, e2a, ap, k, sa) \& /' mpn_mul
 
 PR=runtime/ref/p256_ref.c
 mutant p256_never_subtracts $PR 's/uint64_t keep = \(uint64_t\)0 - \(uint64_t\)\(t\[4\] < bw\);/uint64_t keep = ~(uint64_t)0;/' p256

@@ -33,7 +33,11 @@
  *     a0 > a1 (halves of ones and zeros), one operand zero, each variant forced; with the
  *     IFMA variant forced: pairs around its own threshold (LF_KARA_MUL_IFMA_MIN) and a longer
  *     than its range cut into blocks (a block's product added at the wrong offset, the short
- *     last block), bn just below and at LF_KARA_IFMA_BLOCK_BN.
+ *     last block), bn just below and at LF_KARA_IFMA_BLOCK_BN; its Toom-3 (LF_TOOM3_MIN up,
+ *     adx kernels): a wrong sign of the value at -1, an inexact division by 3 or 2, a
+ *     coefficient added at the wrong power, the one-limb top third: pairs around the
+ *     threshold and the balance limit bn = 2 ceil(an / 3), all ones (the largest values at
+ *     2), thirds of zeros and ones making a0 - a1 + a2 negative for one operand or both.
  * rp must not overlap ap or bp (API), so there is no in-place test.
  */
 #include <stdlib.h>
@@ -336,7 +340,12 @@ START_TEST(test_mul_api_karatsuba)
 		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN },
 		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN - 1 },
 		{ 2 * LF_KARA_IFMA_MUL_AN, 100 }, { 2 * LF_KARA_IFMA_MUL_AN + 1, 128 },
-		{ 300, 39 }, { 385, 17 }, { 1000, 16 } };
+		{ 300, 39 }, { 385, 17 }, { 1000, 16 },
+		/* Toom-3 (adx kernels): its threshold, b just at and above 2 ceil(an / 3) (at:
+		 * Karatsuba; above: Toom-3 with a one-limb b2), an = 0, 1, 2 mod 3 */
+		{ LF_TOOM3_MIN - 1, LF_TOOM3_MIN - 1 }, { LF_TOOM3_MIN, LF_TOOM3_MIN },
+		{ LF_TOOM3_MIN + 1, LF_TOOM3_MIN + 1 }, { 600, 400 }, { 600, 401 }, { 601, 403 },
+		{ 602, 600 }, { 900, 899 } };
 	uint64_t *a = xmalloc(1031 * 8), *b = xmalloc(1031 * 8);
 	rng_t rng;
 	rng_init(&rng, t->label, 66);
@@ -345,9 +354,9 @@ START_TEST(test_mul_api_karatsuba)
 		size_t an = pairs[i][0], bn = pairs[i][1];
 		struct exec_ctx c = { t, (lf_fnptr)lf_mpn_mul, COV_API, GB_MID, 0,
 		                      "lf_mpn_mul (Karatsuba), random" };
-		for (int pat = 0; pat < 6; pat++) {
-			fill64(a, an, pat == 1 ? PAT_ONES : PAT_RANDOM, &rng);
-			fill64(b, bn, pat == 1 ? PAT_ONES : PAT_RANDOM, &rng);
+		for (int pat = 0; pat < 8; pat++) {
+			fill64(a, an, pat == 1 || pat >= 6 ? PAT_ONES : PAT_RANDOM, &rng);
+			fill64(b, bn, pat == 1 || pat >= 6 ? PAT_ONES : PAT_RANDOM, &rng);
 			if (pat == 1)
 				c.what = "lf_mpn_mul (Karatsuba), all ones";
 			if (pat >= 2) {     /* the halves' order: a0 < a1 or a0 > a1, same for b */
@@ -359,6 +368,20 @@ START_TEST(test_mul_api_karatsuba)
 			if (pat == 5) {
 				memset(b, 0, bn * 8);
 				c.what = "lf_mpn_mul (Karatsuba), b = 0";
+			}
+			if (pat >= 6) {     /* Toom-3's thirds: a0 - a1 + a2 < 0 (a1 ones, a0 = a2 = 0)
+			                     * for a, and for b too (pat 7) or > 0 (b1 = 0; pat 6) */
+				size_t ka = (an + 2) / 3, kb = (an + 2) / 3;
+				memset(a, 0, ka * 8);
+				memset(a + 2 * ka, 0, (an - 2 * ka) * 8);
+				if (pat == 7 && bn > 2 * kb) {
+					memset(b, 0, kb * 8);
+					memset(b + 2 * kb, 0, (bn - 2 * kb) * 8);
+				} else if (bn > kb) {
+					memset(b + kb, 0, ((bn < 2 * kb ? bn : 2 * kb) - kb) * 8);
+				}
+				c.what = pat == 6 ? "lf_mpn_mul (Toom-3 thirds), a0 - a1 + a2 < 0 < b0 - b1 + b2"
+				                  : "lf_mpn_mul (Toom-3 thirds), both a0 - a1 + a2 < 0";
 			}
 			c.place = (an ^ bn ^ (size_t)pat) & 1 ? GB_END : GB_MID;
 			exec_mul(&c, a, an, b, bn, 0, NULL);

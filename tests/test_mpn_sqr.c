@@ -13,7 +13,10 @@
  *   - an output limb that is never written (rp starts as garbage, not zero);
  *   - lf_mpn_sqr's Karatsuba layer (karatsuba.c, from LF_KARA_SQR_MIN limbs): the middle
  *     term z0 + z2 - |a0 - a1|^2 or its carry at B^3h wrong, an odd split, |a0 - a1| of the
- *     wrong sign (sizes around each recursion threshold; random, all ones, one half zero).
+ *     wrong sign (sizes around each recursion threshold; random, all ones, one half zero);
+ *     from LF_TOOM3_SQR_MIN its Toom-3: an inexact division, a coefficient at the wrong
+ *     power, n = 0, 1, 2 mod 3 around the threshold, a0 - a1 + a2 < 0 (thirds of zeros and
+ *     ones), all ones.
  * rp must not overlap ap (API), so there is no in-place test.
  */
 #include <stdlib.h>
@@ -170,7 +173,8 @@ START_TEST(test_sqr_api_karatsuba)
 	static const size_t ns[] = { LF_KARA_SQR_MIN - 1, LF_KARA_SQR_MIN, LF_KARA_SQR_MIN + 1,
 		                     2 * LF_KARA_SQR_MIN - 1, 2 * LF_KARA_SQR_MIN,
 		                     2 * LF_KARA_SQR_MIN + 1, 127, 128, 129, 255, 256, 257, 511,
-		                     513, 1031 };
+		                     513, 1031, LF_TOOM3_SQR_MIN - 1, LF_TOOM3_SQR_MIN,
+		                     LF_TOOM3_SQR_MIN + 1, LF_TOOM3_SQR_MIN + 2, 770, 1030 };
 	uint64_t *a = xmalloc(1031 * 8);
 	rng_t rng;
 	rng_init(&rng, t->label, 13);
@@ -179,13 +183,19 @@ START_TEST(test_sqr_api_karatsuba)
 		size_t n = ns[i], h = (n + 1) / 2;
 		struct exec_ctx c = { t, (lf_fnptr)lf_mpn_sqr, COV_API, GB_MID, 0,
 		                      "lf_mpn_sqr (Karatsuba), random" };
-		for (int pat = 0; pat < 4; pat++) {
-			fill64(a, n, pat == 1 ? PAT_ONES : PAT_RANDOM, &rng);
+		for (int pat = 0; pat < 5; pat++) {
+			fill64(a, n, pat == 1 || pat == 4 ? PAT_ONES : PAT_RANDOM, &rng);
 			if (pat == 1)
 				c.what = "lf_mpn_sqr (Karatsuba), all ones";
-			if (pat >= 2) {
+			if (pat == 2 || pat == 3) {
 				memset(pat == 2 ? a : a + h, 0, (pat == 2 ? h : n - h) * 8);
 				c.what = "lf_mpn_sqr (Karatsuba), one half zero";
+			}
+			if (pat == 4) {     /* Toom-3: a0 = a2 = 0, a1 ones: a0 - a1 + a2 < 0 */
+				size_t k = (n + 2) / 3;
+				memset(a, 0, k * 8);
+				memset(a + 2 * k, 0, (n - 2 * k) * 8);
+				c.what = "lf_mpn_sqr (Toom-3 thirds), a0 - a1 + a2 < 0";
 			}
 			c.place = (n ^ (size_t)pat) & 1 ? GB_END : GB_MID;
 			exec_sqr(&c, a, n, NULL);
