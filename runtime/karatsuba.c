@@ -18,11 +18,14 @@
  * (squaring: s = +1 always).  z0 and z2 go straight into rp; the middle term is built in
  * scratch and added at B^h.  From LF_TOOM3_MIN limbs (LF_TOOM3_SQR_MIN for squares; over the
  * adx kernels only) a balanced product is split in three instead (Toom-3, toom3_mul below):
- * five products of about n/3 limbs where Karatsuba makes three of n/2.  Against GMP 6.2.1
- * with IFMA masked (make bench, lf_mpn_mul / lf_mpn_sqr, 2026-11-30 22:59 UTC, two runs):
- * mul 0.86x at 512 and 0.79-0.80x at 1024 limbs (Karatsuba alone 0.78-0.81x, 0.70-0.71x),
- * sqr 1.04-1.05x and 0.89x (0.93-0.99x, 0.79-0.80x); below 400 / 500 limbs Toom-3 lost to
- * Karatsuba (its evaluation and interpolation are ten-odd linear passes in C).  Operands below LF_KARA_MIN limbs (the smaller one, for mul) go to
+ * five products of about n/3 limbs where Karatsuba makes three of n/2.  The linear passes
+ * (add_n, sub_n) run four limbs per iteration.  Against GMP 6.2.1 with IFMA masked (make
+ * bench, lf_mpn_mul / lf_mpn_sqr, 2026-11-30 23:2x UTC, two runs, beside the build of the
+ * morning: Karatsuba alone, one limb per iteration): mul 1.08x at 128 limbs (1.00x), 0.97-1.01x
+ * at 256 (0.89-0.90x), 1.04-1.05x at 300 (0.85-0.86x), 0.94-0.95x at 512 (0.79-0.80x),
+ * 0.89x at 1024 (0.72x); sqr 1.00-1.15x at 512 (0.87-1.00x), 0.90-0.97x at 1024
+ * (0.81-0.85x).  Toom-3 from 200 or 300 limbs, or squares from 250 or 350, measured the
+ * same or worse at 200..384 limbs.  Operands below LF_KARA_MIN limbs (the smaller one, for mul) go to
  * the kernel; unbalanced operands (bn <= h) are cut into bn-limb blocks of a.  Scratch comes
  * from one allocation per call; if malloc fails, the product is computed by the kernel alone
  * (same result, quadratic time): there is no error.
@@ -51,26 +54,54 @@
 typedef unsigned __int128 u128;
 
 #if defined(__x86_64__)
-/* ADC / SBB loops (INC and DEC leave CF alone); gcc's _addcarry_u64 loops round-trip CF
- * through SETC.  {r,n} = {a,n} op {b,n}, n >= 1; returns the carry (borrow) out. */
+/* ADC / SBB loops, four limbs per iteration after n mod 4 single ones (LEA and DEC leave CF
+ * alone; gcc's _addcarry_u64 loops round-trip CF through SETC).  {r,n} = {a,n} op {b,n},
+ * n >= 0 (r may be a or b); returns the carry (borrow) out. */
 #define CARRY_LOOP(name, insn)                                                              \
 	static uint64_t name(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n)   \
 	{                                                                                   \
-		uint64_t t, c = 0;                                                          \
-		size_t i = 0;                                                               \
+		uint64_t t, u, c = 0;                                                       \
+		size_t q = n >> 2, m = n & 3;                                               \
 		if (!n)                                                                     \
 			return 0;                                                           \
-		__asm__ volatile("clc\n"                                                    \
+		__asm__ volatile("clc\n\t"                                                  \
+		                 "testq %[m], %[m]\n\t"        /* CF = 0 stays */           \
+		                 "jz 2f\n"                                                   \
 		                 "1:\n\t"                                                    \
-		                 "movq (%[a],%[i],8), %[t]\n\t"                              \
-		                 insn " (%[b],%[i],8), %[t]\n\t"                              \
-		                 "movq %[t], (%[r],%[i],8)\n\t"                              \
-		                 "incq %[i]\n\t"                                             \
-		                 "decq %[n]\n\t"                                             \
-		                 "jnz 1b\n\t"                                                \
+		                 "movq (%[a]), %[t]\n\t"                                     \
+		                 insn " (%[b]), %[t]\n\t"                                    \
+		                 "movq %[t], (%[r])\n\t"                                     \
+		                 "leaq 8(%[a]), %[a]\n\t"                                    \
+		                 "leaq 8(%[b]), %[b]\n\t"                                    \
+		                 "leaq 8(%[r]), %[r]\n\t"                                    \
+		                 "decq %[m]\n\t"                                             \
+		                 "jnz 1b\n"                                                  \
+		                 "2:\n\t"                                                    \
+		                 "jrcxz 4f\n"                                                \
+		                 "3:\n\t"                                                    \
+		                 "movq (%[a]), %[t]\n\t"                                     \
+		                 "movq 8(%[a]), %[u]\n\t"                                    \
+		                 insn " (%[b]), %[t]\n\t"                                    \
+		                 insn " 8(%[b]), %[u]\n\t"                                   \
+		                 "movq %[t], (%[r])\n\t"                                     \
+		                 "movq %[u], 8(%[r])\n\t"                                    \
+		                 "movq 16(%[a]), %[t]\n\t"                                   \
+		                 "movq 24(%[a]), %[u]\n\t"                                   \
+		                 insn " 16(%[b]), %[t]\n\t"                                  \
+		                 insn " 24(%[b]), %[u]\n\t"                                  \
+		                 "movq %[t], 16(%[r])\n\t"                                   \
+		                 "movq %[u], 24(%[r])\n\t"                                   \
+		                 "leaq 32(%[a]), %[a]\n\t"                                   \
+		                 "leaq 32(%[b]), %[b]\n\t"                                   \
+		                 "leaq 32(%[r]), %[r]\n\t"                                   \
+		                 "leaq -1(%[q]), %[q]\n\t"                                   \
+		                 "jrcxz 4f\n\t"                                              \
+		                 "jmp 3b\n"                                                  \
+		                 "4:\n\t"                                                    \
 		                 "adcq $0, %[c]"                                            \
-		                 : [t] "=&r"(t), [i] "+r"(i), [n] "+r"(n), [c] "+r"(c)       \
-		                 : [a] "r"(a), [b] "r"(b), [r] "r"(r)                        \
+		                 : [t] "=&r"(t), [u] "=&r"(u), [m] "+r"(m), [q] "+c"(q),     \
+		                   [c] "+r"(c), [a] "+r"(a), [b] "+r"(b), [r] "+r"(r)       \
+		                 :                                                          \
 		                 : "cc", "memory");                                         \
 		return c;                                                                   \
 	}

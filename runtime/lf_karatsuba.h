@@ -20,10 +20,10 @@
 #define LF_KARA_IFMA_MUL_AN 128
 #define LF_KARA_IFMA_BLOCK_BN 16
 /* Toom-3 from these sizes (the smaller operand, and balanced: bn > 2 ceil(an / 3)) over the
- * adx kernels; over the IFMA ones it measured slower than Karatsuba at every size tried (512
- * to 2048 limbs), so it stays off there */
+ * adx kernels (measured: karatsuba.c's header); over the IFMA ones it measured slower than
+ * Karatsuba at every size tried (512 to 2048 limbs), so it stays off there */
 #ifndef LF_TOOM3_MIN
-#define LF_TOOM3_MIN 400
+#define LF_TOOM3_MIN 250
 #endif
 #ifndef LF_TOOM3_SQR_MIN
 #define LF_TOOM3_SQR_MIN 500
