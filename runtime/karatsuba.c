@@ -20,7 +20,7 @@
  * adx kernels only) a balanced product is split in three instead (Toom-3, toom3_mul below):
  * five products of about n/3 limbs where Karatsuba makes three of n/2.  The linear passes
  * (add_n, sub_n) run four limbs per iteration.  Against GMP 6.2.1 with IFMA masked (make
- * bench, lf_mpn_mul / lf_mpn_sqr, 2026-11-30 23:2x UTC, two runs, beside the build of the
+ * bench, lf_mpn_mul / lf_mpn_sqr, 2026-11-30 23:19 UTC, two runs, beside the build of the
  * morning: Karatsuba alone, one limb per iteration): mul 1.08x at 128 limbs (1.00x), 0.97-1.01x
  * at 256 (0.89-0.90x), 1.04-1.05x at 300 (0.85-0.86x), 0.94-0.95x at 512 (0.79-0.80x),
  * 0.89x at 1024 (0.72x); sqr 1.00-1.15x at 512 (0.87-1.00x), 0.90-0.97x at 1024
