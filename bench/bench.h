@@ -135,7 +135,9 @@ struct bench_driver {
 	const char *peer_note;         /* how a GMP peer row maps the size, NULL for a true peer */
 	const size_t *sizes;           /* default sizes, 0-terminated */
 	/* --check sizes when they must be fewer than main.c's (0 first, then 0-terminated), or
-	 * NULL */
+	 * NULL.  A driver with sizes { K, 0 } and check_sizes { 0, K, 0 } has operands of one
+	 * fixed shape (a field element, a point, a ladder): it runs at K only, and --sizes does
+	 * not apply to it (main.c's fixed_size) */
 	const size_t *check_sizes;
 	bench_batch_fn variant_batch;
 	struct bench_peer peers[BENCH_MAX_PEERS];   /* name NULL: no more */

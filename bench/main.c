@@ -462,9 +462,40 @@ static int check_write_json(const char *path, const struct check_result *r, size
 }
 
 /* --sizes, else the driver's own check sizes, else check_sizes */
+/* K for a driver of one fixed operand shape (sizes { K, 0 }, check_sizes { 0, K, 0 }: a
+ * field element, a point, a ladder; any other size would time a batch that returns at
+ * once), else 0 */
+static size_t fixed_size(const struct bench_driver *d)
+{
+	const size_t *c = d->check_sizes;
+	if (c && c[0] == 0 && c[1] && c[2] == 0 && d->sizes[0] == c[1] && d->sizes[1] == 0)
+		return c[1];
+	return 0;
+}
+
+/* --sizes, or the driver's own sizes where it has one fixed shape (said once on stderr) */
+static const size_t *sizes_for(const struct options *o, const struct bench_driver *d,
+                               const size_t *own, size_t *nsz)
+{
+	if (o->nsizes && fixed_size(d)) {
+		fprintf(stderr, "limbforge-bench: %s has one fixed size (%zu); --sizes does not "
+		        "apply to it\n", d->name, fixed_size(d));
+	} else if (o->nsizes) {
+		*nsz = o->nsizes;
+		return o->sizes;
+	}
+	size_t i = own == d->check_sizes;       /* check_sizes begin with a 0 */
+	while (own[i])
+		i++;
+	*nsz = i;
+	return own;
+}
+
 static const size_t *sizes_to_check(const struct options *o, const struct bench_driver *d,
                                     size_t *nsz)
 {
+	if (o->nsizes && fixed_size(d))
+		return sizes_for(o, d, d->check_sizes, nsz);
 	if (o->nsizes) {
 		*nsz = o->nsizes;
 		return o->sizes;
@@ -746,10 +777,8 @@ int main(int argc, char **argv)
 			if (c[j].kind == BK_REF)
 				ref = &c[j];
 
-		const size_t *sizes = o.nsizes ? o.sizes : d->sizes;
-		size_t nsz = 0;
-		while (o.nsizes ? nsz < o.nsizes : sizes[nsz] != 0)
-			nsz++;
+		size_t nsz;
+		const size_t *sizes = sizes_for(&o, d, d->sizes, &nsz);
 		for (size_t si = 0; si < nsz; si++) {
 			size_t n = sizes[si];
 			struct bench_buf *buf = d->alloc(n, 1 + n);

@@ -16,8 +16,9 @@
  *     z0 = a0 b0, z2 = a1 b1, s = sign(a0 - a1) sign(b0 - b1)
  *
  * (squaring: s = +1 always).  z0 and z2 go straight into rp; the middle term is built in
- * scratch and added at B^h.  From LF_TOOM3_MIN limbs (LF_TOOM3_SQR_MIN for squares; over the
- * adx kernels only) a balanced product is split in three instead (Toom-3, toom3_mul below):
+ * scratch and added at B^h.  From LF_TOOM3_MIN limbs (LF_TOOM3_SQR_MIN for squares; over every
+ * kernel build but the IFMA ones: adx, a64, ref -- the thresholds were measured over adx) a
+ * balanced product is split in three instead (Toom-3, toom3_mul below):
  * five products of about n/3 limbs where Karatsuba makes three of n/2.  The linear passes
  * (add_n, sub_n) run four limbs per iteration.  Against GMP 6.2.1 with IFMA masked (make
  * bench, lf_mpn_mul / lf_mpn_sqr, 2026-11-30 23:19 UTC, two runs, beside the build of the

@@ -19,9 +19,10 @@
  * ifma_max) goes in blocks of this many limbs when b has at least LF_KARA_IFMA_BLOCK_BN */
 #define LF_KARA_IFMA_MUL_AN 128
 #define LF_KARA_IFMA_BLOCK_BN 16
-/* Toom-3 from these sizes (the smaller operand, and balanced: bn > 2 ceil(an / 3)) over the
- * adx kernels (measured: karatsuba.c's header); over the IFMA ones it measured slower than
- * Karatsuba at every size tried (512 to 2048 limbs), so it stays off there */
+/* Toom-3 from these sizes (the smaller operand, and balanced: bn > 2 ceil(an / 3)) over every
+ * kernel build but the IFMA ones (adx, a64, ref; measured over adx: karatsuba.c's header);
+ * over the IFMA ones it measured slower than Karatsuba at every size tried (512 to 2048
+ * limbs), so it stays off there */
 #ifndef LF_TOOM3_MIN
 #define LF_TOOM3_MIN 250
 #endif

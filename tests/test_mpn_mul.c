@@ -34,7 +34,7 @@
  *     IFMA variant forced: pairs around its own threshold (LF_KARA_MUL_IFMA_MIN) and a longer
  *     than its range cut into blocks (a block's product added at the wrong offset, the short
  *     last block), bn just below and at LF_KARA_IFMA_BLOCK_BN; its Toom-3 (LF_TOOM3_MIN up,
- *     adx kernels): a wrong sign of the value at -1, an inexact division by 3 or 2, a
+ *     every kernel but IFMA): a wrong sign of the value at -1, an inexact division by 3 or 2, a
  *     coefficient added at the wrong power, the one-limb top third: pairs around the
  *     threshold and the balance limit bn = 2 ceil(an / 3), all ones (the largest values at
  *     2), thirds of zeros and ones making a0 - a1 + a2 negative for one operand or both.
@@ -341,7 +341,7 @@ START_TEST(test_mul_api_karatsuba)
 		{ LF_KARA_IFMA_MUL_AN + 1, LF_KARA_IFMA_BLOCK_BN - 1 },
 		{ 2 * LF_KARA_IFMA_MUL_AN, 100 }, { 2 * LF_KARA_IFMA_MUL_AN + 1, 128 },
 		{ 300, 39 }, { 385, 17 }, { 1000, 16 },
-		/* Toom-3 (adx kernels): its threshold, b just at and above 2 ceil(an / 3) (at:
+		/* Toom-3 (every kernel but IFMA): its threshold, b just at and above 2 ceil(an / 3) (at:
 		 * Karatsuba; above: Toom-3 with a one-limb b2), an = 0, 1, 2 mod 3 */
 		{ LF_TOOM3_MIN - 1, LF_TOOM3_MIN - 1 }, { LF_TOOM3_MIN, LF_TOOM3_MIN },
 		{ LF_TOOM3_MIN + 1, LF_TOOM3_MIN + 1 }, { 600, 400 }, { 600, 401 }, { 601, 403 },

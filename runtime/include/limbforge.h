@@ -207,10 +207,11 @@ LF_API void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n);
 /* {rp,an+bn} = {ap,an} * {bp,bn}, any an and bn (GMP's mpn_mul needs an >= bn >= 1; here
  * the longer operand is chosen, and a length of 0 zeroes {rp,an+bn}).  rp must not overlap
  * ap or bp; ap == bp is allowed.  Karatsuba (runtime/karatsuba.c) from 40 limbs of the shorter
- * operand (129 over the IFMA kernel), kernel mpn_mul for the base cases: x86-64 "ifma"
- * (AVX-512 IFMA, radix 2^52; 12..128 limbs, other shapes go to "adx"), "adx" (MULX/ADCX/ADOX
- * rows), AArch64 "a64", portable "ref".  lf_mpn_sqr likewise from 48 limbs (257 over its
- * "ifma" kernel). */
+ * operand (129 over the IFMA kernel), and over every other kernel Toom-3 for balanced
+ * operands from 250 limbs; kernel mpn_mul for the base cases: x86-64 "ifma" (AVX-512 IFMA,
+ * radix 2^52; 12..128 limbs, other shapes go to "adx"), "adx" (MULX/ADCX/ADOX rows), AArch64
+ * "a64", portable "ref".  lf_mpn_sqr likewise from 48 limbs (257 over its "ifma" kernel),
+ * Toom-3 from 500. */
 LF_API void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 
 /* Montgomery multiplication: {rp,n} = a * b * R^-1 mod N with R = 2^(64 n), N = {np,n} odd,
