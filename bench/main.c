@@ -478,8 +478,9 @@ static const size_t *sizes_for(const struct options *o, const struct bench_drive
                                const size_t *own, size_t *nsz)
 {
 	if (o->nsizes && fixed_size(d)) {
-		fprintf(stderr, "limbforge-bench: %s has one fixed size (%zu); --sizes does not "
-		        "apply to it\n", d->name, fixed_size(d));
+		if (o->nsizes != 1 || o->sizes[0] != fixed_size(d))
+			fprintf(stderr, "limbforge-bench: %s has one fixed size (%zu); --sizes does "
+			        "not apply to it\n", d->name, fixed_size(d));
 	} else if (o->nsizes) {
 		*nsz = o->nsizes;
 		return o->sizes;

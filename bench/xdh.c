@@ -208,9 +208,11 @@ static const size_t x448_check_sizes[] = { 0, LF_FE_C448_R56_LIMBS, 0 };
 const struct bench_driver bench_x25519_driver = {
 	.name = "x25519", .kernel = "fe_c25519_r51_mul", .unit = "limb",
 	.title = "lf_x25519: X(k, u) of RFC 7748 with decoding and encoding, an existing key pair "
-	         "(5.2's first vector), fe_c25519_r51_mul and _square both forced to the variant; "
-	         "peers: OpenSSL EVP_PKEY_derive on a prepared context (xOpenSSL), libsodium "
-	         "crypto_scalarmult (xsodium); ops/s = 1e9 / ns/op",
+	         "(5.2's first vector), fe_c25519_r51_mul and _square both forced to the variant "
+	         "(the rows differ only where the C ladder runs, e.g. LIMBFORGE_CPU=-avx512ifma,"
+	         "-adx: the ifma and adx ladders call no fe_c25519_r51 product; the x25519_ladder "
+	         "rows force the ladder); peers: OpenSSL EVP_PKEY_derive on a prepared context "
+	         "(xOpenSSL), libsodium crypto_scalarmult (xsodium); ops/s = 1e9 / ns/op",
 	.sizes = x25519_sizes, .check_sizes = x25519_check_sizes, .variant_batch = xdh_batch,
 	.peers = {
 		XDH_OSSL
@@ -226,7 +228,8 @@ const struct bench_driver bench_x25519_driver = {
 const struct bench_driver bench_x448_driver = {
 	.name = "x448", .kernel = "fe_c448_r56_mul", .unit = "limb",
 	.title = "lf_x448: X(k, u) of RFC 7748 with decoding and encoding, an existing key pair "
-	         "(5.2's first vector), fe_c448_r56_mul and _square both forced to the variant; "
+	         "(5.2's first vector), fe_c448_r56_mul and _square both forced to the variant "
+	         "(the rows differ only where the C ladder runs: without IFMA); "
 	         "peer: OpenSSL EVP_PKEY_derive on a prepared context (xOpenSSL; libsodium has no "
 	         "X448); ops/s = 1e9 / ns/op",
 	.sizes = x448_sizes, .check_sizes = x448_check_sizes, .variant_batch = xdh_batch,
