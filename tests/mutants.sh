@@ -1,5 +1,5 @@
 #!/bin/sh
-# mutants.sh -- does the suite fail when the code is broken?  (`make test-mutants`, ~35 min on 2 vCPUs)
+# mutants.sh -- does the suite fail when the code is broken?  (`make test-mutants`, ~40 min on 2 vCPUs)
 #
 # Fault this is designed to catch: tests that cannot fail.  Each mutant copies the tree
 # (without build/ and .git/) into a scratch directory, applies one deliberate bug with a perl

@@ -4,7 +4,7 @@
 #   make test-host      the suite for the build machine's architecture (x86-64 here)
 #   make test-aarch64   the suite cross-built for AArch64 (static) and run under qemu-aarch64
 #   make test-suite     internal: build and run the suite for $(ARCH)
-#   make test-mutants   not part of `make test` (~35 min): deliberately broken copies of the
+#   make test-mutants   not part of `make test` (~40 min): deliberately broken copies of the
 #                       tree must each make the host suite fail (tests/mutants.sh)
 #   make test-flavours  every generated file assembled for ELF, Mach-O and Win64, objects
 #                       checked, the Win64 flavour run under wine64 (tests/flavours.mk)
