@@ -205,9 +205,32 @@ def final_subtract(f, rp, t, np, n, top):
     JNZ(sub)
 
 
+def row_of_n(f, p, t, out, s_n0inv, s_np, s_n, o, a, ln, cy, region=None):
+    """t (+)= m N with m = t_0 n0inv (the CIOS step and the REDC row): limb 0 of t + m N is
+    0 mod B, so only its carry is made, hi(m N_0) + (t_0 != 0), into cy; then the addmul_1
+    row of N_1 .. N_(n-1) over t_1 .. t_(n-1) through `out` (Digits, or Shifted: stored a
+    limb lower), its carry-out in cy."""
+    from peachpy.x86_64 import GeneralPurposeRegister64, MOV, IMUL, MULX, ADD, ADC, LEA, DEC, rdx
+    from . import x86_rows
+    from .x86_rows import Digits
+    MOV(rdx, [t])
+    IMUL(rdx, s_n0inv)
+    lo0 = GeneralPurposeRegister64()
+    MOV(a, s_np)
+    MULX(cy, lo0, [a])
+    ADD(lo0, [t])
+    ADC(cy, 0)
+    LEA(o, [t + 8])
+    LEA(a, [a + 8])
+    MOV(ln, s_n)
+    DEC(ln)
+    x86_rows.row(f, out(o), Digits(a), ln, "addmul", "adx", p.unroll, p.ahead, cy,
+                 region=region)
+
+
 def build_adx(symbol, p):
-    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, IMUL, MULX, ADD, ADC, CMP,
-                                LEA, DEC, TEST, JZ, JE, JNZ, JNE, JBE, JMP, rdx)
+    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, ADD, ADC, CMP, LEA, TEST,
+                                JZ, JE, JNZ, JNE, JBE, JMP, rdx)
     from ..x86 import function as x86
     from . import x86_rows
     from .x86_rows import Digits
@@ -266,20 +289,7 @@ def build_adx(symbol, p):
             ADD(top, cy)
             ADC(top2, 0)
             MOV(s_top2, top2)
-            # m = t0 * n0inv; limb 0 of t + m N is 0: carry = hi(m N_0) + (t0 != 0)
-            MOV(rdx, [rp])
-            IMUL(rdx, s_n0inv)
-            lo0 = GeneralPurposeRegister64()
-            MOV(a, s_np)
-            MULX(cy, lo0, [a])
-            ADD(lo0, [rp])
-            ADC(cy, 0)
-            LEA(o, [rp + 8])
-            LEA(a, [a + 8])
-            MOV(ln, s_n)
-            DEC(ln)
-            x86_rows.row(f, Shifted(o), Digits(a), ln, "addmul", "adx", p.unroll, p.ahead,
-                         cy, region="addmul_n")
+            row_of_n(f, p, rp, Shifted, s_n0inv, s_np, s_n, o, a, ln, cy, region="addmul_n")
             # t_(n-1) = top + carry, top = top2 + carry-out
             ADD(cy, top)
             MOV([o - 8], cy)
@@ -319,9 +329,9 @@ def _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_rp):
     path.  n^2/2 + n^2 products where the CIOS rows make 2 n^2.  T holds values derived from
     a, so the sum's loop zeroes both halves as it reads them."""
     import types
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, IMUL,
-                                MULX, ADD, ADC, LEA, DEC, JNZ, rdx)
-    from . import x86_rows, x86_sqr
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, ADC,
+                                LEA, DEC, JNZ)
+    from . import x86_sqr
     from .x86_rows import Digits
     from .mpn_sqr import PARAMS as SQR_PARAMS
     buf = LocalVariable(16 * SQR_MAX, 16)
@@ -332,22 +342,12 @@ def _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_rp):
                                corner=SQR_PARAMS["corner"].default)
     x86_sqr.square(f, T, ap, n, sp, diag=x86_sqr.PlainDiag(ap))
     # REDC rows: T_i's row of N, its carry stored at T_i
-    ptr, cnt, o, a, ln, cy, lo0 = (G() for _ in range(7))
+    ptr, cnt, o, a, ln, cy = (G() for _ in range(6))
     MOV(ptr, T)
     MOV(cnt, n)
     row = f.new_label("redc_row")
     f.bind(row)
-    MOV(rdx, [ptr])
-    IMUL(rdx, s_n0inv)                              # m = T_i n0inv
-    MOV(a, s_np)
-    MULX(cy, lo0, [a])
-    ADD(lo0, [ptr])                                 # 0 mod B: the carry is T_i != 0
-    ADC(cy, 0)
-    LEA(o, [ptr + 8])
-    LEA(a, [a + 8])
-    MOV(ln, s_n)
-    DEC(ln)
-    x86_rows.row(f, Digits(o), Digits(a), ln, "addmul", "adx", p.unroll, p.ahead, cy)
+    row_of_n(f, p, ptr, Digits, s_n0inv, s_np, s_n, o, a, ln, cy)
     MOV([ptr], cy)
     LEA(ptr, [ptr + 8])
     DEC(cnt)
