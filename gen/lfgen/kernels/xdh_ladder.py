@@ -494,6 +494,11 @@ CURVES = [
 ]
 
 
+# the size the bench drivers of the ladders (bench/xdh.c) time one call at, and so the size
+# `make tune` figures them at: the limbs of the field lf_x25519 / lf_x448 take
+BENCH_FIELD = {"x25519_ladder": "c25519_r51", "x448_ladder": "c448_r56"}
+
+
 def kernel(name, fname, bits, clamp, split, order):
     F = desc.BY_NAME[fname]
     n = F.limbs
@@ -526,7 +531,7 @@ def kernel(name, fname, bits, clamp, split, order):
                                      "amd64-64 code of Bernstein et al., 'High-speed\n"
                                      "high-security signatures' (2011)"
                                      if fname == "c25519_r51" else ""),
-        tune_sizes=(1,),
+        tune_sizes=(desc.BY_NAME[BENCH_FIELD[name]].limbs,),
     )
     variants = [
         Variant("ifma", "x86_64", _build_ifma(F, bits, spec), params(split, order),

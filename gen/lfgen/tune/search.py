@@ -559,7 +559,12 @@ class Tuner:
         rec["figure_cycles"] = {
             "generic": _per_unit(cyc[None], spec.tune_sizes),
             "tuned": _per_unit(cyc[t], spec.tune_sizes)}
-        typical = noise.combine([x for x in est.sizes if x[0] in spec.tune_sizes])
+        typ = [x for x in est.sizes if x[0] in spec.tune_sizes]
+        if not typ:
+            raise ValueError("%s: the bench timed sizes %s, none of the spec's tune_sizes %s "
+                             "(a driver of one fixed size: make tune_sizes that size)"
+                             % (spec.name, [x[0] for x in est.sizes], list(spec.tune_sizes)))
+        typical = noise.combine(typ)
         rec["figure"] = est.as_dict()
         rec["figure_typical"] = typical.as_dict()
         rec["figure_worst"] = list(est.worst())
