@@ -29,6 +29,7 @@
  *
  * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_square.mulx]
  *   used on: any CPU without a schedule of its own (the fallback)
+ *   carry_shift = shrd
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_square_mulx is an

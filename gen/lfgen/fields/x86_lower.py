@@ -9,7 +9,8 @@ unsigned):
     mul  x y        MOV rdx, x; MULX hi, lo, y            (y may be memory)
     mulc x c        IMUL r, x, c -- or MULX by c in rdx when the result needs 128 bits
     add             ADD/ADC in place into the operand that dies here
-    sar  x k        SHRD (+ SHR for a 128-bit result)
+    sar  x k        SHRD (+ SHR for a 128-bit result); with carry_shift="split", the SHRD as
+                    SHR lo, k / SHL t, 64 - k / OR (see `lower`)
     mask x k        AND with the mask register of width k
     shl  x 1        ADD r, r
     narrow          the low register
@@ -28,8 +29,11 @@ from .ir import BoundError
 
 
 class Lowering:
-    def __init__(self, f, prog, args, slots=16):
+    def __init__(self, f, prog, args, slots=16, carry_shift="shrd"):
         from .desc import BY_NAME
+        if carry_shift not in CARRY_SHIFTS:
+            raise ValueError("carry_shift %r is not one of %s" % (carry_shift, CARRY_SHIFTS))
+        self.carry_shift = carry_shift
         self.park = parks(BY_NAME[prog.field])
         self.f, self.prog, self.args = f, prog, args
         self.loc = {}
@@ -91,7 +95,7 @@ class Lowering:
 
     def run(self):
         from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, MULX, IMUL, ADD, SHRD,
-                                    SHR, AND, rdx)
+                                    SHR, SHL, OR, AND, rdx)
         for idx, st in enumerate(self.stmts):
             op, d = st[0], st[1]
             a = st[2:]
@@ -141,7 +145,14 @@ class Lowering:
                 lo = G()
                 MOV(lo, xl[1])
                 if xl[0] == "pair":
-                    SHRD(lo, xl[2], k)
+                    if self.carry_shift == "shrd":
+                        SHRD(lo, xl[2], k)
+                    else:
+                        t = G()
+                        MOV(t, xl[2])
+                        SHL(t, 64 - k)
+                        SHR(lo, k)
+                        OR(lo, t)
                     if d.kind == "i128":
                         hi = G()
                         MOV(hi, xl[2])
@@ -212,5 +223,12 @@ def parks(f):
     return f.limbs > 5
 
 
-def lower(f, prog, args):
-    Lowering(f, prog, args).run()
+# How a 128-bit value is shifted right by a carry's k bits into one register: one SHRD, or
+# SHR of the low half, SHL of a copy of the high half and OR (three simple ALU instructions
+# where SHRD is slow or shares a port with MULX).  A schedule parameter of the field products
+# (fe_field.py's carry_shift): the result is the same value either way.
+CARRY_SHIFTS = ("shrd", "split")
+
+
+def lower(f, prog, args, carry_shift="shrd"):
+    Lowering(f, prog, args, carry_shift=carry_shift).run()

@@ -12,8 +12,14 @@ whose interval the generator proved, in the width it proved it for.
     each carry entering its column after the column's products.  Against one chain through
     every column (0 -> ... -> 4 -> 0 -> 1): chained calls mul 49.2 -> 45.5 core cycles,
     square 42.1 -> 38.1; independent calls mul 36.9 -> 38.0, square 25.0 -> 26.0 (make bench,
-    2026-11-30).  Two rounds of simultaneous carries instead cost more (square 30.0
-    independent, 35.3 chained: twice the SHRDs, on MULX's port 1).
+    2026-11-30, a Sapphire-Rapids-class guest).  Two rounds of simultaneous carries instead
+    cost more (square 30.0 independent, 35.3 chained: twice the SHRDs, on MULX's port 1).
+
+The one schedule parameter, carry_shift, is how a carry leaves its 128-bit column: SHRD
+(generic) or SHR/SHL/OR ("split").  On AMD Zen 5 SHRD takes two cycles at one per cycle;
+the split form measured mul 47.4 -> 45.0 and square 33.7 -> 30.6 core cycles there
+(independent calls, a throwaway harness beside OpenSSL's fe51 at 39.0 / 26.5, 2026-12-01);
+`make tune` chooses per CPU.
 
 Each variant module here is built by `kernel(field, op)`: SPEC and VARIANTS, like a file in
 this directory.
@@ -21,7 +27,7 @@ this directory.
 
 import types
 
-from ..kernel import KernelSpec, Variant
+from ..kernel import KernelSpec, Variant, Param
 from ..fields import bounds, desc, x86_lower, a64_lower
 
 # P-256's 5 x 52 products have negative intermediates (its terms are signed): a64_lower keeps
@@ -36,6 +42,14 @@ DISPATCHED = [(f, op) for f in ("c25519_r51", "c448_r56", "p521_r58", "p256_r52"
 X86_FIELDS = ("c25519_r51",)
 
 
+X86_PARAMS = {
+    "carry_shift": Param("shrd", x86_lower.CARRY_SHIFTS,
+                         "how a carry leaves its 128-bit column: one SHRD, or SHR/SHL/OR\n"
+                         "(split: three one-cycle ALU instructions where SHRD takes two cycles,\n"
+                         "as on AMD Zen 5)"),
+}
+
+
 def _build_x86(f, op, spec):
     def build(symbol, p):
         from ..x86 import function as x86
@@ -45,7 +59,8 @@ def _build_x86(f, op, spec):
         fn.secret_independent()
         with fn:
             regs = fn.load_args()
-            x86_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], regs)))
+            x86_lower.lower(fn, prog, dict(zip([n for n, _ in spec.args], regs)),
+                            carry_shift=p.carry_shift)
             fn.ret()
         return fn.finalize()
     return build
@@ -136,7 +151,7 @@ def kernel(fname, op):
         tune_sizes=(1,),
     )
     variants = [
-        Variant("mulx", "x86_64", _build_x86(f, op, spec), {},
+        Variant("mulx", "x86_64", _build_x86(f, op, spec), X86_PARAMS,
                 "The proven program of generated/fields/%s.c lowered to x86-64: MULX products\n"
                 "summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied\n"
                 "operands in registers%s (x86_lower.py)."
