@@ -31,12 +31,15 @@ multiplication)
  *    by one ADD/ADC chain and added by a second (no ADCX/ADOX: chains that begin with
  *    ADD leave ports 0/6 to the carries); after each row the reduction step of the limb
  *    it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by
- *    one MULX by 2^32, m p3 by one MULX), the window is added to the product's high
+ *    one MULX by 2^32 or SHL/SHR, m p3 by one MULX or SUB/SBB: shift32, mp3), the
+ *    window is added to the product's high
  *    half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of
  *    Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mul_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
+ *   mp3 = mulx
+ *   shift32 = mulx
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r15, r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mul_mont_adx is an entry that

@@ -27,12 +27,15 @@ squaring)
  * Algorithm (adx, x86_64):
  *    Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by an
  *    ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;
- *    four reduction steps specialised to p on the low half (a MULX by 2^32 and a MULX
- *    by p3 each), the high half added; final t - p by SUB/SBB and CMOVC (after OpenSSL
+ *    four reduction steps specialised to p on the low half (a MULX by 2^32 or SHL/SHR,
+ *    a MULX by p3 or SUB/SBB: shift32, mp3), the high half added; final t - p by
+ *    SUB/SBB and CMOVC (after OpenSSL
  *    __ecp_nistz256_sqr_montx).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
+ *   mp3 = mulx
+ *   shift32 = mulx
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved r15, r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_sqr_mont_adx is an entry that

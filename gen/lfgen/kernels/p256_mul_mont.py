@@ -45,7 +45,7 @@ ecp_nistz256-x86_64 __ecp_nistz256_mul_montx, ecp_nistz256-armv8 __ecp_nistz256_
     (x86_reduce_step) on the low half and adds the high half (p256_sqr_mont.py).
 """
 
-from ..kernel import KernelSpec, Variant
+from ..kernel import KernelSpec, Variant, Param
 
 P = 2**256 - 2**224 + 2**192 + 2**96 - 1
 P1 = 0x00000000FFFFFFFF
@@ -76,6 +76,20 @@ SPEC = KernelSpec(
            "(__ecp_nistz256_mul_montx) and ecp_nistz256-armv8.pl (__ecp_nistz256_mul_mont).",
     tune_sizes=(4,),
 )
+
+
+# How a reduction step forms its parts (x86_reduce_step), per CPU: on Golden Cove, where
+# ADC/SBB/shifts by register compete for ports 0/6, the MULXs measured fastest (SHLX/SHRX or
+# SUB/SBB were 2-15% slower on a Sapphire-Rapids-class guest, 2026-11-30); the other forms
+# take the shorter latency of one-cycle ALU instructions where MULX is the scarce unit.
+REDUCE_PARAMS = {
+    "shift32": Param("mulx", ("mulx", "shift"),
+                     "m << 32 and m >> 32 of a reduction step: one MULX by 2^32, or SHL and\n"
+                     "SHR of copies of m"),
+    "mp3": Param("mulx", ("mulx", "sub"),
+                 "m p3 of a reduction step: one MULX by p3, or m 2^64 + m - (m << 32) by\n"
+                 "SUB/SBB"),
+}
 
 
 def x86_add_window_final(acc, W, rp):
@@ -114,18 +128,32 @@ def x86_final(acc, rp, poly3):
         MOV([rp + 8 * k], acc[k])
 
 
-def x86_reduce_step(W, t0, t1, t2):
+def x86_reduce_step(W, t0, t1, t2, p):
     """One reduction step on the window W = [limb j .. limb j+3] with m = W[0] (limb j):
-    limb j+1 += m << 32, limb j+2 += m >> 32 (one MULX by 2^32), limb j+3 += lo(m p3), and
-    W[0] <- hi(m p3) + carry, the window's new top (limb j+4; hi(m p3) < 2^64 - 2^32 + 1, so
-    the carry cannot overflow it). RDX holds the constants, m is the MULX source. Returns the
-    window moved up a limb."""
-    from peachpy.x86_64 import MOV, ADD, ADC, MULX, rdx
+    limb j+1 += m << 32, limb j+2 += m >> 32, limb j+3 += lo(m p3), and W[0] <- hi(m p3) +
+    carry, the window's new top (limb j+4; hi(m p3) < 2^64 - 2^32 + 1, so the carry cannot
+    overflow it). Returns the window moved up a limb. How the two parts are formed is the
+    schedule's (REDUCE_PARAMS, p): m << 32 and m >> 32 by one MULX by 2^32 (shift32 = "mulx")
+    or by SHL/SHR of copies ("shift"); m p3 by one MULX (mp3 = "mulx") or as m 2^64 - (m << 32)
+    + m by SUB/SBB ("sub", what the AArch64 variant does). RDX is clobbered where a MULX
+    takes a constant."""
+    from peachpy.x86_64 import MOV, ADD, ADC, SUB, SBB, SHL, SHR, MULX, rdx
     m = W[0]
-    MOV(rdx, 1 << 32)
-    MULX(t1, t0, m)                                 # t0 = m << 32, t1 = m >> 32 (ports 1/5)
-    MOV(rdx, P3)
-    MULX(m, t2, m)                                  # t2:m = m p3
+    if p.shift32 == "mulx":
+        MOV(rdx, 1 << 32)
+        MULX(t1, t0, m)                             # t0 = m << 32, t1 = m >> 32 (ports 1/5)
+    else:
+        MOV(t0, m)
+        SHL(t0, 32)
+        MOV(t1, m)
+        SHR(t1, 32)
+    if p.mp3 == "mulx":
+        MOV(rdx, P3)
+        MULX(m, t2, m)                              # t2:m = m p3
+    else:
+        MOV(t2, m)                                  # m p3 = m 2^64 + m - (t1 2^64 + t0)
+        SUB(t2, t0)
+        SBB(m, t1)                                  # no borrow out: m p3 >= 0
     ADD(W[1], t0)
     ADC(W[2], t1)
     ADC(W[3], t2)
@@ -189,9 +217,9 @@ def build_mul_adx(symbol, p):
             MOV(rdx, [bp + 8 * i] if i < 3 else s_b3)
             x86_row(acc, i, A, [G() for _ in range(6)])
             f.comment("reduction step %d: m = limb %d, final now" % (i, i - 1))
-            W = x86_reduce_step(W, t0, t1, t2)
+            W = x86_reduce_step(W, t0, t1, t2, p)
         f.comment("reduction step 4: m = limb 3")
-        W = x86_reduce_step(W, t0, t1, t2)
+        W = x86_reduce_step(W, t0, t1, t2, p)
         f.comment("t = (a b + m p) 2^-256 = product limbs 4..7 + the window; t < 2p in five "
                   "limbs; r = t - p unless that borrows (CMOVC)")
         x86_add_window_final(acc, W, rp)
@@ -296,12 +324,13 @@ def build_mul_a64(symbol, p):
 
 
 VARIANTS = [
-    Variant("adx", "x86_64", build_mul_adx, {},
+    Variant("adx", "x86_64", build_mul_adx, REDUCE_PARAMS,
             "Straight line: the product a b in eight limbs by MULX rows, each row's value summed\n"
             "by one ADD/ADC chain and added by a second (no ADCX/ADOX: chains that begin with\n"
             "ADD leave ports 0/6 to the carries); after each row the reduction step of the limb\n"
             "it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by\n"
-            "one MULX by 2^32, m p3 by one MULX), the window is added to the product's high\n"
+            "one MULX by 2^32 or SHL/SHR, m p3 by one MULX or SUB/SBB: shift32, mp3), the\n"
+            "window is added to the product's high\n"
             "half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of\n"
             "Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only."),
     Variant("a64", "aarch64", build_mul_a64, {},

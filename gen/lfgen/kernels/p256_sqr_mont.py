@@ -9,7 +9,8 @@ __ecp_nistz256_sqr_mont):
     reduce   four reduction steps on the low half s0..s3 (m = s0, then the window's low limb;
              each: limb 1 += m << 32, limb 2 += m >> 32, limbs 3:4 += m p3), the four limbs
              they leave added to the high half s4..s7, t < 2p in five limbs; on x86-64
-             m << 32 and m >> 32 come from one MULX by 2^32 (p256_mul_mont.x86_reduce_step)
+             m << 32 and m >> 32 come from one MULX by 2^32 or SHL/SHR, m p3 from a MULX or
+             SUB/SBB, as the schedule says (p256_mul_mont.x86_reduce_step)
     final    r = t - p unless that borrows (CMOVC / csel)
 
 On x86-64 the cross products are summed by ADD/ADC chains (the row a0 (a1, a2, a3); the row
@@ -99,7 +100,7 @@ def build_sqr_adx(symbol, p):
         W = acc[0:4]
         for i in range(4):
             f.comment("reduction step %d: m = limb 0 of the window" % (i + 1))
-            W = mm.x86_reduce_step(W, t0, t1, t4)
+            W = mm.x86_reduce_step(W, t0, t1, t4, p)
         f.comment("+ the high half; t < 2p in five limbs; r = t - p unless that borrows")
         mm.x86_add_window_final(acc, W, rp)
         f.ret()
@@ -188,11 +189,12 @@ def build_sqr_a64(symbol, p):
 
 
 VARIANTS = [
-    Variant("adx", "x86_64", build_sqr_adx, {},
+    Variant("adx", "x86_64", build_sqr_adx, mm.REDUCE_PARAMS,
             "Straight line: six cross products (MULX) summed by ADD/ADC chains, doubled by an\n"
             "ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;\n"
-            "four reduction steps specialised to p on the low half (a MULX by 2^32 and a MULX\n"
-            "by p3 each), the high half added; final t - p by SUB/SBB and CMOVC (after OpenSSL\n"
+            "four reduction steps specialised to p on the low half (a MULX by 2^32 or SHL/SHR,\n"
+            "a MULX by p3 or SUB/SBB: shift32, mp3), the high half added; final t - p by\n"
+            "SUB/SBB and CMOVC (after OpenSSL\n"
             "__ecp_nistz256_sqr_montx)."),
     Variant("a64", "aarch64", build_sqr_a64, {},
             "Straight line: six cross products (mul/umulh), doubled by adds/adcs, the squares\n"
