@@ -20,12 +20,19 @@
 static const struct lf_schedule_id lf_schedule_ids_sapphirerapids[] = {
 	{ 0x6, 0xcf },
 };
+/* znver5: AuthenticAMD family 0x1a model 0x2 */
+static const struct lf_schedule_id lf_schedule_ids_znver5[] = {
+	{ 0x1a, 0x2 },
+};
 
 const struct lf_schedule lf_schedule_table[] = {
 	{ "generic", "gen/schedules/x86_64/generic.toml", NULL, NULL, 0 },
 	{ "sapphirerapids", "gen/schedules/x86_64/sapphirerapids.toml", "GenuineIntel",
 	  lf_schedule_ids_sapphirerapids,
 	  sizeof lf_schedule_ids_sapphirerapids / sizeof lf_schedule_ids_sapphirerapids[0] },
+	{ "znver5", "gen/schedules/x86_64/znver5.toml", "AuthenticAMD",
+	  lf_schedule_ids_znver5,
+	  sizeof lf_schedule_ids_znver5 / sizeof lf_schedule_ids_znver5[0] },
 	{ NULL, NULL, NULL, NULL, 0 }
 };
 #elif defined(__aarch64__)
@@ -74,6 +81,7 @@ static const struct lf_variant lf_mpn_mul_1_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx@sapphirerapids", (lf_fnptr)lf_mpn_mul_1_mulx__sapphirerapids, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/sapphirerapids" },
+	{ "mulx@znver5", (lf_fnptr)lf_mpn_mul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_mul_1_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -81,11 +89,13 @@ static const struct lf_variant lf_mpn_mul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_1_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
 	lf_mpn_mul_1_order_sapphirerapids,
+	lf_mpn_mul_1_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -109,6 +119,7 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx@znver5", (lf_fnptr)lf_mpn_addmul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_addmul_1_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -116,11 +127,13 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
 	lf_mpn_addmul_1_order_sapphirerapids,
+	lf_mpn_addmul_1_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -144,6 +157,8 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma@znver5", (lf_fnptr)lf_mpn_sqr_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx@znver5", (lf_fnptr)lf_mpn_sqr_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -151,11 +166,13 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
 	lf_mpn_sqr_order_sapphirerapids,
+	lf_mpn_sqr_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -180,6 +197,9 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "avx512@znver5", (lf_fnptr)lf_bi_mul_add_avx512__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "mulx@znver5", (lf_fnptr)lf_bi_mul_add_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx@znver5", (lf_fnptr)lf_bi_mul_add_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic" },
@@ -191,11 +211,13 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 3, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 3, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 6, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 6, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver5[] = { 3, 4, 5, 6, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
 	lf_bi_mul_add_order_sapphirerapids,
+	lf_bi_mul_add_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 5, LF_ORDER_END };
@@ -227,9 +249,11 @@ static const struct lf_variant lf_bi_square_to_len_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_znver5[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
 	lf_bi_square_to_len_order_sapphirerapids,
+	lf_bi_square_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -257,6 +281,7 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "mulx", (lf_fnptr)lf_poly1305_blocks_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
 	{ "ifma@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids" },
 	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids" },
+	{ "avx512f@znver5", (lf_fnptr)lf_poly1305_blocks_avx512f__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "neon", (lf_fnptr)lf_poly1305_blocks_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
@@ -265,11 +290,13 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 6, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 6, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 7, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 7, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 6, 2, 3, 7, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = {
 	lf_poly1305_blocks_order_generic,
 	lf_poly1305_blocks_order_sapphirerapids,
+	lf_poly1305_blocks_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, LF_ORDER_END };
@@ -293,6 +320,7 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_mul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma@znver5", (lf_fnptr)lf_mpn_mul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_mul_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -300,11 +328,13 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = {
 	lf_mpn_mul_order_generic,
 	lf_mpn_mul_order_sapphirerapids,
+	lf_mpn_mul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -328,6 +358,8 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma@znver5", (lf_fnptr)lf_mpn_montmul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx@znver5", (lf_fnptr)lf_mpn_montmul_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_mpn_montmul_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -336,11 +368,13 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_generic,
 	lf_mpn_montmul_order_sapphirerapids,
+	lf_mpn_montmul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -363,6 +397,7 @@ static const uint8_t *const lf_mpn_montmul_orders[] = { lf_mpn_montmul_order_gen
 static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -370,11 +405,13 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,
+	lf_bi_multiply_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -397,6 +434,7 @@ static const uint8_t *const lf_bi_multiply_to_len_orders[] = { lf_bi_multiply_to
 static const struct lf_variant lf_p256_mul_mont_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx@znver5", (lf_fnptr)lf_p256_mul_mont_adx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_p256_mul_mont_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -404,11 +442,13 @@ static const struct lf_variant lf_p256_mul_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mul_mont_orders[] = {
 	lf_p256_mul_mont_order_generic,
 	lf_p256_mul_mont_order_sapphirerapids,
+	lf_p256_mul_mont_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -431,6 +471,7 @@ static const uint8_t *const lf_p256_mul_mont_orders[] = { lf_p256_mul_mont_order
 static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx@znver5", (lf_fnptr)lf_p256_sqr_mont_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_p256_sqr_mont_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -438,11 +479,13 @@ static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_sqr_mont_orders[] = {
 	lf_p256_sqr_mont_order_generic,
 	lf_p256_sqr_mont_order_sapphirerapids,
+	lf_p256_sqr_mont_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -475,9 +518,11 @@ static const struct lf_variant lf_conditional_assign_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_conditional_assign_orders[] = {
 	lf_conditional_assign_order_generic,
 	lf_conditional_assign_order_sapphirerapids,
+	lf_conditional_assign_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -513,9 +558,11 @@ static const struct lf_variant lf_p256_mont_mult_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_sapphirerapids,
+	lf_p256_mont_mult_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 4, LF_ORDER_END };
@@ -551,9 +598,11 @@ static const struct lf_variant lf_p256_mont_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_sapphirerapids,
+	lf_p256_mont_square_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 4, LF_ORDER_END };
@@ -582,9 +631,11 @@ static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_znver5[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
 	lf_p256_mont_mult_x8_order_generic,
 	lf_p256_mont_mult_x8_order_sapphirerapids,
+	lf_p256_mont_mult_x8_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, LF_ORDER_END };
@@ -607,6 +658,7 @@ static const uint8_t *const lf_p256_mont_mult_x8_orders[] = { lf_p256_mont_mult_
 static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_fe_c25519_r51_mul_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -614,11 +666,13 @@ static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 	lf_fe_c25519_r51_mul_order_generic,
 	lf_fe_c25519_r51_mul_order_sapphirerapids,
+	lf_fe_c25519_r51_mul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -641,6 +695,7 @@ static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = { lf_fe_c25519_r51_m
 static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
+	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_fe_c25519_r51_square_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -648,11 +703,13 @@ static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 	lf_fe_c25519_r51_square_order_generic,
 	lf_fe_c25519_r51_square_order_sapphirerapids,
+	lf_fe_c25519_r51_square_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -681,9 +738,11 @@ static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_generic,
 	lf_fe_c448_r56_mul_order_sapphirerapids,
+	lf_fe_c448_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -712,9 +771,11 @@ static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_generic,
 	lf_fe_c448_r56_square_order_sapphirerapids,
+	lf_fe_c448_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -743,9 +804,11 @@ static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_generic,
 	lf_fe_p521_r58_mul_order_sapphirerapids,
+	lf_fe_p521_r58_mul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -774,9 +837,11 @@ static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_generic,
 	lf_fe_p521_r58_square_order_sapphirerapids,
+	lf_fe_p521_r58_square_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -805,9 +870,11 @@ static const struct lf_variant lf_fe_p256_r52_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_mul_orders[] = {
 	lf_fe_p256_r52_mul_order_generic,
 	lf_fe_p256_r52_mul_order_sapphirerapids,
+	lf_fe_p256_r52_mul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -836,9 +903,11 @@ static const struct lf_variant lf_fe_p256_r52_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_square_orders[] = {
 	lf_fe_p256_r52_square_order_generic,
 	lf_fe_p256_r52_square_order_sapphirerapids,
+	lf_fe_p256_r52_square_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -867,9 +936,11 @@ static const struct lf_variant lf_fe_p384_r56_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
 	lf_fe_p384_r56_mul_order_generic,
 	lf_fe_p384_r56_mul_order_sapphirerapids,
+	lf_fe_p384_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -898,9 +969,11 @@ static const struct lf_variant lf_fe_p384_r56_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
 	lf_fe_p384_r56_square_order_generic,
 	lf_fe_p384_r56_square_order_sapphirerapids,
+	lf_fe_p384_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -923,15 +996,18 @@ static const uint8_t *const lf_fe_p384_r56_square_orders[] = { lf_fe_p384_r56_sq
 static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic" },
+	{ "ifma@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/znver5" },
 #endif
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
 	lf_fe_c25519_r51_mul_x4_order_generic,
 	lf_fe_c25519_r51_mul_x4_order_sapphirerapids,
+	lf_fe_c25519_r51_mul_x4_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, LF_ORDER_END };
@@ -955,15 +1031,18 @@ static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x25519_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
 	{ "adx", (lf_fnptr)lf_x25519_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma@znver5", (lf_fnptr)lf_x25519_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 	{ "ref", (lf_fnptr)lf_x25519_ladder_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = {
 	lf_x25519_ladder_order_generic,
 	lf_x25519_ladder_order_sapphirerapids,
+	lf_x25519_ladder_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_x25519_ladder_order_generic[] = { 0, LF_ORDER_END };
@@ -986,15 +1065,18 @@ static const uint8_t *const lf_x25519_ladder_orders[] = { lf_x25519_ladder_order
 static const struct lf_variant lf_x448_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x448_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
+	{ "ifma@znver5", (lf_fnptr)lf_x448_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
 #endif
 	{ "ref", (lf_fnptr)lf_x448_ladder_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_x448_ladder_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_generic[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_x448_ladder_orders[] = {
 	lf_x448_ladder_order_generic,
 	lf_x448_ladder_order_sapphirerapids,
+	lf_x448_ladder_order_znver5,
 };
 #elif defined(__aarch64__)
 static const uint8_t lf_x448_ladder_order_generic[] = { 0, LF_ORDER_END };

@@ -119,6 +119,9 @@ mutant assign_mask_one_bit $PR 's/uint64_t mask = \(uint64_t\)0 - \(uint64_t\)\(
 mutant assign_skips_last_limb $PR 's/for \(size_t i = 0; i < n; i\+\+\) \{\n\t\tuint64_t x = \(uint64_t\)a\[i\]/for (size_t i = 0; i + 1 < n; i++) {\n\t\tuint64_t x = (uint64_t)a[i]/' p256
 mutant asm_p256_mul_keeps_limb0 generated/x86_64/p256_mul_mont_adx.S 's/\bcmovc\t/cmovnc\t/' p256
 mutant asm_p256_sqr_carry_lost generated/x86_64/p256_sqr_mont_adx.S 's/\badcq\t\$0, /addq\t\$0, /' p256
+# Zen 5's builds form m << 32 / m >> 32 by SHL/SHR and m p3 by SUB/SBB (shift32, mp3)
+mutant asm_p256_mul_shift32_off generated/x86_64/p256_mul_mont_adx__znver5.S 's/\bshrq\t\$32, /shrq\t\$31, /' p256
+mutant asm_p256_sqr_mp3_borrow_lost generated/x86_64/p256_sqr_mont_adx__znver5.S 's/\bsbbq\t(%r\w+, %r\w+)\n(\taddq)/subq\t$1\n$2/' p256
 mutant asm_assign_or_not_and generated/x86_64/conditional_assign_avx2.S 's/\bvpand\t/vpor\t/' p256
 
 mutant p256m_ref_never_subtracts $PR 's/uint64_t keep_t = \(uint64_t\)\(d\[4\] >> 63\);/uint64_t keep_t = ~(uint64_t)0;/' p256_mont
@@ -134,6 +137,7 @@ FX=generated/x86_64
 mutant asm_fe25519_mul_adc_to_add $FX/fe_c25519_r51_mul_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' fe
 mutant asm_fe25519_mul_limb0_unmasked $FX/fe_c25519_r51_mul_mulx.S 's/(\tshrdq\t\$51, %rax, %r\w+\n)\tandq\t%r10, %r\w+\n(#if defined\(LF_WIN64\)\n\taddq\t)/$1$2/' fe
 mutant asm_fe25519_square_carry_shift $FX/fe_c25519_r51_square_mulx.S 's/\bshrdq\t\$51, /shrdq\t\$50, /' fe
+mutant asm_fe25519_mul_split_shift $FX/fe_c25519_r51_mul_mulx__znver5.S 's/\bshlq\t\$13, /shlq\t\$12, /' fe
 mutant c_fe448_carry_shift generated/fields/c448_r56.c 's/(t\d+) >> 56\)/$1 >> 55)/' fe fields
 mutant c_fe448_square_pair_carry_shift generated/fields/c448_r56.c 's/(static inline void fe_square.*?)(t\d+) >> 56\)/$1$2 >> 57)/s' fe fields
 # P-384 7 x 56 (its products are in tests/fe_kernels.h, so the fe suite checks them)

@@ -69,6 +69,8 @@ LF_KERNEL_DECL uint64_t lf_mpn_mul_1_ref(uint64_t *rp, const uint64_t *ap, size_
 LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@sapphirerapids requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx__sapphirerapids(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx@znver5 requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx__znver5(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -83,6 +85,8 @@ LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_ref(uint64_t *rp, const uint64_t *ap, si
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx@znver5 requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver5(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -97,6 +101,10 @@ LF_KERNEL_DECL void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
 LF_KERNEL_DECL void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);
+/* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t n);
+/* adx@znver5 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_adx__znver5(uint64_t *rp, const uint64_t *ap, size_t n);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -113,6 +121,12 @@ LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, cons
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* avx512@znver5 requires: adx avx avx512dq avx512f bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512__znver5(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* mulx@znver5 requires: bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx__znver5(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* adx@znver5 requires: adx bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx__znver5(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 #endif
 #if defined(__aarch64__)
 /* w64 requires: no optional feature */
@@ -155,6 +169,8 @@ LF_KERNEL_DECL void lf_poly1305_blocks_mulx(uint64_t *ctx, const uint8_t *m, siz
 LF_KERNEL_DECL void lf_poly1305_blocks_ifma__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx512f@sapphirerapids requires: avx avx512f avx512vl bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx512f@znver5 requires: avx avx512f avx512vl bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__znver5(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
 #if defined(__aarch64__)
 /* neon requires: asimd */
@@ -171,6 +187,8 @@ LF_KERNEL_DECL void lf_mpn_mul_ref(uint64_t *rp, const uint64_t *ap, size_t an, 
 LF_KERNEL_DECL void lf_mpn_mul_ifma(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_mul_adx(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+/* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_mpn_mul_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -185,6 +203,10 @@ LF_KERNEL_DECL void lf_mpn_montmul_ref(uint64_t *rp, const uint64_t *ap, const u
 LF_KERNEL_DECL void lf_mpn_montmul_ifma(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_ifma__znver5(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* adx@znver5 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_adx__znver5(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -199,6 +221,8 @@ LF_KERNEL_DECL void lf_bi_multiply_to_len_ref(const uint32_t *x, size_t xlen, co
 #if defined(__x86_64__)
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+/* adx@znver5 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver5(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -212,6 +236,8 @@ LF_KERNEL_DECL void lf_p256_mul_mont_ref(uint64_t *r, const uint64_t *a, const u
 #if defined(__x86_64__)
 /* adx requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* adx@znver5 requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver5(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -225,6 +251,8 @@ LF_KERNEL_DECL void lf_p256_sqr_mont_ref(uint64_t *r, const uint64_t *a);
 #if defined(__x86_64__)
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx(uint64_t *r, const uint64_t *a);
+/* adx@znver5 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver5(uint64_t *r, const uint64_t *a);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -300,6 +328,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+/* mulx@znver5 requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx__znver5(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -312,6 +342,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx(int64_t *r, const int64_t *a);
+/* mulx@znver5 requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx__znver5(int64_t *r, const int64_t *a);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
@@ -389,6 +421,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ref(int64_t *r, const int64_t *a, co
 #if defined(__x86_64__)
 /* ifma requires: avx avx2 avx512f avx512ifma avx512vl */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ifma(int64_t *r, const int64_t *a, const int64_t *b);
+/* ifma@znver5 requires: avx avx2 avx512f avx512ifma avx512vl */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ifma__znver5(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 
 /* x25519_ladder: (x2 : z2) = k u on Curve25519's Montgomery curve: the ladder of RFC 7748 §5 over
@@ -400,6 +434,8 @@ LF_KERNEL_DECL void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const in
 LF_KERNEL_DECL void lf_x25519_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_x25519_ladder_adx(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+/* ifma@znver5 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_x25519_ladder_ifma__znver5(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif
 
 /* x448_ladder: (x2 : z2) = k u on Curve448's Montgomery curve: the ladder of RFC 7748 §5 over
@@ -409,6 +445,8 @@ LF_KERNEL_DECL void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int6
 #if defined(__x86_64__)
 /* ifma requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_x448_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+/* ifma@znver5 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_x448_ladder_ifma__znver5(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif
 
 #ifdef __cplusplus

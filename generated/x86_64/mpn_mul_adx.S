@@ -278,7 +278,7 @@ LF_FUNC_BEGIN(lf_mpn_mul_adx)
 LF_FUNC_END(lf_mpn_mul_adx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_mpn_mul_adx)	/* lf_mpn_mul_ifma jumps here */
+LF_WIN64_BODY_EXTERN(lf_mpn_mul_adx)	/* lf_mpn_mul_ifma, lf_mpn_mul_ifma__znver5 jump here */
 LF_WIN64_ENTRY(lf_mpn_mul_adx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

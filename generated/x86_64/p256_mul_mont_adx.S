@@ -32,9 +32,9 @@ multiplication)
  *    ADD leave ports 0/6 to the carries); after each row the reduction step of the limb
  *    it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by
  *    one MULX by 2^32 or SHL/SHR, m p3 by one MULX or SUB/SBB: shift32, mp3), the
- *    window is added to the product's high
- *    half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of
- *    Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only.
+ *    window is added to the product's high half; final t - p by SUB/SBB and CMOVC
+ *    on the borrow (the reduction of Gueron-Krasnov / OpenSSL
+ *    __ecp_nistz256_mul_montx). Needs BMI2 only.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mul_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)

@@ -29,8 +29,7 @@ squaring)
  *    ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;
  *    four reduction steps specialised to p on the low half (a MULX by 2^32 or SHL/SHR,
  *    a MULX by p3 or SUB/SBB: shift32, mp3), the high half added; final t - p by
- *    SUB/SBB and CMOVC (after OpenSSL
- *    __ecp_nistz256_sqr_montx).
+ *    SUB/SBB and CMOVC (after OpenSSL __ecp_nistz256_sqr_montx).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx]
  *   used on: any CPU without a schedule of its own (the fallback)

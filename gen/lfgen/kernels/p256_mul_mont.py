@@ -330,9 +330,9 @@ VARIANTS = [
             "ADD leave ports 0/6 to the carries); after each row the reduction step of the limb\n"
             "it completed runs on a separate four-limb window (m = limb 0: m << 32, m >> 32 by\n"
             "one MULX by 2^32 or SHL/SHR, m p3 by one MULX or SUB/SBB: shift32, mp3), the\n"
-            "window is added to the product's high\n"
-            "half; final t - p by SUB/SBB and CMOVC on the borrow (the reduction of\n"
-            "Gueron-Krasnov / OpenSSL __ecp_nistz256_mul_montx). Needs BMI2 only."),
+            "window is added to the product's high half; final t - p by SUB/SBB and CMOVC\n"
+            "on the borrow (the reduction of Gueron-Krasnov / OpenSSL\n"
+            "__ecp_nistz256_mul_montx). Needs BMI2 only."),
     Variant("a64", "aarch64", build_mul_a64, {},
             "Straight line: mul/umulh rows of a by b_i with adds/adcs chains; reduction steps\n"
             "with m = t0, m p3 = m 2^64 - m 2^32 + m by subs/sbc (no multiply); final t - p by\n"

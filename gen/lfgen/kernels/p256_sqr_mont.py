@@ -194,8 +194,7 @@ VARIANTS = [
             "ADCX x, x chain while the four squares are added by an ADOX chain, limb by limb;\n"
             "four reduction steps specialised to p on the low half (a MULX by 2^32 or SHL/SHR,\n"
             "a MULX by p3 or SUB/SBB: shift32, mp3), the high half added; final t - p by\n"
-            "SUB/SBB and CMOVC (after OpenSSL\n"
-            "__ecp_nistz256_sqr_montx)."),
+            "SUB/SBB and CMOVC (after OpenSSL __ecp_nistz256_sqr_montx)."),
     Variant("a64", "aarch64", build_sqr_a64, {},
             "Straight line: six cross products (mul/umulh), doubled by adds/adcs, the squares\n"
             "added; four reduction steps (m p3 by subs/sbc), the high half added; final t - p\n"
