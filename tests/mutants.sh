@@ -165,6 +165,9 @@ mutant x4_ref_lanes_swapped $XR 's/r\[4 \* i \+ l\] = z\[l\]\[i\];/r[4 * i + l] 
 SG=runtime/lf_safegcd.h
 mutant safegcd_delta_never_flips $SG 's/z = \(int64_t\)\(zn \^ \(za & cond\)\);/z = (int64_t)zn;/' fields
 mutant safegcd_md_ignores_sign $SG 's/md -= \(int64_t\)\(\(pinv62 \* \(uint64_t\)cd \+ \(uint64_t\)md\)/md -= (int64_t)((pinv62 * (uint64_t)cd)/' fields
+# P-256 ECDH's Z^-2 by the same divsteps (runtime/p256_ecdh.c, with __int128)
+mutant ecdh_inverse_back_to_montgomery runtime/p256_ecdh.c 's/UINT64_C\(0xfffffeb2ffffffad\)/UINT64_C(0xfffffeb2ffffffac)/' ecdh
+mutant ecdh_inverse_top_limb_dropped runtime/p256_ecdh.c 's/lf_sg_from_digits\(5, s, 4, 64, /lf_sg_from_digits(5, s, 3, 64, /' ecdh
 
 [ $bad = 0 ] && echo "mutants: every mutant was caught" || echo "mutants: FAILED"
 exit $bad
