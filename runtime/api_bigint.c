@@ -17,17 +17,22 @@ uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t
 
 /* Long products leave the word kernels for lf_mpn_mul / lf_mpn_sqr on little-endian limb
  * copies (the conversion is linear, the product is not) from BI_MUL_LIMB_MIN
- * (BI_SQR_LIMB_MIN) words of the shorter operand.  On x86-64 that is 16 (32) words whatever
+ * (BI_SQR_LIMB_MIN) words of the shorter operand.  On x86-64 that is 16 (24) words whatever
  * mpn_mul runs: `limbforge-bench --kernel bi_multiply_to_len,lf_bi_multiply_to_len,
  * bi_square_to_len,lf_bi_square_to_len --variant adx --sizes 8,12,...,100` put the limb path
  * ahead of the adx word kernels from there on a Sapphire Rapids-class core, with mpn_mul's
  * IFMA build and without it (LIMBFORGE_CPU=-avx512ifma: multiply 0.87-1.22x GMP against
- * 0.66-0.92x from 16 words, square 1.22-1.34x against 1.14-1.24x from 32; 2026-11-30).
+ * 0.66-0.92x from 16 words, square 1.22-1.34x against 1.14-1.24x from 32; 2026-11-30).  On
+ * AMD Zen 5 the squaring's limb path wins from 24 words (`--kernel lf_bi_square_to_len --sizes
+ * 22,...,32`, 2026-12-01: 0.85-0.93x GMP -> 0.91-1.30x at 24..30 with IFMA, 0.87-0.95x ->
+ * 0.93-1.00x without; at 22 words a tie with IFMA), where the word kernel's straight-line code
+ * (up to 20 words) gives way to its loops; the multiplication's limb path at 14 words lost
+ * there (0.53x against 0.61-0.68x GMP).
  * Elsewhere (not measured) from where lf_mpn_mul (lf_mpn_sqr) starts Karatsuba.  Copies up
  * to BI_STACK_LIMBS on the stack, larger ones on the heap (the word kernel if that fails). */
 #if defined(__x86_64__) || defined(_M_X64)
 #  define BI_MUL_LIMB_MIN 16
-#  define BI_SQR_LIMB_MIN 32
+#  define BI_SQR_LIMB_MIN 24
 #else
 #  define BI_MUL_LIMB_MIN (2 * LF_KARA_MIN)
 #  define BI_SQR_LIMB_MIN (2 * LF_KARA_SQR_MIN)

@@ -143,7 +143,7 @@ LF_API uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in,
 /* implSquareToLen: z[0..2*len) = x[0..len)^2 (BE-words).  z need not be initialised and must
  * not overlap x.  len == 0 touches nothing (x and z may then be NULL).  Correct for every len;
  * the kernels are tuned for 1..127 words (BigInteger calls it below
- * KARATSUBA_SQUARE_THRESHOLD = 128); longer squares (from 32 words on x86-64, from 96
+ * KARATSUBA_SQUARE_THRESHOLD = 128); longer squares (from 24 words on x86-64, from 96
  * elsewhere) go through lf_mpn_sqr on little-endian limb copies (a heap copy above 341
  * words; if malloc fails, the word kernel). */
 LF_API void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
