@@ -509,6 +509,8 @@ static const struct lf_variant lf_conditional_assign_variants[] = {
 #if defined(__x86_64__)
 	{ "avx2", (lf_fnptr)lf_conditional_assign_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/generic" },
 	{ "sse2", (lf_fnptr)lf_conditional_assign_sse2, LF_CPU_ASM, "x86_64/generic" },
+	{ "avx2@znver5", (lf_fnptr)lf_conditional_assign_avx2__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/znver5" },
+	{ "sse2@znver5", (lf_fnptr)lf_conditional_assign_sse2__znver5, LF_CPU_ASM, "x86_64/znver5" },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_conditional_assign_a64, LF_CPU_ASM, "aarch64/generic" },
@@ -516,9 +518,9 @@ static const struct lf_variant lf_conditional_assign_variants[] = {
 	{ "ref", (lf_fnptr)lf_conditional_assign_ref, 0, "portable C" },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_conditional_assign_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_conditional_assign_orders[] = {
 	lf_conditional_assign_order_generic,
 	lf_conditional_assign_order_sapphirerapids,

@@ -20,7 +20,9 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma.S \

@@ -267,6 +267,10 @@ LF_KERNEL_DECL void lf_conditional_assign_ref(int set, int64_t *a, const int64_t
 LF_KERNEL_DECL void lf_conditional_assign_avx2(int set, int64_t *a, const int64_t *b, size_t n);
 /* sse2 requires: no optional feature */
 LF_KERNEL_DECL void lf_conditional_assign_sse2(int set, int64_t *a, const int64_t *b, size_t n);
+/* avx2@znver5 requires: avx avx2 */
+LF_KERNEL_DECL void lf_conditional_assign_avx2__znver5(int set, int64_t *a, const int64_t *b, size_t n);
+/* sse2@znver5 requires: no optional feature */
+LF_KERNEL_DECL void lf_conditional_assign_sse2__znver5(int set, int64_t *a, const int64_t *b, size_t n);
 #endif
 #if defined(__aarch64__)
 /* a64 requires: no optional feature */
