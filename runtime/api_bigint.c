@@ -27,7 +27,10 @@ uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t
  * 22,...,32`, 2026-12-01: 0.85-0.93x GMP -> 0.91-1.30x at 24..30 with IFMA, 0.87-0.95x ->
  * 0.93-1.00x without; at 22 words a tie with IFMA), where the word kernel's straight-line code
  * (up to 20 words) gives way to its loops; the multiplication's limb path at 14 words lost
- * there (0.53x against 0.61-0.68x GMP).
+ * there (0.53x against 0.61-0.68x GMP).  The 24 applies to every x86-64 CPU: the Sapphire
+ * Rapids-class host was not measured at 24..30 words (its word kernel runs the same loops from
+ * 22 words, at 0.89-0.96x GMP at 24); a CPU where that loses would want the threshold in its
+ * schedule.
  * Elsewhere (not measured) from where lf_mpn_mul (lf_mpn_sqr) starts Karatsuba.  Copies up
  * to BI_STACK_LIMBS on the stack, larger ones on the heap (the word kernel if that fails). */
 #if defined(__x86_64__) || defined(_M_X64)

@@ -161,7 +161,7 @@ LF_SG_INLINE void lf_sg_add_p(unsigned n, int64_t *x, const int64_t *p, int64_t 
 	x[n - 1] += c + k * p[n - 1];
 }
 
-/* x = 1/x mod p (0 for x = 0): x in [0, p) in, [0, p) out; p odd, n limbs, batches x 62
+/* x = 1/x mod p (0 for x = 0): x in [0, p) in, [0, p) out; p odd, n limbs, batches x 60
  * divsteps enough for p's size (see above); pinv62 = p^-1 mod 2^62 */
 LF_SG_INLINE void lf_sg_inverse(unsigned n, unsigned batches, int64_t *x, const int64_t *p,
                                 uint64_t pinv62)

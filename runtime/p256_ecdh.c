@@ -592,7 +592,7 @@ static const fe R5 = {
 	UINT64_C(0x000001c900000135), UINT64_C(0x0000017a000001ba),
 };
 
-static void fe_inv_sqr(const struct fops *f, fe r, const fe z)
+static NOINLINE void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 {
 	/* p in signed-62 limbs; 13 batches x 60 >= 741 divsteps (p < 2^256) */
 	static const int64_t p62[5] = {
@@ -612,7 +612,7 @@ static void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 #else
 /* z^-2 = z^(p-3) mod p (Montgomery form in and out; 0 gives 0): the addition chain of
  * z^(p-2) = z^-1 without its last step (p - 2 = 4e + 1, p - 3 = 4e) */
-static void fe_inv_sqr(const struct fops *f, fe r, const fe z)
+static NOINLINE void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 {
 	fe x2, x4, x8, x16, x32, t;
 	int i;
@@ -778,7 +778,7 @@ static NOINLINE int ecdh_core(const struct fops *f, uint8_t shared_x[32],
 /* Overwrite the stack below the caller's frame, where ecdh_core and the kernels ran. */
 static NOINLINE void burn_stack(void)
 {
-	unsigned char buf[4096];
+	unsigned char buf[8192];
 	lf_wipe(buf, sizeof buf);
 }
 

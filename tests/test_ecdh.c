@@ -23,7 +23,13 @@
  *   - aliasing: shared_x over the scalar, over X or over Y of the point (allowed);
  *   - a variant of the field kernels that only the ECDH composition exposes (every variant
  *     forced for both kernels; mixed pairs -- under qemu the mixed pairs run a quarter of the
- *     vectors, to keep the AArch64 suite short).
+ *     vectors, to keep the AArch64 suite short);
+ *   - the Fermat chain that compilers without __int128 take for Z^-2 (runtime/p256_ecdh.c
+ *     built again as such a compiler builds it: tests/tests.mk, p256_ecdh_narrow.o), on the
+ *     Python known answers;
+ *   - secrets left on the stack (the API wipes what the work used): two calls whose scalars
+ *     differ, each after the 48 KiB below the caller's frame were zeroed, must leave the same
+ *     words there (return addresses and pointers; nothing that depends on the scalar).
  */
 #include <gmp.h>
 #include <stdlib.h>
@@ -662,6 +668,95 @@ START_TEST(test_ecdh_invalid)
 }
 END_TEST
 
+/* What lf_p256_ecdh leaves below its caller's frame: zeroed first (stack_fill), read back
+ * after the call (stack_snap) by functions called from the same frame, so their buffers lie
+ * where the call's frames were.  The reads go through a pointer the compiler cannot follow. */
+#define STACK_WORDS 6144
+static uint64_t stack_seen[STACK_WORDS], stack_left[2][STACK_WORDS];
+static uint8_t stack_k[32], stack_out[32];
+static int stack_rc;
+
+static __attribute__((noinline)) void stack_fill(void)
+{
+	uint64_t buf[STACK_WORDS], *p = buf;
+	__asm__ __volatile__("" : "+r"(p));
+	memset(p, 0, sizeof buf);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+static __attribute__((noinline)) void stack_snap(void)
+{
+	uint64_t buf[STACK_WORDS], *p = buf;
+	__asm__ __volatile__("" : "+r"(p) : : "memory");
+	memcpy(stack_seen, p, sizeof buf);
+}
+
+/* one call between the two, everything but stack_k's contents the same each time (the same
+ * addresses in the same registers), so that the words left can be compared */
+static __attribute__((noinline)) void stack_run(const uint8_t *point)
+{
+	stack_fill();
+	stack_rc = lf_p256_ecdh(stack_out, stack_k, point);
+	stack_snap();
+}
+
+/* two runs whose scalars differ in one byte, from one call site (the same return addresses)
+ * and with no local state (the callees save the registers that would hold it) */
+static int stack_rcs[2];
+static volatile int stack_i;
+
+static __attribute__((noinline)) void stack_two_runs(const uint8_t *point)
+{
+	for (stack_i = 0; stack_i < 2; stack_i++) {
+		stack_k[7] ^= 0x5a;
+		stack_run(point);
+		stack_rcs[stack_i] = stack_rc;
+		memcpy(stack_left[stack_i], stack_seen, sizeof stack_seen);
+	}
+}
+
+START_TEST(test_ecdh_stack_wiped)
+{
+	const struct combo *c = force_combo(_i);
+	const struct kat_ecdh *v = &kat_ecdh[0];
+	memcpy(stack_k, v->scalar, 32);
+	stack_run(v->point);                              /* lazy binding, first-use paths */
+	stack_two_runs(v->point);
+	ck_assert_int_eq(stack_rcs[0], 0);
+	ck_assert_int_eq(stack_rcs[1], 0);
+	size_t differ = 0, first = 0;
+	for (size_t i = 0; i < STACK_WORDS; i++)
+		if (stack_left[0][i] != stack_left[1][i] && !differ++)
+			first = i;
+	ck_assert_msg(differ == 0, "%s: %zu stack words below the caller depend on the scalar "
+	              "(the deepest %zu bytes down: %016llx vs %016llx)", c->label, differ,
+	              8 * (STACK_WORDS - first), (unsigned long long)stack_left[0][first],
+	              (unsigned long long)stack_left[1][first]);
+	unforce();
+}
+END_TEST
+
+/* runtime/p256_ecdh.c built as without __int128 (tests/tests.mk: p256_ecdh_narrow.o): Z^-2
+ * by the Fermat chain; the dispatched field kernels */
+int lf_test_p256_ecdh_narrow(uint8_t shared_x[32], const uint8_t scalar[32],
+                             const uint8_t peer_point[65]);
+
+START_TEST(test_ecdh_narrow)
+{
+	size_t step = have_openssl() ? 1 : 4;            /* under qemu a quarter */
+	for (size_t i = 0; i < NLEN(kat_ecdh); i += step) {
+		const struct kat_ecdh *v = &kat_ecdh[i];
+		uint8_t x[32];
+		static const uint8_t zero[32];
+		int rc = lf_test_p256_ecdh_narrow(x, v->scalar, v->point);
+		ck_assert_msg(rc == v->rc, "narrow build: %s: returned %d, want %d", v->what, rc,
+		              v->rc);
+		ck_assert_msg(memcmp(x, v->rc ? zero : v->x, 32) == 0, "narrow build: %s: wrong "
+		              "shared_x", v->what);
+	}
+}
+END_TEST
+
 /* the oracles against each other and against RFC 5903 8.1 (independent of the variants) */
 START_TEST(test_ecdh_oracles)
 {
@@ -697,10 +792,12 @@ Suite *suite_ecdh(void)
 	tcase_set_timeout(tc, LF_TEST_TIMEOUT);
 	tcase_add_checked_fixture(tc, unforce, unforce);
 	tcase_add_test(tc, test_ecdh_oracles);
+	tcase_add_test(tc, test_ecdh_narrow);
 	tcase_add_loop_test(tc, test_ecdh_kat, 0, n);
 	tcase_add_loop_test(tc, test_ecdh_invalid, 0, n);
 	tcase_add_loop_test(tc, test_ecdh_edges, 0, n);
 	tcase_add_loop_test(tc, test_ecdh_random, 0, n);
+	tcase_add_loop_test(tc, test_ecdh_stack_wiped, 0, n);
 	suite_add_tcase(s, tc);
 	return s;
 }

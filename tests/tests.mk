@@ -68,7 +68,8 @@ LADDER_KAT_H := $(TEST_DIR)/kat/ladder_vectors.h
 XDH_KAT_H := $(TEST_DIR)/kat/xdh_vectors.h
 TEST_C := tests/check_main.c $(wildcard tests/harness/*.c) $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(TEST_DIR)/obj/%.o,$(TEST_C)) $(TEST_DIR)/obj/abi/$(ARCH).o \
-             $(TEST_DIR)/obj/xdh_narrow.o $(TEST_DIR)/obj/xdh_ref_narrow.o
+             $(TEST_DIR)/obj/xdh_narrow.o $(TEST_DIR)/obj/xdh_ref_narrow.o \
+             $(TEST_DIR)/obj/p256_ecdh_narrow.o
 TEST_HDRS := $(wildcard tests/harness/*.h) tests/abi/abi.h tests/kat/kat.h tests/fe_kernels.h \
              tests/fields_table.h \
              runtime/include/limbforge.h runtime/lf_dispatch.h generated/include/lf_kernels.h \
@@ -194,6 +195,13 @@ $(TEST_DIR)/obj/xdh_narrow.o: runtime/xdh.c $(TEST_HDRS) $(TEST_SYSINC)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \
 		-Dlf_x25519=lf_test_x25519_narrow -Dlf_x448=lf_test_x448_narrow $(LF_CFLAGS) -c $< -o $@
+# runtime/p256_ecdh.c as a compiler without __int128 builds it (Z^-2 by the Fermat chain
+# instead of the divsteps inversion), renamed lf_test_p256_ecdh_narrow for tests/test_ecdh.c
+$(TEST_DIR)/obj/p256_ecdh_narrow.o: runtime/p256_ecdh.c $(TEST_HDRS) $(TEST_SYSINC)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CPPFLAGS) -U__SIZEOF_INT128__ -Wno-builtin-macro-redefined \
+		-Dlf_p256_ecdh=lf_test_p256_ecdh_narrow \
+		-Dlf_p256_ecdh_with=lf_test_p256_ecdh_with_narrow $(LF_CFLAGS) -c $< -o $@
 $(TEST_DIR)/obj/harness/xdh.o: $(LADDER_KAT_H)
 $(TEST_DIR)/obj/test_kat.o: $(LADDER_KAT_H)
 

@@ -37,7 +37,7 @@
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_conditional_assign_avx2__znver5 is
  * an entry that saves rdi, rsi, xmm8-xmm10 (written here), moves its arguments (rcx, rdx, r8,
  * r9) into the SysV registers and calls this body, lf_conditional_assign_avx2__znver5_sysv.
- * 64 instructions.
+ * 61 instructions.
  */
 #include "lf_asm.h"
 
@@ -51,17 +51,14 @@ LF_FUNC_BEGIN(lf_conditional_assign_avx2__znver5)
 	jae	.Llf_conditional_assign_avx2__znver5_vector
 	testq	%rcx, %rcx
 	jz	.Llf_conditional_assign_avx2__znver5_done
-	movq	%rsi, %r10
-	movq	%rdx, %r11
-	movq	%rcx, %r9
 .Llf_conditional_assign_avx2__znver5_gpr:
-	movq	(%r11), %r8
-	xorq	(%r10), %r8
-	andq	%rax, %r8
-	xorq	%r8, (%r10)
-	addq	$8, %r10
-	addq	$8, %r11
-	subq	$1, %r9
+	movq	(%rdx), %r10
+	xorq	(%rsi), %r10
+	andq	%rax, %r10
+	xorq	%r10, (%rsi)
+	addq	$8, %rsi
+	addq	$8, %rdx
+	subq	$1, %rcx
 	jnz	.Llf_conditional_assign_avx2__znver5_gpr
 	jmp	.Llf_conditional_assign_avx2__znver5_done
 .Llf_conditional_assign_avx2__znver5_vector:

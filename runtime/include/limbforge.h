@@ -304,7 +304,8 @@ LF_API void lf_p256_mont_mult_x8(int64_t r[40], const int64_t a[40], const int64
  * b is not modified.  n == 0 touches nothing (a, b may be NULL).  a == b is allowed (a stays);
  * other overlaps are undefined.  Fast for the JDK's lengths 5, 10, 14, 16 and 19; any n works.
  * Kernel conditional_assign: x86-64 "avx2" (ymm mask blend by XOR/AND/XOR), "sse2" (xmm),
- * AArch64 "a64" (csel), portable "ref" (masking behind a value barrier). */
+ * both with short arrays (below the CPU schedule's gpr_below, e.g. 8 on AMD Zen 5) one limb
+ * at a time in GPRs; AArch64 "a64" (csel), portable "ref" (masking behind a value barrier). */
 LF_API void lf_conditional_assign(int set, int64_t *a, const int64_t *b, size_t n);
 
 /* ---- Poly1305 (RFC 8439 section 2.5) --------------------------------------------------------

@@ -83,8 +83,10 @@ SPEC = KernelSpec(
 
 # How a reduction step forms its parts (x86_reduce_step), per CPU: on Golden Cove, where
 # ADC/SBB/shifts by register compete for ports 0/6, the MULXs measured fastest (SHLX/SHRX or
-# SUB/SBB were 2-15% slower on a Sapphire-Rapids-class guest, 2026-11-30); the other forms
-# take the shorter latency of one-cycle ALU instructions where MULX is the scarce unit.
+# RORX for the shifts, or SUB/SBB for m p3, were 2-15% slower on a Sapphire-Rapids-class
+# guest, 2026-11-30; the SHL/SHR by an immediate that "shift" emits was not timed there, so
+# generic keeps the MULXs); the other forms take the shorter latency of one-cycle ALU
+# instructions where MULX is the scarce unit (AMD Zen 5's schedule).
 REDUCE_PARAMS = {
     "shift32": Param("mulx", ("mulx", "shift"),
                      "m << 32 and m >> 32 of a reduction step: one MULX by 2^32, or SHL and\n"

@@ -494,8 +494,9 @@ CURVES = [
 ]
 
 
-# the size the bench drivers of the ladders (bench/xdh.c) time one call at, and so the size
-# `make tune` figures them at: the limbs of the field lf_x25519 / lf_x448 take
+# the size the bench drivers of the ladders (bench/xdh.c) report one call at, and so the
+# size `make tune` figures them at: a label, the limbs of the field lf_x25519 / lf_x448 take
+# (c25519_r51: 5; c448_r56: 8 -- the X448 ladder itself runs on c448_r50's 9 limbs)
 BENCH_FIELD = {"x25519_ladder": "c25519_r51", "x448_ladder": "c448_r56"}
 
 
