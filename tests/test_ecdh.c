@@ -28,7 +28,7 @@
  *     built again as such a compiler builds it: tests/tests.mk, p256_ecdh_narrow.o), on the
  *     Python known answers;
  *   - secrets left on the stack (the API wipes what the work used): two calls whose scalars
- *     differ, each after the 48 KiB below the caller's frame were zeroed, must leave the same
+ *     differ in every byte, each after the 48 KiB below the caller's frame were zeroed, must leave the same
  *     words there (return addresses and pointers; nothing that depends on the scalar).
  */
 #include <gmp.h>
@@ -700,7 +700,7 @@ static __attribute__((noinline)) void stack_run(const uint8_t *point)
 	stack_snap();
 }
 
-/* two runs whose scalars differ in one byte, from one call site (the same return addresses)
+/* two runs whose scalars differ in every byte, from one call site (the same return addresses)
  * and with no local state (the callees save the registers that would hold it) */
 static int stack_rcs[2];
 static volatile int stack_i;
@@ -708,7 +708,9 @@ static volatile int stack_i;
 static __attribute__((noinline)) void stack_two_runs(const uint8_t *point)
 {
 	for (stack_i = 0; stack_i < 2; stack_i++) {
-		stack_k[7] ^= 0x5a;
+		/* every byte changes; the top one, 0xc8 ^ 0x35 = 0xfd, stays below n's 0xff */
+		for (size_t j = 0; j < 32; j++)
+			stack_k[j] ^= (uint8_t)(0x35 + 29 * j);
 		stack_run(point);
 		stack_rcs[stack_i] = stack_rc;
 		memcpy(stack_left[stack_i], stack_seen, sizeof stack_seen);
