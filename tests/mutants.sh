@@ -150,12 +150,14 @@ mutant fe25519_ref_fold_by_18 generated/fields/c25519_r51.c 's/\(int64_t\)\(t10 
 XR=runtime/ref/xdh_ref.c
 mutant asm_x4_madd52lo_dropped $FX/fe_c25519_r51_mul_x4_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' ladder
 mutant asm_x4_carry_shift $FX/fe_c25519_r51_mul_x4_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' kat
-mutant asm_x25519_ladder_madd52hi_dropped $FX/x25519_ladder_ifma.S 's/\tvpmadd52huq\t[^\n]*\n//' xdh
+# (xdh sees only the build the host dispatches -- on a CPU with a schedule of its own, the
+# @cpu build, not this file; the ladder suite calls every build through lf_x25519 / lf_x448)
+mutant asm_x25519_ladder_madd52hi_dropped $FX/x25519_ladder_ifma.S 's/\tvpmadd52huq\t[^\n]*\n//' xdh ladder
 mutant asm_x25519_ladder_a24 $FX/x25519_ladder_ifma.S 's/\$121665, /\$121666, /' kat
-mutant asm_x25519_ladder_carry_shift $FX/x25519_ladder_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' xdh
+mutant asm_x25519_ladder_carry_shift $FX/x25519_ladder_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' xdh ladder
 mutant asm_x25519_adx_fold_by_37 $FX/x25519_ladder_adx.S 's/\timulq\t\$38, /\timulq\t\$37, /' ladder
 mutant asm_x25519_adx_row_top_carry_lost $FX/x25519_ladder_adx.S 's/(\tadoxq\t(%r\w+), (%r\w+)\n)\tadcxq\t\2, \3\n/$1/' ladder
-mutant asm_x448_ladder_madd52lo_dropped $FX/x448_ladder_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh
+mutant asm_x448_ladder_madd52lo_dropped $FX/x448_ladder_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh ladder
 mutant asm_x448_ladder_carry_shift $FX/x448_ladder_ifma.S 's/\bvpsrlq\t\$50, /vpsrlq\t\$49, /' kat
 mutant x25519_ref_254_bits $XR 's/LF_FE_C25519_R51_LIMBS, 255, /LF_FE_C25519_R51_LIMBS, 254, /' ladder
 mutant x448_ref_u_bits_dropped $XR 's/\tlimbs_to_bytes\(b, nbytes, u, n, bits, nbytes == 32 \? p25519 : p448\);\n\tdec\(x1, b\);\n/\tmemcpy(x1, u, n * sizeof *u);\n/' ladder
