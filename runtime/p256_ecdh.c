@@ -98,7 +98,8 @@
 
 #include "limbforge.h"
 #include "lf_dispatch.h"
-#if defined(__SIZEOF_INT128__)
+#include "lf_fields.h"              /* LF_FE_WIDE: the compiler has __int128 */
+#if LF_FE_WIDE
 #  include "lf_safegcd.h"
 #endif
 
@@ -583,7 +584,7 @@ static inline uint64_t window6(const fe k, int j)
 	return v & 0x3f;
 }
 
-#if defined(__SIZEOF_INT128__)
+#if LF_FE_WIDE
 /* z^-2 mod p (Montgomery form in and out; 0 gives 0): s = 1/z as an integer by Bernstein-Yang
  * divsteps (runtime/lf_safegcd.h, constant time; z = Z R gives s = Z^-1 R^-1), then
  * sqr_mont(s) = Z^-2 R^-3 and mul_mont by R^5 mod p gives Z^-2 R. */

@@ -28,8 +28,9 @@
  *     built again as such a compiler builds it: tests/tests.mk, p256_ecdh_narrow.o), on the
  *     Python known answers;
  *   - secrets left on the stack (the API wipes what the work used): two calls whose scalars
- *     differ in every byte, each after the 48 KiB below the caller's frame were zeroed, must leave the same
- *     words there (return addresses and pointers; nothing that depends on the scalar).
+ *     differ in every byte, each after the 48 KiB below the caller's frame were zeroed, must
+ *     leave the same words there (return addresses and pointers; nothing that depends on the
+ *     scalar).
  */
 #include <gmp.h>
 #include <stdlib.h>
