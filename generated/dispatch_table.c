@@ -79,14 +79,14 @@ const struct lf_schedule lf_schedule_table[] = {
 
 static const struct lf_variant lf_mpn_mul_1_variants[] = {
 #if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx@sapphirerapids", (lf_fnptr)lf_mpn_mul_1_mulx__sapphirerapids, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/sapphirerapids" },
-	{ "mulx@znver5", (lf_fnptr)lf_mpn_mul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx@sapphirerapids", (lf_fnptr)lf_mpn_mul_1_mulx__sapphirerapids, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
+	{ "mulx@znver5", (lf_fnptr)lf_mpn_mul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_mul_1_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_mul_1_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_mpn_mul_1_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_mpn_mul_1_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 3, LF_ORDER_END };
@@ -117,14 +117,14 @@ static const uint8_t *const lf_mpn_mul_1_orders[] = { lf_mpn_mul_1_order_generic
 
 static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx@znver5", (lf_fnptr)lf_mpn_addmul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx@znver5", (lf_fnptr)lf_mpn_addmul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_addmul_1_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_addmul_1_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 3, LF_ORDER_END };
@@ -155,15 +155,15 @@ static const uint8_t *const lf_mpn_addmul_1_orders[] = { lf_mpn_addmul_1_order_g
 
 static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@znver5", (lf_fnptr)lf_mpn_sqr_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5" },
-	{ "adx@znver5", (lf_fnptr)lf_mpn_sqr_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver5", (lf_fnptr)lf_mpn_sqr_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
+	{ "adx@znver5", (lf_fnptr)lf_mpn_sqr_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_sqr_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 4, LF_ORDER_END };
@@ -194,21 +194,21 @@ static const uint8_t *const lf_mpn_sqr_orders[] = { lf_mpn_sqr_order_generic };
 
 static const struct lf_variant lf_bi_mul_add_variants[] = {
 #if defined(__x86_64__)
-	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "avx512@znver5", (lf_fnptr)lf_bi_mul_add_avx512__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/znver5" },
-	{ "mulx@znver5", (lf_fnptr)lf_bi_mul_add_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
-	{ "adx@znver5", (lf_fnptr)lf_bi_mul_add_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "avx512@znver5", (lf_fnptr)lf_bi_mul_add_avx512__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/znver5", 0 },
+	{ "mulx@znver5", (lf_fnptr)lf_bi_mul_add_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
+	{ "adx@znver5", (lf_fnptr)lf_bi_mul_add_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic" },
-	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, LF_CPU_ASM, "aarch64/generic" },
-	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, LF_CPU_ASM, "aarch64/generic" },
-	{ "x64@neoverse-v1", (lf_fnptr)lf_bi_mul_add_x64__neoverse_v1, LF_CPU_ASM, "aarch64/neoverse-v1" },
-	{ "x64@thunderx2t99", (lf_fnptr)lf_bi_mul_add_x64__thunderx2t99, LF_CPU_ASM, "aarch64/thunderx2t99" },
+	{ "w64", (lf_fnptr)lf_bi_mul_add_w64, LF_CPU_ASM, "aarch64/generic", 0 },
+	{ "x64", (lf_fnptr)lf_bi_mul_add_x64, LF_CPU_ASM, "aarch64/generic", 0 },
+	{ "w32", (lf_fnptr)lf_bi_mul_add_w32, LF_CPU_ASM, "aarch64/generic", 0 },
+	{ "x64@neoverse-v1", (lf_fnptr)lf_bi_mul_add_x64__neoverse_v1, LF_CPU_ASM, "aarch64/neoverse-v1", 0 },
+	{ "x64@thunderx2t99", (lf_fnptr)lf_bi_mul_add_x64__thunderx2t99, LF_CPU_ASM, "aarch64/thunderx2t99", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 6, LF_ORDER_END };
@@ -239,12 +239,12 @@ static const uint8_t *const lf_bi_mul_add_orders[] = { lf_bi_mul_add_order_gener
 
 static const struct lf_variant lf_bi_square_to_len_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_bi_square_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
+	{ "adx", (lf_fnptr)lf_bi_square_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "x64", (lf_fnptr)lf_bi_square_to_len_x64, LF_CPU_ASM, "aarch64/generic" },
+	{ "x64", (lf_fnptr)lf_bi_square_to_len_x64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_bi_square_to_len_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_bi_square_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -275,19 +275,19 @@ static const uint8_t *const lf_bi_square_to_len_orders[] = { lf_bi_square_to_len
 
 static const struct lf_variant lf_poly1305_blocks_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_poly1305_blocks_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
-	{ "avx512f", (lf_fnptr)lf_poly1305_blocks_avx512f, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
-	{ "avx2", (lf_fnptr)lf_poly1305_blocks_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx", (lf_fnptr)lf_poly1305_blocks_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids" },
-	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids" },
-	{ "avx512f@znver5", (lf_fnptr)lf_poly1305_blocks_avx512f__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_poly1305_blocks_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "avx512f", (lf_fnptr)lf_poly1305_blocks_avx512f, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "avx2", (lf_fnptr)lf_poly1305_blocks_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx", (lf_fnptr)lf_poly1305_blocks_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
+	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
+	{ "avx512f@znver5", (lf_fnptr)lf_poly1305_blocks_avx512f__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "neon", (lf_fnptr)lf_poly1305_blocks_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
-	{ "a64", (lf_fnptr)lf_poly1305_blocks_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "neon", (lf_fnptr)lf_poly1305_blocks_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic", 0 },
+	{ "a64", (lf_fnptr)lf_poly1305_blocks_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 7, LF_ORDER_END };
@@ -318,14 +318,14 @@ static const uint8_t *const lf_poly1305_blocks_orders[] = { lf_poly1305_blocks_o
 
 static const struct lf_variant lf_mpn_mul_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_mpn_mul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@znver5", (lf_fnptr)lf_mpn_mul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_mpn_mul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver5", (lf_fnptr)lf_mpn_mul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_mpn_mul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 3, LF_ORDER_END };
@@ -356,16 +356,16 @@ static const uint8_t *const lf_mpn_mul_orders[] = { lf_mpn_mul_order_generic };
 
 static const struct lf_variant lf_mpn_montmul_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@znver5", (lf_fnptr)lf_mpn_montmul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
-	{ "adx@znver5", (lf_fnptr)lf_mpn_montmul_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver5", (lf_fnptr)lf_mpn_montmul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
+	{ "adx@znver5", (lf_fnptr)lf_mpn_montmul_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_mpn_montmul_a64, LF_CPU_ASM, "aarch64/generic" },
-	{ "a64@neoverse-n1", (lf_fnptr)lf_mpn_montmul_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1" },
+	{ "a64", (lf_fnptr)lf_mpn_montmul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
+	{ "a64@neoverse-n1", (lf_fnptr)lf_mpn_montmul_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 4, LF_ORDER_END };
@@ -396,13 +396,13 @@ static const uint8_t *const lf_mpn_montmul_orders[] = { lf_mpn_montmul_order_gen
 
 static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 6 },
+	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 8 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -433,13 +433,13 @@ static const uint8_t *const lf_bi_multiply_to_len_orders[] = { lf_bi_multiply_to
 
 static const struct lf_variant lf_p256_mul_mont_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx@znver5", (lf_fnptr)lf_p256_mul_mont_adx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver5", (lf_fnptr)lf_p256_mul_mont_adx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_p256_mul_mont_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_p256_mul_mont_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -470,13 +470,13 @@ static const uint8_t *const lf_p256_mul_mont_orders[] = { lf_p256_mul_mont_order
 
 static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx@znver5", (lf_fnptr)lf_p256_sqr_mont_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver5", (lf_fnptr)lf_p256_sqr_mont_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_p256_sqr_mont_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_p256_sqr_mont_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -507,15 +507,15 @@ static const uint8_t *const lf_p256_sqr_mont_orders[] = { lf_p256_sqr_mont_order
 
 static const struct lf_variant lf_conditional_assign_variants[] = {
 #if defined(__x86_64__)
-	{ "avx2", (lf_fnptr)lf_conditional_assign_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/generic" },
-	{ "sse2", (lf_fnptr)lf_conditional_assign_sse2, LF_CPU_ASM, "x86_64/generic" },
-	{ "avx2@znver5", (lf_fnptr)lf_conditional_assign_avx2__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/znver5" },
-	{ "sse2@znver5", (lf_fnptr)lf_conditional_assign_sse2__znver5, LF_CPU_ASM, "x86_64/znver5" },
+	{ "avx2", (lf_fnptr)lf_conditional_assign_avx2, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/generic", 0 },
+	{ "sse2", (lf_fnptr)lf_conditional_assign_sse2, LF_CPU_ASM, "x86_64/generic", 0 },
+	{ "avx2@znver5", (lf_fnptr)lf_conditional_assign_avx2__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2, "x86_64/znver5", 0 },
+	{ "sse2@znver5", (lf_fnptr)lf_conditional_assign_sse2__znver5, LF_CPU_ASM, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_conditional_assign_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_conditional_assign_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_conditional_assign_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_conditional_assign_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 4, LF_ORDER_END };
@@ -546,16 +546,16 @@ static const uint8_t *const lf_conditional_assign_orders[] = { lf_conditional_as
 
 static const struct lf_variant lf_p256_mont_mult_variants[] = {
 #if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_p256_mont_mult_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma", (lf_fnptr)lf_p256_mont_mult_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_p256_mont_mult_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma", (lf_fnptr)lf_p256_mont_mult_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "neon", (lf_fnptr)lf_p256_mont_mult_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
-	{ "a64", (lf_fnptr)lf_p256_mont_mult_a64, LF_CPU_ASM, "aarch64/generic" },
-	{ "neon@neoverse-n1", (lf_fnptr)lf_p256_mont_mult_neon__neoverse_n1, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/neoverse-n1" },
-	{ "a64@neoverse-n1", (lf_fnptr)lf_p256_mont_mult_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1" },
+	{ "neon", (lf_fnptr)lf_p256_mont_mult_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic", 0 },
+	{ "a64", (lf_fnptr)lf_p256_mont_mult_a64, LF_CPU_ASM, "aarch64/generic", 0 },
+	{ "neon@neoverse-n1", (lf_fnptr)lf_p256_mont_mult_neon__neoverse_n1, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/neoverse-n1", 0 },
+	{ "a64@neoverse-n1", (lf_fnptr)lf_p256_mont_mult_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_p256_mont_mult_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_p256_mont_mult_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
@@ -586,16 +586,16 @@ static const uint8_t *const lf_p256_mont_mult_orders[] = { lf_p256_mont_mult_ord
 
 static const struct lf_variant lf_p256_mont_square_variants[] = {
 #if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_p256_mont_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma", (lf_fnptr)lf_p256_mont_square_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic" },
+	{ "mulx", (lf_fnptr)lf_p256_mont_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma", (lf_fnptr)lf_p256_mont_square_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA, "x86_64/generic", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "neon", (lf_fnptr)lf_p256_mont_square_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic" },
-	{ "a64", (lf_fnptr)lf_p256_mont_square_a64, LF_CPU_ASM, "aarch64/generic" },
-	{ "neon@neoverse-n1", (lf_fnptr)lf_p256_mont_square_neon__neoverse_n1, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/neoverse-n1" },
-	{ "a64@neoverse-n1", (lf_fnptr)lf_p256_mont_square_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1" },
+	{ "neon", (lf_fnptr)lf_p256_mont_square_neon, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/generic", 0 },
+	{ "a64", (lf_fnptr)lf_p256_mont_square_a64, LF_CPU_ASM, "aarch64/generic", 0 },
+	{ "neon@neoverse-n1", (lf_fnptr)lf_p256_mont_square_neon__neoverse_n1, LF_CPU_ASM | LF_CPU_ASIMD, "aarch64/neoverse-n1", 0 },
+	{ "a64@neoverse-n1", (lf_fnptr)lf_p256_mont_square_a64__neoverse_n1, LF_CPU_ASM, "aarch64/neoverse-n1", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_p256_mont_square_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_p256_mont_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
@@ -626,9 +626,9 @@ static const uint8_t *const lf_p256_mont_square_orders[] = { lf_p256_mont_square
 
 static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_p256_mont_mult_x8_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL, "x86_64/generic" },
+	{ "ifma", (lf_fnptr)lf_p256_mont_mult_x8_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL, "x86_64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_p256_mont_mult_x8_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_p256_mont_mult_x8_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, LF_ORDER_END };
@@ -659,13 +659,13 @@ static const uint8_t *const lf_p256_mont_mult_x8_orders[] = { lf_p256_mont_mult_
 
 static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 #if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_c25519_r51_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_c25519_r51_mul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -696,13 +696,13 @@ static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = { lf_fe_c25519_r51_m
 
 static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 #if defined(__x86_64__)
-	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic" },
-	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_c25519_r51_square_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_c25519_r51_square_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -733,9 +733,9 @@ static const uint8_t *const lf_fe_c25519_r51_square_orders[] = { lf_fe_c25519_r5
 
 static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_c448_r56_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_c448_r56_mul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_c448_r56_mul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_c448_r56_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
@@ -766,9 +766,9 @@ static const uint8_t *const lf_fe_c448_r56_mul_orders[] = { lf_fe_c448_r56_mul_o
 
 static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_c448_r56_square_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_c448_r56_square_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_c448_r56_square_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_c448_r56_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
@@ -799,9 +799,9 @@ static const uint8_t *const lf_fe_c448_r56_square_orders[] = { lf_fe_c448_r56_sq
 
 static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_p521_r58_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_p521_r58_mul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_p521_r58_mul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_p521_r58_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
@@ -832,9 +832,9 @@ static const uint8_t *const lf_fe_p521_r58_mul_orders[] = { lf_fe_p521_r58_mul_o
 
 static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_p521_r58_square_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_p521_r58_square_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_p521_r58_square_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_p521_r58_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
@@ -865,9 +865,9 @@ static const uint8_t *const lf_fe_p521_r58_square_orders[] = { lf_fe_p521_r58_sq
 
 static const struct lf_variant lf_fe_p256_r52_mul_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_p256_r52_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_p256_r52_mul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_p256_r52_mul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_p256_r52_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, LF_ORDER_END };
@@ -898,9 +898,9 @@ static const uint8_t *const lf_fe_p256_r52_mul_orders[] = { lf_fe_p256_r52_mul_o
 
 static const struct lf_variant lf_fe_p256_r52_square_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_p256_r52_square_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_p256_r52_square_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_p256_r52_square_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_p256_r52_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END };
@@ -931,9 +931,9 @@ static const uint8_t *const lf_fe_p256_r52_square_orders[] = { lf_fe_p256_r52_sq
 
 static const struct lf_variant lf_fe_p384_r56_mul_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_p384_r56_mul_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_p384_r56_mul_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_p384_r56_mul_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_p384_r56_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
@@ -964,9 +964,9 @@ static const uint8_t *const lf_fe_p384_r56_mul_orders[] = { lf_fe_p384_r56_mul_o
 
 static const struct lf_variant lf_fe_p384_r56_square_variants[] = {
 #if defined(__aarch64__)
-	{ "a64", (lf_fnptr)lf_fe_p384_r56_square_a64, LF_CPU_ASM, "aarch64/generic" },
+	{ "a64", (lf_fnptr)lf_fe_p384_r56_square_a64, LF_CPU_ASM, "aarch64/generic", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_p384_r56_square_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_p384_r56_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
@@ -997,10 +997,10 @@ static const uint8_t *const lf_fe_p384_r56_square_orders[] = { lf_fe_p384_r56_sq
 
 static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic" },
-	{ "ifma@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic", 0 },
+	{ "ifma@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/znver5", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 2, LF_ORDER_END };
@@ -1031,11 +1031,11 @@ static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = { lf_fe_c25519_r5
 
 static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_x25519_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
-	{ "adx", (lf_fnptr)lf_x25519_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@znver5", (lf_fnptr)lf_x25519_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_x25519_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx", (lf_fnptr)lf_x25519_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver5", (lf_fnptr)lf_x25519_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_x25519_ladder_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_x25519_ladder_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
@@ -1066,10 +1066,10 @@ static const uint8_t *const lf_x25519_ladder_orders[] = { lf_x25519_ladder_order
 
 static const struct lf_variant lf_x448_ladder_variants[] = {
 #if defined(__x86_64__)
-	{ "ifma", (lf_fnptr)lf_x448_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic" },
-	{ "ifma@znver5", (lf_fnptr)lf_x448_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5" },
+	{ "ifma", (lf_fnptr)lf_x448_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver5", (lf_fnptr)lf_x448_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
-	{ "ref", (lf_fnptr)lf_x448_ladder_ref, 0, "portable C" },
+	{ "ref", (lf_fnptr)lf_x448_ladder_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
 static const uint8_t lf_x448_ladder_order_generic[] = { 0, 2, LF_ORDER_END };

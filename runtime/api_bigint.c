@@ -27,7 +27,9 @@ uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t
  * 22,...,32`, 2026-12-01: 0.85-0.93x GMP -> 0.91-1.30x at 24..30 with IFMA, 0.87-0.95x ->
  * 0.93-1.00x without; at 22 words a tie with IFMA), where the word kernel's straight-line code
  * (up to 20 words) gives way to its loops; the multiplication's limb path at 14 words lost
- * there (0.53x against 0.61-0.68x GMP).  The 24 applies to every x86-64 CPU: the Sapphire
+ * there (0.53x against 0.61-0.68x GMP), and a product the dispatched word kernel runs in
+ * straight-line code stays with it at any length (lf_bi_multiply_to_len, below: Zen 5's
+ * schedule runs up to 16 words so).  The 24 applies to every x86-64 CPU: the Sapphire
  * Rapids-class host was not measured at 24..30 words (its word kernel runs the same loops from
  * 22 words, at 0.89-0.96x GMP at 24); a CPU where that loses would want the threshold in its
  * schedule.
@@ -92,13 +94,21 @@ static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t
 		free(t);
 }
 
+/* A product the dispatched word kernel runs in straight-line code stays with it: the longer
+ * operand has at most 2 small words (small: the build's straight-line limit in digits, its
+ * lf_variant.hint; 0 for builds without one).  Those beat the limb path, whose conversions
+ * and calls cost some 40 core cycles: on AMD Zen 5 at 16 words 91 against 141 (small = 8 in
+ * its schedule, 2026-12-01). */
 void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                            uint32_t *z)
 {
-	if ((xlen < ylen ? xlen : ylen) >= BI_MUL_LIMB_MIN)
+	lf_fnptr fn = lf_dispatch_get(LF_K_bi_multiply_to_len);
+	size_t shorter = xlen < ylen ? xlen : ylen, longer = xlen ^ ylen ^ shorter;
+	if (shorter >= BI_MUL_LIMB_MIN &&
+	    longer > 2 * (size_t)lf_dispatch_hint(LF_K_bi_multiply_to_len, fn))
 		bi_multiply_long(x, xlen, y, ylen, z);
 	else
-		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+		((lf_bi_multiply_to_len_fn)fn)(x, xlen, y, ylen, z);
 }
 
 /* HotSpot's limit for the Montgomery stubs: len <= 512 words, i.e. 256 limbs per operand */

@@ -22,7 +22,9 @@
 #include "lf_dispatch.h"
 
 _Atomic(lf_fnptr) lf_dispatch_slot[LF_K_COUNT];
-static _Atomic int chosen[LF_K_COUNT];   /* index of the variant in the slot, -1 unknown */
+/* index of the build in the slot, -1 unknown (and 0 before the first resolution, when the
+ * slot is empty: lf_dispatch_hint checks the entry against the slot) */
+_Atomic int lf_dispatch_chosen[LF_K_COUNT];
 static _Atomic unsigned long generation;
 
 /* Test hook (tests/stress/mask_race.c): called between reading the features and publishing
@@ -48,7 +50,7 @@ lf_fnptr lf_dispatch_resolve(enum lf_kernel_id id)
 		lf_fnptr fn = k->variants[i].fn, expected = NULL;
 		if (lf_dispatch_test_pause)
 			lf_dispatch_test_pause(id);
-		atomic_store_explicit(&chosen[id], (int)i, memory_order_relaxed);
+		atomic_store_explicit(&lf_dispatch_chosen[id], (int)i, memory_order_relaxed);
 		if (!atomic_compare_exchange_strong_explicit(&lf_dispatch_slot[id], &expected, fn,
 		                                             memory_order_acq_rel,
 		                                             memory_order_acquire))
@@ -66,7 +68,7 @@ void lf_dispatch_reset(void)
 	atomic_fetch_add_explicit(&generation, 1, memory_order_acq_rel);
 	for (int i = 0; i < LF_K_COUNT; i++) {
 		atomic_store_explicit(&lf_dispatch_slot[i], NULL, memory_order_release);
-		atomic_store_explicit(&chosen[i], -1, memory_order_relaxed);
+		atomic_store_explicit(&lf_dispatch_chosen[i], -1, memory_order_relaxed);
 	}
 }
 
@@ -80,21 +82,34 @@ static int kernel_index(const char *name)
 	return -1;
 }
 
+/* The table entry of fn, a build of kernel id (by the index the resolver noted, else by a
+ * scan: forced, or resolved by another thread); NULL if fn is not in the table. */
+static const struct lf_variant *build_of(enum lf_kernel_id id, lf_fnptr fn)
+{
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	int i = atomic_load_explicit(&lf_dispatch_chosen[id], memory_order_relaxed);
+	if (i >= 0 && (size_t)i < k->count && k->variants[i].fn == fn)
+		return &k->variants[i];
+	for (size_t j = 0; j < k->count; j++)
+		if (k->variants[j].fn == fn)
+			return &k->variants[j];
+	return NULL;
+}
+
 const char *lf_impl(const char *kernel)
 {
 	int id = kernel_index(kernel);
 	if (id < 0)
 		return NULL;
-	lf_fnptr fn = lf_dispatch_get((enum lf_kernel_id)id);
-	int i = atomic_load_explicit(&chosen[id], memory_order_relaxed);
-	const struct lf_kernel *k = &lf_kernel_table[id];
-	if (i < 0 || (size_t)i >= k->count || k->variants[i].fn != fn) {
-		for (size_t j = 0; j < k->count; j++)
-			if (k->variants[j].fn == fn)
-				return k->variants[j].name;
-		return NULL;
-	}
-	return k->variants[i].name;
+	const struct lf_variant *v = build_of((enum lf_kernel_id)id,
+	                                      lf_dispatch_get((enum lf_kernel_id)id));
+	return v ? v->name : NULL;
+}
+
+uint32_t lf_dispatch_hint_slow(enum lf_kernel_id id, lf_fnptr fn)
+{
+	const struct lf_variant *v = build_of(id, fn);
+	return v ? v->hint : 0;
 }
 
 size_t lf_impl_list(const char *kernel, const char **names, size_t max)
@@ -130,7 +145,7 @@ int lf_impl_force(const char *kernel, const char *variant)
 	const struct lf_kernel *k = &lf_kernel_table[id];
 	if (!variant) {
 		atomic_store_explicit(&lf_dispatch_slot[id], NULL, memory_order_release);
-		atomic_store_explicit(&chosen[id], -1, memory_order_relaxed);
+		atomic_store_explicit(&lf_dispatch_chosen[id], -1, memory_order_relaxed);
 		return 0;
 	}
 	uint64_t allowed = lf_cpu_features();
@@ -139,7 +154,7 @@ int lf_impl_force(const char *kernel, const char *variant)
 			continue;
 		if (k->variants[j].features & ~allowed)
 			return -1;
-		atomic_store_explicit(&chosen[id], (int)j, memory_order_relaxed);
+		atomic_store_explicit(&lf_dispatch_chosen[id], (int)j, memory_order_relaxed);
 		atomic_store_explicit(&lf_dispatch_slot[id], k->variants[j].fn, memory_order_release);
 		return 0;
 	}

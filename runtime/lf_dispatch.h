@@ -28,6 +28,9 @@ struct lf_variant {
 	lf_fnptr fn;
 	uint64_t features;      /* LF_CPU_* bits that must all be present and allowed */
 	const char *schedule;   /* e.g. "x86_64/generic", "aarch64/neoverse-n1", "portable C" */
+	uint32_t hint;          /* the build's value of its kernel's api_hint parameter (gen/
+	                           lfgen/kernel.py KernelSpec), 0 without one: read by the API
+	                           around the kernel through lf_dispatch_hint */
 };
 
 #define LF_ORDER_END 0xff
@@ -107,6 +110,21 @@ LF_INTERNAL extern void (*lf_dispatch_test_pause)(enum lf_kernel_id id);
 LF_INTERNAL int lf_p256_ecdh_with(uint8_t shared_x[32], const uint8_t scalar[32],
                                   const uint8_t peer_point[65], lf_p256_mul_mont_fn mul,
                                   lf_p256_sqr_mont_fn sqr);
+
+/* The hint (struct lf_variant) of fn, the build in kernel id's slot (lf_dispatch_get): for an
+ * API that chooses by size around what the dispatched build does well.  Inline: the index the
+ * resolver noted (lf_dispatch_chosen) names the build unless the slot was forced or raced;
+ * then a scan of the kernel's builds. */
+LF_INTERNAL extern _Atomic int lf_dispatch_chosen[LF_K_COUNT];
+LF_INTERNAL uint32_t lf_dispatch_hint_slow(enum lf_kernel_id id, lf_fnptr fn);
+static inline uint32_t lf_dispatch_hint(enum lf_kernel_id id, lf_fnptr fn)
+{
+	const struct lf_kernel *k = &lf_kernel_table[id];
+	int i = atomic_load_explicit(&lf_dispatch_chosen[id], memory_order_relaxed);
+	if ((size_t)i < k->count && k->variants[i].fn == fn)
+		return k->variants[i].hint;
+	return lf_dispatch_hint_slow(id, fn);
+}
 
 /* Forget every resolution (after the allowed features changed). */
 LF_INTERNAL void lf_dispatch_reset(void);

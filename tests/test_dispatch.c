@@ -15,6 +15,8 @@
  *     (first) allowed one, for any subset of the features the table uses;
  *   - a malformed table (ref not last, ref needing features, duplicate names, NULL fns);
  *   - lf_impl/lf_impl_list/lf_impl_force returning wrong names, counts or error codes;
+ *   - lf_dispatch_hint giving another build's hint (the API would choose its sizes for the
+ *     wrong code), for the resolved, the forced and every other build, or ref a hint;
  *   - under LIMBFORGE_CPU=... (tests/tests.mk runs this suite under several masks): a masked
  *     variant chosen, listed or forceable.
  */
@@ -674,6 +676,18 @@ START_TEST(test_impl)
 		              k->name, cur, k->variants[want].name, fnames(allowed));
 		ck_assert_msg(lf_dispatch_get((enum lf_kernel_id)kid) == k->variants[want].fn,
 		              "%s: the slot does not hold %s's function", k->name, cur);
+		ck_assert_uint_eq(lf_dispatch_hint((enum lf_kernel_id)kid, k->variants[want].fn),
+		                  k->variants[want].hint);
+		/* any build of the table by its function (the index the resolver noted is another
+		 * build's for all but one of them: the scan) */
+		for (size_t j = 0; j < k->count; j++)
+			ck_assert_msg(lf_dispatch_hint((enum lf_kernel_id)kid, k->variants[j].fn) ==
+			                      k->variants[j].hint,
+			              "lf_dispatch_hint(%s, %s's function) = %u, its hint is %u",
+			              k->name, k->variants[j].name,
+			              lf_dispatch_hint((enum lf_kernel_id)kid, k->variants[j].fn),
+			              k->variants[j].hint);
+		ck_assert_uint_eq(k->variants[k->count - 1].hint, 0);   /* ref */
 	}
 }
 END_TEST
@@ -755,6 +769,7 @@ START_TEST(test_impl_force)
 			ck_assert_msg(lf_dispatch_get((enum lf_kernel_id)kid) == v->fn,
 			              "forced %s/%s but the slot holds another function", k->name,
 			              v->name);
+			ck_assert_uint_eq(lf_dispatch_hint((enum lf_kernel_id)kid, v->fn), v->hint);
 		}
 		ck_assert_int_eq(lf_impl_force(k->name, NULL), 0);
 		ck_assert_str_eq(lf_impl(k->name), def);

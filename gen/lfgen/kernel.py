@@ -45,7 +45,7 @@ class KernelSpec:
               "source")
 
     def __init__(self, name, operation, args, result, shapes, units, preconditions, source,
-                 api=None, tune_sizes=(16, 32, 64, 128), question=None):
+                 api=None, tune_sizes=(16, 32, 64, 128), question=None, api_hint=None):
         self.name = name
         self.operation = operation
         self.args = list(args)
@@ -61,6 +61,10 @@ class KernelSpec:
         # (title, {variant: what it stands for}): a design question the choice of variant
         # answers; `make tune` over several CPUs answers it per CPU in its summary
         self.question = question
+        # the name of a size Param whose value in each build the C runtime can read
+        # (lf_variant.hint, lf_dispatch_hint): what the API around the kernel needs to know
+        # of the dispatched build to choose by size (0 in builds without that Param)
+        self.api_hint = api_hint
 
     def prototype(self, symbol):
         ret = self.result or "void"

@@ -38,13 +38,14 @@ ARCHS = ("x86_64", "aarch64")
 class _VariantOut:
     """One entry of a kernel's dispatch table: a build of a variant under a schedule."""
 
-    def __init__(self, name, symbol, features, schedule_name, mask, features_text):
+    def __init__(self, name, symbol, features, schedule_name, mask, features_text, hint):
         self.name = name
         self.symbol = symbol
         self.features = features
         self.schedule = schedule_name
         self.mask = mask
         self.features_text = features_text
+        self.hint = hint
 
 
 class _KernelOut:
@@ -188,6 +189,17 @@ def _match_text(sched):
         a, "any part" if b is None else "part 0x%03x" % b) for a, b in pairs)
 
 
+def _hint(spec, variant, values):
+    """The build's value of spec.api_hint (lf_variant.hint), 0 if the variant lacks it."""
+    if spec.api_hint is None or spec.api_hint not in variant.params:
+        return 0
+    hint = getattr(values, spec.api_hint)
+    if not isinstance(hint, int) or not 0 <= hint < 2**32:
+        raise ValueError("%s.%s: api_hint %s = %r is not a uint32_t"
+                         % (spec.name, variant.name, spec.api_hint, hint))
+    return hint
+
+
 def build_all(only=None, sched_root=schedule.ROOT):
     """Return ({relpath: text}, manifest dict)."""
     env = emit.environment()
@@ -207,6 +219,10 @@ def build_all(only=None, sched_root=schedule.ROOT):
         if only and spec.name not in only:
             continue
         kout = _KernelOut(spec)
+        if spec.api_hint is not None and not any(spec.api_hint in v.params
+                                                 for v in mod.VARIANTS):
+            raise ValueError("%s: api_hint %r is no variant's parameter"
+                             % (spec.name, spec.api_hint))
         mk = manifest["kernels"][spec.name] = {"api": spec.api,
                                                "prototype": spec.prototype(spec.api),
                                                "variants": []}
@@ -230,7 +246,8 @@ def build_all(only=None, sched_root=schedule.ROOT):
                 files[b.relpath] = render_kernel_file(env, spec, b, feats, w64)
                 kout.variants[arch].append(_VariantOut(
                     b.entry_name, symbol, feats, "%s/%s" % (arch, b.sched.cpu),
-                    emit.mask_expr(feats), emit.features_text(feats)))
+                    emit.mask_expr(feats), emit.features_text(feats),
+                    _hint(spec, v, values)))
                 mk["variants"].append({
                     "arch": arch, "variant": v.name, "name": b.entry_name, "symbol": symbol,
                     "file": b.relpath, "features": feats, "schedule": b.sched.relpath,

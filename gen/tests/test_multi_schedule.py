@@ -6,7 +6,8 @@ points at the right builds.
 Faults this is designed to catch: a CPU schedule silently using generic's build (or a
 duplicate of it); a tuned variant whose size dispatch leaves its schedule (jumping to
 generic's sibling); an [order] that the table does not follow; a tuned symbol that the prefix
-header does not rename or the manifest does not list."""
+header does not rename or the manifest does not list; a build whose lf_variant.hint is not its
+value of the kernel's api_hint parameter (the API would choose its sizes for another build)."""
 
 import json
 import os
@@ -31,6 +32,9 @@ bi_mul_add = ["adx"]
 
 [mpn_sqr.adx]
 small = 6
+
+[bi_multiply_to_len.adx]
+small = 7
 """
 
 T2 = """[provenance]
@@ -61,7 +65,8 @@ class MultiSchedule(unittest.TestCase):
         with open(os.path.join(root, "aarch64", "t2.toml"), "w") as f:
             f.write(T2)
         cls.files, cls.manifest = main.build_all(
-            only={"mpn_sqr", "bi_mul_add", "mpn_addmul_1"}, sched_root=root)
+            only={"mpn_sqr", "bi_mul_add", "mpn_addmul_1", "bi_multiply_to_len"},
+            sched_root=root)
 
     @classmethod
     def tearDownClass(cls):
@@ -72,7 +77,8 @@ class MultiSchedule(unittest.TestCase):
 
     def test_own_builds_exactly_where_needed(self):
         # mpn_sqr.adx differs; ifma jumps to adx, so it follows; bi_mul_add only reorders
-        self.assertEqual(self.tuned("__t1"), ["generated/x86_64/mpn_sqr_adx__t1.S",
+        self.assertEqual(self.tuned("__t1"), ["generated/x86_64/bi_multiply_to_len_adx__t1.S",
+                                              "generated/x86_64/mpn_sqr_adx__t1.S",
                                               "generated/x86_64/mpn_sqr_ifma__t1.S"])
         self.assertEqual(self.tuned("__t2"), ["generated/aarch64/mpn_addmul_1_a64__t2.S"])
 
@@ -99,6 +105,18 @@ class MultiSchedule(unittest.TestCase):
         self.assertIn("lf_mpn_addmul_1_order_t2[] = { 1, 2, LF_ORDER_END }", t)
         self.assertIn('{ "t1", "gen/schedules/x86_64/t1.toml", "GenuineIntel",', t)
         self.assertIn("{ 0x41, 0xd0c },", t)
+
+    def test_api_hints(self):
+        # bi_multiply_to_len's api_hint is `small`: generic's 6, t1's 7, none for a64 and ref
+        t = self.files["generated/dispatch_table.c"]
+        self.assertIn('{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | '
+                      'LF_CPU_BMI2, "x86_64/generic", 6 },', t)
+        self.assertIn('"x86_64/t1", 7 },', t)
+        self.assertIn('{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, '
+                      '"aarch64/generic", 0 },', t)
+        self.assertIn('{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },', t)
+        # kernels without an api_hint: 0 in every build
+        self.assertIn('"x86_64/t1", 0 },', t)
 
     def test_prefix_header_and_manifest(self):
         prefix = self.files["generated/include/limbforge_prefix.h"]

@@ -30,24 +30,32 @@
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [bi_multiply_to_len.adx]
  *   used on: AuthenticAMD family 0x1a model 0x2
- *   ahead = 0
- *   small = 6
+ *   ahead = 2
+ *   small = 8
  *   unroll = 16
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
- * Frame: saves and restores callee-saved r12, rbp, rbx; 3584 bytes of stack below them (SysV form: the kernel's buffers and slots)
+ * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; 3584 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx__znver5 is an
  * entry that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1
  * from the stack) into the SysV registers and calls this body,
  * lf_bi_multiply_to_len_adx__znver5_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
  * lines).
- * 2081 instructions.
+ * 4132 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	LF_SEH_PUSHREG(%r14)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -61,9 +69,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$3680, %rsp
-	.cfi_adjust_cfa_offset 3680
-	LF_SEH_STACKALLOC(3680)
+	subq	$3696, %rsp
+	.cfi_adjust_cfa_offset 3696
+	LF_SEH_STACKALLOC(3696)
 #else
 	subq	$3584, %rsp
 	.cfi_adjust_cfa_offset 3584
@@ -103,7 +111,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	leaq	(%rsi,%rcx,1), %rax
 	addq	%r9, %rax
 	leaq	-8(%r8,%rax,4), %r8
-	cmpq	$12, %rcx
+	cmpq	$16, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_generic
 	testq	%r11, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_d0_even
@@ -132,14 +140,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	shrq	$32, %r11
 	movl	%r11d, (%r8)
 .Llf_bi_multiply_to_len_adx__znver5_s_c0_done:
-	cmpq	$6, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3
+	cmpq	$8, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4
 	cmpq	$4, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt2
 	cmpq	$2, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt1
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_2
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_2
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt2_2
 	cmpq	$2, %rcx
@@ -158,6 +166,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -16(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt2_2:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3
 	rorxq	$32, -8(%rbx), %rax
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
@@ -172,11 +182,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, %r10, %r10
 	movq	%r10, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt3_2:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4
+.Llf_bi_multiply_to_len_adx__znver5_s_gt3:
 	rorxq	$32, -8(%rbx), %rax
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
@@ -196,7 +202,11 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -32(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt4:
+.Llf_bi_multiply_to_len_adx__znver5_s_gt4_2:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5
 	rorxq	$32, -8(%rbx), %rax
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
@@ -251,11 +261,88 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+	mulxq	%r11, %rdi, %r11
+	adcq	%r10, %rdi
+	rorxq	$32, -48(%rbx), %r10
+	mulxq	%r10, %rdx, %r10
+	adcq	%r11, %rdx
+	adcq	$0, %r10
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7:
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	mulxq	%rcx, %rdi, %rcx
+	adcq	%r10, %rdi
+	rorxq	$32, -48(%rbx), %r10
+	mulxq	%r10, %rbp, %r10
+	adcq	%rcx, %rbp
+	rorxq	$32, -56(%rbx), %rcx
+	mulxq	%rcx, %rdx, %rcx
+	adcq	%r10, %rdx
+	adcq	$0, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt1:
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_2
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_2
 	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_3
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_2
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt2_3
 #if defined(LF_WIN64)
@@ -269,9 +356,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #else
 	movq	%rax, -16(%rsp)
 #endif
-	mulxq	%rax, %rax, %r11
-	addq	%r10, %rax
-	adcq	$0, %r11
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
@@ -279,24 +366,629 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #else
 	mulxq	-8(%rsp), %rcx, %r9
 #endif
-	adoxq	%rcx, %rax
-	adcxq	%r9, %r11
+	adoxq	%rcx, %r11
+	adcxq	%r9, %rax
 #if defined(LF_WIN64)
 	mulxq	8(%rsp), %rcx, %r9
 #else
 	mulxq	-16(%rsp), %rcx, %r9
 #endif
-	adoxq	%rcx, %r11
+	adoxq	%rcx, %rax
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
-	rorxq	$32, %rax, %rax
-	movq	%rax, -8(%r8)
 	rorxq	$32, %r11, %r11
-	movq	%r11, -16(%r8)
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt2_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rsi, %rcx
+#else
+	mulxq	-8(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r11
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %rcx
+#else
+	mulxq	-16(%rsp), %rsi, %rcx
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdx, %rcx
+#else
+	mulxq	-24(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt3_2:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_3
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rsi
+#else
+	mulxq	-8(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rsi
+#else
+	mulxq	-16(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rsi
+#else
+	mulxq	-24(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %rdx
+#else
+	mulxq	-32(%rsp), %rsi, %rdx
+#endif
+	adoxq	%rsi, %rax
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt4_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbx, %rdi
+#else
+	mulxq	-8(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbx, %rdi
+#else
+	mulxq	-16(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbx, %rdi
+#else
+	mulxq	-24(%rsp), %rbx, %rdi
+#endif
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rbx
+#else
+	mulxq	-32(%rsp), %rdi, %rbx
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%rbx, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rdx
+#else
+	mulxq	-40(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt5_2:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_2
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_2
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r9, %rcx
+	rorxq	$32, -32(%rbx), %r9
+#if defined(LF_WIN64)
+	movq	%r9, 32(%rsp)
+#else
+	movq	%r9, -40(%rsp)
+#endif
+	mulxq	%r9, %rsi, %r9
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%r9, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r9d, %r9d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rdi
+#else
+	mulxq	-8(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rdi
+#else
+	mulxq	-16(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rbp
+#else
+	mulxq	-24(%rsp), %rdi, %rbp
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%rbp, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rdi
+#else
+	mulxq	-32(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rbp, %rdi
+#else
+	mulxq	-40(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rdx
+#else
+	mulxq	-48(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r9, %rdx
+	adoxq	%r9, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6_2:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r10, %rbx
+	adcq	%rax, %r10
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rdi
+#else
+	mulxq	-8(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rdi
+#else
+	mulxq	-16(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rdi
+#else
+	mulxq	-24(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %rdi
+#else
+	mulxq	-32(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%rdi, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rdi
+#else
+	mulxq	-40(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %rbp
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r12, %rdi
+#else
+	mulxq	-48(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %r10
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rdx
+#else
+	mulxq	-56(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_2:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 40(%rsp)
+#else
+	movq	%rcx, -48(%rsp)
+#endif
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r12, %r10
+	adcq	%rcx, %r12
+	rorxq	$32, -56(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 56(%rsp)
+#else
+	movq	%rcx, -64(%rsp)
+#endif
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	adcq	$0, %rcx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %rdi
+#else
+	mulxq	-8(%rsp), %r13, %rdi
+#endif
+	adoxq	%r13, %r11
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %rdi
+#else
+	mulxq	-16(%rsp), %r13, %rdi
+#endif
+	adoxq	%r13, %r9
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %rdi
+#else
+	mulxq	-24(%rsp), %r13, %rdi
+#endif
+	adoxq	%r13, %rax
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %rdi
+#else
+	mulxq	-32(%rsp), %r13, %rdi
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%rdi, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %rdi
+#else
+	mulxq	-40(%rsp), %r13, %rdi
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%rdi, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %r13
+#else
+	mulxq	-48(%rsp), %rdi, %r13
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r13, %rdi
+#else
+	mulxq	-56(%rsp), %r13, %rdi
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rdi
+#else
+	mulxq	-64(%rsp), %rdx, %rdi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rdi
+	adoxq	%r10, %rdi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt2:
+	cmpq	$6, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_3
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_3
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_4
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_4
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
 #else
@@ -345,338 +1037,6 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%r11, %rcx
 	rorxq	$32, %rax, %rax
 	movq	%rax, -8(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -32(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt3_3:
-#if defined(LF_WIN64)
-	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
-	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
-	mulxq	%r10, %r10, %r9
-	adcq	%rax, %r10
-	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
-	mulxq	%rax, %rcx, %rax
-	adcq	%r9, %rcx
-	adcq	$0, %rax
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r9d, %r9d
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
-	adoxq	%rdi, %r11
-	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rdi, %rsi
-#else
-	mulxq	-16(%rsp), %rdi, %rsi
-#endif
-	adoxq	%rdi, %r10
-	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdi, %rsi
-#else
-	mulxq	-24(%rsp), %rdi, %rsi
-#endif
-	adoxq	%rdi, %rcx
-	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %rdx, %rsi
-#else
-	mulxq	-32(%rsp), %rdx, %rsi
-#endif
-	adoxq	%rdx, %rax
-	adcxq	%r9, %rsi
-	adoxq	%r9, %rsi
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -40(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt4_2:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_2
-#if defined(LF_WIN64)
-	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
-	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
-	adcq	$0, %rsi
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rbx, %rdi
-#else
-	mulxq	-8(%rsp), %rbx, %rdi
-#endif
-	adoxq	%rbx, %r11
-	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rbx, %rdi
-#else
-	mulxq	-16(%rsp), %rbx, %rdi
-#endif
-	adoxq	%rbx, %r9
-	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rbx, %rdi
-#else
-	mulxq	-24(%rsp), %rbx, %rdi
-#endif
-	adoxq	%rbx, %rcx
-	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %rbx, %rdi
-#else
-	mulxq	-32(%rsp), %rbx, %rdi
-#endif
-	adoxq	%rbx, %r10
-	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdi, %rdx
-#else
-	mulxq	-40(%rsp), %rdi, %rdx
-#endif
-	adoxq	%rdi, %rsi
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -32(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -40(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -48(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt5_2:
-#if defined(LF_WIN64)
-	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
-	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
-	mulxq	%rax, %rbx, %rax
-	adcq	%r10, %rbx
-	adcq	$0, %rax
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rbp, %rdi
-#else
-	mulxq	-8(%rsp), %rbp, %rdi
-#endif
-	adoxq	%rbp, %r11
-	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rbp, %rdi
-#else
-	mulxq	-16(%rsp), %rbp, %rdi
-#endif
-	adoxq	%rbp, %r9
-	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rbp, %rdi
-#else
-	mulxq	-24(%rsp), %rbp, %rdi
-#endif
-	adoxq	%rbp, %rcx
-	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %rbp, %rdi
-#else
-	mulxq	-32(%rsp), %rbp, %rdi
-#endif
-	adoxq	%rbp, %rsi
-	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rbp, %rdi
-#else
-	mulxq	-40(%rsp), %rbp, %rdi
-#endif
-	adoxq	%rbp, %rbx
-	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
-	mulxq	40(%rsp), %rdi, %rdx
-#else
-	mulxq	-48(%rsp), %rdi, %rdx
-#endif
-	adoxq	%rdi, %rax
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -40(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt2:
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_3
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_4
-#if defined(LF_WIN64)
-	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
-	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rcx, %rsi
-#else
-	mulxq	-8(%rsp), %rcx, %rsi
-#endif
-	adoxq	%rcx, %r11
-	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rsi, %rcx
-#else
-	mulxq	-16(%rsp), %rsi, %rcx
-#endif
-	adoxq	%rsi, %r9
-	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdx, %rcx
-#else
-	mulxq	-24(%rsp), %rdx, %rcx
-#endif
-	adoxq	%rdx, %r10
-	adcxq	%rax, %rcx
-	adoxq	%rax, %rcx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
@@ -751,12 +1111,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rbx, %r11
 	adcxq	%rsi, %r9
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %rsi, %rbx
+	mulxq	8(%rsp), %rbx, %rsi
 #else
-	mulxq	-16(%rsp), %rsi, %rbx
+	mulxq	-16(%rsp), %rbx, %rsi
 #endif
-	adoxq	%rsi, %r9
-	adcxq	%rbx, %rcx
+	adoxq	%rbx, %r9
+	adcxq	%rsi, %rcx
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rsi
 #else
@@ -777,19 +1137,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r11, %rdi
+	mulxq	(%rsp), %rdi, %r11
 #else
-	mulxq	-8(%rsp), %r11, %rdi
+	mulxq	-8(%rsp), %rdi, %r11
 #endif
-	adoxq	%r11, %r9
-	adcxq	%rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %rdi, %r11
+	mulxq	8(%rsp), %r11, %rdi
 #else
-	mulxq	-16(%rsp), %rdi, %r11
+	mulxq	-16(%rsp), %r11, %rdi
 #endif
-	adoxq	%rdi, %rcx
-	adcxq	%r11, %rax
+	adoxq	%r11, %rcx
+	adcxq	%rdi, %rax
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
 #else
@@ -798,13 +1158,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rsi
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r11, %rdx
+	mulxq	24(%rsp), %rdx, %r11
 #else
-	mulxq	-32(%rsp), %r11, %rdx
+	mulxq	-32(%rsp), %rdx, %r11
 #endif
-	adoxq	%r11, %rsi
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
+	adoxq	%rdx, %rsi
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	rorxq	$32, %r9, %r9
 	movq	%r9, -16(%r8)
 	rorxq	$32, %rcx, %rcx
@@ -813,12 +1173,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -32(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -40(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt4_3:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_3
+.Llf_bi_multiply_to_len_adx__znver5_s_gt4_4:
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
 #else
@@ -854,9 +1212,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #else
 	movq	%r10, -40(%rsp)
 #endif
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	adcq	$0, %r10
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
@@ -879,20 +1237,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-24(%rsp), %rbp, %rbx
 #endif
 	adoxq	%rbp, %rcx
-	adcxq	%rbx, %rsi
+	adcxq	%rbx, %r10
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
 #else
 	mulxq	-32(%rsp), %rbp, %rbx
 #endif
-	adoxq	%rbp, %rsi
-	adcxq	%rbx, %r10
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rsi
 #if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
 #else
 	mulxq	-40(%rsp), %rdx, %rbx
 #endif
-	adoxq	%rdx, %r10
+	adoxq	%rdx, %rsi
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
 	rorxq	$32, %r11, %r11
@@ -900,55 +1258,59 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r11, %rdi
+	mulxq	(%rsp), %rdi, %r11
 #else
-	mulxq	-8(%rsp), %r11, %rdi
+	mulxq	-8(%rsp), %rdi, %r11
 #endif
-	adoxq	%r11, %r9
-	adcxq	%rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %rdi, %r11
+	mulxq	8(%rsp), %r11, %rdi
 #else
-	mulxq	-16(%rsp), %rdi, %r11
+	mulxq	-16(%rsp), %r11, %rdi
 #endif
-	adoxq	%rdi, %rcx
-	adcxq	%r11, %rsi
+	adoxq	%r11, %rcx
+	adcxq	%rdi, %r10
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
 #else
 	mulxq	-24(%rsp), %rdi, %r11
 #endif
-	adoxq	%rdi, %rsi
-	adcxq	%r11, %r10
+	adoxq	%rdi, %r10
+	adcxq	%r11, %rsi
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
 #else
 	mulxq	-32(%rsp), %rdi, %r11
 #endif
-	adoxq	%rdi, %r10
+	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbx
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r11, %rdx
+	mulxq	32(%rsp), %rdx, %r11
 #else
-	mulxq	-40(%rsp), %r11, %rdx
+	mulxq	-40(%rsp), %rdx, %r11
 #endif
-	adoxq	%r11, %rbx
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
 	rorxq	$32, %r9, %r9
 	movq	%r9, -16(%r8)
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -24(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
 	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt5_3:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_3
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_3
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
 #else
@@ -998,12 +1360,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %rbp
+	mulxq	(%rsp), %rbp, %r12
 #else
-	mulxq	-8(%rsp), %r12, %rbp
+	mulxq	-8(%rsp), %rbp, %r12
 #endif
-	adoxq	%r12, %r11
-	adcxq	%rbp, %r9
+	adoxq	%rbp, %r11
+	adcxq	%r12, %r9
 #if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
 #else
@@ -1019,19 +1381,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %rbp, %r12
+	mulxq	24(%rsp), %r12, %rbp
 #else
-	mulxq	-32(%rsp), %rbp, %r12
+	mulxq	-32(%rsp), %r12, %rbp
 #endif
-	adoxq	%rbp, %rsi
-	adcxq	%r12, %rbx
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %rbp
+	mulxq	32(%rsp), %rbp, %r12
 #else
-	mulxq	-40(%rsp), %r12, %rbp
+	mulxq	-40(%rsp), %rbp, %r12
 #endif
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %rax
 #if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
 #else
@@ -1052,12 +1414,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rdi, %r9
 	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r11, %rdi
+	mulxq	8(%rsp), %rdi, %r11
 #else
-	mulxq	-16(%rsp), %r11, %rdi
+	mulxq	-16(%rsp), %rdi, %r11
 #endif
-	adoxq	%r11, %rcx
-	adcxq	%rdi, %rsi
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
 #else
@@ -1102,13 +1464,391 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt3:
-	cmpq	$10, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_4
-	cmpq	$8, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_4
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 40(%rsp)
+#else
+	movq	%rcx, -48(%rsp)
+#endif
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %rbx, %r10
+	adcq	%rcx, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r12
+#else
+	mulxq	-8(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r11
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r12
+#else
+	mulxq	-16(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r12
+#else
+	mulxq	-24(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rax
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r12
+#else
+	mulxq	-32(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r12
+#else
+	mulxq	-40(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r12
+#else
+	mulxq	-48(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r12
+#else
+	mulxq	-56(%rsp), %rdx, %r12
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %r12
+	adoxq	%rcx, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rcx
+#else
+	mulxq	-8(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rcx
+#else
+	mulxq	-16(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rcx
+#else
+	mulxq	-24(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rcx
+#else
+	mulxq	-32(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rcx
+#else
+	mulxq	-40(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rcx
+#else
+	mulxq	-48(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rcx
+#else
+	mulxq	-56(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_3:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 40(%rsp)
+#else
+	movq	%rcx, -48(%rsp)
+#endif
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r12, %r10
+	adcq	%rcx, %r12
+	rorxq	$32, -56(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 56(%rsp)
+#else
+	movq	%rcx, -64(%rsp)
+#endif
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	adcq	$0, %rcx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r13
+#else
+	mulxq	-8(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r13
+#else
+	mulxq	-16(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r13, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r13
+#else
+	mulxq	-24(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r13, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r13
+#else
+	mulxq	-32(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r13
+#else
+	mulxq	-40(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r14
+#else
+	mulxq	-48(%rsp), %r13, %r14
+#endif
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r13
+#else
+	mulxq	-56(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r13
+#else
+	mulxq	-64(%rsp), %rdx, %r13
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r11, %rdi
+#else
+	mulxq	-8(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %r9
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r11
+#else
+	mulxq	-16(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r11
+#else
+	mulxq	-24(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r11, %rdi
+#else
+	mulxq	-32(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %rbp
+	adcxq	%rdi, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r11, %rdi
+#else
+	mulxq	-40(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %r12
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %r11
+#else
+	mulxq	-48(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %r11
+#else
+	mulxq	-56(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %r13
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r11
+#else
+	mulxq	-64(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %r13
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt3_3:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_4
 	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_5
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_4
 	cmpq	$8, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_5
 #if defined(LF_WIN64)
@@ -1184,12 +1924,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rbx, %r9
 	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r11, %rbx
+	mulxq	8(%rsp), %rbx, %r11
 #else
-	mulxq	-16(%rsp), %r11, %rbx
+	mulxq	-16(%rsp), %rbx, %r11
 #endif
-	adoxq	%r11, %rcx
-	adcxq	%rbx, %rax
+	adoxq	%rbx, %rcx
+	adcxq	%r11, %rax
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %r11
 #else
@@ -1224,20 +1964,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rdi, %rax
 	adcxq	%r9, %rsi
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdi, %r9
+	mulxq	16(%rsp), %r9, %rdi
 #else
-	mulxq	-24(%rsp), %rdi, %r9
+	mulxq	-24(%rsp), %r9, %rdi
 #endif
-	adoxq	%rdi, %rsi
-	adcxq	%r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%rdi, %r11
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r9, %rdx
+	mulxq	24(%rsp), %rdx, %r9
 #else
-	mulxq	-32(%rsp), %r9, %rdx
+	mulxq	-32(%rsp), %rdx, %r9
 #endif
-	adoxq	%r9, %r11
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -24(%r8)
 	rorxq	$32, %rax, %rax
@@ -1246,180 +1986,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, -40(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt4_5:
-#if defined(LF_WIN64)
-	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
-	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
-	mulxq	%rax, %rax, %r11
-	addq	%r10, %rax
-	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
-	mulxq	%r10, %r9, %r10
-	adcq	%r11, %r9
-	rorxq	$32, -24(%rbx), %r11
-#if defined(LF_WIN64)
-	movq	%r11, 24(%rsp)
-#else
-	movq	%r11, -32(%rsp)
-#endif
-	mulxq	%r11, %rcx, %r11
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
-	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
-	mulxq	%r10, %rsi, %r10
-	adcq	%r11, %rsi
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
-	adoxq	%rbp, %rax
-	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
-	adoxq	%rbp, %r9
-	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rbx, %rbp
-#else
-	mulxq	-24(%rsp), %rbx, %rbp
-#endif
-	adoxq	%rbx, %rcx
-	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
-	adoxq	%rbp, %rsi
-	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
-	adoxq	%rdx, %r10
-	adcxq	%r11, %rbx
-	adoxq	%r11, %rbx
-	rorxq	$32, %rax, %rax
-	movq	%rax, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
-	xorl	%eax, %eax
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rbp, %r11
-#else
-	mulxq	-8(%rsp), %rbp, %r11
-#endif
-	adoxq	%rbp, %r9
-	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rbp, %r11
-#else
-	mulxq	-16(%rsp), %rbp, %r11
-#endif
-	adoxq	%rbp, %rcx
-	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rbp, %r11
-#else
-	mulxq	-24(%rsp), %rbp, %r11
-#endif
-	adoxq	%rbp, %rsi
-	adcxq	%r11, %r10
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %rbp, %r11
-#else
-	mulxq	-32(%rsp), %rbp, %r11
-#endif
-	adoxq	%rbp, %r10
-	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdx, %r11
-#else
-	mulxq	-40(%rsp), %rdx, %r11
-#endif
-	adoxq	%rdx, %rbx
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, -24(%rdi), %rdx
-	xorl	%eax, %eax
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rdi, %r9
-#else
-	mulxq	-8(%rsp), %rdi, %r9
-#endif
-	adoxq	%rdi, %rcx
-	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
-	adoxq	%rdi, %rsi
-	adcxq	%r9, %r10
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdi, %r9
-#else
-	mulxq	-24(%rsp), %rdi, %r9
-#endif
-	adoxq	%rdi, %r10
-	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %r9, %rdi
-#else
-	mulxq	-32(%rsp), %r9, %rdi
-#endif
-	adoxq	%r9, %rbx
-	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdx, %r9
-#else
-	mulxq	-40(%rsp), %rdx, %r9
-#endif
-	adoxq	%rdx, %r11
-	adcxq	%rax, %r9
-	adoxq	%rax, %r9
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -48(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -56(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -64(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt5_5:
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
 #else
@@ -1457,38 +2027,208 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #endif
 	mulxq	%r9, %rsi, %r9
 	adcq	%rax, %rsi
-	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
-	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
-	mulxq	%rax, %rbx, %rax
-	adcq	%r9, %rbx
-	adcq	$0, %rax
+	adcq	$0, %r9
 	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r9d, %r9d
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rbx
+#else
+	mulxq	-8(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rbx
+#else
+	mulxq	-16(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %rbx
+#else
+	mulxq	-24(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rbx
+#else
+	mulxq	-32(%rsp), %rbp, %rbx
+#endif
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r9
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %rbx
+#else
+	mulxq	-40(%rsp), %rdx, %rbx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %r11
+#else
+	mulxq	-8(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %r10
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %r11
+#else
+	mulxq	-16(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r11, %rbp
+#else
+	mulxq	-24(%rsp), %r11, %rbp
+#endif
+	adoxq	%r11, %rsi
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %r11
+#else
+	mulxq	-32(%rsp), %rbp, %r11
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r11
+#else
+	mulxq	-40(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r10
+#else
+	mulxq	-8(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r10
+#else
+	mulxq	-16(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r10, %r9
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r10
+#else
+	mulxq	-24(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%r10, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r10
+#else
+	mulxq	-32(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r10, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdx, %r10
+#else
+	mulxq	-40(%rsp), %rdx, %r10
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt5_4:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 40(%rsp)
+#else
+	movq	%rcx, -48(%rsp)
+#endif
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	adcq	$0, %rcx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
 #else
 	mulxq	-8(%rsp), %r12, %rbp
 #endif
 	adoxq	%r12, %r11
-	adcxq	%rbp, %r10
+	adcxq	%rbp, %r9
 #if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
 #else
 	mulxq	-16(%rsp), %r12, %rbp
 #endif
-	adoxq	%r12, %r10
-	adcxq	%rbp, %rcx
+	adoxq	%r12, %r9
+	adcxq	%rbp, %rax
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %rbp, %r12
+	mulxq	16(%rsp), %r12, %rbp
 #else
-	mulxq	-24(%rsp), %rbp, %r12
+	mulxq	-24(%rsp), %r12, %rbp
 #endif
-	adoxq	%rbp, %rcx
-	adcxq	%r12, %rsi
+	adoxq	%r12, %rax
+	adcxq	%rbp, %rsi
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
 #else
@@ -1502,125 +2242,628 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-40(%rsp), %r12, %rbp
 #endif
 	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	adcxq	%rbp, %rcx
 #if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
 #else
 	mulxq	-48(%rsp), %rdx, %rbp
 #endif
-	adoxq	%rdx, %rax
-	adcxq	%r9, %rbp
-	adoxq	%r9, %rbp
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
-	xorl	%r11d, %r11d
+	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %r9
+	mulxq	(%rsp), %r12, %r11
 #else
-	mulxq	-8(%rsp), %r12, %r9
+	mulxq	-8(%rsp), %r12, %r11
 #endif
-	adoxq	%r12, %r10
-	adcxq	%r9, %rcx
+	adoxq	%r12, %r9
+	adcxq	%r11, %rax
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r12, %r9
+	mulxq	8(%rsp), %r12, %r11
 #else
-	mulxq	-16(%rsp), %r12, %r9
-#endif
-	adoxq	%r12, %rcx
-	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %r12, %r9
-#else
-	mulxq	-24(%rsp), %r12, %r9
-#endif
-	adoxq	%r12, %rsi
-	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %r12, %r9
-#else
-	mulxq	-32(%rsp), %r12, %r9
-#endif
-	adoxq	%r12, %rbx
-	adcxq	%r9, %rax
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %r9
-#else
-	mulxq	-40(%rsp), %r12, %r9
+	mulxq	-16(%rsp), %r12, %r11
 #endif
 	adoxq	%r12, %rax
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %r11
+#else
+	mulxq	-24(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r11
+#else
+	mulxq	-32(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %r11
+#else
+	mulxq	-40(%rsp), %r12, %r11
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r11
+#else
+	mulxq	-48(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rbp
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r9
+#else
+	mulxq	-8(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r9
+#else
+	mulxq	-16(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r9
+#else
+	mulxq	-24(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r9, %rcx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r9
+#else
+	mulxq	-32(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rcx
 	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %r9
+#else
+	mulxq	-40(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%r9, %r11
 #if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
 #else
 	mulxq	-48(%rsp), %rdx, %r9
 #endif
-	adoxq	%rdx, %rbp
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r8)
-	rorxq	$32, -24(%rdi), %rdx
-	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
-	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
-	adoxq	%rdi, %rcx
-	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
-	mulxq	8(%rsp), %r11, %rdi
-#else
-	mulxq	-16(%rsp), %r11, %rdi
-#endif
-	adoxq	%r11, %rsi
-	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
-	adoxq	%rdi, %rbx
-	adcxq	%r11, %rax
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
-	adoxq	%rdi, %rax
-	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdi, %r11
-#else
-	mulxq	-40(%rsp), %rdi, %r11
-#endif
-	adoxq	%rdi, %rbp
-	adcxq	%r11, %r9
-#if defined(LF_WIN64)
-	mulxq	40(%rsp), %r11, %rdx
-#else
-	mulxq	-48(%rsp), %r11, %rdx
-#endif
-	adoxq	%r11, %r9
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -32(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -40(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -48(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -48(%r8)
 	rorxq	$32, %rbp, %rbp
 	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
 	rorxq	$32, %r9, %r9
-	movq	%r9, -64(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -72(%r8)
+	movq	%r9, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt4_4:
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6_4:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_4
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 24(%rsp)
+#else
+	movq	%r11, -32(%rsp)
+#endif
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 40(%rsp)
+#else
+	movq	%r11, -48(%rsp)
+#endif
+	mulxq	%r11, %rbp, %r11
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %rbx, %r10
+	adcq	%r11, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r12
+#else
+	mulxq	-8(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rax
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r12
+#else
+	mulxq	-16(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r12, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r12
+#else
+	mulxq	-24(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r13
+#else
+	mulxq	-32(%rsp), %r12, %r13
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r12
+#else
+	mulxq	-40(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r12
+#else
+	mulxq	-48(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r12
+#else
+	mulxq	-56(%rsp), %rdx, %r12
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r11
+#else
+	mulxq	-8(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r11
+#else
+	mulxq	-16(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r11
+#else
+	mulxq	-24(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r11
+#else
+	mulxq	-32(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r11
+#else
+	mulxq	-40(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r11
+#else
+	mulxq	-48(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %r10
+	adcxq	%r11, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r11
+#else
+	mulxq	-56(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r9, %rdi
+#else
+	mulxq	-8(%rsp), %r9, %rdi
+#endif
+	adoxq	%r9, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r9
+#else
+	mulxq	-16(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r9, %rdi
+#else
+	mulxq	-24(%rsp), %r9, %rdi
+#endif
+	adoxq	%r9, %rbp
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r9
+#else
+	mulxq	-32(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %r9
+#else
+	mulxq	-40(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %r9
+#else
+	mulxq	-48(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r9
+#else
+	mulxq	-56(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_4:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbp, %rax
+	adcq	%rsi, %rbp
+	rorxq	$32, -48(%rbx), %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 48(%rsp)
+#else
+	movq	%rsi, -56(%rsp)
+#endif
+	mulxq	%rsi, %r12, %rsi
+	adcq	%rax, %r12
+	rorxq	$32, -56(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 56(%rsp)
+#else
+	movq	%rax, -64(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r13
+#else
+	mulxq	-8(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r13
+#else
+	mulxq	-16(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r14
+#else
+	mulxq	-24(%rsp), %r13, %r14
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r14, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r13
+#else
+	mulxq	-32(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r10
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r13
+#else
+	mulxq	-40(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r14
+#else
+	mulxq	-48(%rsp), %r13, %r14
+#endif
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r13, %r14
+#else
+	mulxq	-56(%rsp), %r13, %r14
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r14, %rax
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r13
+#else
+	mulxq	-64(%rsp), %rdx, %r13
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r13
+	adoxq	%rsi, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %rsi
+#else
+	mulxq	-8(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %rsi
+#else
+	mulxq	-16(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %rsi
+#else
+	mulxq	-24(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r10
+	adcxq	%rsi, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %r14
+#else
+	mulxq	-32(%rsp), %rsi, %r14
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%r14, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %rsi
+#else
+	mulxq	-40(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %rsi
+#else
+	mulxq	-48(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %rsi
+#else
+	mulxq	-56(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r13
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rsi
+#else
+	mulxq	-64(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %r13
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r9
+#else
+	mulxq	-8(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r9
+#else
+	mulxq	-16(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r9
+#else
+	mulxq	-24(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r9
+#else
+	mulxq	-32(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %r9
+#else
+	mulxq	-40(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r9, %rdi
+#else
+	mulxq	-48(%rsp), %r9, %rdi
+#endif
+	adoxq	%r9, %rax
+	adcxq	%rdi, %r13
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %r9
+#else
+	mulxq	-56(%rsp), %rdi, %r9
+#endif
+	adoxq	%rdi, %r13
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r9
+#else
+	mulxq	-64(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt4:
+	cmpq	$12, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_5
+	cmpq	$10, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_5
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_6
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_6
 #if defined(LF_WIN64)
@@ -1658,9 +2901,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #else
 	movq	%r10, -40(%rsp)
 #endif
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	adcq	$0, %r10
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
@@ -1683,20 +2926,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-24(%rsp), %rbp, %rbx
 #endif
 	adoxq	%rbp, %rcx
-	adcxq	%rbx, %rsi
+	adcxq	%rbx, %r10
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
 #else
 	mulxq	-32(%rsp), %rbp, %rbx
 #endif
-	adoxq	%rbp, %rsi
-	adcxq	%rbx, %r10
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rsi
 #if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
 #else
 	mulxq	-40(%rsp), %rdx, %rbx
 #endif
-	adoxq	%rdx, %r10
+	adoxq	%rdx, %rsi
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
 	rorxq	$32, %r11, %r11
@@ -1711,26 +2954,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rbp, %r9
 	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %rbp, %r11
+	mulxq	8(%rsp), %r11, %rbp
 #else
-	mulxq	-16(%rsp), %rbp, %r11
+	mulxq	-16(%rsp), %r11, %rbp
 #endif
-	adoxq	%rbp, %rcx
-	adcxq	%r11, %rsi
+	adoxq	%r11, %rcx
+	adcxq	%rbp, %r10
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r11
 #else
 	mulxq	-24(%rsp), %rbp, %r11
 #endif
-	adoxq	%rbp, %rsi
-	adcxq	%r11, %r10
+	adoxq	%rbp, %r10
+	adcxq	%r11, %rsi
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r11, %rbp
+	mulxq	24(%rsp), %rbp, %r11
 #else
-	mulxq	-32(%rsp), %r11, %rbp
+	mulxq	-32(%rsp), %rbp, %r11
 #endif
-	adoxq	%r11, %r10
-	adcxq	%rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %rbx
 #if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r11
 #else
@@ -1749,20 +2992,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-8(%rsp), %rbp, %r9
 #endif
 	adoxq	%rbp, %rcx
-	adcxq	%r9, %rsi
+	adcxq	%r9, %r10
 #if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r9
 #else
 	mulxq	-16(%rsp), %rbp, %r9
 #endif
-	adoxq	%rbp, %rsi
-	adcxq	%r9, %r10
+	adoxq	%rbp, %r10
+	adcxq	%r9, %rsi
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r9
 #else
 	mulxq	-24(%rsp), %rbp, %r9
 #endif
-	adoxq	%rbp, %r10
+	adoxq	%rbp, %rsi
 	adcxq	%r9, %rbx
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r9
@@ -1784,26 +3027,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %rcx, %rdi
+	mulxq	(%rsp), %rdi, %rcx
 #else
-	mulxq	-8(%rsp), %rcx, %rdi
+	mulxq	-8(%rsp), %rdi, %rcx
 #endif
-	adoxq	%rcx, %rsi
-	adcxq	%rdi, %r10
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rsi
 #if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
 #else
 	mulxq	-16(%rsp), %rdi, %rcx
 #endif
-	adoxq	%rdi, %r10
+	adoxq	%rdi, %rsi
 	adcxq	%rcx, %rbx
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdi, %rcx
+	mulxq	16(%rsp), %rcx, %rdi
 #else
-	mulxq	-24(%rsp), %rdi, %rcx
+	mulxq	-24(%rsp), %rcx, %rdi
 #endif
-	adoxq	%rdi, %rbx
-	adcxq	%rcx, %r11
+	adoxq	%rcx, %rbx
+	adcxq	%rdi, %r11
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
 #else
@@ -1812,27 +3055,891 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%rdi, %r11
 	adcxq	%rcx, %r9
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %rcx, %rdx
+	mulxq	32(%rsp), %rdx, %rcx
 #else
-	mulxq	-40(%rsp), %rcx, %rdx
+	mulxq	-40(%rsp), %rdx, %rcx
 #endif
-	adoxq	%rcx, %r9
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
 	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -56(%r8)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -64(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt5_6:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rbp
+#else
+	mulxq	-8(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %r12
+#else
+	mulxq	-16(%rsp), %rbp, %r12
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%r12, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rbp
+#else
+	mulxq	-24(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %rbp
+#else
+	mulxq	-32(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rbp
+#else
+	mulxq	-40(%rsp), %r12, %rbp
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rbp
+#else
+	mulxq	-48(%rsp), %rdx, %rbp
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %rbp
+	adoxq	%rsi, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rsi
+#else
+	mulxq	-8(%rsp), %r12, %rsi
+#endif
+	adoxq	%r12, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %r12
+#else
+	mulxq	-16(%rsp), %rsi, %r12
+#endif
+	adoxq	%rsi, %rcx
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rsi
+#else
+	mulxq	-24(%rsp), %r12, %rsi
+#endif
+	adoxq	%r12, %r10
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %rsi
+#else
+	mulxq	-32(%rsp), %r12, %rsi
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rsi
+#else
+	mulxq	-40(%rsp), %r12, %rsi
+#endif
+	adoxq	%r12, %rax
+	adcxq	%rsi, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rsi
+#else
+	mulxq	-48(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rbp
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r9, %r12
+#else
+	mulxq	-8(%rsp), %r9, %r12
+#endif
+	adoxq	%r9, %rcx
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %r9
+#else
+	mulxq	-16(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %r10
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %r9
+#else
+	mulxq	-24(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r9
+#else
+	mulxq	-32(%rsp), %r12, %r9
+#endif
+	adoxq	%r12, %rax
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r9, %r12
+#else
+	mulxq	-40(%rsp), %r9, %r12
+#endif
+	adoxq	%r9, %rbp
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %r9
+#else
+	mulxq	-48(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rcx
+#else
+	mulxq	-8(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rcx
+#else
+	mulxq	-16(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rcx
+#else
+	mulxq	-24(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rcx
+#else
+	mulxq	-32(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rcx
+#else
+	mulxq	-40(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdx, %rcx
+#else
+	mulxq	-48(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6_6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_5
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, 40(%rsp)
+#else
+	movq	%rcx, -48(%rsp)
+#endif
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %rbx, %r10
+	adcq	%rcx, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r12
+#else
+	mulxq	-8(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r11
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r12
+#else
+	mulxq	-16(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r12
+#else
+	mulxq	-24(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rax
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r12
+#else
+	mulxq	-32(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r12
+#else
+	mulxq	-40(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r12
+#else
+	mulxq	-48(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r12
+#else
+	mulxq	-56(%rsp), %rdx, %r12
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %r12
+	adoxq	%rcx, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %rcx
+#else
+	mulxq	-8(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r9
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %rcx
+#else
+	mulxq	-16(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rax
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %rcx
+#else
+	mulxq	-24(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %rcx
+#else
+	mulxq	-32(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %rcx
+#else
+	mulxq	-40(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %rcx
+#else
+	mulxq	-48(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r10
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rcx
+#else
+	mulxq	-56(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r9
+#else
+	mulxq	-8(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rax
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r9
+#else
+	mulxq	-16(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r9, %r13
+#else
+	mulxq	-24(%rsp), %r9, %r13
+#endif
+	adoxq	%r9, %rbp
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r9, %r13
+#else
+	mulxq	-32(%rsp), %r9, %r13
+#endif
+	adoxq	%r9, %rbx
+	adcxq	%r13, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r9, %r13
+#else
+	mulxq	-40(%rsp), %r9, %r13
+#endif
+	adoxq	%r9, %r10
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r9
+#else
+	mulxq	-48(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %r12
+	adcxq	%r9, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r9
+#else
+	mulxq	-56(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r11
+#else
+	mulxq	-8(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %r11
+#else
+	mulxq	-16(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r11
+#else
+	mulxq	-24(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r11
+#else
+	mulxq	-32(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%r11, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r11, %rdi
+#else
+	mulxq	-40(%rsp), %r11, %rdi
+#endif
+	adoxq	%r11, %r12
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %r11
+#else
+	mulxq	-48(%rsp), %rdi, %r11
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r11
+#else
+	mulxq	-56(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_5:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 24(%rsp)
+#else
+	movq	%r11, -32(%rsp)
+#endif
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 40(%rsp)
+#else
+	movq	%r11, -48(%rsp)
+#endif
+	mulxq	%r11, %rbp, %r11
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r12, %r10
+	adcq	%r11, %r12
+	rorxq	$32, -56(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 56(%rsp)
+#else
+	movq	%r11, -64(%rsp)
+#endif
+	mulxq	%r11, %rbx, %r11
+	adcq	%r10, %rbx
+	adcq	$0, %r11
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r13
+#else
+	mulxq	-8(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r13, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r13
+#else
+	mulxq	-16(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r13
+#else
+	mulxq	-24(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r13
+#else
+	mulxq	-32(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r13
+#else
+	mulxq	-40(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r13
+#else
+	mulxq	-48(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r13
+#else
+	mulxq	-56(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r11
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r13
+#else
+	mulxq	-64(%rsp), %rdx, %r13
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r10
+#else
+	mulxq	-8(%rsp), %r14, %r10
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r10, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r10, %r14
+#else
+	mulxq	-16(%rsp), %r10, %r14
+#endif
+	adoxq	%r10, %rcx
+	adcxq	%r14, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r10
+#else
+	mulxq	-24(%rsp), %r14, %r10
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r10, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r10
+#else
+	mulxq	-32(%rsp), %r14, %r10
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r10, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r10
+#else
+	mulxq	-40(%rsp), %r14, %r10
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r10, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r10, %r14
+#else
+	mulxq	-48(%rsp), %r10, %r14
+#endif
+	adoxq	%r10, %rbx
+	adcxq	%r14, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r10
+#else
+	mulxq	-56(%rsp), %r14, %r10
+#endif
+	adoxq	%r14, %r11
+	adcxq	%r10, %r13
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r10
+#else
+	mulxq	-64(%rsp), %rdx, %r10
+#endif
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r9
+#else
+	mulxq	-8(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r9, %r14
+#else
+	mulxq	-16(%rsp), %r9, %r14
+#endif
+	adoxq	%r9, %rsi
+	adcxq	%r14, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r9
+#else
+	mulxq	-24(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r9
+#else
+	mulxq	-32(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r9
+#else
+	mulxq	-40(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r9
+#else
+	mulxq	-48(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r11
+	adcxq	%r9, %r13
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r9
+#else
+	mulxq	-56(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r13
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r9
+#else
+	mulxq	-64(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rcx, %rdi
+#else
+	mulxq	-8(%rsp), %rcx, %rdi
+#endif
+	adoxq	%rcx, %rsi
+	adcxq	%rdi, %rbp
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rcx
+#else
+	mulxq	-16(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rcx
+#else
+	mulxq	-24(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rcx
+#else
+	mulxq	-32(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rcx, %rdi
+#else
+	mulxq	-40(%rsp), %rcx, %rdi
+#endif
+	adoxq	%rcx, %r11
+	adcxq	%rdi, %r13
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rcx
+#else
+	mulxq	-48(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r13
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rcx
+#else
+	mulxq	-56(%rsp), %rdi, %rcx
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rcx
+#else
+	mulxq	-64(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt5_5:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_6
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_7
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
 #else
@@ -1882,12 +3989,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %rbp
+	mulxq	(%rsp), %rbp, %r12
 #else
-	mulxq	-8(%rsp), %r12, %rbp
+	mulxq	-8(%rsp), %rbp, %r12
 #endif
-	adoxq	%r12, %r11
-	adcxq	%rbp, %r9
+	adoxq	%rbp, %r11
+	adcxq	%r12, %r9
 #if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
 #else
@@ -1903,19 +4010,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %rbp, %r12
+	mulxq	24(%rsp), %r12, %rbp
 #else
-	mulxq	-32(%rsp), %rbp, %r12
+	mulxq	-32(%rsp), %r12, %rbp
 #endif
-	adoxq	%rbp, %rsi
-	adcxq	%r12, %rbx
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %rbp
+	mulxq	32(%rsp), %rbp, %r12
 #else
-	mulxq	-40(%rsp), %r12, %rbp
+	mulxq	-40(%rsp), %rbp, %r12
 #endif
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %rax
 #if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
 #else
@@ -1936,12 +4043,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%r12, %r9
 	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r11, %r12
+	mulxq	8(%rsp), %r12, %r11
 #else
-	mulxq	-16(%rsp), %r11, %r12
+	mulxq	-16(%rsp), %r12, %r11
 #endif
-	adoxq	%r11, %rcx
-	adcxq	%r12, %rsi
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r11
 #else
@@ -1990,19 +4097,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%r12, %rsi
 	adcxq	%r9, %rbx
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %r9, %r12
+	mulxq	16(%rsp), %r12, %r9
 #else
-	mulxq	-24(%rsp), %r9, %r12
+	mulxq	-24(%rsp), %r12, %r9
 #endif
-	adoxq	%r9, %rbx
-	adcxq	%r12, %rax
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rax
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r12, %r9
+	mulxq	24(%rsp), %r9, %r12
 #else
-	mulxq	-32(%rsp), %r12, %r9
+	mulxq	-32(%rsp), %r9, %r12
 #endif
-	adoxq	%r12, %rax
-	adcxq	%r9, %rbp
+	adoxq	%r9, %rax
+	adcxq	%r12, %rbp
 #if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r9
 #else
@@ -2023,39 +4130,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %rdi, %rcx
+	mulxq	(%rsp), %r12, %rcx
 #else
-	mulxq	-8(%rsp), %rdi, %rcx
+	mulxq	-8(%rsp), %r12, %rcx
 #endif
-	adoxq	%rdi, %rsi
+	adoxq	%r12, %rsi
 	adcxq	%rcx, %rbx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %rdi, %rcx
+	mulxq	8(%rsp), %r12, %rcx
 #else
-	mulxq	-16(%rsp), %rdi, %rcx
+	mulxq	-16(%rsp), %r12, %rcx
 #endif
-	adoxq	%rdi, %rbx
+	adoxq	%r12, %rbx
 	adcxq	%rcx, %rax
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %rdi, %rcx
+	mulxq	16(%rsp), %r12, %rcx
 #else
-	mulxq	-24(%rsp), %rdi, %rcx
+	mulxq	-24(%rsp), %r12, %rcx
 #endif
-	adoxq	%rdi, %rax
+	adoxq	%r12, %rax
 	adcxq	%rcx, %rbp
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %rdi, %rcx
+	mulxq	24(%rsp), %r12, %rcx
 #else
-	mulxq	-32(%rsp), %rdi, %rcx
+	mulxq	-32(%rsp), %r12, %rcx
 #endif
-	adoxq	%rdi, %rbp
+	adoxq	%r12, %rbp
 	adcxq	%rcx, %r11
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %rdi, %rcx
+	mulxq	32(%rsp), %r12, %rcx
 #else
-	mulxq	-40(%rsp), %rdi, %rcx
+	mulxq	-40(%rsp), %r12, %rcx
 #endif
-	adoxq	%rdi, %r11
+	adoxq	%r12, %r11
 	adcxq	%rcx, %r9
 #if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rcx
@@ -2067,6 +4174,51 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	%r10, %rcx
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rsi
+#else
+	mulxq	-8(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rsi
+#else
+	mulxq	-16(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rsi, %rdi
+#else
+	mulxq	-24(%rsp), %rsi, %rdi
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%rdi, %r11
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rsi
+#else
+	mulxq	-32(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %rdx
+#else
+	mulxq	-48(%rsp), %rsi, %rdx
+#endif
+	adoxq	%rsi, %rcx
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -40(%r8)
 	rorxq	$32, %rax, %rax
@@ -2079,8 +4231,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -72(%r8)
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -80(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -88(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_s_gt5_4:
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6_7:
 #if defined(LF_WIN64)
 	movq	%rax, (%rsp)
 #else
@@ -2124,99 +4278,483 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #else
 	movq	%rax, -48(%rsp)
 #endif
-	mulxq	%rax, %rbx, %rax
-	adcq	%r10, %rbx
-	adcq	$0, %rax
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r10, %rbx
+	adcq	%rax, %r10
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r12
+#else
+	mulxq	-8(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r11
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r12
+#else
+	mulxq	-16(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r12, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r12
+#else
+	mulxq	-24(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r12
+#else
+	mulxq	-32(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r12
+#else
+	mulxq	-40(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r12
+#else
+	mulxq	-48(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r12
+#else
+	mulxq	-56(%rsp), %rdx, %r12
+#endif
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r12
+	adoxq	%rax, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r11
+#else
+	mulxq	-8(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r11
+#else
+	mulxq	-16(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r11
+#else
+	mulxq	-24(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r11, %r13
+#else
+	mulxq	-32(%rsp), %r11, %r13
+#endif
+	adoxq	%r11, %rbp
+	adcxq	%r13, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r11
+#else
+	mulxq	-40(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %r10
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r11
+#else
+	mulxq	-48(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r11, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r11
+#else
+	mulxq	-56(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r9
+#else
+	mulxq	-8(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r9
+#else
+	mulxq	-16(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r9
+#else
+	mulxq	-24(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r9
+#else
+	mulxq	-32(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %r10
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r9, %r13
+#else
+	mulxq	-40(%rsp), %r9, %r13
+#endif
+	adoxq	%r9, %rbx
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r9
+#else
+	mulxq	-48(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %r12
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r9
+#else
+	mulxq	-56(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rcx, %r13
+#else
+	mulxq	-8(%rsp), %rcx, %r13
+#endif
+	adoxq	%rcx, %rsi
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %rcx
+#else
+	mulxq	-16(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %rcx
+#else
+	mulxq	-24(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r10
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %rcx
+#else
+	mulxq	-32(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %rcx
+#else
+	mulxq	-40(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %rcx
+#else
+	mulxq	-48(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r11
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rcx
+#else
+	mulxq	-56(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %rsi
+#else
+	mulxq	-8(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rdi, %rsi
+#else
+	mulxq	-16(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %rsi
+#else
+	mulxq	-24(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %rsi
+#else
+	mulxq	-32(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %rsi
+#else
+	mulxq	-40(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rsi
+#else
+	mulxq	-48(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rsi, %rdx
+#else
+	mulxq	-56(%rsp), %rsi, %rdx
+#endif
+	adoxq	%rsi, %rcx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_6:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r12, %r10
+	adcq	%rax, %r12
+	rorxq	$32, -56(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 56(%rsp)
+#else
+	movq	%rax, -64(%rsp)
+#endif
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	adcq	$0, %rbx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %rbp
+	mulxq	(%rsp), %r14, %r13
 #else
-	mulxq	-8(%rsp), %r12, %rbp
+	mulxq	-8(%rsp), %r14, %r13
 #endif
-	adoxq	%r12, %r11
-	adcxq	%rbp, %r9
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r12, %rbp
+	mulxq	8(%rsp), %r14, %r13
 #else
-	mulxq	-16(%rsp), %r12, %rbp
+	mulxq	-16(%rsp), %r14, %r13
 #endif
-	adoxq	%r12, %r9
-	adcxq	%rbp, %rcx
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %r12, %rbp
+	mulxq	16(%rsp), %r14, %r13
 #else
-	mulxq	-24(%rsp), %r12, %rbp
+	mulxq	-24(%rsp), %r14, %r13
 #endif
-	adoxq	%r12, %rcx
-	adcxq	%rbp, %rsi
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r12, %rbp
+	mulxq	24(%rsp), %r14, %r13
 #else
-	mulxq	-32(%rsp), %r12, %rbp
+	mulxq	-32(%rsp), %r14, %r13
 #endif
-	adoxq	%r12, %rsi
-	adcxq	%rbp, %rbx
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbp
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %rbp
+	mulxq	32(%rsp), %r14, %r13
 #else
-	mulxq	-40(%rsp), %r12, %rbp
+	mulxq	-40(%rsp), %r14, %r13
 #endif
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
 #if defined(LF_WIN64)
-	mulxq	40(%rsp), %rdx, %rbp
+	mulxq	40(%rsp), %r14, %r13
 #else
-	mulxq	-48(%rsp), %rdx, %rbp
+	mulxq	-48(%rsp), %r14, %r13
 #endif
-	adoxq	%rdx, %rax
-	adcxq	%r10, %rbp
-	adoxq	%r10, %rbp
+	adoxq	%r14, %r12
+	adcxq	%r13, %rax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r13
+#else
+	mulxq	-56(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r13
+#else
+	mulxq	-64(%rsp), %rdx, %r13
+#endif
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %r11
+	mulxq	(%rsp), %r14, %r11
 #else
-	mulxq	-8(%rsp), %r12, %r11
+	mulxq	-8(%rsp), %r14, %r11
 #endif
-	adoxq	%r12, %r9
+	adoxq	%r14, %r9
 	adcxq	%r11, %rcx
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r12, %r11
+	mulxq	8(%rsp), %r14, %r11
 #else
-	mulxq	-16(%rsp), %r12, %r11
+	mulxq	-16(%rsp), %r14, %r11
 #endif
-	adoxq	%r12, %rcx
+	adoxq	%r14, %rcx
 	adcxq	%r11, %rsi
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %r12, %r11
+	mulxq	16(%rsp), %r11, %r14
 #else
-	mulxq	-24(%rsp), %r12, %r11
+	mulxq	-24(%rsp), %r11, %r14
 #endif
-	adoxq	%r12, %rsi
+	adoxq	%r11, %rsi
+	adcxq	%r14, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r11, %r14
+#else
+	mulxq	-32(%rsp), %r11, %r14
+#endif
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r11
+#else
+	mulxq	-40(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r11
+#else
+	mulxq	-48(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rax
 	adcxq	%r11, %rbx
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r11, %r12
+	mulxq	48(%rsp), %r11, %r14
 #else
-	mulxq	-32(%rsp), %r11, %r12
+	mulxq	-56(%rsp), %r11, %r14
 #endif
 	adoxq	%r11, %rbx
-	adcxq	%r12, %rax
+	adcxq	%r14, %r13
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %r11
+	mulxq	56(%rsp), %rdx, %r11
 #else
-	mulxq	-40(%rsp), %r12, %r11
+	mulxq	-64(%rsp), %rdx, %r11
 #endif
-	adoxq	%r12, %rax
-	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
-	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
-	adoxq	%rdx, %rbp
+	adoxq	%rdx, %r13
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
 	rorxq	$32, %r9, %r9
@@ -2224,44 +4762,58 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %r9
+	mulxq	(%rsp), %r14, %r9
 #else
-	mulxq	-8(%rsp), %r12, %r9
+	mulxq	-8(%rsp), %r14, %r9
 #endif
-	adoxq	%r12, %rcx
+	adoxq	%r14, %rcx
 	adcxq	%r9, %rsi
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r12, %r9
+	mulxq	8(%rsp), %r14, %r9
 #else
-	mulxq	-16(%rsp), %r12, %r9
+	mulxq	-16(%rsp), %r14, %r9
 #endif
-	adoxq	%r12, %rsi
-	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
-	mulxq	16(%rsp), %r12, %r9
-#else
-	mulxq	-24(%rsp), %r12, %r9
-#endif
-	adoxq	%r12, %rbx
-	adcxq	%r9, %rax
-#if defined(LF_WIN64)
-	mulxq	24(%rsp), %r12, %r9
-#else
-	mulxq	-32(%rsp), %r12, %r9
-#endif
-	adoxq	%r12, %rax
+	adoxq	%r14, %rsi
 	adcxq	%r9, %rbp
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %r9
+	mulxq	16(%rsp), %r14, %r9
 #else
-	mulxq	-40(%rsp), %r12, %r9
+	mulxq	-24(%rsp), %r14, %r9
 #endif
-	adoxq	%r12, %rbp
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r9
+#else
+	mulxq	-32(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r9
+#else
+	mulxq	-40(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r9
+#else
+	mulxq	-48(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r13
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r9
+#else
+	mulxq	-56(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r13
 	adcxq	%r9, %r11
 #if defined(LF_WIN64)
-	mulxq	40(%rsp), %rdx, %r9
+	mulxq	56(%rsp), %rdx, %r9
 #else
-	mulxq	-48(%rsp), %rdx, %r9
+	mulxq	-64(%rsp), %rdx, %r9
 #endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
@@ -2271,44 +4823,58 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
-	mulxq	(%rsp), %r12, %rcx
+	mulxq	(%rsp), %r14, %rcx
 #else
-	mulxq	-8(%rsp), %r12, %rcx
+	mulxq	-8(%rsp), %r14, %rcx
 #endif
-	adoxq	%r12, %rsi
-	adcxq	%rcx, %rbx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbp
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %r12, %rcx
+	mulxq	8(%rsp), %rcx, %r14
 #else
-	mulxq	-16(%rsp), %r12, %rcx
+	mulxq	-16(%rsp), %rcx, %r14
 #endif
-	adoxq	%r12, %rbx
+	adoxq	%rcx, %rbp
+	adcxq	%r14, %r12
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %rcx
+#else
+	mulxq	-24(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %r12
 	adcxq	%rcx, %rax
 #if defined(LF_WIN64)
-	mulxq	16(%rsp), %rcx, %r12
+	mulxq	24(%rsp), %r14, %rcx
 #else
-	mulxq	-24(%rsp), %rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
 #endif
-	adoxq	%rcx, %rax
-	adcxq	%r12, %rbp
+	adoxq	%r14, %rax
+	adcxq	%rcx, %rbx
 #if defined(LF_WIN64)
-	mulxq	24(%rsp), %r12, %rcx
+	mulxq	32(%rsp), %r14, %rcx
 #else
-	mulxq	-32(%rsp), %r12, %rcx
+	mulxq	-40(%rsp), %r14, %rcx
 #endif
-	adoxq	%r12, %rbp
-	adcxq	%rcx, %r11
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r13
 #if defined(LF_WIN64)
-	mulxq	32(%rsp), %r12, %rcx
+	mulxq	40(%rsp), %rcx, %r14
 #else
-	mulxq	-40(%rsp), %r12, %rcx
+	mulxq	-48(%rsp), %rcx, %r14
 #endif
-	adoxq	%r12, %r11
+	adoxq	%rcx, %r13
+	adcxq	%r14, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %rcx
+#else
+	mulxq	-56(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %r11
 	adcxq	%rcx, %r9
 #if defined(LF_WIN64)
-	mulxq	40(%rsp), %rdx, %rcx
+	mulxq	56(%rsp), %rdx, %rcx
 #else
-	mulxq	-48(%rsp), %rdx, %rcx
+	mulxq	-64(%rsp), %rdx, %rcx
 #endif
 	adoxq	%rdx, %r9
 	adcxq	%r10, %rcx
@@ -2322,64 +4888,1433 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 #else
 	mulxq	-8(%rsp), %rdi, %rsi
 #endif
-	adoxq	%rdi, %rbx
-	adcxq	%rsi, %rax
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r12
 #if defined(LF_WIN64)
-	mulxq	8(%rsp), %rsi, %rdi
+	mulxq	8(%rsp), %rdi, %rsi
 #else
-	mulxq	-16(%rsp), %rsi, %rdi
+	mulxq	-16(%rsp), %rdi, %rsi
 #endif
-	adoxq	%rsi, %rax
-	adcxq	%rdi, %rbp
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %rax
 #if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rsi
 #else
 	mulxq	-24(%rsp), %rdi, %rsi
 #endif
-	adoxq	%rdi, %rbp
-	adcxq	%rsi, %r11
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %rbx
 #if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rsi
 #else
 	mulxq	-32(%rsp), %rdi, %rsi
 #endif
-	adoxq	%rdi, %r11
-	adcxq	%rsi, %r9
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r13
 #if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
 #else
 	mulxq	-40(%rsp), %rdi, %rsi
 #endif
+	adoxq	%rdi, %r13
+	adcxq	%rsi, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rdi, %rsi
+#else
+	mulxq	-48(%rsp), %rdi, %rsi
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rsi
+#else
+	mulxq	-56(%rsp), %rdi, %rsi
+#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %rcx
 #if defined(LF_WIN64)
-	mulxq	40(%rsp), %rsi, %rdx
+	mulxq	56(%rsp), %rdx, %rsi
 #else
-	mulxq	-48(%rsp), %rsi, %rdx
+	mulxq	-64(%rsp), %rdx, %rsi
 #endif
-	adoxq	%rsi, %rcx
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt6_5:
+	cmpq	$14, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_7
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_8
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 24(%rsp)
+#else
+	movq	%r11, -32(%rsp)
+#endif
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+#if defined(LF_WIN64)
+	movq	%r11, 40(%rsp)
+#else
+	movq	%r11, -48(%rsp)
+#endif
+	mulxq	%r11, %rbp, %r11
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %rbx, %r10
+	adcq	%r11, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r12
+#else
+	mulxq	-8(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rax
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r12
+#else
+	mulxq	-16(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r12, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r12
+#else
+	mulxq	-24(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r12, %r13
+#else
+	mulxq	-32(%rsp), %r12, %r13
+#endif
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r12
+#else
+	mulxq	-40(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r12
+#else
+	mulxq	-48(%rsp), %r13, %r12
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r12
+#else
+	mulxq	-56(%rsp), %rdx, %r12
+#endif
+	adoxq	%rdx, %r10
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %r11
+#else
+	mulxq	-8(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r11
+#else
+	mulxq	-16(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r11
+#else
+	mulxq	-24(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r11
+#else
+	mulxq	-32(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r11
+#else
+	mulxq	-40(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r11, %r10
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r11
+#else
+	mulxq	-48(%rsp), %r13, %r11
+#endif
+	adoxq	%r13, %r10
+	adcxq	%r11, %r12
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r11
+#else
+	mulxq	-56(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r9, %r13
+#else
+	mulxq	-8(%rsp), %r9, %r13
+#endif
+	adoxq	%r9, %rcx
+	adcxq	%r13, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %r9
+#else
+	mulxq	-16(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r9, %r13
+#else
+	mulxq	-24(%rsp), %r9, %r13
+#endif
+	adoxq	%r9, %rbp
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %r9
+#else
+	mulxq	-32(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %r9
+#else
+	mulxq	-40(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %r10
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %r9
+#else
+	mulxq	-48(%rsp), %r13, %r9
+#endif
+	adoxq	%r13, %r12
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %r9
+#else
+	mulxq	-56(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %rcx
+#else
+	mulxq	-8(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r13, %rcx
+#else
+	mulxq	-16(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %rcx
+#else
+	mulxq	-24(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %rcx
+#else
+	mulxq	-32(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r10
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %rcx
+#else
+	mulxq	-40(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r13, %rcx
+#else
+	mulxq	-48(%rsp), %r13, %rcx
+#endif
+	adoxq	%r13, %r11
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rcx
+#else
+	mulxq	-56(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r13, %rsi
+#else
+	mulxq	-8(%rsp), %r13, %rsi
+#endif
+	adoxq	%r13, %rbp
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rsi, %r13
+#else
+	mulxq	-16(%rsp), %rsi, %r13
+#endif
+	adoxq	%rsi, %rbx
+	adcxq	%r13, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %rsi
+#else
+	mulxq	-24(%rsp), %r13, %rsi
+#endif
+	adoxq	%r13, %r10
+	adcxq	%rsi, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r13, %rsi
+#else
+	mulxq	-32(%rsp), %r13, %rsi
+#endif
+	adoxq	%r13, %r12
+	adcxq	%rsi, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r13, %rsi
+#else
+	mulxq	-40(%rsp), %r13, %rsi
+#endif
+	adoxq	%r13, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rsi, %r13
+#else
+	mulxq	-48(%rsp), %rsi, %r13
+#endif
+	adoxq	%rsi, %r9
+	adcxq	%r13, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdx, %rsi
+#else
+	mulxq	-56(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rbp, %rdi
+#else
+	mulxq	-8(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %rbp, %rdi
+#else
+	mulxq	-16(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %r12
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rbp, %rdi
+#else
+	mulxq	-24(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r12
+	adcxq	%rdi, %r11
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rbp, %rdi
+#else
+	mulxq	-32(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %r9
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rbp, %rdi
+#else
+	mulxq	-40(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %rbp, %rdi
+#else
+	mulxq	-48(%rsp), %rbp, %rdi
+#endif
+	adoxq	%rbp, %rcx
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %rdx
+#else
+	mulxq	-56(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_8:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rax, %rbp
+	adcq	%r10, %rax
+	rorxq	$32, -48(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+#else
+	movq	%r10, -56(%rsp)
+#endif
+	mulxq	%r10, %r12, %r10
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%rbx), %rbx
+#if defined(LF_WIN64)
+	movq	%rbx, 56(%rsp)
+#else
+	movq	%rbx, -64(%rsp)
+#endif
+	mulxq	%rbx, %rbp, %rbx
+	adcq	%r10, %rbp
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r13
+#else
+	mulxq	-8(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r13
+#else
+	mulxq	-16(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r13
+#else
+	mulxq	-24(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r13
+#else
+	mulxq	-32(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r13
+#else
+	mulxq	-40(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r13
+#else
+	mulxq	-48(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r13
+#else
+	mulxq	-56(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r13
+#else
+	mulxq	-64(%rsp), %rdx, %r13
+#endif
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r11
+#else
+	mulxq	-8(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r11
+#else
+	mulxq	-16(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r11
+#else
+	mulxq	-24(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r11
+#else
+	mulxq	-32(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r11, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r11
+#else
+	mulxq	-40(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r11
+#else
+	mulxq	-48(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r11
+#else
+	mulxq	-56(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r13
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r11
+#else
+	mulxq	-64(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %r13
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r9
+#else
+	mulxq	-8(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r9
+#else
+	mulxq	-16(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r9
+#else
+	mulxq	-24(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r9
+#else
+	mulxq	-32(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r9
+#else
+	mulxq	-40(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r9
+#else
+	mulxq	-48(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r13
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r9
+#else
+	mulxq	-56(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r13
+	adcxq	%r9, %r11
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r9
+#else
+	mulxq	-64(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %rcx
+#else
+	mulxq	-8(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %rcx
+#else
+	mulxq	-16(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rax
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rcx, %r14
+#else
+	mulxq	-24(%rsp), %rcx, %r14
+#endif
+	adoxq	%rcx, %r12
+	adcxq	%r14, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %rcx
+#else
+	mulxq	-32(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %rcx
+#else
+	mulxq	-40(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r13
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %rcx
+#else
+	mulxq	-48(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rcx, %r14
+#else
+	mulxq	-56(%rsp), %rcx, %r14
+#endif
+	adoxq	%rcx, %r11
+	adcxq	%r14, %r9
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rcx
+#else
+	mulxq	-64(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %rsi
+#else
+	mulxq	-8(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r12
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %rsi
+#else
+	mulxq	-16(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %rsi
+#else
+	mulxq	-24(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %rsi
+#else
+	mulxq	-32(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %r13
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %rsi
+#else
+	mulxq	-40(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %rsi
+#else
+	mulxq	-48(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r11
+	adcxq	%rsi, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %rsi
+#else
+	mulxq	-56(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rsi
+#else
+	mulxq	-64(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %rdi, %r10
+#else
+	mulxq	-8(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %r12
+	adcxq	%r10, %rbp
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r10, %rdi
+#else
+	mulxq	-16(%rsp), %r10, %rdi
+#endif
+	adoxq	%r10, %rbp
+	adcxq	%rdi, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %rdi, %r10
+#else
+	mulxq	-24(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %rbx
+	adcxq	%r10, %r13
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r10
+#else
+	mulxq	-32(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %r13
+	adcxq	%r10, %r11
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %rdi, %r10
+#else
+	mulxq	-40(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %r11
+	adcxq	%r10, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r10, %rdi
+#else
+	mulxq	-48(%rsp), %r10, %rdi
+#endif
+	adoxq	%r10, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %rdi, %r10
+#else
+	mulxq	-56(%rsp), %rdi, %r10
+#endif
+	adoxq	%rdi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r10
+#else
+	mulxq	-64(%rsp), %rdx, %r10
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -104(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -112(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_s_gt7_7:
+#if defined(LF_WIN64)
+	movq	%rax, (%rsp)
+#else
+	movq	%rax, -8(%rsp)
+#endif
+	rorxq	$32, -8(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 8(%rsp)
+#else
+	movq	%rax, -16(%rsp)
+#endif
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 16(%rsp)
+#else
+	movq	%r10, -24(%rsp)
+#endif
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 24(%rsp)
+#else
+	movq	%rax, -32(%rsp)
+#endif
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+#if defined(LF_WIN64)
+	movq	%r10, 32(%rsp)
+#else
+	movq	%r10, -40(%rsp)
+#endif
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -40(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 40(%rsp)
+#else
+	movq	%rax, -48(%rsp)
+#endif
+	mulxq	%rax, %rbp, %rax
+	adcq	%rsi, %rbp
+	rorxq	$32, -48(%rbx), %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, 48(%rsp)
+#else
+	movq	%rsi, -56(%rsp)
+#endif
+	mulxq	%rsi, %r12, %rsi
+	adcq	%rax, %r12
+	rorxq	$32, -56(%rbx), %rax
+#if defined(LF_WIN64)
+	movq	%rax, 56(%rsp)
+#else
+	movq	%rax, -64(%rsp)
+#endif
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r13
+#else
+	mulxq	-8(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r13
+#else
+	mulxq	-16(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r13, %r14
+#else
+	mulxq	-24(%rsp), %r13, %r14
+#endif
+	adoxq	%r13, %rcx
+	adcxq	%r14, %r10
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r13
+#else
+	mulxq	-32(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r10
+	adcxq	%r13, %rbp
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r13
+#else
+	mulxq	-40(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r13
+#else
+	mulxq	-48(%rsp), %r14, %r13
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r13, %r14
+#else
+	mulxq	-56(%rsp), %r13, %r14
+#endif
+	adoxq	%r13, %rbx
+	adcxq	%r14, %rax
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r13
+#else
+	mulxq	-64(%rsp), %rdx, %r13
+#endif
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r13
+	adoxq	%rsi, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %rsi
+#else
+	mulxq	-8(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r9
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %rsi
+#else
+	mulxq	-16(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%rsi, %r10
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %rsi
+#else
+	mulxq	-24(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r10
+	adcxq	%rsi, %rbp
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rsi, %r14
+#else
+	mulxq	-32(%rsp), %rsi, %r14
+#endif
+	adoxq	%rsi, %rbp
+	adcxq	%r14, %r12
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %rsi
+#else
+	mulxq	-40(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rbx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %rsi
+#else
+	mulxq	-48(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rax
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %rsi
+#else
+	mulxq	-56(%rsp), %r14, %rsi
+#endif
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r13
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rsi
+#else
+	mulxq	-64(%rsp), %rdx, %rsi
+#endif
+	adoxq	%rdx, %r13
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %r9
+#else
+	mulxq	-8(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%r9, %r10
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r9
+#else
+	mulxq	-16(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r10
+	adcxq	%r9, %rbp
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r9
+#else
+	mulxq	-24(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r9
+#else
+	mulxq	-32(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r9, %rbx
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %r9
+#else
+	mulxq	-40(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r9, %rax
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r9, %r14
+#else
+	mulxq	-48(%rsp), %r9, %r14
+#endif
+	adoxq	%r9, %rax
+	adcxq	%r14, %r13
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r9
+#else
+	mulxq	-56(%rsp), %r14, %r9
+#endif
+	adoxq	%r14, %r13
+	adcxq	%r9, %rsi
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r9
+#else
+	mulxq	-64(%rsp), %rdx, %r9
+#endif
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r11d, %r11d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %rcx
+#else
+	mulxq	-8(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %r10
+	adcxq	%rcx, %rbp
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %rcx
+#else
+	mulxq	-16(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %rcx
+#else
+	mulxq	-24(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbx
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %rcx
+#else
+	mulxq	-32(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %rax
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %rcx
+#else
+	mulxq	-40(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rax
+	adcxq	%rcx, %r13
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %rcx
+#else
+	mulxq	-48(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %r13
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %rcx
+#else
+	mulxq	-56(%rsp), %r14, %rcx
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %r9
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rcx
+#else
+	mulxq	-64(%rsp), %rdx, %rcx
+#endif
+	adoxq	%rdx, %r9
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r11, %r14
+#else
+	mulxq	-8(%rsp), %r11, %r14
+#endif
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %r11
+#else
+	mulxq	-16(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbx
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %r11
+#else
+	mulxq	-24(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rax
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %r11
+#else
+	mulxq	-32(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rax
+	adcxq	%r11, %r13
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r11, %r14
+#else
+	mulxq	-40(%rsp), %r11, %r14
+#endif
+	adoxq	%r11, %r13
+	adcxq	%r14, %rsi
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %r11
+#else
+	mulxq	-48(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%r11, %r9
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %r11
+#else
+	mulxq	-56(%rsp), %r14, %r11
+#endif
+	adoxq	%r14, %r9
+	adcxq	%r11, %rcx
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %r11
+#else
+	mulxq	-64(%rsp), %rdx, %r11
+#endif
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r14, %rbp
+#else
+	mulxq	-8(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %r12
+	adcxq	%rbp, %rbx
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r14, %rbp
+#else
+	mulxq	-16(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %rbx
+	adcxq	%rbp, %rax
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r14, %rbp
+#else
+	mulxq	-24(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %rax
+	adcxq	%rbp, %r13
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %r14, %rbp
+#else
+	mulxq	-32(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %r13
+	adcxq	%rbp, %rsi
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r14, %rbp
+#else
+	mulxq	-40(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %rsi
+	adcxq	%rbp, %r9
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r14, %rbp
+#else
+	mulxq	-48(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %r9
+	adcxq	%rbp, %rcx
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r14, %rbp
+#else
+	mulxq	-56(%rsp), %r14, %rbp
+#endif
+	adoxq	%r14, %rcx
+	adcxq	%rbp, %r11
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdx, %rbp
+#else
+	mulxq	-64(%rsp), %rdx, %rbp
+#endif
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, -56(%rdi), %rdx
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	mulxq	(%rsp), %r12, %rdi
+#else
+	mulxq	-8(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %rbx
+	adcxq	%rdi, %rax
+#if defined(LF_WIN64)
+	mulxq	8(%rsp), %r12, %rdi
+#else
+	mulxq	-16(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %rax
+	adcxq	%rdi, %r13
+#if defined(LF_WIN64)
+	mulxq	16(%rsp), %r12, %rdi
+#else
+	mulxq	-24(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %r13
+	adcxq	%rdi, %rsi
+#if defined(LF_WIN64)
+	mulxq	24(%rsp), %rdi, %r12
+#else
+	mulxq	-32(%rsp), %rdi, %r12
+#endif
+	adoxq	%rdi, %rsi
+	adcxq	%r12, %r9
+#if defined(LF_WIN64)
+	mulxq	32(%rsp), %r12, %rdi
+#else
+	mulxq	-40(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %r9
+	adcxq	%rdi, %rcx
+#if defined(LF_WIN64)
+	mulxq	40(%rsp), %r12, %rdi
+#else
+	mulxq	-48(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %rcx
+	adcxq	%rdi, %r11
+#if defined(LF_WIN64)
+	mulxq	48(%rsp), %r12, %rdi
+#else
+	mulxq	-56(%rsp), %r12, %rdi
+#endif
+	adoxq	%r12, %r11
+	adcxq	%rdi, %rbp
+#if defined(LF_WIN64)
+	mulxq	56(%rsp), %rdi, %rdx
+#else
+	mulxq	-64(%rsp), %rdi, %rdx
+#endif
+	adoxq	%rdi, %rbp
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
 	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -40(%r8)
+	movq	%rbx, -56(%r8)
 	rorxq	$32, %rax, %rax
-	movq	%rax, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -64(%r8)
+	movq	%rax, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
 	rorxq	$32, %r9, %r9
-	movq	%r9, -72(%r8)
+	movq	%r9, -88(%r8)
 	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -80(%r8)
+	movq	%rcx, -96(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -104(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -112(%r8)
 	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -88(%r8)
+	movq	%rdx, -120(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_generic:
 	leaq	-1(%rcx), %rax
 	shrq	$1, %rax
 #if defined(LF_WIN64)
-	movq	%rax, 48(%rsp)
+	movq	%rax, 64(%rsp)
 #else
 	movq	%rax, -24(%rsp)
 #endif
@@ -2392,20 +6327,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, (%rbx), %r11
 .Llf_bi_multiply_to_len_adx__znver5_d0_done_3:
 #if defined(LF_WIN64)
-	movq	%r11, 56(%rsp)
+	movq	%r11, 72(%rsp)
 #else
 	movq	%r11, -8(%rsp)
 #endif
 	cmpq	$447, %rax
 	ja	.Llf_bi_multiply_to_len_adx__znver5_y_in_place
 #if defined(LF_WIN64)
-	leaq	96(%rsp), %rbx
+	leaq	112(%rsp), %rbx
 #else
 	leaq	(%rsp), %rbx
 #endif
 	leaq	-8(%rbx,%rax,8), %rbp
 #if defined(LF_WIN64)
-	movq	%rbp, 64(%rsp)
+	movq	%rbp, 80(%rsp)
 #else
 	movq	%rbp, -16(%rsp)
 #endif
@@ -2433,7 +6368,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_y_in_place:
 	leaq	-8(%rbx), %rax
 #if defined(LF_WIN64)
-	movq	%rax, 64(%rsp)
+	movq	%rax, 80(%rsp)
 #else
 	movq	%rax, -16(%rsp)
 #endif
@@ -2444,7 +6379,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdi, %r11
 	subq	%rax, %r11
 #if defined(LF_WIN64)
-	movq	%r11, 72(%rsp)
+	movq	%r11, 88(%rsp)
 #else
 	movq	%r11, -32(%rsp)
 #endif
@@ -2453,7 +6388,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	shrq	$1, %r11
 	decq	%r11
 #if defined(LF_WIN64)
-	movq	%r11, 80(%rsp)
+	movq	%r11, 96(%rsp)
 #else
 	movq	%r11, -48(%rsp)
 #endif
@@ -2466,7 +6401,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, (%rdi), %rdx
 .Llf_bi_multiply_to_len_adx__znver5_d0_done_4:
 #if defined(LF_WIN64)
-	mulxq	56(%rsp), %rax, %r10
+	mulxq	72(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
@@ -2481,8 +6416,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movl	%eax, (%r8)
 .Llf_bi_multiply_to_len_adx__znver5_c0_done:
 #if defined(LF_WIN64)
-	movq	%rdi, 88(%rsp)
-	movq	48(%rsp), %rax
+	movq	%rdi, 104(%rsp)
+	movq	64(%rsp), %rax
 #else
 	movq	%rdi, -40(%rsp)
 	movq	-24(%rsp), %rax
@@ -2491,8 +6426,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_rows_y_rotating
 	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
-	movq	48(%rsp), %r11
+	movq	80(%rsp), %rax
+	movq	64(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r11
@@ -2511,12 +6446,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$2, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
+	mulxq	(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	mulxq	-8(%rax), %rdi, %r10
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rdi
+	movq	%rdi, -8(%r9)
 	adcxq	%r8, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
@@ -2525,18 +6460,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip4
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
+	mulxq	-8(%rax), %rbx, %rdi
 	adcxq	%r10, %rsi
+	mulxq	-16(%rax), %r10, %rbp
 	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
-	mulxq	-16(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
-	mulxq	-24(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-24(%rax), %rsi, %rcx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %r10
+	movq	%r10, -16(%r9)
+	adcxq	%rbp, %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%r8, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4:
@@ -2544,30 +6480,31 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
+	mulxq	-8(%rax), %rbx, %rdi
 	adcxq	%r10, %rsi
+	mulxq	-16(%rax), %r10, %rbp
 	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
-	mulxq	-16(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
-	mulxq	-24(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-24(%rax), %rsi, %rcx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %r10
+	mulxq	-32(%rax), %rbx, %rdi
+	movq	%r10, -16(%r9)
+	adcxq	%rbp, %rsi
+	mulxq	-40(%rax), %rbp, %r10
 	movq	%rsi, -24(%r9)
-	mulxq	-32(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -32(%r9)
-	mulxq	-40(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -40(%r9)
-	mulxq	-48(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -48(%r9)
-	mulxq	-56(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -56(%r9)
-	adcxq	%r8, %r10
+	adcxq	%rcx, %rbx
+	mulxq	-48(%rax), %rcx, %rsi
+	movq	%rbx, -32(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-56(%rax), %rbx, %rdi
+	movq	%rbp, -40(%r9)
+	adcxq	%r10, %rcx
+	movq	%rcx, -48(%r9)
+	adcxq	%rsi, %rbx
+	movq	%rbx, -56(%r9)
+	adcxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8:
@@ -2577,54 +6514,55 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 /* LLVM-MCA-BEGIN mul_row words=32 */
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
+	mulxq	-8(%rax), %rbx, %rdi
 	adcxq	%r10, %rsi
+	mulxq	-16(%rax), %r10, %rbp
 	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
-	mulxq	-16(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
-	mulxq	-24(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-24(%rax), %rsi, %rcx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %r10
+	mulxq	-32(%rax), %rbx, %rdi
+	movq	%r10, -16(%r9)
+	adcxq	%rbp, %rsi
+	mulxq	-40(%rax), %rbp, %r10
 	movq	%rsi, -24(%r9)
-	mulxq	-32(%rax), %rsi, %rcx
+	adcxq	%rcx, %rbx
+	mulxq	-48(%rax), %rcx, %rsi
+	movq	%rbx, -32(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-56(%rax), %rbx, %rdi
+	movq	%rbp, -40(%r9)
+	adcxq	%r10, %rcx
+	mulxq	-64(%rax), %rbp, %r10
+	movq	%rcx, -48(%r9)
+	adcxq	%rsi, %rbx
+	mulxq	-72(%rax), %rsi, %rcx
+	movq	%rbx, -56(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-80(%rax), %rdi, %rbx
+	movq	%rbp, -64(%r9)
 	adcxq	%r10, %rsi
-	movq	%rsi, -32(%r9)
-	mulxq	-40(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -40(%r9)
-	mulxq	-48(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -48(%r9)
-	mulxq	-56(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -56(%r9)
-	mulxq	-64(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -64(%r9)
-	mulxq	-72(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
+	mulxq	-88(%rax), %r10, %rbp
 	movq	%rsi, -72(%r9)
-	mulxq	-80(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -80(%r9)
-	mulxq	-88(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -88(%r9)
+	adcxq	%rcx, %rdi
 	mulxq	-96(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
+	movq	%rdi, -80(%r9)
+	adcxq	%rbx, %r10
+	mulxq	-104(%rax), %rbx, %rdi
+	movq	%r10, -88(%r9)
+	adcxq	%rbp, %rsi
+	mulxq	-112(%rax), %r10, %rbp
 	movq	%rsi, -96(%r9)
-	mulxq	-104(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -104(%r9)
-	mulxq	-112(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -112(%r9)
-	mulxq	-120(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -120(%r9)
-	adcxq	%r8, %r10
+	adcxq	%rcx, %rbx
+	mulxq	-120(%rax), %rcx, %rsi
+	movq	%rbx, -104(%r9)
+	adcxq	%rdi, %r10
+	movq	%r10, -112(%r9)
+	adcxq	%rbp, %rcx
+	movq	%rcx, -120(%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -2633,14 +6571,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_done:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -2648,13 +6586,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	je	.Llf_bi_multiply_to_len_adx__znver5_final
 .Llf_bi_multiply_to_len_adx__znver5_rows:
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
+	movq	104(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 #endif
 	leaq	-8(%rdi), %rdi
 #if defined(LF_WIN64)
-	movq	%rdi, 88(%rsp)
+	movq	%rdi, 104(%rsp)
 #else
 	movq	%rdi, -40(%rsp)
 #endif
@@ -2662,13 +6600,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r10d, %r10d
 	movq	%r8, %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
+	movq	80(%rsp), %rax
 #else
 	movq	-16(%rsp), %rax
 #endif
 	leaq	8(%rax), %rax
 #if defined(LF_WIN64)
-	movq	48(%rsp), %r11
+	movq	64(%rsp), %r11
 #else
 	movq	-24(%rsp), %r11
 #endif
@@ -2676,13 +6614,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$1, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip1_2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	(%r9), %rcx
-	movq	%rcx, (%r9)
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	movq	%rsi, %r10
+	mulxq	(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-8(%rax), %rax
 	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip1_2:
@@ -2691,12 +6629,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	mulxq	-8(%rax), %rdi, %r10
 	adoxq	(%r9), %rsi
 	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
+	adcxq	%rcx, %rdi
+	adoxq	-8(%r9), %rdi
+	movq	%rdi, -8(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
@@ -2705,19 +6643,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$4, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip4_2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %r10, %rsi
-	adcxq	%rcx, %r10
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	mulxq	-16(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-16(%r9), %rcx
-	movq	%rcx, -16(%r9)
+	mulxq	(%rax), %rcx, %rsi
+	mulxq	-8(%rax), %rbx, %rdi
+	adcxq	%r10, %rcx
+	mulxq	-16(%rax), %rbp, %r10
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rbx
 	mulxq	-24(%rax), %rsi, %rcx
+	adoxq	-8(%r9), %rbx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %rbp
+	adoxq	-16(%r9), %rbp
+	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
@@ -2730,41 +6668,41 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$8, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8_2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %r10, %rsi
-	adcxq	%rcx, %r10
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	mulxq	-16(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-16(%r9), %rcx
-	movq	%rcx, -16(%r9)
+	mulxq	(%rax), %rcx, %rsi
+	mulxq	-8(%rax), %rbx, %rdi
+	adcxq	%r10, %rcx
+	mulxq	-16(%rax), %rbp, %r10
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rbx
 	mulxq	-24(%rax), %rsi, %rcx
+	adoxq	-8(%r9), %rbx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-32(%rax), %rbx, %rdi
+	adoxq	-16(%r9), %rbp
+	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rsi
+	mulxq	-40(%rax), %rbp, %r10
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	mulxq	-32(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-32(%r9), %rsi
-	movq	%rsi, -32(%r9)
-	mulxq	-40(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	-40(%r9), %rcx
-	movq	%rcx, -40(%r9)
-	mulxq	-48(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-48(%r9), %rcx
-	movq	%rcx, -48(%r9)
-	mulxq	-56(%rax), %rsi, %rcx
+	adcxq	%rcx, %rbx
+	mulxq	-48(%rax), %rsi, %rcx
+	adoxq	-32(%r9), %rbx
+	movq	%rbx, -32(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-56(%rax), %rbx, %rdi
+	adoxq	-40(%r9), %rbp
+	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
-	adoxq	-56(%r9), %rsi
-	movq	%rsi, -56(%r9)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, %r10
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	adcxq	%rcx, %rbx
+	adoxq	-56(%r9), %rbx
+	movq	%rbx, -56(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_2:
@@ -2773,67 +6711,67 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_top_2:
 /* LLVM-MCA-BEGIN addmul_row words=32 */
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
-	mulxq	-8(%rax), %r10, %rsi
-	adcxq	%rcx, %r10
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	mulxq	-16(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-16(%r9), %rcx
-	movq	%rcx, -16(%r9)
+	mulxq	(%rax), %rcx, %rsi
+	mulxq	-8(%rax), %rbx, %rdi
+	adcxq	%r10, %rcx
+	mulxq	-16(%rax), %rbp, %r10
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rbx
 	mulxq	-24(%rax), %rsi, %rcx
+	adoxq	-8(%r9), %rbx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-32(%rax), %rbx, %rdi
+	adoxq	-16(%r9), %rbp
+	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rsi
+	mulxq	-40(%rax), %rbp, %r10
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	mulxq	-32(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-32(%r9), %rsi
-	movq	%rsi, -32(%r9)
-	mulxq	-40(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	-40(%r9), %rcx
-	movq	%rcx, -40(%r9)
-	mulxq	-48(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-48(%r9), %rcx
-	movq	%rcx, -48(%r9)
-	mulxq	-56(%rax), %rsi, %rcx
+	adcxq	%rcx, %rbx
+	mulxq	-48(%rax), %rsi, %rcx
+	adoxq	-32(%r9), %rbx
+	movq	%rbx, -32(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-56(%rax), %rbx, %rdi
+	adoxq	-40(%r9), %rbp
+	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
-	adoxq	-56(%r9), %rsi
-	movq	%rsi, -56(%r9)
-	mulxq	-64(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-64(%r9), %rsi
-	movq	%rsi, -64(%r9)
-	mulxq	-72(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	-72(%r9), %rcx
-	movq	%rcx, -72(%r9)
-	mulxq	-80(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-80(%r9), %rcx
-	movq	%rcx, -80(%r9)
-	mulxq	-88(%rax), %rsi, %rcx
+	mulxq	-64(%rax), %rbp, %r10
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	adcxq	%rcx, %rbx
+	mulxq	-72(%rax), %rsi, %rcx
+	adoxq	-56(%r9), %rbx
+	movq	%rbx, -56(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-80(%rax), %rbx, %rdi
+	adoxq	-64(%r9), %rbp
+	movq	%rbp, -64(%r9)
 	adcxq	%r10, %rsi
-	adoxq	-88(%r9), %rsi
-	movq	%rsi, -88(%r9)
-	mulxq	-96(%rax), %rsi, %r10
-	adcxq	%rcx, %rsi
+	mulxq	-88(%rax), %rbp, %r10
+	adoxq	-72(%r9), %rsi
+	movq	%rsi, -72(%r9)
+	adcxq	%rcx, %rbx
+	mulxq	-96(%rax), %rsi, %rcx
+	adoxq	-80(%r9), %rbx
+	movq	%rbx, -80(%r9)
+	adcxq	%rdi, %rbp
+	mulxq	-104(%rax), %rbx, %rdi
+	adoxq	-88(%r9), %rbp
+	movq	%rbp, -88(%r9)
+	adcxq	%r10, %rsi
+	mulxq	-112(%rax), %rbp, %r10
 	adoxq	-96(%r9), %rsi
 	movq	%rsi, -96(%r9)
-	mulxq	-104(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	-104(%r9), %rcx
-	movq	%rcx, -104(%r9)
-	mulxq	-112(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-112(%r9), %rcx
-	movq	%rcx, -112(%r9)
+	adcxq	%rcx, %rbx
 	mulxq	-120(%rax), %rsi, %rcx
+	adoxq	-104(%r9), %rbx
+	movq	%rbx, -104(%r9)
+	adcxq	%rdi, %rbp
+	adoxq	-112(%r9), %rbp
+	movq	%rbp, -112(%r9)
 	adcxq	%r10, %rsi
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
@@ -2848,14 +6786,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_done_2:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -2865,8 +6803,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_rows_y_rotating:
 	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
-	movq	48(%rsp), %r11
+	movq	80(%rsp), %rax
+	movq	64(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r11
@@ -2888,13 +6826,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
 	adcxq	%r10, %rsi
+	mulxq	%rdi, %r10, %rdi
 	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
-	adcxq	%r8, %r10
+	adcxq	%rcx, %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2_3:
@@ -2902,22 +6841,23 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip4_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -8(%r9)
-	rorxq	$32, -16(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	mulxq	%rdi, %rdi, %rbx
+	rorxq	$32, -16(%rax), %rbp
 	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
-	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
+	mulxq	%rbp, %rbp, %r10
+	movq	%rsi, (%r9)
+	rorxq	$32, -24(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
+	movq	%rdi, -8(%r9)
+	adcxq	%rbx, %rbp
+	movq	%rbp, -16(%r9)
+	adcxq	%r10, %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%r8, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4_3:
@@ -2926,37 +6866,38 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	mulxq	%rdi, %rbx, %rdi
+	rorxq	$32, -16(%rax), %rbp
 	adcxq	%r10, %rsi
+	mulxq	%rbp, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
-	rorxq	$32, -16(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
-	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -24(%r9)
-	rorxq	$32, -32(%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
+	rorxq	$32, -24(%rax), %rsi
+	adcxq	%rcx, %rbx
+	mulxq	%rsi, %rcx, %rsi
+	movq	%rbx, -8(%r9)
+	rorxq	$32, -32(%rax), %rbx
+	adcxq	%rdi, %rbp
+	mulxq	%rbx, %rbx, %rdi
+	movq	%rbp, -16(%r9)
+	rorxq	$32, -40(%rax), %rbp
 	adcxq	%r10, %rcx
-	movq	%rcx, -32(%r9)
-	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -40(%r9)
+	mulxq	%rbp, %r10, %rbp
+	movq	%rcx, -24(%r9)
 	rorxq	$32, -48(%rax), %rcx
+	adcxq	%rsi, %rbx
 	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
+	movq	%rbx, -32(%r9)
+	rorxq	$32, -56(%rax), %rbx
+	adcxq	%rdi, %r10
+	mulxq	%rbx, %rbx, %rdi
+	movq	%r10, -40(%r9)
+	adcxq	%rbp, %rsi
 	movq	%rsi, -48(%r9)
-	rorxq	$32, -56(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -56(%r9)
-	adcxq	%r8, %r10
+	adcxq	%rcx, %rbx
+	movq	%rbx, -56(%r9)
+	adcxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_3:
@@ -2967,69 +6908,70 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	mulxq	%rdi, %rbx, %rdi
+	rorxq	$32, -16(%rax), %rbp
 	adcxq	%r10, %rsi
+	mulxq	%rbp, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
-	rorxq	$32, -16(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
-	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -24(%r9)
-	rorxq	$32, -32(%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
+	rorxq	$32, -24(%rax), %rsi
+	adcxq	%rcx, %rbx
+	mulxq	%rsi, %rcx, %rsi
+	movq	%rbx, -8(%r9)
+	rorxq	$32, -32(%rax), %rbx
+	adcxq	%rdi, %rbp
+	mulxq	%rbx, %rbx, %rdi
+	movq	%rbp, -16(%r9)
+	rorxq	$32, -40(%rax), %rbp
 	adcxq	%r10, %rcx
-	movq	%rcx, -32(%r9)
-	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -40(%r9)
+	mulxq	%rbp, %r10, %rbp
+	movq	%rcx, -24(%r9)
 	rorxq	$32, -48(%rax), %rcx
+	adcxq	%rsi, %rbx
 	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
+	movq	%rbx, -32(%r9)
+	rorxq	$32, -56(%rax), %rbx
+	adcxq	%rdi, %r10
+	mulxq	%rbx, %rbx, %rdi
+	movq	%r10, -40(%r9)
+	rorxq	$32, -64(%rax), %r10
+	adcxq	%rbp, %rsi
+	mulxq	%r10, %rbp, %r10
 	movq	%rsi, -48(%r9)
-	rorxq	$32, -56(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -56(%r9)
-	rorxq	$32, -64(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -72(%rax), %rsi
+	adcxq	%rcx, %rbx
+	mulxq	%rsi, %rsi, %rcx
+	movq	%rbx, -56(%r9)
+	rorxq	$32, -80(%rax), %rbx
+	adcxq	%rdi, %rbp
+	mulxq	%rbx, %rbx, %rdi
+	movq	%rbp, -64(%r9)
+	rorxq	$32, -88(%rax), %rbp
 	adcxq	%r10, %rsi
-	movq	%rsi, -64(%r9)
-	rorxq	$32, -72(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
+	mulxq	%rbp, %r10, %rbp
 	movq	%rsi, -72(%r9)
-	rorxq	$32, -80(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -96(%rax), %rsi
+	adcxq	%rcx, %rbx
+	mulxq	%rsi, %rsi, %rcx
+	movq	%rbx, -80(%r9)
+	rorxq	$32, -104(%rax), %rbx
+	adcxq	%rdi, %r10
+	mulxq	%rbx, %rdi, %rbx
+	movq	%r10, -88(%r9)
+	rorxq	$32, -112(%rax), %r10
+	adcxq	%rbp, %rsi
+	mulxq	%r10, %rbp, %r10
+	movq	%rsi, -96(%r9)
+	rorxq	$32, -120(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
+	movq	%rdi, -104(%r9)
+	adcxq	%rbx, %rbp
+	movq	%rbp, -112(%r9)
 	adcxq	%r10, %rsi
-	movq	%rsi, -80(%r9)
-	rorxq	$32, -88(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -88(%r9)
-	rorxq	$32, -96(%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -96(%r9)
-	rorxq	$32, -104(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -104(%r9)
-	rorxq	$32, -112(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -112(%r9)
-	rorxq	$32, -120(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
 	movq	%rsi, -120(%r9)
-	adcxq	%r8, %r10
+	adcxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -3038,14 +6980,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_done_3:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -3053,19 +6995,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	je	.Llf_bi_multiply_to_len_adx__znver5_final
 .Llf_bi_multiply_to_len_adx__znver5_rows_2:
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
+	movq	104(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 #endif
 	leaq	-8(%rdi), %rdi
 #if defined(LF_WIN64)
-	movq	%rdi, 88(%rsp)
+	movq	%rdi, 104(%rsp)
 #else
 	movq	%rdi, -40(%rsp)
 #endif
 	rorxq	$32, (%rdi), %rdx
 #if defined(LF_WIN64)
-	mulxq	56(%rsp), %rax, %r10
+	mulxq	72(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
@@ -3074,8 +7016,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, (%r8)
 	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
-	movq	48(%rsp), %r11
+	movq	80(%rsp), %rax
+	movq	64(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r11
@@ -3098,17 +7040,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip2_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	(%r9), %rcx
-	movq	%rcx, (%r9)
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
 	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-8(%r9), %rcx
-	movq	%rcx, -8(%r9)
-	adcxq	%r8, %r10
-	adoxq	%r8, %r10
+	adoxq	(%r9), %rsi
+	mulxq	%r10, %r10, %rdi
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %r10
+	adoxq	-8(%r9), %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2_4:
@@ -3117,26 +7060,27 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	mulxq	%rdi, %rbx, %rdi
 	adcxq	%r10, %rsi
+	rorxq	$32, -16(%rax), %r10
 	adoxq	(%r9), %rsi
+	mulxq	%r10, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
-	rorxq	$32, -16(%rax), %rcx
+	adcxq	%rcx, %rbx
+	rorxq	$32, -24(%rax), %rcx
+	adoxq	-8(%r9), %rbx
 	mulxq	%rcx, %rsi, %rcx
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %rbp
+	adoxq	-16(%r9), %rbp
+	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rsi
-	adoxq	-16(%r9), %rsi
-	movq	%rsi, -16(%r9)
-	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%r8, %r10
-	adoxq	%r8, %r10
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4_4:
@@ -3145,46 +7089,47 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	mulxq	%rdi, %rbx, %rdi
 	adcxq	%r10, %rsi
+	rorxq	$32, -16(%rax), %r10
 	adoxq	(%r9), %rsi
+	mulxq	%r10, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
-	rorxq	$32, -16(%rax), %rcx
+	adcxq	%rcx, %rbx
+	rorxq	$32, -24(%rax), %rcx
+	adoxq	-8(%r9), %rbx
 	mulxq	%rcx, %rcx, %rsi
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %rbp
+	rorxq	$32, -32(%rax), %rdi
+	adoxq	-16(%r9), %rbp
+	mulxq	%rdi, %rbx, %rdi
+	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rcx
-	adoxq	-16(%r9), %rcx
-	movq	%rcx, -16(%r9)
-	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-24(%r9), %rcx
-	movq	%rcx, -24(%r9)
-	rorxq	$32, -32(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	-32(%r9), %rsi
-	movq	%rsi, -32(%r9)
 	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-40(%r9), %rsi
-	movq	%rsi, -40(%r9)
+	adoxq	-24(%r9), %rcx
+	mulxq	%r10, %rbp, %r10
+	movq	%rcx, -24(%r9)
+	adcxq	%rsi, %rbx
 	rorxq	$32, -48(%rax), %rcx
+	adoxq	-32(%r9), %rbx
 	mulxq	%rcx, %rsi, %rcx
+	movq	%rbx, -32(%r9)
+	adcxq	%rdi, %rbp
+	rorxq	$32, -56(%rax), %rdi
+	adoxq	-40(%r9), %rbp
+	mulxq	%rdi, %rbx, %rdi
+	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
-	rorxq	$32, -56(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-56(%r9), %rsi
-	movq	%rsi, -56(%r9)
-	adcxq	%r8, %r10
-	adoxq	%r8, %r10
+	adcxq	%rcx, %rbx
+	adoxq	-56(%r9), %rbx
+	movq	%rbx, -56(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_4:
@@ -3195,86 +7140,87 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	mulxq	%rdi, %rbx, %rdi
 	adcxq	%r10, %rsi
+	rorxq	$32, -16(%rax), %r10
 	adoxq	(%r9), %rsi
+	mulxq	%r10, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
-	rorxq	$32, -16(%rax), %rcx
+	adcxq	%rcx, %rbx
+	rorxq	$32, -24(%rax), %rcx
+	adoxq	-8(%r9), %rbx
 	mulxq	%rcx, %rcx, %rsi
+	movq	%rbx, -8(%r9)
+	adcxq	%rdi, %rbp
+	rorxq	$32, -32(%rax), %rdi
+	adoxq	-16(%r9), %rbp
+	mulxq	%rdi, %rbx, %rdi
+	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rcx
-	adoxq	-16(%r9), %rcx
-	movq	%rcx, -16(%r9)
-	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-24(%r9), %rcx
-	movq	%rcx, -24(%r9)
-	rorxq	$32, -32(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	-32(%r9), %rsi
-	movq	%rsi, -32(%r9)
 	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-40(%r9), %rsi
-	movq	%rsi, -40(%r9)
+	adoxq	-24(%r9), %rcx
+	mulxq	%r10, %rbp, %r10
+	movq	%rcx, -24(%r9)
+	adcxq	%rsi, %rbx
 	rorxq	$32, -48(%rax), %rcx
+	adoxq	-32(%r9), %rbx
 	mulxq	%rcx, %rsi, %rcx
+	movq	%rbx, -32(%r9)
+	adcxq	%rdi, %rbp
+	rorxq	$32, -56(%rax), %rdi
+	adoxq	-40(%r9), %rbp
+	mulxq	%rdi, %rbx, %rdi
+	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
+	rorxq	$32, -64(%rax), %r10
 	adoxq	-48(%r9), %rsi
+	mulxq	%r10, %rbp, %r10
 	movq	%rsi, -48(%r9)
-	rorxq	$32, -56(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-56(%r9), %rsi
-	movq	%rsi, -56(%r9)
-	rorxq	$32, -64(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	-64(%r9), %rsi
-	movq	%rsi, -64(%r9)
-	rorxq	$32, -72(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-72(%r9), %rsi
-	movq	%rsi, -72(%r9)
-	rorxq	$32, -80(%rax), %rcx
+	adcxq	%rcx, %rbx
+	rorxq	$32, -72(%rax), %rcx
+	adoxq	-56(%r9), %rbx
 	mulxq	%rcx, %rcx, %rsi
+	movq	%rbx, -56(%r9)
+	adcxq	%rdi, %rbp
+	rorxq	$32, -80(%rax), %rdi
+	adoxq	-64(%r9), %rbp
+	mulxq	%rdi, %rbx, %rdi
+	movq	%rbp, -64(%r9)
 	adcxq	%r10, %rcx
-	adoxq	-80(%r9), %rcx
-	movq	%rcx, -80(%r9)
 	rorxq	$32, -88(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-88(%r9), %rcx
-	movq	%rcx, -88(%r9)
+	adoxq	-72(%r9), %rcx
+	mulxq	%r10, %r10, %rbp
+	movq	%rcx, -72(%r9)
+	adcxq	%rsi, %rbx
 	rorxq	$32, -96(%rax), %rcx
+	adoxq	-80(%r9), %rbx
 	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
+	movq	%rbx, -80(%r9)
+	adcxq	%rdi, %r10
+	rorxq	$32, -104(%rax), %rdi
+	adoxq	-88(%r9), %r10
+	mulxq	%rdi, %rbx, %rdi
+	movq	%r10, -88(%r9)
+	adcxq	%rbp, %rsi
+	rorxq	$32, -112(%rax), %r10
 	adoxq	-96(%r9), %rsi
+	mulxq	%r10, %rbp, %r10
 	movq	%rsi, -96(%r9)
-	rorxq	$32, -104(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-104(%r9), %rsi
-	movq	%rsi, -104(%r9)
-	rorxq	$32, -112(%rax), %rcx
+	adcxq	%rcx, %rbx
+	rorxq	$32, -120(%rax), %rcx
+	adoxq	-104(%r9), %rbx
 	mulxq	%rcx, %rsi, %rcx
+	movq	%rbx, -104(%r9)
+	adcxq	%rdi, %rbp
+	adoxq	-112(%r9), %rbp
+	movq	%rbp, -112(%r9)
 	adcxq	%r10, %rsi
-	adoxq	-112(%r9), %rsi
-	movq	%rsi, -112(%r9)
-	rorxq	$32, -120(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
-	adcxq	%r8, %r10
-	adoxq	%r8, %r10
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -3283,14 +7229,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_done_4:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -3298,7 +7244,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jnz	.Llf_bi_multiply_to_len_adx__znver5_rows_2
 .Llf_bi_multiply_to_len_adx__znver5_final:
 #if defined(LF_WIN64)
-	movq	80(%rsp), %r11
+	movq	96(%rsp), %r11
 #else
 	movq	-48(%rsp), %r11
 #endif
@@ -3324,8 +7270,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_final_done:
 .Llf_bi_multiply_to_len_adx__znver5_exit:
 #if defined(LF_WIN64)
-	addq	$3680, %rsp
-	.cfi_adjust_cfa_offset -3680
+	addq	$3696, %rsp
+	.cfi_adjust_cfa_offset -3696
 #else
 	addq	$3584, %rsp
 	.cfi_adjust_cfa_offset -3584
@@ -3339,6 +7285,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
 	ret
 LF_FUNC_END(lf_bi_multiply_to_len_adx__znver5)
 

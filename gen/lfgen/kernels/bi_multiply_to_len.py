@@ -94,6 +94,7 @@ SPEC = KernelSpec(
     source="OpenJDK java.math.BigInteger.implMultiplyToLen; HotSpot multiply_to_len stubs\n"
            "(MacroAssembler::multiply_to_len on x86-64, stubGenerator_aarch64).",
     tune_sizes=(8, 32, 64, 127),
+    api_hint="small",
 )
 
 UNIT = ("words", 2)
@@ -103,8 +104,8 @@ X86_PARAMS = dict(MPN_PARAMS, zfinal=Param(
     1, (0, 1), "1: z's digits unrotated through the rows, one RORX pass at the end; 0: RORX on\n"
                "every read and write of z, as HotSpot"),
     small=Param(6, (0, 2, 3, 4, 5, 6, 7, 8), "up to this many digits (2*small words) in both operands:\n"
-                "straight-line code per (nx, ny), z's digits in registers",
-                kind="size", sizes=(2, 4, 6, 8, 10, 12, 14)),
+                "straight-line code per (nx, ny), z's digits in registers (8: the most the\n"
+                "registers hold)", kind="size", sizes=(2, 4, 6, 8, 10, 12, 14, 16)),
     ybuf=Param(YBUF, (0, YBUF), "y of up to this many digits: rotated once into a stack\n"
                "buffer (b_0 formed there too), the rows' MULX read its digits as they are and\n"
                "rows 1.. run over all ny; 0 (or a longer y): RORX in every row, digit 0 of\n"

@@ -153,7 +153,7 @@ class Runner:
                         feats = required[b.symbol]
                         k.variants[a].append(gen._VariantOut(
                             name, b.symbol, feats, "%s/tune" % a, emit.mask_expr(feats),
-                            emit.features_text(feats)))
+                            emit.features_text(feats), gen._hint(spec, b.variant, b.values)))
                 k.orders[a].append(("generic", list(range(len(k.variants[a]) + 1))))
             kouts.append(k)
         text = emit.render(self.env, "c/dispatch_table.c.j2", kernels=kouts, archs=gen.ARCHS,
