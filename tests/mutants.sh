@@ -123,6 +123,9 @@ mutant asm_p256_sqr_carry_lost generated/x86_64/p256_sqr_mont_adx.S 's/\badcq\t\
 mutant asm_p256_mul_shift32_off generated/x86_64/p256_mul_mont_adx__znver5.S 's/\bshrq\t\$32, /shrq\t\$31, /' p256
 mutant asm_p256_sqr_mp3_borrow_lost generated/x86_64/p256_sqr_mont_adx__znver5.S 's/\bsbbq\t(%r\w+, %r\w+)\n(\taddq)/subq\t$1\n$2/' p256
 mutant asm_assign_or_not_and generated/x86_64/conditional_assign_avx2.S 's/\bvpand\t/vpor\t/' p256
+mutant asm_x8_select_limb0 generated/x86_64/p256_mont_mult_x8_ifma.S 's/vpternlogq\t\$228, /vpternlogq\t\$226, /' p256_mont
+mutant asm_x8_t_carry_short generated/x86_64/p256_mont_mult_x8_ifma.S 's/vpsrlq\t\$52, /vpsrlq\t\$53, /' p256_mont
+mutant asm_x8_e_carry_short generated/x86_64/p256_mont_mult_x8_ifma.S 's/vpsraq\t\$52, /vpsraq\t\$53, /' p256_mont
 mutant asm_assign_gpr_or_not_and generated/x86_64/conditional_assign_avx2__znver5.S 's/\bandq\t%rax, /orq\t%rax, /' p256
 
 mutant p256m_ref_never_subtracts $PR 's/uint64_t keep_t = \(uint64_t\)\(d\[4\] >> 63\);/uint64_t keep_t = ~(uint64_t)0;/' p256_mont

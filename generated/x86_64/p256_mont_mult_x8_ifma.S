@@ -27,9 +27,10 @@ MontgomeryIntegerPolynomialP256.mult batched)
  *    Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned
  *    windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column
  *    accumulators, the reduction step specialised to p (m = the column itself; carry
- *    and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), the sign of columns
- *    5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed
- *    back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch.
+ *    and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), t = columns 5..9
+ *    and t - p carried side by side (VPSRLQ / VPSRAQ chains), the sign of t - p selecting
+ *    by VPTERNLOGQ, transposed back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores).
+ *    No branch.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [p256_mont_mult_x8.ifma]
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -38,7 +39,7 @@ MontgomeryIntegerPolynomialP256.mult batched)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_mont_mult_x8_ifma is an entry
  * that saves rdi, rsi, xmm7-xmm15 (written here), moves its arguments (rcx, rdx, r8) into the
  * SysV registers and calls this body, lf_p256_mont_mult_x8_ifma_sysv.
- * 251 instructions.
+ * 256 instructions.
  */
 #include "lf_asm.h"
 
@@ -232,7 +233,7 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	/* column 9: lo(a_j b_(9-j)), hi(a_j b_(8-j)) */
 	vpxorq	%zmm9, %zmm9, %zmm9
 	vpmadd52huq	%zmm8, %zmm12, %zmm9
-	/* e = columns 5..9 - p, lazy limbs; the sign of e by arithmetic-shift carries */
+	/* t = columns 5..9 and e = t - p, each carried to 52-bit limbs (two independent chains: t by logical, e by arithmetic shifts) */
 	vpaddq	%zmm7, %zmm24, %zmm8
 	vpaddq	%zmm30, %zmm8, %zmm8
 	vpaddq	%zmm14, %zmm8, %zmm8
@@ -251,65 +252,70 @@ LF_FUNC_BEGIN(lf_p256_mont_mult_x8_ifma)
 	vpsubq	%zmm14, %zmm10, %zmm14
 	vpsubq	%zmm19, %zmm11, %zmm16
 	vpsubq	%zmm20, %zmm9, %zmm17
-	vpsraq	$52, %zmm15, %zmm18
-	vpaddq	%zmm18, %zmm14, %zmm18
-	vpsraq	$52, %zmm18, %zmm18
-	vpaddq	%zmm18, %zmm12, %zmm18
-	vpsraq	$52, %zmm18, %zmm18
-	vpaddq	%zmm18, %zmm16, %zmm18
-	vpsraq	$52, %zmm18, %zmm18
-	vpaddq	%zmm18, %zmm17, %zmm18
-	vpmovq2m	%zmm18, %k1
-	/* r = e < 0 (t < p) ? columns : e, then carried to 52-bit limbs */
-	vpblendmq	%zmm8, %zmm15, %zmm8{%k1}
-	vpblendmq	%zmm10, %zmm14, %zmm10{%k1}
-	vpblendmq	%zmm11, %zmm16, %zmm11{%k1}
-	vpblendmq	%zmm9, %zmm17, %zmm9{%k1}
-	vpsraq	$52, %zmm8, %zmm14
-	vpaddq	%zmm14, %zmm10, %zmm10
+	vpsrlq	$52, %zmm8, %zmm18
+	vpaddq	%zmm18, %zmm10, %zmm10
 	vpandq	%zmm13, %zmm8, %zmm8
-	vpsraq	$52, %zmm10, %zmm14
-	vpaddq	%zmm14, %zmm12, %zmm12
+	vpsraq	$52, %zmm15, %zmm18
+	vpaddq	%zmm18, %zmm14, %zmm14
+	vpandq	%zmm13, %zmm15, %zmm15
+	vpsrlq	$52, %zmm10, %zmm18
+	vpaddq	%zmm18, %zmm12, %zmm18
 	vpandq	%zmm13, %zmm10, %zmm10
-	vpsraq	$52, %zmm12, %zmm14
-	vpaddq	%zmm14, %zmm11, %zmm11
+	vpsraq	$52, %zmm14, %zmm19
+	vpaddq	%zmm19, %zmm12, %zmm12
+	vpandq	%zmm13, %zmm14, %zmm14
+	vpsrlq	$52, %zmm18, %zmm19
+	vpaddq	%zmm19, %zmm11, %zmm11
+	vpandq	%zmm13, %zmm18, %zmm18
+	vpsraq	$52, %zmm12, %zmm19
+	vpaddq	%zmm19, %zmm16, %zmm16
 	vpandq	%zmm13, %zmm12, %zmm12
-	vpsraq	$52, %zmm11, %zmm14
-	vpaddq	%zmm14, %zmm9, %zmm9
+	vpsrlq	$52, %zmm11, %zmm19
+	vpaddq	%zmm19, %zmm9, %zmm9
 	vpandq	%zmm13, %zmm11, %zmm11
+	vpsraq	$52, %zmm16, %zmm19
+	vpaddq	%zmm19, %zmm17, %zmm17
+	vpandq	%zmm13, %zmm16, %zmm13
+	/* r = e < 0 (t < p) ? t : e, lane by lane: the sign of e's top limb as a mask */
+	vpsraq	$63, %zmm17, %zmm16
+	vpternlogq	$228, %zmm16, %zmm15, %zmm8
+	vpternlogq	$228, %zmm16, %zmm14, %zmm10
+	vpternlogq	$228, %zmm16, %zmm12, %zmm18
+	vpternlogq	$228, %zmm16, %zmm13, %zmm11
+	vpternlogq	$228, %zmm16, %zmm17, %zmm9
 	/* transpose back and store */
 	movq	$18282773019571545120, %rax
-	vmovq	%rax, %xmm13
-	vpmovzxbq	%xmm13, %zmm13
-	vpsrlq	$4, %zmm13, %zmm14
+	vmovq	%rax, %xmm12
+	vpmovzxbq	%xmm12, %zmm12
+	vpsrlq	$4, %zmm12, %zmm13
 	movq	$8431584026885882368, %rax
-	vmovq	%rax, %xmm15
-	vpmovzxbq	%xmm15, %zmm15
-	vpsrlq	$4, %zmm15, %zmm16
-	vpermq	%zmm9, %zmm15, %zmm15
-	vpermq	%zmm9, %zmm16, %zmm9
-	vmovdqu64	%zmm15, 32(%rdi)
-	vmovdqu64	%zmm15, 104(%rdi)
-	vmovdqu64	%zmm15, 176(%rdi)
+	vmovq	%rax, %xmm14
+	vpmovzxbq	%xmm14, %zmm14
+	vpsrlq	$4, %zmm14, %zmm15
+	vpermq	%zmm9, %zmm14, %zmm14
+	vpermq	%zmm9, %zmm15, %zmm9
+	vmovdqu64	%zmm14, 32(%rdi)
+	vmovdqu64	%zmm14, 104(%rdi)
+	vmovdqu64	%zmm14, 176(%rdi)
 	vmovdqu64	%zmm9, 256(%rdi)
 	vshufi64x2	$68, %zmm10, %zmm8, %zmm9
-	vshufi64x2	$68, %zmm11, %zmm12, %zmm15
-	vmovdqa64	%zmm9, %zmm16
-	vpermt2q	%zmm15, %zmm13, %zmm16
-	vmovdqu64	%ymm16, (%rdi)
-	vextracti64x4	$1, %zmm16, 40(%rdi)
+	vshufi64x2	$68, %zmm11, %zmm18, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vpermt2q	%zmm14, %zmm12, %zmm15
+	vmovdqu64	%ymm15, (%rdi)
+	vextracti64x4	$1, %zmm15, 40(%rdi)
 	vmovdqa64	%zmm9, %zmm9
-	vpermt2q	%zmm15, %zmm14, %zmm9
+	vpermt2q	%zmm14, %zmm13, %zmm9
 	vmovdqu64	%ymm9, 80(%rdi)
 	vextracti64x4	$1, %zmm9, 120(%rdi)
 	vshufi64x2	$238, %zmm10, %zmm8, %zmm8
-	vshufi64x2	$238, %zmm11, %zmm12, %zmm9
+	vshufi64x2	$238, %zmm11, %zmm18, %zmm9
 	vmovdqa64	%zmm8, %zmm10
-	vpermt2q	%zmm9, %zmm13, %zmm10
+	vpermt2q	%zmm9, %zmm12, %zmm10
 	vmovdqu64	%ymm10, 160(%rdi)
 	vextracti64x4	$1, %zmm10, 200(%rdi)
 	vmovdqa64	%zmm8, %zmm8
-	vpermt2q	%zmm9, %zmm14, %zmm8
+	vpermt2q	%zmm9, %zmm13, %zmm8
 	vmovdqu64	%ymm8, 240(%rdi)
 	vextracti64x4	$1, %zmm8, 280(%rdi)
 	vzeroupper

@@ -13,9 +13,9 @@ k: the operands are transposed into five limb registers each (two levels of VPER
 unaligned 8-qword windows, then VPBLENDMQ/VSHUFI64X2), the 25 lo and 25 hi products issued
 column by column into their own accumulators, each reduction step specialised to p (m = the
 column's low 52 bits, read directly by IFMA; its carry and lo(m, 2^44) by VPMULTISHIFTQB,
-hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4): five IFMA), then the sign of e = columns 5..9 - p
-by an arithmetic-shift chain, VPBLENDMQ of e or the columns on it, one carry chain to 52-bit
-limbs, transposed back (VPERMT2Q rows, limb 4 by VPERMQ and plain stores overwritten by the
+hi(m, 2^44), lo/hi(m, 2^36), lo/hi(m, p4): five IFMA), then t = columns 5..9 and e = t - p
+carried to 52-bit limbs side by side and the sign of e selecting t or e lane by lane,
+transposed back (VPERMT2Q rows, limb 4 by VPERMQ and plain stores overwritten by the
 rows).
 """
 
@@ -46,7 +46,8 @@ VARIANTS = [
             "Lane = element: operands transposed to five limb zmm (VPERMT2Q over unaligned\n"
             "windows, VPBLENDMQ, VSHUFI64X2), 25 lo + 25 hi VPMADD52LUQ/HUQ into per-column\n"
             "accumulators, the reduction step specialised to p (m = the column itself; carry\n"
-            "and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), the sign of columns\n"
-            "5..9 - p by VPSRAQ carries, VPMOVQ2M + VPBLENDMQ, one carry chain, transposed\n"
-            "back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores). No branch."),
+            "and lo(m, 2^44) by VPMULTISHIFTQB, five IFMA: 2^44, 2^36, p4), t = columns 5..9\n"
+            "and t - p carried side by side (VPSRLQ / VPSRAQ chains), the sign of t - p selecting\n"
+            "by VPTERNLOGQ, transposed back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores).\n"
+            "No branch."),
 ]
