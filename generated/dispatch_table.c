@@ -396,8 +396,10 @@ static const uint8_t *const lf_mpn_montmul_orders[] = { lf_mpn_montmul_order_gen
 
 static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 #if defined(__x86_64__)
-	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 6 },
-	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 8 },
+	{ "ifma", (lf_fnptr)lf_bi_multiply_to_len_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 256 },
+	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 12 },
+	{ "ifma@znver5", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 256 },
+	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 16 },
 #endif
 #if defined(__aarch64__)
 	{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, "aarch64/generic", 0 },
@@ -405,9 +407,9 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,

@@ -94,18 +94,21 @@ static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t
 		free(t);
 }
 
-/* A product the dispatched word kernel runs in straight-line code stays with it: the longer
- * operand has at most 2 small words (small: the build's straight-line limit in digits, its
- * lf_variant.hint; 0 for builds without one).  Those beat the limb path, whose conversions
- * and calls cost some 40 core cycles: on AMD Zen 5 at 16 words 91 against 141 (small = 8 in
- * its schedule, 2026-12-01). */
+/* A product the dispatched word kernel runs better than the limb path stays with it: the
+ * longer operand has at most `hint` words (lf_variant.hint of bi_multiply_to_len; 0 for
+ * builds without one).  adx: 2 small, its straight-line code, which beats the limb path,
+ * whose conversions and calls cost some 40 core cycles (AMD Zen 5, 16 words: 91 against 141
+ * with small = 8 in its schedule).  ifma: ifma_max, up to which it multiplies the BE words
+ * in radix 2^52 itself (from ifma_min <= 16 words in both operands; adx below): at 20, 24 and
+ * 32 words 136, 155 and 214 core cycles against the limb path's 190, 206 and ~300 over the
+ * same IFMA core (2026-12-01). */
 void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                            uint32_t *z)
 {
 	lf_fnptr fn = lf_dispatch_get(LF_K_bi_multiply_to_len);
 	size_t shorter = xlen < ylen ? xlen : ylen, longer = xlen ^ ylen ^ shorter;
 	if (shorter >= BI_MUL_LIMB_MIN &&
-	    longer > 2 * (size_t)lf_dispatch_hint(LF_K_bi_multiply_to_len, fn))
+	    longer > (size_t)lf_dispatch_hint(LF_K_bi_multiply_to_len, fn))
 		bi_multiply_long(x, xlen, y, ylen, z);
 	else
 		((lf_bi_multiply_to_len_fn)fn)(x, xlen, y, ylen, z);

@@ -28,9 +28,9 @@ struct lf_variant {
 	lf_fnptr fn;
 	uint64_t features;      /* LF_CPU_* bits that must all be present and allowed */
 	const char *schedule;   /* e.g. "x86_64/generic", "aarch64/neoverse-n1", "portable C" */
-	uint32_t hint;          /* the build's value of its kernel's api_hint parameter (gen/
-	                           lfgen/kernel.py KernelSpec), 0 without one: read by the API
-	                           around the kernel through lf_dispatch_hint */
+	uint32_t hint;          /* what the API around the kernel needs to know of this build
+	                           to choose by size (gen/lfgen/kernel.py Variant.hint; 0
+	                           without one), read through lf_dispatch_hint */
 };
 
 #define LF_ORDER_END 0xff

@@ -12,7 +12,10 @@
  *   - a lost carry: all-ones operands, all ones but one word 0, 1, 2^31 or 2^32-2 at every
  *     position of x and of y, lattice words (32-bit edges and split 64-bit edges);
  *   - reads outside x / y or writes outside z[0..xlen+ylen) (guard pages, canaries),
- *     writes into x or y;
+ *     writes into x or y; the ifma variant's 52-byte blocks (13 words, read and written from
+ *     the end of each array down) with the last, partial block below the array's start
+ *     masked (guard pages before x, y, z; lengths 13k - 1 .. 13k + 1), its size dispatch at
+ *     ifma_min / ifma_max (16 / 256 words: 15, 16, 256, 257 in either operand);
  *   - a z word left unwritten: z starts as garbage (the JDK does not zero it);
  *   - x == y (the same array, which the contract allows and squaring paths use);
  *   - a length of 0: z[0..xlen+ylen) must be zeroed and the empty operand never read
@@ -119,7 +122,10 @@ START_TEST(test_mtl_lengths)
 	static const size_t big[][2] = { { 1, 127 }, { 127, 1 }, { 79, 300 }, { 300, 79 },
 		                         { 513, 2 }, { 2, 513 }, { 128, 128 }, { 255, 256 },
 		                         { 3, 895 }, { 895, 3 }, { 2, 896 }, { 5, 897 },
-		                         { 897, 5 }, { 4, 898 }, { 40, 898 }, { 7, 1201 } };
+		                         { 897, 5 }, { 4, 898 }, { 40, 898 }, { 7, 1201 },
+		                         { 16, 256 }, { 256, 16 }, { 15, 256 }, { 256, 15 },
+		                         { 256, 256 }, { 257, 256 }, { 256, 257 }, { 100, 201 },
+		                         { 51, 52 }, { 53, 65 }, { 77, 78 }, { 129, 91 } };
 	uint32_t *x = xmalloc(1201 * 4), *y = xmalloc(1201 * 4);
 	rng_t rng;
 	rng_init(&rng, t->label, 72);
@@ -154,7 +160,9 @@ START_TEST(test_mtl_guards)
 		                           { 1, 3 }, { 3, 3 }, { 5, 2 }, { 7, 7 }, { 8, 1 },
 		                           { 8, 8 }, { 9, 4 }, { 4, 9 }, { 15, 15 }, { 16, 3 },
 		                           { 17, 17 }, { 31, 5 }, { 33, 32 }, { 64, 64 }, { 1, 127 },
-		                           { 127, 1 }, { 79, 300 }, { 3, 896 }, { 3, 897 } };
+		                           { 127, 1 }, { 79, 300 }, { 3, 896 }, { 3, 897 },
+		                           { 16, 16 }, { 16, 17 }, { 26, 26 }, { 25, 27 },
+		                           { 39, 40 }, { 52, 16 }, { 256, 256 } };
 	uint32_t *x = xmalloc(897 * 4), *y = xmalloc(897 * 4);
 	rng_t rng;
 	rng_init(&rng, t->label, 73);
@@ -181,7 +189,8 @@ START_TEST(test_mtl_alignment)
 {
 	const struct tvar *t = var(_i);
 	static const size_t pairs[][2] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 2 }, { 5, 5 },
-		                           { 8, 3 }, { 9, 9 }, { 17, 4 }, { 33, 7 } };
+		                           { 8, 3 }, { 9, 9 }, { 17, 4 }, { 33, 7 }, { 17, 16 },
+		                           { 26, 33 } };
 	uint32_t x[33], y[33];
 	rng_t rng;
 	rng_init(&rng, t->label, 74);

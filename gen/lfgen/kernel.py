@@ -45,7 +45,7 @@ class KernelSpec:
               "source")
 
     def __init__(self, name, operation, args, result, shapes, units, preconditions, source,
-                 api=None, tune_sizes=(16, 32, 64, 128), question=None, api_hint=None):
+                 api=None, tune_sizes=(16, 32, 64, 128), question=None):
         self.name = name
         self.operation = operation
         self.args = list(args)
@@ -61,10 +61,6 @@ class KernelSpec:
         # (title, {variant: what it stands for}): a design question the choice of variant
         # answers; `make tune` over several CPUs answers it per CPU in its summary
         self.question = question
-        # the name of a size Param whose value in each build the C runtime can read
-        # (lf_variant.hint, lf_dispatch_hint): what the API around the kernel needs to know
-        # of the dispatched build to choose by size (0 in builds without that Param)
-        self.api_hint = api_hint
 
     def prototype(self, symbol):
         ret = self.result or "void"
@@ -84,9 +80,14 @@ ADX_CHAINS = "llvm-mca models EFLAGS as one register, so ADCX/ADOX chains look s
 
 
 class Variant:
-    def __init__(self, name, arch, build, params=None, algorithm="", unmodelled=None):
+    def __init__(self, name, arch, build, params=None, algorithm="", unmodelled=None,
+                 hint=None):
         """`unmodelled`: {param: why} -- loop parameters a CPU model cannot judge for this
-        variant; tuning by model keeps their values, timing still searches them."""
+        variant; tuning by model keeps their values, timing still searches them.
+        `hint`: values -> a uint32_t the C runtime can read for each build of the variant
+        (lf_variant.hint, lf_dispatch_hint; 0 without one): what the API around the kernel
+        must know of the dispatched build to choose by size, in a unit the kernel's API
+        defines."""
         if arch not in ("x86_64", "aarch64"):
             raise ValueError("unknown arch %s" % arch)
         self.name = name
@@ -95,6 +96,7 @@ class Variant:
         self.params = dict(params or {})
         self.algorithm = algorithm
         self.unmodelled = dict(unmodelled or {})
+        self.hint = hint
         unknown = set(self.unmodelled) - set(self.params)
         if unknown:
             raise ValueError("%s: unmodelled %s are not parameters" % (name, sorted(unknown)))

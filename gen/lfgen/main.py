@@ -190,13 +190,12 @@ def _match_text(sched):
 
 
 def _hint(spec, variant, values):
-    """The build's value of spec.api_hint (lf_variant.hint), 0 if the variant lacks it."""
-    if spec.api_hint is None or spec.api_hint not in variant.params:
+    """The build's lf_variant.hint: variant.hint(values), 0 without one."""
+    if variant.hint is None:
         return 0
-    hint = getattr(values, spec.api_hint)
+    hint = variant.hint(values)
     if not isinstance(hint, int) or not 0 <= hint < 2**32:
-        raise ValueError("%s.%s: api_hint %s = %r is not a uint32_t"
-                         % (spec.name, variant.name, spec.api_hint, hint))
+        raise ValueError("%s.%s: hint %r is not a uint32_t" % (spec.name, variant.name, hint))
     return hint
 
 
@@ -219,10 +218,6 @@ def build_all(only=None, sched_root=schedule.ROOT):
         if only and spec.name not in only:
             continue
         kout = _KernelOut(spec)
-        if spec.api_hint is not None and not any(spec.api_hint in v.params
-                                                 for v in mod.VARIANTS):
-            raise ValueError("%s: api_hint %r is no variant's parameter"
-                             % (spec.name, spec.api_hint))
         mk = manifest["kernels"][spec.name] = {"api": spec.api,
                                                "prototype": spec.prototype(spec.api),
                                                "variants": []}

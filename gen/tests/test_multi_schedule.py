@@ -7,7 +7,7 @@ Faults this is designed to catch: a CPU schedule silently using generic's build 
 duplicate of it); a tuned variant whose size dispatch leaves its schedule (jumping to
 generic's sibling); an [order] that the table does not follow; a tuned symbol that the prefix
 header does not rename or the manifest does not list; a build whose lf_variant.hint is not its
-value of the kernel's api_hint parameter (the API would choose its sizes for another build)."""
+Variant.hint of its values (the API would choose its sizes for another build)."""
 
 import json
 import os
@@ -107,15 +107,16 @@ class MultiSchedule(unittest.TestCase):
         self.assertIn("{ 0x41, 0xd0c },", t)
 
     def test_api_hints(self):
-        # bi_multiply_to_len's api_hint is `small`: generic's 6, t1's 7, none for a64 and ref
+        # bi_multiply_to_len adx's hint is 2 small words: generic's 12, t1's 14; none for a64
+        # and ref
         t = self.files["generated/dispatch_table.c"]
         self.assertIn('{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | '
-                      'LF_CPU_BMI2, "x86_64/generic", 6 },', t)
-        self.assertIn('"x86_64/t1", 7 },', t)
+                      'LF_CPU_BMI2, "x86_64/generic", 12 },', t)
+        self.assertIn('"x86_64/t1", 14 },', t)
         self.assertIn('{ "a64", (lf_fnptr)lf_bi_multiply_to_len_a64, LF_CPU_ASM, '
                       '"aarch64/generic", 0 },', t)
         self.assertIn('{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },', t)
-        # kernels without an api_hint: 0 in every build
+        # variants without a hint: 0 in every build
         self.assertIn('"x86_64/t1", 0 },', t)
 
     def test_prefix_header_and_manifest(self):

@@ -219,8 +219,12 @@ LF_KERNEL_DECL void lf_mpn_montmul_a64__neoverse_n1(uint64_t *rp, const uint64_t
 typedef void (*lf_bi_multiply_to_len_fn)(const uint32_t *, size_t, const uint32_t *, size_t, uint32_t *);
 LF_KERNEL_DECL void lf_bi_multiply_to_len_ref(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 #if defined(__x86_64__)
+/* ifma requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+/* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma__znver5(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx@znver5 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver5(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 #endif

@@ -30,7 +30,7 @@
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [bi_multiply_to_len.adx]
  *   used on: AuthenticAMD family 0x1a model 0x2
- *   ahead = 2
+ *   ahead = 0
  *   small = 8
  *   unroll = 16
  *   ybuf = 448
@@ -43,7 +43,7 @@
  * lf_bi_multiply_to_len_adx__znver5_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
  * lines).
- * 4132 instructions.
+ * 4124 instructions.
  */
 #include "lf_asm.h"
 
@@ -6448,10 +6448,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rcx, %rsi
 	adcxq	%r10, %rcx
-	mulxq	-8(%rax), %rdi, %r10
 	movq	%rcx, (%r9)
-	adcxq	%rsi, %rdi
-	movq	%rdi, -8(%r9)
+	mulxq	-8(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -8(%r9)
 	adcxq	%r8, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
@@ -6460,19 +6460,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip4
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
-	mulxq	-8(%rax), %rbx, %rdi
 	adcxq	%r10, %rsi
-	mulxq	-16(%rax), %r10, %rbp
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-24(%rax), %rsi, %rcx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %r10
-	movq	%r10, -16(%r9)
-	adcxq	%rbp, %rsi
-	movq	%rsi, -24(%r9)
-	adcxq	%r8, %rcx
-	movq	%rcx, %r10
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -24(%r9)
+	adcxq	%r8, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4:
@@ -6480,31 +6479,30 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
-	mulxq	-8(%rax), %rbx, %rdi
 	adcxq	%r10, %rsi
-	mulxq	-16(%rax), %r10, %rbp
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-24(%rax), %rsi, %rcx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %r10
-	mulxq	-32(%rax), %rbx, %rdi
-	movq	%r10, -16(%r9)
-	adcxq	%rbp, %rsi
-	mulxq	-40(%rax), %rbp, %r10
-	movq	%rsi, -24(%r9)
-	adcxq	%rcx, %rbx
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -24(%r9)
+	mulxq	-32(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -32(%r9)
+	mulxq	-40(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -40(%r9)
 	mulxq	-48(%rax), %rcx, %rsi
-	movq	%rbx, -32(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-56(%rax), %rbx, %rdi
-	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rcx
 	movq	%rcx, -48(%r9)
-	adcxq	%rsi, %rbx
-	movq	%rbx, -56(%r9)
-	adcxq	%r8, %rdi
-	movq	%rdi, %r10
+	mulxq	-56(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -56(%r9)
+	adcxq	%r8, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8:
@@ -6514,55 +6512,54 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 /* LLVM-MCA-BEGIN mul_row words=32 */
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
-	mulxq	-8(%rax), %rbx, %rdi
 	adcxq	%r10, %rsi
-	mulxq	-16(%rax), %r10, %rbp
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-24(%rax), %rsi, %rcx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %r10
-	mulxq	-32(%rax), %rbx, %rdi
-	movq	%r10, -16(%r9)
-	adcxq	%rbp, %rsi
-	mulxq	-40(%rax), %rbp, %r10
-	movq	%rsi, -24(%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-48(%rax), %rcx, %rsi
-	movq	%rbx, -32(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-56(%rax), %rbx, %rdi
-	movq	%rbp, -40(%r9)
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	mulxq	-16(%rax), %rcx, %rsi
 	adcxq	%r10, %rcx
-	mulxq	-64(%rax), %rbp, %r10
-	movq	%rcx, -48(%r9)
-	adcxq	%rsi, %rbx
-	mulxq	-72(%rax), %rsi, %rcx
-	movq	%rbx, -56(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-80(%rax), %rdi, %rbx
-	movq	%rbp, -64(%r9)
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -24(%r9)
+	mulxq	-32(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-88(%rax), %r10, %rbp
+	movq	%rsi, -32(%r9)
+	mulxq	-40(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -40(%r9)
+	mulxq	-48(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -48(%r9)
+	mulxq	-56(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -56(%r9)
+	mulxq	-64(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -64(%r9)
+	mulxq	-72(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
 	movq	%rsi, -72(%r9)
-	adcxq	%rcx, %rdi
+	mulxq	-80(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -80(%r9)
+	mulxq	-88(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -88(%r9)
 	mulxq	-96(%rax), %rsi, %rcx
-	movq	%rdi, -80(%r9)
-	adcxq	%rbx, %r10
-	mulxq	-104(%rax), %rbx, %rdi
-	movq	%r10, -88(%r9)
-	adcxq	%rbp, %rsi
-	mulxq	-112(%rax), %r10, %rbp
+	adcxq	%r10, %rsi
 	movq	%rsi, -96(%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-120(%rax), %rcx, %rsi
-	movq	%rbx, -104(%r9)
-	adcxq	%rdi, %r10
-	movq	%r10, -112(%r9)
-	adcxq	%rbp, %rcx
+	mulxq	-104(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -104(%r9)
+	mulxq	-112(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -112(%r9)
+	mulxq	-120(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
 	movq	%rcx, -120(%r9)
-	adcxq	%r8, %rsi
-	movq	%rsi, %r10
+	adcxq	%r8, %r10
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -6629,12 +6626,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-8(%rax), %rdi, %r10
 	adoxq	(%r9), %rsi
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rdi
-	adoxq	-8(%r9), %rdi
-	movq	%rdi, -8(%r9)
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
@@ -6643,66 +6640,64 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$4, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip4_2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rcx, %rsi
-	mulxq	-8(%rax), %rbx, %rdi
-	adcxq	%r10, %rcx
-	mulxq	-16(%rax), %rbp, %r10
-	adoxq	(%r9), %rcx
-	movq	%rcx, (%r9)
-	adcxq	%rsi, %rbx
-	mulxq	-24(%rax), %rsi, %rcx
-	adoxq	-8(%r9), %rbx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %rbp
-	adoxq	-16(%r9), %rbp
-	movq	%rbp, -16(%r9)
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	mulxq	-16(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	mulxq	-24(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, %r10
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4_2:
 	testq	$8, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8_2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rcx, %rsi
-	mulxq	-8(%rax), %rbx, %rdi
-	adcxq	%r10, %rcx
-	mulxq	-16(%rax), %rbp, %r10
-	adoxq	(%r9), %rcx
-	movq	%rcx, (%r9)
-	adcxq	%rsi, %rbx
-	mulxq	-24(%rax), %rsi, %rcx
-	adoxq	-8(%r9), %rbx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-32(%rax), %rbx, %rdi
-	adoxq	-16(%r9), %rbp
-	movq	%rbp, -16(%r9)
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-40(%rax), %rbp, %r10
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	mulxq	-16(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	mulxq	-24(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%rcx, %rbx
+	mulxq	-32(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	mulxq	-40(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
 	mulxq	-48(%rax), %rsi, %rcx
-	adoxq	-32(%r9), %rbx
-	movq	%rbx, -32(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-56(%rax), %rbx, %rdi
-	adoxq	-40(%r9), %rbp
-	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
-	adcxq	%rcx, %rbx
-	adoxq	-56(%r9), %rbx
-	movq	%rbx, -56(%r9)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, %r10
+	mulxq	-56(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_2:
@@ -6711,73 +6706,72 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_top_2:
 /* LLVM-MCA-BEGIN addmul_row words=32 */
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rcx, %rsi
-	mulxq	-8(%rax), %rbx, %rdi
-	adcxq	%r10, %rcx
-	mulxq	-16(%rax), %rbp, %r10
-	adoxq	(%r9), %rcx
-	movq	%rcx, (%r9)
-	adcxq	%rsi, %rbx
-	mulxq	-24(%rax), %rsi, %rcx
-	adoxq	-8(%r9), %rbx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-32(%rax), %rbx, %rdi
-	adoxq	-16(%r9), %rbp
-	movq	%rbp, -16(%r9)
+	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-40(%rax), %rbp, %r10
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	mulxq	-16(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	mulxq	-24(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-48(%rax), %rsi, %rcx
-	adoxq	-32(%r9), %rbx
-	movq	%rbx, -32(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-56(%rax), %rbx, %rdi
-	adoxq	-40(%r9), %rbp
-	movq	%rbp, -40(%r9)
+	mulxq	-32(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-64(%rax), %rbp, %r10
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	mulxq	-40(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	mulxq	-48(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-72(%rax), %rsi, %rcx
-	adoxq	-56(%r9), %rbx
-	movq	%rbx, -56(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-80(%rax), %rbx, %rdi
-	adoxq	-64(%r9), %rbp
-	movq	%rbp, -64(%r9)
+	mulxq	-56(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	mulxq	-64(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-88(%rax), %rbp, %r10
+	adoxq	-64(%r9), %rsi
+	movq	%rsi, -64(%r9)
+	mulxq	-72(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-72(%r9), %rsi
 	movq	%rsi, -72(%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-96(%rax), %rsi, %rcx
-	adoxq	-80(%r9), %rbx
-	movq	%rbx, -80(%r9)
-	adcxq	%rdi, %rbp
-	mulxq	-104(%rax), %rbx, %rdi
-	adoxq	-88(%r9), %rbp
-	movq	%rbp, -88(%r9)
+	mulxq	-80(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-112(%rax), %rbp, %r10
+	adoxq	-80(%r9), %rsi
+	movq	%rsi, -80(%r9)
+	mulxq	-88(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-88(%r9), %rsi
+	movq	%rsi, -88(%r9)
+	mulxq	-96(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
 	adoxq	-96(%r9), %rsi
 	movq	%rsi, -96(%r9)
-	adcxq	%rcx, %rbx
-	mulxq	-120(%rax), %rsi, %rcx
-	adoxq	-104(%r9), %rbx
-	movq	%rbx, -104(%r9)
-	adcxq	%rdi, %rbp
-	adoxq	-112(%r9), %rbp
-	movq	%rbp, -112(%r9)
+	mulxq	-104(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-104(%r9), %rsi
+	movq	%rsi, -104(%r9)
+	mulxq	-112(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	adoxq	-112(%r9), %rsi
+	movq	%rsi, -112(%r9)
+	mulxq	-120(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, %r10
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -6826,14 +6820,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
 	adcxq	%r10, %rsi
-	mulxq	%rdi, %r10, %rdi
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %r10
-	movq	%r10, -8(%r9)
-	adcxq	%r8, %rdi
-	movq	%rdi, %r10
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	adcxq	%r8, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2_3:
@@ -6842,18 +6835,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
-	mulxq	%rdi, %rdi, %rbx
-	rorxq	$32, -16(%rax), %rbp
 	adcxq	%r10, %rsi
-	mulxq	%rbp, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -24(%rax), %rsi
-	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rdi, -8(%r9)
-	adcxq	%rbx, %rbp
-	movq	%rbp, -16(%r9)
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -8(%r9)
+	rorxq	$32, -16(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -16(%r9)
+	rorxq	$32, -24(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, -24(%r9)
 	adcxq	%r8, %rcx
@@ -6866,38 +6859,38 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
-	mulxq	%rdi, %rbx, %rdi
-	rorxq	$32, -16(%rax), %rbp
 	adcxq	%r10, %rsi
-	mulxq	%rbp, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -24(%rax), %rsi
-	adcxq	%rcx, %rbx
-	mulxq	%rsi, %rcx, %rsi
-	movq	%rbx, -8(%r9)
-	rorxq	$32, -32(%rax), %rbx
-	adcxq	%rdi, %rbp
-	mulxq	%rbx, %rbx, %rdi
-	movq	%rbp, -16(%r9)
-	rorxq	$32, -40(%rax), %rbp
-	adcxq	%r10, %rcx
-	mulxq	%rbp, %r10, %rbp
-	movq	%rcx, -24(%r9)
-	rorxq	$32, -48(%rax), %rcx
-	adcxq	%rsi, %rbx
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	rorxq	$32, -16(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -32(%r9)
-	rorxq	$32, -56(%rax), %rbx
-	adcxq	%rdi, %r10
-	mulxq	%rbx, %rbx, %rdi
+	adcxq	%r10, %rsi
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
 	movq	%r10, -40(%r9)
-	adcxq	%rbp, %rsi
-	movq	%rsi, -48(%r9)
-	adcxq	%rcx, %rbx
-	movq	%rbx, -56(%r9)
-	adcxq	%r8, %rdi
-	movq	%rdi, %r10
+	rorxq	$32, -48(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -48(%r9)
+	rorxq	$32, -56(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -56(%r9)
+	adcxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_3:
@@ -6908,66 +6901,66 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
-	mulxq	%rdi, %rbx, %rdi
-	rorxq	$32, -16(%rax), %rbp
 	adcxq	%r10, %rsi
-	mulxq	%rbp, %rbp, %r10
 	movq	%rsi, (%r9)
-	rorxq	$32, -24(%rax), %rsi
-	adcxq	%rcx, %rbx
-	mulxq	%rsi, %rcx, %rsi
-	movq	%rbx, -8(%r9)
-	rorxq	$32, -32(%rax), %rbx
-	adcxq	%rdi, %rbp
-	mulxq	%rbx, %rbx, %rdi
-	movq	%rbp, -16(%r9)
-	rorxq	$32, -40(%rax), %rbp
-	adcxq	%r10, %rcx
-	mulxq	%rbp, %r10, %rbp
-	movq	%rcx, -24(%r9)
-	rorxq	$32, -48(%rax), %rcx
-	adcxq	%rsi, %rbx
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	rorxq	$32, -16(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -32(%r9)
-	rorxq	$32, -56(%rax), %rbx
-	adcxq	%rdi, %r10
-	mulxq	%rbx, %rbx, %rdi
-	movq	%r10, -40(%r9)
-	rorxq	$32, -64(%rax), %r10
-	adcxq	%rbp, %rsi
-	mulxq	%r10, %rbp, %r10
-	movq	%rsi, -48(%r9)
-	rorxq	$32, -72(%rax), %rsi
-	adcxq	%rcx, %rbx
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rbx, -56(%r9)
-	rorxq	$32, -80(%rax), %rbx
-	adcxq	%rdi, %rbp
-	mulxq	%rbx, %rbx, %rdi
-	movq	%rbp, -64(%r9)
-	rorxq	$32, -88(%rax), %rbp
 	adcxq	%r10, %rsi
-	mulxq	%rbp, %r10, %rbp
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -40(%r9)
+	rorxq	$32, -48(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -48(%r9)
+	rorxq	$32, -56(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -64(%r9)
+	rorxq	$32, -72(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
 	movq	%rsi, -72(%r9)
-	rorxq	$32, -96(%rax), %rsi
-	adcxq	%rcx, %rbx
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rbx, -80(%r9)
-	rorxq	$32, -104(%rax), %rbx
-	adcxq	%rdi, %r10
-	mulxq	%rbx, %rdi, %rbx
-	movq	%r10, -88(%r9)
-	rorxq	$32, -112(%rax), %r10
-	adcxq	%rbp, %rsi
-	mulxq	%r10, %rbp, %r10
+	rorxq	$32, -80(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -80(%r9)
+	rorxq	$32, -88(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -88(%r9)
+	rorxq	$32, -96(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
 	movq	%rsi, -96(%r9)
-	rorxq	$32, -120(%rax), %rsi
-	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rsi, %rcx
-	movq	%rdi, -104(%r9)
-	adcxq	%rbx, %rbp
-	movq	%rbp, -112(%r9)
+	rorxq	$32, -104(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -104(%r9)
+	rorxq	$32, -112(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -112(%r9)
+	rorxq	$32, -120(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, -120(%r9)
 	adcxq	%r8, %rcx
@@ -7042,16 +7035,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
-	rorxq	$32, -8(%rax), %r10
 	adoxq	(%r9), %rsi
-	mulxq	%r10, %r10, %rdi
 	movq	%rsi, (%r9)
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %r10, %rsi
 	adcxq	%rcx, %r10
 	adoxq	-8(%r9), %r10
 	movq	%r10, -8(%r9)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, %r10
+	adcxq	%r8, %rsi
+	adoxq	%r8, %rsi
+	movq	%rsi, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2_4:
@@ -7060,27 +7053,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
-	mulxq	%rdi, %rbx, %rdi
 	adcxq	%r10, %rsi
-	rorxq	$32, -16(%rax), %r10
 	adoxq	(%r9), %rsi
-	mulxq	%r10, %rbp, %r10
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rbx
-	rorxq	$32, -24(%rax), %rcx
-	adoxq	-8(%r9), %rbx
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	rorxq	$32, -16(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %rbp
-	adoxq	-16(%r9), %rbp
-	movq	%rbp, -16(%r9)
 	adcxq	%r10, %rsi
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, %r10
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4_4:
@@ -7089,47 +7081,47 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
-	mulxq	%rdi, %rbx, %rdi
 	adcxq	%r10, %rsi
-	rorxq	$32, -16(%rax), %r10
 	adoxq	(%r9), %rsi
-	mulxq	%r10, %rbp, %r10
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rbx
-	rorxq	$32, -24(%rax), %rcx
-	adoxq	-8(%r9), %rbx
-	mulxq	%rcx, %rcx, %rsi
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %rbp
-	rorxq	$32, -32(%rax), %rdi
-	adoxq	-16(%r9), %rbp
-	mulxq	%rdi, %rbx, %rdi
-	movq	%rbp, -16(%r9)
-	adcxq	%r10, %rcx
-	rorxq	$32, -40(%rax), %r10
-	adoxq	-24(%r9), %rcx
-	mulxq	%r10, %rbp, %r10
-	movq	%rcx, -24(%r9)
-	adcxq	%rsi, %rbx
-	rorxq	$32, -48(%rax), %rcx
-	adoxq	-32(%r9), %rbx
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	rorxq	$32, -16(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -32(%r9)
-	adcxq	%rdi, %rbp
-	rorxq	$32, -56(%rax), %rdi
-	adoxq	-40(%r9), %rbp
-	mulxq	%rdi, %rbx, %rdi
-	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	adoxq	-24(%r9), %r10
+	movq	%r10, -24(%r9)
+	rorxq	$32, -32(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-32(%r9), %rcx
+	movq	%rcx, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
-	adcxq	%rcx, %rbx
-	adoxq	-56(%r9), %rbx
-	movq	%rbx, -56(%r9)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, %r10
+	rorxq	$32, -56(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_4:
@@ -7140,81 +7132,81 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	rorxq	$32, -8(%rax), %rdi
-	mulxq	%rdi, %rbx, %rdi
 	adcxq	%r10, %rsi
-	rorxq	$32, -16(%rax), %r10
 	adoxq	(%r9), %rsi
-	mulxq	%r10, %rbp, %r10
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %rbx
-	rorxq	$32, -24(%rax), %rcx
-	adoxq	-8(%r9), %rbx
-	mulxq	%rcx, %rcx, %rsi
-	movq	%rbx, -8(%r9)
-	adcxq	%rdi, %rbp
-	rorxq	$32, -32(%rax), %rdi
-	adoxq	-16(%r9), %rbp
-	mulxq	%rdi, %rbx, %rdi
-	movq	%rbp, -16(%r9)
-	adcxq	%r10, %rcx
-	rorxq	$32, -40(%rax), %r10
-	adoxq	-24(%r9), %rcx
-	mulxq	%r10, %rbp, %r10
-	movq	%rcx, -24(%r9)
-	adcxq	%rsi, %rbx
-	rorxq	$32, -48(%rax), %rcx
-	adoxq	-32(%r9), %rbx
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	rorxq	$32, -16(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -32(%r9)
-	adcxq	%rdi, %rbp
-	rorxq	$32, -56(%rax), %rdi
-	adoxq	-40(%r9), %rbp
-	mulxq	%rdi, %rbx, %rdi
-	movq	%rbp, -40(%r9)
 	adcxq	%r10, %rsi
-	rorxq	$32, -64(%rax), %r10
+	adoxq	-16(%r9), %rsi
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	adoxq	-24(%r9), %r10
+	movq	%r10, -24(%r9)
+	rorxq	$32, -32(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-32(%r9), %rcx
+	movq	%rcx, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
 	adoxq	-48(%r9), %rsi
-	mulxq	%r10, %rbp, %r10
 	movq	%rsi, -48(%r9)
-	adcxq	%rcx, %rbx
+	rorxq	$32, -56(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-64(%r9), %rsi
+	movq	%rsi, -64(%r9)
 	rorxq	$32, -72(%rax), %rcx
-	adoxq	-56(%r9), %rbx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-72(%r9), %rsi
+	movq	%rsi, -72(%r9)
+	rorxq	$32, -80(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-80(%r9), %rsi
+	movq	%rsi, -80(%r9)
+	rorxq	$32, -88(%rax), %rcx
 	mulxq	%rcx, %rcx, %rsi
-	movq	%rbx, -56(%r9)
-	adcxq	%rdi, %rbp
-	rorxq	$32, -80(%rax), %rdi
-	adoxq	-64(%r9), %rbp
-	mulxq	%rdi, %rbx, %rdi
-	movq	%rbp, -64(%r9)
 	adcxq	%r10, %rcx
-	rorxq	$32, -88(%rax), %r10
-	adoxq	-72(%r9), %rcx
-	mulxq	%r10, %r10, %rbp
-	movq	%rcx, -72(%r9)
-	adcxq	%rsi, %rbx
-	rorxq	$32, -96(%rax), %rcx
-	adoxq	-80(%r9), %rbx
+	adoxq	-88(%r9), %rcx
+	movq	%rcx, -88(%r9)
+	rorxq	$32, -96(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-96(%r9), %rcx
+	movq	%rcx, -96(%r9)
+	rorxq	$32, -104(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -80(%r9)
-	adcxq	%rdi, %r10
-	rorxq	$32, -104(%rax), %rdi
-	adoxq	-88(%r9), %r10
-	mulxq	%rdi, %rbx, %rdi
-	movq	%r10, -88(%r9)
-	adcxq	%rbp, %rsi
+	adcxq	%r10, %rsi
+	adoxq	-104(%r9), %rsi
+	movq	%rsi, -104(%r9)
 	rorxq	$32, -112(%rax), %r10
-	adoxq	-96(%r9), %rsi
-	mulxq	%r10, %rbp, %r10
-	movq	%rsi, -96(%r9)
-	adcxq	%rcx, %rbx
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-112(%r9), %rsi
+	movq	%rsi, -112(%r9)
 	rorxq	$32, -120(%rax), %rcx
-	adoxq	-104(%r9), %rbx
 	mulxq	%rcx, %rsi, %rcx
-	movq	%rbx, -104(%r9)
-	adcxq	%rdi, %rbp
-	adoxq	-112(%r9), %rbp
-	movq	%rbp, -112(%r9)
 	adcxq	%r10, %rsi
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
@@ -7295,7 +7287,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 LF_FUNC_END(lf_bi_multiply_to_len_adx__znver5)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_STATIC(lf_bi_multiply_to_len_adx__znver5)
+LF_WIN64_BODY_EXTERN(lf_bi_multiply_to_len_adx__znver5)	/* lf_bi_multiply_to_len_ifma__znver5 jumps here */
 LF_WIN64_ENTRY(lf_bi_multiply_to_len_adx__znver5)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

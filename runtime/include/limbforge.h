@@ -153,8 +153,9 @@ LF_API void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
  * z[0..xlen+ylen) is set to zero (x, y may then be NULL when their length is 0).  From 16
  * words of the shorter operand on x86-64 (80 elsewhere) the product goes through lf_mpn_mul
  * on little-endian limb copies (on the heap when they pass 512 limbs with the product; if
- * malloc fails, the word kernel), unless the dispatched word kernel has straight-line code
- * for it (AMD Zen 5's build: both operands up to 16 words). */
+ * malloc fails, the word kernel), unless the dispatched word kernel does better itself: its
+ * straight-line code (AMD Zen 5's build: both operands up to 16 words), or with AVX-512 IFMA
+ * both operands up to 256 words in radix 2^52 on the words themselves. */
 LF_API void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                                   uint32_t *z);
 

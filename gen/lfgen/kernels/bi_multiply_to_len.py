@@ -70,6 +70,17 @@ operands are), a binary search on xlen, then ylen, picks straight-line code for 
 stored once, when final; c_0 as above. No loop control, no final pass. 6 digits keep the
 file at ~2800 lines (the code grows as small^3).
 
+IFMA (x86 `ifma`). Both operands of ifma_min..ifma_max words (and not both of at most
+adx_upto, which adx's straight-line code does better): mpn_mul's radix-2^52 core
+(x86_ifma_mul) with BE words in and out. 52 bytes of the little-endian number are 13 words,
+lying in reverse order in the array: each block is one byte-masked 52-byte load (or store)
+counted down from the end of the array -- the last, partial block starts below the array and
+its mask leaves those bytes out -- with its 13 dwords reversed by VPERMD
+(x86_ifma_sqr.be_reverse); no limb copies, no RORX. Other sizes jump to the adx variant
+before the frame. lf_bi_multiply_to_len sends it every product up to ifma_max words (its
+lf_variant.hint) instead of the limb path, so ifma_min is at most 16 words, the API's
+limb-path threshold.
+
 Registers. Through a row only its pointers, count, carry and multiplier stay live (plus the
 row's own registers, so every unroll/ahead the x86 row offers builds): &a_i, &b_1, ny-1, b_0
 and the row count wait on the stack, &c_(i+1) is recomputed from where row i ends.
@@ -94,7 +105,6 @@ SPEC = KernelSpec(
     source="OpenJDK java.math.BigInteger.implMultiplyToLen; HotSpot multiply_to_len stubs\n"
            "(MacroAssembler::multiply_to_len on x86-64, stubGenerator_aarch64).",
     tune_sizes=(8, 32, 64, 127),
-    api_hint="small",
 )
 
 UNIT = ("words", 2)
@@ -416,6 +426,66 @@ def build_x86(symbol, p):
     return f.finalize()
 
 
+IFMA_PARAMS = {
+    # at most 16: lf_bi_multiply_to_len sends every product of 16 words or more in both
+    # operands up to ifma_max (the hint) to this kernel, never through limb copies
+    "ifma_min": Param(14, (12, 13, 14, 15, 16),
+                      "from this many words in both operands on the IFMA path (below: the\n"
+                      "adx variant, reached before the frame)",
+                      kind="size", sizes=(12, 13, 14, 15, 16, 17)),
+    "adx_upto": Param(12, (0, 12, 14, 16),
+                      "both operands of at most this many words: the adx variant (its\n"
+                      "straight-line code reaches 2 small words)",
+                      kind="size", sizes=(12, 13, 14, 15, 16, 17)),
+    "ifma_max": Param(256, (128, 256),
+                      "up to this many words in both operands the IFMA path (above: adx);\n"
+                      "sizes the stack", kind="size", sizes=(128, 129, 256, 257)),
+    "blocks": Param(4, (2, 3, 4, 5, 6), "output blocks per group (two zmm accumulators\n"
+                    "each; one window load feeds 2 x blocks IFMAs)"),
+}
+
+
+class _LimbFrame:
+    """x86_ifma_mul sizes its frame and checks its bounds in limbs: the word counts as
+    limbs (ifma_min rounded down: 12 words, 384 bits, are 8 digits, as 6 limbs are)."""
+
+    def __init__(self, p):
+        self.ifma_min = p.ifma_min // 2
+        self.ifma_max = -(-p.ifma_max // 2)
+        self.blocks = p.blocks
+
+
+def build_ifma(symbol, p):
+    """Both operands of ifma_min..ifma_max words: mpn_mul's IFMA core (x86_ifma_mul) on the
+    BE words directly -- 52-byte blocks read from the end of each array down, their 13 words
+    reversed by VPERMD, cut into 52-bit digits; the product packed back the same way
+    (x86_ifma_sqr.be_reverse) -- so no limb copies and no RORX. Other sizes jump to the adx
+    sibling before the frame."""
+    from peachpy.x86_64 import GeneralPurposeRegister64, MOV, CMP, CMOVB
+    from ..x86 import function as x86
+    from . import x86_ifma_mul
+    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
+    for arg in (1, 3):                                  # xlen, ylen
+        f.tail_call_outside(arg, p.ifma_min, p.ifma_max, p.sibling("adx"))
+    if p.adx_upto >= p.ifma_min:
+        f.tail_call_all_upto((1, 3), p.adx_upto, p.sibling("adx"))
+    with f:
+        x, xlen, y, ylen, z = f.load_args()
+        a, an, b, bn = (GeneralPurposeRegister64() for _ in range(4))
+        MOV(a, x)                                       # a: the longer operand
+        MOV(an, xlen)
+        MOV(b, y)
+        MOV(bn, ylen)
+        CMP(xlen, ylen)
+        CMOVB(a, y)
+        CMOVB(an, ylen)
+        CMOVB(b, x)
+        CMOVB(bn, xlen)
+        x86_ifma_mul.multiply(f, z, a, an, b, bn, _LimbFrame(p), be=True)
+        f.ret()
+    return f.finalize()
+
+
 def build_a64(symbol, p):
     from ..a64.function import Function
     from ..a64.insn import mem
@@ -550,6 +620,12 @@ def build_a64(symbol, p):
 
 
 VARIANTS = [
+    Variant("ifma", "x86_64", build_ifma, IFMA_PARAMS,
+            "Both operands of ifma_min..ifma_max words: radix 2^52 by AVX-512 IFMA, mpn_mul's\n"
+            "core (x86_ifma_mul) reading and writing the BE words directly (52-byte blocks from\n"
+            "the end of each array, their 13 words reversed by VPERMD); other sizes jump to\n"
+            "the adx variant before the frame, as do pairs of at most adx_upto words.",
+            hint=lambda v: v.ifma_max),
     Variant("adx", "x86_64", build_x86, X86_PARAMS,
             "BE-words as 64-bit digits (RORX 32 on 64-bit loads, odd lengths as x * 2^32 with a\n"
             "32-bit load for digit 0); the longer operand is the row: a mul_1 row, then one\n"
@@ -557,7 +633,7 @@ VARIANTS = [
             "digits rotated once into a stack buffer (PSHUFD); zfinal=1: z's digits stay unrotated through the\n"
             "rows and one pass rotates them at the end; up to `small` digits per operand,\n"
             "straight-line code per (nx, ny) with z's digits in registers.",
-            unmodelled={"ahead": ADX_CHAINS}),
+            unmodelled={"ahead": ADX_CHAINS}, hint=lambda v: 2 * v.small),
     Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
             "BE-words as 64-bit digits (ror #32 on ldp pairs, odd lengths as x * 2^32 with a\n"
             "32-bit load for digit 0); the longer operand is the row: software-pipelined\n"

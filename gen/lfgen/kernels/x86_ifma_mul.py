@@ -69,6 +69,11 @@ mask (the last block only up to rp[an+bn-1]; nothing is written past it).
 
 Sizes. bn < ifma_min or an > ifma_max go to the scalar adx variant before the frame is
 built (mpn_mul.py, Function.tail_call_outside); so bn == 0 never gets here.
+
+BE words (multiply(be=True), bi_multiply_to_len's ifma variant): the operands and the
+product are java.math.BigInteger magnitudes, an, bn counted in words; the digits are read
+and the product written through x86_ifma_sqr.be_reverse's 52-byte blocks, the rest is the
+same.
 """
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, KRegister, LocalVariable,
@@ -78,7 +83,8 @@ from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, KRegister, Lo
                             k6)
 
 from ..kernel import Param
-from .x86_ifma_sqr import (M52, _div13, unpack_consts, pack_index, to_digits, finish_block)
+from .x86_ifma_sqr import (M52, _div13, unpack_consts, pack_index, to_digits, finish_block,
+                           be_reverse)
 
 PARAMS = {
     "ifma_min": Param(12, (8, 10, 12, 14, 16, 20, 24),
@@ -115,8 +121,8 @@ def _check(p):
     # lanes: L + H < 2 mb 2^52 must stay below 2^64 - 2^52 (see the docstring)
     if (2 * mb + 1) << 52 > 1 << 64:
         raise ValueError("ifma_max = %d: lane sums could reach 2^64" % p.ifma_max)
-    if p.ifma_min < 8:
-        raise ValueError("ifma_min < 8")
+    if _digits(p.ifma_min) < 8:
+        raise ValueError("ifma_min below one block of 8 digits")
     if _frame_bytes(p) > 4096:
         raise ValueError("stack frame of %d bytes would need stack probes" % _frame_bytes(p))
 
@@ -125,9 +131,11 @@ class _Ctx:
     pass
 
 
-def multiply(f, rp, ap, an, bp, bn, p):
+def multiply(f, rp, ap, an, bp, bn, p, be=False):
     """The kernel body for ifma_min <= bn <= an <= ifma_max (the caller sends other shapes
-    elsewhere before the frame). Clobbers the argument registers."""
+    elsewhere before the frame). Clobbers the argument registers. be: the operands and the
+    product are BE words (java.math.BigInteger magnitudes; an, bn in words, the product
+    an + bn words; x86_ifma_sqr.be_reverse) instead of little-endian limbs."""
     _check(p)
     c = _Ctx()
     c.cold = []                                     # out-of-line code, emitted at the end
@@ -151,14 +159,15 @@ def multiply(f, rp, ap, an, bp, bn, p):
     XOR(t.as_dword, t.as_dword)
     VPBROADCASTQ(c.zero, t)
     cidx, csh = unpack_consts(c.zero)
+    c.rev = be_reverse() if be else None
 
     # ---- digits of b, then of a, and the zero padding ----------------------------------
-    pdb = to_digits(f, bp, bn, base, cidx, csh, c.m52)
+    pdb = to_digits(f, bp, bn, base, cidx, csh, c.m52, c.rev)
     VMOVDQA64([base - 64], c.zero)
     VMOVDQA64([pdb], c.zero)
     abase = GeneralPurposeRegister64()
     LEA(abase, [base + c.offa])
-    pda = to_digits(f, ap, an, abase, cidx, csh, c.m52)
+    pda = to_digits(f, ap, an, abase, cidx, csh, c.m52, c.rev)
     for j in range(1, pad // 8 + 1):
         VMOVDQA64([base + c.offa - 64 * j], c.zero)
     for j in range(pad // 8):
@@ -174,20 +183,26 @@ def multiply(f, rp, ap, an, bp, bn, p):
     MOV(t, (1 << 52) - 1)
     KMOVQ(c.kfull, t)
     c.ma, c.mb = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+    unit = 3 if be else 4                           # digits = (2^unit units + 12) div 13
     MOV(c.ma, an)                                   # ma = (16 an + 12) div 13 digits
-    SHL(c.ma, 4)
+    SHL(c.ma, unit)                                 # (BE words: (8 an + 12) div 13)
     ADD(c.ma, 12)
     _div13(c.ma, c.ma)
     MOV(c.mb, bn)
-    SHL(c.mb, 4)
+    SHL(c.mb, unit)
     ADD(c.mb, 12)
     _div13(c.mb, c.mb)
     c.orem = GeneralPurposeRegister64()             # output bytes left: 8 (an + bn) - 52k
-    LEA(c.orem, [an + bn * 1])
+    LEA(c.orem, [an + bn * 1])                      # (BE words: 4 (an + bn) - 52k)
     c.left = GeneralPurposeRegister64()             # K = (2 (an + bn) + 12) div 13 blocks
-    LEA(c.left, [c.orem * 2 + 12])
+    if be:                                          # (BE words: (an + bn + 12) div 13)
+        LEA(c.left, [c.orem + 12])
+    else:
+        LEA(c.left, [c.orem * 2 + 12])
     _div13(c.left, c.left)
-    SHL(c.orem, 3)
+    SHL(c.orem, 2 if be else 3)
+    if be:
+        LEA(rp, [rp + c.orem * 1 - 52])             # the lowest 13 words' slot
     c.rpp = rp
     c.cin = GeneralPurposeRegister64()
     XOR(c.cin.as_dword, c.cin.as_dword)

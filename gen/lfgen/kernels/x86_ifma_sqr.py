@@ -62,10 +62,10 @@ its frame (mpn_sqr.py, Function.tail_call_outside).
 
 from peachpy.x86_64 import (GeneralPurposeRegister64, ZMMRegister, XMMRegister, KRegister,
                             LocalVariable, MOV, LEA, ADD, SUB, SHR, SHL, AND, OR, XOR, CMP, TEST,
-                            DEC, IMUL, CMOVB, CMOVG, BZHI, JZ, JNZ, JB, JG, JLE, JMP, LABEL,
+                            DEC, IMUL, CMOVB, CMOVG, BZHI, SHLX, JZ, JNZ, JB, JG, JLE, JMP, LABEL,
                             KMOVB, KMOVQ, VMOVQ, VMOVDQU64, VMOVDQA64, VMOVDQU8,
                             VPBROADCASTQ, VPMOVZXBQ, VPSHUFB, VPADDB, VPUNPCKLQDQ, VPUNPCKHQDQ,
-                            VPERMB, VPERMT2Q, VPSRLVQ, VPANDQ, VPORQ, VPADDQ, VPSUBQ,
+                            VPERMB, VPERMD, VPERMT2Q, VPSRLVQ, VPANDQ, VPORQ, VPADDQ, VPSUBQ,
                             VPSRLQ, VPSLLQ, VALIGNQ, VPCMPUQ, VPCMPEQQ, VPMOVM2Q,
                             VPMADD52LUQ, VPMADD52HUQ, qword, zword, k6, k7)
 
@@ -145,37 +145,82 @@ def pack_block(F, pidx, keven):
     return r
 
 
-def unpack_block(x, kl, src, cidx, csh, m52):
-    """zmm x = the 8 digits of 52 bits in the (up to) 52 bytes at src that mask kl loads."""
+def unpack_block(x, kl, src, cidx, csh, m52, rev=None):
+    """zmm x = the 8 digits of 52 bits in the (up to) 52 bytes at src that mask kl loads
+    (rev: BE words, the 13 dwords reversed first by VPERMD; see be_reverse)."""
     VMOVDQU8(x(kl.z), src)
+    if rev is not None:
+        VPERMD(x, rev, x)
     VPERMB(x, cidx, x)
     VPSRLVQ(x, x, csh)
     VPANDQ(x, x, m52)
 
 
-def to_digits(f, ap, n, dst, cidx, csh, m52):
+def be_reverse():
+    """BE-word operands (java.math.BigInteger magnitudes: word 0 most significant). 52 bytes
+    of the little-endian number are 13 words, which sit in reverse order in memory: the
+    chunk of bytes [52q, 52q + 52) is the words w - 13q - 13 .. w - 13q - 1 of a w-word
+    array, read (and written) as one 52-byte block at x + 4 (w - 13q - 13) -- below x for
+    the last, partial chunk, whose missing words the byte mask leaves out -- with its 13
+    dwords reversed by VPERMD. Returns the index zmm: dword j <- dword 12 - j (j < 13)."""
+    t = GeneralPurposeRegister64()
+    x = XMMRegister()
+    rev = ZMMRegister()
+    MOV(t, sum(v << (4 * i) for i, v in enumerate([12 - j for j in range(13)] + [13, 14, 15])))
+    VMOVQ(x, t)
+    VPMOVZXBQ(rev, x)                               # 8 nibble pairs, one per qword
+    t2 = ZMMRegister()
+    VPSRLQ(t2, rev, 4)                              # the odd dwords' nibble in bits 0..3
+    VPSLLQ(t2, t2, 32)
+    VPORQ(rev, rev, t2)
+    MOV(t, 0x0000000F0000000F)
+    m = ZMMRegister()
+    VPBROADCASTQ(m, t)
+    VPANDQ(rev, rev, m)                             # dword 2l = nibble 2l, 2l+1 = nibble 2l+1
+    return rev
+
+
+def to_digits(f, ap, n, dst, cidx, csh, m52, rev=None):
     """Store the ceil(2n/13) blocks of 8 digits of {ap, n} (n >= 1 limbs) at dst (64-byte
     aligned), 52 bytes of ap a block by byte-masked loads that never read past ap[n-1] (the
     digits above the value are zero). Returns a new register: dst + 64 ceil(2n/13), the end
-    of the stored blocks."""
+    of the stored blocks. rev (be_reverse): ap is n BE words instead, ceil(n/13) blocks,
+    read from its end down, never below ap[0]."""
     rem, pa_, pd, cnt, ones = (GeneralPurposeRegister64() for _ in range(5))
     MOV(rem, n)
-    SHL(rem, 3)                                     # bytes of a still to read
-    MOV(pa_, ap)
+    SHL(rem, 3 if rev is None else 2)               # bytes of a still to read
+    if rev is None:
+        MOV(pa_, ap)
+    else:
+        LEA(pa_, [ap + rem * 1 - 52])               # the lowest 13 words' block
     MOV(pd, dst)
     MOV(ones, -1)
     kl = KRegister()
     conv = f.new_label("conv")
     LABEL(conv)
-    MOV(cnt, 64)
-    CMP(rem, 64)
-    CMOVB(cnt, rem)
-    BZHI(cnt, ones, cnt)
+    if rev is None:
+        MOV(cnt, 64)
+        CMP(rem, 64)
+        CMOVB(cnt, rem)
+        BZHI(cnt, ones, cnt)
+    else:
+        # the top min(rem, 52) bytes of the 52-byte block: (2^c - 1) << (52 - c)
+        sh = GeneralPurposeRegister64()
+        MOV(cnt, 52)
+        CMP(rem, 52)
+        CMOVB(cnt, rem)
+        MOV(sh, 52)
+        SUB(sh, cnt)
+        BZHI(cnt, ones, cnt)
+        SHLX(cnt, cnt, sh)
     KMOVQ(kl, cnt)
     x = ZMMRegister()
-    unpack_block(x, kl, [pa_], cidx, csh, m52)      # masked: never reads past ap[n-1]
+    unpack_block(x, kl, [pa_], cidx, csh, m52, rev)  # masked: never outside ap's n units
     VMOVDQA64([pd], x)
-    ADD(pa_, 52)
+    if rev is None:
+        ADD(pa_, 52)
+    else:
+        SUB(pa_, 52)
     ADD(pd, 64)
     SUB(rem, 52)
     JG(conv)
@@ -476,7 +521,10 @@ def finish_block(f, c, F, cprev):
     of cprev's lane 7 and c.cin, pack it and store 52 bytes at c.rpp (c.orem bytes left; fewer
     for the last block); c.rpp += 52, c.orem -= 52. Uses c.m52, c.pidx, c.keven, c.kfull and
     c.cold (the ripple and the partial store go out of line). F is clobbered. Returns this
-    block's carry vector (F >> 52), the next block's cprev."""
+    block's carry vector (F >> 52), the next block's cprev. With c.rev (be_reverse) the
+    output is BE words: the block's dwords reversed, c.rpp -= 52 (c.rpp: the block's
+    52-byte slot, counted down from the end of the words; the last block stores only its top
+    c.orem bytes, at or above the array's start)."""
     cy, cs = ZMMRegister(), ZMMRegister()
     VPSRLQ(cy, F, 52)
     VPANDQ(F, F, c.m52)
@@ -512,19 +560,30 @@ def finish_block(f, c, F, cprev):
         JMP(back)
     c.cold.append(ripple)
     r = pack_block(F, c.pidx, c.keven)
+    rev = getattr(c, "rev", None)                   # BE words: see be_reverse
+    if rev is not None:
+        VPERMD(r, rev, r)
     part, stored = f.new_label("part"), f.new_label("stored")
     CMP(c.orem, 52)
     JB(part)
     VMOVDQU8(zword[c.rpp](c.kfull), r)
     LABEL(stored)
-    ADD(c.rpp, 52)
+    if rev is None:
+        ADD(c.rpp, 52)
+    else:
+        SUB(c.rpp, 52)
     SUB(c.orem, 52)
 
-    def partial():                                  # the last block: 16n - 52k < 52 bytes
+    def partial():                                  # the last block: fewer than 52 bytes
         LABEL(part)
         t, ones = GeneralPurposeRegister64(), GeneralPurposeRegister64()
         MOV(ones, -1)
         BZHI(t, ones, c.orem)
+        if rev is not None:                         # the top orem bytes of the block
+            sh = GeneralPurposeRegister64()
+            MOV(sh, 52)
+            SUB(sh, c.orem)
+            SHLX(t, t, sh)
         KMOVQ(k7, t)
         VMOVDQU8(zword[c.rpp](k7), r)
         JMP(stored)

@@ -340,6 +340,13 @@ class Function(consttime.Checked):
         if target not in self._tail_targets:
             self._tail_targets.append(target)
 
+    def tail_call_all_upto(self, args, hi, target):
+        """Size dispatch before the frame, as tail_call_outside: when every argument in
+        `args` is at most `hi` (unsigned), jump to the sibling `target`."""
+        self._preamble.append((tuple(SYSV_ARGS[a] for a in args), None, hi, target))
+        if target not in self._tail_targets:
+            self._tail_targets.append(target)
+
     def _preamble_lines(self, wide):
         """The size dispatch as text. A function that touches YMM/ZMM promises clean upper
         state on every return, so it executes vzeroupper before jumping to a sibling too (the
@@ -353,7 +360,14 @@ class Function(consttime.Checked):
                      % ", ".join(self._tail_targets))
         if wide:
             lines.append("\tvzeroupper")
-        for reg, lo, hi, target in self._preamble:
+        for i, (reg, lo, hi, target) in enumerate(self._preamble):
+            if isinstance(reg, tuple):              # tail_call_all_upto
+                past = ".L%s_upto%d" % (self.name, i)
+                for r in reg[:-1]:
+                    lines += ["\tcmpq\t$%d, %%%s" % (hi, r), "\tja\t%s" % past]
+                lines += ["\tcmpq\t$%d, %%%s" % (hi, reg[-1]), "\tjbe\tLF_BODY(%s)" % target,
+                          "%s:" % past]
+                continue
             r = "%" + str(reg)
             # LF_BODY: the sibling's SysV body (in the Win64 flavour not its Win64 entry: the
             # arguments are in the SysV registers by now)
