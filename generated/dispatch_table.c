@@ -239,6 +239,7 @@ static const uint8_t *const lf_bi_mul_add_orders[] = { lf_bi_mul_add_order_gener
 
 static const struct lf_variant lf_bi_square_to_len_variants[] = {
 #if defined(__x86_64__)
+	{ "ifma", (lf_fnptr)lf_bi_square_to_len_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 512 },
 	{ "adx", (lf_fnptr)lf_bi_square_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 #endif
 #if defined(__aarch64__)
@@ -247,9 +248,9 @@ static const struct lf_variant lf_bi_square_to_len_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_square_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_bi_square_to_len_order_znver5[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
 	lf_bi_square_to_len_order_sapphirerapids,

@@ -21,6 +21,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_avx2__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2.S \

@@ -10,7 +10,10 @@
  *     (odd operands, x = 1, all ones);
  *   - odd lengths and odd word positions in 64-bit-digit variants (every len 1..130, 256,
  *     513, 8191..8193; every 4-byte offset mod 64);
- *   - reads outside x / writes outside z[0..2len) (guard pages, canaries), writes to x;
+ *   - reads outside x / writes outside z[0..2len) (guard pages, canaries), writes to x; the
+ *     ifma variant's 52-byte blocks (13 words, from the end of each array down) with the
+ *     last, partial one below the array's start masked (guard pages; every len 1..130), its
+ *     size dispatch at ifma_min / ifma_max (20 / 21, 512 / 513 words);
  *   - a z word left unwritten (z starts as garbage: the API says z need not be
  *     initialised);
  *   - len == 0 writing anything (NULL and PROT_NONE pointers).
@@ -91,7 +94,7 @@ END_TEST
 START_TEST(test_square_lengths)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 256, 513, 8191, 8192, 8193 };
+	static const size_t big[] = { 256, 511, 512, 513, 8191, 8192, 8193 };
 	uint32_t *x = xmalloc(8193 * 4);
 	rng_t rng;
 	rng_init(&rng, t->label, 32);
@@ -113,7 +116,7 @@ START_TEST(test_square_guards)
 	const struct tvar *t = var(_i);
 	static const size_t lens[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
 	                               18, 19, 20, 21, 22, 23, 24, 25, 31, 32, 33, 40, 127, 128,
-	                               129, 130, 513 };
+	                               129, 130, 512, 513 };
 	uint32_t *x = xmalloc(513 * 4);
 	rng_t rng;
 	rng_init(&rng, t->label, 33);

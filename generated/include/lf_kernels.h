@@ -145,6 +145,8 @@ LF_KERNEL_DECL uint32_t lf_bi_mul_add_x64__thunderx2t99(uint32_t *out, size_t ou
 typedef void (*lf_bi_square_to_len_fn)(const uint32_t *, size_t, uint32_t *);
 LF_KERNEL_DECL void lf_bi_square_to_len_ref(const uint32_t *x, size_t len, uint32_t *z);
 #if defined(__x86_64__)
+/* ifma requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_bi_square_to_len_ifma(const uint32_t *x, size_t len, uint32_t *z);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_square_to_len_adx(const uint32_t *x, size_t len, uint32_t *z);
 #endif

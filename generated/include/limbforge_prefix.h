@@ -40,6 +40,7 @@
 #define lf_bi_multiply_to_len_ref LF_PFX(lf_bi_multiply_to_len_ref)
 #define lf_bi_square_to_len LF_PFX(lf_bi_square_to_len)
 #define lf_bi_square_to_len_adx LF_PFX(lf_bi_square_to_len_adx)
+#define lf_bi_square_to_len_ifma LF_PFX(lf_bi_square_to_len_ifma)
 #define lf_bi_square_to_len_ref LF_PFX(lf_bi_square_to_len_ref)
 #define lf_bi_square_to_len_x64 LF_PFX(lf_bi_square_to_len_x64)
 #define lf_conditional_assign LF_PFX(lf_conditional_assign)

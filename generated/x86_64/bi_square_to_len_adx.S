@@ -3615,7 +3615,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 LF_FUNC_END(lf_bi_square_to_len_adx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_STATIC(lf_bi_square_to_len_adx)
+LF_WIN64_BODY_EXTERN(lf_bi_square_to_len_adx)	/* lf_bi_square_to_len_ifma jumps here */
 LF_WIN64_ENTRY(lf_bi_square_to_len_adx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

@@ -145,7 +145,8 @@ LF_API uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in,
  * the kernels are tuned for 1..127 words (BigInteger calls it below
  * KARATSUBA_SQUARE_THRESHOLD = 128); longer squares (from 24 words on x86-64, from 96
  * elsewhere) go through lf_mpn_sqr on little-endian limb copies (a heap copy above 341
- * words; if malloc fails, the word kernel). */
+ * words; if malloc fails, the word kernel), except with AVX-512 IFMA up to 512 words, which
+ * the word kernel squares in radix 2^52 on the words themselves. */
 LF_API void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z);
 
 /* implMultiplyToLen: z[0..xlen+ylen) = x[0..xlen) * y[0..ylen) (BE-words).  z need not be

@@ -17,6 +17,12 @@ z, with no scratch memory:
                                                  after the last read of d_i)
       [ 0? | 2*T + d^2, little-endian      ]   after the final pass (digits re-read from x)
       [ BE-words                          ]   after one in-place reversal of the 2*len words
+
+IFMA (x86 `ifma`, len in ifma_min..ifma_max words): mpn_sqr's radix-2^52 core (x86_ifma_sqr)
+with BE words in and out, as bi_multiply_to_len's ifma variant (x86_ifma_sqr.be_reverse:
+52-byte blocks of 13 words counted down from the end of the array, reversed by VPERMD); other
+lengths jump to the adx variant before the frame. lf_bi_square_to_len sends it every square up
+to ifma_max words (its lf_variant.hint) instead of the limb path.
 """
 
 from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
@@ -405,7 +411,59 @@ def build_a64(symbol, p):
     return f.finalize()
 
 
+# ifma_min at most 24: lf_bi_square_to_len sends every square from 24 words up to ifma_max
+# (the hint) to this kernel, never through limb copies. AMD Zen 5 (limbforge-bench --kernel
+# bi_square_to_len, 2026-12-01): at 20 words 93 core cycles against adx's straight line 86,
+# from 21 words ahead (94 against 156; GMP's mpn_sqr on n/2 limbs 1.42x at 21, 1.49x at 24,
+# 1.94x at 32, 4.06x at 127)
+IFMA_PARAMS = {
+    "ifma_min": Param(21, (16, 18, 20, 21, 22, 24),
+                      "from this many words on the IFMA path (below: the adx variant, reached\n"
+                      "before the frame, whose straight-line code reaches 2 small = 20 words)",
+                      kind="size", sizes=(16, 18, 20, 21, 22, 24, 26)),
+    "ifma_max": Param(512, (256, 512), "up to this many words the IFMA path (above: adx);\n"
+                      "sizes the stack", kind="size", sizes=(256, 257, 512, 513)),
+    "first": Param(8, (2, 4, 6, 8), "output blocks of the first group: straight-line code\n"
+                   "(x86_ifma_sqr)", kind="size", sizes=(24, 32, 40, 48, 64, 96)),
+    "blocks": Param(4, (2, 4, 6, 8), "output blocks per later group (two zmm accumulators "
+                    "each)"),
+    "wunroll": Param(2, (1, 2, 4), "windows per iteration of the unmasked group loop"),
+}
+
+
+class _LimbFrame:
+    """x86_ifma_sqr sizes its frame and checks its bounds in limbs: the word counts as
+    limbs (ifma_min rounded down: 16 words are 8 limbs, 10 digits)."""
+
+    def __init__(self, p):
+        self.ifma_min = p.ifma_min // 2
+        self.ifma_max = -(-p.ifma_max // 2)
+        self.first, self.blocks, self.wunroll = p.first, p.blocks, p.wunroll
+
+
+def build_ifma(symbol, p):
+    """len in ifma_min..ifma_max: mpn_sqr's IFMA core (x86_ifma_sqr) on the BE words
+    directly (52-byte blocks from the end of the array down, their 13 words reversed by
+    VPERMD: x86_ifma_sqr.be_reverse); other lengths jump to the adx sibling before the
+    frame."""
+    from ..x86 import function as x86
+    from . import x86_ifma_sqr
+    f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
+    f.tail_call_outside(1, p.ifma_min, p.ifma_max, p.sibling("adx"))
+    with f:
+        x, ln, z = f.load_args()
+        x86_ifma_sqr.square(f, z, x, ln, _LimbFrame(p), be=True)
+        f.ret()
+    return f.finalize()
+
+
 VARIANTS = [
+    Variant("ifma", "x86_64", build_ifma, IFMA_PARAMS,
+            "len in ifma_min..ifma_max words: radix 2^52 by AVX-512 IFMA, mpn_sqr's core\n"
+            "(x86_ifma_sqr) reading and writing the BE words directly (52-byte blocks from the\n"
+            "end of the array, their 13 words reversed by VPERMD); other lengths jump to the\n"
+            "adx variant before the frame.",
+            hint=lambda v: v.ifma_max),
     Variant("adx", "x86_64", build_x86, X86_PARAMS,
             "BE-words as 64-bit digits (RORX 32), converted into the top half of z; the\n"
             "mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal.",

@@ -253,14 +253,15 @@ class _Ctx:
     pass
 
 
-def square(f, rp, ap, n, p):
+def square(f, rp, ap, n, p, be=False):
     """The kernel body for ifma_min <= n <= ifma_max (n preserved); the caller sends other
-    sizes elsewhere before the frame (Function.tail_call_outside)."""
+    sizes elsewhere before the frame (Function.tail_call_outside). be: ap is n BE words and
+    the square 2n BE words (java.math.BigInteger magnitudes; be_reverse) instead of limbs."""
     _check(p)
-    _ifma(f, rp, ap, n, p)
+    _ifma(f, rp, ap, n, p, be)
 
 
-def _ifma(f, rp, ap, n, p):
+def _ifma(f, rp, ap, n, p, be=False):
     c = _Ctx()
     c.cold = []                                     # out-of-line code, emitted at the end
     qmax, pb, pa = _frame(p)
@@ -284,9 +285,10 @@ def _ifma(f, rp, ap, n, p):
     XOR(t.as_dword, t.as_dword)
     VPBROADCASTQ(c.zero, t)                         # (VPXORD z,z,z would read z for PeachPy)
     cidx, csh = unpack_consts(c.zero)
+    c.rev = be_reverse() if be else None
 
     # ---- digits: Q = ceil(2n/13) blocks of 8, from 52 bytes each -------------------------
-    pd = to_digits(f, ap, n, base, cidx, csh, c.m52)
+    pd = to_digits(f, ap, n, base, cidx, csh, c.m52, c.rev)
     # zero padding: before d_0, and after the last converted block (pd)
     for j in range(1, pb // 8 + 1):
         VMOVDQA64([base - 64 * j], c.zero)
@@ -311,19 +313,23 @@ def _ifma(f, rp, ap, n, p):
     c.kfull = k6                                    # (memory-operand masks must be physical)
     MOV(t, (1 << 52) - 1)
     KMOVQ(c.kfull, t)
+    # (BE words: m = (8n + 12) div 13 digits, K = (2n + 12) div 13 blocks, 8n bytes)
     c.m = GeneralPurposeRegister64()                # m = (16n + 12) div 13 digits
     MOV(c.m, n)
-    SHL(c.m, 4)
+    SHL(c.m, 3 if be else 4)
     ADD(c.m, 12)
     _div13(c.m, c.m)
     c.left = GeneralPurposeRegister64()             # K = (4n + 12) div 13 output blocks
-    LEA(c.left, [n * 4 + 12])
+    LEA(c.left, [n * (2 if be else 4) + 12])
     _div13(c.left, c.left)
     c.rpp = GeneralPurposeRegister64()
-    MOV(c.rpp, rp)
+    if not be:
+        MOV(c.rpp, rp)
     c.orem = GeneralPurposeRegister64()             # output bytes left: 16n - 52k
     MOV(c.orem, n)
-    SHL(c.orem, 4)
+    SHL(c.orem, 3 if be else 4)
+    if be:
+        LEA(c.rpp, [rp + c.orem * 1 - 52])          # the lowest 13 words' slot
     c.cin = GeneralPurposeRegister64()
     XOR(c.cin.as_dword, c.cin.as_dword)
     c.cprev = ZMMRegister()
