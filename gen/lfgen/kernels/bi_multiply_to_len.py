@@ -445,16 +445,6 @@ IFMA_PARAMS = {
 }
 
 
-class _LimbFrame:
-    """x86_ifma_mul sizes its frame and checks its bounds in limbs: the word counts as
-    limbs (ifma_min rounded down: 12 words, 384 bits, are 8 digits, as 6 limbs are)."""
-
-    def __init__(self, p):
-        self.ifma_min = p.ifma_min // 2
-        self.ifma_max = -(-p.ifma_max // 2)
-        self.blocks = p.blocks
-
-
 def build_ifma(symbol, p):
     """Both operands of ifma_min..ifma_max words: mpn_mul's IFMA core (x86_ifma_mul) on the
     BE words directly -- 52-byte blocks read from the end of each array down, their 13 words
@@ -463,7 +453,7 @@ def build_ifma(symbol, p):
     sibling before the frame."""
     from peachpy.x86_64 import GeneralPurposeRegister64, MOV, CMP, CMOVB
     from ..x86 import function as x86
-    from . import x86_ifma_mul
+    from . import x86_ifma_mul, x86_ifma_sqr
     f = x86.Function(symbol, SPEC.args, SPEC.result, zmm32=True)
     for arg in (1, 3):                                  # xlen, ylen
         f.tail_call_outside(arg, p.ifma_min, p.ifma_max, p.sibling("adx"))
@@ -481,7 +471,7 @@ def build_ifma(symbol, p):
         CMOVB(an, ylen)
         CMOVB(b, x)
         CMOVB(bn, xlen)
-        x86_ifma_mul.multiply(f, z, a, an, b, bn, _LimbFrame(p), be=True)
+        x86_ifma_mul.multiply(f, z, a, an, b, bn, x86_ifma_sqr.WordsAsLimbs(p), be=True)
         f.ret()
     return f.finalize()
 

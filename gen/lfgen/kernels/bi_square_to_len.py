@@ -431,16 +431,6 @@ IFMA_PARAMS = {
 }
 
 
-class _LimbFrame:
-    """x86_ifma_sqr sizes its frame and checks its bounds in limbs: the word counts as
-    limbs (ifma_min rounded down: 16 words are 8 limbs, 10 digits)."""
-
-    def __init__(self, p):
-        self.ifma_min = p.ifma_min // 2
-        self.ifma_max = -(-p.ifma_max // 2)
-        self.first, self.blocks, self.wunroll = p.first, p.blocks, p.wunroll
-
-
 def build_ifma(symbol, p):
     """len in ifma_min..ifma_max: mpn_sqr's IFMA core (x86_ifma_sqr) on the BE words
     directly (52-byte blocks from the end of the array down, their 13 words reversed by
@@ -452,7 +442,7 @@ def build_ifma(symbol, p):
     f.tail_call_outside(1, p.ifma_min, p.ifma_max, p.sibling("adx"))
     with f:
         x, ln, z = f.load_args()
-        x86_ifma_sqr.square(f, z, x, ln, _LimbFrame(p), be=True)
+        x86_ifma_sqr.square(f, z, x, ln, x86_ifma_sqr.WordsAsLimbs(p), be=True)
         f.ret()
     return f.finalize()
 

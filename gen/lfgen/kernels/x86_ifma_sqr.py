@@ -180,6 +180,20 @@ def be_reverse():
     return rev
 
 
+class WordsAsLimbs:
+    """A BE-word kernel's values for the IFMA cores, which size their frame and check their
+    bounds in limbs: ifma_min and ifma_max in words as limbs (ifma_min rounded down: 12
+    words, 384 bits, are 8 digits, as 6 limbs are), every other value as it is."""
+
+    def __init__(self, p):
+        self._p = p
+        self.ifma_min = p.ifma_min // 2
+        self.ifma_max = -(-p.ifma_max // 2)
+
+    def __getattr__(self, name):
+        return getattr(self._p, name)
+
+
 def to_digits(f, ap, n, dst, cidx, csh, m52, rev=None):
     """Store the ceil(2n/13) blocks of 8 digits of {ap, n} (n >= 1 limbs) at dst (64-byte
     aligned), 52 bytes of ap a block by byte-masked loads that never read past ap[n-1] (the
