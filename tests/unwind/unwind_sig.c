@@ -440,7 +440,8 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 	case LF_K_bi_mul_add:
 		return LONG_BI_ROW;
 	case LF_K_bi_square_to_len:
-		return LONG_BI_SQR;
+		/* the IFMA squaring runs itself only up to 512 words (it jumps to adx above) */
+		return strstr(label, "ifma") ? 512 : LONG_BI_SQR;
 	case LF_K_poly1305_blocks:
 		return LONG_ROW / 2;    /* 16-byte blocks: 800 KB of buf_a */
 	case LF_K_mpn_mul:
@@ -449,7 +450,8 @@ static size_t long_size(enum lf_kernel_id kid, const char *label)
 		/* the IFMA Montgomery multiplication runs itself only up to 64 limbs */
 		return strstr(label, "ifma") ? 64 : LONG_SQR / 2;
 	case LF_K_bi_multiply_to_len:
-		return LONG_BI_SQR;     /* xlen; ylen = xlen / 2 */
+		/* xlen; ylen = xlen / 2; the IFMA product runs itself only up to 256 words */
+		return strstr(label, "ifma") ? 256 : LONG_BI_SQR;
 	case LF_K_p256_mul_mont:
 	case LF_K_p256_sqr_mont:
 		return 4;               /* one size: the long phase is many short calls */
