@@ -165,6 +165,7 @@ def render_kernel_file(env, spec, b, feats, w64=None):
     return emit.render(
         env, "asm/kernel.S.j2", symbol=b.symbol, spec=spec, variant=b.variant, arch=arch,
         features_text=ftext, schedule=b.sched, values=b.values.items(),
+        unlisted=_unlisted_text(spec, b),
         match_text=_match_text(b.sched),
         frame_text=_frame_text(comp, arch),
         body="\n".join(w64.body if w64 else comp.lines),
@@ -187,6 +188,14 @@ def _match_text(sched):
             for a, b in pairs))
     return "MIDR " + ", ".join("implementer 0x%02x %s" % (
         a, "any part" if b is None else "part 0x%03x" % b) for a, b in pairs)
+
+
+def _unlisted_text(spec, b):
+    """What the header says of values the schedule file does not list for the build."""
+    if b.variant.params and b.variant.name not in b.sched.tables.get(spec.name, {}):
+        return (" (not in the file: the parameters' defaults)" if b.sched.is_generic else
+                " (not in the file: generic's values)")
+    return ""
 
 
 def _hint(spec, variant, values):

@@ -26,7 +26,7 @@
  *    32-bit umaddl products summed on a 64-bit carry chain (adds with lsl #32),
  *    two words per chain step, no umulh; loads of the next block ahead.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [bi_mul_add.w64]
+ * Schedule: gen/schedules/aarch64/generic.toml [bi_mul_add.w64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   unroll = 4

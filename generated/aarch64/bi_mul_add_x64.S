@@ -26,7 +26,7 @@
  *    Word pairs as 64-bit digits (ror #32), mul/umulh addmul_1 row (a64_rows,
  *    software-pipelined); an odd top word last with umaddl.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [bi_mul_add.x64]
+ * Schedule: gen/schedules/aarch64/generic.toml [bi_mul_add.x64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1

@@ -25,7 +25,7 @@
  *    32-bit load for digit 0); the longer operand is the row: software-pipelined
  *    mul/umulh rows (a64_rows), digit 0 of each row outside it as the carry-in.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [bi_multiply_to_len.a64]
+ * Schedule: gen/schedules/aarch64/generic.toml [bi_multiply_to_len.a64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1

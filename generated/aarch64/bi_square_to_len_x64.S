@@ -22,7 +22,7 @@
  *    BE-words as 64-bit digits (ror #32), converted into the top half of z; the
  *    mpn_sqr core (mul/umulh rows, extr-doubling final pass) in place; one reversal.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [bi_square_to_len.x64]
+ * Schedule: gen/schedules/aarch64/generic.toml [bi_square_to_len.x64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1

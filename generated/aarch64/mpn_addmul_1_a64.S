@@ -24,7 +24,7 @@
  *    Pairs of limbs: ldp, mul/umulh, adds/adcs product chain then adds/adcs into rp,
  *    stp; loads of the next pair interleaved with the multiplies of this one.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [mpn_addmul_1.a64]
+ * Schedule: gen/schedules/aarch64/generic.toml [mpn_addmul_1.a64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1

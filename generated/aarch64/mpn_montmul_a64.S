@@ -36,7 +36,7 @@
  *    steps of a_j a_(i-j) (summed once, doubled with extr) and the pair m_j N_(i-j),
  *    m_(i-j) N_j, the middle a_h^2, m_h N_h once: 3/4 of the multiplies.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [mpn_montmul.a64]
+ * Schedule: gen/schedules/aarch64/generic.toml [mpn_montmul.a64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   addressing = offset
  *   depth = 1

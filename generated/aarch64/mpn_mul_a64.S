@@ -23,7 +23,7 @@
  * Algorithm (a64, aarch64):
  *    One software-pipelined mul/umulh row per limb of b (a64_rows), ldp/stp pairs.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [mpn_mul.a64]
+ * Schedule: gen/schedules/aarch64/generic.toml [mpn_mul.a64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1

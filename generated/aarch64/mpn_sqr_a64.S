@@ -22,7 +22,7 @@
  *    Triangle by software-pipelined mul/umulh rows (a64_rows), then one pass of
  *    extr-doubling with adds/adcs of the squares (a64_sqr).
  *
- * Schedule: gen/schedules/aarch64/generic.toml [mpn_sqr.a64]
+ * Schedule: gen/schedules/aarch64/generic.toml [mpn_sqr.a64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   distance = 1
  *   rotation = 1

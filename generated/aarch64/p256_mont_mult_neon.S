@@ -29,7 +29,7 @@
  *    interleaved with the GPR rows of the a64 variant; five column sums moved back
  *    by fmov/umov.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [p256_mont_mult.neon]
+ * Schedule: gen/schedules/aarch64/generic.toml [p256_mont_mult.neon] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   alu = shifted
  *   lead = 60

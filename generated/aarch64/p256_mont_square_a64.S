@@ -25,7 +25,7 @@
  *    add/sub with lsr; no multiply); final t and t - p by two asr carry chains, csel.
  *    Square: each cross product once, against a doubled limb (15 products).
  *
- * Schedule: gen/schedules/aarch64/generic.toml [p256_mont_square.a64]
+ * Schedule: gen/schedules/aarch64/generic.toml [p256_mont_square.a64] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   alu = shifted
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)

@@ -26,7 +26,7 @@
  *    Square: a4 x (2a0..2a3) and a3 x (2a1, 2a2) on Advanced SIMD, the nine
  *    other products (cross products once, against a doubled limb) on the GPRs.
  *
- * Schedule: gen/schedules/aarch64/generic.toml [p256_mont_square.neon]
+ * Schedule: gen/schedules/aarch64/generic.toml [p256_mont_square.neon] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   alu = shifted
  *   lead = 60

@@ -41,7 +41,7 @@
  *    (times r^4..r^1), then the last blocks by the scalar step (a64_poly1305_neon).
  *    Below vec_min blocks, or with pad = 0, only the scalar step runs (no powers table).
  *
- * Schedule: gen/schedules/aarch64/generic.toml [poly1305_blocks.neon]
+ * Schedule: gen/schedules/aarch64/generic.toml [poly1305_blocks.neon] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   carry = serial
  *   chains = 3

@@ -27,7 +27,7 @@
  *    Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of
  *    MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last.
  *
- * Schedule: gen/schedules/x86_64/znver5.toml [bi_mul_add.adx]
+ * Schedule: gen/schedules/x86_64/znver5.toml [bi_mul_add.adx] (not in the file: generic's values)
  *   used on: AuthenticAMD family 0x1a model 0x2
  *   ahead = 1
  *   short_to_mulx = 16

@@ -28,7 +28,7 @@
  *    on the development host at every length: the RORX word rotations, not the
  *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.mulx]
+ * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   small = 15

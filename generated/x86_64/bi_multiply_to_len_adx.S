@@ -28,7 +28,7 @@
  *    rows and one pass rotates them at the end; up to `small` digits per operand,
  *    straight-line code per (nx, ny) with z's digits in registers.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [bi_multiply_to_len.adx]
+ * Schedule: gen/schedules/x86_64/generic.toml [bi_multiply_to_len.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   small = 6

@@ -27,7 +27,7 @@
  *    the end of each array, their 13 words reversed by VPERMD); other sizes jump to
  *    the adx variant before the frame, as do pairs of at most adx_upto words.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [bi_multiply_to_len.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [bi_multiply_to_len.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   adx_upto = 12
  *   blocks = 4

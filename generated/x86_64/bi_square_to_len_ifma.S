@@ -25,7 +25,7 @@
  *    end of the array, their 13 words reversed by VPERMD); other lengths jump to the
  *    adx variant before the frame.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   blocks = 4
  *   first = 8

@@ -28,7 +28,7 @@
  *    mask = -set in an xmm; two xmm blocks (PXOR, PAND, PXOR) per iteration, then 2 and
  *    1 limbs by the bits of n; n below gpr_below one limb at a time in GPRs.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [conditional_assign.sse2]
+ * Schedule: gen/schedules/x86_64/generic.toml [conditional_assign.sse2] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   gpr_below = 0
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)

@@ -30,7 +30,7 @@ products, c25519_r51)
  *    columns, b read from memory, the high columns folded as they complete, a
  *    round of parallel carries.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_mul_x4.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_mul_x4.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   split = 2
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)

@@ -27,7 +27,7 @@
  *    summed by ADD/ADC into 128-bit columns, SHRD/AND carries, the premultiplied
  *    operands in registers (x86_lower.py).
  *
- * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_square.mulx]
+ * Schedule: gen/schedules/x86_64/generic.toml [fe_c25519_r51_square.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   carry_shift = shrd
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)

@@ -23,7 +23,7 @@
  * Algorithm (mulx, x86_64):
  *    MULX with ADD/ADC, both carries folded into the high half per limb (no ADX).
  *
- * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.mulx]
+ * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 8

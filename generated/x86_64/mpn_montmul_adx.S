@@ -33,7 +33,7 @@
  *    128: a^2 by mpn_sqr's squaring into a stack buffer, then REDC rows (3/4 of the
  *    products); constant-time final subtraction.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.adx]
+ * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   small_max = 8

@@ -33,7 +33,7 @@
  *    VPMADD52LUQ/HUQ and a one-digit VALIGNQ shift, digit 0 exact in a scalar; packed
  *    back to limbs, constant-time final subtraction. Other sizes jump to adx.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ifma_max = 64
  *   ifma_min = 10

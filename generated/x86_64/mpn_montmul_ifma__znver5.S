@@ -33,7 +33,7 @@
  *    VPMADD52LUQ/HUQ and a one-digit VALIGNQ shift, digit 0 exact in a scalar; packed
  *    back to limbs, constant-time final subtraction. Other sizes jump to adx.
  *
- * Schedule: gen/schedules/x86_64/znver5.toml [mpn_montmul.ifma]
+ * Schedule: gen/schedules/x86_64/znver5.toml [mpn_montmul.ifma] (not in the file: generic's values)
  *   used on: AuthenticAMD family 0x1a model 0x2
  *   ifma_max = 64
  *   ifma_min = 10

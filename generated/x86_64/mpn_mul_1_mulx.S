@@ -22,7 +22,7 @@
  *    MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,
  *    ... limbs, then n/unroll unrolled iterations.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul_1.mulx]
+ * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul_1.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 8

@@ -24,7 +24,7 @@
  *    One MULX/ADCX/ADOX row per limb of b (x86_rows): a mul_1 row, then addmul_1
  *    rows into the partial product, each row's carry stored above it.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul.adx]
+ * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   unroll = 8

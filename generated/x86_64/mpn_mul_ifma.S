@@ -27,7 +27,7 @@
  *    normalised and packed back to 64-bit limbs (x86_ifma_mul); bn < ifma_min or
  *    an > ifma_max jump to the adx variant before the frame.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   blocks = 4
  *   ifma_max = 128

@@ -36,7 +36,7 @@ multiplication)
  *    on the borrow (the reduction of Gueron-Krasnov / OpenSSL
  *    __ecp_nistz256_mul_montx). Needs BMI2 only.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [p256_mul_mont.adx]
+ * Schedule: gen/schedules/x86_64/generic.toml [p256_mul_mont.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   mp3 = mulx
  *   shift32 = mulx

@@ -31,7 +31,7 @@ squaring)
  *    a MULX by p3 or SUB/SBB: shift32, mp3), the high half added; final t - p by
  *    SUB/SBB and CMOVC (after OpenSSL __ecp_nistz256_sqr_montx).
  *
- * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx]
+ * Schedule: gen/schedules/x86_64/generic.toml [p256_sqr_mont.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   mp3 = mulx
  *   shift32 = mulx

@@ -41,7 +41,7 @@
  *    (x86_poly1305_r26); for AVX-512 CPUs without IFMA. Fewer than vec_min blocks
  *    jump to the mulx variant before the frame.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [poly1305_blocks.avx512f]
+ * Schedule: gen/schedules/x86_64/generic.toml [poly1305_blocks.avx512f] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   carry = serial
  *   chains = 1

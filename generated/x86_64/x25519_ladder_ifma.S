@@ -39,7 +39,7 @@ bits 254 .. 0 of the clamped scalar k, before the inversion
  *    folded into level 1's VPERMQ, VPERMQ/VPBLENDMQ between levels, parallel
  *    carries where the bounds require them before a product.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [x25519_ladder.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [x25519_ladder.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   order = up
  *   split = 2

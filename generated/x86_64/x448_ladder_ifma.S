@@ -36,7 +36,7 @@ bits 447 .. 0 of the clamped scalar k, before the inversion
  *    folded into level 1's VPERMQ, VPERMQ/VPBLENDMQ between levels, parallel
  *    carries where the bounds require them before a product.
  *
- * Schedule: gen/schedules/x86_64/generic.toml [x448_ladder.ifma]
+ * Schedule: gen/schedules/x86_64/generic.toml [x448_ladder.ifma] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   order = down
  *   split = 1
