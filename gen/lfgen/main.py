@@ -191,8 +191,11 @@ def _match_text(sched):
 
 
 def _unlisted_text(spec, b):
-    """What the header says of values the schedule file does not list for the build."""
-    if b.variant.params and b.variant.name not in b.sched.tables.get(spec.name, {}):
+    """What the header says of values the schedule file does not list for the build (a
+    tuning candidate's schedule is no file: nothing)."""
+    tables = getattr(b.sched, "tables", None)
+    if (tables is not None and b.variant.params
+            and b.variant.name not in tables.get(spec.name, {})):
         return (" (not in the file: the parameters' defaults)" if b.sched.is_generic else
                 " (not in the file: generic's values)")
     return ""

@@ -17,6 +17,9 @@
     [order]                            # optional: variants of a kernel in this CPU's order of
     bi_mul_add = ["w32", "w64"]        #   preference (unlisted ones follow in generic order)
 
+    [pinned."bi_multiply_to_len.adx"]  # optional: values set by hand that `make tune` keeps
+    small = "why: what was measured"   #   (the value itself stays in [kernel.variant])
+
 In `generic.toml` a value not given falls back to the Param default; in a CPU's file it falls
 back to generic's value, so a CPU file lists only where that CPU differs.  An unknown kernel,
 variant or parameter stops generation, so a stale schedule file cannot silently stop applying.
@@ -53,7 +56,7 @@ class Schedule:
     def __init__(self, arch, cpu, data):
         self.arch = arch
         self.cpu = cpu
-        for k in ("provenance", "match", "order"):
+        for k in ("provenance", "match", "order", "pinned"):
             if k in data and not isinstance(data[k], dict):
                 raise ScheduleError("%s: %s must be a table ([%s])" % (self.relpath, k, k))
         self.provenance = data.get("provenance", {})
@@ -73,8 +76,14 @@ class Schedule:
             if not (isinstance(pref, list) and all(isinstance(n, str) for n in pref)):
                 raise ScheduleError('%s: [order] %s must be a list of variant names, e.g. '
                                     '["adx", "mulx"]' % (self.relpath, kname))
+        self.pinned = data.get("pinned", {})
+        for kv, params in self.pinned.items():
+            if not (isinstance(params, dict) and params and
+                    all(isinstance(w, str) and w for w in params.values())):
+                raise ScheduleError('%s: [pinned."%s"] must give each pinned parameter a '
+                                    'reason, e.g. small = "measured ..."' % (self.relpath, kv))
         self.tables = {k: v for k, v in data.items()
-                       if k not in ("provenance", "match", "order")}
+                       if k not in ("provenance", "match", "order", "pinned")}
 
     @property
     def is_generic(self):
@@ -145,6 +154,17 @@ class Schedule:
         for kname in self.order:
             if kname not in {k.SPEC.name for k in kernels}:
                 raise ScheduleError("%s: [order] names no kernel %s" % (self.relpath, kname))
+        params = {(k.SPEC.name, v.name): v.params for k in kernels for v in k.VARIANTS
+                  if v.arch == self.arch}
+        for kv, pins in self.pinned.items():
+            kname, _, vname = kv.partition(".")
+            if (kname, vname) not in params:
+                raise ScheduleError('%s: [pinned."%s"] names no %s variant'
+                                    % (self.relpath, kv, self.arch))
+            for p in pins:
+                if p not in params[(kname, vname)]:
+                    raise ScheduleError('%s: [pinned."%s"] %s is no parameter of it'
+                                        % (self.relpath, kv, p))
         knames = [k.SPEC.name for k in kernels]
         for kname, variants in self.tables.items():
             if kname in knames and not (isinstance(variants, dict) and all(

@@ -1,6 +1,7 @@
 """Schedule files (lfgen/schedule.py, kernel.Values): a stale or wrong schedule stops generation
 -- unknown kernel, variant or parameter, a value outside the Param's choices, missing
-provenance -- and the checked-in schedules load and match the kernels."""
+provenance, a [pinned] entry without a reason or naming no parameter -- and the checked-in
+schedules load and match the kernels."""
 
 import os
 import types
@@ -133,6 +134,23 @@ class Files(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"\[order\] k1 names no x86_64 variant a64 "
                                                 r"\(have: fast, slow\)"):
             s.check_against(k)
+
+    def test_pinned(self):
+        k = fake_kernels()
+        s = self.load(self.MATCH_X86 + '[pinned."k1.fast"]\nunroll = "measured by hand"\n'
+                      '[k1.fast]\nunroll = 8\n', cpu="spr")
+        s.check_against(k)
+        self.assertEqual(s.pinned, {"k1.fast": {"unroll": "measured by hand"}})
+        self.assertNotIn("pinned", s.tables)
+        for body in ('[pinned."k1.slow"]\nunroll = "x"\n', '[pinned."k9.fast"]\nunroll = "x"\n',
+                     '[pinned."k1.a64"]\nunroll = "x"\n', '[pinned."k1.fast"]\nsmall = "x"\n'):
+            s = self.load(self.MATCH_X86 + body, cpu="spr")
+            with self.subTest(body=body), self.assertRaises(ValueError):
+                s.check_against(k)
+        for body in ('[pinned."k1.fast"]\nunroll = ""\n', '[pinned."k1.fast"]\nunroll = 8\n',
+                     '[pinned]\n"k1.fast" = "x"\n'):
+            with self.subTest(body=body), self.assertRaisesRegex(ValueError, "reason"):
+                self.load(self.MATCH_X86 + body, cpu="spr")
 
     def test_values_of_another_type_are_refused(self):
         k = fake_kernels()

@@ -165,11 +165,11 @@ def speed_fast_best_at_u8_a0(v, values):
 
 
 def make_tuner(runner, d, mode="native", cpus_=("fakecpu",), budget=None, clock=None,
-               top=8):
+               top=8, pins=None):
     state = State(os.path.join(d, "state.json"), {"t": 1})
     logs = []
     t = search.Tuner(runner, state, "x86_64", mode, list(cpus_), logs.append, budget=budget,
-                     top=top, **({"clock": clock} if clock else {}))
+                     top=top, pins=pins, **({"clock": clock} if clock else {}))
     return t, state, logs
 
 
@@ -357,6 +357,42 @@ class Search(unittest.TestCase):
             nb = [c for ph in fast["phases"] for c in ph.get("not_built", [])]
             self.assertEqual([space.key(c["values"]) for c in nb],
                              ["ahead=2,small=8,unroll=16"])
+
+    def test_pinned_values_are_kept_and_the_others_searched(self):
+        # small = 4 pinned (the fake CPU prefers 12): the search starts there, never moves
+        # it, still finds unroll 8 / ahead 0, and the file written back lists the pin and
+        # its value beside the tuned ones
+        import tomllib
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            pins = {("k", "fast"): ({"small": 4}, {"small": "measured by hand"})}
+            t, st, logs = make_tuner(r, d, pins=pins)
+            rec = t.tune_kernel(r.mod)
+            fast = rec["variants"]["fast"]
+            self.assertEqual(fast["final"], {"unroll": 8, "ahead": 0, "small": 4})
+            self.assertEqual(fast["pinned"], {"small": "measured by hand"})
+            self.assertFalse([ph for ph in fast["phases"] if ph["phase"] == "size small"])
+            prov = {"cpu": "znver4", "method": "m", "date": "d", "figures": "f",
+                    "complete": True, "seconds": 3}
+            text = output.schedule_text("x86_64", "znver4", cpus.match_table("znver4"), prov,
+                                        t.records, None, t.pins)
+            data = tomllib.loads(text)
+            self.assertEqual(data["pinned"], {"k.fast": {"small": "measured by hand"}})
+            self.assertEqual(data["k"]["fast"]["small"], 4)
+            s = schedule.Schedule("x86_64", "znver4", data)
+            s.check_against([mod])
+            self.assertEqual(s.pinned, {"k.fast": {"small": "measured by hand"}})
+        # a pin equal to generic's value is still written (the file keeps saying so)
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            pins = {("k", "fast"): ({"small": 8}, {"small": "why"})}
+            t, st, logs = make_tuner(r, d, pins=pins)
+            t.tune_kernel(r.mod)
+            data = tomllib.loads(output.schedule_text("x86_64", "znver4",
+                                                      cpus.match_table("znver4"), prov,
+                                                      t.records, None, t.pins))
+            self.assertEqual(data["k"]["fast"]["small"], 8)
 
     def test_a_wrong_candidate_never_wins(self):
         mod = fake_kernel()

@@ -32,7 +32,7 @@
  *   adx_upto = 16
  *   blocks = 5
  *   ifma_max = 256
- *   ifma_min = 13
+ *   ifma_min = 14
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 3464 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_ifma__znver5 is
@@ -46,11 +46,11 @@
 LF_FUNC_BEGIN(lf_bi_multiply_to_len_ifma__znver5)
 	/* size dispatch before the frame: other sizes run lf_bi_multiply_to_len_adx__znver5 */
 	vzeroupper
-	cmpq	$13, %rsi
+	cmpq	$14, %rsi
 	jb	LF_BODY(lf_bi_multiply_to_len_adx__znver5)
 	cmpq	$256, %rsi
 	ja	LF_BODY(lf_bi_multiply_to_len_adx__znver5)
-	cmpq	$13, %rcx
+	cmpq	$14, %rcx
 	jb	LF_BODY(lf_bi_multiply_to_len_adx__znver5)
 	cmpq	$256, %rcx
 	ja	LF_BODY(lf_bi_multiply_to_len_adx__znver5)

@@ -162,7 +162,7 @@ def tune_one(a, cpu, kernels, host_arch):
     log("building the library objects and the bench harness (make tune-prep)")
     runner.prepare()
     tuner = search.Tuner(runner, state, a.arch, mode, model_cpus, log,
-                         budget=a.budget or None, top=a.top)
+                         budget=a.budget or None, top=a.top, pins=_pins(a.arch, name, log))
     complete = True
     mods = [m for m in KERNELS if not kernels or m.SPEC.name in kernels]
     def account(kname, before, k0):
@@ -189,6 +189,26 @@ def tune_one(a, cpu, kernels, host_arch):
         tuner.counts["measured_now"], state.reused))
     status = write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed, mods)
     return name, mode, tuner.records, status
+
+
+def _pins(arch, name, log):
+    """The values the schedule file being rewritten pins ([pinned]): {(kernel, variant):
+    ({param: value}, {param: reason})}, kept by the search and written back."""
+    path = os.path.join(schedule.ROOT, arch, name + ".toml")
+    if not os.path.exists(path):
+        return {}
+    s = schedule.load(arch, name)
+    g = s if s.is_generic else schedule.load(arch)
+    pins = {}
+    for kv, reasons in s.pinned.items():
+        kname, _, vname = kv.partition(".")
+        mod = next(m for m in KERNELS if m.SPEC.name == kname)
+        v = next(x for x in mod.VARIANTS if x.arch == arch and x.name == vname)
+        values = s.values(mod.SPEC, v, None if s.is_generic else g)
+        pins[(kname, vname)] = ({p: getattr(values, p) for p in reasons}, dict(reasons))
+        log("%s.%s: %s pinned by %s" % (kname, vname, ", ".join(
+            "%s = %s" % (p, getattr(values, p)) for p in reasons), s.relpath))
+    return pins
 
 
 def _figures(mode, records):
@@ -327,7 +347,7 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
             os.remove(path)
             print("removed the earlier %s" % os.path.relpath(path, ROOT))
         return 0
-    text = output.schedule_text(a.arch, name, match, prov, records, defaults)
+    text = output.schedule_text(a.arch, name, match, prov, records, defaults, tuner.pins)
     tomllib.loads(text)                          # what we write must read back
     with open(path, "w") as f:
         f.write(text)
@@ -344,7 +364,7 @@ def _merge_untuned(path, records, mods):
         old = tomllib.load(f)
     tuned = {m.SPEC.name for m in mods}
     for k, tables in old.items():
-        if k in ("provenance", "match") or k in tuned:
+        if k in ("provenance", "match", "pinned") or k in tuned:     # pinned: Tuner.pins
             continue
         if k == "order":
             for kn, order in tables.items():

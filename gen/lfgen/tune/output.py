@@ -45,10 +45,11 @@ def _hex_pairs(pairs):
     return "[" + ", ".join("[" + ", ".join("0x%x" % x for x in p) + "]" for p in pairs) + "]"
 
 
-def schedule_text(arch, cpu, match, provenance, records, defaults=None):
+def schedule_text(arch, cpu, match, provenance, records, defaults=None, pins=None):
     """The schedule file's text.  `records`: Tuner.records.  A CPU's file lists the values
     that differ from generic's; generic's own file (`defaults` given: {"k.v": {param:
-    default}}) those that differ from the kernels' defaults."""
+    default}}) those that differ from the kernels' defaults.  `pins` (Tuner.pins, from the
+    file's [pinned]) are written back as they came, their values always listed."""
     tables = [("provenance", provenance, None)]
     if match is not None:
         m = dict(match)
@@ -56,10 +57,17 @@ def schedule_text(arch, cpu, match, provenance, records, defaults=None):
     order = {k: r["order"] for k, r in records.items() if r["order"] != r["generic_order"]}
     if order:
         tables.append(("order", order, "variants in this CPU's order of preference"))
+    pins = pins or {}
+    for (kname, vname), (_, reasons) in sorted(pins.items()):
+        tables.append(('pinned."%s.%s"' % (kname, vname), dict(sorted(reasons.items())),
+                       "set by hand: `make tune` keeps these values (in [%s.%s]) and searches "
+                       "the others around them" % (kname, vname)))
     for kname, r in records.items():
         for vname, vr in r["variants"].items():
             ref = vr["generic"] if defaults is None else defaults["%s.%s" % (kname, vname)]
-            diff = {k: v for k, v in sorted(vr["final"].items()) if ref.get(k) != v}
+            pinned = pins.get((kname, vname), ({}, {}))[0]
+            diff = {k: v for k, v in sorted(vr["final"].items())
+                    if ref.get(k) != v or k in pinned}
             if diff:
                 tables.append(("%s.%s" % (kname, vname), diff, _variant_comment(vr)))
     text = toml_text(["Schedule for %s (%s), written by `make tune` (gen/lfgen/tune); "
@@ -84,6 +92,8 @@ def _variant_comment(vr):
                 if ph.get("confirm") else "modelled"
             moved = {k: v for k, v in ph["winner"].items() if ph["incumbent"].get(k) != v}
             lines.append("%s: %s (%s)" % (ph["phase"], space.key(moved), fig))
+    if vr.get("pinned"):
+        lines.append("pinned: %s ([pinned])" % ", ".join(sorted(vr["pinned"])))
     return "\n".join(lines) or None
 
 

@@ -49,7 +49,7 @@ class OutOfBudget(Exception):
 
 class Tuner:
     def __init__(self, runner, state, arch, mode, cpus, log, budget=None, top=8,
-                 min_gain=noise.MIN_GAIN, tie=0.02, clock=time.monotonic):
+                 min_gain=noise.MIN_GAIN, tie=0.02, clock=time.monotonic, pins=None):
         if mode not in ("native", "model", "generic"):
             raise ValueError("mode %r" % mode)
         self.r = runner
@@ -67,6 +67,9 @@ class Tuner:
         self.budget = budget
         self.deadline = None
         self.records = {}               # kernel -> {"variants": {...}, "order": ..., "figure"}
+        # {(kernel, variant): ({param: value}, {param: reason})}: values set by hand in the
+        # file being rewritten ([pinned]); the search starts from them and never moves them
+        self.pins = dict(pins or {})
         self.ctx = "generic"
         self.counts = {"candidates": 0, "rejected_build": 0, "rejected_check": 0,
                        "modelled": 0, "timed": 0, "measured_now": 0}
@@ -172,7 +175,21 @@ class Tuner:
                 if c0.build:
                     cur, base = c0, start
         rec = recs[v.name] = {"generic": base, "phases": [], "final": base}
-        cands = [Candidate(x) for x in space.loop_space(v, base, by_model)[1:]]
+        pinned, reasons = self.pins.get((spec.name, v.name), ({}, {}))
+        if pinned:
+            start = dict(base, **pinned)
+            rec["pinned"] = dict(reasons)
+            if start != base:
+                c0 = Candidate(start)
+                self.r.build(mod, v, [c0], sib)
+                if not c0.build:
+                    raise ValueError("%s: the pinned values %s do not build" % (name, pinned))
+                cur = c0
+            self.log("%s: %s pinned" % (name, ", ".join("%s = %s" % kv
+                                                         for kv in sorted(pinned.items()))))
+        start = cur.values
+        cands = [Candidate(x) for x in space.loop_space(v, start, by_model)[1:]
+                 if all(x[p] == start[p] for p in pinned)]
         if by_model and v.unmodelled:
             rec["unmodelled"] = dict(v.unmodelled)
             self.log("%s: %s kept (%s)" % (name, ", ".join(sorted(v.unmodelled)),
@@ -183,6 +200,8 @@ class Tuner:
             cur = self.loop_phase(mod, v, cur, cands, sib, extra, rec)
         if self.mode == "native":
             for p in space.size_params(v):
+                if p in pinned:
+                    continue
                 cands = [Candidate(x) for x in space.moves(v, cur.values, p)]
                 self.log("%s: size parameter %s = %s, trying %s" % (
                     name, p, cur.values[p], ", ".join(str(c.values[p]) for c in cands)))
