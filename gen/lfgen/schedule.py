@@ -21,8 +21,10 @@
     small = "why: what was measured"   #   (the value itself stays in [kernel.variant])
 
 In `generic.toml` a value not given falls back to the Param default; in a CPU's file it falls
-back to generic's value, so a CPU file lists only where that CPU differs.  An unknown kernel,
-variant or parameter stops generation, so a stale schedule file cannot silently stop applying.
+back to generic's value, so a CPU file lists only where that CPU differs (and its pinned
+values: a pin's value must be listed in the same file, and `make tune` keeps it only when it
+rewrites that file).  An unknown kernel, variant or parameter stops generation, so a stale
+schedule file cannot silently stop applying.
 
 Every schedule of an architecture is generated into the same build: a variant whose values
 (or whose size-dispatch targets) differ from generic's gets its own function
@@ -79,9 +81,11 @@ class Schedule:
         self.pinned = data.get("pinned", {})
         for kv, params in self.pinned.items():
             if not (isinstance(params, dict) and params and
-                    all(isinstance(w, str) and w for w in params.values())):
+                    all(isinstance(w, str) and w.strip() for w in params.values())):
                 raise ScheduleError('%s: [pinned."%s"] must give each pinned parameter a '
-                                    'reason, e.g. small = "measured ..."' % (self.relpath, kv))
+                                    'reason, e.g. [pinned."mpn_sqr.adx"] small = "measured '
+                                    '..." (the kernel.variant key in quotes)'
+                                    % (self.relpath, kv))
         self.tables = {k: v for k, v in data.items()
                        if k not in ("provenance", "match", "order", "pinned")}
 
@@ -165,6 +169,9 @@ class Schedule:
                 if p not in params[(kname, vname)]:
                     raise ScheduleError('%s: [pinned."%s"] %s is no parameter of it'
                                         % (self.relpath, kv, p))
+                if p not in self.tables.get(kname, {}).get(vname, {}):
+                    raise ScheduleError('%s: [pinned."%s"] %s: the value is not listed in '
+                                        '[%s]' % (self.relpath, kv, p, kv))
         knames = [k.SPEC.name for k in kernels]
         for kname, variants in self.tables.items():
             if kname in knames and not (isinstance(variants, dict) and all(

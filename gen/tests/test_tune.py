@@ -15,9 +15,9 @@ import types
 import unittest
 
 from lfgen import schedule
-from lfgen.kernel import KernelSpec, Param, Variant
+from lfgen.kernel import KernelSpec, Param, ScheduleError, Variant
 from lfgen.main import Build
-from lfgen.tune import cpus, noise, output, search, space
+from lfgen.tune import cli, cpus, noise, output, search, space
 from lfgen.tune.state import State
 from . import support
 
@@ -393,6 +393,36 @@ class Search(unittest.TestCase):
                                                       cpus.match_table("znver4"), prov,
                                                       t.records, None, t.pins))
             self.assertEqual(data["k"]["fast"]["small"], 8)
+
+    def test_pins_that_build_nowhere_stop_with_one_line(self):
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0)
+            pins = {("k", "fast"): ({"unroll": 16, "ahead": 2}, {"unroll": "x", "ahead": "y"})}
+            t, st, logs = make_tuner(r, d, pins=pins)
+            with self.assertRaisesRegex(ScheduleError, r"k\.fast: the pinned values "
+                                        r"ahead=2,unroll=16 build with none"):
+                t.tune_kernel(r.mod)
+
+    def test_pins_reach_the_file_for_kernels_not_tuned_and_variants_not_run(self):
+        # cli._apply_pins: a record from an earlier report (value 10) and a variant this
+        # host could not run (generic's 8) both take the pin's value
+        import tomllib
+        records = {"k": {"order": ["fast"], "generic_order": ["fast"], "variants": {
+            "fast": {"generic": {"small": 8}, "final": {"small": 10}, "phases": []}}}}
+        pins = {("k", "fast"): ({"small": 4}, {"small": "why"}),
+                ("m", "slow"): ({"unroll": 2}, {"unroll": "why not"})}
+        cli._apply_pins(records, pins)
+        self.assertEqual(records["k"]["variants"]["fast"]["final"], {"small": 4})
+        self.assertEqual(records["m"]["variants"]["slow"]["final"], {"unroll": 2})
+        prov = {"cpu": "znver4", "method": "m", "date": "d", "figures": "f", "complete": True,
+                "seconds": 3}
+        data = tomllib.loads(output.schedule_text("x86_64", "znver4",
+                                                  cpus.match_table("znver4"), prov,
+                                                  records, None, pins))
+        self.assertEqual(data["k"]["fast"], {"small": 4})
+        self.assertEqual(data["m"]["slow"], {"unroll": 2})
+        self.assertEqual(data["pinned"]["m.slow"], {"unroll": "why not"})
 
     def test_a_wrong_candidate_never_wins(self):
         mod = fake_kernel()

@@ -198,6 +198,7 @@ def _pins(arch, name, log):
     if not os.path.exists(path):
         return {}
     s = schedule.load(arch, name)
+    s.check_against(KERNELS)                    # a pin of no kernel or parameter: one line
     g = s if s.is_generic else schedule.load(arch)
     pins = {}
     for kv, reasons in s.pinned.items():
@@ -288,7 +289,8 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
                      " (--quick: 31 rounds of 5 us batches)" if a.quick else ""),
         "model": "make tune CPU=%s: llvm-mca model of the marked loops, lowest cycles per "
                  "unit of work taken when >= %d%% below generic's and correct against ref; "
-                 "size parameters keep generic's values" % (name, round(100 * tuner.tie)),
+                 "size parameters keep generic's values (pinned ones their pins)"
+                 % (name, round(100 * tuner.tie)),
         "generic": "make tune CPU=generic: llvm-mca over %s, the candidate with the least "
                    "worst-case ratio to each model's best taken when >= %d%% below the "
                    "incumbent's; size parameters keep the kernels' defaults or earlier values"
@@ -334,6 +336,7 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
               % (os.path.relpath(path, ROOT), name, os.path.relpath(stem + ".md", ROOT)))
         return REFUSED
     _merge_untuned(path, records, mods)
+    _apply_pins(records, tuner.pins)
     defaults = None
     if mode == "generic":
         defaults = {"%s.%s" % (m.SPEC.name, v.name): {k: p.default for k, p in v.params.items()}
@@ -341,7 +344,7 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
     differs = any(r["order"] != r["generic_order"] or any(
         vr["final"] != vr["generic"] for vr in r["variants"].values())
         for r in records.values())
-    if mode == "model" and not differs:
+    if mode == "model" and not differs and not tuner.pins:
         print("%s: generic is already what the model prefers; no schedule file written" % name)
         if os.path.exists(path):
             os.remove(path)
@@ -354,6 +357,17 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
     print("schedule: %s (generated/ is regenerated next; run `make test` before committing)"
           % os.path.relpath(path, ROOT))
     return 0
+
+
+def _apply_pins(records, pins):
+    """The pinned values in every record the file is written from: those of kernels this run
+    did not tune (records of an earlier run's report, which may predate the pin) and of
+    variants it could not run here (their records hold generic's values)."""
+    for (kname, vname), (values, reasons) in pins.items():
+        rec = records.setdefault(kname, {"variants": {}, "order": [], "generic_order": []})
+        vr = rec["variants"].setdefault(vname, {"generic": {}, "final": {}, "phases": []})
+        vr["final"] = dict(vr["final"], **values)
+        vr["pinned"] = dict(reasons)
 
 
 def _merge_untuned(path, records, mods):

@@ -37,6 +37,7 @@ import time
 from . import noise, space
 from .cpus import runs
 from .runner import Candidate
+from ..kernel import ScheduleError
 
 
 # modelled figures this close are the same to us (llvm-mca's cycle counts are coarse)
@@ -180,11 +181,20 @@ class Tuner:
             start = dict(base, **pinned)
             rec["pinned"] = dict(reasons)
             if start != base:
-                c0 = Candidate(start)
-                self.r.build(mod, v, [c0], sib)
-                if not c0.build:
-                    raise ValueError("%s: the pinned values %s do not build" % (name, pinned))
-                cur = c0
+                # from generic's values with the pins; if that point does not build, the
+                # first point of the loop space around it (pins kept) that does
+                tries = [Candidate(start)] + [
+                    Candidate(x) for x in space.loop_space(v, start, by_model)[1:]
+                    if all(x[p] == val for p, val in pinned.items())]
+                self.r.build(mod, v, tries[:1], sib)
+                if not tries[0].build:
+                    self.r.build(mod, v, tries[1:], sib)
+                built = [c for c in tries if c.build]
+                if not built:
+                    raise ScheduleError("%s: the pinned values %s build with none of its loop "
+                                        "parameters' values (%s)"
+                                        % (name, space.key(pinned), tries[0].error))
+                cur = built[0]
             self.log("%s: %s pinned" % (name, ", ".join("%s = %s" % kv
                                                          for kv in sorted(pinned.items()))))
         start = cur.values
