@@ -143,7 +143,8 @@ class Files(unittest.TestCase):
         self.assertEqual(s.pinned, {"k1.fast": {"unroll": "measured by hand"}})
         self.assertNotIn("pinned", s.tables)
         for body in ('[pinned."k1.slow"]\nunroll = "x"\n', '[pinned."k9.fast"]\nunroll = "x"\n',
-                     '[pinned."k1.a64"]\nunroll = "x"\n', '[pinned."k1.fast"]\nsmall = "x"\n'):
+                     '[pinned."k1.a64"]\nunroll = "x"\n', '[pinned."k1.fast"]\nsmall = "x"\n',
+                     '[pinned."k1.fast"]\nahead = "x"\n'):                 # not listed
             s = self.load(self.MATCH_X86 + body, cpu="spr")
             with self.subTest(body=body), self.assertRaises(ValueError):
                 s.check_against(k)
