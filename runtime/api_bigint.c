@@ -71,13 +71,24 @@ static __attribute__((noinline)) void bi_square_long(const uint32_t *x, size_t l
  * (ifma: ifma_max words, radix 2^52 on the words themselves from 21 words) stays with the
  * kernel: AMD Zen 5, 2026-12-01, at 24, 32 and 64 words 105, 137 and 269 core cycles against
  * the limb path's 163, 189 and 342. */
-void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
+static __attribute__((noinline)) void bi_square_big(const uint32_t *x, size_t len,
+                                                    uint32_t *z)
 {
 	lf_fnptr fn = lf_dispatch_get(LF_K_bi_square_to_len);
-	if (len >= BI_SQR_LIMB_MIN && len > (size_t)lf_dispatch_hint(LF_K_bi_square_to_len, fn))
+	if (len > (size_t)lf_dispatch_hint(LF_K_bi_square_to_len, fn))
 		bi_square_long(x, len, z);
 	else
 		((lf_bi_square_to_len_fn)fn)(x, len, z);
+}
+
+/* Below BI_SQR_LIMB_MIN a tail call of the kernel, with no frame: the hint is read out of
+ * line (bi_square_big), where the work is large. */
+void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
+{
+	if (len >= BI_SQR_LIMB_MIN)
+		bi_square_big(x, len, z);
+	else
+		LF_CALL(bi_square_to_len)(x, len, z);
 }
 
 static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t xlen,
@@ -107,16 +118,26 @@ static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t
  * in radix 2^52 itself (from ifma_min <= 16 words in both operands; adx below): at 20, 24 and
  * 32 words 136, 155 and 214 core cycles against the limb path's 190, 206 and ~300 over the
  * same IFMA core (2026-12-01). */
-void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
-                           uint32_t *z)
+static __attribute__((noinline)) void bi_multiply_big(const uint32_t *x, size_t xlen,
+                                                      const uint32_t *y, size_t ylen,
+                                                      uint32_t *z)
 {
 	lf_fnptr fn = lf_dispatch_get(LF_K_bi_multiply_to_len);
-	size_t shorter = xlen < ylen ? xlen : ylen, longer = xlen ^ ylen ^ shorter;
-	if (shorter >= BI_MUL_LIMB_MIN &&
-	    longer > (size_t)lf_dispatch_hint(LF_K_bi_multiply_to_len, fn))
+	if ((xlen > ylen ? xlen : ylen) > (size_t)lf_dispatch_hint(LF_K_bi_multiply_to_len, fn))
 		bi_multiply_long(x, xlen, y, ylen, z);
 	else
 		((lf_bi_multiply_to_len_fn)fn)(x, xlen, y, ylen, z);
+}
+
+/* Below BI_MUL_LIMB_MIN words of the shorter operand a tail call of the kernel, with no
+ * frame (the hint is read out of line, in bi_multiply_big, where the work is large). */
+void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
+                           uint32_t *z)
+{
+	if ((xlen < ylen ? xlen : ylen) >= BI_MUL_LIMB_MIN)
+		bi_multiply_big(x, xlen, y, ylen, z);
+	else
+		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
 }
 
 /* HotSpot's limit for the Montgomery stubs: len <= 512 words, i.e. 256 limbs per operand */
