@@ -81,8 +81,9 @@ static __attribute__((noinline)) void bi_square_big(const uint32_t *x, size_t le
 		((lf_bi_square_to_len_fn)fn)(x, len, z);
 }
 
-/* Below BI_SQR_LIMB_MIN a tail call of the kernel, with no frame: the hint is read out of
- * line (bi_square_big), where the work is large. */
+/* Below BI_SQR_LIMB_MIN a compare and a tail call of the kernel: the hint is read out of line
+ * (bi_square_big), where the work is large (inline, it made gcc save four callee-saved
+ * registers on every call). */
 void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
 {
 	if (len >= BI_SQR_LIMB_MIN)
@@ -129,8 +130,9 @@ static __attribute__((noinline)) void bi_multiply_big(const uint32_t *x, size_t 
 		((lf_bi_multiply_to_len_fn)fn)(x, xlen, y, ylen, z);
 }
 
-/* Below BI_MUL_LIMB_MIN words of the shorter operand a tail call of the kernel, with no
- * frame (the hint is read out of line, in bi_multiply_big, where the work is large). */
+/* Below BI_MUL_LIMB_MIN words of the shorter operand a compare and a tail call of the
+ * kernel: the hint is read out of line (bi_multiply_big), where the work is large (inline, it
+ * made gcc save six callee-saved registers on every call). */
 void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen,
                            uint32_t *z)
 {
