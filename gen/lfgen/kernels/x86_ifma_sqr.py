@@ -580,7 +580,7 @@ def finish_block(f, c, F, cprev):
         JMP(back)
     c.cold.append(ripple)
     r = pack_block(F, c.pidx, c.keven)
-    rev = getattr(c, "rev", None)                   # BE words: see be_reverse
+    rev = c.rev                                     # BE words (be_reverse), else None
     if rev is not None:
         VPERMD(r, rev, r)
     part, stored = f.new_label("part"), f.new_label("stored")
