@@ -229,7 +229,13 @@ def check_cfi(arch, obj, sym, rows, insns):
     a = ARCH[arch]
     depth = a["init"]
     pending = []        # (address of the next instruction, reg, expected rule)
-    pro_end, epi_start = _frame_bounds(arch, insns)
+    if arch == "x86_64":
+        # the x86 builder pushes and pops only to save and restore (gen/lfgen/x86/function.py
+        # allows no other stack move), so every push is a save and every pop a restore: that
+        # also covers a second prologue, that of the code before the frame (prefix_upto)
+        pro_end, epi_start = len(insns), 0
+    else:
+        pro_end, epi_start = _frame_bounds(arch, insns)
     for k, (addr, mnem, ops) in enumerate(insns):
         row = _row_at(rows, addr)
         if row is None:

@@ -490,13 +490,11 @@ def _is_identity_move(ins):
         and isinstance(ops[0], str) and bool(_GPR64.match(ops[0]))
 
 
-def compare_peachpy(code, text, workdir, name="kernel"):
-    """code: PeachPy's encoded bytes of the function whose GAS text is `text`. Compare the
-    non-branch instructions of both disassemblies. Returns (count, errors, notes)."""
-    binpath = os.path.join(workdir, name + ".pp.bin")
-    with open(binpath, "wb") as f:
-        f.write(bytes(code))
-    pp = parse_objdump(objdump("x86_64", binpath, binary=True), "x86_64")
+def compare_peachpy(code, text, workdir, name="kernel", codes=None):
+    """code: PeachPy's encoded bytes of the function whose GAS text is `text` (codes: every
+    function's, for the code before the frame). Compare the non-branch instructions of both
+    disassemblies. Returns (count, errors, notes)."""
+    pp = _pp_insns(code, workdir, name)
     symbol = parse_generated(text, "x86_64")[0]
     src = os.path.join(workdir, name + ".pp.S")
     obj = os.path.join(workdir, name + ".pp.o")
@@ -507,8 +505,34 @@ def compare_peachpy(code, text, workdir, name="kernel"):
     if gas and gas[0].mnem == "endbr64":
         gas = gas[1:]                              # landing pad of the prelude
     pre = _preamble_length(text)
-    if pre:                                        # size dispatch before the frame: not
-        gas = gas[pre:]                            # PeachPy's, printed by our builder
+    count, errors, notes = 0, [], []
+    prefix = _prefix_block(text)
+    if prefix:                                     # the code before the frame: a function
+        pname, first, n = prefix                   # of its own (Function.prefix_upto)
+        if pname not in (codes or {}):
+            errors.append("%s: no PeachPy function %s for the code before the frame"
+                          % (name, pname))
+        else:
+            ppre = _pp_insns(codes[pname], workdir, name + "_prefix")
+            c, e, nt = _compare_streams(ppre, gas[first:first + n], pname)
+            count, errors, notes = count + c, errors + e, notes + nt
+    if pre:                                        # size dispatch and code before the frame:
+        gas = gas[pre:]                            # not in the body's PeachPy stream
+    c, e, nt = _compare_streams(pp, gas, name)
+    return count + c, errors + e, notes + nt
+
+
+def _pp_insns(code, workdir, name):
+    """objdump's instructions of PeachPy's bytes `code`"""
+    binpath = os.path.join(workdir, name + ".pp.bin")
+    with open(binpath, "wb") as f:
+        f.write(bytes(code))
+    return parse_objdump(objdump("x86_64", binpath, binary=True), "x86_64")
+
+
+def _compare_streams(pp, gas, name):
+    """Compare PeachPy's and gas's instructions of one function (branches, padding and the
+    identity moves PeachPy leaves out); returns (count, errors, notes)."""
     pp = [x for x in pp if not is_branch("x86_64", x.mnem) and not _is_identity_move(x)
           and not is_padding(x)]
     gas = [x for x in gas if not is_branch("x86_64", x.mnem) and not is_padding(x)]
@@ -563,18 +587,46 @@ def _peachpy_broadcast_disp(pp_text, gas_text):
     return da * lanes == db and da != db and strip(pp_text, a) == strip(gas_text, b)
 
 
+def _is_insn_line(line):
+    """A line of a function body that is an instruction (not a label, directive, macro such
+    as LF_SEH_PUSHREG, comment or preprocessor line)"""
+    return line.startswith("\t") and not line.lstrip().startswith(("/*", ".", "LF_"))
+
+
+def _sysv_body(text):
+    """The SysV lines of the function body in `text` (the #if defined(LF_WIN64) hunks out)"""
+    m = re.search(r"^LF_FUNC_BEGIN\((\w+)\)\n(.*?)^LF_FUNC_END\(\1\)", text, re.M | re.S)
+    return flavour_lines(m.group(2), False).split("\n") if m else []
+
+
 def _preamble_length(text):
-    """Instructions of the size dispatch that the x86 builder prints before the frame
-    (Function.tail_call_outside), between its two marker comments."""
-    inside, count = False, 0
-    for line in text.splitlines():
-        if "size dispatch before the frame" in line:
-            inside = True
-        elif "end of size dispatch" in line:
-            return count
-        elif inside and line.startswith("\t") and not line.lstrip().startswith("/*"):
+    """Instructions the x86 builder prints before the body's PeachPy code: the size dispatch
+    (Function.tail_call_outside, between its two marker comments) and the code before the
+    frame (Function.prefix_upto, up to its end marker)."""
+    count, end = 0, 0
+    for line in _sysv_body(text):
+        if "end of size dispatch" in line or "end of the code before the frame" in line:
+            end = count
+        elif _is_insn_line(line):
             count += 1
-    return 0
+    return end
+
+
+def _prefix_block(text):
+    """(function name, index of its first instruction, instruction count) of the code before
+    the frame (Function.prefix_upto) in the SysV body, or None"""
+    count, name, first = 0, None, None
+    for line in _sysv_body(text):
+        m = re.match(r"^\t/\* (\w+) \*/$", line)
+        if "code before the frame:" in line:
+            name = line.split(" run ")[-1].split()[0]
+        elif name and first is None and m and m.group(1) == name:
+            first = count
+        elif "end of the code before the frame" in line:
+            return name, first, count - first
+        elif _is_insn_line(line):
+            count += 1
+    return None
 
 
 def _peachpy_vex_high(pp_text, gas_text):
@@ -696,7 +748,7 @@ def main(argv=None):
                                   "(run `make gen`)" % rel)
                 symbol = parse_generated(text, "x86_64")[0]
                 n, errs, nts = compare_peachpy(codes[symbol], text, tmp,
-                                               os.path.basename(rel)[:-2])
+                                               os.path.basename(rel)[:-2], codes)
                 pp_files += 1
                 pp_count += n
                 errors += errs

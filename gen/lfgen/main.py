@@ -89,6 +89,11 @@ def _frame_text(comp, arch):
     else:           # x86-64: `frame` is what the prologue's SUB reserves below the pushes
         local = ("; %d bytes of stack%s (SysV form: the kernel's buffers and slots)"
                  % (frame, " below them" if comp.saved else "")) if frame else ""
+    pre = getattr(comp, "prefix", None)
+    if pre is not None:                 # x86-64: code before the frame (Function.prefix_upto)
+        local += ("; the code before the frame (%s, SysV) %s and allocates no stack"
+                  % (pre.name, "saves " + ", ".join(pre.saved) if pre.saved
+                     else "uses no callee-saved register"))
     if not comp.saved:
         if local:
             return "no callee-saved register is used" + local

@@ -26,7 +26,8 @@
  *    addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows); ybuf: y's
  *    digits rotated once into a stack buffer (PSHUFD); zfinal=1: z's digits stay unrotated through the
  *    rows and one pass rotates them at the end; up to `small` digits per operand,
- *    straight-line code per (nx, ny) with z's digits in registers.
+ *    straight-line code per (nx, ny) with z's digits in registers, run before the
+ *    frame and without swapping the operands.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_multiply_to_len.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -36,21 +37,2245 @@
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r12, rbp, rbx; 3584 bytes of stack below them (SysV form: the kernel's buffers and slots)
+ * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx_small, SysV) saves r12, rbp, rbx and allocates no stack
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx is an entry
  * that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1 from the
  * stack) into the SysV registers and calls this body, lf_bi_multiply_to_len_adx_sysv; Windows
  * has no red zone, so the body's Win64 form keeps what the SysV form parks below rsp in a
- * frame of its own (the #if defined(LF_WIN64) lines).
- * 1800 instructions.
+ * frame of its own (the #if defined(LF_WIN64) lines); the code before the frame
+ * (lf_bi_multiply_to_len_adx_small) is SysV-only: Windows' unwind tables describe one
+ * prologue, at the entry, so under Win64 those sizes take the body's own path.
+ * 2679 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
+#if !defined(LF_WIN64)
+	/* code before the frame: %rsi and %rcx at most 12 run lf_bi_multiply_to_len_adx_small */
+	cmpq	$12, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_frame
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_frame
+	/* lf_bi_multiply_to_len_adx_small */
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
 	LF_SEH_PUSHREG(%r12)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
+	LF_SEH_ENDPROLOGUE
+	testq	%rsi, %rsi
+	jz	.Llf_bi_multiply_to_len_adx_small_zero
+	testq	%rcx, %rcx
+	jnz	.Llf_bi_multiply_to_len_adx_small_main
+.Llf_bi_multiply_to_len_adx_small_zero:
+	leaq	(%rsi,%rcx,1), %rax
+	testq	%rax, %rax
+	jz	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_zero_loop:
+	movl	$0, -4(%r8,%rax,4)
+	decq	%rax
+	jnz	.Llf_bi_multiply_to_len_adx_small_zero_loop
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_main:
+	movq	%rsi, %rax
+	andq	$1, %rax
+	movq	%rcx, %r10
+	andq	$1, %r10
+	leaq	(%rax,%r10,1), %r11
+	leaq	-8(%rdi,%rsi,4), %r9
+	leaq	(%r9,%rax,4), %r9
+	leaq	-8(%rdx,%rcx,4), %rdi
+	leaq	(%rdi,%r10,4), %rdi
+	leaq	(%rsi,%rcx,1), %rdx
+	addq	%r11, %rdx
+	leaq	-8(%r8,%rdx,4), %r8
+	testq	%r10, %r10
+	jz	.Llf_bi_multiply_to_len_adx_small_d0_even
+	movl	(%rdi), %r10d
+	shlq	$32, %r10
+	jmp	.Llf_bi_multiply_to_len_adx_small_d0_done
+.Llf_bi_multiply_to_len_adx_small_d0_even:
+	rorxq	$32, (%rdi), %r10
+.Llf_bi_multiply_to_len_adx_small_d0_done:
+	testq	%rax, %rax
+	jz	.Llf_bi_multiply_to_len_adx_small_d0_even_2
+	movl	(%r9), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_multiply_to_len_adx_small_d0_done_2
+.Llf_bi_multiply_to_len_adx_small_d0_even_2:
+	rorxq	$32, (%r9), %rdx
+.Llf_bi_multiply_to_len_adx_small_d0_done_2:
+	mulxq	%r10, %rbx, %rax
+	cmpq	$1, %r11
+	ja	.Llf_bi_multiply_to_len_adx_small_s_c0_done
+	je	.Llf_bi_multiply_to_len_adx_small_s_c0_one
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, (%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_s_c0_done
+.Llf_bi_multiply_to_len_adx_small_s_c0_one:
+	shrq	$32, %rbx
+	movl	%ebx, (%r8)
+.Llf_bi_multiply_to_len_adx_small_s_c0_done:
+	cmpq	$6, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3
+	cmpq	$4, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2
+	cmpq	$2, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3_2
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2_2
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1_2
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1_2:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2_2:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3_2:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %rcx, %r10
+	adcq	%rax, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %rax, %r9
+	adcq	%r10, %rax
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %rcx, %r10
+	adcq	%r9, %rcx
+	rorxq	$32, -32(%rdi), %r9
+	mulxq	%r9, %rdx, %r9
+	adcq	%r10, %rdx
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %rcx, %r10
+	adcq	%rax, %rcx
+	rorxq	$32, -32(%rdi), %rax
+	mulxq	%rax, %rsi, %rax
+	adcq	%r10, %rsi
+	rorxq	$32, -40(%rdi), %r10
+	mulxq	%r10, %rdx, %r10
+	adcq	%rax, %rdx
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3_3
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2_3
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1_3
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	adcq	$0, %r11
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -16(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rcx
+	adcxq	%r9, %rax
+	mulxq	-24(%rsp), %rdx, %r9
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3_3:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5_2
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4_2
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	adcq	$0, %r11
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %r9
+	adoxq	%rdi, %r10
+	adcxq	%r9, %rcx
+	mulxq	-16(%rsp), %r9, %rdi
+	adoxq	%r9, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %r9
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%rsi, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-8(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rsi, %rbx
+	adoxq	%rsi, %rcx
+	adcxq	%rbx, %r10
+	mulxq	-24(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r10
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %rbx, %rsi
+	adoxq	%rbx, %rdi
+	adcxq	%rsi, %rax
+	mulxq	-40(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rax
+	adcxq	%r9, %rdx
+	adoxq	%r9, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %rbp
+	adoxq	%r9, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-24(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %r9, %rbp
+	adoxq	%r9, %rdi
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3_4
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2_4
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1_4
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rax, %r9
+	adcq	%r10, %rax
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1_4:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r11
+	adcxq	%rcx, %r9
+	mulxq	-16(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rdx, %rcx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2_4:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %rax
+	mulxq	-24(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rax
+	mulxq	-16(%rsp), %r11, %r9
+	adoxq	%r11, %rax
+	adcxq	%r9, %rsi
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3_4:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5_3
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4_3
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rax
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %r10
+	mulxq	-32(%rsp), %rdx, %rdi
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %rdi
+	adoxq	%rcx, %rdi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rsi
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%r9, %rdi
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r11, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbx, %rbp
+	adoxq	%rbx, %rsi
+	adcxq	%rbp, %rdi
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rdi
+	adcxq	%rbx, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %rdi
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %rdi
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r9, %r11
+	adoxq	%r9, %rax
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %r9, %r11
+	adoxq	%r9, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%rdi), %rsi
+	movq	%rsi, -48(%rsp)
+	mulxq	%rsi, %rdi, %rsi
+	adcq	%rax, %rdi
+	adcq	$0, %rsi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %r10
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %rsi
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %r10
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %r10
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %rbx
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r9, %r11
+	adoxq	%r9, %rdi
+	adcxq	%r11, %rsi
+	mulxq	-40(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r11, %r9
+	adoxq	%r11, %rbp
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3:
+	cmpq	$10, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5_4
+	cmpq	$8, %rsi
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4_4
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3_5
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2_5
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1_5
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1_5:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rax
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %r9
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r10
+	mulxq	-32(%rsp), %rsi, %rdx
+	adoxq	%rsi, %r10
+	adcxq	%rcx, %rdx
+	adoxq	%rcx, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2_5:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%r9), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %r9, %r11
+	adcq	%rax, %r9
+	adcq	$0, %r11
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r10
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rsi, %rbx
+	adoxq	%rsi, %rcx
+	adcxq	%rbx, %r9
+	mulxq	-24(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r9
+	adcxq	%rsi, %r11
+	mulxq	-32(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %r10
+	adoxq	%rdi, %rcx
+	adcxq	%r10, %r9
+	mulxq	-16(%rsp), %rdi, %r10
+	adoxq	%rdi, %r9
+	adcxq	%r10, %r11
+	mulxq	-24(%rsp), %rdi, %r10
+	adoxq	%rdi, %r11
+	adcxq	%r10, %rsi
+	mulxq	-32(%rsp), %rdx, %r10
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3_5:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5_5
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4_5
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rsi
+	adcxq	%rbx, %r10
+	mulxq	-32(%rsp), %rdx, %rdi
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r11
+	adoxq	%rbx, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rbx, %r11
+	adoxq	%rbx, %rsi
+	adcxq	%r11, %r10
+	mulxq	-24(%rsp), %rbx, %r11
+	adoxq	%rbx, %r10
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %rdx, %r11
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %r9, %rcx
+	adoxq	%r9, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4_5:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rdi
+	adcq	%r10, %rax
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rax
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbx, %rdi
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %rbp
+	adoxq	%r11, %rsi
+	adcxq	%rbp, %rax
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %rax
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %rbp, %r11
+	adoxq	%rbp, %rdi
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rax
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %rbx
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5_5:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rdi
+	adcq	%rax, %r10
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r10
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rdi
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r11, %r12
+	adoxq	%r11, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-16(%rsp), %r12, %r11
+	adoxq	%r12, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rdi
+	mulxq	-40(%rsp), %r11, %r12
+	adoxq	%r11, %rdi
+	adcxq	%r12, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%r9, %rdi
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %rbp
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r11
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4_4:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3_6
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2_6
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1_6
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%rsi, %r9
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1_6:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %r9
+	adcq	%r10, %rax
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %rax
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rdi, %r9
+	mulxq	-40(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r9
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2_6:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %r9
+	adcq	%r10, %rax
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rax
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbx, %r9
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %r9
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %rdi
+	adoxq	%r11, %rsi
+	adcxq	%rdi, %rax
+	mulxq	-24(%rsp), %rdi, %r11
+	adoxq	%rdi, %rax
+	adcxq	%r11, %r9
+	mulxq	-32(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3_6:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5_6
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4_6
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%rsi, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbx, %rbp
+	adoxq	%rbx, %rcx
+	adcxq	%rbp, %r10
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %r9
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %rbx
+	adoxq	%rsi, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rbp, %rsi
+	adoxq	%rbp, %rcx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %rbp, %rsi
+	adoxq	%rbp, %r10
+	adcxq	%rsi, %r9
+	mulxq	-24(%rsp), %rbp, %rsi
+	adoxq	%rbp, %r9
+	adcxq	%rsi, %rax
+	mulxq	-32(%rsp), %rbp, %rsi
+	adoxq	%rbp, %rax
+	adcxq	%rsi, %rbx
+	mulxq	-40(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rbx
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r9
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rax
+	adcxq	%rdi, %rbx
+	mulxq	-32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %rsi
+	mulxq	-40(%rsp), %rdx, %rcx
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4_6:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rdi
+	adcq	%r10, %rax
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rax
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbx, %rdi
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %rbp
+	adoxq	%r11, %rsi
+	adcxq	%rbp, %rax
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %rax
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %rbp, %r11
+	adoxq	%rbp, %rdi
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rsi
+	adcxq	%rcx, %rax
+	mulxq	-16(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rax
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rdi
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rbx
+	adcxq	%rcx, %r11
+	mulxq	-40(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rax
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %rbx
+	mulxq	-24(%rsp), %r9, %rsi
+	adoxq	%r9, %rbx
+	adcxq	%rsi, %r11
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5_6:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rbx, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%ebx, %ebx
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %r12
+	adoxq	%rbp, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rax
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rax
+	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r12, %rbx
+	adoxq	%r12, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-16(%rsp), %r12, %rbx
+	adoxq	%r12, %rsi
+	adcxq	%rbx, %rax
+	mulxq	-24(%rsp), %r12, %rbx
+	adoxq	%r12, %rax
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %r12, %rbx
+	adoxq	%r12, %rdi
+	adcxq	%rbx, %r10
+	mulxq	-40(%rsp), %r12, %rbx
+	adoxq	%r12, %r10
+	adcxq	%rbx, %rbp
+	mulxq	-48(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rcx, %r12
+	adoxq	%rcx, %rsi
+	adcxq	%r12, %rax
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rax
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %r12, %rcx
+	adoxq	%r12, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %rcx, %r12
+	adoxq	%rcx, %rbp
+	adcxq	%r12, %rbx
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %rbx
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rax
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %r10
+	adcxq	%r9, %rbp
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %rbx
+	mulxq	-40(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5_4:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt3_7
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt2_7
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt1_7
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	mulxq	%rax, %rdi, %rax
+	adcq	%rsi, %rdi
+	rorxq	$32, -40(%r9), %r9
+	mulxq	%r9, %rdx, %r9
+	adcq	%rax, %rdx
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt1_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %r9
+	movq	%r9, -48(%rsp)
+	mulxq	%r9, %rsi, %r9
+	adcq	%rax, %rsi
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rcx
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %rbx
+	mulxq	-32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %rsi
+	mulxq	-40(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rsi
+	adcxq	%rdi, %r9
+	mulxq	-48(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r9
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt2_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rbx, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ebx, %ebx
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %r12
+	adoxq	%rbp, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rax
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rax
+	adcxq	%rbp, %r9
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rbx, %rbp
+	adoxq	%rbx, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-16(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rsi
+	adcxq	%rbx, %rax
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %r10
+	mulxq	-40(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rbp
+	mulxq	-48(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rbp
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt3_7:
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt5_7
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx_small_s_gt4_7
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r12
+	adoxq	%rbp, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r9
+	mulxq	-40(%rsp), %rbp, %r12
+	adoxq	%rbp, %r9
+	adcxq	%r12, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %r9
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %r9
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r9
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %r10
+	mulxq	-32(%rsp), %rcx, %rdi
+	adoxq	%rcx, %r10
+	adcxq	%rdi, %rbp
+	mulxq	-40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt4_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%r9), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%r9), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %r9, %r11
+	adcq	%rax, %r9
+	adcq	$0, %r11
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r9
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %r11
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r10
+	adoxq	%r12, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-16(%rsp), %r12, %r10
+	adoxq	%r12, %rsi
+	adcxq	%r10, %rbx
+	mulxq	-24(%rsp), %r10, %r12
+	adoxq	%r10, %rbx
+	adcxq	%r12, %r9
+	mulxq	-32(%rsp), %r12, %r10
+	adoxq	%r12, %r9
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r12, %r10
+	adoxq	%r12, %r11
+	adcxq	%r10, %rbp
+	mulxq	-48(%rsp), %rdx, %r10
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %r9
+	mulxq	-24(%rsp), %r12, %rcx
+	adoxq	%r12, %r9
+	adcxq	%rcx, %r11
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r11
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r9
+	mulxq	-16(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r9
+	adcxq	%rdi, %r11
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rcx
+	mulxq	-48(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_s_gt5_7:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %rbp, %r12
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %rdi
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %rcx, %r12
+	adoxq	%rcx, %rdi
+	adcxq	%r12, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rsi
+	adoxq	%r12, %rbx
+	adcxq	%rsi, %rdi
+	mulxq	-16(%rsp), %r12, %rsi
+	adoxq	%r12, %rdi
+	adcxq	%rsi, %r10
+	mulxq	-24(%rsp), %r12, %rsi
+	adoxq	%r12, %r10
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %r12, %rsi
+	adoxq	%r12, %rbp
+	adcxq	%rsi, %r11
+	mulxq	-40(%rsp), %r12, %rsi
+	adoxq	%r12, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-48(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %rdi
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %r10
+	adcxq	%r9, %rbp
+	mulxq	-24(%rsp), %rbx, %r9
+	adoxq	%rbx, %rbp
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %rbx, %r9
+	adoxq	%rbx, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-48(%rsp), %r9, %rdx
+	adoxq	%r9, %rsi
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx_small_exit
+.Llf_bi_multiply_to_len_adx_small_exit:
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	ret
+.Llf_bi_multiply_to_len_adx_frame:
+	/* end of the code before the frame */
+#endif
+#if defined(LF_WIN64)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+#endif
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
@@ -64,25 +2289,11 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	.cfi_adjust_cfa_offset 3680
 	LF_SEH_STACKALLOC(3680)
 #else
-	subq	$3584, %rsp
-	.cfi_adjust_cfa_offset 3584
-	LF_SEH_STACKALLOC(3584)
+	subq	$3592, %rsp
+	.cfi_adjust_cfa_offset 3592
+	LF_SEH_STACKALLOC(3592)
 #endif
 	LF_SEH_ENDPROLOGUE
-	testq	%rsi, %rsi
-	jz	.Llf_bi_multiply_to_len_adx_zero
-	testq	%rcx, %rcx
-	jnz	.Llf_bi_multiply_to_len_adx_main
-.Llf_bi_multiply_to_len_adx_zero:
-	leaq	(%rsi,%rcx,1), %r11
-	testq	%r11, %r11
-	jz	.Llf_bi_multiply_to_len_adx_exit
-.Llf_bi_multiply_to_len_adx_zero_loop:
-	movl	$0, -4(%r8,%r11,4)
-	decq	%r11
-	jnz	.Llf_bi_multiply_to_len_adx_zero_loop
-	jmp	.Llf_bi_multiply_to_len_adx_exit
-.Llf_bi_multiply_to_len_adx_main:
 	movq	%rdi, %rax
 	cmpq	%rcx, %rsi
 	cmova	%rdx, %rdi
@@ -90,6 +2301,17 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rsi, %rax
 	cmova	%rcx, %rsi
 	cmova	%rax, %rcx
+	testq	%rsi, %rsi
+	jnz	.Llf_bi_multiply_to_len_adx_main
+	leaq	(%rsi,%rcx,1), %rax
+	testq	%rax, %rax
+	jz	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_zero_loop:
+	movl	$0, -4(%r8,%rax,4)
+	decq	%rax
+	jnz	.Llf_bi_multiply_to_len_adx_zero_loop
+	jmp	.Llf_bi_multiply_to_len_adx_exit
+.Llf_bi_multiply_to_len_adx_main:
 	movq	%rsi, %r10
 	andq	$1, %r10
 	movq	%rcx, %r11
@@ -102,6 +2324,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	leaq	(%rsi,%rcx,1), %rax
 	addq	%r9, %rax
 	leaq	-8(%r8,%rax,4), %r8
+#if defined(LF_WIN64)
 	cmpq	$12, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_generic
 	testq	%r11, %r11
@@ -257,34 +2480,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	ja	.Llf_bi_multiply_to_len_adx_s_gt3_3
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_s_gt2_3
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	adcq	$0, %r11
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rcx, %r9
-#else
-	mulxq	-8(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %rax
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rcx, %r9
-#else
-	mulxq	-16(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -296,49 +2503,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt2_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%r11, %r9
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rsi, %rcx
-#else
-	mulxq	-8(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rax
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rcx, %rsi
-#else
-	mulxq	-16(%rsp), %rcx, %rsi
-#endif
 	adoxq	%rcx, %r9
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %rcx
-#else
-	mulxq	-24(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%r11, %rcx
 	adoxq	%r11, %rcx
@@ -352,64 +2535,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rcx, -32(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt3_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r10, %r9
 	adcq	%rax, %r10
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r9, %rcx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r9d, %r9d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rsi
-#else
-	mulxq	-16(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rsi
-#else
-	mulxq	-24(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rsi
-#else
-	mulxq	-32(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r9, %rsi
 	adoxq	%r9, %rsi
@@ -427,79 +2578,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_s_gt4_2:
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_s_gt5_2
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rsi
 	adcq	%rax, %r10
 	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %rdi
-#else
-	mulxq	-8(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r11
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbx, %rdi
-#else
-	mulxq	-16(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rdi
-#else
-	mulxq	-24(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbx, %rdi
-#else
-	mulxq	-32(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r10
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rdx
-#else
-	mulxq	-40(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -517,94 +2628,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdx, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt5_2:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r10, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rdi
-#else
-	mulxq	-8(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rdi
-#else
-	mulxq	-16(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rdi
-#else
-	mulxq	-24(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rdi
-#else
-	mulxq	-32(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rbp, %rdi
-#else
-	mulxq	-40(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rdx
-#else
-	mulxq	-48(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -628,49 +2691,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	ja	.Llf_bi_multiply_to_len_adx_s_gt4_3
 	cmpq	$6, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_s_gt3_4
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rcx, %rsi
-#else
-	mulxq	-8(%rsp), %rcx, %rsi
-#endif
 	adoxq	%rcx, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %rcx
-#else
-	mulxq	-16(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %rcx
-#else
-	mulxq	-24(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -678,25 +2717,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rsi, %r11
-#else
-	mulxq	-8(%rsp), %rsi, %r11
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %r11
-#else
-	mulxq	-16(%rsp), %rsi, %r11
-#endif
 	adoxq	%rsi, %r10
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %r11
-#else
-	mulxq	-24(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -710,64 +2737,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -40(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt3_4:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %rsi
-#else
-	mulxq	-8(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %rbx
-#else
-	mulxq	-16(%rsp), %rsi, %rbx
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rsi
-#else
-	mulxq	-24(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rsi
-#else
-	mulxq	-32(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rsi
 	adoxq	%r10, %rsi
@@ -775,32 +2770,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r11, %rdi
-#else
-	mulxq	-8(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r11
-#else
-	mulxq	-16(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r11, %rdx
-#else
-	mulxq	-32(%rsp), %r11, %rdx
-#endif
 	adoxq	%r11, %rsi
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -818,79 +2797,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_s_gt4_3:
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_s_gt5_3
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rbx
-#else
-	mulxq	-24(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rbx, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
@@ -898,39 +2837,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r11, %rdi
-#else
-	mulxq	-8(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r11
-#else
-	mulxq	-16(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r11, %rdx
-#else
-	mulxq	-40(%rsp), %r11, %rdx
-#endif
 	adoxq	%r11, %rbx
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -948,94 +2867,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdx, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt5_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r10, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
-#else
-	mulxq	-8(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r12
-#else
-	mulxq	-32(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rbp
-#else
-	mulxq	-40(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -1043,46 +2914,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %rdi
-#else
-	mulxq	-16(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r11
-#else
-	mulxq	-40(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1110,64 +2957,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	ja	.Llf_bi_multiply_to_len_adx_s_gt5_5
 	cmpq	$8, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_s_gt4_5
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %rsi
-#else
-	mulxq	-8(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbx, %rsi
-#else
-	mulxq	-16(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rsi
-#else
-	mulxq	-24(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rsi
-#else
-	mulxq	-32(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rsi
 	adoxq	%r10, %rsi
@@ -1175,32 +2990,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %r11
-#else
-	mulxq	-8(%rsp), %rbx, %r11
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %rbx
-#else
-	mulxq	-16(%rsp), %r11, %rbx
-#endif
 	adoxq	%r11, %rcx
 	adcxq	%rbx, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %r11
-#else
-	mulxq	-24(%rsp), %rbx, %r11
-#endif
 	adoxq	%rbx, %rax
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %r11
-#else
-	mulxq	-32(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1208,32 +3007,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r9
-#else
-	mulxq	-8(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r9
-#else
-	mulxq	-24(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r9, %rdx
-#else
-	mulxq	-32(%rsp), %r9, %rdx
-#endif
 	adoxq	%r9, %r11
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -1249,79 +3032,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdx, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt4_5:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%r11, %r9
 	rorxq	$32, -24(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 24(%rsp)
-#else
-	movq	%r11, -32(%rsp)
-#endif
 	mulxq	%r11, %rcx, %r11
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%r11, %rsi
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rax
 	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rbp
-#else
-	mulxq	-24(%rsp), %rbx, %rbp
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%r11, %rbx
 	adoxq	%r11, %rbx
@@ -1329,39 +3072,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rax, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r11
-#else
-	mulxq	-8(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r11
-#else
-	mulxq	-16(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r11
-#else
-	mulxq	-24(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r11
-#else
-	mulxq	-32(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r11
-#else
-	mulxq	-40(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -1369,39 +3092,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r9
-#else
-	mulxq	-8(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r9
-#else
-	mulxq	-24(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r9, %rdi
-#else
-	mulxq	-32(%rsp), %r9, %rdi
-#endif
 	adoxq	%r9, %rbx
 	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r9
-#else
-	mulxq	-40(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -1419,94 +3122,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt5_5:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r10, %r9
 	adcq	%rax, %r10
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r9, %rcx
 	rorxq	$32, -32(%rbx), %r9
-#if defined(LF_WIN64)
 	movq	%r9, 32(%rsp)
-#else
-	movq	%r9, -40(%rsp)
-#endif
 	mulxq	%r9, %rsi, %r9
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r9, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r9d, %r9d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
-#else
-	mulxq	-8(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rbp, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r10
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r12
-#else
-	mulxq	-24(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
-#else
-	mulxq	-32(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rbp
-#else
-	mulxq	-40(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r9, %rbp
 	adoxq	%r9, %rbp
@@ -1514,46 +3169,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r9
-#else
-	mulxq	-8(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %r10
 	adcxq	%r9, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r9
-#else
-	mulxq	-16(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r9
-#else
-	mulxq	-24(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r9
-#else
-	mulxq	-32(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r9
-#else
-	mulxq	-40(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
-#else
-	mulxq	-48(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r11, %r9
 	adoxq	%r11, %r9
@@ -1561,46 +3192,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r10, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %rdi
-#else
-	mulxq	-16(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %rsi
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r11
-#else
-	mulxq	-40(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%r11, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r11, %rdx
-#else
-	mulxq	-48(%rsp), %r11, %rdx
-#endif
 	adoxq	%r11, %r9
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -1622,79 +3229,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_s_gt4_4:
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx_s_gt5_6
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rbx
-#else
-	mulxq	-24(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rbx, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
@@ -1702,39 +3269,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r11
-#else
-	mulxq	-8(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r11
-#else
-	mulxq	-16(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r11
-#else
-	mulxq	-24(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r11, %rbp
-#else
-	mulxq	-32(%rsp), %r11, %rbp
-#endif
 	adoxq	%r11, %r10
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r11
-#else
-	mulxq	-40(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -1742,39 +3289,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r9
-#else
-	mulxq	-8(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r9
-#else
-	mulxq	-16(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r9
-#else
-	mulxq	-24(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r9
-#else
-	mulxq	-32(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r9
-#else
-	mulxq	-40(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -1782,39 +3309,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rcx, %rdi
-#else
-	mulxq	-8(%rsp), %rcx, %rdi
-#endif
 	adoxq	%rcx, %rsi
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
-#else
-	mulxq	-16(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rcx
-#else
-	mulxq	-24(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
-#else
-	mulxq	-32(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rcx, %rdx
-#else
-	mulxq	-40(%rsp), %rcx, %rdx
-#endif
 	adoxq	%rcx, %r9
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -1832,94 +3339,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt5_6:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r10, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
-#else
-	mulxq	-8(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r12
-#else
-	mulxq	-32(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rbp
-#else
-	mulxq	-40(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -1927,46 +3386,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r11
-#else
-	mulxq	-8(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %r12
-#else
-	mulxq	-16(%rsp), %r11, %r12
-#endif
 	adoxq	%r11, %rcx
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r11
-#else
-	mulxq	-24(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r11
-#else
-	mulxq	-32(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r11
-#else
-	mulxq	-40(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1974,46 +3409,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r9
-#else
-	mulxq	-8(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r9
-#else
-	mulxq	-16(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r9, %r12
-#else
-	mulxq	-24(%rsp), %r9, %r12
-#endif
 	adoxq	%r9, %rbx
 	adcxq	%r12, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r9
-#else
-	mulxq	-32(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r9
-#else
-	mulxq	-40(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbp
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
-#else
-	mulxq	-48(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -2021,46 +3432,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rcx
-#else
-	mulxq	-8(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
-#else
-	mulxq	-16(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rcx
-#else
-	mulxq	-24(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
-#else
-	mulxq	-32(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rcx
-#else
-	mulxq	-40(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rcx
-#else
-	mulxq	-48(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r10, %rcx
 	adoxq	%r10, %rcx
@@ -2080,94 +3467,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rcx, -80(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_s_gt5_4:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r10, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
-#else
-	mulxq	-8(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
-#else
-	mulxq	-32(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rbp
-#else
-	mulxq	-40(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -2175,46 +3514,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r11
-#else
-	mulxq	-8(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r11
-#else
-	mulxq	-16(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r11
-#else
-	mulxq	-24(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r11, %r12
-#else
-	mulxq	-32(%rsp), %r11, %r12
-#endif
 	adoxq	%r11, %rbx
 	adcxq	%r12, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r11
-#else
-	mulxq	-40(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -2222,46 +3537,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r9
-#else
-	mulxq	-8(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r9
-#else
-	mulxq	-16(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r9
-#else
-	mulxq	-24(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r9
-#else
-	mulxq	-32(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r9
-#else
-	mulxq	-40(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbp
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
-#else
-	mulxq	-48(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -2269,46 +3560,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rcx
-#else
-	mulxq	-8(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rcx
-#else
-	mulxq	-16(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rcx, %r12
-#else
-	mulxq	-24(%rsp), %rcx, %r12
-#endif
 	adoxq	%rcx, %rax
 	adcxq	%r12, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rcx
-#else
-	mulxq	-32(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rbp
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rcx
-#else
-	mulxq	-40(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rcx
-#else
-	mulxq	-48(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r10, %rcx
 	adoxq	%r10, %rcx
@@ -2316,46 +3583,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rsi, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %rdi
-#else
-	mulxq	-16(%rsp), %rsi, %rdi
-#endif
 	adoxq	%rsi, %rax
 	adcxq	%rdi, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rsi
-#else
-	mulxq	-24(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rsi, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rsi
-#else
-	mulxq	-32(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rdx
-#else
-	mulxq	-48(%rsp), %rsi, %rdx
-#endif
 	adoxq	%rsi, %rcx
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -2375,6 +3618,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdx, -88(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx_exit
 .Llf_bi_multiply_to_len_adx_generic:
+#endif
 	leaq	-1(%rcx), %rax
 	shrq	$1, %rax
 #if defined(LF_WIN64)
@@ -2383,16 +3627,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rax, -24(%rsp)
 #endif
 	testq	%r11, %r11
+#if defined(LF_WIN64)
 	jz	.Llf_bi_multiply_to_len_adx_d0_even_3
+#else
+	jz	.Llf_bi_multiply_to_len_adx_d0_even
+#endif
 	movl	(%rbx), %r11d
 	shlq	$32, %r11
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_multiply_to_len_adx_d0_done_3
 .Llf_bi_multiply_to_len_adx_d0_even_3:
+#else
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done
+.Llf_bi_multiply_to_len_adx_d0_even:
+#endif
 	rorxq	$32, (%rbx), %r11
-.Llf_bi_multiply_to_len_adx_d0_done_3:
 #if defined(LF_WIN64)
+.Llf_bi_multiply_to_len_adx_d0_done_3:
 	movq	%r11, 56(%rsp)
 #else
+.Llf_bi_multiply_to_len_adx_d0_done:
 	movq	%r11, -8(%rsp)
 #endif
 	cmpq	$447, %rax
@@ -2457,16 +3711,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%r11, -48(%rsp)
 #endif
 	testq	%r10, %r10
+#if defined(LF_WIN64)
 	jz	.Llf_bi_multiply_to_len_adx_d0_even_4
+#else
+	jz	.Llf_bi_multiply_to_len_adx_d0_even_2
+#endif
 	movl	(%rdi), %edx
 	shlq	$32, %rdx
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_multiply_to_len_adx_d0_done_4
 .Llf_bi_multiply_to_len_adx_d0_even_4:
+#else
+	jmp	.Llf_bi_multiply_to_len_adx_d0_done_2
+.Llf_bi_multiply_to_len_adx_d0_even_2:
+#endif
 	rorxq	$32, (%rdi), %rdx
-.Llf_bi_multiply_to_len_adx_d0_done_4:
 #if defined(LF_WIN64)
+.Llf_bi_multiply_to_len_adx_d0_done_4:
 	mulxq	56(%rsp), %rax, %r10
 #else
+.Llf_bi_multiply_to_len_adx_d0_done_2:
 	mulxq	-8(%rsp), %rax, %r10
 #endif
 	cmpq	$1, %r9
@@ -2512,32 +3776,40 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-8(%rax), %r10, %rdi
+	mulxq	-8(%rax), %rdi, %r10
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %r10
-	movq	%r10, -8(%r9)
-	adcxq	%r8, %rdi
-	movq	%rdi, %r10
+	adcxq	%rcx, %rdi
+	movq	%rdi, -8(%r9)
+	adcxq	%r8, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip2:
 	testq	$4, %r11
 	jz	.Llf_bi_multiply_to_len_adx_skip4
 	xorl	%r8d, %r8d
+#if defined(LF_WIN64)
+	mulxq	(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	mulxq	-8(%rax), %rdi, %r10
+#if defined(LF_WIN64)
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rdi
+#else
 	movq	%rsi, (%r9)
 	adcxq	%rcx, %rdi
+#endif
 	mulxq	-16(%rax), %rsi, %rcx
 	movq	%rdi, -8(%r9)
 	adcxq	%r10, %rsi
-	mulxq	-24(%rax), %r10, %rdi
+	mulxq	-24(%rax), %rdi, %r10
 	movq	%rsi, -16(%r9)
-	adcxq	%rcx, %r10
-	movq	%r10, -24(%r9)
-	adcxq	%r8, %rdi
-	movq	%rdi, %r10
+	adcxq	%rcx, %rdi
+	movq	%rdi, -24(%r9)
+	adcxq	%r8, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip4:
@@ -2546,23 +3818,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 .Llf_bi_multiply_to_len_adx_top:
 /* LLVM-MCA-BEGIN mul_row words=16 */
 	xorl	%r8d, %r8d
+#if defined(LF_WIN64)
+	mulxq	(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	mulxq	-8(%rax), %rdi, %r10
+#if defined(LF_WIN64)
+	movq	%rcx, (%r9)
+	adcxq	%rsi, %rdi
+#else
 	movq	%rsi, (%r9)
 	adcxq	%rcx, %rdi
+#endif
 	mulxq	-16(%rax), %rsi, %rcx
 	movq	%rdi, -8(%r9)
 	adcxq	%r10, %rsi
 	mulxq	-24(%rax), %rdi, %r10
 	movq	%rsi, -16(%r9)
 	adcxq	%rcx, %rdi
+#if defined(LF_WIN64)
+	mulxq	-32(%rax), %rcx, %rsi
+#else
 	mulxq	-32(%rax), %rsi, %rcx
+#endif
 	movq	%rdi, -24(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r10, %rcx
+#else
 	adcxq	%r10, %rsi
+#endif
 	mulxq	-40(%rax), %rdi, %r10
+#if defined(LF_WIN64)
+	movq	%rcx, -32(%r9)
+	adcxq	%rsi, %rdi
+#else
 	movq	%rsi, -32(%r9)
 	adcxq	%rcx, %rdi
+#endif
 	mulxq	-48(%rax), %rsi, %rcx
 	movq	%rdi, -40(%r9)
 	adcxq	%r10, %rsi
@@ -2622,13 +3917,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	testq	$1, %r11
 	jz	.Llf_bi_multiply_to_len_adx_skip1_2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	(%r9), %rcx
-	movq	%rcx, (%r9)
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	movq	%rsi, %r10
+	mulxq	(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, %r10
 	leaq	-8(%rax), %rax
 	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip1_2:
@@ -2637,15 +3932,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-8(%rax), %r10, %rdi
+	mulxq	-8(%rax), %rdi, %r10
 	adoxq	(%r9), %rsi
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %r10
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, %r10
+	adcxq	%rcx, %rdi
+	adoxq	-8(%r9), %rdi
+	movq	%rdi, -8(%r9)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip2_2:
@@ -2654,23 +3948,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-8(%rax), %r10, %rdi
+	mulxq	-8(%rax), %rdi, %r10
 	adoxq	(%r9), %rsi
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %r10
+	adcxq	%rcx, %rdi
 	mulxq	-16(%rax), %rsi, %rcx
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	adcxq	%rdi, %rsi
-	mulxq	-24(%rax), %r10, %rdi
+	adoxq	-8(%r9), %rdi
+	movq	%rdi, -8(%r9)
+	adcxq	%r10, %rsi
+	mulxq	-24(%rax), %rdi, %r10
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
-	adcxq	%rcx, %r10
-	adoxq	-24(%r9), %r10
-	movq	%r10, -24(%r9)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, %r10
+	adcxq	%rcx, %rdi
+	adoxq	-24(%r9), %rdi
+	movq	%rdi, -24(%r9)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip4_2:
@@ -2681,14 +3974,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	xorl	%r8d, %r8d
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-8(%rax), %r10, %rdi
+	mulxq	-8(%rax), %rdi, %r10
 	adoxq	(%r9), %rsi
 	movq	%rsi, (%r9)
-	adcxq	%rcx, %r10
+	adcxq	%rcx, %rdi
 	mulxq	-16(%rax), %rsi, %rcx
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	adcxq	%rdi, %rsi
+	adoxq	-8(%r9), %rdi
+	movq	%rdi, -8(%r9)
+	adcxq	%r10, %rsi
 	mulxq	-24(%rax), %rdi, %r10
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
@@ -2697,14 +3990,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adoxq	-24(%r9), %rdi
 	movq	%rdi, -24(%r9)
 	adcxq	%r10, %rsi
-	mulxq	-40(%rax), %r10, %rdi
+	mulxq	-40(%rax), %rdi, %r10
 	adoxq	-32(%r9), %rsi
 	movq	%rsi, -32(%r9)
-	adcxq	%rcx, %r10
+	adcxq	%rcx, %rdi
 	mulxq	-48(%rax), %rsi, %rcx
-	adoxq	-40(%r9), %r10
-	movq	%r10, -40(%r9)
-	adcxq	%rdi, %rsi
+	adoxq	-40(%r9), %rdi
+	movq	%rdi, -40(%r9)
+	adcxq	%r10, %rsi
 	mulxq	-56(%rax), %rdi, %r10
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
@@ -2748,11 +4041,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jz	.Llf_bi_multiply_to_len_adx_skip1_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, (%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
+#else
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-8(%rax), %rax
 	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip1_3:
@@ -2763,11 +4064,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	mulxq	%rcx, %rsi, %rcx
 	rorxq	$32, -8(%rax), %rdi
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	%rdi, %r10, %rdi
+#else
 	mulxq	%rdi, %rdi, %r10
+#endif
 	movq	%rsi, (%r9)
+#if defined(LF_WIN64)
+	adcxq	%rcx, %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rdi
+	movq	%rdi, %r10
+#else
 	adcxq	%rcx, %rdi
 	movq	%rdi, -8(%r9)
 	adcxq	%r8, %r10
+#endif
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip2_3:
@@ -2775,14 +4087,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jz	.Llf_bi_multiply_to_len_adx_skip4_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
-	rorxq	$32, -8(%rax), %rdi
-	adcxq	%r10, %rcx
-	mulxq	%rdi, %rdi, %r10
-	movq	%rcx, (%r9)
-	rorxq	$32, -16(%rax), %rcx
-	adcxq	%rsi, %rdi
 	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%rax), %rdi
+	adcxq	%r10, %rsi
+	mulxq	%rdi, %rdi, %r10
+	movq	%rsi, (%r9)
+	rorxq	$32, -16(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
 	movq	%rdi, -8(%r9)
 	rorxq	$32, -24(%rax), %rdi
 	adcxq	%r10, %rsi
@@ -2803,27 +4115,42 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	mulxq	%rcx, %rsi, %rcx
 	rorxq	$32, -8(%rax), %rdi
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	mulxq	%rdi, %r10, %rdi
+#else
 	mulxq	%rdi, %rdi, %r10
+#endif
 	movq	%rsi, (%r9)
 	rorxq	$32, -16(%rax), %rsi
+#if defined(LF_WIN64)
+	adcxq	%rcx, %r10
+#else
 	adcxq	%rcx, %rdi
+#endif
 	mulxq	%rsi, %rsi, %rcx
+#if defined(LF_WIN64)
+	movq	%r10, -8(%r9)
+	rorxq	$32, -24(%rax), %r10
+	adcxq	%rdi, %rsi
+	mulxq	%r10, %rdi, %r10
+#else
 	movq	%rdi, -8(%r9)
 	rorxq	$32, -24(%rax), %rdi
 	adcxq	%r10, %rsi
 	mulxq	%rdi, %rdi, %r10
+#endif
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -32(%rax), %rsi
 	adcxq	%rcx, %rdi
-	mulxq	%rsi, %rcx, %rsi
+	mulxq	%rsi, %rsi, %rcx
 	movq	%rdi, -24(%r9)
 	rorxq	$32, -40(%rax), %rdi
-	adcxq	%r10, %rcx
+	adcxq	%r10, %rsi
 	mulxq	%rdi, %rdi, %r10
-	movq	%rcx, -32(%r9)
-	rorxq	$32, -48(%rax), %rcx
-	adcxq	%rsi, %rdi
-	mulxq	%rcx, %rsi, %rcx
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -48(%rax), %rsi
+	adcxq	%rcx, %rdi
+	mulxq	%rsi, %rsi, %rcx
 	movq	%rdi, -40(%r9)
 	rorxq	$32, -56(%rax), %rdi
 	adcxq	%r10, %rsi
@@ -2886,6 +4213,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jz	.Llf_bi_multiply_to_len_adx_skip1_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
+#if defined(LF_WIN64)
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	(%r9), %rsi
@@ -2893,6 +4221,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
+#else
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	adcxq	%r8, %rsi
+	adoxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-8(%rax), %rax
 	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip1_4:
@@ -2900,13 +4237,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	jz	.Llf_bi_multiply_to_len_adx_skip2_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
 	rorxq	$32, -8(%rax), %r10
-	adoxq	(%r9), %rcx
+	adoxq	(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rcx, (%r9)
-	adcxq	%rsi, %rdi
+	movq	%rsi, (%r9)
+	adcxq	%rcx, %rdi
 	adoxq	-8(%r9), %rdi
 	movq	%rdi, -8(%r9)
 	adcxq	%r8, %r10
@@ -2932,13 +4269,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adcxq	%r10, %rsi
 	rorxq	$32, -24(%rax), %r10
 	adoxq	-16(%r9), %rsi
+#if defined(LF_WIN64)
+	mulxq	%r10, %r10, %rdi
+#else
 	mulxq	%r10, %rdi, %r10
+#endif
 	movq	%rsi, -16(%r9)
+#if defined(LF_WIN64)
+	adcxq	%rcx, %r10
+	adoxq	-24(%r9), %r10
+	movq	%r10, -24(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
+#else
 	adcxq	%rcx, %rdi
 	adoxq	-24(%r9), %rdi
 	movq	%rdi, -24(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
+#endif
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx_skip4_4:
@@ -2957,14 +4307,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -16(%rax), %rcx
 	adoxq	-8(%r9), %rdi
-	mulxq	%rcx, %rcx, %rsi
+	mulxq	%rcx, %rsi, %rcx
 	movq	%rdi, -8(%r9)
-	adcxq	%r10, %rcx
+	adcxq	%r10, %rsi
 	rorxq	$32, -24(%rax), %r10
-	adoxq	-16(%r9), %rcx
+	adoxq	-16(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
-	movq	%rcx, -16(%r9)
-	adcxq	%rsi, %rdi
+	movq	%rsi, -16(%r9)
+	adcxq	%rcx, %rdi
 	rorxq	$32, -32(%rax), %rcx
 	adoxq	-24(%r9), %rdi
 	mulxq	%rcx, %rsi, %rcx
@@ -2977,10 +4327,29 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	adcxq	%rcx, %rdi
 	rorxq	$32, -48(%rax), %rcx
 	adoxq	-40(%r9), %rdi
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+#else
 	mulxq	%rcx, %rsi, %rcx
+#endif
 	movq	%rdi, -40(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r10, %rcx
+#else
 	adcxq	%r10, %rsi
+#endif
 	rorxq	$32, -56(%rax), %r10
+#if defined(LF_WIN64)
+	adoxq	-48(%r9), %rcx
+	mulxq	%r10, %r10, %rdi
+	movq	%rcx, -48(%r9)
+	adcxq	%rsi, %r10
+	adoxq	-56(%r9), %r10
+	movq	%r10, -56(%r9)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, %r10
+#else
 	adoxq	-48(%r9), %rsi
 	mulxq	%r10, %rdi, %r10
 	movq	%rsi, -48(%r9)
@@ -2989,6 +4358,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	movq	%rdi, -56(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
+#endif
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 	decq	%r11
@@ -3041,8 +4411,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	addq	$3680, %rsp
 	.cfi_adjust_cfa_offset -3680
 #else
-	addq	$3584, %rsp
-	.cfi_adjust_cfa_offset -3584
+	addq	$3592, %rsp
+	.cfi_adjust_cfa_offset -3592
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
@@ -3050,9 +4420,11 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
+#if defined(LF_WIN64)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+#endif
 	ret
 LF_FUNC_END(lf_bi_multiply_to_len_adx)
 

@@ -26,7 +26,8 @@
  *    addmul_1 row per digit of the shorter (MULX/ADCX/ADOX, x86_rows); ybuf: y's
  *    digits rotated once into a stack buffer (PSHUFD); zfinal=1: z's digits stay unrotated through the
  *    rows and one pass rotates them at the end; up to `small` digits per operand,
- *    straight-line code per (nx, ny) with z's digits in registers.
+ *    straight-line code per (nx, ny) with z's digits in registers, run before the
+ *    frame and without swapping the operands.
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [bi_multiply_to_len.adx]
  *   used on: AuthenticAMD family 0x1a model 0x2
@@ -36,18 +37,27 @@
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
- * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; 3584 bytes of stack below them (SysV form: the kernel's buffers and slots)
+ * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx__znver5_small, SysV) saves r14, r13, r12, rbp, rbx and allocates no stack
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx__znver5 is an
  * entry that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1
  * from the stack) into the SysV registers and calls this body,
  * lf_bi_multiply_to_len_adx__znver5_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
- * lines).
- * 4124 instructions.
+ * lines); the code before the frame (lf_bi_multiply_to_len_adx__znver5_small) is SysV-only:
+ * Windows' unwind tables describe one prologue, at the entry, so under Win64 those sizes take
+ * the body's own path.
+ * 6619 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
+#if !defined(LF_WIN64)
+	/* code before the frame: %rsi and %rcx at most 16 run lf_bi_multiply_to_len_adx__znver5_small */
+	cmpq	$16, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_frame
+	cmpq	$16, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_frame
+	/* lf_bi_multiply_to_len_adx__znver5_small */
 	pushq	%r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r14, 0
@@ -68,30 +78,5918 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
+	LF_SEH_ENDPROLOGUE
+	testq	%rsi, %rsi
+	jz	.Llf_bi_multiply_to_len_adx__znver5_small_zero
+	testq	%rcx, %rcx
+	jnz	.Llf_bi_multiply_to_len_adx__znver5_small_main
+.Llf_bi_multiply_to_len_adx__znver5_small_zero:
+	leaq	(%rsi,%rcx,1), %rax
+	testq	%rax, %rax
+	jz	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_zero_loop:
+	movl	$0, -4(%r8,%rax,4)
+	decq	%rax
+	jnz	.Llf_bi_multiply_to_len_adx__znver5_small_zero_loop
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_main:
+	movq	%rsi, %rax
+	andq	$1, %rax
+	movq	%rcx, %r10
+	andq	$1, %r10
+	leaq	(%rax,%r10,1), %r11
+	leaq	-8(%rdi,%rsi,4), %r9
+	leaq	(%r9,%rax,4), %r9
+	leaq	-8(%rdx,%rcx,4), %rdi
+	leaq	(%rdi,%r10,4), %rdi
+	leaq	(%rsi,%rcx,1), %rdx
+	addq	%r11, %rdx
+	leaq	-8(%r8,%rdx,4), %r8
+	testq	%r10, %r10
+	jz	.Llf_bi_multiply_to_len_adx__znver5_small_d0_even
+	movl	(%rdi), %r10d
+	shlq	$32, %r10
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_d0_done
+.Llf_bi_multiply_to_len_adx__znver5_small_d0_even:
+	rorxq	$32, (%rdi), %r10
+.Llf_bi_multiply_to_len_adx__znver5_small_d0_done:
+	testq	%rax, %rax
+	jz	.Llf_bi_multiply_to_len_adx__znver5_small_d0_even_2
+	movl	(%r9), %edx
+	shlq	$32, %rdx
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_d0_done_2
+.Llf_bi_multiply_to_len_adx__znver5_small_d0_even_2:
+	rorxq	$32, (%r9), %rdx
+.Llf_bi_multiply_to_len_adx__znver5_small_d0_done_2:
+	mulxq	%r10, %rbx, %rax
+	cmpq	$1, %r11
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_c0_done
+	je	.Llf_bi_multiply_to_len_adx__znver5_small_s_c0_one
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, (%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_s_c0_done
+.Llf_bi_multiply_to_len_adx__znver5_small_s_c0_one:
+	shrq	$32, %rbx
+	movl	%ebx, (%r8)
+.Llf_bi_multiply_to_len_adx__znver5_small_s_c0_done:
+	cmpq	$8, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4
+	cmpq	$4, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2
+	cmpq	$2, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_2
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_2
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_2
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_2:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_2:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %rcx, %r10
+	adcq	%rax, %rcx
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_2:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %rax, %r9
+	adcq	%r10, %rax
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %rcx, %r10
+	adcq	%r9, %rcx
+	rorxq	$32, -32(%rdi), %r9
+	mulxq	%r9, %rdx, %r9
+	adcq	%r10, %rdx
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %rcx, %r10
+	adcq	%rax, %rcx
+	rorxq	$32, -32(%rdi), %rax
+	mulxq	%rax, %rsi, %rax
+	adcq	%r10, %rsi
+	rorxq	$32, -40(%rdi), %r10
+	mulxq	%r10, %rdx, %r10
+	adcq	%rax, %rdx
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rdi), %r11
+	mulxq	%r11, %rcx, %r11
+	adcq	%rax, %rcx
+	rorxq	$32, -32(%rdi), %rax
+	mulxq	%rax, %rsi, %rax
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rdi), %r11
+	mulxq	%r11, %rbx, %r11
+	adcq	%rax, %rbx
+	rorxq	$32, -48(%rdi), %rax
+	mulxq	%rax, %rdx, %rax
+	adcq	%r11, %rdx
+	adcq	$0, %rax
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %r10, %rcx
+	adcq	%rax, %r10
+	rorxq	$32, -32(%rdi), %rax
+	mulxq	%rax, %rsi, %rax
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rdi), %rcx
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%rax, %rbx
+	rorxq	$32, -48(%rdi), %rax
+	mulxq	%rax, %rbp, %rax
+	adcq	%rcx, %rbp
+	rorxq	$32, -56(%rdi), %rcx
+	mulxq	%rcx, %rdx, %rcx
+	adcq	%rax, %rdx
+	adcq	$0, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_3
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_3
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_3
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_3:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_2
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %rsi
+	adoxq	%r9, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rcx
+	adcxq	%r9, %rax
+	mulxq	-24(%rsp), %rdx, %r9
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %rdi
+	adoxq	%r9, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %r9, %rdi
+	adoxq	%r9, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %r9
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_3:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_2
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_2
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-24(%rsp), %rbx, %r9
+	adoxq	%rbx, %rsi
+	adcxq	%r9, %rdi
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %rdi
+	adcxq	%r9, %rax
+	mulxq	-40(%rsp), %rdx, %r9
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%rdi), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %rdi, %r11
+	adcq	%rax, %rdi
+	adcq	$0, %r11
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r9
+	adoxq	%rbp, %r10
+	adcxq	%r9, %rcx
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-24(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %rbp, %r9
+	adoxq	%rbp, %rdi
+	adcxq	%r9, %r11
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_2:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_2
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%rbp, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %r12
+	adoxq	%rbp, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r10
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rdi
+	mulxq	-48(%rsp), %rbp, %r12
+	adoxq	%rbp, %rdi
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rbp, %rdx
+	adoxq	%rbp, %rax
+	adcxq	%r9, %rdx
+	adoxq	%r9, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%rdi), %rcx
+	movq	%rcx, -40(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rcx, %rbp
+	rorxq	$32, -48(%rdi), %rcx
+	movq	%rcx, -56(%rsp)
+	mulxq	%rcx, %r12, %rcx
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rcx, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %r11
+	adcxq	%rcx, %rax
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %rsi
+	mulxq	-24(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %rdi
+	mulxq	-56(%rsp), %r13, %rcx
+	adoxq	%r13, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r10
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2:
+	cmpq	$6, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_3
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_4
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_4
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_4
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_4:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %rsi
+	adoxq	%rcx, %r11
+	adcxq	%rsi, %r9
+	mulxq	-16(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rdx, %rcx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_4:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_4
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %rax
+	mulxq	-24(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rax
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rax
+	adcxq	%r11, %rsi
+	mulxq	-24(%rsp), %r11, %r9
+	adoxq	%r11, %rsi
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_4:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rsi
+	adcxq	%rbx, %r10
+	mulxq	-32(%rsp), %rdx, %rdi
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %r10
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %r10
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r11, %r9
+	adoxq	%r11, %rdi
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_4:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_3
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_3
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %rbx, %rbp
+	adoxq	%rbx, %rdi
+	adcxq	%rbp, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %rdi
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %rdi
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r9, %r11
+	adoxq	%r9, %rax
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %r9, %r11
+	adoxq	%r9, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%rdi), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %rdi, %r11
+	adcq	%rax, %rdi
+	adcq	$0, %r11
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %r11
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-16(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
+	adcxq	%r10, %rbx
+	mulxq	-24(%rsp), %r10, %r9
+	adoxq	%r10, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-32(%rsp), %r9, %r10
+	adoxq	%r9, %rdi
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r9, %r10
+	adoxq	%r9, %r11
+	adcxq	%r10, %rbp
+	mulxq	-48(%rsp), %r9, %r10
+	adoxq	%r9, %rbp
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_3:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_3
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rax, %rdi
+	adcq	%r10, %rax
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rax
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rdi
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r11, %r9
+	adoxq	%r11, %rbp
+	adcxq	%r9, %rax
+	mulxq	-40(%rsp), %r9, %r11
+	adoxq	%r9, %rax
+	adcxq	%r11, %rdi
+	mulxq	-48(%rsp), %r9, %r11
+	adoxq	%r9, %rdi
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %r9, %r11
+	adoxq	%r9, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rax, %r12
+	adcq	%r10, %rax
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%r12, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r12d, %r12d
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r14
+	adoxq	%r13, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rax
+	mulxq	-48(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %rdi
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rdi
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%r12, %r13
+	adoxq	%r12, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r12, %r9
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-16(%rsp), %r12, %r9
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-24(%rsp), %r12, %r9
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-32(%rsp), %r12, %r9
+	adoxq	%r12, %rbp
+	adcxq	%r9, %rax
+	mulxq	-40(%rsp), %r12, %r9
+	adoxq	%r12, %rax
+	adcxq	%r9, %rdi
+	mulxq	-48(%rsp), %r12, %r9
+	adoxq	%r12, %rdi
+	adcxq	%r9, %r10
+	mulxq	-56(%rsp), %r12, %r9
+	adoxq	%r12, %r10
+	adcxq	%r9, %r13
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %r13
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_3:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_5
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_5
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_5
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%r9), %r11
+	mulxq	%r11, %r9, %r11
+	adcq	%rax, %r9
+	adcq	$0, %r11
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_5:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rsi, %rdi
+	adoxq	%rsi, %rcx
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r9
+	mulxq	-32(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_5:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_5
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-8(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r11
+	adcxq	%rsi, %rax
+	mulxq	-16(%rsp), %rbx, %rsi
+	adoxq	%rbx, %rax
+	adcxq	%rsi, %r9
+	mulxq	-24(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r9
+	adcxq	%rsi, %r10
+	mulxq	-32(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %rsi
+	adoxq	%rcx, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %r9
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rsi
+	mulxq	-32(%rsp), %rcx, %rdx
+	adoxq	%rcx, %rsi
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_5:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	adcq	$0, %r11
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %r11
+	mulxq	-32(%rsp), %rdx, %rdi
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r10
+	adoxq	%rbx, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-16(%rsp), %rbx, %r10
+	adoxq	%rbx, %rsi
+	adcxq	%r10, %r11
+	mulxq	-24(%rsp), %rbx, %r10
+	adoxq	%rbx, %r11
+	adcxq	%r10, %rdi
+	mulxq	-32(%rsp), %rdx, %r10
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %r11
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_5:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_4
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_4
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %rbp
+	adoxq	%rbx, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rdi
+	adcxq	%rbx, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rbp, %r11
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %rdi
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %rdi
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %rbp, %r11
+	adoxq	%rbp, %rax
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %r9, %rcx
+	adoxq	%r9, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rbx
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_4:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r12
+	adoxq	%rbp, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %rbp, %r12
+	adoxq	%rbp, %rdi
+	adcxq	%r12, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r12, %r11
+	adoxq	%r12, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %rdi
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r11
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_4:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_4
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rbx, %rbp
+	rorxq	$32, -48(%rdi), %rdi
+	movq	%rdi, -56(%rsp)
+	mulxq	%rdi, %rbx, %rdi
+	adcq	%r10, %rbx
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rax
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rdi
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r11, %r13
+	adoxq	%r11, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rax
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rax
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rbp
+	mulxq	-24(%rsp), %r9, %rcx
+	adoxq	%r9, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r12
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %r12
+	adcxq	%r9, %r11
+	mulxq	-56(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_4:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r10, %rdi
+	adcq	%rax, %r10
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r10
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %rdi
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r14
+	adoxq	%r11, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-32(%rsp), %r11, %r14
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %r10
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %rdi
+	mulxq	-56(%rsp), %r11, %r14
+	adoxq	%r11, %rdi
+	adcxq	%r14, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r12
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %r12
+	adcxq	%r9, %r10
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%r9, %rdi
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r13
+	mulxq	-56(%rsp), %rcx, %r9
+	adoxq	%rcx, %r13
+	adcxq	%r9, %r11
+	mulxq	-64(%rsp), %r9, %rcx
+	adoxq	%r9, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4:
+	cmpq	$12, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_5
+	cmpq	$10, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_5
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_6
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_6
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_6
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_6:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rax
+	mulxq	-40(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rax
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_6:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_6
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r9
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %r9
+	mulxq	-24(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r11, %rdi
+	adoxq	%r11, %rax
+	adcxq	%rdi, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_6:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r9
+	mulxq	-32(%rsp), %rbx, %rbp
+	adoxq	%rbx, %r9
+	adcxq	%rbp, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rbp, %r11
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %r9
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %r9
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %rbp, %r11
+	adoxq	%rbp, %rax
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rsi
+	adcxq	%rdi, %r9
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r11
+	mulxq	-40(%rsp), %rcx, %rdx
+	adoxq	%rcx, %r11
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_6:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_6
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_6
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rdi
+	adcxq	%rbx, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rbp, %r11
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %rdi
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %rdi
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r11, %rbp
+	adoxq	%r11, %rax
+	adcxq	%rbp, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rsi
+	adcxq	%rcx, %rdi
+	mulxq	-16(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rax
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rbx
+	adcxq	%rcx, %r11
+	mulxq	-40(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %rsi
+	adoxq	%r9, %rdi
+	adcxq	%rsi, %rax
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rax
+	adcxq	%r9, %rbx
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %r9, %rdx
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_6:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %rbp, %r12
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %rdi
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %rcx, %r12
+	adoxq	%rcx, %rdi
+	adcxq	%r12, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %r10
+	adcxq	%r9, %rbp
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_5
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r12, %r13
+	adoxq	%r12, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r12, %r13
+	adoxq	%r12, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rdi
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-24(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %rcx, %r13
+	adoxq	%rcx, %r12
+	adcxq	%r13, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %rax
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rax
+	adcxq	%r9, %r12
+	mulxq	-40(%rsp), %r9, %rsi
+	adoxq	%r9, %r12
+	adcxq	%rsi, %r11
+	mulxq	-48(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-56(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_5:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%rdi), %rdi
+	movq	%rdi, -64(%rsp)
+	mulxq	%rdi, %rbp, %rdi
+	adcq	%rax, %rbp
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbp
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rdi
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %r10
+	adcxq	%r9, %r12
+	mulxq	-24(%rsp), %r9, %rsi
+	adoxq	%r9, %r12
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %r13
+	mulxq	-48(%rsp), %rsi, %r9
+	adoxq	%rsi, %r13
+	adcxq	%r9, %r11
+	mulxq	-56(%rsp), %r9, %rsi
+	adoxq	%r9, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_5:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_7
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_7
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_7
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%r9), %rcx
+	mulxq	%rcx, %rdi, %rcx
+	adcq	%r10, %rdi
+	rorxq	$32, -40(%r9), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%r9), %rcx
+	movq	%rcx, -40(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %rax
+	mulxq	-16(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rax
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %rbp
+	adoxq	%rdi, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %r9
+	mulxq	-40(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %r10
+	mulxq	-48(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rdx
+	adoxq	%rcx, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_7:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_7
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %r9
+	movq	%r9, -48(%rsp)
+	mulxq	%r9, %rsi, %r9
+	adcq	%rax, %rsi
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %r10
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rsi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %r9
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %r10
+	mulxq	-16(%rsp), %rdi, %r11
+	adoxq	%rdi, %r10
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rsi
+	mulxq	-32(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r11, %rdx
+	adoxq	%r11, %rbp
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r10
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %r9
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r11, %r12
+	adoxq	%r11, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %r11, %r12
+	adoxq	%r11, %r9
+	adcxq	%r12, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r9
+	mulxq	-32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_7:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_7
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_7
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %rbp, %r12
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %r9
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %r9
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %r9
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %r9
+	mulxq	-24(%rsp), %rcx, %r12
+	adoxq	%rcx, %r9
+	adcxq	%r12, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r9
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r10
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r11
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-48(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_7:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r11, %r12
+	adoxq	%r11, %rdi
+	adcxq	%r12, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %r12, %rcx
+	adoxq	%r12, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rsi
+	adoxq	%r12, %rbx
+	adcxq	%rsi, %rdi
+	mulxq	-16(%rsp), %r12, %rsi
+	adoxq	%r12, %rdi
+	adcxq	%rsi, %r10
+	mulxq	-24(%rsp), %rsi, %r12
+	adoxq	%rsi, %r10
+	adcxq	%r12, %rbp
+	mulxq	-32(%rsp), %r12, %rsi
+	adoxq	%r12, %rbp
+	adcxq	%rsi, %r11
+	mulxq	-40(%rsp), %r12, %rsi
+	adoxq	%r12, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-48(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %rdi
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %r9, %rbx
+	adoxq	%r9, %r10
+	adcxq	%rbx, %rbp
+	mulxq	-24(%rsp), %rbx, %r9
+	adoxq	%rbx, %rbp
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %rbx, %r9
+	adoxq	%rbx, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_7:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_6
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r12, %r13
+	adoxq	%r12, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r12, %r13
+	adoxq	%r12, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rdi
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-24(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %rcx, %r13
+	adoxq	%rcx, %r12
+	adcxq	%r13, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rsi
+	adoxq	%r13, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r13, %rsi
+	adoxq	%r13, %rbp
+	adcxq	%rsi, %rdi
+	mulxq	-24(%rsp), %r13, %rsi
+	adoxq	%r13, %rdi
+	adcxq	%rsi, %rax
+	mulxq	-32(%rsp), %r13, %rsi
+	adoxq	%r13, %rax
+	adcxq	%rsi, %r12
+	mulxq	-40(%rsp), %rsi, %r13
+	adoxq	%rsi, %r12
+	adcxq	%r13, %r11
+	mulxq	-48(%rsp), %r13, %rsi
+	adoxq	%r13, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %rdi
+	adcxq	%r9, %rax
+	mulxq	-24(%rsp), %r9, %rbx
+	adoxq	%r9, %rax
+	adcxq	%rbx, %r12
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %r12
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rbx, %r9
+	adoxq	%rbx, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-56(%rsp), %r9, %rdx
+	adoxq	%r9, %rsi
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_6:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rdi
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rdi
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rdi
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %rcx, %r14
+	adoxq	%rcx, %r12
+	adcxq	%r14, %rdi
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %rdi
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %rbp
+	adcxq	%r9, %r12
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %r12
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %r9, %rbx
+	adoxq	%r9, %rdi
+	adcxq	%rbx, %r10
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %r10
+	adcxq	%r9, %r13
+	mulxq	-40(%rsp), %rbx, %r9
+	adoxq	%rbx, %r13
+	adcxq	%r9, %r11
+	mulxq	-48(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-56(%rsp), %r9, %rbx
+	adoxq	%r9, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_5:
+	cmpq	$14, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_7
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_8
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_8
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_8
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%r9), %rcx
+	mulxq	%rcx, %rdi, %rcx
+	adcq	%r10, %rdi
+	rorxq	$32, -40(%r9), %r10
+	mulxq	%r10, %rbx, %r10
+	adcq	%rcx, %rbx
+	rorxq	$32, -48(%r9), %r9
+	mulxq	%r9, %rcx, %r9
+	adcq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_8:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%r9), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%r9), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %rbp, %r11
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r11, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r12, %rdi
+	adoxq	%r12, %r10
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %r12, %rdi
+	adoxq	%r12, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %r12, %rdi
+	adoxq	%r12, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	-32(%rsp), %rdi, %r12
+	adoxq	%rdi, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r12, %rdi
+	adoxq	%r12, %rbp
+	adcxq	%rdi, %r9
+	mulxq	-48(%rsp), %r12, %rdi
+	adoxq	%r12, %r9
+	adcxq	%rdi, %rax
+	mulxq	-56(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_8:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_8
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %rsi
+	movq	%rsi, -48(%rsp)
+	mulxq	%rsi, %rbp, %rsi
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%rsi, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %r10
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r12
+	adoxq	%rsi, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rbx
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rax
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %r12
+	mulxq	-56(%rsp), %rsi, %rdx
+	adoxq	%rsi, %r12
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_8:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rbp
+	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rax
+	adcxq	%rdi, %r12
+	mulxq	-48(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r12
+	adcxq	%rcx, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_8:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_8
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_8
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %r13
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r9
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %r9
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rax
+	mulxq	-32(%rsp), %rsi, %rdi
+	adoxq	%rsi, %rax
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r12
+	adcxq	%rdi, %r11
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-56(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_8:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %rsi
+	movq	%rsi, -48(%rsp)
+	mulxq	%rsi, %rbp, %rsi
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%rsi, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %r10
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r12
+	adoxq	%rsi, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r13, %rsi
+	adoxq	%r13, %rcx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %r13, %rsi
+	adoxq	%r13, %r10
+	adcxq	%rsi, %rbx
+	mulxq	-24(%rsp), %r13, %rsi
+	adoxq	%r13, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %r13, %rsi
+	adoxq	%r13, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %r13, %rsi
+	adoxq	%r13, %r9
+	adcxq	%rsi, %rax
+	mulxq	-48(%rsp), %r13, %rsi
+	adoxq	%r13, %rax
+	adcxq	%rsi, %r12
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %r10
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r9
+	mulxq	-32(%rsp), %rcx, %r13
+	adoxq	%rcx, %r9
+	adcxq	%r13, %rax
+	mulxq	-40(%rsp), %rcx, %r13
+	adoxq	%rcx, %rax
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %rsi
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r9
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r11, %r13
+	adoxq	%r11, %r12
+	adcxq	%r13, %rsi
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rcx
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rbp
+	adcxq	%rbx, %r9
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rax
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rdi, %r12
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r12
+	adcxq	%rdi, %rsi
+	mulxq	-40(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %rcx
+	mulxq	-48(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %r11
+	mulxq	-56(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r11
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_8:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_8
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rbx, %rbp
+	rorxq	$32, -48(%rdi), %rdi
+	movq	%rdi, -56(%rsp)
+	mulxq	%rdi, %rbx, %rdi
+	adcq	%r10, %rbx
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %r13
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rax
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rdi
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r11, %r13
+	adoxq	%r11, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rax
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rax
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %rdi
+	mulxq	-40(%rsp), %rcx, %r13
+	adoxq	%rcx, %rdi
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rsi
+	adoxq	%r13, %rax
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %rsi, %r13
+	adoxq	%rsi, %rbp
+	adcxq	%r13, %rbx
+	mulxq	-24(%rsp), %r13, %rsi
+	adoxq	%r13, %rbx
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %r13, %rsi
+	adoxq	%r13, %rdi
+	adcxq	%rsi, %r12
+	mulxq	-40(%rsp), %r13, %rsi
+	adoxq	%r13, %r12
+	adcxq	%rsi, %r11
+	mulxq	-48(%rsp), %rsi, %r13
+	adoxq	%rsi, %r11
+	adcxq	%r13, %rcx
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r10
+	adoxq	%r13, %rbp
+	adcxq	%r10, %rbx
+	mulxq	-16(%rsp), %r13, %r10
+	adoxq	%r13, %rbx
+	adcxq	%r10, %rdi
+	mulxq	-24(%rsp), %r13, %r10
+	adoxq	%r13, %rdi
+	adcxq	%r10, %r12
+	mulxq	-32(%rsp), %r13, %r10
+	adoxq	%r13, %r12
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r10, %r13
+	adoxq	%r10, %r11
+	adcxq	%r13, %rcx
+	mulxq	-48(%rsp), %r13, %r10
+	adoxq	%r13, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-56(%rsp), %rdx, %r10
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r9
+	adoxq	%rbp, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rdi
+	adcxq	%r9, %r12
+	mulxq	-24(%rsp), %r9, %rbp
+	adoxq	%r9, %r12
+	adcxq	%rbp, %r11
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %r9, %rbp
+	adoxq	%r9, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-48(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %r10
+	mulxq	-56(%rsp), %r9, %rdx
+	adoxq	%r9, %r10
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -88(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -96(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_8:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rdi
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rdi
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rdi
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %rcx, %r14
+	adoxq	%rcx, %r12
+	adcxq	%r14, %rdi
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %rdi
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rbx
+	adoxq	%r14, %rbp
+	adcxq	%rbx, %r12
+	mulxq	-16(%rsp), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %rdi
+	mulxq	-24(%rsp), %rbx, %r14
+	adoxq	%rbx, %rdi
+	adcxq	%r14, %r10
+	mulxq	-32(%rsp), %r14, %rbx
+	adoxq	%r14, %r10
+	adcxq	%rbx, %r13
+	mulxq	-40(%rsp), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r11
+	mulxq	-48(%rsp), %r14, %rbx
+	adoxq	%r14, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-56(%rsp), %rbx, %r14
+	adoxq	%rbx, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-64(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r9
+	adoxq	%rbp, %r12
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rdi
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rbp, %r9
+	adoxq	%rbp, %r10
+	adcxq	%r9, %r13
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %r13
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rbp, %r9
+	adoxq	%rbp, %r11
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rbp, %r9
+	adoxq	%rbp, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-56(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-64(%rsp), %r9, %rdx
+	adoxq	%r9, %rbx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -112(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_7:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_9
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_9
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_9
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	rorxq	$32, -40(%r9), %r10
+	mulxq	%r10, %rbx, %r10
+	adcq	%rax, %rbx
+	rorxq	$32, -48(%r9), %rax
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -56(%r9), %r10
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt1_9:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%r9), %r9
+	movq	%r9, -64(%rsp)
+	mulxq	%r9, %rbp, %r9
+	adcq	%rax, %rbp
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %rdi
+	adoxq	%r13, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %r13, %rdi
+	adoxq	%r13, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %r13, %rdi
+	adoxq	%r13, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	-32(%rsp), %r13, %rdi
+	adoxq	%r13, %rbx
+	adcxq	%rdi, %r10
+	mulxq	-40(%rsp), %r13, %rdi
+	adoxq	%r13, %r10
+	adcxq	%rdi, %r12
+	mulxq	-48(%rsp), %rdi, %r13
+	adoxq	%rdi, %r12
+	adcxq	%r13, %rbp
+	mulxq	-56(%rsp), %r13, %rdi
+	adoxq	%r13, %rbp
+	adcxq	%rdi, %r9
+	mulxq	-64(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r9
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt2_9:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_9
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r9
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r11, %rdi
+	adoxq	%r11, %rbp
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rdi, %r11
+	adoxq	%rdi, %r12
+	adcxq	%r11, %r9
+	mulxq	-48(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %rdi, %r11
+	adoxq	%rdi, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %r11, %rdx
+	adoxq	%r11, %r13
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt3_9:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r9
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %r9
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rbx
+	adcxq	%rdi, %rbp
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %rcx, %rdi
+	adoxq	%rcx, %r12
+	adcxq	%rdi, %r9
+	mulxq	-40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt4_9:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_9
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_9
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%r9), %r9
+	movq	%r9, -64(%rsp)
+	mulxq	%r9, %rbp, %r9
+	adcq	%rax, %rbp
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbp
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r9
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r9
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r9
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r9
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r12
+	adcxq	%rdi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-64(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt5_9:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r10
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r9
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r14
+	adoxq	%r11, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-32(%rsp), %r11, %r14
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %r10
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r9
+	mulxq	-56(%rsp), %r11, %r14
+	adoxq	%r11, %r9
+	adcxq	%r14, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %r10
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r9
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r9
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %rsi, %r14
+	adoxq	%rsi, %rbp
+	adcxq	%r14, %r12
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %r10
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %rsi, %r14
+	adoxq	%rsi, %r13
+	adcxq	%r14, %r11
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rbp
+	adcxq	%rdi, %r12
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r12
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %r13
+	mulxq	-40(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r13
+	adcxq	%rdi, %r11
+	mulxq	-48(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-56(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-64(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt6_9:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_9
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rax, %r12
+	adcq	%r10, %rax
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%r12, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r12d, %r12d
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r14
+	adoxq	%r13, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rax
+	mulxq	-48(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %r9
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%r12, %r13
+	adoxq	%r12, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r14, %r12
+	adoxq	%r14, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-16(%rsp), %r14, %r12
+	adoxq	%r14, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r14, %r12
+	adoxq	%r14, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-32(%rsp), %r14, %r12
+	adoxq	%r14, %rbp
+	adcxq	%r12, %rax
+	mulxq	-40(%rsp), %r14, %r12
+	adoxq	%r14, %rax
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r14, %r12
+	adoxq	%r14, %r9
+	adcxq	%r12, %r10
+	mulxq	-56(%rsp), %r14, %r12
+	adoxq	%r14, %r10
+	adcxq	%r12, %r13
+	mulxq	-64(%rsp), %rdx, %r12
+	adoxq	%rdx, %r13
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rcx, %r14
+	adoxq	%rcx, %rsi
+	adcxq	%r14, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rax
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %rax
+	adcxq	%rcx, %r9
+	mulxq	-40(%rsp), %rcx, %r14
+	adoxq	%rcx, %r9
+	adcxq	%r14, %r10
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r12
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %rax
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r9
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r12
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r14, %rbx
+	adoxq	%r14, %rbp
+	adcxq	%rbx, %rax
+	mulxq	-16(%rsp), %r14, %rbx
+	adoxq	%r14, %rax
+	adcxq	%rbx, %r9
+	mulxq	-24(%rsp), %r14, %rbx
+	adoxq	%r14, %r9
+	adcxq	%rbx, %r10
+	mulxq	-32(%rsp), %rbx, %r14
+	adoxq	%rbx, %r10
+	adcxq	%r14, %r13
+	mulxq	-40(%rsp), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r12
+	mulxq	-48(%rsp), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %rcx
+	mulxq	-56(%rsp), %r14, %rbx
+	adoxq	%r14, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-64(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rax
+	adcxq	%rdi, %r9
+	mulxq	-16(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %r13
+	mulxq	-32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r13
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r12
+	adcxq	%rdi, %rcx
+	mulxq	-48(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-56(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	-64(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rbx
+	adcxq	%r11, %rdi
+	adoxq	%r11, %rdi
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -112(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_s_gt7_9:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%rdi), %rdi
+	movq	%rdi, -64(%rsp)
+	mulxq	%rdi, %rbp, %rdi
+	adcq	%rax, %rbp
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbp
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %r10
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rdi
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %rsi, %r14
+	adoxq	%rsi, %r12
+	adcxq	%r14, %rbp
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %rdi
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %rdi
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %rsi, %r14
+	adoxq	%rsi, %r11
+	adcxq	%r14, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rbx
+	adoxq	%r14, %r10
+	adcxq	%rbx, %r12
+	mulxq	-16(%rsp), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %rbp
+	mulxq	-24(%rsp), %r14, %rbx
+	adoxq	%r14, %rbp
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %r14, %rbx
+	adoxq	%r14, %rdi
+	adcxq	%rbx, %r13
+	mulxq	-40(%rsp), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r11
+	mulxq	-48(%rsp), %r14, %rbx
+	adoxq	%r14, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-56(%rsp), %r14, %rbx
+	adoxq	%r14, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-64(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, -48(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r10
+	adoxq	%r14, %r12
+	adcxq	%r10, %rbp
+	mulxq	-16(%rsp), %r10, %r14
+	adoxq	%r10, %rbp
+	adcxq	%r14, %rdi
+	mulxq	-24(%rsp), %r14, %r10
+	adoxq	%r14, %rdi
+	adcxq	%r10, %r13
+	mulxq	-32(%rsp), %r14, %r10
+	adoxq	%r14, %r13
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r14, %r10
+	adoxq	%r14, %r11
+	adcxq	%r10, %rcx
+	mulxq	-48(%rsp), %r10, %r14
+	adoxq	%r10, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-56(%rsp), %r14, %r10
+	adoxq	%r14, %rsi
+	adcxq	%r10, %rbx
+	mulxq	-64(%rsp), %rdx, %r10
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, -56(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r9
+	adoxq	%r12, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %r12, %r9
+	adoxq	%r12, %rdi
+	adcxq	%r9, %r13
+	mulxq	-24(%rsp), %r12, %r9
+	adoxq	%r12, %r13
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %r12, %r9
+	adoxq	%r12, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %r12, %r9
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-48(%rsp), %r12, %r9
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-56(%rsp), %r12, %r9
+	adoxq	%r12, %rbx
+	adcxq	%r9, %r10
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -112(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -120(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_small_exit
+.Llf_bi_multiply_to_len_adx__znver5_small_exit:
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	ret
+.Llf_bi_multiply_to_len_adx__znver5_frame:
+	/* end of the code before the frame */
+#endif
+#if defined(LF_WIN64)
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	LF_SEH_PUSHREG(%r14)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+#endif
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
 	subq	$3696, %rsp
 	.cfi_adjust_cfa_offset 3696
 	LF_SEH_STACKALLOC(3696)
 #else
-	subq	$3584, %rsp
-	.cfi_adjust_cfa_offset 3584
-	LF_SEH_STACKALLOC(3584)
+	subq	$3592, %rsp
+	.cfi_adjust_cfa_offset 3592
+	LF_SEH_STACKALLOC(3592)
 #endif
 	LF_SEH_ENDPROLOGUE
-	testq	%rsi, %rsi
-	jz	.Llf_bi_multiply_to_len_adx__znver5_zero
-	testq	%rcx, %rcx
-	jnz	.Llf_bi_multiply_to_len_adx__znver5_main
-.Llf_bi_multiply_to_len_adx__znver5_zero:
-	leaq	(%rsi,%rcx,1), %r11
-	testq	%r11, %r11
-	jz	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_zero_loop:
-	movl	$0, -4(%r8,%r11,4)
-	decq	%r11
-	jnz	.Llf_bi_multiply_to_len_adx__znver5_zero_loop
-	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
-.Llf_bi_multiply_to_len_adx__znver5_main:
 	movq	%rdi, %rax
 	cmpq	%rcx, %rsi
 	cmova	%rdx, %rdi
@@ -99,6 +5997,17 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, %rax
 	cmova	%rcx, %rsi
 	cmova	%rax, %rcx
+	testq	%rsi, %rsi
+	jnz	.Llf_bi_multiply_to_len_adx__znver5_main
+	leaq	(%rsi,%rcx,1), %rax
+	testq	%rax, %rax
+	jz	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_zero_loop:
+	movl	$0, -4(%r8,%rax,4)
+	decq	%rax
+	jnz	.Llf_bi_multiply_to_len_adx__znver5_zero_loop
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
+.Llf_bi_multiply_to_len_adx__znver5_main:
 	movq	%rsi, %r10
 	andq	$1, %r10
 	movq	%rcx, %r11
@@ -111,6 +6020,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	leaq	(%rsi,%rcx,1), %rax
 	addq	%r9, %rax
 	leaq	-8(%r8,%rax,4), %r8
+#if defined(LF_WIN64)
 	cmpq	$16, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_generic
 	testq	%r11, %r11
@@ -345,34 +6255,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_2
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt2_3
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rcx, %r9
-#else
-	mulxq	-8(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %r11
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rcx, %r9
-#else
-	mulxq	-16(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %rax
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -384,49 +6278,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt2_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rsi, %rcx
-#else
-	mulxq	-8(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %rcx
-#else
-	mulxq	-16(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %rcx
-#else
-	mulxq	-24(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -442,64 +6312,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_s_gt3_2:
 	cmpq	$8, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_3
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rsi
-#else
-	mulxq	-16(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rsi
-#else
-	mulxq	-24(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %rdx
-#else
-	mulxq	-32(%rsp), %rsi, %rdx
-#endif
 	adoxq	%rsi, %rax
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -515,79 +6353,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -40(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt4_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %rdi
-#else
-	mulxq	-8(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r11
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbx, %rdi
-#else
-	mulxq	-16(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rdi
-#else
-	mulxq	-24(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rbx
-#else
-	mulxq	-32(%rsp), %rdi, %rbx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rdx
-#else
-	mulxq	-40(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -609,94 +6407,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_2
 	cmpq	$12, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_2
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r10, %r9
 	adcq	%rax, %r10
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r9, %rcx
 	rorxq	$32, -32(%rbx), %r9
-#if defined(LF_WIN64)
 	movq	%r9, 32(%rsp)
-#else
-	movq	%r9, -40(%rsp)
-#endif
 	mulxq	%r9, %rsi, %r9
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r9, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r9d, %r9d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rdi
-#else
-	mulxq	-8(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rdi
-#else
-	mulxq	-16(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rbp
-#else
-	mulxq	-24(%rsp), %rdi, %rbp
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rdi
-#else
-	mulxq	-32(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rbp, %rdi
-#else
-	mulxq	-40(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rdx
-#else
-	mulxq	-48(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r9, %rdx
 	adoxq	%r9, %rdx
@@ -716,109 +6466,53 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt6_2:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbp, %rax
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r10, %rbx
 	adcq	%rax, %r10
 	adcq	$0, %rbx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rdi
-#else
-	mulxq	-8(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rdi
-#else
-	mulxq	-16(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rdi
-#else
-	mulxq	-24(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rdi
-#else
-	mulxq	-32(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rdi, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rdi
-#else
-	mulxq	-40(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %rbp
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r12, %rdi
-#else
-	mulxq	-48(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %r10
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rdx
-#else
-	mulxq	-56(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -840,124 +6534,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_2:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rax, %rcx
 	adcq	%r10, %rax
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rcx, %rsi
 	rorxq	$32, -40(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 40(%rsp)
-#else
-	movq	%rcx, -48(%rsp)
-#endif
 	mulxq	%rcx, %rbp, %rcx
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r12, %r10
 	adcq	%rcx, %r12
 	rorxq	$32, -56(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 56(%rsp)
-#else
-	movq	%rcx, -64(%rsp)
-#endif
 	mulxq	%rcx, %rbx, %rcx
 	adcq	%r10, %rbx
 	adcq	$0, %rcx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %rdi
-#else
-	mulxq	-8(%rsp), %r13, %rdi
-#endif
 	adoxq	%r13, %r11
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %rdi
-#else
-	mulxq	-16(%rsp), %r13, %rdi
-#endif
 	adoxq	%r13, %r9
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %rdi
-#else
-	mulxq	-24(%rsp), %r13, %rdi
-#endif
 	adoxq	%r13, %rax
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %rdi
-#else
-	mulxq	-32(%rsp), %r13, %rdi
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%rdi, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %rdi
-#else
-	mulxq	-40(%rsp), %r13, %rdi
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%rdi, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %r13
-#else
-	mulxq	-48(%rsp), %rdi, %r13
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r13, %rdi
-#else
-	mulxq	-56(%rsp), %r13, %rdi
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rdi
-#else
-	mulxq	-64(%rsp), %rdx, %rdi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r10, %rdi
 	adoxq	%r10, %rdi
@@ -989,49 +6619,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_4
 	cmpq	$6, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt3_4
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%r11, %r9
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rsi, %rcx
-#else
-	mulxq	-8(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rax
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rcx, %rsi
-#else
-	mulxq	-16(%rsp), %rcx, %rsi
-#endif
 	adoxq	%rcx, %r9
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %rcx
-#else
-	mulxq	-24(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%r11, %rcx
 	adoxq	%r11, %rcx
@@ -1039,25 +6645,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rsi, %r11
-#else
-	mulxq	-8(%rsp), %rsi, %r11
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %r11
-#else
-	mulxq	-16(%rsp), %rsi, %r11
-#endif
 	adoxq	%rsi, %r10
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %r11
-#else
-	mulxq	-24(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -1071,64 +6665,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -40(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt3_4:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %rsi
-#else
-	mulxq	-8(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbx, %rsi
-#else
-	mulxq	-16(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rsi
-#else
-	mulxq	-24(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rsi
-#else
-	mulxq	-32(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rsi
 	adoxq	%r10, %rsi
@@ -1136,32 +6698,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %rdi
-#else
-	mulxq	-16(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %rcx
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %r11
-#else
-	mulxq	-32(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1177,79 +6723,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt4_4:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rsi
 	adcq	%rax, %r10
 	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rbx
-#else
-	mulxq	-24(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%rbx, %rsi
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
@@ -1257,39 +6763,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %rdi
-#else
-	mulxq	-16(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %rcx
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r11
-#else
-	mulxq	-40(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -1311,94 +6797,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_3
 	cmpq	$12, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_3
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r10, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r12
-#else
-	mulxq	-8(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
-#else
-	mulxq	-32(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rbp, %r12
-#else
-	mulxq	-40(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%r12, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -1406,46 +6844,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r11
-#else
-	mulxq	-16(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r11
-#else
-	mulxq	-40(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1465,109 +6879,53 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt6_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rax, %rcx
 	adcq	%r10, %rax
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rcx, %rsi
 	rorxq	$32, -40(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 40(%rsp)
-#else
-	movq	%rcx, -48(%rsp)
-#endif
 	mulxq	%rcx, %rbp, %rcx
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %rbx, %r10
 	adcq	%rcx, %rbx
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%ecx, %ecx
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r12
-#else
-	mulxq	-8(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r11
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r12
-#else
-	mulxq	-16(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r12, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r12
-#else
-	mulxq	-24(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rax
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r12
-#else
-	mulxq	-32(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r12, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r12
-#else
-	mulxq	-40(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r12
-#else
-	mulxq	-48(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r12
-#else
-	mulxq	-56(%rsp), %rdx, %r12
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rcx, %r12
 	adoxq	%rcx, %r12
@@ -1575,53 +6933,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rcx
-#else
-	mulxq	-8(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
-#else
-	mulxq	-16(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rcx
-#else
-	mulxq	-24(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
-#else
-	mulxq	-32(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rcx
-#else
-	mulxq	-40(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rcx
-#else
-	mulxq	-48(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rcx
-#else
-	mulxq	-56(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r12
 	adcxq	%r11, %rcx
 	adoxq	%r11, %rcx
@@ -1643,124 +6973,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_3:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rax, %rcx
 	adcq	%r10, %rax
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rcx, %rsi
 	rorxq	$32, -40(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 40(%rsp)
-#else
-	movq	%rcx, -48(%rsp)
-#endif
 	mulxq	%rcx, %rbp, %rcx
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r12, %r10
 	adcq	%rcx, %r12
 	rorxq	$32, -56(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 56(%rsp)
-#else
-	movq	%rcx, -64(%rsp)
-#endif
 	mulxq	%rcx, %rbx, %rcx
 	adcq	%r10, %rbx
 	adcq	$0, %rcx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r13
-#else
-	mulxq	-8(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r13, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r13
-#else
-	mulxq	-16(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r13, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r13
-#else
-	mulxq	-24(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r13, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r13
-#else
-	mulxq	-32(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r13
-#else
-	mulxq	-40(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r14
-#else
-	mulxq	-48(%rsp), %r13, %r14
-#endif
 	adoxq	%r13, %r12
 	adcxq	%r14, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r13
-#else
-	mulxq	-56(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r13
-#else
-	mulxq	-64(%rsp), %rdx, %r13
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r10, %r13
 	adoxq	%r10, %r13
@@ -1768,60 +7034,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r11, %rdi
-#else
-	mulxq	-8(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %r9
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r11
-#else
-	mulxq	-16(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r11, %rdi
-#else
-	mulxq	-32(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %rbp
 	adcxq	%rdi, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r11, %rdi
-#else
-	mulxq	-40(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %r12
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %r11
-#else
-	mulxq	-48(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %r11
-#else
-	mulxq	-56(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r11
-#else
-	mulxq	-64(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r13
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1851,64 +7085,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_4
 	cmpq	$8, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt4_5
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %rsi
-#else
-	mulxq	-8(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbx, %rsi
-#else
-	mulxq	-16(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rsi
-#else
-	mulxq	-24(%rsp), %rbx, %rsi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rsi
-#else
-	mulxq	-32(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rsi
 	adoxq	%r10, %rsi
@@ -1916,32 +7118,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbx, %r11
-#else
-	mulxq	-8(%rsp), %rbx, %r11
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbx, %r11
-#else
-	mulxq	-16(%rsp), %rbx, %r11
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %r11
-#else
-	mulxq	-24(%rsp), %rbx, %r11
-#endif
 	adoxq	%rbx, %rax
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %r11
-#else
-	mulxq	-32(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -1949,32 +7135,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r9
-#else
-	mulxq	-8(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r9, %rdi
-#else
-	mulxq	-24(%rsp), %r9, %rdi
-#endif
 	adoxq	%r9, %rsi
 	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %r9
-#else
-	mulxq	-32(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -1990,79 +7160,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt4_5:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r10, %r9
 	adcq	%rax, %r10
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r9, %rcx
 	rorxq	$32, -32(%rbx), %r9
-#if defined(LF_WIN64)
 	movq	%r9, 32(%rsp)
-#else
-	movq	%r9, -40(%rsp)
-#endif
 	mulxq	%r9, %rsi, %r9
 	adcq	%rax, %rsi
 	adcq	$0, %r9
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rbx
-#else
-	mulxq	-24(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rbx, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
@@ -2070,39 +7200,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r11
-#else
-	mulxq	-8(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r11
-#else
-	mulxq	-16(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r11, %rbp
-#else
-	mulxq	-24(%rsp), %r11, %rbp
-#endif
 	adoxq	%r11, %rsi
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r11
-#else
-	mulxq	-32(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r11
-#else
-	mulxq	-40(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -2110,39 +7220,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r10, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r10
-#else
-	mulxq	-8(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r10
-#else
-	mulxq	-16(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r10, %r9
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r10
-#else
-	mulxq	-24(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%r10, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r10
-#else
-	mulxq	-32(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r10, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r10
-#else
-	mulxq	-40(%rsp), %rdx, %r10
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
@@ -2160,94 +7250,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r10, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt5_4:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rax, %rcx
 	adcq	%r10, %rax
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rcx, %rsi
 	rorxq	$32, -40(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 40(%rsp)
-#else
-	movq	%rcx, -48(%rsp)
-#endif
 	mulxq	%rcx, %rbx, %rcx
 	adcq	%r10, %rbx
 	adcq	$0, %rcx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
-#else
-	mulxq	-8(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rax
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
-#else
-	mulxq	-32(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rbp
-#else
-	mulxq	-40(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -2255,46 +7297,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r11
-#else
-	mulxq	-8(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %r9
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r11
-#else
-	mulxq	-16(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r11
-#else
-	mulxq	-24(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r11
-#else
-	mulxq	-32(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r11
-#else
-	mulxq	-40(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -2302,46 +7320,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r9
-#else
-	mulxq	-8(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r9
-#else
-	mulxq	-24(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r9, %rcx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r9
-#else
-	mulxq	-32(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r9
-#else
-	mulxq	-40(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
-#else
-	mulxq	-48(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -2363,109 +7357,53 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_s_gt6_4:
 	cmpq	$14, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_4
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%r11, %r9
 	rorxq	$32, -24(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 24(%rsp)
-#else
-	movq	%r11, -32(%rsp)
-#endif
 	mulxq	%r11, %rcx, %r11
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%r11, %rsi
 	rorxq	$32, -40(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 40(%rsp)
-#else
-	movq	%r11, -48(%rsp)
-#endif
 	mulxq	%r11, %rbp, %r11
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %rbx, %r10
 	adcq	%r11, %rbx
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r12
-#else
-	mulxq	-8(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rax
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r12
-#else
-	mulxq	-16(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r12, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r12
-#else
-	mulxq	-24(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r13
-#else
-	mulxq	-32(%rsp), %r12, %r13
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r12
-#else
-	mulxq	-40(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r12
-#else
-	mulxq	-48(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r12
-#else
-	mulxq	-56(%rsp), %rdx, %r12
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%r11, %r12
 	adoxq	%r11, %r12
@@ -2473,53 +7411,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r11
-#else
-	mulxq	-8(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r11
-#else
-	mulxq	-16(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r11
-#else
-	mulxq	-24(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r11
-#else
-	mulxq	-32(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r11
-#else
-	mulxq	-40(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r11
-#else
-	mulxq	-48(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %r10
 	adcxq	%r11, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r11
-#else
-	mulxq	-56(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r12
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -2527,53 +7437,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r9, %rdi
-#else
-	mulxq	-8(%rsp), %r9, %rdi
-#endif
 	adoxq	%r9, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r9, %rdi
-#else
-	mulxq	-24(%rsp), %r9, %rdi
-#endif
 	adoxq	%r9, %rbp
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r9
-#else
-	mulxq	-32(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r9
-#else
-	mulxq	-40(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %r9
-#else
-	mulxq	-48(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r9
-#else
-	mulxq	-56(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -2595,124 +7477,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -80(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_4:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rsi
 	adcq	%rax, %r10
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbp, %rax
 	adcq	%rsi, %rbp
 	rorxq	$32, -48(%rbx), %rsi
-#if defined(LF_WIN64)
 	movq	%rsi, 48(%rsp)
-#else
-	movq	%rsi, -56(%rsp)
-#endif
 	mulxq	%rsi, %r12, %rsi
 	adcq	%rax, %r12
 	rorxq	$32, -56(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 56(%rsp)
-#else
-	movq	%rax, -64(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%rsi, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%esi, %esi
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r13
-#else
-	mulxq	-8(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r13, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r13
-#else
-	mulxq	-16(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r14
-#else
-	mulxq	-24(%rsp), %r13, %r14
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r14, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r13
-#else
-	mulxq	-32(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r10
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r13
-#else
-	mulxq	-40(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r14
-#else
-	mulxq	-48(%rsp), %r13, %r14
-#endif
 	adoxq	%r13, %r12
 	adcxq	%r14, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r13, %r14
-#else
-	mulxq	-56(%rsp), %r13, %r14
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r14, %rax
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r13
-#else
-	mulxq	-64(%rsp), %rdx, %r13
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%rsi, %r13
 	adoxq	%rsi, %r13
@@ -2720,60 +7538,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rsi
-#else
-	mulxq	-8(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %rsi
-#else
-	mulxq	-16(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %rsi
-#else
-	mulxq	-24(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r10
 	adcxq	%rsi, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %r14
-#else
-	mulxq	-32(%rsp), %rsi, %r14
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%r14, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rsi
-#else
-	mulxq	-40(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r12
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %rsi
-#else
-	mulxq	-48(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %rsi
-#else
-	mulxq	-56(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rsi, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rsi
-#else
-	mulxq	-64(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %r13
 	adcxq	%r11, %rsi
 	adoxq	%r11, %rsi
@@ -2781,60 +7567,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r9
-#else
-	mulxq	-8(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r9
-#else
-	mulxq	-16(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r9
-#else
-	mulxq	-24(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r9
-#else
-	mulxq	-32(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r9
-#else
-	mulxq	-40(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r9, %rdi
-#else
-	mulxq	-48(%rsp), %r9, %rdi
-#endif
 	adoxq	%r9, %rax
 	adcxq	%rdi, %r13
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %r9
-#else
-	mulxq	-56(%rsp), %rdi, %r9
-#endif
 	adoxq	%rdi, %r13
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r9
-#else
-	mulxq	-64(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%r11, %r9
 	adoxq	%r11, %r9
@@ -2866,79 +7620,39 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_6
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt5_6
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rsi
 	adcq	%rax, %r10
 	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rbx
-#else
-	mulxq	-8(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rbx, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rbx
-#else
-	mulxq	-16(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rbx, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rbx
-#else
-	mulxq	-24(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rbx, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rbx
-#else
-	mulxq	-32(%rsp), %rbp, %rbx
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%rbx, %rsi
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rbx
-#else
-	mulxq	-40(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
@@ -2946,39 +7660,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r11
-#else
-	mulxq	-8(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r11, %rbp
-#else
-	mulxq	-16(%rsp), %r11, %rbp
-#endif
 	adoxq	%r11, %rcx
 	adcxq	%rbp, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r11
-#else
-	mulxq	-24(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r11
-#else
-	mulxq	-32(%rsp), %rbp, %r11
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r11
-#else
-	mulxq	-40(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -2986,39 +7680,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r9
-#else
-	mulxq	-8(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r9
-#else
-	mulxq	-16(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %r9
-#else
-	mulxq	-24(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %rsi
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %r9
-#else
-	mulxq	-32(%rsp), %rbp, %r9
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r9
-#else
-	mulxq	-40(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -3026,39 +7700,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rcx
-#else
-	mulxq	-8(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
-#else
-	mulxq	-16(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rcx, %rdi
-#else
-	mulxq	-24(%rsp), %rcx, %rdi
-#endif
 	adoxq	%rcx, %rbx
 	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
-#else
-	mulxq	-32(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %rcx
-#else
-	mulxq	-40(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -3076,94 +7730,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt5_6:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rsi
 	adcq	%rax, %r10
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%rsi, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%esi, %esi
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rbp
-#else
-	mulxq	-8(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %r12
-#else
-	mulxq	-16(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%r12, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
-#else
-	mulxq	-32(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r10
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rbp
-#else
-	mulxq	-40(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%rsi, %rbp
 	adoxq	%rsi, %rbp
@@ -3171,46 +7777,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rsi
-#else
-	mulxq	-8(%rsp), %r12, %rsi
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %r12
-#else
-	mulxq	-16(%rsp), %rsi, %r12
-#endif
 	adoxq	%rsi, %rcx
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rsi
-#else
-	mulxq	-24(%rsp), %r12, %rsi
-#endif
 	adoxq	%r12, %r10
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rsi
-#else
-	mulxq	-32(%rsp), %r12, %rsi
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rsi
-#else
-	mulxq	-40(%rsp), %r12, %rsi
-#endif
 	adoxq	%r12, %rax
 	adcxq	%rsi, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rsi
-#else
-	mulxq	-48(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r11, %rsi
 	adoxq	%r11, %rsi
@@ -3218,46 +7800,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r9, %r12
-#else
-	mulxq	-8(%rsp), %r9, %r12
-#endif
 	adoxq	%r9, %rcx
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r9
-#else
-	mulxq	-16(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %r10
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r9
-#else
-	mulxq	-24(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r9
-#else
-	mulxq	-32(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r9, %r12
-#else
-	mulxq	-40(%rsp), %r9, %r12
-#endif
 	adoxq	%r9, %rbp
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
-#else
-	mulxq	-48(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%r11, %r9
 	adoxq	%r11, %r9
@@ -3265,46 +7823,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rcx
-#else
-	mulxq	-8(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
-#else
-	mulxq	-16(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rcx
-#else
-	mulxq	-24(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
-#else
-	mulxq	-32(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rcx
-#else
-	mulxq	-40(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rcx
-#else
-	mulxq	-48(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r11, %rcx
 	adoxq	%r11, %rcx
@@ -3326,109 +7860,53 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 .Llf_bi_multiply_to_len_adx__znver5_s_gt6_6:
 	cmpq	$14, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_5
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rax, %rcx
 	adcq	%r10, %rax
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rcx, %rsi
 	rorxq	$32, -40(%rbx), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 40(%rsp)
-#else
-	movq	%rcx, -48(%rsp)
-#endif
 	mulxq	%rcx, %rbp, %rcx
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %rbx, %r10
 	adcq	%rcx, %rbx
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%ecx, %ecx
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r12
-#else
-	mulxq	-8(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r11
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r12
-#else
-	mulxq	-16(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r12, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r12
-#else
-	mulxq	-24(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rax
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r12
-#else
-	mulxq	-32(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r12, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r12
-#else
-	mulxq	-40(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r12
-#else
-	mulxq	-48(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r12
-#else
-	mulxq	-56(%rsp), %rdx, %r12
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rcx, %r12
 	adoxq	%rcx, %r12
@@ -3436,53 +7914,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %rcx
-#else
-	mulxq	-8(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r9
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %rcx
-#else
-	mulxq	-16(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rax
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %rcx
-#else
-	mulxq	-24(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %rcx
-#else
-	mulxq	-32(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %rcx
-#else
-	mulxq	-40(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %rcx
-#else
-	mulxq	-48(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r10
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rcx
-#else
-	mulxq	-56(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r12
 	adcxq	%r11, %rcx
 	adoxq	%r11, %rcx
@@ -3490,53 +7940,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r9
-#else
-	mulxq	-8(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rax
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r9
-#else
-	mulxq	-16(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r9, %r13
-#else
-	mulxq	-24(%rsp), %r9, %r13
-#endif
 	adoxq	%r9, %rbp
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r9, %r13
-#else
-	mulxq	-32(%rsp), %r9, %r13
-#endif
 	adoxq	%r9, %rbx
 	adcxq	%r13, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r9, %r13
-#else
-	mulxq	-40(%rsp), %r9, %r13
-#endif
 	adoxq	%r9, %r10
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r9
-#else
-	mulxq	-48(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %r12
 	adcxq	%r9, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r9
-#else
-	mulxq	-56(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r11, %r9
 	adoxq	%r11, %r9
@@ -3544,53 +7966,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r11
-#else
-	mulxq	-8(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %r11
-#else
-	mulxq	-16(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r11
-#else
-	mulxq	-24(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r11
-#else
-	mulxq	-32(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%r11, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r11, %rdi
-#else
-	mulxq	-40(%rsp), %r11, %rdi
-#endif
 	adoxq	%r11, %r12
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %r11
-#else
-	mulxq	-48(%rsp), %rdi, %r11
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r11
-#else
-	mulxq	-56(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -3612,124 +8006,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -88(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_5:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%r11, %r9
 	rorxq	$32, -24(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 24(%rsp)
-#else
-	movq	%r11, -32(%rsp)
-#endif
 	mulxq	%r11, %rcx, %r11
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%r11, %rsi
 	rorxq	$32, -40(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 40(%rsp)
-#else
-	movq	%r11, -48(%rsp)
-#endif
 	mulxq	%r11, %rbp, %r11
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r12, %r10
 	adcq	%r11, %r12
 	rorxq	$32, -56(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 56(%rsp)
-#else
-	movq	%r11, -64(%rsp)
-#endif
 	mulxq	%r11, %rbx, %r11
 	adcq	%r10, %rbx
 	adcq	$0, %r11
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r13
-#else
-	mulxq	-8(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r13, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r13
-#else
-	mulxq	-16(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r13
-#else
-	mulxq	-24(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r13, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r13
-#else
-	mulxq	-32(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r13
-#else
-	mulxq	-40(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r13
-#else
-	mulxq	-48(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r13
-#else
-	mulxq	-56(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r13, %r11
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r13
-#else
-	mulxq	-64(%rsp), %rdx, %r13
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r13
 	adoxq	%r10, %r13
@@ -3737,60 +8067,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r10
-#else
-	mulxq	-8(%rsp), %r14, %r10
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r10, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r10, %r14
-#else
-	mulxq	-16(%rsp), %r10, %r14
-#endif
 	adoxq	%r10, %rcx
 	adcxq	%r14, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r10
-#else
-	mulxq	-24(%rsp), %r14, %r10
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r10, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r10
-#else
-	mulxq	-32(%rsp), %r14, %r10
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r10, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r10
-#else
-	mulxq	-40(%rsp), %r14, %r10
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r10, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r10, %r14
-#else
-	mulxq	-48(%rsp), %r10, %r14
-#endif
 	adoxq	%r10, %rbx
 	adcxq	%r14, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r10
-#else
-	mulxq	-56(%rsp), %r14, %r10
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r10, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r10
-#else
-	mulxq	-64(%rsp), %rdx, %r10
-#endif
 	adoxq	%rdx, %r13
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
@@ -3798,60 +8096,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r9
-#else
-	mulxq	-8(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r9, %r14
-#else
-	mulxq	-16(%rsp), %r9, %r14
-#endif
 	adoxq	%r9, %rsi
 	adcxq	%r14, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r9
-#else
-	mulxq	-24(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r9
-#else
-	mulxq	-32(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r9
-#else
-	mulxq	-40(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r9
-#else
-	mulxq	-48(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r9, %r13
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r9
-#else
-	mulxq	-56(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r13
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r9
-#else
-	mulxq	-64(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -3859,60 +8125,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rcx, %rdi
-#else
-	mulxq	-8(%rsp), %rcx, %rdi
-#endif
 	adoxq	%rcx, %rsi
 	adcxq	%rdi, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rcx
-#else
-	mulxq	-16(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rcx
-#else
-	mulxq	-24(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rcx
-#else
-	mulxq	-32(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rcx, %rdi
-#else
-	mulxq	-40(%rsp), %rcx, %rdi
-#endif
 	adoxq	%rcx, %r11
 	adcxq	%rdi, %r13
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rcx
-#else
-	mulxq	-48(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r13
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rcx
-#else
-	mulxq	-56(%rsp), %rdi, %rcx
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rcx
-#else
-	mulxq	-64(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -3940,94 +8174,46 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_6
 	cmpq	$12, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt6_7
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%r10, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %r12
-#else
-	mulxq	-8(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rbp
-#else
-	mulxq	-16(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rbp
-#else
-	mulxq	-24(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rbp
-#else
-	mulxq	-32(%rsp), %r12, %rbp
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rbp, %r12
-#else
-	mulxq	-40(%rsp), %rbp, %r12
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%r12, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rbp
-#else
-	mulxq	-48(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -4035,46 +8221,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r11
-#else
-	mulxq	-8(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r11
-#else
-	mulxq	-16(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r11
-#else
-	mulxq	-24(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r11
-#else
-	mulxq	-32(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r11
-#else
-	mulxq	-40(%rsp), %r12, %r11
-#endif
 	adoxq	%r12, %rax
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r11
-#else
-	mulxq	-48(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rbp
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -4082,46 +8244,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %r9
-#else
-	mulxq	-8(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %r9
-#else
-	mulxq	-16(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %r9
-#else
-	mulxq	-24(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r9, %r12
-#else
-	mulxq	-32(%rsp), %r9, %r12
-#endif
 	adoxq	%r9, %rax
 	adcxq	%r12, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %r9
-#else
-	mulxq	-40(%rsp), %r12, %r9
-#endif
 	adoxq	%r12, %rbp
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %r9
-#else
-	mulxq	-48(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -4129,46 +8267,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rcx
-#else
-	mulxq	-8(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rcx
-#else
-	mulxq	-16(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rcx
-#else
-	mulxq	-24(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rax
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %rcx
-#else
-	mulxq	-32(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %rbp
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rcx
-#else
-	mulxq	-40(%rsp), %r12, %rcx
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rcx
-#else
-	mulxq	-48(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r10, %rcx
 	adoxq	%r10, %rcx
@@ -4176,46 +8290,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rsi
-#else
-	mulxq	-16(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%rsi, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rsi, %rdi
-#else
-	mulxq	-24(%rsp), %rsi, %rdi
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rsi
-#else
-	mulxq	-32(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rdx
-#else
-	mulxq	-48(%rsp), %rsi, %rdx
-#endif
 	adoxq	%rsi, %rcx
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -4235,109 +8325,53 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -88(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt6_7:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbp, %rax
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r10, %rbx
 	adcq	%rax, %r10
 	adcq	$0, %rbx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r12
-#else
-	mulxq	-8(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r11
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r12
-#else
-	mulxq	-16(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r12, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r12
-#else
-	mulxq	-24(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r12
-#else
-	mulxq	-32(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r12, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r12
-#else
-	mulxq	-40(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r12
-#else
-	mulxq	-48(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r10
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r12
-#else
-	mulxq	-56(%rsp), %rdx, %r12
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r12
 	adoxq	%rax, %r12
@@ -4345,53 +8379,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r11
-#else
-	mulxq	-8(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r11
-#else
-	mulxq	-16(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r11
-#else
-	mulxq	-24(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r11, %r13
-#else
-	mulxq	-32(%rsp), %r11, %r13
-#endif
 	adoxq	%r11, %rbp
 	adcxq	%r13, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r11
-#else
-	mulxq	-40(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %r10
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r11
-#else
-	mulxq	-48(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r11, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r11
-#else
-	mulxq	-56(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r12
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -4399,53 +8405,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r9
-#else
-	mulxq	-8(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r9
-#else
-	mulxq	-16(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r9
-#else
-	mulxq	-24(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r9
-#else
-	mulxq	-32(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %r10
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r9, %r13
-#else
-	mulxq	-40(%rsp), %r9, %r13
-#endif
 	adoxq	%r9, %rbx
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r9
-#else
-	mulxq	-48(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %r12
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r9
-#else
-	mulxq	-56(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -4453,53 +8431,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rcx, %r13
-#else
-	mulxq	-8(%rsp), %rcx, %r13
-#endif
 	adoxq	%rcx, %rsi
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %rcx
-#else
-	mulxq	-16(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %rcx
-#else
-	mulxq	-24(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r10
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %rcx
-#else
-	mulxq	-32(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %rcx
-#else
-	mulxq	-40(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r12
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %rcx
-#else
-	mulxq	-48(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rcx
-#else
-	mulxq	-56(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -4507,53 +8457,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rsi
-#else
-	mulxq	-16(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rsi
-#else
-	mulxq	-24(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rsi, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rsi
-#else
-	mulxq	-32(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%rsi, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rsi
-#else
-	mulxq	-48(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rsi, %rdx
-#else
-	mulxq	-56(%rsp), %rsi, %rdx
-#endif
 	adoxq	%rsi, %rcx
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -4575,124 +8497,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -96(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_6:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbp, %rax
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r12, %r10
 	adcq	%rax, %r12
 	rorxq	$32, -56(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 56(%rsp)
-#else
-	movq	%rax, -64(%rsp)
-#endif
 	mulxq	%rax, %rax, %rbx
 	adcq	%r10, %rax
 	adcq	$0, %rbx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r13
-#else
-	mulxq	-8(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r13, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r13
-#else
-	mulxq	-16(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r13
-#else
-	mulxq	-24(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r13, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r13
-#else
-	mulxq	-32(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r13
-#else
-	mulxq	-40(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r13
-#else
-	mulxq	-48(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r13, %rax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r13
-#else
-	mulxq	-56(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r13
-#else
-	mulxq	-64(%rsp), %rdx, %r13
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%r10, %r13
 	adoxq	%r10, %r13
@@ -4700,60 +8558,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r11
-#else
-	mulxq	-8(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r11
-#else
-	mulxq	-16(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r11, %r14
-#else
-	mulxq	-24(%rsp), %r11, %r14
-#endif
 	adoxq	%r11, %rsi
 	adcxq	%r14, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r11, %r14
-#else
-	mulxq	-32(%rsp), %r11, %r14
-#endif
 	adoxq	%r11, %rbp
 	adcxq	%r14, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r11
-#else
-	mulxq	-40(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r11
-#else
-	mulxq	-48(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r11, %r14
-#else
-	mulxq	-56(%rsp), %r11, %r14
-#endif
 	adoxq	%r11, %rbx
 	adcxq	%r14, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r11
-#else
-	mulxq	-64(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r13
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -4761,60 +8587,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r9
-#else
-	mulxq	-8(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r9
-#else
-	mulxq	-16(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r9
-#else
-	mulxq	-24(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r9
-#else
-	mulxq	-32(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r9
-#else
-	mulxq	-40(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r9
-#else
-	mulxq	-48(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r9, %r13
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r9
-#else
-	mulxq	-56(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r13
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r9
-#else
-	mulxq	-64(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -4822,60 +8616,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rcx
-#else
-	mulxq	-8(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rcx, %r14
-#else
-	mulxq	-16(%rsp), %rcx, %r14
-#endif
 	adoxq	%rcx, %rbp
 	adcxq	%r14, %r12
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %rcx
-#else
-	mulxq	-24(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %r12
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %rcx
-#else
-	mulxq	-32(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rcx
-#else
-	mulxq	-40(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rcx, %r13
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rcx, %r14
-#else
-	mulxq	-48(%rsp), %rcx, %r14
-#endif
 	adoxq	%rcx, %r13
 	adcxq	%r14, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %rcx
-#else
-	mulxq	-56(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rcx
-#else
-	mulxq	-64(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r10, %rcx
 	adoxq	%r10, %rcx
@@ -4883,60 +8645,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %rsi
-#else
-	mulxq	-8(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%rsi, %r12
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rdi, %rsi
-#else
-	mulxq	-16(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %rsi
-#else
-	mulxq	-24(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rax
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rsi
-#else
-	mulxq	-32(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%rsi, %r13
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r13
 	adcxq	%rsi, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rsi
-#else
-	mulxq	-48(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rsi
-#else
-	mulxq	-56(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rsi
-#else
-	mulxq	-64(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r10, %rsi
 	adoxq	%r10, %rsi
@@ -4964,109 +8694,53 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_7
 	cmpq	$14, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver5_s_gt7_8
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r11
 	addq	%r10, %rax
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%r11, %r9
 	rorxq	$32, -24(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 24(%rsp)
-#else
-	movq	%r11, -32(%rsp)
-#endif
 	mulxq	%r11, %rcx, %r11
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%r11, %rsi
 	rorxq	$32, -40(%rbx), %r11
-#if defined(LF_WIN64)
 	movq	%r11, 40(%rsp)
-#else
-	movq	%r11, -48(%rsp)
-#endif
 	mulxq	%r11, %rbp, %r11
 	adcq	%r10, %rbp
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %rbx, %r10
 	adcq	%r11, %rbx
 	adcq	$0, %r10
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r12
-#else
-	mulxq	-8(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rax
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r12
-#else
-	mulxq	-16(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r12, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r12
-#else
-	mulxq	-24(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r12, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r12, %r13
-#else
-	mulxq	-32(%rsp), %r12, %r13
-#endif
 	adoxq	%r12, %rsi
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r12
-#else
-	mulxq	-40(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r12, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r12
-#else
-	mulxq	-48(%rsp), %r13, %r12
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r12, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r12
-#else
-	mulxq	-56(%rsp), %rdx, %r12
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%r11, %r12
 	adoxq	%r11, %r12
@@ -5074,53 +8748,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %r11
-#else
-	mulxq	-8(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r11
-#else
-	mulxq	-16(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r11
-#else
-	mulxq	-24(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r11
-#else
-	mulxq	-32(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r11
-#else
-	mulxq	-40(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r11, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r11
-#else
-	mulxq	-48(%rsp), %r13, %r11
-#endif
 	adoxq	%r13, %r10
 	adcxq	%r11, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r11
-#else
-	mulxq	-56(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r12
 	adcxq	%rax, %r11
 	adoxq	%rax, %r11
@@ -5128,53 +8774,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r9, %r13
-#else
-	mulxq	-8(%rsp), %r9, %r13
-#endif
 	adoxq	%r9, %rcx
 	adcxq	%r13, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %r9
-#else
-	mulxq	-16(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r9, %r13
-#else
-	mulxq	-24(%rsp), %r9, %r13
-#endif
 	adoxq	%r9, %rbp
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %r9
-#else
-	mulxq	-32(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %r9
-#else
-	mulxq	-40(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %r10
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %r9
-#else
-	mulxq	-48(%rsp), %r13, %r9
-#endif
 	adoxq	%r13, %r12
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r9
-#else
-	mulxq	-56(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -5182,53 +8800,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %rcx
-#else
-	mulxq	-8(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rsi
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r13, %rcx
-#else
-	mulxq	-16(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %rcx
-#else
-	mulxq	-24(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %rcx
-#else
-	mulxq	-32(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r10
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %rcx
-#else
-	mulxq	-40(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r12
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r13, %rcx
-#else
-	mulxq	-48(%rsp), %r13, %rcx
-#endif
 	adoxq	%r13, %r11
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rcx
-#else
-	mulxq	-56(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -5236,53 +8826,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r13, %rsi
-#else
-	mulxq	-8(%rsp), %r13, %rsi
-#endif
 	adoxq	%r13, %rbp
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rsi, %r13
-#else
-	mulxq	-16(%rsp), %rsi, %r13
-#endif
 	adoxq	%rsi, %rbx
 	adcxq	%r13, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %rsi
-#else
-	mulxq	-24(%rsp), %r13, %rsi
-#endif
 	adoxq	%r13, %r10
 	adcxq	%rsi, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r13, %rsi
-#else
-	mulxq	-32(%rsp), %r13, %rsi
-#endif
 	adoxq	%r13, %r12
 	adcxq	%rsi, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r13, %rsi
-#else
-	mulxq	-40(%rsp), %r13, %rsi
-#endif
 	adoxq	%r13, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %r13
-#else
-	mulxq	-48(%rsp), %rsi, %r13
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rsi
-#else
-	mulxq	-56(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
@@ -5290,53 +8852,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rbp, -40(%r8)
 	rorxq	$32, -48(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rbp, %rdi
-#else
-	mulxq	-8(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rbx
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %rbp, %rdi
-#else
-	mulxq	-16(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r10
 	adcxq	%rdi, %r12
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbp, %rdi
-#else
-	mulxq	-24(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r12
 	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rbp, %rdi
-#else
-	mulxq	-32(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r11
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rbp, %rdi
-#else
-	mulxq	-40(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rbp, %rdi
-#else
-	mulxq	-48(%rsp), %rbp, %rdi
-#endif
 	adoxq	%rbp, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rdx
-#else
-	mulxq	-56(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%rax, %rdx
 	adoxq	%rax, %rdx
@@ -5358,124 +8892,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -104(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_8:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rax, %rbp
 	adcq	%r10, %rax
 	rorxq	$32, -48(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %r12, %r10
 	adcq	%rbp, %r12
 	rorxq	$32, -56(%rbx), %rbx
-#if defined(LF_WIN64)
 	movq	%rbx, 56(%rsp)
-#else
-	movq	%rbx, -64(%rsp)
-#endif
 	mulxq	%rbx, %rbp, %rbx
 	adcq	%r10, %rbp
 	adcq	$0, %rbx
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r13
-#else
-	mulxq	-8(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r13, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r13
-#else
-	mulxq	-16(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r13
-#else
-	mulxq	-24(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r13, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r13
-#else
-	mulxq	-32(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r13, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r13
-#else
-	mulxq	-40(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r13
-#else
-	mulxq	-48(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r13
-#else
-	mulxq	-56(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r13
-#else
-	mulxq	-64(%rsp), %rdx, %r13
-#endif
 	adoxq	%rdx, %rbx
 	adcxq	%r10, %r13
 	adoxq	%r10, %r13
@@ -5483,60 +8953,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r11
-#else
-	mulxq	-8(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r11
-#else
-	mulxq	-16(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r11, %rsi
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r11
-#else
-	mulxq	-24(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r11
-#else
-	mulxq	-32(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r11, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r11
-#else
-	mulxq	-40(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r11, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r11
-#else
-	mulxq	-48(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r11
-#else
-	mulxq	-56(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r11, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r11
-#else
-	mulxq	-64(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %r13
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -5544,60 +8982,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r9
-#else
-	mulxq	-8(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r9
-#else
-	mulxq	-16(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r9
-#else
-	mulxq	-24(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r9
-#else
-	mulxq	-32(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r9
-#else
-	mulxq	-40(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r9
-#else
-	mulxq	-48(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r9, %r13
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r9
-#else
-	mulxq	-56(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r13
 	adcxq	%r9, %r11
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r9
-#else
-	mulxq	-64(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
@@ -5605,60 +9011,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rcx
-#else
-	mulxq	-8(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %rcx
-#else
-	mulxq	-16(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rcx, %r14
-#else
-	mulxq	-24(%rsp), %rcx, %r14
-#endif
 	adoxq	%rcx, %r12
 	adcxq	%r14, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %rcx
-#else
-	mulxq	-32(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rcx
-#else
-	mulxq	-40(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rcx, %r13
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %rcx
-#else
-	mulxq	-48(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %r13
 	adcxq	%rcx, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rcx, %r14
-#else
-	mulxq	-56(%rsp), %rcx, %r14
-#endif
 	adoxq	%rcx, %r11
 	adcxq	%r14, %r9
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rcx
-#else
-	mulxq	-64(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r10, %rcx
 	adoxq	%r10, %rcx
@@ -5666,60 +9040,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rsi, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rsi
-#else
-	mulxq	-8(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rsi, %r12
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %rsi
-#else
-	mulxq	-16(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r12
 	adcxq	%rsi, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %rsi
-#else
-	mulxq	-24(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %rsi
-#else
-	mulxq	-32(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rsi, %r13
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rsi
-#else
-	mulxq	-40(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r13
 	adcxq	%rsi, %r11
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %rsi
-#else
-	mulxq	-48(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r11
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %rsi
-#else
-	mulxq	-56(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rsi
-#else
-	mulxq	-64(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r10, %rsi
 	adoxq	%r10, %rsi
@@ -5727,60 +9069,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -40(%r8)
 	rorxq	$32, -48(%rdi), %rdx
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %rdi, %r10
-#else
-	mulxq	-8(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%r10, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r10, %rdi
-#else
-	mulxq	-16(%rsp), %r10, %rdi
-#endif
 	adoxq	%r10, %rbp
 	adcxq	%rdi, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdi, %r10
-#else
-	mulxq	-24(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %rbx
 	adcxq	%r10, %r13
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r10
-#else
-	mulxq	-32(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %r13
 	adcxq	%r10, %r11
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %r10
-#else
-	mulxq	-40(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %r11
 	adcxq	%r10, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r10, %rdi
-#else
-	mulxq	-48(%rsp), %r10, %rdi
-#endif
 	adoxq	%r10, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %r10
-#else
-	mulxq	-56(%rsp), %rdi, %r10
-#endif
 	adoxq	%rdi, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r10
-#else
-	mulxq	-64(%rsp), %rdx, %r10
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
@@ -5804,124 +9114,60 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r10, -112(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_s_gt7_7:
-#if defined(LF_WIN64)
 	movq	%rax, (%rsp)
-#else
-	movq	%rax, -8(%rsp)
-#endif
 	rorxq	$32, -8(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
 	rorxq	$32, -16(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %r9, %r10
 	adcq	%rax, %r9
 	rorxq	$32, -24(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rsi
 	adcq	%rax, %r10
 	rorxq	$32, -40(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbp, %rax
 	adcq	%rsi, %rbp
 	rorxq	$32, -48(%rbx), %rsi
-#if defined(LF_WIN64)
 	movq	%rsi, 48(%rsp)
-#else
-	movq	%rsi, -56(%rsp)
-#endif
 	mulxq	%rsi, %r12, %rsi
 	adcq	%rax, %r12
 	rorxq	$32, -56(%rbx), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 56(%rsp)
-#else
-	movq	%rax, -64(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%rsi, %rbx
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%esi, %esi
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r13
-#else
-	mulxq	-8(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r11
 	adcxq	%r13, %r9
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r13
-#else
-	mulxq	-16(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r13, %rcx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r13, %r14
-#else
-	mulxq	-24(%rsp), %r13, %r14
-#endif
 	adoxq	%r13, %rcx
 	adcxq	%r14, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r13
-#else
-	mulxq	-32(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r10
 	adcxq	%r13, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r13
-#else
-	mulxq	-40(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r13, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r13
-#else
-	mulxq	-48(%rsp), %r14, %r13
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r13, %rbx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r13, %r14
-#else
-	mulxq	-56(%rsp), %r13, %r14
-#endif
 	adoxq	%r13, %rbx
 	adcxq	%r14, %rax
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r13
-#else
-	mulxq	-64(%rsp), %rdx, %r13
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%rsi, %r13
 	adoxq	%rsi, %r13
@@ -5929,60 +9175,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rsi
-#else
-	mulxq	-8(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r9
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %rsi
-#else
-	mulxq	-16(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %rsi
-#else
-	mulxq	-24(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r10
 	adcxq	%rsi, %rbp
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %r14
-#else
-	mulxq	-32(%rsp), %rsi, %r14
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%r14, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rsi
-#else
-	mulxq	-40(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %r12
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %rsi
-#else
-	mulxq	-48(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rsi, %rax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %rsi
-#else
-	mulxq	-56(%rsp), %r14, %rsi
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rsi, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rsi
-#else
-	mulxq	-64(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %r13
 	adcxq	%r11, %rsi
 	adoxq	%r11, %rsi
@@ -5990,60 +9204,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %r9
-#else
-	mulxq	-8(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r9
-#else
-	mulxq	-16(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r10
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r9
-#else
-	mulxq	-24(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r9
-#else
-	mulxq	-32(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %r9
-#else
-	mulxq	-40(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r9, %rax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r9, %r14
-#else
-	mulxq	-48(%rsp), %r9, %r14
-#endif
 	adoxq	%r9, %rax
 	adcxq	%r14, %r13
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r9
-#else
-	mulxq	-56(%rsp), %r14, %r9
-#endif
 	adoxq	%r14, %r13
 	adcxq	%r9, %rsi
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r9
-#else
-	mulxq	-64(%rsp), %rdx, %r9
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%r11, %r9
 	adoxq	%r11, %r9
@@ -6051,60 +9233,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%r11d, %r11d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rcx
-#else
-	mulxq	-8(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %r10
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %rcx
-#else
-	mulxq	-16(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rbp
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %rcx
-#else
-	mulxq	-24(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %r12
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %rcx
-#else
-	mulxq	-32(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rcx, %rax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rcx
-#else
-	mulxq	-40(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rcx, %r13
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %rcx
-#else
-	mulxq	-48(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %r13
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %rcx
-#else
-	mulxq	-56(%rsp), %r14, %rcx
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rcx
-#else
-	mulxq	-64(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r9
 	adcxq	%r11, %rcx
 	adoxq	%r11, %rcx
@@ -6112,60 +9262,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r10, -32(%r8)
 	rorxq	$32, -40(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r11, %r14
-#else
-	mulxq	-8(%rsp), %r11, %r14
-#endif
 	adoxq	%r11, %rbp
 	adcxq	%r14, %r12
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %r11
-#else
-	mulxq	-16(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %r12
 	adcxq	%r11, %rbx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %r11
-#else
-	mulxq	-24(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%r11, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %r11
-#else
-	mulxq	-32(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rax
 	adcxq	%r11, %r13
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r11, %r14
-#else
-	mulxq	-40(%rsp), %r11, %r14
-#endif
 	adoxq	%r11, %r13
 	adcxq	%r14, %rsi
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %r11
-#else
-	mulxq	-48(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%r11, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %r11
-#else
-	mulxq	-56(%rsp), %r14, %r11
-#endif
 	adoxq	%r14, %r9
 	adcxq	%r11, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %r11
-#else
-	mulxq	-64(%rsp), %rdx, %r11
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%r10, %r11
 	adoxq	%r10, %r11
@@ -6173,60 +9291,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rbp, -40(%r8)
 	rorxq	$32, -48(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r14, %rbp
-#else
-	mulxq	-8(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %r12
 	adcxq	%rbp, %rbx
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r14, %rbp
-#else
-	mulxq	-16(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %rbx
 	adcxq	%rbp, %rax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r14, %rbp
-#else
-	mulxq	-24(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %rax
 	adcxq	%rbp, %r13
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %r14, %rbp
-#else
-	mulxq	-32(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %r13
 	adcxq	%rbp, %rsi
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r14, %rbp
-#else
-	mulxq	-40(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %rsi
 	adcxq	%rbp, %r9
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r14, %rbp
-#else
-	mulxq	-48(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %r9
 	adcxq	%rbp, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r14, %rbp
-#else
-	mulxq	-56(%rsp), %r14, %rbp
-#endif
 	adoxq	%r14, %rcx
 	adcxq	%rbp, %r11
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rbp
-#else
-	mulxq	-64(%rsp), %rdx, %rbp
-#endif
 	adoxq	%rdx, %r11
 	adcxq	%r10, %rbp
 	adoxq	%r10, %rbp
@@ -6234,60 +9320,28 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r12, -48(%r8)
 	rorxq	$32, -56(%rdi), %rdx
 	xorl	%r10d, %r10d
-#if defined(LF_WIN64)
 	mulxq	(%rsp), %r12, %rdi
-#else
-	mulxq	-8(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %rbx
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	8(%rsp), %r12, %rdi
-#else
-	mulxq	-16(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %rax
 	adcxq	%rdi, %r13
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r12, %rdi
-#else
-	mulxq	-24(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %r13
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %r12
-#else
-	mulxq	-32(%rsp), %rdi, %r12
-#endif
 	adoxq	%rdi, %rsi
 	adcxq	%r12, %r9
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r12, %rdi
-#else
-	mulxq	-40(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %r9
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r12, %rdi
-#else
-	mulxq	-48(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %rcx
 	adcxq	%rdi, %r11
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r12, %rdi
-#else
-	mulxq	-56(%rsp), %r12, %rdi
-#endif
 	adoxq	%r12, %r11
 	adcxq	%rdi, %rbp
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdi, %rdx
-#else
-	mulxq	-64(%rsp), %rdi, %rdx
-#endif
 	adoxq	%rdi, %rbp
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
@@ -6311,6 +9365,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rdx, -120(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_exit
 .Llf_bi_multiply_to_len_adx__znver5_generic:
+#endif
 	leaq	-1(%rcx), %rax
 	shrq	$1, %rax
 #if defined(LF_WIN64)
@@ -6319,16 +9374,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%rax, -24(%rsp)
 #endif
 	testq	%r11, %r11
+#if defined(LF_WIN64)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_d0_even_3
+#else
+	jz	.Llf_bi_multiply_to_len_adx__znver5_d0_even
+#endif
 	movl	(%rbx), %r11d
 	shlq	$32, %r11
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_d0_done_3
 .Llf_bi_multiply_to_len_adx__znver5_d0_even_3:
+#else
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_d0_done
+.Llf_bi_multiply_to_len_adx__znver5_d0_even:
+#endif
 	rorxq	$32, (%rbx), %r11
-.Llf_bi_multiply_to_len_adx__znver5_d0_done_3:
 #if defined(LF_WIN64)
+.Llf_bi_multiply_to_len_adx__znver5_d0_done_3:
 	movq	%r11, 72(%rsp)
 #else
+.Llf_bi_multiply_to_len_adx__znver5_d0_done:
 	movq	%r11, -8(%rsp)
 #endif
 	cmpq	$447, %rax
@@ -6393,16 +9458,26 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	movq	%r11, -48(%rsp)
 #endif
 	testq	%r10, %r10
+#if defined(LF_WIN64)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_d0_even_4
+#else
+	jz	.Llf_bi_multiply_to_len_adx__znver5_d0_even_2
+#endif
 	movl	(%rdi), %edx
 	shlq	$32, %rdx
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_multiply_to_len_adx__znver5_d0_done_4
 .Llf_bi_multiply_to_len_adx__znver5_d0_even_4:
+#else
+	jmp	.Llf_bi_multiply_to_len_adx__znver5_d0_done_2
+.Llf_bi_multiply_to_len_adx__znver5_d0_even_2:
+#endif
 	rorxq	$32, (%rdi), %rdx
-.Llf_bi_multiply_to_len_adx__znver5_d0_done_4:
 #if defined(LF_WIN64)
+.Llf_bi_multiply_to_len_adx__znver5_d0_done_4:
 	mulxq	72(%rsp), %rax, %r10
 #else
+.Llf_bi_multiply_to_len_adx__znver5_d0_done_2:
 	mulxq	-8(%rsp), %rax, %r10
 #endif
 	cmpq	$1, %r9
@@ -6446,13 +9521,21 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$2, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip2
 	xorl	%r8d, %r8d
-	mulxq	(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, (%r9)
-	mulxq	-8(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -8(%r9)
+	mulxq	(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, (%r9)
+#if defined(LF_WIN64)
+	mulxq	-8(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
 	adcxq	%r8, %r10
+#else
+	mulxq	-8(%rax), %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2:
@@ -6465,13 +9548,21 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-8(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
-	mulxq	-16(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -16(%r9)
-	mulxq	-24(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -24(%r9)
+	mulxq	-16(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -16(%r9)
+#if defined(LF_WIN64)
+	mulxq	-24(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -24(%r9)
 	adcxq	%r8, %r10
+#else
+	mulxq	-24(%rax), %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -24(%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip4:
@@ -6484,25 +9575,50 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-8(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
-	mulxq	-16(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -16(%r9)
-	mulxq	-24(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -24(%r9)
-	mulxq	-32(%rax), %rsi, %rcx
+	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	movq	%rsi, -16(%r9)
+#if defined(LF_WIN64)
+	mulxq	-24(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -24(%r9)
+	mulxq	-32(%rax), %rsi, %rcx
+#else
+	mulxq	-24(%rax), %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -24(%r9)
+	mulxq	-32(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -32(%r9)
+	mulxq	-40(%rax), %rsi, %rcx
+#endif
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	movq	%rsi, -32(%r9)
 	mulxq	-40(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
+#endif
 	movq	%rsi, -40(%r9)
-	mulxq	-48(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -48(%r9)
-	mulxq	-56(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -56(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -48(%r9)
+	mulxq	-56(%rax), %rsi, %r10
+#else
+	mulxq	-48(%rax), %rsi, %r10
+#endif
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -56(%r9)
 	adcxq	%r8, %r10
+#else
+	movq	%rsi, -48(%r9)
+	mulxq	-56(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -56(%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8:
@@ -6517,49 +9633,108 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	-8(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
-	mulxq	-16(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -16(%r9)
-	mulxq	-24(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -24(%r9)
-	mulxq	-32(%rax), %rsi, %rcx
+	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	movq	%rsi, -16(%r9)
+#if defined(LF_WIN64)
+	mulxq	-24(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -24(%r9)
+	mulxq	-32(%rax), %rsi, %rcx
+#else
+	mulxq	-24(%rax), %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -24(%r9)
+	mulxq	-32(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -32(%r9)
+	mulxq	-40(%rax), %rsi, %rcx
+#endif
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	movq	%rsi, -32(%r9)
 	mulxq	-40(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
+#endif
 	movq	%rsi, -40(%r9)
-	mulxq	-48(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -48(%r9)
-	mulxq	-56(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -56(%r9)
-	mulxq	-64(%rax), %rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	movq	%rsi, -48(%r9)
+	mulxq	-56(%rax), %rsi, %r10
+#else
+	mulxq	-48(%rax), %rsi, %r10
+#endif
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -56(%r9)
+	mulxq	-64(%rax), %rsi, %rcx
+#else
+	movq	%rsi, -48(%r9)
+	mulxq	-56(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -56(%r9)
+	mulxq	-64(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -64(%r9)
+	mulxq	-72(%rax), %rsi, %rcx
+#endif
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	movq	%rsi, -64(%r9)
 	mulxq	-72(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
+#endif
 	movq	%rsi, -72(%r9)
-	mulxq	-80(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -80(%r9)
-	mulxq	-88(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -88(%r9)
-	mulxq	-96(%rax), %rsi, %rcx
+#if defined(LF_WIN64)
+	mulxq	-80(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
+	movq	%rsi, -80(%r9)
+	mulxq	-88(%rax), %rsi, %r10
+#else
+	mulxq	-80(%rax), %rsi, %r10
+#endif
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -88(%r9)
+	mulxq	-96(%rax), %rsi, %rcx
+#else
+	movq	%rsi, -80(%r9)
+	mulxq	-88(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -88(%r9)
+	mulxq	-96(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -96(%r9)
+	mulxq	-104(%rax), %rsi, %rcx
+#endif
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	movq	%rsi, -96(%r9)
 	mulxq	-104(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
+#endif
 	movq	%rsi, -104(%r9)
-	mulxq	-112(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -112(%r9)
-	mulxq	-120(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -120(%r9)
+#if defined(LF_WIN64)
+	mulxq	-112(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -112(%r9)
+	mulxq	-120(%rax), %rsi, %r10
+#else
+	mulxq	-112(%rax), %rsi, %r10
+#endif
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -120(%r9)
 	adcxq	%r8, %r10
+#else
+	movq	%rsi, -112(%r9)
+	mulxq	-120(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -120(%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -6624,6 +9799,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	testq	$2, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip2_2
 	xorl	%r8d, %r8d
+#if defined(LF_WIN64)
+	mulxq	(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	mulxq	-8(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-8(%r9), %rcx
+	movq	%rcx, -8(%r9)
+#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	(%r9), %rsi
@@ -6632,6 +9817,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
@@ -6648,6 +9834,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+#else
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-16(%r9), %rsi
@@ -6656,6 +9852,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-32(%rax), %rax
@@ -6672,6 +9869,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+#else
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-16(%r9), %rsi
@@ -6680,6 +9887,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
+#endif
 	mulxq	-32(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-32(%r9), %rsi
@@ -6688,6 +9896,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-48(%r9), %rcx
+	movq	%rcx, -48(%r9)
+	mulxq	-56(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-56(%r9), %rcx
+	movq	%rcx, -56(%r9)
+#else
 	mulxq	-48(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
@@ -6696,6 +9914,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-64(%rax), %rax
@@ -6714,6 +9933,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+#else
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-16(%r9), %rsi
@@ -6722,6 +9951,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
+#endif
 	mulxq	-32(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-32(%r9), %rsi
@@ -6730,6 +9960,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-48(%r9), %rcx
+	movq	%rcx, -48(%r9)
+	mulxq	-56(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-56(%r9), %rcx
+	movq	%rcx, -56(%r9)
+#else
 	mulxq	-48(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
@@ -6738,6 +9978,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
+#endif
 	mulxq	-64(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-64(%r9), %rsi
@@ -6746,6 +9987,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-72(%r9), %rsi
 	movq	%rsi, -72(%r9)
+#if defined(LF_WIN64)
+	mulxq	-80(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-80(%r9), %rcx
+	movq	%rcx, -80(%r9)
+	mulxq	-88(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-88(%r9), %rcx
+	movq	%rcx, -88(%r9)
+#else
 	mulxq	-80(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-80(%r9), %rsi
@@ -6754,6 +10005,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-88(%r9), %rsi
 	movq	%rsi, -88(%r9)
+#endif
 	mulxq	-96(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-96(%r9), %rsi
@@ -6762,6 +10014,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-104(%r9), %rsi
 	movq	%rsi, -104(%r9)
+#if defined(LF_WIN64)
+	mulxq	-112(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-112(%r9), %rcx
+	movq	%rcx, -112(%r9)
+	mulxq	-120(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-120(%r9), %rcx
+	movq	%rcx, -120(%r9)
+#else
 	mulxq	-112(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-112(%r9), %rsi
@@ -6770,6 +10032,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-128(%rax), %rax
@@ -6819,43 +10082,33 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip2_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, (%r9)
+#else
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
+#endif
 	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -8(%r9)
 	adcxq	%r8, %r10
+#else
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -8(%r9)
+	adcxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2_3:
 	testq	$4, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip4_3
-	xorl	%r8d, %r8d
-	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	movq	%r10, -8(%r9)
-	rorxq	$32, -16(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -16(%r9)
-	rorxq	$32, -24(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -24(%r9)
-	adcxq	%r8, %rcx
-	movq	%rcx, %r10
-	leaq	-32(%rax), %rax
-	leaq	-32(%r9), %r9
-.Llf_bi_multiply_to_len_adx__znver5_skip4_3:
-	testq	$8, %r11
-	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
@@ -6873,24 +10126,77 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -24(%r9)
-	rorxq	$32, -32(%rax), %rcx
+	adcxq	%r8, %r10
+	leaq	-32(%rax), %rax
+	leaq	-32(%r9), %r9
+.Llf_bi_multiply_to_len_adx__znver5_skip4_3:
+	testq	$8, %r11
+	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8_3
+	xorl	%r8d, %r8d
+	rorxq	$32, (%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
-	movq	%rsi, -32(%r9)
-	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	movq	%r10, -40(%r9)
-	rorxq	$32, -48(%rax), %r10
+	movq	%rsi, (%r9)
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -8(%r9)
+	rorxq	$32, -16(%rax), %rcx
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
-	movq	%rcx, -48(%r9)
+	movq	%rcx, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+#else
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -24(%r9)
+	rorxq	$32, -32(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+#else
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
+	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	movq	%rsi, -56(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_3:
@@ -6908,32 +10214,92 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -16(%r9)
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -24(%r9)
-	rorxq	$32, -32(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -32(%r9)
-	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	movq	%r10, -40(%r9)
-	rorxq	$32, -48(%rax), %r10
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
-	movq	%rcx, -48(%r9)
-	rorxq	$32, -56(%rax), %rcx
+	movq	%rcx, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
-	movq	%rsi, -56(%r9)
-	rorxq	$32, -64(%rax), %r10
+#if defined(LF_WIN64)
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -64(%r9)
+	rorxq	$32, -72(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -72(%r9)
+	rorxq	$32, -80(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -80(%r9)
+	rorxq	$32, -88(%rax), %r10
+#else
+	movq	%rsi, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	movq	%r10, -24(%r9)
+	rorxq	$32, -32(%rax), %r10
+#endif
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	movq	%rcx, -88(%r9)
+	rorxq	$32, -96(%rax), %rcx
+#else
+	movq	%rcx, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -96(%r9)
+	rorxq	$32, -104(%rax), %r10
+#else
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -104(%r9)
+	rorxq	$32, -112(%rax), %rcx
+#else
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -112(%r9)
+	rorxq	$32, -120(%rax), %r10
+#else
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
 	movq	%rsi, -64(%r9)
 	rorxq	$32, -72(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
@@ -6944,27 +10310,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%rcx, %rsi
 	movq	%rsi, -80(%r9)
 	rorxq	$32, -88(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -88(%r9)
-	rorxq	$32, -96(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -96(%r9)
-	rorxq	$32, -104(%rax), %rcx
 	mulxq	%rcx, %rcx, %rsi
 	adcxq	%r10, %rcx
-	movq	%rcx, -104(%r9)
-	rorxq	$32, -112(%rax), %r10
+	movq	%rcx, -88(%r9)
+	rorxq	$32, -96(%rax), %r10
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
-	movq	%rcx, -112(%r9)
+	movq	%rcx, -96(%r9)
+	rorxq	$32, -104(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -104(%r9)
+	rorxq	$32, -112(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -112(%r9)
 	rorxq	$32, -120(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	movq	%rsi, -120(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -7019,6 +10390,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip1_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
+#if defined(LF_WIN64)
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	(%r9), %rsi
@@ -7026,6 +10398,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
+#else
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	adcxq	%r8, %rsi
+	adoxq	%r8, %rsi
+	movq	%rsi, %r10
+#endif
 	leaq	-8(%rax), %rax
 	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip1_4:
@@ -7038,13 +10419,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	adoxq	(%r9), %rsi
 	movq	%rsi, (%r9)
 	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	adoxq	-8(%r9), %r10
-	movq	%r10, -8(%r9)
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	movq	%rsi, %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-8(%r9), %rsi
+	movq	%rsi, -8(%r9)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
 	leaq	-16(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip2_4:
@@ -7080,48 +10460,96 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	jz	.Llf_bi_multiply_to_len_adx__znver5_skip8_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
 	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-8(%r9), %rcx
+	movq	%rcx, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-24(%r9), %rsi
+	movq	%rsi, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+#else
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	rorxq	$32, -8(%rax), %r10
 	mulxq	%r10, %r10, %rsi
 	adcxq	%rcx, %r10
-	adoxq	-24(%r9), %r10
-	movq	%r10, -24(%r9)
-	rorxq	$32, -32(%rax), %r10
+	adoxq	-8(%r9), %r10
+	movq	%r10, -8(%r9)
+	rorxq	$32, -16(%rax), %r10
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
-	adoxq	-32(%r9), %rcx
-	movq	%rcx, -32(%r9)
-	rorxq	$32, -40(%rax), %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	rorxq	$32, -24(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+#else
+	adoxq	-24(%r9), %rsi
+	movq	%rsi, -24(%r9)
+	rorxq	$32, -32(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+#else
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+#else
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
 	rorxq	$32, -48(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver5_skip8_4:
@@ -7131,70 +10559,155 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 /* LLVM-MCA-BEGIN addmul_yrot_row words=32 */
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
 	rorxq	$32, -8(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-8(%r9), %rcx
+	movq	%rcx, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	adoxq	-24(%r9), %r10
-	movq	%r10, -24(%r9)
-	rorxq	$32, -32(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	adoxq	-32(%r9), %rcx
-	movq	%rcx, -32(%r9)
-	rorxq	$32, -40(%rax), %rcx
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-24(%r9), %rsi
+	movq	%rsi, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-64(%r9), %rcx
+	movq	%rcx, -64(%r9)
+	rorxq	$32, -72(%rax), %r10
+#else
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %r10, %rsi
+	adcxq	%rcx, %r10
+	adoxq	-8(%r9), %r10
+	movq	%r10, -8(%r9)
+	rorxq	$32, -16(%rax), %r10
+#endif
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+#if defined(LF_WIN64)
+	adoxq	-72(%r9), %rcx
+	movq	%rcx, -72(%r9)
+	rorxq	$32, -80(%rax), %rcx
+#else
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	rorxq	$32, -24(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-80(%r9), %rsi
+	movq	%rsi, -80(%r9)
+	rorxq	$32, -88(%rax), %r10
+#else
+	adoxq	-24(%r9), %rsi
+	movq	%rsi, -24(%r9)
+	rorxq	$32, -32(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	adoxq	-88(%r9), %rsi
+	movq	%rsi, -88(%r9)
+	rorxq	$32, -96(%rax), %rcx
+#else
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-96(%r9), %rsi
+	movq	%rsi, -96(%r9)
+	rorxq	$32, -104(%rax), %r10
+#else
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
 	rorxq	$32, -48(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	adoxq	-104(%r9), %rsi
+	movq	%rsi, -104(%r9)
+	rorxq	$32, -112(%rax), %rcx
+#else
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-112(%r9), %rsi
+	movq	%rsi, -112(%r9)
+	rorxq	$32, -120(%rax), %r10
+#else
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
 	rorxq	$32, -64(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
 	adoxq	-64(%r9), %rsi
 	movq	%rsi, -64(%r9)
 	rorxq	$32, -72(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	-72(%r9), %rsi
-	movq	%rsi, -72(%r9)
-	rorxq	$32, -80(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-80(%r9), %rsi
-	movq	%rsi, -80(%r9)
-	rorxq	$32, -88(%rax), %rcx
 	mulxq	%rcx, %rcx, %rsi
 	adcxq	%r10, %rcx
-	adoxq	-88(%r9), %rcx
-	movq	%rcx, -88(%r9)
-	rorxq	$32, -96(%rax), %r10
+	adoxq	-72(%r9), %rcx
+	movq	%rcx, -72(%r9)
+	rorxq	$32, -80(%rax), %r10
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
-	adoxq	-96(%r9), %rcx
-	movq	%rcx, -96(%r9)
+	adoxq	-80(%r9), %rcx
+	movq	%rcx, -80(%r9)
+	rorxq	$32, -88(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	adoxq	-88(%r9), %rsi
+	movq	%rsi, -88(%r9)
+	rorxq	$32, -96(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-96(%r9), %rsi
+	movq	%rsi, -96(%r9)
 	rorxq	$32, -104(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
@@ -7208,11 +10721,17 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	rorxq	$32, -120(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -7265,8 +10784,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	addq	$3696, %rsp
 	.cfi_adjust_cfa_offset -3696
 #else
-	addq	$3584, %rsp
-	.cfi_adjust_cfa_offset -3584
+	addq	$3592, %rsp
+	.cfi_adjust_cfa_offset -3592
 #endif
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
@@ -7274,6 +10793,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbp
+#if defined(LF_WIN64)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
@@ -7283,6 +10803,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	popq	%r14
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r14
+#endif
 	ret
 LF_FUNC_END(lf_bi_multiply_to_len_adx__znver5)
 

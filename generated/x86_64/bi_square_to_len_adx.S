@@ -29,17 +29,1421 @@
  *   small = 10
  *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 32 bytes of stack below them (SysV form: the kernel's buffers and slots)
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 32 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_square_to_len_adx_small, SysV) saves r13, r12, rbp, rbx and allocates no stack
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_square_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
- * this body, lf_bi_square_to_len_adx_sysv; Windows has no red zone, so the body's Win64 form
- * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
- * lines).
- * 2417 instructions.
+ * this body, lf_bi_square_to_len_adx_sysv; the code before the frame
+ * (lf_bi_square_to_len_adx_small) is SysV-only: Windows' unwind tables describe one prologue,
+ * at the entry, so under Win64 those sizes take the body's own path.
+ * 2431 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
+#if !defined(LF_WIN64)
+	/* code before the frame: %rsi at most 20 run lf_bi_square_to_len_adx_small */
+	cmpq	$20, %rsi
+	ja	.Llf_bi_square_to_len_adx_frame
+	/* lf_bi_square_to_len_adx_small */
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
+	LF_SEH_ENDPROLOGUE
+	testq	%rsi, %rsi
+	jz	.Llf_bi_square_to_len_adx_small_exit
+	movq	%rsi, %rax
+	andq	$1, %rax
+	leaq	-8(%rdi,%rsi,4), %r10
+	leaq	(%r10,%rax,4), %r10
+	leaq	-8(%rdx,%rsi,8), %r11
+	leaq	(%r11,%rax,8), %r11
+	testq	$1, %rsi
+	jz	.Llf_bi_square_to_len_adx_small_d0_even
+	movl	(%r10), %r9d
+	shlq	$32, %r9
+	jmp	.Llf_bi_square_to_len_adx_small_d0_done
+.Llf_bi_square_to_len_adx_small_d0_even:
+	rorxq	$32, (%r10), %r9
+.Llf_bi_square_to_len_adx_small_d0_done:
+	movq	%r9, -8(%rsp)
+	movq	%r9, %rdx
+	mulxq	%rdx, %r8, %r9
+	testq	%rax, %rax
+	jnz	.Llf_bi_square_to_len_adx_small_s_c0
+	rorxq	$32, %r8, %r8
+	movq	%r8, (%r11)
+.Llf_bi_square_to_len_adx_small_s_c0:
+	cmpq	$10, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt5
+	cmpq	$6, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt3
+	cmpq	$4, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt2
+	cmpq	$2, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt1
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt1:
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %r8, %rax
+	xorl	%r10d, %r10d
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r8
+	adcxq	%rax, %rax
+	adoxq	%r9, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r11)
+	adcxq	%r10, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -24(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt2:
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %rax, %r8
+	rorxq	$32, -16(%r10), %r10
+	movq	%r10, -24(%rsp)
+	mulxq	%r10, %rcx, %r10
+	addq	%r8, %rcx
+	adcq	$0, %r10
+	movq	-16(%rsp), %rdx
+	xorl	%r8d, %r8d
+	mulxq	-24(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r10
+	adcxq	%r8, %rsi
+	adoxq	%r8, %rsi
+	xorl	%r8d, %r8d
+	adcxq	%rax, %rax
+	adoxq	%r9, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %rax
+	adcxq	%rcx, %rcx
+	adoxq	%r9, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r11)
+	adcxq	%r10, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %rax, %r10
+	adcxq	%rsi, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r11)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt3:
+	cmpq	$8, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt4
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %r8, %rax
+	rorxq	$32, -16(%r10), %rcx
+	movq	%rcx, -24(%rsp)
+	mulxq	%rcx, %rsi, %rcx
+	addq	%rax, %rsi
+	rorxq	$32, -24(%r10), %rax
+	movq	%rax, -32(%rsp)
+	mulxq	%rax, %r10, %rax
+	adcq	%rcx, %r10
+	adcq	$0, %rax
+	movq	-16(%rsp), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rax
+	mulxq	-32(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rax
+	adcxq	%rcx, %rdi
+	adoxq	%rcx, %rdi
+	movq	-24(%rsp), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-32(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	%rcx, %rbx
+	xorl	%ecx, %ecx
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r8
+	adcxq	%rsi, %rsi
+	adoxq	%r9, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -16(%r11)
+	adcxq	%r10, %r10
+	adoxq	%r8, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	adcxq	%rax, %rax
+	adoxq	%r9, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r11)
+	adcxq	%rdi, %rdi
+	adoxq	%r10, %rdi
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r10, %rax
+	adcxq	%rbx, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r11)
+	adcxq	%rcx, %rax
+	adoxq	%rcx, %rax
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt4:
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %r8, %rax
+	rorxq	$32, -16(%r10), %rcx
+	movq	%rcx, -24(%rsp)
+	mulxq	%rcx, %rsi, %rcx
+	addq	%rax, %rsi
+	rorxq	$32, -24(%r10), %rax
+	movq	%rax, -32(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%rcx, %rdi
+	rorxq	$32, -32(%r10), %r10
+	movq	%r10, -40(%rsp)
+	mulxq	%r10, %r10, %rcx
+	adcq	%rax, %r10
+	adcq	$0, %rcx
+	movq	%r8, -8(%r11)
+	movq	%rsi, -16(%r11)
+	movq	-16(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-24(%rsp), %rsi, %r8
+	adoxq	%rsi, %rdi
+	adcxq	%r8, %r10
+	mulxq	-32(%rsp), %rsi, %r8
+	adoxq	%rsi, %r10
+	adcxq	%r8, %rcx
+	mulxq	-40(%rsp), %rdx, %r8
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rdi, -24(%r11)
+	movq	%r10, -32(%r11)
+	movq	-24(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-32(%rsp), %rsi, %r10
+	adoxq	%rsi, %rcx
+	adcxq	%r10, %r8
+	mulxq	-40(%rsp), %rdx, %r10
+	adoxq	%rdx, %r8
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -40(%r11)
+	movq	%r8, -48(%r11)
+	movq	-32(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-40(%rsp), %r8, %rcx
+	adoxq	%r8, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, -56(%r11)
+	movq	%rcx, -64(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+	movq	-40(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -72(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt5:
+	cmpq	$16, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt8
+	cmpq	$14, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt7
+	cmpq	$12, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt6
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %rax, %r8
+	rorxq	$32, -16(%r10), %rcx
+	movq	%rcx, -24(%rsp)
+	mulxq	%rcx, %rsi, %rcx
+	addq	%r8, %rsi
+	rorxq	$32, -24(%r10), %r8
+	movq	%r8, -32(%rsp)
+	mulxq	%r8, %rdi, %r8
+	adcq	%rcx, %rdi
+	rorxq	$32, -32(%r10), %rcx
+	movq	%rcx, -40(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r8, %rbx
+	rorxq	$32, -40(%r10), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r8, %r10
+	adcq	%rcx, %r8
+	adcq	$0, %r10
+	movq	%rax, -8(%r11)
+	movq	%rsi, -16(%r11)
+	movq	-16(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-24(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rdi
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %r8
+	mulxq	-40(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r8
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rdi, -24(%r11)
+	movq	%rbx, -32(%r11)
+	movq	-24(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rcx
+	mulxq	-48(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r8, -40(%r11)
+	movq	%r10, -48(%r11)
+	movq	-32(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-40(%rsp), %r8, %r10
+	adoxq	%r8, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-48(%rsp), %r8, %r10
+	adoxq	%r8, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -56(%r11)
+	movq	%rsi, -64(%r11)
+	movq	-40(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-48(%rsp), %r8, %rcx
+	adoxq	%r8, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, -72(%r11)
+	movq	%rcx, -80(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+	movq	-40(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+	movq	-48(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -88(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt6:
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %r8, %rax
+	rorxq	$32, -16(%r10), %rcx
+	movq	%rcx, -24(%rsp)
+	mulxq	%rcx, %rsi, %rcx
+	addq	%rax, %rsi
+	rorxq	$32, -24(%r10), %rax
+	movq	%rax, -32(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%rcx, %rdi
+	rorxq	$32, -32(%r10), %rcx
+	movq	%rcx, -40(%rsp)
+	mulxq	%rcx, %rcx, %rbx
+	adcq	%rax, %rcx
+	rorxq	$32, -40(%r10), %rax
+	movq	%rax, -48(%rsp)
+	mulxq	%rax, %rbp, %rax
+	adcq	%rbx, %rbp
+	rorxq	$32, -48(%r10), %r10
+	movq	%r10, -56(%rsp)
+	mulxq	%r10, %rbx, %r10
+	adcq	%rax, %rbx
+	adcq	$0, %r10
+	movq	%r8, -8(%r11)
+	movq	%rsi, -16(%r11)
+	movq	-16(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-24(%rsp), %rsi, %r8
+	adoxq	%rsi, %rdi
+	adcxq	%r8, %rcx
+	mulxq	-32(%rsp), %rsi, %r8
+	adoxq	%rsi, %rcx
+	adcxq	%r8, %rbp
+	mulxq	-40(%rsp), %rsi, %r8
+	adoxq	%rsi, %rbp
+	adcxq	%r8, %rbx
+	mulxq	-48(%rsp), %r8, %rsi
+	adoxq	%r8, %rbx
+	adcxq	%rsi, %r10
+	mulxq	-56(%rsp), %rdx, %r8
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rdi, -24(%r11)
+	movq	%rcx, -32(%r11)
+	movq	-24(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-32(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	-40(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r10
+	adcxq	%rcx, %r8
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rbp, -40(%r11)
+	movq	%rbx, -48(%r11)
+	movq	-32(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r8
+	mulxq	-48(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r8
+	adcxq	%rdi, %rcx
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r10, -56(%r11)
+	movq	%r8, -64(%r11)
+	movq	-40(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-48(%rsp), %r8, %r10
+	adoxq	%r8, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-56(%rsp), %r8, %r10
+	adoxq	%r8, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -72(%r11)
+	movq	%rsi, -80(%r11)
+	movq	-48(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-56(%rsp), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%r10, -88(%r11)
+	movq	%r8, -96(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+	movq	-40(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+	movq	-48(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r11)
+	movq	-56(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -104(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt7:
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %rax, %r8
+	rorxq	$32, -16(%r10), %rcx
+	movq	%rcx, -24(%rsp)
+	mulxq	%rcx, %rcx, %rsi
+	addq	%r8, %rcx
+	rorxq	$32, -24(%r10), %r8
+	movq	%r8, -32(%rsp)
+	mulxq	%r8, %rdi, %r8
+	adcq	%rsi, %rdi
+	rorxq	$32, -32(%r10), %rsi
+	movq	%rsi, -40(%rsp)
+	mulxq	%rsi, %rbx, %rsi
+	adcq	%r8, %rbx
+	rorxq	$32, -40(%r10), %r8
+	movq	%r8, -48(%rsp)
+	mulxq	%r8, %rbp, %r8
+	adcq	%rsi, %rbp
+	rorxq	$32, -48(%r10), %rsi
+	movq	%rsi, -56(%rsp)
+	mulxq	%rsi, %r12, %rsi
+	adcq	%r8, %r12
+	rorxq	$32, -56(%r10), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r8, %r10
+	adcq	%rsi, %r8
+	adcq	$0, %r10
+	movq	%rax, -8(%r11)
+	movq	%rcx, -16(%r11)
+	movq	-16(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-24(%rsp), %rcx, %rsi
+	adoxq	%rcx, %rdi
+	adcxq	%rsi, %rbx
+	mulxq	-32(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r12
+	adcxq	%rcx, %r8
+	mulxq	-56(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r8
+	adcxq	%rcx, %r10
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rdi, -24(%r11)
+	movq	%rbx, -32(%r11)
+	movq	-24(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-32(%rsp), %rsi, %rdi
+	adoxq	%rsi, %rbp
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %r8
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %r10
+	mulxq	-56(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%rbp, -40(%r11)
+	movq	%r12, -48(%r11)
+	movq	-32(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-40(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r8
+	adcxq	%rdi, %r10
+	mulxq	-48(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rcx
+	mulxq	-56(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-64(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	movq	%r8, -56(%r11)
+	movq	%r10, -64(%r11)
+	movq	-40(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-48(%rsp), %r8, %r10
+	adoxq	%r8, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-56(%rsp), %r8, %r10
+	adoxq	%r8, %rsi
+	adcxq	%r10, %rdi
+	mulxq	-64(%rsp), %r8, %r10
+	adoxq	%r8, %rdi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rcx, -72(%r11)
+	movq	%rsi, -80(%r11)
+	movq	-48(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-56(%rsp), %rcx, %r8
+	adoxq	%rcx, %rdi
+	adcxq	%r8, %r10
+	mulxq	-64(%rsp), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rdi, -88(%r11)
+	movq	%r10, -96(%r11)
+	movq	-56(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-64(%rsp), %r10, %rcx
+	adoxq	%r10, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r8, -104(%r11)
+	movq	%rcx, -112(%r11)
+	xorl	%eax, %eax
+	movq	-8(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+	movq	-40(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+	movq	-48(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r11)
+	movq	-56(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	movq	-104(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r11)
+	movq	-64(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-112(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -112(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -120(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt8:
+	cmpq	$18, %rsi
+	ja	.Llf_bi_square_to_len_adx_small_s_gt9
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %r9, %rax
+	rorxq	$32, -16(%r10), %r8
+	movq	%r8, -24(%rsp)
+	mulxq	%r8, %rcx, %r8
+	addq	%rax, %rcx
+	rorxq	$32, -24(%r10), %rax
+	movq	%rax, -32(%rsp)
+	mulxq	%rax, %rsi, %rax
+	adcq	%r8, %rsi
+	rorxq	$32, -32(%r10), %r8
+	movq	%r8, -40(%rsp)
+	mulxq	%r8, %r8, %rdi
+	adcq	%rax, %r8
+	rorxq	$32, -40(%r10), %rax
+	movq	%rax, -48(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rdi, %rbx
+	rorxq	$32, -48(%r10), %rdi
+	movq	%rdi, -56(%rsp)
+	mulxq	%rdi, %rbp, %rdi
+	adcq	%rax, %rbp
+	rorxq	$32, -56(%r10), %rax
+	movq	%rax, -64(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rdi, %r12
+	rorxq	$32, -64(%r10), %r10
+	movq	%r10, -72(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	movq	%r9, -8(%r11)
+	movq	%rcx, -16(%r11)
+	movq	-16(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-24(%rsp), %r9, %rcx
+	adoxq	%r9, %rsi
+	adcxq	%rcx, %r8
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%r9, %rbx
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r12
+	mulxq	-56(%rsp), %r9, %rcx
+	adoxq	%r9, %r12
+	adcxq	%rcx, %rdi
+	mulxq	-64(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r10
+	mulxq	-72(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%rsi, -24(%r11)
+	movq	%r8, -32(%r11)
+	movq	-24(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-32(%rsp), %rcx, %r8
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %rbp
+	mulxq	-40(%rsp), %rcx, %r8
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r12
+	mulxq	-48(%rsp), %rcx, %r8
+	adoxq	%rcx, %r12
+	adcxq	%r8, %rdi
+	mulxq	-56(%rsp), %rcx, %r8
+	adoxq	%rcx, %rdi
+	adcxq	%r8, %r10
+	mulxq	-64(%rsp), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+	mulxq	-72(%rsp), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, -40(%r11)
+	movq	%rbp, -48(%r11)
+	movq	-32(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-40(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r12
+	adcxq	%rcx, %rdi
+	mulxq	-48(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-56(%rsp), %rcx, %rsi
+	adoxq	%rcx, %r10
+	adcxq	%rsi, %r9
+	mulxq	-64(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r8
+	mulxq	-72(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r12, -56(%r11)
+	movq	%rdi, -64(%r11)
+	movq	-40(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r9
+	mulxq	-56(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r8
+	mulxq	-64(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %rcx
+	mulxq	-72(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r10, -72(%r11)
+	movq	%r9, -80(%r11)
+	movq	-48(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-56(%rsp), %r10, %r9
+	adoxq	%r10, %r8
+	adcxq	%r9, %rcx
+	mulxq	-64(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-72(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r8, -88(%r11)
+	movq	%rcx, -96(%r11)
+	movq	-56(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-64(%rsp), %r8, %r9
+	adoxq	%r8, %rsi
+	adcxq	%r9, %r10
+	mulxq	-72(%rsp), %r8, %r9
+	adoxq	%r8, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%rsi, -104(%r11)
+	movq	%r10, -112(%r11)
+	movq	-64(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-72(%rsp), %r8, %r10
+	adoxq	%r8, %r9
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, -120(%r11)
+	movq	%r10, -128(%r11)
+	movq	-8(%rsp), %rdx
+	mulxq	%rdx, %rax, %r10
+	xorl	%eax, %eax
+	movq	-8(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+	movq	-40(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+	movq	-48(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r11)
+	movq	-56(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	movq	-104(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r11)
+	movq	-64(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-112(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -112(%r11)
+	movq	-120(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -120(%r11)
+	movq	-72(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-128(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -128(%r11)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -136(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_s_gt9:
+	rorxq	$32, -8(%r10), %rax
+	movq	%rax, -16(%rsp)
+	mulxq	%rax, %rax, %r9
+	rorxq	$32, -16(%r10), %r8
+	movq	%r8, -24(%rsp)
+	mulxq	%r8, %rcx, %r8
+	addq	%r9, %rcx
+	rorxq	$32, -24(%r10), %r9
+	movq	%r9, -32(%rsp)
+	mulxq	%r9, %rsi, %r9
+	adcq	%r8, %rsi
+	rorxq	$32, -32(%r10), %r8
+	movq	%r8, -40(%rsp)
+	mulxq	%r8, %rdi, %r8
+	adcq	%r9, %rdi
+	rorxq	$32, -40(%r10), %r9
+	movq	%r9, -48(%rsp)
+	mulxq	%r9, %rbx, %r9
+	adcq	%r8, %rbx
+	rorxq	$32, -48(%r10), %r8
+	movq	%r8, -56(%rsp)
+	mulxq	%r8, %rbp, %r8
+	adcq	%r9, %rbp
+	rorxq	$32, -56(%r10), %r9
+	movq	%r9, -64(%rsp)
+	mulxq	%r9, %r12, %r9
+	adcq	%r8, %r12
+	rorxq	$32, -64(%r10), %r8
+	movq	%r8, -72(%rsp)
+	mulxq	%r8, %r13, %r8
+	adcq	%r9, %r13
+	rorxq	$32, -72(%r10), %r10
+	movq	%r10, -80(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%r8, %r10
+	adcq	$0, %r9
+	movq	%rax, -8(%r11)
+	movq	%rcx, -16(%r11)
+	movq	-16(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-24(%rsp), %rcx, %r8
+	adoxq	%rcx, %rsi
+	adcxq	%r8, %rdi
+	mulxq	-32(%rsp), %rcx, %r8
+	adoxq	%rcx, %rdi
+	adcxq	%r8, %rbx
+	mulxq	-40(%rsp), %r8, %rcx
+	adoxq	%r8, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-48(%rsp), %rcx, %r8
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r12
+	mulxq	-56(%rsp), %rcx, %r8
+	adoxq	%rcx, %r12
+	adcxq	%r8, %r13
+	mulxq	-64(%rsp), %rcx, %r8
+	adoxq	%rcx, %r13
+	adcxq	%r8, %r10
+	mulxq	-72(%rsp), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+	mulxq	-80(%rsp), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rsi, -24(%r11)
+	movq	%rdi, -32(%r11)
+	movq	-24(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-32(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %rsi, %rcx
+	adoxq	%rsi, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r12
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r13
+	adcxq	%rcx, %r10
+	mulxq	-64(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r10
+	adcxq	%rcx, %r9
+	mulxq	-72(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r8
+	mulxq	-80(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%rbx, -40(%r11)
+	movq	%rbp, -48(%r11)
+	movq	-32(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r13
+	adcxq	%rsi, %r10
+	mulxq	-56(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r9
+	mulxq	-64(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r8
+	mulxq	-72(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r8
+	adcxq	%rsi, %rcx
+	mulxq	-80(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	movq	%r12, -56(%r11)
+	movq	%r13, -64(%r11)
+	movq	-40(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-48(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %r9
+	mulxq	-56(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %r8
+	mulxq	-64(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r8
+	adcxq	%rdi, %rcx
+	mulxq	-72(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-80(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	movq	%r10, -72(%r11)
+	movq	%r9, -80(%r11)
+	movq	-48(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-56(%rsp), %r9, %r10
+	adoxq	%r9, %r8
+	adcxq	%r10, %rcx
+	mulxq	-64(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-72(%rsp), %r10, %r9
+	adoxq	%r10, %rsi
+	adcxq	%r9, %rdi
+	mulxq	-80(%rsp), %r9, %r10
+	adoxq	%r9, %rdi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r8, -88(%r11)
+	movq	%rcx, -96(%r11)
+	movq	-56(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-64(%rsp), %r8, %r9
+	adoxq	%r8, %rsi
+	adcxq	%r9, %rdi
+	mulxq	-72(%rsp), %r8, %r9
+	adoxq	%r8, %rdi
+	adcxq	%r9, %r10
+	mulxq	-80(%rsp), %r8, %r9
+	adoxq	%r8, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%rsi, -104(%r11)
+	movq	%rdi, -112(%r11)
+	movq	-64(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-72(%rsp), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+	mulxq	-80(%rsp), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%r10, -120(%r11)
+	movq	%r9, -128(%r11)
+	movq	-72(%rsp), %rdx
+	xorl	%eax, %eax
+	mulxq	-80(%rsp), %r9, %r10
+	adoxq	%r9, %r8
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r8, -136(%r11)
+	movq	%r10, -144(%r11)
+	movq	-8(%rsp), %rdx
+	mulxq	%rdx, %rax, %r10
+	xorl	%eax, %eax
+	movq	-8(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	movq	-16(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-16(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -16(%r11)
+	movq	-24(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r11)
+	movq	-24(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-32(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -32(%r11)
+	movq	-40(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r11)
+	movq	-32(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-48(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -48(%r11)
+	movq	-56(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r11)
+	movq	-40(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-64(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -64(%r11)
+	movq	-72(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r11)
+	movq	-48(%rsp), %rdx
+	mulxq	%rdx, %r10, %r9
+	movq	-80(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -80(%r11)
+	movq	-88(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -88(%r11)
+	movq	-56(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-96(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -96(%r11)
+	movq	-104(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r11)
+	movq	-64(%rsp), %rdx
+	mulxq	%rdx, %r10, %r9
+	movq	-112(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -112(%r11)
+	movq	-120(%r11), %r10
+	adcxq	%r10, %r10
+	adoxq	%r9, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -120(%r11)
+	movq	-72(%rsp), %rdx
+	mulxq	%rdx, %r9, %r10
+	movq	-128(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r9, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -128(%r11)
+	movq	-136(%r11), %r9
+	adcxq	%r9, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -136(%r11)
+	movq	-80(%rsp), %rdx
+	mulxq	%rdx, %r10, %r9
+	movq	-144(%r11), %r8
+	adcxq	%r8, %r8
+	adoxq	%r10, %r8
+	rorxq	$32, %r8, %r8
+	movq	%r8, -144(%r11)
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -152(%r11)
+	jmp	.Llf_bi_square_to_len_adx_small_exit
+.Llf_bi_square_to_len_adx_small_exit:
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	ret
+.Llf_bi_square_to_len_adx_frame:
+	/* end of the code before the frame */
+#endif
 	pushq	%r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r13, 0
@@ -68,6 +1472,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_exit
+#if defined(LF_WIN64)
 	cmpq	$20, %rsi
 	ja	.Llf_bi_square_to_len_adx_generic
 	movq	%rsi, %rax
@@ -84,11 +1489,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_d0_even:
 	rorxq	$32, (%r10), %r9
 .Llf_bi_square_to_len_adx_d0_done:
-#if defined(LF_WIN64)
 	movq	%r9, (%rsp)
-#else
-	movq	%r9, -8(%rsp)
-#endif
 	movq	%r9, %rdx
 	mulxq	%rdx, %r8, %r9
 	testq	%rax, %rax
@@ -109,22 +1510,14 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt1:
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r8, %rax
 	xorl	%r10d, %r10d
 	adcxq	%r8, %r8
 	adoxq	%r9, %r8
 	rorxq	$32, %r8, %r8
 	movq	%r8, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r8
 	adcxq	%rax, %rax
 	adoxq	%r9, %rax
@@ -137,32 +1530,16 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt2:
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r8
 	rorxq	$32, -16(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 16(%rsp)
-#else
-	movq	%r10, -24(%rsp)
-#endif
 	mulxq	%r10, %rcx, %r10
 	addq	%r8, %rcx
 	adcq	$0, %r10
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%r8d, %r8d
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rdx, %rsi
-#else
-	mulxq	-24(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%r8, %rsi
 	adoxq	%r8, %rsi
@@ -171,11 +1548,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %rax
 	rorxq	$32, %rax, %rax
 	movq	%rax, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %rax
 	adcxq	%rcx, %rcx
 	adoxq	%r9, %rcx
@@ -185,11 +1558,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%rax, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %rax, %r10
 	adcxq	%rsi, %rsi
 	adoxq	%rax, %rsi
@@ -204,61 +1573,29 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	cmpq	$8, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt4
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r8, %rax
 	rorxq	$32, -16(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 16(%rsp)
-#else
-	movq	%rcx, -24(%rsp)
-#endif
 	mulxq	%rcx, %rsi, %rcx
 	addq	%rax, %rsi
 	rorxq	$32, -24(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %r10, %rax
 	adcq	%rcx, %r10
 	adcq	$0, %rax
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%ecx, %ecx
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rbx, %rdi
-#else
-	mulxq	-24(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r10
 	adcxq	%rdi, %rax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rdi
-#else
-	mulxq	-32(%rsp), %rdx, %rdi
-#endif
 	adoxq	%rdx, %rax
 	adcxq	%rcx, %rdi
 	adoxq	%rcx, %rdi
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%ecx, %ecx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdx, %rbx
-#else
-	mulxq	-32(%rsp), %rdx, %rbx
-#endif
 	adoxq	%rdx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	%rcx, %rbx
@@ -267,11 +1604,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r8
 	rorxq	$32, %r8, %r8
 	movq	%r8, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r8
 	adcxq	%rsi, %rsi
 	adoxq	%r9, %rsi
@@ -281,11 +1614,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	adcxq	%rax, %rax
 	adoxq	%r9, %rax
@@ -295,11 +1624,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %rdi
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r10, %rax
 	adcxq	%rbx, %rbx
 	adoxq	%r10, %rbx
@@ -312,103 +1637,51 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt4:
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r8, %rax
 	rorxq	$32, -16(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 16(%rsp)
-#else
-	movq	%rcx, -24(%rsp)
-#endif
 	mulxq	%rcx, %rsi, %rcx
 	addq	%rax, %rsi
 	rorxq	$32, -24(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rdi, %rax
 	adcq	%rcx, %rdi
 	rorxq	$32, -32(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 32(%rsp)
-#else
-	movq	%r10, -40(%rsp)
-#endif
 	mulxq	%r10, %r10, %rcx
 	adcq	%rax, %r10
 	adcq	$0, %rcx
 	movq	%r8, -8(%r11)
 	movq	%rsi, -16(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rsi, %r8
-#else
-	mulxq	-24(%rsp), %rsi, %r8
-#endif
 	adoxq	%rsi, %rdi
 	adcxq	%r8, %r10
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %r8
-#else
-	mulxq	-32(%rsp), %rsi, %r8
-#endif
 	adoxq	%rsi, %r10
 	adcxq	%r8, %rcx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r8
-#else
-	mulxq	-40(%rsp), %rdx, %r8
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
 	movq	%rdi, -24(%r11)
 	movq	%r10, -32(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %r10
-#else
-	mulxq	-32(%rsp), %rsi, %r10
-#endif
 	adoxq	%rsi, %rcx
 	adcxq	%r10, %r8
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdx, %r10
-#else
-	mulxq	-40(%rsp), %rdx, %r10
-#endif
 	adoxq	%rdx, %r8
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -40(%r11)
 	movq	%r8, -48(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r8, %rcx
-#else
-	mulxq	-40(%rsp), %r8, %rcx
-#endif
 	adoxq	%r8, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -420,11 +1693,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-16(%r11), %r8
 	adcxq	%r8, %r8
@@ -436,11 +1705,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-32(%r11), %r8
 	adcxq	%r8, %r8
@@ -452,11 +1717,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-48(%r11), %r8
 	adcxq	%r8, %r8
@@ -468,11 +1729,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -56(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-64(%r11), %r8
 	adcxq	%r8, %r8
@@ -492,148 +1749,72 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	cmpq	$12, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt6
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r8
 	rorxq	$32, -16(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 16(%rsp)
-#else
-	movq	%rcx, -24(%rsp)
-#endif
 	mulxq	%rcx, %rsi, %rcx
 	addq	%r8, %rsi
 	rorxq	$32, -24(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 24(%rsp)
-#else
-	movq	%r8, -32(%rsp)
-#endif
 	mulxq	%r8, %rdi, %r8
 	adcq	%rcx, %rdi
 	rorxq	$32, -32(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 32(%rsp)
-#else
-	movq	%rcx, -40(%rsp)
-#endif
 	mulxq	%rcx, %rbx, %rcx
 	adcq	%r8, %rbx
 	rorxq	$32, -40(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 40(%rsp)
-#else
-	movq	%r10, -48(%rsp)
-#endif
 	mulxq	%r10, %r8, %r10
 	adcq	%rcx, %r8
 	adcq	$0, %r10
 	movq	%rax, -8(%r11)
 	movq	%rsi, -16(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rsi, %rcx
-#else
-	mulxq	-24(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rdi
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %rcx
-#else
-	mulxq	-32(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbx
 	adcxq	%rcx, %r8
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rsi, %rcx
-#else
-	mulxq	-40(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r8
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rcx
-#else
-	mulxq	-48(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%rdi, -24(%r11)
 	movq	%rbx, -32(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rdi, %rsi
-#else
-	mulxq	-32(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r8
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdx, %rsi
-#else
-	mulxq	-48(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%r8, -40(%r11)
 	movq	%r10, -48(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r8, %r10
-#else
-	mulxq	-40(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r8, %r10
-#else
-	mulxq	-48(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -56(%r11)
 	movq	%rsi, -64(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r8, %rcx
-#else
-	mulxq	-48(%rsp), %r8, %rcx
-#endif
 	adoxq	%r8, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -645,11 +1826,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-16(%r11), %r8
 	adcxq	%r8, %r8
@@ -661,11 +1838,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-32(%r11), %r8
 	adcxq	%r8, %r8
@@ -677,11 +1850,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-48(%r11), %r8
 	adcxq	%r8, %r8
@@ -693,11 +1862,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -56(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-64(%r11), %r8
 	adcxq	%r8, %r8
@@ -709,11 +1874,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -72(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-80(%r11), %r8
 	adcxq	%r8, %r8
@@ -727,200 +1888,96 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt6:
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r8, %rax
 	rorxq	$32, -16(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 16(%rsp)
-#else
-	movq	%rcx, -24(%rsp)
-#endif
 	mulxq	%rcx, %rsi, %rcx
 	addq	%rax, %rsi
 	rorxq	$32, -24(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rdi, %rax
 	adcq	%rcx, %rdi
 	rorxq	$32, -32(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 32(%rsp)
-#else
-	movq	%rcx, -40(%rsp)
-#endif
 	mulxq	%rcx, %rcx, %rbx
 	adcq	%rax, %rcx
 	rorxq	$32, -40(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbp, %rax
 	adcq	%rbx, %rbp
 	rorxq	$32, -48(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-#else
-	movq	%r10, -56(%rsp)
-#endif
 	mulxq	%r10, %rbx, %r10
 	adcq	%rax, %rbx
 	adcq	$0, %r10
 	movq	%r8, -8(%r11)
 	movq	%rsi, -16(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rsi, %r8
-#else
-	mulxq	-24(%rsp), %rsi, %r8
-#endif
 	adoxq	%rsi, %rdi
 	adcxq	%r8, %rcx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %r8
-#else
-	mulxq	-32(%rsp), %rsi, %r8
-#endif
 	adoxq	%rsi, %rcx
 	adcxq	%r8, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rsi, %r8
-#else
-	mulxq	-40(%rsp), %rsi, %r8
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%r8, %rbx
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r8, %rsi
-#else
-	mulxq	-48(%rsp), %r8, %rsi
-#endif
 	adoxq	%r8, %rbx
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %r8
-#else
-	mulxq	-56(%rsp), %rdx, %r8
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
 	movq	%rdi, -24(%r11)
 	movq	%rcx, -32(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %rcx
-#else
-	mulxq	-32(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%rcx, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rsi, %rcx
-#else
-	mulxq	-40(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbx
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rcx
-#else
-	mulxq	-48(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r10
 	adcxq	%rcx, %r8
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rcx
-#else
-	mulxq	-56(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r8
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%rbp, -40(%r11)
 	movq	%rbx, -48(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %r8
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rdi
-#else
-	mulxq	-48(%rsp), %rsi, %rdi
-#endif
 	adoxq	%rsi, %r8
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdx, %rsi
-#else
-	mulxq	-56(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%r10, -56(%r11)
 	movq	%r8, -64(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r8, %r10
-#else
-	mulxq	-48(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r8, %r10
-#else
-	mulxq	-56(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -72(%r11)
 	movq	%rsi, -80(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rcx, %r8
-#else
-	mulxq	-56(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
@@ -932,11 +1989,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-16(%r11), %r8
 	adcxq	%r8, %r8
@@ -948,11 +2001,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-32(%r11), %r8
 	adcxq	%r8, %r8
@@ -964,11 +2013,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-48(%r11), %r8
 	adcxq	%r8, %r8
@@ -980,11 +2025,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -56(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-64(%r11), %r8
 	adcxq	%r8, %r8
@@ -996,11 +2037,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -72(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-80(%r11), %r8
 	adcxq	%r8, %r8
@@ -1012,11 +2049,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -88(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-96(%r11), %r8
 	adcxq	%r8, %r8
@@ -1030,259 +2063,123 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt7:
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r8
 	rorxq	$32, -16(%r10), %rcx
-#if defined(LF_WIN64)
 	movq	%rcx, 16(%rsp)
-#else
-	movq	%rcx, -24(%rsp)
-#endif
 	mulxq	%rcx, %rcx, %rsi
 	addq	%r8, %rcx
 	rorxq	$32, -24(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 24(%rsp)
-#else
-	movq	%r8, -32(%rsp)
-#endif
 	mulxq	%r8, %rdi, %r8
 	adcq	%rsi, %rdi
 	rorxq	$32, -32(%r10), %rsi
-#if defined(LF_WIN64)
 	movq	%rsi, 32(%rsp)
-#else
-	movq	%rsi, -40(%rsp)
-#endif
 	mulxq	%rsi, %rbx, %rsi
 	adcq	%r8, %rbx
 	rorxq	$32, -40(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 40(%rsp)
-#else
-	movq	%r8, -48(%rsp)
-#endif
 	mulxq	%r8, %rbp, %r8
 	adcq	%rsi, %rbp
 	rorxq	$32, -48(%r10), %rsi
-#if defined(LF_WIN64)
 	movq	%rsi, 48(%rsp)
-#else
-	movq	%rsi, -56(%rsp)
-#endif
 	mulxq	%rsi, %r12, %rsi
 	adcq	%r8, %r12
 	rorxq	$32, -56(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 56(%rsp)
-#else
-	movq	%r10, -64(%rsp)
-#endif
 	mulxq	%r10, %r8, %r10
 	adcq	%rsi, %r8
 	adcq	$0, %r10
 	movq	%rax, -8(%r11)
 	movq	%rcx, -16(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rcx, %rsi
-#else
-	mulxq	-24(%rsp), %rcx, %rsi
-#endif
 	adoxq	%rcx, %rdi
 	adcxq	%rsi, %rbx
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %rcx
-#else
-	mulxq	-32(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbx
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rsi, %rcx
-#else
-	mulxq	-40(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rcx
-#else
-	mulxq	-48(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r12
 	adcxq	%rcx, %r8
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rsi, %rcx
-#else
-	mulxq	-56(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r8
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rcx
-#else
-	mulxq	-64(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%rdi, -24(%r11)
 	movq	%rbx, -32(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %rdi
-#else
-	mulxq	-32(%rsp), %rsi, %rdi
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%rdi, %r12
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%rsi, %r8
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rsi
-#else
-	mulxq	-48(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r8
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rsi
-#else
-	mulxq	-56(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rsi
-#else
-	mulxq	-64(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%rbp, -40(%r11)
 	movq	%r12, -48(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rbx, %rdi
-#else
-	mulxq	-40(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r8
 	adcxq	%rdi, %r10
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rbx, %rdi
-#else
-	mulxq	-48(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r10
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rbx, %rdi
-#else
-	mulxq	-56(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdx, %rdi
-#else
-	mulxq	-64(%rsp), %rdx, %rdi
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %rdi
 	adoxq	%rax, %rdi
 	movq	%r8, -56(%r11)
 	movq	%r10, -64(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %r8, %r10
-#else
-	mulxq	-48(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r8, %r10
-#else
-	mulxq	-56(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rsi
 	adcxq	%r10, %rdi
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %r8, %r10
-#else
-	mulxq	-64(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %rdi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -72(%r11)
 	movq	%rsi, -80(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rcx, %r8
-#else
-	mulxq	-56(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rdi
 	adcxq	%r8, %r10
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rcx, %r8
-#else
-	mulxq	-64(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
 	movq	%rdi, -88(%r11)
 	movq	%r10, -96(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %r10, %rcx
-#else
-	mulxq	-64(%rsp), %r10, %rcx
-#endif
 	adoxq	%r10, %r8
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
@@ -1294,11 +2191,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-16(%r11), %r8
 	adcxq	%r8, %r8
@@ -1310,11 +2203,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-32(%r11), %r8
 	adcxq	%r8, %r8
@@ -1326,11 +2215,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-48(%r11), %r8
 	adcxq	%r8, %r8
@@ -1342,11 +2227,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -56(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-64(%r11), %r8
 	adcxq	%r8, %r8
@@ -1358,11 +2239,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -72(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-80(%r11), %r8
 	adcxq	%r8, %r8
@@ -1374,11 +2251,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -88(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-96(%r11), %r8
 	adcxq	%r8, %r8
@@ -1390,11 +2263,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -104(%r11)
-#if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
-#else
-	movq	-64(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-112(%r11), %r8
 	adcxq	%r8, %r8
@@ -1410,335 +2279,159 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	cmpq	$18, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt9
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %r9, %rax
 	rorxq	$32, -16(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 16(%rsp)
-#else
-	movq	%r8, -24(%rsp)
-#endif
 	mulxq	%r8, %rcx, %r8
 	addq	%rax, %rcx
 	rorxq	$32, -24(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 24(%rsp)
-#else
-	movq	%rax, -32(%rsp)
-#endif
 	mulxq	%rax, %rsi, %rax
 	adcq	%r8, %rsi
 	rorxq	$32, -32(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 32(%rsp)
-#else
-	movq	%r8, -40(%rsp)
-#endif
 	mulxq	%r8, %r8, %rdi
 	adcq	%rax, %r8
 	rorxq	$32, -40(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 40(%rsp)
-#else
-	movq	%rax, -48(%rsp)
-#endif
 	mulxq	%rax, %rbx, %rax
 	adcq	%rdi, %rbx
 	rorxq	$32, -48(%r10), %rdi
-#if defined(LF_WIN64)
 	movq	%rdi, 48(%rsp)
-#else
-	movq	%rdi, -56(%rsp)
-#endif
 	mulxq	%rdi, %rbp, %rdi
 	adcq	%rax, %rbp
 	rorxq	$32, -56(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 56(%rsp)
-#else
-	movq	%rax, -64(%rsp)
-#endif
 	mulxq	%rax, %r12, %rax
 	adcq	%rdi, %r12
 	rorxq	$32, -64(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 64(%rsp)
-#else
-	movq	%r10, -72(%rsp)
-#endif
 	mulxq	%r10, %rdi, %r10
 	adcq	%rax, %rdi
 	adcq	$0, %r10
 	movq	%r9, -8(%r11)
 	movq	%rcx, -16(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %r9, %rcx
-#else
-	mulxq	-24(%rsp), %r9, %rcx
-#endif
 	adoxq	%r9, %rsi
 	adcxq	%rcx, %r8
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rcx, %r9
-#else
-	mulxq	-32(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %r8
 	adcxq	%r9, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rcx, %r9
-#else
-	mulxq	-40(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %rbx
 	adcxq	%r9, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rcx, %r9
-#else
-	mulxq	-48(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %rbp
 	adcxq	%r9, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r9, %rcx
-#else
-	mulxq	-56(%rsp), %r9, %rcx
-#endif
 	adoxq	%r9, %r12
 	adcxq	%rcx, %rdi
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rcx, %r9
-#else
-	mulxq	-64(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %rdi
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rcx, %r9
-#else
-	mulxq	-72(%rsp), %rcx, %r9
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
 	movq	%rsi, -24(%r11)
 	movq	%r8, -32(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rcx, %r8
-#else
-	mulxq	-32(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rbx
 	adcxq	%r8, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rcx, %r8
-#else
-	mulxq	-40(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rbp
 	adcxq	%r8, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rcx, %r8
-#else
-	mulxq	-48(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r12
 	adcxq	%r8, %rdi
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rcx, %r8
-#else
-	mulxq	-56(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rdi
 	adcxq	%r8, %r10
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rcx, %r8
-#else
-	mulxq	-64(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%r8, %r9
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rcx, %r8
-#else
-	mulxq	-72(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r9
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
 	movq	%rbx, -40(%r11)
 	movq	%rbp, -48(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rsi, %rcx
-#else
-	mulxq	-40(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r12
 	adcxq	%rcx, %rdi
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rcx
-#else
-	mulxq	-48(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rdi
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rcx, %rsi
-#else
-	mulxq	-56(%rsp), %rcx, %rsi
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rsi, %rcx
-#else
-	mulxq	-64(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%rcx, %r8
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rdx, %rcx
-#else
-	mulxq	-72(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r8
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%r12, -56(%r11)
 	movq	%rdi, -64(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rsi
-#else
-	mulxq	-48(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rsi
-#else
-	mulxq	-56(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %r8
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdi, %rsi
-#else
-	mulxq	-64(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r8
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rdx, %rsi
-#else
-	mulxq	-72(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%r10, -72(%r11)
 	movq	%r9, -80(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r10, %r9
-#else
-	mulxq	-56(%rsp), %r10, %r9
-#endif
 	adoxq	%r10, %r8
 	adcxq	%r9, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %r9, %r10
-#else
-	mulxq	-64(%rsp), %r9, %r10
-#endif
 	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %r9, %r10
-#else
-	mulxq	-72(%rsp), %r9, %r10
-#endif
 	adoxq	%r9, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%r8, -88(%r11)
 	movq	%rcx, -96(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %r8, %r9
-#else
-	mulxq	-64(%rsp), %r8, %r9
-#endif
 	adoxq	%r8, %rsi
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %r8, %r9
-#else
-	mulxq	-72(%rsp), %r8, %r9
-#endif
 	adoxq	%r8, %r10
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
 	movq	%rsi, -104(%r11)
 	movq	%r10, -112(%r11)
-#if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
-#else
-	movq	-64(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %r8, %r10
-#else
-	mulxq	-72(%rsp), %r8, %r10
-#endif
 	adoxq	%r8, %r9
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%r9, -120(%r11)
 	movq	%r10, -128(%r11)
-#if defined(LF_WIN64)
 	movq	(%rsp), %rdx
-#else
-	movq	-8(%rsp), %rdx
-#endif
 	mulxq	%rdx, %rax, %r10
 	xorl	%eax, %eax
 	movq	-8(%r11), %r9
@@ -1746,11 +2439,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-16(%r11), %r8
 	adcxq	%r8, %r8
@@ -1762,11 +2451,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-32(%r11), %r8
 	adcxq	%r8, %r8
@@ -1778,11 +2463,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-48(%r11), %r8
 	adcxq	%r8, %r8
@@ -1794,11 +2475,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -56(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-64(%r11), %r8
 	adcxq	%r8, %r8
@@ -1810,11 +2487,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -72(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-80(%r11), %r8
 	adcxq	%r8, %r8
@@ -1826,11 +2499,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -88(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-96(%r11), %r8
 	adcxq	%r8, %r8
@@ -1842,11 +2511,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -104(%r11)
-#if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
-#else
-	movq	-64(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-112(%r11), %r8
 	adcxq	%r8, %r8
@@ -1858,11 +2523,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -120(%r11)
-#if defined(LF_WIN64)
 	movq	64(%rsp), %rdx
-#else
-	movq	-72(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-128(%r11), %r8
 	adcxq	%r8, %r8
@@ -1876,408 +2537,192 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt9:
 	rorxq	$32, -8(%r10), %rax
-#if defined(LF_WIN64)
 	movq	%rax, 8(%rsp)
-#else
-	movq	%rax, -16(%rsp)
-#endif
 	mulxq	%rax, %rax, %r9
 	rorxq	$32, -16(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 16(%rsp)
-#else
-	movq	%r8, -24(%rsp)
-#endif
 	mulxq	%r8, %rcx, %r8
 	addq	%r9, %rcx
 	rorxq	$32, -24(%r10), %r9
-#if defined(LF_WIN64)
 	movq	%r9, 24(%rsp)
-#else
-	movq	%r9, -32(%rsp)
-#endif
 	mulxq	%r9, %rsi, %r9
 	adcq	%r8, %rsi
 	rorxq	$32, -32(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 32(%rsp)
-#else
-	movq	%r8, -40(%rsp)
-#endif
 	mulxq	%r8, %rdi, %r8
 	adcq	%r9, %rdi
 	rorxq	$32, -40(%r10), %r9
-#if defined(LF_WIN64)
 	movq	%r9, 40(%rsp)
-#else
-	movq	%r9, -48(%rsp)
-#endif
 	mulxq	%r9, %rbx, %r9
 	adcq	%r8, %rbx
 	rorxq	$32, -48(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 48(%rsp)
-#else
-	movq	%r8, -56(%rsp)
-#endif
 	mulxq	%r8, %rbp, %r8
 	adcq	%r9, %rbp
 	rorxq	$32, -56(%r10), %r9
-#if defined(LF_WIN64)
 	movq	%r9, 56(%rsp)
-#else
-	movq	%r9, -64(%rsp)
-#endif
 	mulxq	%r9, %r12, %r9
 	adcq	%r8, %r12
 	rorxq	$32, -64(%r10), %r8
-#if defined(LF_WIN64)
 	movq	%r8, 64(%rsp)
-#else
-	movq	%r8, -72(%rsp)
-#endif
 	mulxq	%r8, %r13, %r8
 	adcq	%r9, %r13
 	rorxq	$32, -72(%r10), %r10
-#if defined(LF_WIN64)
 	movq	%r10, 72(%rsp)
-#else
-	movq	%r10, -80(%rsp)
-#endif
 	mulxq	%r10, %r10, %r9
 	adcq	%r8, %r10
 	adcq	$0, %r9
 	movq	%rax, -8(%r11)
 	movq	%rcx, -16(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	16(%rsp), %rcx, %r8
-#else
-	mulxq	-24(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rsi
 	adcxq	%r8, %rdi
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rcx, %r8
-#else
-	mulxq	-32(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rdi
 	adcxq	%r8, %rbx
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %r8, %rcx
-#else
-	mulxq	-40(%rsp), %r8, %rcx
-#endif
 	adoxq	%r8, %rbx
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rcx, %r8
-#else
-	mulxq	-48(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %rbp
 	adcxq	%r8, %r12
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rcx, %r8
-#else
-	mulxq	-56(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r12
 	adcxq	%r8, %r13
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rcx, %r8
-#else
-	mulxq	-64(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r13
 	adcxq	%r8, %r10
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rcx, %r8
-#else
-	mulxq	-72(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%r8, %r9
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %rcx, %r8
-#else
-	mulxq	-80(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r9
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
 	movq	%rsi, -24(%r11)
 	movq	%rdi, -32(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	24(%rsp), %rsi, %rcx
-#else
-	mulxq	-32(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbx
 	adcxq	%rcx, %rbp
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rsi, %rcx
-#else
-	mulxq	-40(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %rbp
 	adcxq	%rcx, %r12
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rsi, %rcx
-#else
-	mulxq	-48(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r12
 	adcxq	%rcx, %r13
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rsi, %rcx
-#else
-	mulxq	-56(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r13
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rsi, %rcx
-#else
-	mulxq	-64(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r10
 	adcxq	%rcx, %r9
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rsi, %rcx
-#else
-	mulxq	-72(%rsp), %rsi, %rcx
-#endif
 	adoxq	%rsi, %r9
 	adcxq	%rcx, %r8
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %rdx, %rcx
-#else
-	mulxq	-80(%rsp), %rdx, %rcx
-#endif
 	adoxq	%rdx, %r8
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%rbx, -40(%r11)
 	movq	%rbp, -48(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	32(%rsp), %rdi, %rsi
-#else
-	mulxq	-40(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r12
 	adcxq	%rsi, %r13
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rdi, %rsi
-#else
-	mulxq	-48(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r13
 	adcxq	%rsi, %r10
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rdi, %rsi
-#else
-	mulxq	-56(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r10
 	adcxq	%rsi, %r9
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rdi, %rsi
-#else
-	mulxq	-64(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r9
 	adcxq	%rsi, %r8
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rdi, %rsi
-#else
-	mulxq	-72(%rsp), %rdi, %rsi
-#endif
 	adoxq	%rdi, %r8
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %rdx, %rsi
-#else
-	mulxq	-80(%rsp), %rdx, %rsi
-#endif
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%r12, -56(%r11)
 	movq	%r13, -64(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	40(%rsp), %rbx, %rdi
-#else
-	mulxq	-48(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r10
 	adcxq	%rdi, %r9
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %rbx, %rdi
-#else
-	mulxq	-56(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r9
 	adcxq	%rdi, %r8
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %rbx, %rdi
-#else
-	mulxq	-64(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %r8
 	adcxq	%rdi, %rcx
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rbx, %rdi
-#else
-	mulxq	-72(%rsp), %rbx, %rdi
-#endif
 	adoxq	%rbx, %rcx
 	adcxq	%rdi, %rsi
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %rdx, %rdi
-#else
-	mulxq	-80(%rsp), %rdx, %rdi
-#endif
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %rdi
 	adoxq	%rax, %rdi
 	movq	%r10, -72(%r11)
 	movq	%r9, -80(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	48(%rsp), %r9, %r10
-#else
-	mulxq	-56(%rsp), %r9, %r10
-#endif
 	adoxq	%r9, %r8
 	adcxq	%r10, %rcx
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %r9, %r10
-#else
-	mulxq	-64(%rsp), %r9, %r10
-#endif
 	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %r10, %r9
-#else
-	mulxq	-72(%rsp), %r10, %r9
-#endif
 	adoxq	%r10, %rsi
 	adcxq	%r9, %rdi
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %r9, %r10
-#else
-	mulxq	-80(%rsp), %r9, %r10
-#endif
 	adoxq	%r9, %rdi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%r8, -88(%r11)
 	movq	%rcx, -96(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	56(%rsp), %r8, %r9
-#else
-	mulxq	-64(%rsp), %r8, %r9
-#endif
 	adoxq	%r8, %rsi
 	adcxq	%r9, %rdi
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %r8, %r9
-#else
-	mulxq	-72(%rsp), %r8, %r9
-#endif
 	adoxq	%r8, %rdi
 	adcxq	%r9, %r10
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %r8, %r9
-#else
-	mulxq	-80(%rsp), %r8, %r9
-#endif
 	adoxq	%r8, %r10
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
 	movq	%rsi, -104(%r11)
 	movq	%rdi, -112(%r11)
-#if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
-#else
-	movq	-64(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	64(%rsp), %rcx, %r8
-#else
-	mulxq	-72(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r10
 	adcxq	%r8, %r9
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %rcx, %r8
-#else
-	mulxq	-80(%rsp), %rcx, %r8
-#endif
 	adoxq	%rcx, %r9
 	adcxq	%rax, %r8
 	adoxq	%rax, %r8
 	movq	%r10, -120(%r11)
 	movq	%r9, -128(%r11)
-#if defined(LF_WIN64)
 	movq	64(%rsp), %rdx
-#else
-	movq	-72(%rsp), %rdx
-#endif
 	xorl	%eax, %eax
-#if defined(LF_WIN64)
 	mulxq	72(%rsp), %r9, %r10
-#else
-	mulxq	-80(%rsp), %r9, %r10
-#endif
 	adoxq	%r9, %r8
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%r8, -136(%r11)
 	movq	%r10, -144(%r11)
-#if defined(LF_WIN64)
 	movq	(%rsp), %rdx
-#else
-	movq	-8(%rsp), %rdx
-#endif
 	mulxq	%rdx, %rax, %r10
 	xorl	%eax, %eax
 	movq	-8(%r11), %r9
@@ -2285,11 +2730,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -8(%r11)
-#if defined(LF_WIN64)
 	movq	8(%rsp), %rdx
-#else
-	movq	-16(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-16(%r11), %r8
 	adcxq	%r8, %r8
@@ -2301,11 +2742,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r11)
-#if defined(LF_WIN64)
 	movq	16(%rsp), %rdx
-#else
-	movq	-24(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-32(%r11), %r8
 	adcxq	%r8, %r8
@@ -2317,11 +2754,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -40(%r11)
-#if defined(LF_WIN64)
 	movq	24(%rsp), %rdx
-#else
-	movq	-32(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-48(%r11), %r8
 	adcxq	%r8, %r8
@@ -2333,11 +2766,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -56(%r11)
-#if defined(LF_WIN64)
 	movq	32(%rsp), %rdx
-#else
-	movq	-40(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-64(%r11), %r8
 	adcxq	%r8, %r8
@@ -2349,11 +2778,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -72(%r11)
-#if defined(LF_WIN64)
 	movq	40(%rsp), %rdx
-#else
-	movq	-48(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r10, %r9
 	movq	-80(%r11), %r8
 	adcxq	%r8, %r8
@@ -2365,11 +2790,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -88(%r11)
-#if defined(LF_WIN64)
 	movq	48(%rsp), %rdx
-#else
-	movq	-56(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-96(%r11), %r8
 	adcxq	%r8, %r8
@@ -2381,11 +2802,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -104(%r11)
-#if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
-#else
-	movq	-64(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r10, %r9
 	movq	-112(%r11), %r8
 	adcxq	%r8, %r8
@@ -2397,11 +2814,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r9, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -120(%r11)
-#if defined(LF_WIN64)
 	movq	64(%rsp), %rdx
-#else
-	movq	-72(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r9, %r10
 	movq	-128(%r11), %r8
 	adcxq	%r8, %r8
@@ -2413,11 +2826,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%r10, %r9
 	rorxq	$32, %r9, %r9
 	movq	%r9, -136(%r11)
-#if defined(LF_WIN64)
 	movq	72(%rsp), %rdx
-#else
-	movq	-80(%rsp), %rdx
-#endif
 	mulxq	%rdx, %r10, %r9
 	movq	-144(%r11), %r8
 	adcxq	%r8, %r8
@@ -2430,6 +2839,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r9, -152(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_generic:
+#endif
 	leaq	1(%rsi), %rax
 	shrq	$1, %rax
 	movq	%rsi, %r11
@@ -2451,13 +2861,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%rdx, 16(%rsp)
 #endif
 	testq	$1, %rsi
+#if defined(LF_WIN64)
 	jz	.Llf_bi_square_to_len_adx_d0_even_2
+#else
+	jz	.Llf_bi_square_to_len_adx_d0_even
+#endif
 	movl	(%r9), %r8d
 	shlq	$32, %r8
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_square_to_len_adx_d0_done_2
 .Llf_bi_square_to_len_adx_d0_even_2:
+#else
+	jmp	.Llf_bi_square_to_len_adx_d0_done
+.Llf_bi_square_to_len_adx_d0_even:
+#endif
 	rorxq	$32, (%r9), %r8
+#if defined(LF_WIN64)
 .Llf_bi_square_to_len_adx_d0_done_2:
+#else
+.Llf_bi_square_to_len_adx_d0_done:
+#endif
 	movq	%r8, (%r11)
 	movq	$1, %rcx
 	leaq	-8(%r9), %r9
@@ -2554,11 +2977,19 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1
 	xorl	%edi, %edi
+#if defined(LF_WIN64)
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
 	movq	%rbx, (%r8)
 	adcq	$0, %rdi
 	movq	%rdi, %r9
+#else
+	mulxq	(%rcx), %rdi, %rbx
+	addq	%r9, %rdi
+	movq	%rdi, (%r8)
+	adcq	$0, %rbx
+	movq	%rbx, %r9
+#endif
 	leaq	8(%rcx), %rcx
 	leaq	8(%r8), %r8
 .Llf_bi_square_to_len_adx_skip1:
@@ -2580,12 +3011,25 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	8(%rcx), %rbp, %r9
+#else
+	mulxq	8(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, (%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	16(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 8(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 8(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	24(%rcx), %rbp, %r9
 	movq	%rbx, 16(%r8)
 	adcq	%rdi, %rbp
@@ -2599,24 +3043,50 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	8(%rcx), %rbp, %r9
+#else
+	mulxq	8(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, (%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	16(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 8(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 8(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	24(%rcx), %rbp, %r9
 	movq	%rbx, 16(%r8)
 	adcq	%rdi, %rbp
 	mulxq	32(%rcx), %rbx, %rdi
 	movq	%rbp, 24(%r8)
 	adcq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	40(%rcx), %rbp, %r9
+#else
+	mulxq	40(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, 32(%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	48(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 40(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 40(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	56(%rcx), %rbp, %r9
 	movq	%rbx, 48(%r8)
 	adcq	%rdi, %rbp
@@ -2632,48 +3102,100 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%edi, %edi
 	mulxq	(%rcx), %rbx, %rdi
 	addq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	8(%rcx), %rbp, %r9
+#else
+	mulxq	8(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, (%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	16(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 8(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 8(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	24(%rcx), %rbp, %r9
 	movq	%rbx, 16(%r8)
 	adcq	%rdi, %rbp
 	mulxq	32(%rcx), %rbx, %rdi
 	movq	%rbp, 24(%r8)
 	adcq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	40(%rcx), %rbp, %r9
+#else
+	mulxq	40(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, 32(%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	48(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 40(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 40(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	56(%rcx), %rbp, %r9
 	movq	%rbx, 48(%r8)
 	adcq	%rdi, %rbp
 	mulxq	64(%rcx), %rbx, %rdi
 	movq	%rbp, 56(%r8)
 	adcq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	72(%rcx), %rbp, %r9
+#else
+	mulxq	72(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, 64(%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	80(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 72(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 72(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	88(%rcx), %rbp, %r9
 	movq	%rbx, 80(%r8)
 	adcq	%rdi, %rbp
 	mulxq	96(%rcx), %rbx, %rdi
 	movq	%rbp, 88(%r8)
 	adcq	%r9, %rbx
+#if defined(LF_WIN64)
 	mulxq	104(%rcx), %rbp, %r9
+#else
+	mulxq	104(%rcx), %r9, %rbp
+#endif
 	movq	%rbx, 96(%r8)
+#if defined(LF_WIN64)
 	adcq	%rdi, %rbp
+#else
+	adcq	%rdi, %r9
+#endif
 	mulxq	112(%rcx), %rbx, %rdi
+#if defined(LF_WIN64)
 	movq	%rbp, 104(%r8)
 	adcq	%r9, %rbx
+#else
+	movq	%r9, 104(%r8)
+	adcq	%rbp, %rbx
+#endif
 	mulxq	120(%rcx), %rbp, %r9
 	movq	%rbx, 112(%r8)
 	adcq	%rdi, %rbp
@@ -2702,6 +3224,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	testq	$1, %rsi
 	jz	.Llf_bi_square_to_len_adx_skip1_2
 	xorl	%ebx, %ebx
+#if defined(LF_WIN64)
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
 	adoxq	(%r8), %r12
@@ -2709,6 +3232,15 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rbx, %rbp
 	adoxq	%rbx, %rbp
 	movq	%rbp, %r9
+#else
+	mulxq	(%rcx), %rbp, %r12
+	adcxq	%r9, %rbp
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
+	adcxq	%rbx, %r12
+	adoxq	%rbx, %r12
+	movq	%r12, %r9
+#endif
 	leaq	8(%rcx), %rcx
 	leaq	8(%r8), %r8
 .Llf_bi_square_to_len_adx_skip1_2:
@@ -2733,22 +3265,46 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
+#if defined(LF_WIN64)
 	mulxq	8(%rcx), %r13, %r9
+#else
+	mulxq	8(%rcx), %r9, %r13
+#endif
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	16(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	8(%r8), %r13
 	movq	%r13, 8(%r8)
 	adcxq	%r9, %r12
 	mulxq	24(%rcx), %r13, %r9
+#else
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
+#endif
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
 	adoxq	24(%r8), %r13
 	movq	%r13, 24(%r8)
 	adcxq	%rbx, %r9
 	adoxq	%rbx, %r9
+#else
+	adcxq	%rbp, %r9
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
+#endif
 	leaq	32(%rcx), %rcx
 	leaq	32(%r8), %r8
 .Llf_bi_square_to_len_adx_skip4_2:
@@ -2757,38 +3313,84 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
+#if defined(LF_WIN64)
 	mulxq	8(%rcx), %r13, %r9
+#else
+	mulxq	8(%rcx), %r9, %r13
+#endif
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	16(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	8(%r8), %r13
 	movq	%r13, 8(%r8)
 	adcxq	%r9, %r12
 	mulxq	24(%rcx), %r13, %r9
+#else
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
+#endif
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	32(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	24(%r8), %r13
 	movq	%r13, 24(%r8)
 	adcxq	%r9, %r12
 	mulxq	40(%rcx), %r13, %r9
+#else
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%r13, %r12
+	mulxq	40(%rcx), %r9, %r13
+#endif
 	adoxq	32(%r8), %r12
 	movq	%r12, 32(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	48(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	40(%r8), %r13
 	movq	%r13, 40(%r8)
 	adcxq	%r9, %r12
 	mulxq	56(%rcx), %r13, %r9
+#else
+	adoxq	40(%r8), %r9
+	movq	%r9, 40(%r8)
+	adcxq	%r13, %r12
+	mulxq	56(%rcx), %r9, %r13
+#endif
 	adoxq	48(%r8), %r12
 	movq	%r12, 48(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
 	adoxq	56(%r8), %r13
 	movq	%r13, 56(%r8)
 	adcxq	%rbx, %r9
 	adoxq	%rbx, %r9
+#else
+	adcxq	%rbp, %r9
+	adoxq	56(%r8), %r9
+	movq	%r9, 56(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
+#endif
 	leaq	64(%rcx), %rcx
 	leaq	64(%r8), %r8
 .Llf_bi_square_to_len_adx_skip8_2:
@@ -2799,70 +3401,160 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%ebx, %ebx
 	mulxq	(%rcx), %r12, %rbp
 	adcxq	%r9, %r12
+#if defined(LF_WIN64)
 	mulxq	8(%rcx), %r13, %r9
+#else
+	mulxq	8(%rcx), %r9, %r13
+#endif
 	adoxq	(%r8), %r12
 	movq	%r12, (%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	16(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	8(%r8), %r13
 	movq	%r13, 8(%r8)
 	adcxq	%r9, %r12
 	mulxq	24(%rcx), %r13, %r9
+#else
+	adoxq	8(%r8), %r9
+	movq	%r9, 8(%r8)
+	adcxq	%r13, %r12
+	mulxq	24(%rcx), %r9, %r13
+#endif
 	adoxq	16(%r8), %r12
 	movq	%r12, 16(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	32(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	24(%r8), %r13
 	movq	%r13, 24(%r8)
 	adcxq	%r9, %r12
 	mulxq	40(%rcx), %r13, %r9
+#else
+	adoxq	24(%r8), %r9
+	movq	%r9, 24(%r8)
+	adcxq	%r13, %r12
+	mulxq	40(%rcx), %r9, %r13
+#endif
 	adoxq	32(%r8), %r12
 	movq	%r12, 32(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	48(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	40(%r8), %r13
 	movq	%r13, 40(%r8)
 	adcxq	%r9, %r12
 	mulxq	56(%rcx), %r13, %r9
+#else
+	adoxq	40(%r8), %r9
+	movq	%r9, 40(%r8)
+	adcxq	%r13, %r12
+	mulxq	56(%rcx), %r9, %r13
+#endif
 	adoxq	48(%r8), %r12
 	movq	%r12, 48(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	64(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	56(%r8), %r13
 	movq	%r13, 56(%r8)
 	adcxq	%r9, %r12
 	mulxq	72(%rcx), %r13, %r9
+#else
+	adoxq	56(%r8), %r9
+	movq	%r9, 56(%r8)
+	adcxq	%r13, %r12
+	mulxq	72(%rcx), %r9, %r13
+#endif
 	adoxq	64(%r8), %r12
 	movq	%r12, 64(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	80(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	72(%r8), %r13
 	movq	%r13, 72(%r8)
 	adcxq	%r9, %r12
 	mulxq	88(%rcx), %r13, %r9
+#else
+	adoxq	72(%r8), %r9
+	movq	%r9, 72(%r8)
+	adcxq	%r13, %r12
+	mulxq	88(%rcx), %r9, %r13
+#endif
 	adoxq	80(%r8), %r12
 	movq	%r12, 80(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	96(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	88(%r8), %r13
 	movq	%r13, 88(%r8)
 	adcxq	%r9, %r12
 	mulxq	104(%rcx), %r13, %r9
+#else
+	adoxq	88(%r8), %r9
+	movq	%r9, 88(%r8)
+	adcxq	%r13, %r12
+	mulxq	104(%rcx), %r9, %r13
+#endif
 	adoxq	96(%r8), %r12
 	movq	%r12, 96(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
+#else
+	adcxq	%rbp, %r9
+#endif
 	mulxq	112(%rcx), %r12, %rbp
+#if defined(LF_WIN64)
 	adoxq	104(%r8), %r13
 	movq	%r13, 104(%r8)
 	adcxq	%r9, %r12
 	mulxq	120(%rcx), %r13, %r9
+#else
+	adoxq	104(%r8), %r9
+	movq	%r9, 104(%r8)
+	adcxq	%r13, %r12
+	mulxq	120(%rcx), %r9, %r13
+#endif
 	adoxq	112(%r8), %r12
 	movq	%r12, 112(%r8)
+#if defined(LF_WIN64)
 	adcxq	%rbp, %r13
 	adoxq	120(%r8), %r13
 	movq	%r13, 120(%r8)
 	adcxq	%rbx, %r9
 	adoxq	%rbx, %r9
+#else
+	adcxq	%rbp, %r9
+	adoxq	120(%r8), %r9
+	movq	%r9, 120(%r8)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r9
+#endif
 	leaq	128(%rcx), %rcx
 	leaq	128(%r8), %r8
 	decq	%rsi
@@ -3446,13 +4138,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	(%rsp), %r11
 #endif
 	testq	$1, %r11
+#if defined(LF_WIN64)
 	jz	.Llf_bi_square_to_len_adx_d0_even_3
+#else
+	jz	.Llf_bi_square_to_len_adx_d0_even_2
+#endif
 	movl	(%rax), %edx
 	shlq	$32, %rdx
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_square_to_len_adx_d0_done_3
 .Llf_bi_square_to_len_adx_d0_even_3:
+#else
+	jmp	.Llf_bi_square_to_len_adx_d0_done_2
+.Llf_bi_square_to_len_adx_d0_even_2:
+#endif
 	rorxq	$32, (%rax), %rdx
+#if defined(LF_WIN64)
 .Llf_bi_square_to_len_adx_d0_done_3:
+#else
+.Llf_bi_square_to_len_adx_d0_done_2:
+#endif
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r11, %rax
 #if defined(LF_WIN64)
@@ -3482,13 +4187,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	(%rsp), %r11
 #endif
 	testq	$1, %r11
+#if defined(LF_WIN64)
 	jz	.Llf_bi_square_to_len_adx_d0_even_4
+#else
+	jz	.Llf_bi_square_to_len_adx_d0_even_3
+#endif
 	movl	(%rax), %edx
 	shlq	$32, %rdx
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_square_to_len_adx_d0_done_4
 .Llf_bi_square_to_len_adx_d0_even_4:
+#else
+	jmp	.Llf_bi_square_to_len_adx_d0_done_3
+.Llf_bi_square_to_len_adx_d0_even_3:
+#endif
 	rorxq	$32, (%rax), %rdx
+#if defined(LF_WIN64)
 .Llf_bi_square_to_len_adx_d0_done_4:
+#else
+.Llf_bi_square_to_len_adx_d0_done_3:
+#endif
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 #if defined(LF_WIN64)
@@ -3515,13 +4233,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	(%rsp), %r11
 #endif
 	testq	$1, %r11
+#if defined(LF_WIN64)
 	jz	.Llf_bi_square_to_len_adx_d0_even_5
+#else
+	jz	.Llf_bi_square_to_len_adx_d0_even_4
+#endif
 	movl	(%rax), %edx
 	shlq	$32, %rdx
+#if defined(LF_WIN64)
 	jmp	.Llf_bi_square_to_len_adx_d0_done_5
 .Llf_bi_square_to_len_adx_d0_even_5:
+#else
+	jmp	.Llf_bi_square_to_len_adx_d0_done_4
+.Llf_bi_square_to_len_adx_d0_even_4:
+#endif
 	rorxq	$32, (%rax), %rdx
+#if defined(LF_WIN64)
 .Llf_bi_square_to_len_adx_d0_done_5:
+#else
+.Llf_bi_square_to_len_adx_d0_done_4:
+#endif
 	leaq	-8(%rax), %rax
 	mulxq	%rdx, %r9, %r11
 #if defined(LF_WIN64)
@@ -3542,25 +4273,43 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_final_a:
 	rorxq	$32, (%rax), %rdx
 	leaq	-8(%rax), %rax
+#if defined(LF_WIN64)
 	mulxq	%rdx, %r9, %r11
+#else
+	mulxq	%rdx, %r11, %r9
+#endif
 	movq	(%r10), %r8
 	movq	8(%r10), %rdx
 	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
+#if defined(LF_WIN64)
 	adoxq	%r9, %r8
 	adoxq	%r11, %rdx
+#else
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
+#endif
 	movq	%r8, (%r10)
 	movq	%rdx, 8(%r10)
 .Llf_bi_square_to_len_adx_final_b:
 	rorxq	$32, (%rax), %rdx
 	leaq	-8(%rax), %rax
+#if defined(LF_WIN64)
 	mulxq	%rdx, %r9, %r11
+#else
+	mulxq	%rdx, %r11, %r9
+#endif
 	movq	16(%r10), %r8
 	movq	24(%r10), %rdx
 	adcxq	%r8, %r8
 	adcxq	%rdx, %rdx
+#if defined(LF_WIN64)
 	adoxq	%r9, %r8
 	adoxq	%r11, %rdx
+#else
+	adoxq	%r11, %r8
+	adoxq	%r9, %rdx
+#endif
 	movq	%r8, 16(%r10)
 	movq	%rdx, 24(%r10)
 	leaq	32(%r10), %r10

@@ -204,12 +204,22 @@ def build_x86(symbol, p):
     from . import x86_sqr
     from .x86_rows import load_digit0
     f = x86.Function(symbol, SPEC.args, SPEC.result)
+    if p.small:
+        # up to `small` digits: the straight-line code runs before the frame, without the
+        # rows' locals (SysV; the Win64 form keeps it in the body, below)
+        def small_body(g):
+            x, ln, z = g.load_args()
+            TEST(ln, ln)
+            JZ(g.exit_label)
+            small_x86(g, p.small, x, ln, z)
+            g.ret()
+        f.prefix_upto((1,), 2 * p.small, small_body)
     with f:
         x, ln, z = f.load_args()
         TEST(ln, ln)
         JZ(f.exit_label)
         generic = f.new_label("generic")
-        if p.small:
+        if p.small and f.flavour == "win64":
             CMP(ln, 2 * p.small)
             JA(generic)
             small_x86(f, p.small, x, ln, z)

@@ -63,6 +63,15 @@ def merge(sysv, win):
     return out
 
 
+def _split_prefix(lines):
+    """(the code before the frame, the other lines) of a SysV body (Function.prefix_upto:
+    the block between its two marker comments), so that the merged text keeps the prefix in
+    one `#if !defined(LF_WIN64)` block instead of aligning it with the Win64 body."""
+    first = next(i for i, l in enumerate(lines) if l.startswith("\t/* code before the frame"))
+    last = next(i for i, l in enumerate(lines) if l == "\t/* end of the code before the frame */")
+    return lines[first:last + 1], lines[:first] + lines[last + 1:]
+
+
 def split(lines, win64):
     """The lines of one form from a merged text (the inverse of `merge`)."""
     out, keep, depth = [], True, 0
@@ -158,13 +167,15 @@ def flavour(variant, symbol, values, spec, built, features, jumped_from=()):
     siblings that jump to this body by size dispatch (its COFF symbol is then external)."""
     comp = built[symbol]
     lines, reframed, extra = list(comp.lines), False, ()
-    if comp.red_zone:
+    if comp.red_zone or comp.sysv_only:
         with x86.flavour("win64"):
             wcomp = variant.build(symbol, values)
         if wcomp.tail_targets != comp.tail_targets or wcomp.features != comp.features:
             raise ValueError("%s: the Win64 form of the body differs in more than its frame "
                              "(dispatch targets or features)" % symbol)
-        lines, reframed, extra = merge(comp.lines, wcomp.lines), True, wcomp.xmm_written
+        pre, body = _split_prefix(comp.lines) if comp.sysv_only else ([], comp.lines)
+        lines = ([IF_NOT_WIN64] + pre + ["#endif"] if pre else []) + merge(body, wcomp.lines)
+        reframed, extra = comp.red_zone, wcomp.xmm_written
     xmm = saved_xmm(symbol, built, extra)
     vex = any(f.startswith("avx") for f in features)
     entry = entry_lines(symbol, len(spec.args), xmm, vex, sorted(jumped_from))
@@ -173,11 +184,16 @@ def flavour(variant, symbol, values, spec, built, features, jumped_from=()):
     saves = "rdi, rsi" + (", " + _ranges(xmm) + " (written here" + (
         " or by " + ", ".join(comp.tail_targets) if comp.tail_targets else "") + ")"
         if xmm else "")
+    why = []
+    if comp.red_zone:
+        why.append("Windows has no red zone, so the body's Win64 form keeps what the SysV form "
+                   "parks below rsp in a frame of its own (the #if defined(LF_WIN64) lines)")
+    if comp.sysv_only:
+        why.append("the code before the frame (%s) is SysV-only: Windows' unwind tables "
+                   "describe one prologue, at the entry, so under Win64 those sizes take the "
+                   "body's own path" % comp.prefix.name)
     text = ("Win64 flavour (PE/COFF, Microsoft x64): the exported %s is an entry that saves "
             "%s, moves its arguments (%s) into the SysV registers and calls this body, "
             "%s_sysv%s." % (symbol, saves, ", ".join(srcs), symbol,
-                            "; Windows has no red zone, so the body's Win64 form keeps what the "
-                            "SysV form parks below rsp in a frame of its own (the "
-                            "#if defined(LF_WIN64) lines)"
-                            if reframed else ""))
+                            "; " + "; ".join(why) if why else ""))
     return Flavour(lines, entry, xmm, reframed, "\n".join(textwrap.wrap(text, 92)))
