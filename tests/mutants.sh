@@ -79,6 +79,8 @@ mutant p1305_state_not_wiped $A 's/\tlf_wipe\(st, sizeof \*st\);\n/\tst->buflen 
 mutant p1305_jdk_unreduced_input $A 's/\treduce_partial\(h\);     \/\* h2 <= 4, as the kernel wants \*\/\n//' poly1305
 mutant asm_clobbers_rbx generated/x86_64/mpn_addmul_1_adx.S 's/(LF_FUNC_BEGIN\(lf_mpn_addmul_1_adx\)\n)/$1\txorl\t%ebx, %ebx\n/' abi
 mutant asm_adc_to_add generated/x86_64/mpn_mul_1_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' mpn
+mutant asm_mul_1_short_carry_dropped generated/x86_64/mpn_mul_1_mulx.S 's/(\taddq\t%r\w+, (%r\w+)\n\tmovq\t\2, 8\(%rdi\)\n)\tadcq\t\$0, %r\w+\n/$1/' mpn
+mutant asm_addmul_1_short_rp_not_added generated/x86_64/mpn_addmul_1_adx.S 's/\tadoxq\t8\(%rdi\), %r\w+\n//' mpn
 # the BigInteger kernels' straight-line small paths come first in their files: the first
 # match is in them (the (2,2) product's row 1, the 2-digit square's final pass, the 3-word
 # mulAdd's top word)

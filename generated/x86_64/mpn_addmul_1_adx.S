@@ -21,19 +21,21 @@
  *    follows Intel's ADX white paper (Ozturk et al., 2012) as used by GMP/OpenSSL.
  *
  * Algorithm (adx, x86_64):
- *    Rows of MULX with ADCX/ADOX carry chains; n mod unroll leading limbs in
- *    straight-line segments of 1, 2, 4, ... limbs, then n/unroll unrolled iterations.
+ *    Rows of MULX with ADCX/ADOX carry chains; up to `short` limbs straight-line code
+ *    per n, otherwise n mod unroll leading limbs in straight-line segments of 1, 2, 4,
+ *    ... limbs, then n/unroll unrolled iterations.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   short = 4
  *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_addmul_1_adx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls
  * this body, lf_mpn_addmul_1_adx_sysv.
- * 169 instructions.
+ * 232 instructions.
  */
 #include "lf_asm.h"
 
@@ -44,6 +46,73 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_adx)
 	testq	%rax, %rax
 	jz	.Llf_mpn_addmul_1_adx_exit
 	movq	%rcx, %rdx
+	cmpq	$4, %rax
+	ja	.Llf_mpn_addmul_1_adx_longer
+	cmpq	$2, %rax
+	ja	.Llf_mpn_addmul_1_adx_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_addmul_1_adx_s_gt1
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r10, %r11
+	adoxq	(%rdi), %r10
+	movq	%r10, (%rdi)
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r11, %r10
+	jmp	.Llf_mpn_addmul_1_adx_exit
+.Llf_mpn_addmul_1_adx_s_gt1:
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r11, %r10
+	adoxq	(%rdi), %r11
+	mulxq	8(%rsi), %r8, %r9
+	movq	%r11, (%rdi)
+	adcxq	%r10, %r8
+	adoxq	8(%rdi), %r8
+	movq	%r8, 8(%rdi)
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r9, %r10
+	jmp	.Llf_mpn_addmul_1_adx_exit
+.Llf_mpn_addmul_1_adx_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_addmul_1_adx_s_gt3
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r10, %r11
+	adoxq	(%rdi), %r10
+	mulxq	8(%rsi), %r8, %r9
+	movq	%r10, (%rdi)
+	adcxq	%r11, %r8
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	8(%rdi), %r8
+	movq	%r8, 8(%rdi)
+	adcxq	%r9, %r11
+	adoxq	16(%rdi), %r11
+	movq	%r11, 16(%rdi)
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	jmp	.Llf_mpn_addmul_1_adx_exit
+.Llf_mpn_addmul_1_adx_s_gt3:
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r11, %r10
+	adoxq	(%rdi), %r11
+	mulxq	8(%rsi), %r8, %r9
+	movq	%r11, (%rdi)
+	adcxq	%r10, %r8
+	mulxq	16(%rsi), %r11, %r10
+	adoxq	8(%rdi), %r8
+	movq	%r8, 8(%rdi)
+	adcxq	%r9, %r11
+	mulxq	24(%rsi), %r8, %r9
+	adoxq	16(%rdi), %r11
+	movq	%r11, 16(%rdi)
+	adcxq	%r10, %r8
+	adoxq	24(%rdi), %r8
+	movq	%r8, 24(%rdi)
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r9, %r10
+	jmp	.Llf_mpn_addmul_1_adx_exit
+.Llf_mpn_addmul_1_adx_longer:
 	testq	$1, %rax
 	jz	.Llf_mpn_addmul_1_adx_skip1
 	xorl	%r11d, %r11d

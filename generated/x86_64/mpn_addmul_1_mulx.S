@@ -21,18 +21,20 @@
  *    follows Intel's ADX white paper (Ozturk et al., 2012) as used by GMP/OpenSSL.
  *
  * Algorithm (mulx, x86_64):
- *    MULX with ADD/ADC, both carries folded into the high half per limb (no ADX).
+ *    MULX with ADD/ADC, both carries folded into the high half per limb (no ADX); up
+ *    to `short` limbs straight-line code per n.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_addmul_1.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   short = 4
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_addmul_1_mulx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls
  * this body, lf_mpn_addmul_1_mulx_sysv.
- * 122 instructions.
+ * 190 instructions.
  */
 #include "lf_asm.h"
 
@@ -43,40 +45,92 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	testq	%rax, %rax
 	jz	.Llf_mpn_addmul_1_mulx_exit
 	movq	%rcx, %rdx
+	cmpq	$4, %rax
+	ja	.Llf_mpn_addmul_1_mulx_longer
+	cmpq	$2, %rax
+	ja	.Llf_mpn_addmul_1_mulx_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_addmul_1_mulx_s_gt1
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_addmul_1_mulx_exit
+.Llf_mpn_addmul_1_mulx_s_gt1:
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	mulxq	8(%rsi), %r9, %r11
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	addq	8(%rdi), %r9
+	adcq	$0, %r11
+	addq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r9, 8(%rdi)
+	movq	%r11, %r10
+	jmp	.Llf_mpn_addmul_1_mulx_exit
+.Llf_mpn_addmul_1_mulx_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_addmul_1_mulx_s_gt3
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	mulxq	8(%rsi), %r9, %r11
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	addq	8(%rdi), %r9
+	adcq	$0, %r11
+	mulxq	16(%rsi), %r8, %r10
+	addq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r9, 8(%rdi)
+	addq	16(%rdi), %r8
+	adcq	$0, %r10
+	addq	%r11, %r8
+	adcq	$0, %r10
+	movq	%r8, 16(%rdi)
+	jmp	.Llf_mpn_addmul_1_mulx_exit
+.Llf_mpn_addmul_1_mulx_s_gt3:
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	mulxq	8(%rsi), %r9, %r11
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	addq	8(%rdi), %r9
+	adcq	$0, %r11
+	mulxq	16(%rsi), %r8, %r10
+	addq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r9, 8(%rdi)
+	addq	16(%rdi), %r8
+	adcq	$0, %r10
+	mulxq	24(%rsi), %r9, %rax
+	addq	%r11, %r8
+	adcq	$0, %r10
+	movq	%r8, 16(%rdi)
+	addq	24(%rdi), %r9
+	adcq	$0, %rax
+	addq	%r10, %r9
+	adcq	$0, %rax
+	movq	%r9, 24(%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_addmul_1_mulx_exit
+.Llf_mpn_addmul_1_mulx_longer:
 	testq	$1, %rax
 	jz	.Llf_mpn_addmul_1_mulx_skip1
 	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r11, %r9
-	addq	(%rdi), %r11
-	adcq	$0, %r9
-	addq	%r10, %r11
-	adcq	$0, %r9
-	movq	%r11, (%rdi)
-	movq	%r9, %r10
+	mulxq	(%rsi), %r9, %r11
+	addq	(%rdi), %r9
+	adcq	$0, %r11
+	addq	%r10, %r9
+	adcq	$0, %r11
+	movq	%r9, (%rdi)
+	movq	%r11, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
 .Llf_mpn_addmul_1_mulx_skip1:
 	testq	$2, %rax
 	jz	.Llf_mpn_addmul_1_mulx_skip2
-	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r9, %r11
-	addq	(%rdi), %r9
-	adcq	$0, %r11
-	mulxq	8(%rsi), %rcx, %r8
-	addq	%r10, %r9
-	adcq	$0, %r11
-	movq	%r9, (%rdi)
-	addq	8(%rdi), %rcx
-	adcq	$0, %r8
-	addq	%r11, %rcx
-	adcq	$0, %r8
-	movq	%rcx, 8(%rdi)
-	movq	%r8, %r10
-	leaq	16(%rsi), %rsi
-	leaq	16(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx_skip2:
-	testq	$4, %rax
-	jz	.Llf_mpn_addmul_1_mulx_skip4
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	(%rdi), %r9
@@ -87,22 +141,41 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	movq	%r9, (%rdi)
 	addq	8(%rdi), %r8
 	adcq	$0, %rcx
-	mulxq	16(%rsi), %r9, %r10
 	addq	%r11, %r8
 	adcq	$0, %rcx
 	movq	%r8, 8(%rdi)
+	movq	%rcx, %r10
+	leaq	16(%rsi), %rsi
+	leaq	16(%rdi), %rdi
+.Llf_mpn_addmul_1_mulx_skip2:
+	testq	$4, %rax
+	jz	.Llf_mpn_addmul_1_mulx_skip4
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r9, %r11
+	addq	(%rdi), %r9
+	adcq	$0, %r11
+	mulxq	8(%rsi), %rcx, %r8
+	addq	%r10, %r9
+	adcq	$0, %r11
+	movq	%r9, (%rdi)
+	addq	8(%rdi), %rcx
+	adcq	$0, %r8
+	mulxq	16(%rsi), %r9, %r10
+	addq	%r11, %rcx
+	adcq	$0, %r8
+	movq	%rcx, 8(%rdi)
 	addq	16(%rdi), %r9
 	adcq	$0, %r10
-	mulxq	24(%rsi), %r8, %r11
-	addq	%rcx, %r9
+	mulxq	24(%rsi), %r11, %rcx
+	addq	%r8, %r9
 	adcq	$0, %r10
 	movq	%r9, 16(%rdi)
-	addq	24(%rdi), %r8
-	adcq	$0, %r11
-	addq	%r10, %r8
-	adcq	$0, %r11
-	movq	%r8, 24(%rdi)
-	movq	%r11, %r10
+	addq	24(%rdi), %r11
+	adcq	$0, %rcx
+	addq	%r10, %r11
+	adcq	$0, %rcx
+	movq	%r11, 24(%rdi)
+	movq	%rcx, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_addmul_1_mulx_skip4:
@@ -114,51 +187,52 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx)
 	mulxq	(%rsi), %r9, %r11
 	addq	(%rdi), %r9
 	adcq	$0, %r11
-	mulxq	8(%rsi), %r8, %rcx
+	mulxq	8(%rsi), %rcx, %r8
 	addq	%r10, %r9
 	adcq	$0, %r11
 	movq	%r9, (%rdi)
-	addq	8(%rdi), %r8
-	adcq	$0, %rcx
+	addq	8(%rdi), %rcx
+	adcq	$0, %r8
 	mulxq	16(%rsi), %r9, %r10
-	addq	%r11, %r8
-	adcq	$0, %rcx
-	movq	%r8, 8(%rdi)
+	addq	%r11, %rcx
+	adcq	$0, %r8
+	movq	%rcx, 8(%rdi)
 	addq	16(%rdi), %r9
 	adcq	$0, %r10
-	mulxq	24(%rsi), %r8, %r11
-	addq	%rcx, %r9
+	mulxq	24(%rsi), %r11, %rcx
+	addq	%r8, %r9
 	adcq	$0, %r10
 	movq	%r9, 16(%rdi)
-	addq	24(%rdi), %r8
-	adcq	$0, %r11
-	mulxq	32(%rsi), %rcx, %r9
-	addq	%r10, %r8
-	adcq	$0, %r11
-	movq	%r8, 24(%rdi)
-	addq	32(%rdi), %rcx
+	addq	24(%rdi), %r11
+	adcq	$0, %rcx
+	mulxq	32(%rsi), %r8, %r9
+	addq	%r10, %r11
+	adcq	$0, %rcx
+	movq	%r11, 24(%rdi)
+	addq	32(%rdi), %r8
 	adcq	$0, %r9
-	mulxq	40(%rsi), %r10, %r8
-	addq	%r11, %rcx
+	mulxq	40(%rsi), %r11, %r10
+	addq	%rcx, %r8
 	adcq	$0, %r9
-	movq	%rcx, 32(%rdi)
-	addq	40(%rdi), %r10
-	adcq	$0, %r8
-	mulxq	48(%rsi), %rcx, %r11
-	addq	%r9, %r10
-	adcq	$0, %r8
-	movq	%r10, 40(%rdi)
+	movq	%r8, 32(%rdi)
+	addq	40(%rdi), %r11
+	adcq	$0, %r10
+	mulxq	48(%rsi), %rcx, %r8
+	addq	%r9, %r11
+	adcq	$0, %r10
+	movq	%r11, 40(%rdi)
 	addq	48(%rdi), %rcx
-	adcq	$0, %r11
-	mulxq	56(%rsi), %r9, %r10
-	addq	%r8, %rcx
-	adcq	$0, %r11
+	adcq	$0, %r8
+	mulxq	56(%rsi), %r11, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r8
 	movq	%rcx, 48(%rdi)
-	addq	56(%rdi), %r9
-	adcq	$0, %r10
-	addq	%r11, %r9
-	adcq	$0, %r10
-	movq	%r9, 56(%rdi)
+	addq	56(%rdi), %r11
+	adcq	$0, %r9
+	addq	%r8, %r11
+	adcq	$0, %r9
+	movq	%r11, 56(%rdi)
+	movq	%r9, %r10
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	decq	%rax

@@ -21,18 +21,20 @@
  *    follows Intel's ADX white paper (Ozturk et al., 2012) as used by GMP/OpenSSL.
  *
  * Algorithm (mulx, x86_64):
- *    MULX with ADD/ADC, both carries folded into the high half per limb (no ADX).
+ *    MULX with ADD/ADC, both carries folded into the high half per limb (no ADX); up
+ *    to `short` limbs straight-line code per n.
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [mpn_addmul_1.mulx]
  *   used on: AuthenticAMD family 0x1a model 0x2
  *   ahead = 1
+ *   short = 4
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_addmul_1_mulx__znver5 is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers
  * and calls this body, lf_mpn_addmul_1_mulx__znver5_sysv.
- * 223 instructions.
+ * 292 instructions.
  */
 #include "lf_asm.h"
 
@@ -43,21 +45,111 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx__znver5)
 	testq	%rax, %rax
 	jz	.Llf_mpn_addmul_1_mulx__znver5_exit
 	movq	%rcx, %rdx
+	cmpq	$4, %rax
+	ja	.Llf_mpn_addmul_1_mulx__znver5_longer
+	cmpq	$2, %rax
+	ja	.Llf_mpn_addmul_1_mulx__znver5_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_addmul_1_mulx__znver5_s_gt1
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_addmul_1_mulx__znver5_exit
+.Llf_mpn_addmul_1_mulx__znver5_s_gt1:
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	mulxq	8(%rsi), %r9, %r11
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	addq	8(%rdi), %r9
+	adcq	$0, %r11
+	addq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r9, 8(%rdi)
+	movq	%r11, %r10
+	jmp	.Llf_mpn_addmul_1_mulx__znver5_exit
+.Llf_mpn_addmul_1_mulx__znver5_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_addmul_1_mulx__znver5_s_gt3
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	mulxq	8(%rsi), %r9, %r11
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	addq	8(%rdi), %r9
+	adcq	$0, %r11
+	mulxq	16(%rsi), %r8, %r10
+	addq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r9, 8(%rdi)
+	addq	16(%rdi), %r8
+	adcq	$0, %r10
+	addq	%r11, %r8
+	adcq	$0, %r10
+	movq	%r8, 16(%rdi)
+	jmp	.Llf_mpn_addmul_1_mulx__znver5_exit
+.Llf_mpn_addmul_1_mulx__znver5_s_gt3:
+	mulxq	(%rsi), %r10, %rax
+	addq	(%rdi), %r10
+	mulxq	8(%rsi), %r9, %r11
+	adcq	$0, %rax
+	movq	%r10, (%rdi)
+	addq	8(%rdi), %r9
+	adcq	$0, %r11
+	mulxq	16(%rsi), %r8, %r10
+	addq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r9, 8(%rdi)
+	addq	16(%rdi), %r8
+	adcq	$0, %r10
+	mulxq	24(%rsi), %r9, %rax
+	addq	%r11, %r8
+	adcq	$0, %r10
+	movq	%r8, 16(%rdi)
+	addq	24(%rdi), %r9
+	adcq	$0, %rax
+	addq	%r10, %r9
+	adcq	$0, %rax
+	movq	%r9, 24(%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_addmul_1_mulx__znver5_exit
+.Llf_mpn_addmul_1_mulx__znver5_longer:
 	testq	$1, %rax
 	jz	.Llf_mpn_addmul_1_mulx__znver5_skip1
 	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r11, %r9
-	addq	(%rdi), %r11
-	adcq	$0, %r9
-	addq	%r10, %r11
-	adcq	$0, %r9
-	movq	%r11, (%rdi)
-	movq	%r9, %r10
+	mulxq	(%rsi), %r9, %r11
+	addq	(%rdi), %r9
+	adcq	$0, %r11
+	addq	%r10, %r9
+	adcq	$0, %r11
+	movq	%r9, (%rdi)
+	movq	%r11, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
 .Llf_mpn_addmul_1_mulx__znver5_skip1:
 	testq	$2, %rax
 	jz	.Llf_mpn_addmul_1_mulx__znver5_skip2
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r9, %r11
+	addq	(%rdi), %r9
+	adcq	$0, %r11
+	mulxq	8(%rsi), %r8, %rcx
+	addq	%r10, %r9
+	adcq	$0, %r11
+	movq	%r9, (%rdi)
+	addq	8(%rdi), %r8
+	adcq	$0, %rcx
+	addq	%r11, %r8
+	adcq	$0, %rcx
+	movq	%r8, 8(%rdi)
+	movq	%rcx, %r10
+	leaq	16(%rsi), %rsi
+	leaq	16(%rdi), %rdi
+.Llf_mpn_addmul_1_mulx__znver5_skip2:
+	testq	$4, %rax
+	jz	.Llf_mpn_addmul_1_mulx__znver5_skip4
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	(%rdi), %r9
@@ -68,41 +160,22 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx__znver5)
 	movq	%r9, (%rdi)
 	addq	8(%rdi), %rcx
 	adcq	$0, %r8
+	mulxq	16(%rsi), %r9, %r10
 	addq	%r11, %rcx
 	adcq	$0, %r8
 	movq	%rcx, 8(%rdi)
-	movq	%r8, %r10
-	leaq	16(%rsi), %rsi
-	leaq	16(%rdi), %rdi
-.Llf_mpn_addmul_1_mulx__znver5_skip2:
-	testq	$4, %rax
-	jz	.Llf_mpn_addmul_1_mulx__znver5_skip4
-	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r9, %r11
-	addq	(%rdi), %r9
-	adcq	$0, %r11
-	mulxq	8(%rsi), %r8, %rcx
-	addq	%r10, %r9
-	adcq	$0, %r11
-	movq	%r9, (%rdi)
-	addq	8(%rdi), %r8
-	adcq	$0, %rcx
-	mulxq	16(%rsi), %r9, %r10
-	addq	%r11, %r8
-	adcq	$0, %rcx
-	movq	%r8, 8(%rdi)
 	addq	16(%rdi), %r9
 	adcq	$0, %r10
-	mulxq	24(%rsi), %r8, %r11
-	addq	%rcx, %r9
+	mulxq	24(%rsi), %r11, %rcx
+	addq	%r8, %r9
 	adcq	$0, %r10
 	movq	%r9, 16(%rdi)
-	addq	24(%rdi), %r8
-	adcq	$0, %r11
-	addq	%r10, %r8
-	adcq	$0, %r11
-	movq	%r8, 24(%rdi)
-	movq	%r11, %r10
+	addq	24(%rdi), %r11
+	adcq	$0, %rcx
+	addq	%r10, %r11
+	adcq	$0, %rcx
+	movq	%r11, 24(%rdi)
+	movq	%rcx, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_addmul_1_mulx__znver5_skip4:
@@ -112,51 +185,52 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx__znver5)
 	mulxq	(%rsi), %r9, %r11
 	addq	(%rdi), %r9
 	adcq	$0, %r11
-	mulxq	8(%rsi), %r8, %rcx
+	mulxq	8(%rsi), %rcx, %r8
 	addq	%r10, %r9
 	adcq	$0, %r11
 	movq	%r9, (%rdi)
-	addq	8(%rdi), %r8
-	adcq	$0, %rcx
+	addq	8(%rdi), %rcx
+	adcq	$0, %r8
 	mulxq	16(%rsi), %r9, %r10
-	addq	%r11, %r8
-	adcq	$0, %rcx
-	movq	%r8, 8(%rdi)
+	addq	%r11, %rcx
+	adcq	$0, %r8
+	movq	%rcx, 8(%rdi)
 	addq	16(%rdi), %r9
 	adcq	$0, %r10
-	mulxq	24(%rsi), %r8, %r11
-	addq	%rcx, %r9
+	mulxq	24(%rsi), %r11, %rcx
+	addq	%r8, %r9
 	adcq	$0, %r10
 	movq	%r9, 16(%rdi)
-	addq	24(%rdi), %r8
-	adcq	$0, %r11
-	mulxq	32(%rsi), %rcx, %r9
-	addq	%r10, %r8
-	adcq	$0, %r11
-	movq	%r8, 24(%rdi)
-	addq	32(%rdi), %rcx
+	addq	24(%rdi), %r11
+	adcq	$0, %rcx
+	mulxq	32(%rsi), %r8, %r9
+	addq	%r10, %r11
+	adcq	$0, %rcx
+	movq	%r11, 24(%rdi)
+	addq	32(%rdi), %r8
 	adcq	$0, %r9
-	mulxq	40(%rsi), %r10, %r8
-	addq	%r11, %rcx
+	mulxq	40(%rsi), %r11, %r10
+	addq	%rcx, %r8
 	adcq	$0, %r9
-	movq	%rcx, 32(%rdi)
-	addq	40(%rdi), %r10
-	adcq	$0, %r8
-	mulxq	48(%rsi), %rcx, %r11
-	addq	%r9, %r10
-	adcq	$0, %r8
-	movq	%r10, 40(%rdi)
+	movq	%r8, 32(%rdi)
+	addq	40(%rdi), %r11
+	adcq	$0, %r10
+	mulxq	48(%rsi), %rcx, %r8
+	addq	%r9, %r11
+	adcq	$0, %r10
+	movq	%r11, 40(%rdi)
 	addq	48(%rdi), %rcx
-	adcq	$0, %r11
-	mulxq	56(%rsi), %r9, %r10
-	addq	%r8, %rcx
-	adcq	$0, %r11
+	adcq	$0, %r8
+	mulxq	56(%rsi), %r11, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r8
 	movq	%rcx, 48(%rdi)
-	addq	56(%rdi), %r9
-	adcq	$0, %r10
-	addq	%r11, %r9
-	adcq	$0, %r10
-	movq	%r9, 56(%rdi)
+	addq	56(%rdi), %r11
+	adcq	$0, %r9
+	addq	%r8, %r11
+	adcq	$0, %r9
+	movq	%r11, 56(%rdi)
+	movq	%r9, %r10
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 .Llf_mpn_addmul_1_mulx__znver5_skip8:
@@ -168,99 +242,100 @@ LF_FUNC_BEGIN(lf_mpn_addmul_1_mulx__znver5)
 	mulxq	(%rsi), %r9, %r11
 	addq	(%rdi), %r9
 	adcq	$0, %r11
-	mulxq	8(%rsi), %r8, %rcx
+	mulxq	8(%rsi), %rcx, %r8
 	addq	%r10, %r9
 	adcq	$0, %r11
 	movq	%r9, (%rdi)
-	addq	8(%rdi), %r8
-	adcq	$0, %rcx
+	addq	8(%rdi), %rcx
+	adcq	$0, %r8
 	mulxq	16(%rsi), %r9, %r10
-	addq	%r11, %r8
-	adcq	$0, %rcx
-	movq	%r8, 8(%rdi)
+	addq	%r11, %rcx
+	adcq	$0, %r8
+	movq	%rcx, 8(%rdi)
 	addq	16(%rdi), %r9
 	adcq	$0, %r10
-	mulxq	24(%rsi), %r8, %r11
-	addq	%rcx, %r9
+	mulxq	24(%rsi), %r11, %rcx
+	addq	%r8, %r9
 	adcq	$0, %r10
 	movq	%r9, 16(%rdi)
-	addq	24(%rdi), %r8
-	adcq	$0, %r11
-	mulxq	32(%rsi), %rcx, %r9
-	addq	%r10, %r8
-	adcq	$0, %r11
-	movq	%r8, 24(%rdi)
-	addq	32(%rdi), %rcx
+	addq	24(%rdi), %r11
+	adcq	$0, %rcx
+	mulxq	32(%rsi), %r8, %r9
+	addq	%r10, %r11
+	adcq	$0, %rcx
+	movq	%r11, 24(%rdi)
+	addq	32(%rdi), %r8
 	adcq	$0, %r9
-	mulxq	40(%rsi), %r10, %r8
-	addq	%r11, %rcx
+	mulxq	40(%rsi), %r11, %r10
+	addq	%rcx, %r8
 	adcq	$0, %r9
-	movq	%rcx, 32(%rdi)
-	addq	40(%rdi), %r10
-	adcq	$0, %r8
-	mulxq	48(%rsi), %rcx, %r11
-	addq	%r9, %r10
-	adcq	$0, %r8
-	movq	%r10, 40(%rdi)
+	movq	%r8, 32(%rdi)
+	addq	40(%rdi), %r11
+	adcq	$0, %r10
+	mulxq	48(%rsi), %rcx, %r8
+	addq	%r9, %r11
+	adcq	$0, %r10
+	movq	%r11, 40(%rdi)
 	addq	48(%rdi), %rcx
-	adcq	$0, %r11
-	mulxq	56(%rsi), %r9, %r10
-	addq	%r8, %rcx
-	adcq	$0, %r11
-	movq	%rcx, 48(%rdi)
-	addq	56(%rdi), %r9
-	adcq	$0, %r10
-	mulxq	64(%rsi), %rcx, %r8
-	addq	%r11, %r9
-	adcq	$0, %r10
-	movq	%r9, 56(%rdi)
-	addq	64(%rdi), %rcx
 	adcq	$0, %r8
-	mulxq	72(%rsi), %r11, %r9
+	mulxq	56(%rsi), %r11, %r9
 	addq	%r10, %rcx
 	adcq	$0, %r8
-	movq	%rcx, 64(%rdi)
-	addq	72(%rdi), %r11
+	movq	%rcx, 48(%rdi)
+	addq	56(%rdi), %r11
 	adcq	$0, %r9
-	mulxq	80(%rsi), %rcx, %r10
+	mulxq	64(%rsi), %rcx, %r10
 	addq	%r8, %r11
 	adcq	$0, %r9
-	movq	%r11, 72(%rdi)
-	addq	80(%rdi), %rcx
+	movq	%r11, 56(%rdi)
+	addq	64(%rdi), %rcx
 	adcq	$0, %r10
-	mulxq	88(%rsi), %r8, %r11
+	mulxq	72(%rsi), %r8, %r11
 	addq	%r9, %rcx
 	adcq	$0, %r10
-	movq	%rcx, 80(%rdi)
-	addq	88(%rdi), %r8
+	movq	%rcx, 64(%rdi)
+	addq	72(%rdi), %r8
 	adcq	$0, %r11
-	mulxq	96(%rsi), %rcx, %r9
+	mulxq	80(%rsi), %rcx, %r9
 	addq	%r10, %r8
 	adcq	$0, %r11
-	movq	%r8, 88(%rdi)
-	addq	96(%rdi), %rcx
+	movq	%r8, 72(%rdi)
+	addq	80(%rdi), %rcx
 	adcq	$0, %r9
-	mulxq	104(%rsi), %r10, %r8
+	mulxq	88(%rsi), %r10, %r8
 	addq	%r11, %rcx
 	adcq	$0, %r9
-	movq	%rcx, 96(%rdi)
-	addq	104(%rdi), %r10
+	movq	%rcx, 80(%rdi)
+	addq	88(%rdi), %r10
 	adcq	$0, %r8
-	mulxq	112(%rsi), %rcx, %r11
+	mulxq	96(%rsi), %rcx, %r11
 	addq	%r9, %r10
 	adcq	$0, %r8
-	movq	%r10, 104(%rdi)
-	addq	112(%rdi), %rcx
+	movq	%r10, 88(%rdi)
+	addq	96(%rdi), %rcx
 	adcq	$0, %r11
-	mulxq	120(%rsi), %r9, %r10
+	mulxq	104(%rsi), %r9, %r10
 	addq	%r8, %rcx
 	adcq	$0, %r11
-	movq	%rcx, 112(%rdi)
-	addq	120(%rdi), %r9
+	movq	%rcx, 96(%rdi)
+	addq	104(%rdi), %r9
 	adcq	$0, %r10
+	mulxq	112(%rsi), %rcx, %r8
 	addq	%r11, %r9
 	adcq	$0, %r10
-	movq	%r9, 120(%rdi)
+	movq	%r9, 104(%rdi)
+	addq	112(%rdi), %rcx
+	adcq	$0, %r8
+	mulxq	120(%rsi), %r11, %r9
+	addq	%r10, %rcx
+	adcq	$0, %r8
+	movq	%rcx, 112(%rdi)
+	addq	120(%rdi), %r11
+	adcq	$0, %r9
+	addq	%r8, %r11
+	adcq	$0, %r9
+	movq	%r11, 120(%rdi)
+	movq	%r9, %r10
 	leaq	128(%rsi), %rsi
 	leaq	128(%rdi), %rdi
 	decq	%rax

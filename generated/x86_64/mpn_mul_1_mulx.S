@@ -19,19 +19,21 @@
  *    GMP mpn_mul_1 (GMP manual, Low-level Functions).
  *
  * Algorithm (mulx, x86_64):
- *    MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,
- *    ... limbs, then n/unroll unrolled iterations.
+ *    MULX with one ADD/ADC chain; up to `short` limbs straight-line code per n,
+ *    otherwise n mod unroll leading limbs in segments of 1, 2, 4, ... limbs, then
+ *    n/unroll unrolled iterations.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul_1.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   short = 4
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_1_mulx is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and calls
  * this body, lf_mpn_mul_1_mulx_sysv.
- * 79 instructions.
+ * 127 instructions.
  */
 #include "lf_asm.h"
 
@@ -42,14 +44,63 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	testq	%rax, %rax
 	jz	.Llf_mpn_mul_1_mulx_exit
 	movq	%rcx, %rdx
+	cmpq	$4, %rax
+	ja	.Llf_mpn_mul_1_mulx_longer
+	cmpq	$2, %rax
+	ja	.Llf_mpn_mul_1_mulx_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_mul_1_mulx_s_gt1
+	mulxq	(%rsi), %r10, %rax
+	movq	%r10, (%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_mul_1_mulx_exit
+.Llf_mpn_mul_1_mulx_s_gt1:
+	mulxq	(%rsi), %r10, %rax
+	mulxq	8(%rsi), %r9, %r11
+	movq	%r10, (%rdi)
+	addq	%rax, %r9
+	movq	%r9, 8(%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
+	jmp	.Llf_mpn_mul_1_mulx_exit
+.Llf_mpn_mul_1_mulx_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_mul_1_mulx_s_gt3
+	mulxq	(%rsi), %rax, %r10
+	mulxq	8(%rsi), %r9, %r11
+	movq	%rax, (%rdi)
+	addq	%r10, %r9
+	mulxq	16(%rsi), %r10, %rax
+	movq	%r9, 8(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 16(%rdi)
+	adcq	$0, %rax
+	movq	%rax, %r10
+	jmp	.Llf_mpn_mul_1_mulx_exit
+.Llf_mpn_mul_1_mulx_s_gt3:
+	mulxq	(%rsi), %r10, %rax
+	mulxq	8(%rsi), %r9, %r11
+	movq	%r10, (%rdi)
+	addq	%rax, %r9
+	mulxq	16(%rsi), %r10, %rax
+	movq	%r9, 8(%rdi)
+	adcq	%r11, %r10
+	mulxq	24(%rsi), %r9, %r11
+	movq	%r10, 16(%rdi)
+	adcq	%rax, %r9
+	movq	%r9, 24(%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
+	jmp	.Llf_mpn_mul_1_mulx_exit
+.Llf_mpn_mul_1_mulx_longer:
 	testq	$1, %rax
 	jz	.Llf_mpn_mul_1_mulx_skip1
 	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r11, %r9
-	addq	%r10, %r11
-	movq	%r11, (%rdi)
-	adcq	$0, %r9
-	movq	%r9, %r10
+	mulxq	(%rsi), %r9, %r11
+	addq	%r10, %r9
+	movq	%r9, (%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
 .Llf_mpn_mul_1_mulx_skip1:
@@ -58,11 +109,12 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r8, %r10
+	mulxq	8(%rsi), %r10, %r8
 	movq	%r9, (%rdi)
-	adcq	%r11, %r8
-	movq	%r8, 8(%rdi)
-	adcq	$0, %r10
+	adcq	%r11, %r10
+	movq	%r10, 8(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	16(%rsi), %rsi
 	leaq	16(%rdi), %rdi
 .Llf_mpn_mul_1_mulx_skip2:
@@ -71,17 +123,18 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r10, %r8
+	mulxq	8(%rsi), %r8, %r10
 	movq	%r9, (%rdi)
-	adcq	%r11, %r10
-	mulxq	16(%rsi), %r9, %r11
-	movq	%r10, 8(%rdi)
-	adcq	%r8, %r9
-	mulxq	24(%rsi), %r8, %r10
-	movq	%r9, 16(%rdi)
 	adcq	%r11, %r8
-	movq	%r8, 24(%rdi)
-	adcq	$0, %r10
+	mulxq	16(%rsi), %r9, %r11
+	movq	%r8, 8(%rdi)
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r10, %r8
+	movq	%r9, 16(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 24(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_mul_1_mulx_skip4:
@@ -92,29 +145,30 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r10, %r8
+	mulxq	8(%rsi), %r8, %r10
 	movq	%r9, (%rdi)
-	adcq	%r11, %r10
+	adcq	%r11, %r8
 	mulxq	16(%rsi), %r9, %r11
-	movq	%r10, 8(%rdi)
-	adcq	%r8, %r9
-	mulxq	24(%rsi), %r8, %r10
-	movq	%r9, 16(%rdi)
-	adcq	%r11, %r8
-	mulxq	32(%rsi), %r9, %r11
-	movq	%r8, 24(%rdi)
+	movq	%r8, 8(%rdi)
 	adcq	%r10, %r9
-	mulxq	40(%rsi), %r10, %r8
-	movq	%r9, 32(%rdi)
+	mulxq	24(%rsi), %r10, %r8
+	movq	%r9, 16(%rdi)
 	adcq	%r11, %r10
-	mulxq	48(%rsi), %r9, %r11
-	movq	%r10, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	movq	%r10, 24(%rdi)
 	adcq	%r8, %r9
-	mulxq	56(%rsi), %r8, %r10
-	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r8, %r10
+	movq	%r9, 32(%rdi)
 	adcq	%r11, %r8
-	movq	%r8, 56(%rdi)
-	adcq	$0, %r10
+	mulxq	48(%rsi), %r9, %r11
+	movq	%r8, 40(%rdi)
+	adcq	%r10, %r9
+	mulxq	56(%rsi), %r10, %r8
+	movq	%r9, 48(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 56(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	decq	%rax

@@ -19,19 +19,21 @@
  *    GMP mpn_mul_1 (GMP manual, Low-level Functions).
  *
  * Algorithm (mulx, x86_64):
- *    MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,
- *    ... limbs, then n/unroll unrolled iterations.
+ *    MULX with one ADD/ADC chain; up to `short` limbs straight-line code per n,
+ *    otherwise n mod unroll leading limbs in segments of 1, 2, 4, ... limbs, then
+ *    n/unroll unrolled iterations.
  *
  * Schedule: gen/schedules/x86_64/sapphirerapids.toml [mpn_mul_1.mulx]
  *   used on: GenuineIntel family 0x6 model 0xcf
  *   ahead = 1
+ *   short = 4
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=sapphirerapids) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-11-30)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_1_mulx__sapphirerapids is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers
  * and calls this body, lf_mpn_mul_1_mulx__sapphirerapids_sysv.
- * 133 instructions.
+ * 182 instructions.
  */
 #include "lf_asm.h"
 
@@ -42,14 +44,63 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__sapphirerapids)
 	testq	%rax, %rax
 	jz	.Llf_mpn_mul_1_mulx__sapphirerapids_exit
 	movq	%rcx, %rdx
+	cmpq	$4, %rax
+	ja	.Llf_mpn_mul_1_mulx__sapphirerapids_longer
+	cmpq	$2, %rax
+	ja	.Llf_mpn_mul_1_mulx__sapphirerapids_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_mul_1_mulx__sapphirerapids_s_gt1
+	mulxq	(%rsi), %r10, %rax
+	movq	%r10, (%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_mul_1_mulx__sapphirerapids_exit
+.Llf_mpn_mul_1_mulx__sapphirerapids_s_gt1:
+	mulxq	(%rsi), %r10, %rax
+	mulxq	8(%rsi), %r9, %r11
+	movq	%r10, (%rdi)
+	addq	%rax, %r9
+	movq	%r9, 8(%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
+	jmp	.Llf_mpn_mul_1_mulx__sapphirerapids_exit
+.Llf_mpn_mul_1_mulx__sapphirerapids_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_mul_1_mulx__sapphirerapids_s_gt3
+	mulxq	(%rsi), %rax, %r10
+	mulxq	8(%rsi), %r9, %r11
+	movq	%rax, (%rdi)
+	addq	%r10, %r9
+	mulxq	16(%rsi), %r10, %rax
+	movq	%r9, 8(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 16(%rdi)
+	adcq	$0, %rax
+	movq	%rax, %r10
+	jmp	.Llf_mpn_mul_1_mulx__sapphirerapids_exit
+.Llf_mpn_mul_1_mulx__sapphirerapids_s_gt3:
+	mulxq	(%rsi), %r10, %rax
+	mulxq	8(%rsi), %r9, %r11
+	movq	%r10, (%rdi)
+	addq	%rax, %r9
+	mulxq	16(%rsi), %r10, %rax
+	movq	%r9, 8(%rdi)
+	adcq	%r11, %r10
+	mulxq	24(%rsi), %r9, %r11
+	movq	%r10, 16(%rdi)
+	adcq	%rax, %r9
+	movq	%r9, 24(%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
+	jmp	.Llf_mpn_mul_1_mulx__sapphirerapids_exit
+.Llf_mpn_mul_1_mulx__sapphirerapids_longer:
 	testq	$1, %rax
 	jz	.Llf_mpn_mul_1_mulx__sapphirerapids_skip1
 	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r11, %r9
-	addq	%r10, %r11
-	movq	%r11, (%rdi)
-	adcq	$0, %r9
-	movq	%r9, %r10
+	mulxq	(%rsi), %r9, %r11
+	addq	%r10, %r9
+	movq	%r9, (%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__sapphirerapids_skip1:
@@ -58,11 +109,12 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__sapphirerapids)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r8, %r10
+	mulxq	8(%rsi), %r10, %r8
 	movq	%r9, (%rdi)
-	adcq	%r11, %r8
-	movq	%r8, 8(%rdi)
-	adcq	$0, %r10
+	adcq	%r11, %r10
+	movq	%r10, 8(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	16(%rsi), %rsi
 	leaq	16(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__sapphirerapids_skip2:
@@ -71,17 +123,18 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__sapphirerapids)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r10, %r8
+	mulxq	8(%rsi), %r8, %r10
 	movq	%r9, (%rdi)
-	adcq	%r11, %r10
-	mulxq	16(%rsi), %r9, %r11
-	movq	%r10, 8(%rdi)
-	adcq	%r8, %r9
-	mulxq	24(%rsi), %r8, %r10
-	movq	%r9, 16(%rdi)
 	adcq	%r11, %r8
-	movq	%r8, 24(%rdi)
-	adcq	$0, %r10
+	mulxq	16(%rsi), %r9, %r11
+	movq	%r8, 8(%rdi)
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r10, %r8
+	movq	%r9, 16(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 24(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__sapphirerapids_skip4:
@@ -90,29 +143,30 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__sapphirerapids)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r10, %r8
+	mulxq	8(%rsi), %r8, %r10
 	movq	%r9, (%rdi)
-	adcq	%r11, %r10
+	adcq	%r11, %r8
 	mulxq	16(%rsi), %r9, %r11
-	movq	%r10, 8(%rdi)
-	adcq	%r8, %r9
-	mulxq	24(%rsi), %r8, %r10
-	movq	%r9, 16(%rdi)
-	adcq	%r11, %r8
-	mulxq	32(%rsi), %r9, %r11
-	movq	%r8, 24(%rdi)
+	movq	%r8, 8(%rdi)
 	adcq	%r10, %r9
-	mulxq	40(%rsi), %r10, %r8
-	movq	%r9, 32(%rdi)
+	mulxq	24(%rsi), %r10, %r8
+	movq	%r9, 16(%rdi)
 	adcq	%r11, %r10
-	mulxq	48(%rsi), %r9, %r11
-	movq	%r10, 40(%rdi)
+	mulxq	32(%rsi), %r9, %r11
+	movq	%r10, 24(%rdi)
 	adcq	%r8, %r9
-	mulxq	56(%rsi), %r8, %r10
-	movq	%r9, 48(%rdi)
+	mulxq	40(%rsi), %r8, %r10
+	movq	%r9, 32(%rdi)
 	adcq	%r11, %r8
-	movq	%r8, 56(%rdi)
-	adcq	$0, %r10
+	mulxq	48(%rsi), %r9, %r11
+	movq	%r8, 40(%rdi)
+	adcq	%r10, %r9
+	mulxq	56(%rsi), %r10, %r8
+	movq	%r9, 48(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 56(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__sapphirerapids_skip8:
@@ -123,53 +177,54 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__sapphirerapids)
 	xorl	%r11d, %r11d
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
-	mulxq	8(%rsi), %r10, %r8
+	mulxq	8(%rsi), %r8, %r10
 	movq	%r9, (%rdi)
-	adcq	%r11, %r10
+	adcq	%r11, %r8
 	mulxq	16(%rsi), %r9, %r11
-	movq	%r10, 8(%rdi)
-	adcq	%r8, %r9
-	mulxq	24(%rsi), %r8, %r10
+	movq	%r8, 8(%rdi)
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r10, %r8
 	movq	%r9, 16(%rdi)
-	adcq	%r11, %r8
+	adcq	%r11, %r10
 	mulxq	32(%rsi), %r9, %r11
-	movq	%r8, 24(%rdi)
-	adcq	%r10, %r9
-	mulxq	40(%rsi), %r10, %r8
+	movq	%r10, 24(%rdi)
+	adcq	%r8, %r9
+	mulxq	40(%rsi), %r8, %r10
 	movq	%r9, 32(%rdi)
-	adcq	%r11, %r10
+	adcq	%r11, %r8
 	mulxq	48(%rsi), %r9, %r11
-	movq	%r10, 40(%rdi)
-	adcq	%r8, %r9
-	mulxq	56(%rsi), %r8, %r10
+	movq	%r8, 40(%rdi)
+	adcq	%r10, %r9
+	mulxq	56(%rsi), %r10, %r8
 	movq	%r9, 48(%rdi)
-	adcq	%r11, %r8
+	adcq	%r11, %r10
 	mulxq	64(%rsi), %r9, %r11
-	movq	%r8, 56(%rdi)
-	adcq	%r10, %r9
-	mulxq	72(%rsi), %r10, %r8
+	movq	%r10, 56(%rdi)
+	adcq	%r8, %r9
+	mulxq	72(%rsi), %r8, %r10
 	movq	%r9, 64(%rdi)
-	adcq	%r11, %r10
+	adcq	%r11, %r8
 	mulxq	80(%rsi), %r9, %r11
-	movq	%r10, 72(%rdi)
-	adcq	%r8, %r9
-	mulxq	88(%rsi), %r8, %r10
-	movq	%r9, 80(%rdi)
-	adcq	%r11, %r8
-	mulxq	96(%rsi), %r9, %r11
-	movq	%r8, 88(%rdi)
+	movq	%r8, 72(%rdi)
 	adcq	%r10, %r9
-	mulxq	104(%rsi), %r10, %r8
-	movq	%r9, 96(%rdi)
+	mulxq	88(%rsi), %r10, %r8
+	movq	%r9, 80(%rdi)
 	adcq	%r11, %r10
-	mulxq	112(%rsi), %r9, %r11
-	movq	%r10, 104(%rdi)
+	mulxq	96(%rsi), %r9, %r11
+	movq	%r10, 88(%rdi)
 	adcq	%r8, %r9
-	mulxq	120(%rsi), %r8, %r10
-	movq	%r9, 112(%rdi)
+	mulxq	104(%rsi), %r8, %r10
+	movq	%r9, 96(%rdi)
 	adcq	%r11, %r8
-	movq	%r8, 120(%rdi)
-	adcq	$0, %r10
+	mulxq	112(%rsi), %r9, %r11
+	movq	%r8, 104(%rdi)
+	adcq	%r10, %r9
+	mulxq	120(%rsi), %r10, %r8
+	movq	%r9, 112(%rdi)
+	adcq	%r11, %r10
+	movq	%r10, 120(%rdi)
+	adcq	$0, %r8
+	movq	%r8, %r10
 	leaq	128(%rsi), %rsi
 	leaq	128(%rdi), %rdi
 	decq	%rax

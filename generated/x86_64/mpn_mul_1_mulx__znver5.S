@@ -19,19 +19,21 @@
  *    GMP mpn_mul_1 (GMP manual, Low-level Functions).
  *
  * Algorithm (mulx, x86_64):
- *    MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,
- *    ... limbs, then n/unroll unrolled iterations.
+ *    MULX with one ADD/ADC chain; up to `short` limbs straight-line code per n,
+ *    otherwise n mod unroll leading limbs in segments of 1, 2, 4, ... limbs, then
+ *    n/unroll unrolled iterations.
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [mpn_mul_1.mulx]
  *   used on: AuthenticAMD family 0x1a model 0x2
  *   ahead = 0
+ *   short = 4
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_1_mulx__znver5 is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers and
  * calls this body, lf_mpn_mul_1_mulx__znver5_sysv.
- * 136 instructions.
+ * 180 instructions.
  */
 #include "lf_asm.h"
 
@@ -42,14 +44,61 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__znver5)
 	testq	%rax, %rax
 	jz	.Llf_mpn_mul_1_mulx__znver5_exit
 	movq	%rcx, %rdx
+	cmpq	$4, %rax
+	ja	.Llf_mpn_mul_1_mulx__znver5_longer
+	cmpq	$2, %rax
+	ja	.Llf_mpn_mul_1_mulx__znver5_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_mul_1_mulx__znver5_s_gt1
+	mulxq	(%rsi), %r10, %rax
+	movq	%r10, (%rdi)
+	movq	%rax, %r10
+	jmp	.Llf_mpn_mul_1_mulx__znver5_exit
+.Llf_mpn_mul_1_mulx__znver5_s_gt1:
+	mulxq	(%rsi), %r10, %rax
+	movq	%r10, (%rdi)
+	mulxq	8(%rsi), %r11, %r10
+	addq	%rax, %r11
+	movq	%r11, 8(%rdi)
+	adcq	$0, %r10
+	jmp	.Llf_mpn_mul_1_mulx__znver5_exit
+.Llf_mpn_mul_1_mulx__znver5_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_mul_1_mulx__znver5_s_gt3
+	mulxq	(%rsi), %r10, %rax
+	movq	%r10, (%rdi)
+	mulxq	8(%rsi), %r11, %r10
+	addq	%rax, %r11
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r11, %rax
+	adcq	%r10, %r11
+	movq	%r11, 16(%rdi)
+	adcq	$0, %rax
+	movq	%rax, %r10
+	jmp	.Llf_mpn_mul_1_mulx__znver5_exit
+.Llf_mpn_mul_1_mulx__znver5_s_gt3:
+	mulxq	(%rsi), %r10, %rax
+	movq	%r10, (%rdi)
+	mulxq	8(%rsi), %r11, %r10
+	addq	%rax, %r11
+	movq	%r11, 8(%rdi)
+	mulxq	16(%rsi), %r11, %rax
+	adcq	%r10, %r11
+	movq	%r11, 16(%rdi)
+	mulxq	24(%rsi), %r11, %r10
+	adcq	%rax, %r11
+	movq	%r11, 24(%rdi)
+	adcq	$0, %r10
+	jmp	.Llf_mpn_mul_1_mulx__znver5_exit
+.Llf_mpn_mul_1_mulx__znver5_longer:
 	testq	$1, %rax
 	jz	.Llf_mpn_mul_1_mulx__znver5_skip1
 	xorl	%r11d, %r11d
-	mulxq	(%rsi), %r11, %r9
-	addq	%r10, %r11
-	movq	%r11, (%rdi)
-	adcq	$0, %r9
-	movq	%r9, %r10
+	mulxq	(%rsi), %r9, %r11
+	addq	%r10, %r9
+	movq	%r9, (%rdi)
+	adcq	$0, %r11
+	movq	%r11, %r10
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__znver5_skip1:
@@ -59,10 +108,11 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__znver5)
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
 	movq	%r9, (%rdi)
-	mulxq	8(%rsi), %r9, %r10
-	adcq	%r11, %r9
-	movq	%r9, 8(%rdi)
-	adcq	$0, %r10
+	mulxq	8(%rsi), %r10, %r9
+	adcq	%r11, %r10
+	movq	%r10, 8(%rdi)
+	adcq	$0, %r9
+	movq	%r9, %r10
 	leaq	16(%rsi), %rsi
 	leaq	16(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__znver5_skip2:
@@ -72,17 +122,17 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__znver5)
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
 	movq	%r9, (%rdi)
-	mulxq	8(%rsi), %r10, %r9
-	adcq	%r11, %r10
-	movq	%r10, 8(%rdi)
-	mulxq	16(%rsi), %r11, %r10
-	adcq	%r9, %r11
-	movq	%r11, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r11
+	mulxq	8(%rsi), %r9, %r10
+	adcq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
 	adcq	%r10, %r9
-	movq	%r9, 24(%rdi)
-	adcq	$0, %r11
-	movq	%r11, %r10
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r10, %r9
+	adcq	%r11, %r10
+	movq	%r10, 24(%rdi)
+	adcq	$0, %r9
+	movq	%r9, %r10
 	leaq	32(%rsi), %rsi
 	leaq	32(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__znver5_skip4:
@@ -92,29 +142,29 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__znver5)
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
 	movq	%r9, (%rdi)
-	mulxq	8(%rsi), %r10, %r9
-	adcq	%r11, %r10
-	movq	%r10, 8(%rdi)
-	mulxq	16(%rsi), %r11, %r10
-	adcq	%r9, %r11
-	movq	%r11, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r11
-	adcq	%r10, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r10
+	mulxq	8(%rsi), %r9, %r10
 	adcq	%r11, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r11, %r9
-	adcq	%r10, %r11
-	movq	%r11, 40(%rdi)
-	mulxq	48(%rsi), %r11, %r10
-	adcq	%r9, %r11
-	movq	%r11, 48(%rdi)
-	mulxq	56(%rsi), %r9, %r11
+	movq	%r9, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
 	adcq	%r10, %r9
-	movq	%r9, 56(%rdi)
-	adcq	$0, %r11
-	movq	%r11, %r10
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r10, %r9
+	adcq	%r11, %r10
+	movq	%r10, 24(%rdi)
+	mulxq	32(%rsi), %r11, %r10
+	adcq	%r9, %r11
+	movq	%r11, 32(%rdi)
+	mulxq	40(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r10
+	adcq	%r11, %r9
+	movq	%r9, 48(%rdi)
+	mulxq	56(%rsi), %r11, %r9
+	adcq	%r10, %r11
+	movq	%r11, 56(%rdi)
+	adcq	$0, %r9
+	movq	%r9, %r10
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 .Llf_mpn_mul_1_mulx__znver5_skip8:
@@ -126,53 +176,53 @@ LF_FUNC_BEGIN(lf_mpn_mul_1_mulx__znver5)
 	mulxq	(%rsi), %r9, %r11
 	addq	%r10, %r9
 	movq	%r9, (%rdi)
-	mulxq	8(%rsi), %r10, %r9
+	mulxq	8(%rsi), %r9, %r10
+	adcq	%r11, %r9
+	movq	%r9, 8(%rdi)
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	movq	%r9, 16(%rdi)
+	mulxq	24(%rsi), %r10, %r9
 	adcq	%r11, %r10
-	movq	%r10, 8(%rdi)
-	mulxq	16(%rsi), %r11, %r10
+	movq	%r10, 24(%rdi)
+	mulxq	32(%rsi), %r11, %r10
 	adcq	%r9, %r11
-	movq	%r11, 16(%rdi)
-	mulxq	24(%rsi), %r9, %r11
+	movq	%r11, 32(%rdi)
+	mulxq	40(%rsi), %r9, %r11
 	adcq	%r10, %r9
-	movq	%r9, 24(%rdi)
-	mulxq	32(%rsi), %r9, %r10
+	movq	%r9, 40(%rdi)
+	mulxq	48(%rsi), %r9, %r10
 	adcq	%r11, %r9
-	movq	%r9, 32(%rdi)
-	mulxq	40(%rsi), %r11, %r9
+	movq	%r9, 48(%rdi)
+	mulxq	56(%rsi), %r11, %r9
 	adcq	%r10, %r11
-	movq	%r11, 40(%rdi)
-	mulxq	48(%rsi), %r11, %r10
+	movq	%r11, 56(%rdi)
+	mulxq	64(%rsi), %r11, %r10
 	adcq	%r9, %r11
-	movq	%r11, 48(%rdi)
-	mulxq	56(%rsi), %r9, %r11
+	movq	%r11, 64(%rdi)
+	mulxq	72(%rsi), %r9, %r11
 	adcq	%r10, %r9
-	movq	%r9, 56(%rdi)
-	mulxq	64(%rsi), %r9, %r10
+	movq	%r9, 72(%rdi)
+	mulxq	80(%rsi), %r9, %r10
 	adcq	%r11, %r9
-	movq	%r9, 64(%rdi)
-	mulxq	72(%rsi), %r11, %r9
+	movq	%r9, 80(%rdi)
+	mulxq	88(%rsi), %r11, %r9
 	adcq	%r10, %r11
-	movq	%r11, 72(%rdi)
-	mulxq	80(%rsi), %r11, %r10
+	movq	%r11, 88(%rdi)
+	mulxq	96(%rsi), %r11, %r10
 	adcq	%r9, %r11
-	movq	%r11, 80(%rdi)
-	mulxq	88(%rsi), %r9, %r11
+	movq	%r11, 96(%rdi)
+	mulxq	104(%rsi), %r9, %r11
 	adcq	%r10, %r9
-	movq	%r9, 88(%rdi)
-	mulxq	96(%rsi), %r9, %r10
+	movq	%r9, 104(%rdi)
+	mulxq	112(%rsi), %r9, %r10
 	adcq	%r11, %r9
-	movq	%r9, 96(%rdi)
-	mulxq	104(%rsi), %r11, %r9
+	movq	%r9, 112(%rdi)
+	mulxq	120(%rsi), %r11, %r9
 	adcq	%r10, %r11
-	movq	%r11, 104(%rdi)
-	mulxq	112(%rsi), %r11, %r10
-	adcq	%r9, %r11
-	movq	%r11, 112(%rdi)
-	mulxq	120(%rsi), %r9, %r11
-	adcq	%r10, %r9
-	movq	%r9, 120(%rdi)
-	adcq	$0, %r11
-	movq	%r11, %r10
+	movq	%r11, 120(%rdi)
+	adcq	$0, %r9
+	movq	%r9, %r10
 	leaq	128(%rsi), %rsi
 	leaq	128(%rdi), %rdi
 	decq	%rax

@@ -39,12 +39,16 @@ PARAMS = {
 
 
 VARIANTS = [
-    Variant("adx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adx"), PARAMS,
-            "Rows of MULX with ADCX/ADOX carry chains; n mod unroll leading limbs in\n"
-            "straight-line segments of 1, 2, 4, ... limbs, then n/unroll unrolled iterations.",
+    Variant("adx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adx"),
+            dict(PARAMS, short=x86_rows.SHORT),
+            "Rows of MULX with ADCX/ADOX carry chains; up to `short` limbs straight-line code\n"
+            "per n, otherwise n mod unroll leading limbs in straight-line segments of 1, 2, 4,\n"
+            "... limbs, then n/unroll unrolled iterations.",
             unmodelled={"ahead": ADX_CHAINS}),
-    Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adc"), PARAMS,
-            "MULX with ADD/ADC, both carries folded into the high half per limb (no ADX)."),
+    Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "addmul", "adc"),
+            dict(PARAMS, short=x86_rows.SHORT),
+            "MULX with ADD/ADC, both carries folded into the high half per limb (no ADX); up\n"
+            "to `short` limbs straight-line code per n."),
     Variant("a64", "aarch64", a64_rows.mpn_row_kernel(SPEC, "addmul"), a64_rows.PARAMS,
             "Pairs of limbs: ldp, mul/umulh, adds/adcs product chain then adds/adcs into rp,\n"
             "stp; loads of the next pair interleaved with the multiplies of this one."),

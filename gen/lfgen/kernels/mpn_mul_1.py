@@ -30,9 +30,11 @@ PARAMS = {
 
 
 VARIANTS = [
-    Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "mul", "adc"), PARAMS,
-            "MULX with one ADD/ADC chain; n mod unroll leading limbs in segments of 1, 2, 4,\n"
-            "... limbs, then n/unroll unrolled iterations."),
+    Variant("mulx", "x86_64", x86_rows.mpn_row_kernel(SPEC, "mul", "adc"),
+            dict(PARAMS, short=x86_rows.SHORT),
+            "MULX with one ADD/ADC chain; up to `short` limbs straight-line code per n,\n"
+            "otherwise n mod unroll leading limbs in segments of 1, 2, 4, ... limbs, then\n"
+            "n/unroll unrolled iterations."),
     Variant("a64", "aarch64", a64_rows.mpn_row_kernel(SPEC, "mul"), a64_rows.PARAMS,
             "Pairs of limbs: ldp, mul/umulh, one adds/adcs chain, stp; the loads of the next\n"
             "pair are issued among the multiplies of this one."),

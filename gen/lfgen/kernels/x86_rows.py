@@ -25,6 +25,7 @@ from peachpy.x86_64 import (GeneralPurposeRegister64, MULX, ADCX, ADOX, ADD, ADC
                             LEA, XOR, TEST, JZ, JNZ, DEC, SHR, LABEL, CMP, JA, rdx)
 
 from .. import sched
+from ..kernel import Param
 
 
 class Digits:
@@ -97,8 +98,10 @@ def deps_for(*pointers):
     return sched.X86Deps(same_or_disjoint=[tuple(p.base for p in pointers)])
 
 
-def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps):
-    """s digits of out (+)= inp * rdx, carry in/out in cy; flags clear on entry (adx)."""
+def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps, advance=True, cin=True):
+    """s digits of out (+)= inp * rdx, carry in/out in cy; flags clear on entry (adx);
+    advance: step both pointers past the s digits; cin=False: the carry-in is 0 (cy is
+    only written), so digit 0 adds no carry."""
     his = []
     steps = []
     for k in range(s):
@@ -108,19 +111,23 @@ def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps):
             MULX(hi, lo, inp.source(k))
         with f.capture() as wk:
             prev = cy if k == 0 else his[k - 1]
+            carry = k > 0 or cin
             if chains == "adx":
-                ADCX(lo, prev)
+                if carry:
+                    ADCX(lo, prev)
                 if mode == "addmul":
                     ADOX(lo, out.source(k))
             elif mode == "mul":
-                (ADD if k == 0 else ADC)(lo, prev)
+                if carry:
+                    (ADD if k == int(not cin) else ADC)(lo, prev)
             else:
                 # per digit: lo + out + carry, both carries into hi (hi < 2^64 - 1); out
                 # first, so the carry chain is ADD + ADC (2 cycles) per digit, not 3
                 ADD(lo, out.source(k))
                 ADC(hi, 0)
-                ADD(lo, prev)
-                ADC(hi, 0)
+                if carry:
+                    ADD(lo, prev)
+                    ADC(hi, 0)
             out.store(k, lo)
         his.append(hi)
         steps.append((ld, wk))
@@ -130,11 +137,12 @@ def segment(f, out, inp, s, mode, chains, ahead, cy, zero, deps):
         ADCX(last, zero)
         if mode == "addmul":
             ADOX(last, zero)
-    elif mode == "mul":
+    elif mode == "mul" and (s > 1 or cin):
         ADC(last, 0)
     MOV(cy, last)
-    inp.advance(s)
-    out.advance(s)
+    if advance:
+        inp.advance(s)
+        out.advance(s)
 
 
 def row(f, out, inp, n, mode, chains, unroll, ahead, cy, unit=("limbs", 1), region=None):
@@ -171,9 +179,12 @@ def row(f, out, inp, n, mode, chains, unroll, ahead, cy, unit=("limbs", 1), regi
 
 def mpn_row_kernel(spec, mode, chains):
     """Build function of an mpn_mul_1 (mode "mul") or mpn_addmul_1 ("addmul") variant:
-    (rp, ap, n, b) -> carry limb, n == 0 touching nothing."""
+    (rp, ap, n, b) -> carry limb, n == 0 touching nothing. Up to p.short limbs: a binary
+    search on n picks straight-line code for that n (a segment, then the exit), instead of
+    the row's remainder tests and loop control (several taken branches for n = 1)."""
     def build(symbol, p):
         from ..x86 import function as x86
+        from peachpy.x86_64 import JMP
         f = x86.Function(symbol, spec.args, spec.result)
         with f:
             rp, ap, n, b = f.load_args()
@@ -182,7 +193,27 @@ def mpn_row_kernel(spec, mode, chains):
             TEST(n, n)
             JZ(f.exit_label)
             MOV(rdx, b)
+            if p.short:
+                longer = f.new_label("longer")
+                CMP(n, p.short)
+                JA(longer)
+
+                def leaf(d):
+                    zero = None
+                    if chains == "adx":
+                        zero = GeneralPurposeRegister64()
+                        XOR(zero.as_dword, zero.as_dword)  # zero = 0, CF = OF = 0
+                    segment(f, Digits(rp), Digits(ap), d, mode, chains, p.ahead, cy, zero,
+                            deps_for(Digits(rp), Digits(ap)), advance=False, cin=False)
+                    JMP(f.exit_label)
+                size_tree(f, n, 1, p.short, leaf, lambda d: d)
+                f.bind(longer)
             row(f, Digits(rp), Digits(ap), n, mode, chains, p.unroll, p.ahead, cy)
             f.ret(cy)
         return f.finalize()
     return build
+
+
+SHORT = Param(4, (0, 2, 3, 4, 6), "up to this many limbs: straight-line code per n, picked by a\n"
+              "binary search, before the row (0: every n through the row)",
+              kind="size", sizes=(1, 2, 3, 4, 5))
