@@ -81,6 +81,8 @@ mutant asm_clobbers_rbx generated/x86_64/mpn_addmul_1_adx.S 's/(LF_FUNC_BEGIN\(l
 mutant asm_adc_to_add generated/x86_64/mpn_mul_1_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' mpn
 mutant asm_mul_1_short_carry_dropped generated/x86_64/mpn_mul_1_mulx.S 's/(\taddq\t%r\w+, (%r\w+)\n\tmovq\t\2, 8\(%rdi\)\n)\tadcq\t\$0, %r\w+\n/$1/' mpn
 mutant asm_addmul_1_short_rp_not_added generated/x86_64/mpn_addmul_1_adx.S 's/\tadoxq\t8\(%rdi\), %r\w+\n//' mpn
+mutant asm_mpn_mul_small_window_carry_lost generated/x86_64/mpn_mul_adx.S 's/(\tadcxq\t(%r\w+), (%r\w+)\n)\tadoxq\t\2, \3\n/$1/' mpn_mul
+mutant asm_mpn_mul_prefix_past_small generated/x86_64/mpn_mul_adx.S 's/cmpq\t\$8, %rdx\n(\tja\t\.L\w+_frame\n)/cmpq\t\$10, %rdx\n$1/' mpn_mul
 # the BigInteger kernels' straight-line small paths come first in their files: the first
 # match is in them (the (2,2) product's row 1, the 2-digit square's final pass, the 3-word
 # mulAdd's top word)

@@ -22,22 +22,2777 @@
  *
  * Algorithm (adx, x86_64):
  *    One MULX/ADCX/ADOX row per limb of b (x86_rows): a mul_1 row, then addmul_1
- *    rows into the partial product, each row's carry stored above it.
+ *    rows into the partial product, each row's carry stored above it; both operands
+ *    of at most `small` limbs: straight-line code per (an, bn), run before the frame.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_mul.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   small = 8
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
+ * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; the code before the frame (lf_mpn_mul_adx_small, SysV) saves r15, r14, r13, r12, rbp, rbx and allocates no stack
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_adx is an entry that saves
  * rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 1 from the stack) into the SysV registers
- * and calls this body, lf_mpn_mul_adx_sysv.
- * 195 instructions.
+ * and calls this body, lf_mpn_mul_adx_sysv; the code before the frame (lf_mpn_mul_adx_small)
+ * is SysV-only: Windows' unwind tables describe one prologue, at the entry, so under Win64
+ * those sizes take the body's own path.
+ * 2873 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_mpn_mul_adx)
+#if !defined(LF_WIN64)
+	/* code before the frame: %rdx at most 8 run lf_mpn_mul_adx_small */
+	cmpq	$8, %rdx
+	ja	.Llf_mpn_mul_adx_frame
+	/* lf_mpn_mul_adx_small */
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r15, 0
+	LF_SEH_PUSHREG(%r15)
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	LF_SEH_PUSHREG(%r14)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r12, 0
+	LF_SEH_PUSHREG(%r12)
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	LF_SEH_PUSHREG(%rbp)
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
+	LF_SEH_PUSHREG(%rbx)
+	LF_SEH_ENDPROLOGUE
+	movq	%rdx, %rax
+	testq	%r8, %r8
+	jz	.Llf_mpn_mul_adx_small_exit
+	testq	%rax, %rax
+	jz	.Llf_mpn_mul_adx_small_exit
+	movq	(%rcx), %rdx
+	mulxq	(%rsi), %r10, %r11
+	movq	%r10, (%rdi)
+	cmpq	$4, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt4
+	cmpq	$2, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt2
+	cmpq	$1, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt1
+	movq	%r11, 8(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1:
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_2
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	adcq	$0, %rax
+	movq	%r10, 8(%rdi)
+	movq	%rax, 16(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_2:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r8, %r9
+	adoxq	%r8, %r10
+	adcxq	%r9, %rax
+	mulxq	8(%rsi), %r9, %r8
+	adoxq	%r9, %rax
+	adcxq	%r11, %r8
+	adoxq	%r11, %r8
+	movq	%r10, 8(%rdi)
+	movq	%rax, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2:
+	cmpq	$3, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt3
+	cmpq	$2, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt2_2
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_3
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	adcq	$0, %r11
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_3:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r11, %r9
+	adcq	%rax, %r11
+	adcq	$0, %r9
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r11
+	mulxq	8(%rsi), %rcx, %r8
+	adoxq	%rcx, %r11
+	adcxq	%r8, %r9
+	mulxq	16(%rsi), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%r10, 8(%rdi)
+	movq	%r11, 16(%rdi)
+	movq	%r9, 24(%rdi)
+	movq	%r8, 32(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2_2:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rbx, %r8
+	adoxq	%rbx, %r10
+	adcxq	%r8, %r9
+	mulxq	8(%rsi), %r8, %rbx
+	adoxq	%r8, %r9
+	adcxq	%rbx, %r11
+	mulxq	16(%rsi), %rdx, %r8
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r10
+	adoxq	%rcx, %r9
+	adcxq	%r10, %r11
+	mulxq	8(%rsi), %rcx, %r10
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r8
+	mulxq	16(%rsi), %rcx, %r10
+	adoxq	%rcx, %r8
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, 16(%rdi)
+	movq	%r11, 24(%rdi)
+	movq	%r8, 32(%rdi)
+	movq	%r10, 40(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt3:
+	cmpq	$2, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt2_3
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_4
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	adcq	$0, %rax
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rax, 32(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_4:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %rcx, %rbx
+	adoxq	%rcx, %r10
+	adcxq	%rbx, %r9
+	mulxq	8(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r9
+	adcxq	%rcx, %r8
+	mulxq	16(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r8
+	adcxq	%rcx, %rax
+	mulxq	24(%rsi), %rdx, %rcx
+	adoxq	%rdx, %rax
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rax, 32(%rdi)
+	movq	%rcx, 40(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2_3:
+	cmpq	$3, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt3_2
+	mulxq	8(%rsi), %rax, %r10
+	addq	%r11, %rax
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r8, %r10
+	adcq	%r11, %r8
+	adcq	$0, %r10
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbx, %r9
+	mulxq	8(%rsi), %rbp, %rbx
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %r8
+	mulxq	16(%rsi), %rbp, %rbx
+	adoxq	%rbp, %r8
+	adcxq	%rbx, %r10
+	mulxq	24(%rsi), %rdx, %rbx
+	adoxq	%rdx, %r10
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	movq	%rax, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r11, %rcx
+	adoxq	%r11, %r9
+	adcxq	%rcx, %r8
+	mulxq	8(%rsi), %rcx, %r11
+	adoxq	%rcx, %r8
+	adcxq	%r11, %r10
+	mulxq	16(%rsi), %rcx, %r11
+	adoxq	%rcx, %r10
+	adcxq	%r11, %rbx
+	mulxq	24(%rsi), %rcx, %r11
+	adoxq	%rcx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%r10, 32(%rdi)
+	movq	%rbx, 40(%rdi)
+	movq	%r11, 48(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt3_2:
+	mulxq	8(%rsi), %rax, %r10
+	addq	%r11, %rax
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r8, %r10
+	adcq	%r11, %r8
+	adcq	$0, %r10
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %rbp, %rbx
+	adoxq	%rbp, %rax
+	adcxq	%rbx, %r9
+	mulxq	8(%rsi), %rbp, %rbx
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %r8
+	mulxq	16(%rsi), %rbp, %rbx
+	adoxq	%rbp, %r8
+	adcxq	%rbx, %r10
+	mulxq	24(%rsi), %rdx, %rbx
+	adoxq	%rdx, %r10
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	movq	%rax, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r11, %rbp
+	adoxq	%r11, %r9
+	adcxq	%rbp, %r8
+	mulxq	8(%rsi), %rbp, %r11
+	adoxq	%rbp, %r8
+	adcxq	%r11, %r10
+	mulxq	16(%rsi), %rbp, %r11
+	adoxq	%rbp, %r10
+	adcxq	%r11, %rbx
+	mulxq	24(%rsi), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%r9, %r10
+	mulxq	8(%rsi), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%r9, %rbx
+	mulxq	16(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %r11
+	mulxq	24(%rsi), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	%r10, 32(%rdi)
+	movq	%rbx, 40(%rdi)
+	movq	%r11, 48(%rdi)
+	movq	%r9, 56(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt4:
+	cmpq	$6, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt6
+	cmpq	$5, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt5
+	cmpq	$3, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt3_3
+	cmpq	$2, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt2_4
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_5
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rcx, %r11
+	adcq	%rax, %rcx
+	adcq	$0, %r11
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rcx, 32(%rdi)
+	movq	%r11, 40(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_5:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r10
+	adcxq	%rcx, %r9
+	mulxq	8(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r9
+	adcxq	%rcx, %r8
+	mulxq	16(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r8
+	adcxq	%rcx, %rbx
+	mulxq	24(%rsi), %rcx, %rbp
+	adoxq	%rcx, %rbx
+	adcxq	%rbp, %r11
+	mulxq	32(%rsi), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%r11, 40(%rdi)
+	movq	%rcx, 48(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2_4:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %rax, %r8
+	adcq	%r11, %rax
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r8, %rbx
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%r8d, %r8d
+	mulxq	(%rsi), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %r9
+	mulxq	8(%rsi), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %rax
+	mulxq	16(%rsi), %r12, %rbp
+	adoxq	%r12, %rax
+	adcxq	%rbp, %rbx
+	mulxq	24(%rsi), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r11
+	mulxq	32(%rsi), %rdx, %rbp
+	adoxq	%rdx, %r11
+	adcxq	%r8, %rbp
+	adoxq	%r8, %rbp
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r8, %rcx
+	adoxq	%r8, %r9
+	adcxq	%rcx, %rax
+	mulxq	8(%rsi), %rcx, %r8
+	adoxq	%rcx, %rax
+	adcxq	%r8, %rbx
+	mulxq	16(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %r11
+	mulxq	24(%rsi), %rcx, %r8
+	adoxq	%rcx, %r11
+	adcxq	%r8, %rbp
+	mulxq	32(%rsi), %r8, %rcx
+	adoxq	%r8, %rbp
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	movq	%r9, 16(%rdi)
+	movq	%rax, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%r11, 40(%rdi)
+	movq	%rbp, 48(%rdi)
+	movq	%rcx, 56(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt3_3:
+	cmpq	$4, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt4_2
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %r11, %rbx
+	adcq	%rax, %r11
+	adcq	$0, %rbx
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %r9
+	mulxq	8(%rsi), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %r8
+	mulxq	16(%rsi), %r12, %rbp
+	adoxq	%r12, %r8
+	adcxq	%rbp, %r11
+	mulxq	24(%rsi), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rbx
+	mulxq	32(%rsi), %rdx, %rbp
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r12, %r10
+	adoxq	%r12, %r9
+	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r10, %r12
+	adoxq	%r10, %r8
+	adcxq	%r12, %r11
+	mulxq	16(%rsi), %r12, %r10
+	adoxq	%r12, %r11
+	adcxq	%r10, %rbx
+	mulxq	24(%rsi), %r12, %r10
+	adoxq	%r12, %rbx
+	adcxq	%r10, %rbp
+	mulxq	32(%rsi), %rdx, %r10
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%r9, %r11
+	mulxq	8(%rsi), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r9, %rbx
+	mulxq	16(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+	mulxq	24(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r10
+	mulxq	32(%rsi), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	%r11, 32(%rdi)
+	movq	%rbx, 40(%rdi)
+	movq	%rbp, 48(%rdi)
+	movq	%r10, 56(%rdi)
+	movq	%r9, 64(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt4_2:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %r9
+	mulxq	8(%rsi), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %r8
+	mulxq	16(%rsi), %rbp, %r12
+	adoxq	%rbp, %r8
+	adcxq	%r12, %rbx
+	mulxq	24(%rsi), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r11
+	mulxq	32(%rsi), %rdx, %rbp
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r12, %r10
+	adoxq	%r12, %r9
+	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r12, %r10
+	adoxq	%r12, %r8
+	adcxq	%r10, %rbx
+	mulxq	16(%rsi), %r12, %r10
+	adoxq	%r12, %rbx
+	adcxq	%r10, %r11
+	mulxq	24(%rsi), %r12, %r10
+	adoxq	%r12, %r11
+	adcxq	%r10, %rbp
+	mulxq	32(%rsi), %rdx, %r10
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r12, %r9
+	adoxq	%r12, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r12, %r9
+	adoxq	%r12, %rbx
+	adcxq	%r9, %r11
+	mulxq	16(%rsi), %r12, %r9
+	adoxq	%r12, %r11
+	adcxq	%r9, %rbp
+	mulxq	24(%rsi), %r9, %r12
+	adoxq	%r9, %rbp
+	adcxq	%r12, %r10
+	mulxq	32(%rsi), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %r11
+	mulxq	8(%rsi), %rcx, %r8
+	adoxq	%rcx, %r11
+	adcxq	%r8, %rbp
+	mulxq	16(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r10
+	mulxq	24(%rsi), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r9
+	mulxq	32(%rsi), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, 32(%rdi)
+	movq	%r11, 40(%rdi)
+	movq	%rbp, 48(%rdi)
+	movq	%r10, 56(%rdi)
+	movq	%r9, 64(%rdi)
+	movq	%r8, 72(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt5:
+	cmpq	$3, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt3_4
+	cmpq	$2, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt2_5
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_6
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rcx, %r11
+	adcq	%rax, %rcx
+	mulxq	40(%rsi), %rdx, %rax
+	adcq	%r11, %rdx
+	adcq	$0, %rax
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rcx, 32(%rdi)
+	movq	%rdx, 40(%rdi)
+	movq	%rax, 48(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_6:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %r9
+	mulxq	8(%rsi), %r12, %rcx
+	adoxq	%r12, %r9
+	adcxq	%rcx, %r8
+	mulxq	16(%rsi), %rcx, %r12
+	adoxq	%rcx, %r8
+	adcxq	%r12, %rbx
+	mulxq	24(%rsi), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	32(%rsi), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %rax
+	mulxq	40(%rsi), %rdx, %rcx
+	adoxq	%rdx, %rax
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%rax, 48(%rdi)
+	movq	%rcx, 56(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2_5:
+	mulxq	8(%rsi), %rax, %r10
+	addq	%r11, %rax
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r8, %r10
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r10, %rbx
+	mulxq	40(%rsi), %r10, %rbp
+	adcq	%r11, %r10
+	adcq	$0, %rbp
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %r9
+	mulxq	8(%rsi), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %r8
+	mulxq	16(%rsi), %r13, %r12
+	adoxq	%r13, %r8
+	adcxq	%r12, %rbx
+	mulxq	24(%rsi), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+	mulxq	32(%rsi), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbp
+	mulxq	40(%rsi), %rdx, %r12
+	adoxq	%rdx, %rbp
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	movq	%rax, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r11, %rcx
+	adoxq	%r11, %r9
+	adcxq	%rcx, %r8
+	mulxq	8(%rsi), %rcx, %r11
+	adoxq	%rcx, %r8
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %rcx, %r11
+	adoxq	%rcx, %rbx
+	adcxq	%r11, %r10
+	mulxq	24(%rsi), %rcx, %r11
+	adoxq	%rcx, %r10
+	adcxq	%r11, %rbp
+	mulxq	32(%rsi), %r11, %rcx
+	adoxq	%r11, %rbp
+	adcxq	%rcx, %r12
+	mulxq	40(%rsi), %rcx, %r11
+	adoxq	%rcx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%r10, 40(%rdi)
+	movq	%rbp, 48(%rdi)
+	movq	%r12, 56(%rdi)
+	movq	%r11, 64(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt3_4:
+	cmpq	$5, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt5_2
+	cmpq	$4, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt4_3
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %rax, %r8
+	adcq	%r11, %rax
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r8, %rbx
+	mulxq	40(%rsi), %rbp, %r8
+	adcq	%r11, %rbp
+	adcq	$0, %r8
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %r9
+	mulxq	8(%rsi), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	16(%rsi), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rbx
+	mulxq	24(%rsi), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	32(%rsi), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r8
+	mulxq	40(%rsi), %rdx, %r12
+	adoxq	%rdx, %r8
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	8(%rsi), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rbp
+	mulxq	24(%rsi), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r8
+	mulxq	32(%rsi), %r13, %r11
+	adoxq	%r13, %r8
+	adcxq	%r11, %r12
+	mulxq	40(%rsi), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r8
+	mulxq	24(%rsi), %rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%r9, %r12
+	mulxq	32(%rsi), %rcx, %r9
+	adoxq	%rcx, %r12
+	adcxq	%r9, %r11
+	mulxq	40(%rsi), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%rax, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r8, 48(%rdi)
+	movq	%r12, 56(%rdi)
+	movq	%r11, 64(%rdi)
+	movq	%r9, 72(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt4_3:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r12, %r13
+	adoxq	%r12, %r10
+	adcxq	%r13, %r9
+	mulxq	8(%rsi), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %r8
+	mulxq	16(%rsi), %r13, %r12
+	adoxq	%r13, %r8
+	adcxq	%r12, %rbx
+	mulxq	24(%rsi), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	32(%rsi), %r12, %r13
+	adoxq	%r12, %rbp
+	adcxq	%r13, %rax
+	mulxq	40(%rsi), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %r8
+	mulxq	8(%rsi), %r13, %r11
+	adoxq	%r13, %r8
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	24(%rsi), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rax
+	mulxq	32(%rsi), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	40(%rsi), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r13, %r9
+	adoxq	%r13, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r13, %r9
+	adoxq	%r13, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %r13, %r9
+	adoxq	%r13, %rbp
+	adcxq	%r9, %rax
+	mulxq	24(%rsi), %r9, %r13
+	adoxq	%r9, %rax
+	adcxq	%r13, %r12
+	mulxq	32(%rsi), %r13, %r9
+	adoxq	%r13, %r12
+	adcxq	%r9, %r11
+	mulxq	40(%rsi), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %rax
+	mulxq	16(%rsi), %rcx, %r8
+	adoxq	%rcx, %rax
+	adcxq	%r8, %r12
+	mulxq	24(%rsi), %rcx, %r8
+	adoxq	%rcx, %r12
+	adcxq	%r8, %r11
+	mulxq	32(%rsi), %rcx, %r8
+	adoxq	%rcx, %r11
+	adcxq	%r8, %r9
+	mulxq	40(%rsi), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%r10, %r8
+	adoxq	%r10, %r8
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%rax, 48(%rdi)
+	movq	%r12, 56(%rdi)
+	movq	%r11, 64(%rdi)
+	movq	%r9, 72(%rdi)
+	movq	%r8, 80(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt5_2:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %r9
+	mulxq	8(%rsi), %r12, %r13
+	adoxq	%r12, %r9
+	adcxq	%r13, %r8
+	mulxq	16(%rsi), %r13, %r12
+	adoxq	%r13, %r8
+	adcxq	%r12, %rbx
+	mulxq	24(%rsi), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	32(%rsi), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rax
+	mulxq	40(%rsi), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %r8
+	mulxq	8(%rsi), %r13, %r11
+	adoxq	%r13, %r8
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	24(%rsi), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rax
+	mulxq	32(%rsi), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	40(%rsi), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r9, %r13
+	adoxq	%r9, %r8
+	adcxq	%r13, %rbx
+	mulxq	8(%rsi), %r13, %r9
+	adoxq	%r13, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %r13, %r9
+	adoxq	%r13, %rbp
+	adcxq	%r9, %rax
+	mulxq	24(%rsi), %r13, %r9
+	adoxq	%r13, %rax
+	adcxq	%r9, %r12
+	mulxq	32(%rsi), %r9, %r13
+	adoxq	%r9, %r12
+	adcxq	%r13, %r11
+	mulxq	40(%rsi), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r13, %r8
+	adoxq	%r13, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%rsi), %r13, %r8
+	adoxq	%r13, %rbp
+	adcxq	%r8, %rax
+	mulxq	16(%rsi), %r13, %r8
+	adoxq	%r13, %rax
+	adcxq	%r8, %r12
+	mulxq	24(%rsi), %r13, %r8
+	adoxq	%r13, %r12
+	adcxq	%r8, %r11
+	mulxq	32(%rsi), %r13, %r8
+	adoxq	%r13, %r11
+	adcxq	%r8, %r9
+	mulxq	40(%rsi), %rdx, %r8
+	adoxq	%rdx, %r9
+	adcxq	%r10, %r8
+	adoxq	%r10, %r8
+	movq	%rbx, 32(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rbx, %rcx
+	adoxq	%rbx, %rbp
+	adcxq	%rcx, %rax
+	mulxq	8(%rsi), %rbx, %rcx
+	adoxq	%rbx, %rax
+	adcxq	%rcx, %r12
+	mulxq	16(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r12
+	adcxq	%rcx, %r11
+	mulxq	24(%rsi), %rcx, %rbx
+	adoxq	%rcx, %r11
+	adcxq	%rbx, %r9
+	mulxq	32(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r9
+	adcxq	%rcx, %r8
+	mulxq	40(%rsi), %rdx, %rcx
+	adoxq	%rdx, %r8
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	movq	%rbp, 40(%rdi)
+	movq	%rax, 48(%rdi)
+	movq	%r12, 56(%rdi)
+	movq	%r11, 64(%rdi)
+	movq	%r9, 72(%rdi)
+	movq	%r8, 80(%rdi)
+	movq	%rcx, 88(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt6:
+	cmpq	$7, %rax
+	ja	.Llf_mpn_mul_adx_small_s_gt7
+	cmpq	$4, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt4_4
+	cmpq	$2, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt2_6
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_7
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r11, %r9
+	adcq	%rax, %r11
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r9, %r8
+	mulxq	32(%rsi), %rcx, %r9
+	adcq	%rax, %rcx
+	mulxq	40(%rsi), %rbx, %rax
+	adcq	%r9, %rbx
+	mulxq	48(%rsi), %r9, %rdx
+	adcq	%rax, %r9
+	adcq	$0, %rdx
+	movq	%r10, 8(%rdi)
+	movq	%r11, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rcx, 32(%rdi)
+	movq	%rbx, 40(%rdi)
+	movq	%r9, 48(%rdi)
+	movq	%rdx, 56(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_7:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %r11, %rbx
+	adcq	%rax, %r11
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%rbx, %rbp
+	mulxq	48(%rsi), %r12, %rbx
+	adcq	%rax, %r12
+	adcq	$0, %rbx
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r13, %rcx
+	adoxq	%r13, %r10
+	adcxq	%rcx, %r9
+	mulxq	8(%rsi), %r13, %rcx
+	adoxq	%r13, %r9
+	adcxq	%rcx, %r8
+	mulxq	16(%rsi), %r13, %rcx
+	adoxq	%r13, %r8
+	adcxq	%rcx, %r11
+	mulxq	24(%rsi), %r13, %rcx
+	adoxq	%r13, %r11
+	adcxq	%rcx, %rbp
+	mulxq	32(%rsi), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r12
+	mulxq	40(%rsi), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %rbx
+	mulxq	48(%rsi), %rdx, %rcx
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%r11, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%rbx, 56(%rdi)
+	movq	%rcx, 64(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2_6:
+	cmpq	$3, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt3_5
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rax, %r12
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r9
+	mulxq	8(%rsi), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r8
+	mulxq	16(%rsi), %r14, %r13
+	adoxq	%r14, %r8
+	adcxq	%r13, %rbx
+	mulxq	24(%rsi), %r13, %r14
+	adoxq	%r13, %rbx
+	adcxq	%r14, %rbp
+	mulxq	32(%rsi), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsi), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %r11
+	mulxq	48(%rsi), %rdx, %r13
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r10
+	adoxq	%rcx, %r9
+	adcxq	%r10, %r8
+	mulxq	8(%rsi), %rcx, %r10
+	adoxq	%rcx, %r8
+	adcxq	%r10, %rbx
+	mulxq	16(%rsi), %rcx, %r10
+	adoxq	%rcx, %rbx
+	adcxq	%r10, %rbp
+	mulxq	24(%rsi), %rcx, %r10
+	adoxq	%rcx, %rbp
+	adcxq	%r10, %r12
+	mulxq	32(%rsi), %rcx, %r10
+	adoxq	%rcx, %r12
+	adcxq	%r10, %r11
+	mulxq	40(%rsi), %rcx, %r10
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r13
+	mulxq	48(%rsi), %rcx, %r10
+	adoxq	%rcx, %r13
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r11, 56(%rdi)
+	movq	%r13, 64(%rdi)
+	movq	%r10, 72(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt3_5:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rax, %r12
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r9
+	mulxq	8(%rsi), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r8
+	mulxq	16(%rsi), %r13, %r14
+	adoxq	%r13, %r8
+	adcxq	%r14, %rbx
+	mulxq	24(%rsi), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	32(%rsi), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsi), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %r11
+	mulxq	48(%rsi), %rdx, %r13
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r10
+	adoxq	%r14, %r9
+	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r14, %r10
+	adoxq	%r14, %r8
+	adcxq	%r10, %rbx
+	mulxq	16(%rsi), %r14, %r10
+	adoxq	%r14, %rbx
+	adcxq	%r10, %rbp
+	mulxq	24(%rsi), %r14, %r10
+	adoxq	%r14, %rbp
+	adcxq	%r10, %r12
+	mulxq	32(%rsi), %r14, %r10
+	adoxq	%r14, %r12
+	adcxq	%r10, %r11
+	mulxq	40(%rsi), %r14, %r10
+	adoxq	%r14, %r11
+	adcxq	%r10, %r13
+	mulxq	48(%rsi), %rdx, %r10
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r9, %rcx
+	adoxq	%r9, %r12
+	adcxq	%rcx, %r11
+	mulxq	32(%rsi), %r9, %rcx
+	adoxq	%r9, %r11
+	adcxq	%rcx, %r13
+	mulxq	40(%rsi), %rcx, %r9
+	adoxq	%rcx, %r13
+	adcxq	%r9, %r10
+	mulxq	48(%rsi), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r11, 56(%rdi)
+	movq	%r13, 64(%rdi)
+	movq	%r10, 72(%rdi)
+	movq	%r9, 80(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt4_4:
+	cmpq	$6, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt6_2
+	cmpq	$5, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt5_3
+	mulxq	8(%rsi), %rax, %r10
+	addq	%r11, %rax
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r8, %r10
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r10, %rbx
+	mulxq	40(%rsi), %r10, %rbp
+	adcq	%r11, %r10
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rbp, %r12
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%ebp, %ebp
+	mulxq	(%rsi), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %r9
+	mulxq	8(%rsi), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r8
+	mulxq	16(%rsi), %r14, %r13
+	adoxq	%r14, %r8
+	adcxq	%r13, %rbx
+	mulxq	24(%rsi), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	32(%rsi), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	40(%rsi), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %r11
+	mulxq	48(%rsi), %rdx, %r13
+	adoxq	%rdx, %r11
+	adcxq	%rbp, %r13
+	adoxq	%rbp, %r13
+	movq	%rax, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %rbp
+	adoxq	%r14, %r9
+	adcxq	%rbp, %r8
+	mulxq	8(%rsi), %r14, %rbp
+	adoxq	%r14, %r8
+	adcxq	%rbp, %rbx
+	mulxq	16(%rsi), %rbp, %r14
+	adoxq	%rbp, %rbx
+	adcxq	%r14, %r10
+	mulxq	24(%rsi), %r14, %rbp
+	adoxq	%r14, %r10
+	adcxq	%rbp, %r12
+	mulxq	32(%rsi), %r14, %rbp
+	adoxq	%r14, %r12
+	adcxq	%rbp, %r11
+	mulxq	40(%rsi), %r14, %rbp
+	adoxq	%r14, %r11
+	adcxq	%rbp, %r13
+	mulxq	48(%rsi), %rdx, %rbp
+	adoxq	%rdx, %r13
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r9
+	adoxq	%r14, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r10
+	mulxq	16(%rsi), %r14, %r9
+	adoxq	%r14, %r10
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r14, %r9
+	adoxq	%r14, %r12
+	adcxq	%r9, %r11
+	mulxq	32(%rsi), %r9, %r14
+	adoxq	%r9, %r11
+	adcxq	%r14, %r13
+	mulxq	40(%rsi), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %rbp
+	mulxq	48(%rsi), %rdx, %r9
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %r10
+	mulxq	8(%rsi), %rcx, %r8
+	adoxq	%rcx, %r10
+	adcxq	%r8, %r12
+	mulxq	16(%rsi), %rcx, %r8
+	adoxq	%rcx, %r12
+	adcxq	%r8, %r11
+	mulxq	24(%rsi), %r8, %rcx
+	adoxq	%r8, %r11
+	adcxq	%rcx, %r13
+	mulxq	32(%rsi), %rcx, %r8
+	adoxq	%rcx, %r13
+	adcxq	%r8, %rbp
+	mulxq	40(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r9
+	mulxq	48(%rsi), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, 32(%rdi)
+	movq	%r10, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r11, 56(%rdi)
+	movq	%r13, 64(%rdi)
+	movq	%rbp, 72(%rdi)
+	movq	%r9, 80(%rdi)
+	movq	%r8, 88(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt5_3:
+	mulxq	8(%rsi), %rax, %r10
+	addq	%r11, %rax
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r8, %r10
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r10, %rbx
+	mulxq	40(%rsi), %r10, %rbp
+	adcq	%r11, %r10
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rbp, %r12
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%ebp, %ebp
+	mulxq	(%rsi), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %r9
+	mulxq	8(%rsi), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r8
+	mulxq	16(%rsi), %r14, %r13
+	adoxq	%r14, %r8
+	adcxq	%r13, %rbx
+	mulxq	24(%rsi), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	32(%rsi), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	40(%rsi), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %r11
+	mulxq	48(%rsi), %rdx, %r13
+	adoxq	%rdx, %r11
+	adcxq	%rbp, %r13
+	adoxq	%rbp, %r13
+	movq	%rax, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %rbp
+	adoxq	%r14, %r9
+	adcxq	%rbp, %r8
+	mulxq	8(%rsi), %r14, %rbp
+	adoxq	%r14, %r8
+	adcxq	%rbp, %rbx
+	mulxq	16(%rsi), %rbp, %r14
+	adoxq	%rbp, %rbx
+	adcxq	%r14, %r10
+	mulxq	24(%rsi), %r14, %rbp
+	adoxq	%r14, %r10
+	adcxq	%rbp, %r12
+	mulxq	32(%rsi), %r14, %rbp
+	adoxq	%r14, %r12
+	adcxq	%rbp, %r11
+	mulxq	40(%rsi), %r14, %rbp
+	adoxq	%r14, %r11
+	adcxq	%rbp, %r13
+	mulxq	48(%rsi), %rdx, %rbp
+	adoxq	%rdx, %r13
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r9
+	adoxq	%r14, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r10
+	mulxq	16(%rsi), %r14, %r9
+	adoxq	%r14, %r10
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r14, %r9
+	adoxq	%r14, %r12
+	adcxq	%r9, %r11
+	mulxq	32(%rsi), %r9, %r14
+	adoxq	%r9, %r11
+	adcxq	%r14, %r13
+	mulxq	40(%rsi), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %rbp
+	mulxq	48(%rsi), %rdx, %r9
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r8
+	adoxq	%r14, %rbx
+	adcxq	%r8, %r10
+	mulxq	8(%rsi), %r14, %r8
+	adoxq	%r14, %r10
+	adcxq	%r8, %r12
+	mulxq	16(%rsi), %r14, %r8
+	adoxq	%r14, %r12
+	adcxq	%r8, %r11
+	mulxq	24(%rsi), %r8, %r14
+	adoxq	%r8, %r11
+	adcxq	%r14, %r13
+	mulxq	32(%rsi), %r8, %r14
+	adoxq	%r8, %r13
+	adcxq	%r14, %rbp
+	mulxq	40(%rsi), %r14, %r8
+	adoxq	%r14, %rbp
+	adcxq	%r8, %r9
+	mulxq	48(%rsi), %rdx, %r8
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, 32(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r10
+	adcxq	%rcx, %r12
+	mulxq	8(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r12
+	adcxq	%rcx, %r11
+	mulxq	16(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r11
+	adcxq	%rcx, %r13
+	mulxq	24(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r13
+	adcxq	%rcx, %rbp
+	mulxq	32(%rsi), %rcx, %rbx
+	adoxq	%rcx, %rbp
+	adcxq	%rbx, %r9
+	mulxq	40(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r9
+	adcxq	%rcx, %r8
+	mulxq	48(%rsi), %rdx, %rcx
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r10, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r11, 56(%rdi)
+	movq	%r13, 64(%rdi)
+	movq	%rbp, 72(%rdi)
+	movq	%r9, 80(%rdi)
+	movq	%r8, 88(%rdi)
+	movq	%rcx, 96(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt6_2:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rax, %r12
+	adcq	$0, %r11
+	movq	8(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r9
+	mulxq	8(%rsi), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r8
+	mulxq	16(%rsi), %r13, %r14
+	adoxq	%r13, %r8
+	adcxq	%r14, %rbx
+	mulxq	24(%rsi), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	32(%rsi), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsi), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %r11
+	mulxq	48(%rsi), %rdx, %r13
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r10
+	adoxq	%r14, %r9
+	adcxq	%r10, %r8
+	mulxq	8(%rsi), %r14, %r10
+	adoxq	%r14, %r8
+	adcxq	%r10, %rbx
+	mulxq	16(%rsi), %r14, %r10
+	adoxq	%r14, %rbx
+	adcxq	%r10, %rbp
+	mulxq	24(%rsi), %r14, %r10
+	adoxq	%r14, %rbp
+	adcxq	%r10, %r12
+	mulxq	32(%rsi), %r14, %r10
+	adoxq	%r14, %r12
+	adcxq	%r10, %r11
+	mulxq	40(%rsi), %r14, %r10
+	adoxq	%r14, %r11
+	adcxq	%r10, %r13
+	mulxq	48(%rsi), %rdx, %r10
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r9
+	adoxq	%r14, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %r14, %r9
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r9, %r14
+	adoxq	%r9, %r12
+	adcxq	%r14, %r11
+	mulxq	32(%rsi), %r9, %r14
+	adoxq	%r9, %r11
+	adcxq	%r14, %r13
+	mulxq	40(%rsi), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %r10
+	mulxq	48(%rsi), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r14, %r8
+	adoxq	%r14, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%rsi), %r14, %r8
+	adoxq	%r14, %rbp
+	adcxq	%r8, %r12
+	mulxq	16(%rsi), %r14, %r8
+	adoxq	%r14, %r12
+	adcxq	%r8, %r11
+	mulxq	24(%rsi), %r14, %r8
+	adoxq	%r14, %r11
+	adcxq	%r8, %r13
+	mulxq	32(%rsi), %r8, %r14
+	adoxq	%r8, %r13
+	adcxq	%r14, %r10
+	mulxq	40(%rsi), %r14, %r8
+	adoxq	%r14, %r10
+	adcxq	%r8, %r9
+	mulxq	48(%rsi), %rdx, %r8
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, 32(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rbx, %r14
+	adoxq	%rbx, %rbp
+	adcxq	%r14, %r12
+	mulxq	8(%rsi), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %r11
+	mulxq	16(%rsi), %r14, %rbx
+	adoxq	%r14, %r11
+	adcxq	%rbx, %r13
+	mulxq	24(%rsi), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r10
+	mulxq	32(%rsi), %r14, %rbx
+	adoxq	%r14, %r10
+	adcxq	%rbx, %r9
+	mulxq	40(%rsi), %r14, %rbx
+	adoxq	%r14, %r9
+	adcxq	%rbx, %r8
+	mulxq	48(%rsi), %rdx, %rbx
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	movq	%rbp, 40(%rdi)
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r12
+	adcxq	%rcx, %r11
+	mulxq	8(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r11
+	adcxq	%rcx, %r13
+	mulxq	16(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r13
+	adcxq	%rcx, %r10
+	mulxq	24(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r10
+	adcxq	%rcx, %r9
+	mulxq	32(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r9
+	adcxq	%rcx, %r8
+	mulxq	40(%rsi), %rbp, %rcx
+	adoxq	%rbp, %r8
+	adcxq	%rcx, %rbx
+	mulxq	48(%rsi), %rdx, %rcx
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r12, 48(%rdi)
+	movq	%r11, 56(%rdi)
+	movq	%r13, 64(%rdi)
+	movq	%r10, 72(%rdi)
+	movq	%r9, 80(%rdi)
+	movq	%r8, 88(%rdi)
+	movq	%rbx, 96(%rdi)
+	movq	%rcx, 104(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt7:
+	cmpq	$4, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt4_5
+	cmpq	$2, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt2_7
+	cmpq	$1, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt1_8
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rcx, %r11
+	adcq	%rax, %rcx
+	mulxq	40(%rsi), %rbx, %rax
+	adcq	%r11, %rbx
+	mulxq	48(%rsi), %rbp, %r11
+	adcq	%rax, %rbp
+	mulxq	56(%rsi), %rdx, %rax
+	adcq	%r11, %rdx
+	adcq	$0, %rax
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rcx, 32(%rdi)
+	movq	%rbx, 40(%rdi)
+	movq	%rbp, 48(%rdi)
+	movq	%rdx, 56(%rdi)
+	movq	%rax, 64(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt1_8:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rax, %r12
+	mulxq	56(%rsi), %r13, %rax
+	adcq	%r11, %r13
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r9
+	mulxq	8(%rsi), %r14, %rcx
+	adoxq	%r14, %r9
+	adcxq	%rcx, %r8
+	mulxq	16(%rsi), %r14, %rcx
+	adoxq	%r14, %r8
+	adcxq	%rcx, %rbx
+	mulxq	24(%rsi), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	32(%rsi), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	40(%rsi), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %r13
+	mulxq	48(%rsi), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %rax
+	mulxq	56(%rsi), %rdx, %rcx
+	adoxq	%rdx, %rax
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	movq	%r10, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r13, 56(%rdi)
+	movq	%rax, 64(%rdi)
+	movq	%rcx, 72(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt2_7:
+	cmpq	$3, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt3_6
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %r11, %rbx
+	adcq	%rax, %r11
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%rbx, %rbp
+	mulxq	48(%rsi), %r12, %rbx
+	adcq	%rax, %r12
+	mulxq	56(%rsi), %r13, %rax
+	adcq	%rbx, %r13
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%ebx, %ebx
+	mulxq	(%rsi), %r15, %r14
+	adoxq	%r15, %r10
+	adcxq	%r14, %r9
+	mulxq	8(%rsi), %r15, %r14
+	adoxq	%r15, %r9
+	adcxq	%r14, %r8
+	mulxq	16(%rsi), %r15, %r14
+	adoxq	%r15, %r8
+	adcxq	%r14, %r11
+	mulxq	24(%rsi), %r15, %r14
+	adoxq	%r15, %r11
+	adcxq	%r14, %rbp
+	mulxq	32(%rsi), %r15, %r14
+	adoxq	%r15, %rbp
+	adcxq	%r14, %r12
+	mulxq	40(%rsi), %r15, %r14
+	adoxq	%r15, %r12
+	adcxq	%r14, %r13
+	mulxq	48(%rsi), %r15, %r14
+	adoxq	%r15, %r13
+	adcxq	%r14, %rax
+	mulxq	56(%rsi), %rdx, %r14
+	adoxq	%rdx, %rax
+	adcxq	%rbx, %r14
+	adoxq	%rbx, %r14
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r9
+	adcxq	%rcx, %r8
+	mulxq	8(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r8
+	adcxq	%rcx, %r11
+	mulxq	16(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r11
+	adcxq	%rcx, %rbp
+	mulxq	24(%rsi), %rcx, %rbx
+	adoxq	%rcx, %rbp
+	adcxq	%rbx, %r12
+	mulxq	32(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r12
+	adcxq	%rcx, %r13
+	mulxq	40(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r13
+	adcxq	%rcx, %rax
+	mulxq	48(%rsi), %rbx, %rcx
+	adoxq	%rbx, %rax
+	adcxq	%rcx, %r14
+	mulxq	56(%rsi), %rdx, %rcx
+	adoxq	%rdx, %r14
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	movq	%r9, 16(%rdi)
+	movq	%r8, 24(%rdi)
+	movq	%r11, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r13, 56(%rdi)
+	movq	%rax, 64(%rdi)
+	movq	%r14, 72(%rdi)
+	movq	%rcx, 80(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt3_6:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %r11, %rbx
+	adcq	%rax, %r11
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%rbx, %rbp
+	mulxq	48(%rsi), %r12, %rbx
+	adcq	%rax, %r12
+	mulxq	56(%rsi), %r13, %rax
+	adcq	%rbx, %r13
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%ebx, %ebx
+	mulxq	(%rsi), %r15, %r14
+	adoxq	%r15, %r10
+	adcxq	%r14, %r9
+	mulxq	8(%rsi), %r15, %r14
+	adoxq	%r15, %r9
+	adcxq	%r14, %r8
+	mulxq	16(%rsi), %r15, %r14
+	adoxq	%r15, %r8
+	adcxq	%r14, %r11
+	mulxq	24(%rsi), %r15, %r14
+	adoxq	%r15, %r11
+	adcxq	%r14, %rbp
+	mulxq	32(%rsi), %r15, %r14
+	adoxq	%r15, %rbp
+	adcxq	%r14, %r12
+	mulxq	40(%rsi), %r15, %r14
+	adoxq	%r15, %r12
+	adcxq	%r14, %r13
+	mulxq	48(%rsi), %r15, %r14
+	adoxq	%r15, %r13
+	adcxq	%r14, %rax
+	mulxq	56(%rsi), %rdx, %r14
+	adoxq	%rdx, %rax
+	adcxq	%rbx, %r14
+	adoxq	%rbx, %r14
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %rbx
+	adoxq	%r15, %r9
+	adcxq	%rbx, %r8
+	mulxq	8(%rsi), %r15, %rbx
+	adoxq	%r15, %r8
+	adcxq	%rbx, %r11
+	mulxq	16(%rsi), %r15, %rbx
+	adoxq	%r15, %r11
+	adcxq	%rbx, %rbp
+	mulxq	24(%rsi), %rbx, %r15
+	adoxq	%rbx, %rbp
+	adcxq	%r15, %r12
+	mulxq	32(%rsi), %r15, %rbx
+	adoxq	%r15, %r12
+	adcxq	%rbx, %r13
+	mulxq	40(%rsi), %r15, %rbx
+	adoxq	%r15, %r13
+	adcxq	%rbx, %rax
+	mulxq	48(%rsi), %r15, %rbx
+	adoxq	%r15, %rax
+	adcxq	%rbx, %r14
+	mulxq	56(%rsi), %rdx, %rbx
+	adoxq	%rdx, %r14
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rcx, %r9
+	adoxq	%rcx, %r8
+	adcxq	%r9, %r11
+	mulxq	8(%rsi), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %rcx, %r9
+	adoxq	%rcx, %r12
+	adcxq	%r9, %r13
+	mulxq	32(%rsi), %rcx, %r9
+	adoxq	%rcx, %r13
+	adcxq	%r9, %rax
+	mulxq	40(%rsi), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %r14
+	mulxq	48(%rsi), %rcx, %r9
+	adoxq	%rcx, %r14
+	adcxq	%r9, %rbx
+	mulxq	56(%rsi), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%r8, 24(%rdi)
+	movq	%r11, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r13, 56(%rdi)
+	movq	%rax, 64(%rdi)
+	movq	%r14, 72(%rdi)
+	movq	%rbx, 80(%rdi)
+	movq	%r9, 88(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt4_5:
+	cmpq	$6, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt6_3
+	cmpq	$5, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt5_4
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rax, %r12
+	mulxq	56(%rsi), %r13, %rax
+	adcq	%r11, %r13
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r15, %r14
+	adoxq	%r15, %r10
+	adcxq	%r14, %r9
+	mulxq	8(%rsi), %r15, %r14
+	adoxq	%r15, %r9
+	adcxq	%r14, %r8
+	mulxq	16(%rsi), %r15, %r14
+	adoxq	%r15, %r8
+	adcxq	%r14, %rbx
+	mulxq	24(%rsi), %r14, %r15
+	adoxq	%r14, %rbx
+	adcxq	%r15, %rbp
+	mulxq	32(%rsi), %r15, %r14
+	adoxq	%r15, %rbp
+	adcxq	%r14, %r12
+	mulxq	40(%rsi), %r15, %r14
+	adoxq	%r15, %r12
+	adcxq	%r14, %r13
+	mulxq	48(%rsi), %r15, %r14
+	adoxq	%r15, %r13
+	adcxq	%r14, %rax
+	mulxq	56(%rsi), %rdx, %r14
+	adoxq	%rdx, %rax
+	adcxq	%r11, %r14
+	adoxq	%r11, %r14
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r11
+	adoxq	%r15, %r9
+	adcxq	%r11, %r8
+	mulxq	8(%rsi), %r15, %r11
+	adoxq	%r15, %r8
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r15, %r11
+	adoxq	%r15, %rbx
+	adcxq	%r11, %rbp
+	mulxq	24(%rsi), %r15, %r11
+	adoxq	%r15, %rbp
+	adcxq	%r11, %r12
+	mulxq	32(%rsi), %r15, %r11
+	adoxq	%r15, %r12
+	adcxq	%r11, %r13
+	mulxq	40(%rsi), %r15, %r11
+	adoxq	%r15, %r13
+	adcxq	%r11, %rax
+	mulxq	48(%rsi), %r15, %r11
+	adoxq	%r15, %rax
+	adcxq	%r11, %r14
+	mulxq	56(%rsi), %rdx, %r11
+	adoxq	%rdx, %r14
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r9
+	adoxq	%r15, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r15, %r9
+	adoxq	%r15, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %r9, %r15
+	adoxq	%r9, %rbp
+	adcxq	%r15, %r12
+	mulxq	24(%rsi), %r15, %r9
+	adoxq	%r15, %r12
+	adcxq	%r9, %r13
+	mulxq	32(%rsi), %r15, %r9
+	adoxq	%r15, %r13
+	adcxq	%r9, %rax
+	mulxq	40(%rsi), %r15, %r9
+	adoxq	%r15, %rax
+	adcxq	%r9, %r14
+	mulxq	48(%rsi), %r9, %r15
+	adoxq	%r9, %r14
+	adcxq	%r15, %r11
+	mulxq	56(%rsi), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%rsi), %rcx, %r8
+	adoxq	%rcx, %rbp
+	adcxq	%r8, %r12
+	mulxq	16(%rsi), %rcx, %r8
+	adoxq	%rcx, %r12
+	adcxq	%r8, %r13
+	mulxq	24(%rsi), %rcx, %r8
+	adoxq	%rcx, %r13
+	adcxq	%r8, %rax
+	mulxq	32(%rsi), %rcx, %r8
+	adoxq	%rcx, %rax
+	adcxq	%r8, %r14
+	mulxq	40(%rsi), %rcx, %r8
+	adoxq	%rcx, %r14
+	adcxq	%r8, %r11
+	mulxq	48(%rsi), %rcx, %r8
+	adoxq	%rcx, %r11
+	adcxq	%r8, %r9
+	mulxq	56(%rsi), %rcx, %r8
+	adoxq	%rcx, %r9
+	adcxq	%r10, %r8
+	adoxq	%r10, %r8
+	movq	%rbx, 32(%rdi)
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r13, 56(%rdi)
+	movq	%rax, 64(%rdi)
+	movq	%r14, 72(%rdi)
+	movq	%r11, 80(%rdi)
+	movq	%r9, 88(%rdi)
+	movq	%r8, 96(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt5_4:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %r8, %rax
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%rax, %rbx
+	mulxq	40(%rsi), %rbp, %rax
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rax, %r12
+	mulxq	56(%rsi), %r13, %rax
+	adcq	%r11, %r13
+	adcq	$0, %rax
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r15, %r14
+	adoxq	%r15, %r10
+	adcxq	%r14, %r9
+	mulxq	8(%rsi), %r15, %r14
+	adoxq	%r15, %r9
+	adcxq	%r14, %r8
+	mulxq	16(%rsi), %r14, %r15
+	adoxq	%r14, %r8
+	adcxq	%r15, %rbx
+	mulxq	24(%rsi), %r15, %r14
+	adoxq	%r15, %rbx
+	adcxq	%r14, %rbp
+	mulxq	32(%rsi), %r15, %r14
+	adoxq	%r15, %rbp
+	adcxq	%r14, %r12
+	mulxq	40(%rsi), %r15, %r14
+	adoxq	%r15, %r12
+	adcxq	%r14, %r13
+	mulxq	48(%rsi), %r14, %r15
+	adoxq	%r14, %r13
+	adcxq	%r15, %rax
+	mulxq	56(%rsi), %rdx, %r14
+	adoxq	%rdx, %rax
+	adcxq	%r11, %r14
+	adoxq	%r11, %r14
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r11
+	adoxq	%r15, %r9
+	adcxq	%r11, %r8
+	mulxq	8(%rsi), %r15, %r11
+	adoxq	%r15, %r8
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r15, %r11
+	adoxq	%r15, %rbx
+	adcxq	%r11, %rbp
+	mulxq	24(%rsi), %r15, %r11
+	adoxq	%r15, %rbp
+	adcxq	%r11, %r12
+	mulxq	32(%rsi), %r15, %r11
+	adoxq	%r15, %r12
+	adcxq	%r11, %r13
+	mulxq	40(%rsi), %r15, %r11
+	adoxq	%r15, %r13
+	adcxq	%r11, %rax
+	mulxq	48(%rsi), %r15, %r11
+	adoxq	%r15, %rax
+	adcxq	%r11, %r14
+	mulxq	56(%rsi), %rdx, %r11
+	adoxq	%rdx, %r14
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r9
+	adoxq	%r15, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r9, %r15
+	adoxq	%r9, %rbx
+	adcxq	%r15, %rbp
+	mulxq	16(%rsi), %r15, %r9
+	adoxq	%r15, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r15, %r9
+	adoxq	%r15, %r12
+	adcxq	%r9, %r13
+	mulxq	32(%rsi), %r15, %r9
+	adoxq	%r15, %r13
+	adcxq	%r9, %rax
+	mulxq	40(%rsi), %r9, %r15
+	adoxq	%r9, %rax
+	adcxq	%r15, %r14
+	mulxq	48(%rsi), %r15, %r9
+	adoxq	%r15, %r14
+	adcxq	%r9, %r11
+	mulxq	56(%rsi), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r8
+	adoxq	%r15, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%rsi), %r15, %r8
+	adoxq	%r15, %rbp
+	adcxq	%r8, %r12
+	mulxq	16(%rsi), %r15, %r8
+	adoxq	%r15, %r12
+	adcxq	%r8, %r13
+	mulxq	24(%rsi), %r15, %r8
+	adoxq	%r15, %r13
+	adcxq	%r8, %rax
+	mulxq	32(%rsi), %r15, %r8
+	adoxq	%r15, %rax
+	adcxq	%r8, %r14
+	mulxq	40(%rsi), %r15, %r8
+	adoxq	%r15, %r14
+	adcxq	%r8, %r11
+	mulxq	48(%rsi), %r15, %r8
+	adoxq	%r15, %r11
+	adcxq	%r8, %r9
+	mulxq	56(%rsi), %rdx, %r8
+	adoxq	%rdx, %r9
+	adcxq	%r10, %r8
+	adoxq	%r10, %r8
+	movq	%rbx, 32(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %rcx, %rbx
+	adoxq	%rcx, %rbp
+	adcxq	%rbx, %r12
+	mulxq	8(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r12
+	adcxq	%rcx, %r13
+	mulxq	16(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r13
+	adcxq	%rcx, %rax
+	mulxq	24(%rsi), %rbx, %rcx
+	adoxq	%rbx, %rax
+	adcxq	%rcx, %r14
+	mulxq	32(%rsi), %rcx, %rbx
+	adoxq	%rcx, %r14
+	adcxq	%rbx, %r11
+	mulxq	40(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r11
+	adcxq	%rcx, %r9
+	mulxq	48(%rsi), %rbx, %rcx
+	adoxq	%rbx, %r9
+	adcxq	%rcx, %r8
+	mulxq	56(%rsi), %rdx, %rcx
+	adoxq	%rdx, %r8
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	movq	%rbp, 40(%rdi)
+	movq	%r12, 48(%rdi)
+	movq	%r13, 56(%rdi)
+	movq	%rax, 64(%rdi)
+	movq	%r14, 72(%rdi)
+	movq	%r11, 80(%rdi)
+	movq	%r9, 88(%rdi)
+	movq	%r8, 96(%rdi)
+	movq	%rcx, 104(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt6_3:
+	cmpq	$7, %r8
+	ja	.Llf_mpn_mul_adx_small_s_gt7_2
+	mulxq	8(%rsi), %rax, %r10
+	addq	%r11, %rax
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%r10, %r9
+	mulxq	24(%rsi), %r8, %r10
+	adcq	%r11, %r8
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r10, %rbx
+	mulxq	40(%rsi), %r10, %rbp
+	adcq	%r11, %r10
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%rbp, %r12
+	mulxq	56(%rsi), %r13, %rbp
+	adcq	%r11, %r13
+	adcq	$0, %rbp
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r15, %r14
+	adoxq	%r15, %rax
+	adcxq	%r14, %r9
+	mulxq	8(%rsi), %r15, %r14
+	adoxq	%r15, %r9
+	adcxq	%r14, %r8
+	mulxq	16(%rsi), %r15, %r14
+	adoxq	%r15, %r8
+	adcxq	%r14, %rbx
+	mulxq	24(%rsi), %r15, %r14
+	adoxq	%r15, %rbx
+	adcxq	%r14, %r10
+	mulxq	32(%rsi), %r15, %r14
+	adoxq	%r15, %r10
+	adcxq	%r14, %r12
+	mulxq	40(%rsi), %r15, %r14
+	adoxq	%r15, %r12
+	adcxq	%r14, %r13
+	mulxq	48(%rsi), %r15, %r14
+	adoxq	%r15, %r13
+	adcxq	%r14, %rbp
+	mulxq	56(%rsi), %rdx, %r14
+	adoxq	%rdx, %rbp
+	adcxq	%r11, %r14
+	adoxq	%r11, %r14
+	movq	%rax, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r11, %r15
+	adoxq	%r11, %r9
+	adcxq	%r15, %r8
+	mulxq	8(%rsi), %r15, %r11
+	adoxq	%r15, %r8
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r15, %r11
+	adoxq	%r15, %rbx
+	adcxq	%r11, %r10
+	mulxq	24(%rsi), %r15, %r11
+	adoxq	%r15, %r10
+	adcxq	%r11, %r12
+	mulxq	32(%rsi), %r11, %r15
+	adoxq	%r11, %r12
+	adcxq	%r15, %r13
+	mulxq	40(%rsi), %r15, %r11
+	adoxq	%r15, %r13
+	adcxq	%r11, %rbp
+	mulxq	48(%rsi), %r15, %r11
+	adoxq	%r15, %rbp
+	adcxq	%r11, %r14
+	mulxq	56(%rsi), %rdx, %r11
+	adoxq	%rdx, %r14
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r15, %r9
+	adoxq	%r15, %r8
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r15, %r9
+	adoxq	%r15, %rbx
+	adcxq	%r9, %r10
+	mulxq	16(%rsi), %r15, %r9
+	adoxq	%r15, %r10
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r15, %r9
+	adoxq	%r15, %r12
+	adcxq	%r9, %r13
+	mulxq	32(%rsi), %r15, %r9
+	adoxq	%r15, %r13
+	adcxq	%r9, %rbp
+	mulxq	40(%rsi), %r15, %r9
+	adoxq	%r15, %rbp
+	adcxq	%r9, %r14
+	mulxq	48(%rsi), %r15, %r9
+	adoxq	%r15, %r14
+	adcxq	%r9, %r11
+	mulxq	56(%rsi), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	movq	%r8, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r15, %r8
+	adoxq	%r15, %rbx
+	adcxq	%r8, %r10
+	mulxq	8(%rsi), %r15, %r8
+	adoxq	%r15, %r10
+	adcxq	%r8, %r12
+	mulxq	16(%rsi), %r15, %r8
+	adoxq	%r15, %r12
+	adcxq	%r8, %r13
+	mulxq	24(%rsi), %r8, %r15
+	adoxq	%r8, %r13
+	adcxq	%r15, %rbp
+	mulxq	32(%rsi), %r15, %r8
+	adoxq	%r15, %rbp
+	adcxq	%r8, %r14
+	mulxq	40(%rsi), %r15, %r8
+	adoxq	%r15, %r14
+	adcxq	%r8, %r11
+	mulxq	48(%rsi), %r15, %r8
+	adoxq	%r15, %r11
+	adcxq	%r8, %r9
+	mulxq	56(%rsi), %rdx, %r8
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r8
+	adoxq	%rax, %r8
+	movq	%rbx, 32(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r15, %rbx
+	adoxq	%r15, %r10
+	adcxq	%rbx, %r12
+	mulxq	8(%rsi), %r15, %rbx
+	adoxq	%r15, %r12
+	adcxq	%rbx, %r13
+	mulxq	16(%rsi), %r15, %rbx
+	adoxq	%r15, %r13
+	adcxq	%rbx, %rbp
+	mulxq	24(%rsi), %r15, %rbx
+	adoxq	%r15, %rbp
+	adcxq	%rbx, %r14
+	mulxq	32(%rsi), %r15, %rbx
+	adoxq	%r15, %r14
+	adcxq	%rbx, %r11
+	mulxq	40(%rsi), %r15, %rbx
+	adoxq	%r15, %r11
+	adcxq	%rbx, %r9
+	mulxq	48(%rsi), %r15, %rbx
+	adoxq	%r15, %r9
+	adcxq	%rbx, %r8
+	mulxq	56(%rsi), %rdx, %rbx
+	adoxq	%rdx, %r8
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	movq	%r10, 40(%rdi)
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rcx, %r10
+	adoxq	%rcx, %r12
+	adcxq	%r10, %r13
+	mulxq	8(%rsi), %rcx, %r10
+	adoxq	%rcx, %r13
+	adcxq	%r10, %rbp
+	mulxq	16(%rsi), %r10, %rcx
+	adoxq	%r10, %rbp
+	adcxq	%rcx, %r14
+	mulxq	24(%rsi), %rcx, %r10
+	adoxq	%rcx, %r14
+	adcxq	%r10, %r11
+	mulxq	32(%rsi), %rcx, %r10
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	mulxq	40(%rsi), %rcx, %r10
+	adoxq	%rcx, %r9
+	adcxq	%r10, %r8
+	mulxq	48(%rsi), %r10, %rcx
+	adoxq	%r10, %r8
+	adcxq	%rcx, %rbx
+	mulxq	56(%rsi), %r10, %rcx
+	adoxq	%r10, %rbx
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r12, 48(%rdi)
+	movq	%r13, 56(%rdi)
+	movq	%rbp, 64(%rdi)
+	movq	%r14, 72(%rdi)
+	movq	%r11, 80(%rdi)
+	movq	%r9, 88(%rdi)
+	movq	%r8, 96(%rdi)
+	movq	%rbx, 104(%rdi)
+	movq	%rcx, 112(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_s_gt7_2:
+	mulxq	8(%rsi), %r10, %rax
+	addq	%r11, %r10
+	mulxq	16(%rsi), %r9, %r11
+	adcq	%rax, %r9
+	mulxq	24(%rsi), %rax, %r8
+	adcq	%r11, %rax
+	mulxq	32(%rsi), %rbx, %r11
+	adcq	%r8, %rbx
+	mulxq	40(%rsi), %rbp, %r8
+	adcq	%r11, %rbp
+	mulxq	48(%rsi), %r12, %r11
+	adcq	%r8, %r12
+	mulxq	56(%rsi), %r8, %r13
+	adcq	%r11, %r8
+	adcq	$0, %r13
+	movq	8(%rcx), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsi), %r15, %r14
+	adoxq	%r15, %r10
+	adcxq	%r14, %r9
+	mulxq	8(%rsi), %r15, %r14
+	adoxq	%r15, %r9
+	adcxq	%r14, %rax
+	mulxq	16(%rsi), %r15, %r14
+	adoxq	%r15, %rax
+	adcxq	%r14, %rbx
+	mulxq	24(%rsi), %r15, %r14
+	adoxq	%r15, %rbx
+	adcxq	%r14, %rbp
+	mulxq	32(%rsi), %r15, %r14
+	adoxq	%r15, %rbp
+	adcxq	%r14, %r12
+	mulxq	40(%rsi), %r15, %r14
+	adoxq	%r15, %r12
+	adcxq	%r14, %r8
+	mulxq	48(%rsi), %r15, %r14
+	adoxq	%r15, %r8
+	adcxq	%r14, %r13
+	mulxq	56(%rsi), %rdx, %r14
+	adoxq	%rdx, %r13
+	adcxq	%r11, %r14
+	adoxq	%r11, %r14
+	movq	%r10, 8(%rdi)
+	movq	16(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r11
+	adoxq	%r15, %r9
+	adcxq	%r11, %rax
+	mulxq	8(%rsi), %r15, %r11
+	adoxq	%r15, %rax
+	adcxq	%r11, %rbx
+	mulxq	16(%rsi), %r11, %r15
+	adoxq	%r11, %rbx
+	adcxq	%r15, %rbp
+	mulxq	24(%rsi), %r15, %r11
+	adoxq	%r15, %rbp
+	adcxq	%r11, %r12
+	mulxq	32(%rsi), %r15, %r11
+	adoxq	%r15, %r12
+	adcxq	%r11, %r8
+	mulxq	40(%rsi), %r15, %r11
+	adoxq	%r15, %r8
+	adcxq	%r11, %r13
+	mulxq	48(%rsi), %r11, %r15
+	adoxq	%r11, %r13
+	adcxq	%r15, %r14
+	mulxq	56(%rsi), %rdx, %r11
+	adoxq	%rdx, %r14
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	movq	%r9, 16(%rdi)
+	movq	24(%rcx), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsi), %r15, %r9
+	adoxq	%r15, %rax
+	adcxq	%r9, %rbx
+	mulxq	8(%rsi), %r15, %r9
+	adoxq	%r15, %rbx
+	adcxq	%r9, %rbp
+	mulxq	16(%rsi), %r15, %r9
+	adoxq	%r15, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsi), %r15, %r9
+	adoxq	%r15, %r12
+	adcxq	%r9, %r8
+	mulxq	32(%rsi), %r15, %r9
+	adoxq	%r15, %r8
+	adcxq	%r9, %r13
+	mulxq	40(%rsi), %r15, %r9
+	adoxq	%r15, %r13
+	adcxq	%r9, %r14
+	mulxq	48(%rsi), %r15, %r9
+	adoxq	%r15, %r14
+	adcxq	%r9, %r11
+	mulxq	56(%rsi), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	movq	%rax, 24(%rdi)
+	movq	32(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r15, %r10
+	adoxq	%r15, %rbx
+	adcxq	%r10, %rbp
+	mulxq	8(%rsi), %r10, %r15
+	adoxq	%r10, %rbp
+	adcxq	%r15, %r12
+	mulxq	16(%rsi), %r15, %r10
+	adoxq	%r15, %r12
+	adcxq	%r10, %r8
+	mulxq	24(%rsi), %r15, %r10
+	adoxq	%r15, %r8
+	adcxq	%r10, %r13
+	mulxq	32(%rsi), %r15, %r10
+	adoxq	%r15, %r13
+	adcxq	%r10, %r14
+	mulxq	40(%rsi), %r10, %r15
+	adoxq	%r10, %r14
+	adcxq	%r15, %r11
+	mulxq	48(%rsi), %r15, %r10
+	adoxq	%r15, %r11
+	adcxq	%r10, %r9
+	mulxq	56(%rsi), %rdx, %r10
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	movq	%rbx, 32(%rdi)
+	movq	40(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r15, %rbx
+	adoxq	%r15, %rbp
+	adcxq	%rbx, %r12
+	mulxq	8(%rsi), %r15, %rbx
+	adoxq	%r15, %r12
+	adcxq	%rbx, %r8
+	mulxq	16(%rsi), %r15, %rbx
+	adoxq	%r15, %r8
+	adcxq	%rbx, %r13
+	mulxq	24(%rsi), %r15, %rbx
+	adoxq	%r15, %r13
+	adcxq	%rbx, %r14
+	mulxq	32(%rsi), %r15, %rbx
+	adoxq	%r15, %r14
+	adcxq	%rbx, %r11
+	mulxq	40(%rsi), %r15, %rbx
+	adoxq	%r15, %r11
+	adcxq	%rbx, %r9
+	mulxq	48(%rsi), %r15, %rbx
+	adoxq	%r15, %r9
+	adcxq	%rbx, %r10
+	mulxq	56(%rsi), %rdx, %rbx
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	movq	%rbp, 40(%rdi)
+	movq	48(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %rbp, %r15
+	adoxq	%rbp, %r12
+	adcxq	%r15, %r8
+	mulxq	8(%rsi), %r15, %rbp
+	adoxq	%r15, %r8
+	adcxq	%rbp, %r13
+	mulxq	16(%rsi), %r15, %rbp
+	adoxq	%r15, %r13
+	adcxq	%rbp, %r14
+	mulxq	24(%rsi), %r15, %rbp
+	adoxq	%r15, %r14
+	adcxq	%rbp, %r11
+	mulxq	32(%rsi), %rbp, %r15
+	adoxq	%rbp, %r11
+	adcxq	%r15, %r9
+	mulxq	40(%rsi), %r15, %rbp
+	adoxq	%r15, %r9
+	adcxq	%rbp, %r10
+	mulxq	48(%rsi), %r15, %rbp
+	adoxq	%r15, %r10
+	adcxq	%rbp, %rbx
+	mulxq	56(%rsi), %rdx, %rbp
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	movq	%r12, 48(%rdi)
+	movq	56(%rcx), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsi), %r12, %rcx
+	adoxq	%r12, %r8
+	adcxq	%rcx, %r13
+	mulxq	8(%rsi), %r12, %rcx
+	adoxq	%r12, %r13
+	adcxq	%rcx, %r14
+	mulxq	16(%rsi), %r12, %rcx
+	adoxq	%r12, %r14
+	adcxq	%rcx, %r11
+	mulxq	24(%rsi), %r12, %rcx
+	adoxq	%r12, %r11
+	adcxq	%rcx, %r9
+	mulxq	32(%rsi), %r12, %rcx
+	adoxq	%r12, %r9
+	adcxq	%rcx, %r10
+	mulxq	40(%rsi), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbx
+	mulxq	48(%rsi), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	56(%rsi), %rdx, %rcx
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	movq	%r8, 56(%rdi)
+	movq	%r13, 64(%rdi)
+	movq	%r14, 72(%rdi)
+	movq	%r11, 80(%rdi)
+	movq	%r9, 88(%rdi)
+	movq	%r10, 96(%rdi)
+	movq	%rbx, 104(%rdi)
+	movq	%rbp, 112(%rdi)
+	movq	%rcx, 120(%rdi)
+	jmp	.Llf_mpn_mul_adx_small_exit
+.Llf_mpn_mul_adx_small_exit:
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	ret
+.Llf_mpn_mul_adx_frame:
+	/* end of the code before the frame */
+#endif
 	pushq	%r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r14, 0

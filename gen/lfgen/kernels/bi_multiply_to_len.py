@@ -140,9 +140,9 @@ def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0, ordered=True):
     c_i .. c_(i+ny)), and each digit is rotated and stored once, when it is final. Row i:
     MULX of b_j by a_i, ADOX adds the low half into c_(i+j), ADCX the high half into
     c_(i+j+1); the new top digit is the last high half plus both carries."""
-    from .x86_rows import size_tree
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHR, ADD, ADC,
-                                ADCX, ADOX, XOR, CMP, JA, JE, JMP, rdx)
+    from .x86_rows import size_tree, straight_product, Digits
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, SHR, CMP, JA,
+                                JE, JMP, rdx)
     b0, h0, lo = G(), G(), G()
     digit0(b0, yd, oy)
     digit0(rdx, xd, ox)
@@ -162,45 +162,8 @@ def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0, ordered=True):
     slots = f.red_zone_slots(S)
 
     def pair(nx, ny, xd, yd, b0):
-        # row 0 from digit 1: c_1.. = b_j a_0 + carries (ADD/ADC), b_j parked for the rows
-        if nx > 1:
-            MOV(slots[0], b0)
-        w = [None]
-        prev = h0
-        for j in range(1, ny):
-            b, l, h = G(), G(), G()
-            RORX(b, [yd - 8 * j], 32)
-            if nx > 1:
-                MOV(slots[j], b)
-            MULX(h, l, b)
-            (ADD if j == 1 else ADC)(l, prev)
-            w.append(l)
-            prev = h
-        if ny > 1:
-            ADC(prev, 0)
-        w.append(prev)                          # w = c_0 (stored) .. c_ny
-        w = w[1:]
-        for i in range(1, nx):
-            RORX(rdx, [xd - 8 * i], 32)
-            t = G()
-            XOR(t.as_dword, t.as_dword)         # CF = OF = 0
-            for j in range(ny):
-                l, h = G(), G()
-                MULX(h, l, slots[j])
-                ADOX(w[j], l)
-                if j < ny - 1:
-                    ADCX(w[j + 1], h)
-                else:
-                    ADCX(h, t)
-                    ADOX(h, t)
-                    w.append(h)
-            RORX(w[0], w[0], 32)
-            MOV([zd - 8 * i], w[0])             # c_i is final
-            w = w[1:]
-        for k, r in enumerate(w):
-            RORX(r, r, 32)
-            MOV([zd - 8 * (nx + k)], r)
-        JMP(f.exit_label)
+        straight_product(f, nx, ny, Digits(xd, -8, True), Digits(yd, -8, True),
+                         Digits(zd, -8, True), b0, h0, slots)
 
     def leaf(nx, ny):
         if nx <= ny:

@@ -14,11 +14,22 @@ Each row is the software-pipelined row of mpn_mul_1 / mpn_addmul_1 (x86_rows: MU
 ADCX/ADOX carry chains; a64_rows: ldp, mul/umulh, two adds/adcs chains, stp, the loads of
 the next block issued among the multiplies of this one); the long operand is the row, so
 rows are as long as possible and the row loop runs bn times.
+
+Small products (x86 `small`, 8 limbs): an <= small runs straight-line code per (an, bn)
+before the frame (Function.prefix_upto; x86_rows.straight_product, as bi_multiply_to_len's
+short path): the window of rp limbs under accumulation in registers, every limb stored
+once, no loop control. On AMD Zen 5 (2026-12-01) 1..8 limbs went from 0.92-1.6x GMP's
+mpn_mul to 1.5-1.8x (5 limbs: 49 -> 29 core cycles).
 """
 
-from ..kernel import KernelSpec, Variant, ADX_CHAINS
+from ..kernel import KernelSpec, Variant, Param, ADX_CHAINS
 from . import a64_rows, x86_ifma_mul
-from .mpn_addmul_1 import PARAMS as X86_PARAMS
+from .mpn_addmul_1 import PARAMS as ROW_PARAMS
+
+X86_PARAMS = dict(ROW_PARAMS, small=Param(
+    8, (0, 4, 6, 8), "both operands of at most this many limbs: straight-line code per\n"
+    "(an, bn) before the frame (x86_rows.straight_product); 0: every size through the rows",
+    kind="size", sizes=(1, 2, 3, 4, 5, 6, 7, 8, 9)))
 
 SPEC = KernelSpec(
     name="mpn_mul",
@@ -38,12 +49,40 @@ SPEC = KernelSpec(
 )
 
 
+def small_x86(f, S):
+    """an <= S limbs: one straight-line block per (an, bn), reached by a binary search on an,
+    then bn in 1..an (x86_rows.straight_product: b's limbs the multipliers, a the row, each
+    limb of rp stored once). bn == 0 and an == 0 return at once."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, MULX, TEST, JZ, rdx
+    from .x86_rows import size_tree, straight_product, Digits
+    rp, ap, an, bp, bn = f.load_args()
+    TEST(bn, bn)
+    JZ(f.exit_label)
+    TEST(an, an)                                # (an < bn, outside the contract: no read
+    JZ(f.exit_label)                            # of ap[0] when an is 0)
+    MOV(rdx, [bp])
+    h0, lo = G(), G()
+    MULX(h0, lo, [ap])
+    MOV([rp], lo)
+
+    def leaf(na, nb):
+        straight_product(f, nb, na, Digits(bp), Digits(ap), Digits(rp), [ap], h0, None)
+
+    limbs = lambda d: d                        # noqa: E731
+    size_tree(f, an, 1, S, lambda na: size_tree(f, bn, 1, na, lambda nb: leaf(na, nb), limbs),
+              limbs)
+    f.ret()
+
+
 def build_x86(symbol, p):
     from peachpy.x86_64 import GeneralPurposeRegister64, MOV, XOR, TEST, JZ, JNZ, LEA, DEC, rdx
     from ..x86 import function as x86
     from . import x86_rows
     from .x86_rows import Digits
     f = x86.Function(symbol, SPEC.args, SPEC.result)
+    if p.small:
+        # small products before the frame: no pushes for the rows' registers, no loop control
+        f.prefix_upto((2,), p.small, lambda g: small_x86(g, p.small))
     with f:
         rp, ap, an, bp, bn = f.load_args()
         TEST(bn, bn)
@@ -134,7 +173,8 @@ VARIANTS = [
             "an > ifma_max jump to the adx variant before the frame."),
     Variant("adx", "x86_64", build_x86, X86_PARAMS,
             "One MULX/ADCX/ADOX row per limb of b (x86_rows): a mul_1 row, then addmul_1\n"
-            "rows into the partial product, each row's carry stored above it.",
+            "rows into the partial product, each row's carry stored above it; both operands\n"
+            "of at most `small` limbs: straight-line code per (an, bn), run before the frame.",
             unmodelled={"ahead": ADX_CHAINS}),
     Variant("a64", "aarch64", build_a64, a64_rows.PARAMS,
             "One software-pipelined mul/umulh row per limb of b (a64_rows), ldp/stp pairs."),

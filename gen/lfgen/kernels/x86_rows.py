@@ -92,6 +92,64 @@ def size_tree(f, n, lo, hi, leaf, limit):
     size_tree(f, n, mid + 1, hi, leaf, limit)
 
 
+def straight_product(f, nx, ny, X, Y, Z, y0, h0, slots):
+    """Digits 1 .. nx+ny-1 of the product of X (nx digits, the multipliers) and Y (ny
+    digits, the row) into Z in straight-line code, digit 0 (the low half of a_0 b_0) already
+    stored: rdx = a_0, y0 = b_0 (a register, or Y's memory operand), h0 = the high half of
+    a_0 b_0. Row 0 adds b_j a_0 by ADD/ADC; row i = 1.. is one MULX/ADOX/ADCX per digit of
+    Y, with the window c_i .. c_(i+ny) in registers, each Z digit stored once, when final.
+    A rotated Y (BigInteger words) is rotated once, its digits parked in `slots` for rows
+    1..; a plain one (limbs) is read by every row's MULX from memory. Ends with a jump to
+    f.exit_label. Digits are x86_rows.Digits."""
+    from peachpy.x86_64 import JMP
+    parked = Y.rotate and nx > 1
+
+    def y(j):
+        if Y.rotate:
+            return slots[j]
+        return y0 if j == 0 else Y.mem(j)
+
+    if parked:
+        MOV(slots[0], y0)
+    w = []
+    prev = h0
+    for j in range(1, ny):
+        b = GeneralPurposeRegister64() if Y.rotate else None
+        lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+        if Y.rotate:
+            Y.load(j, b)
+            if parked:
+                MOV(slots[j], b)
+            MULX(hi, lo, b)
+        else:
+            MULX(hi, lo, Y.mem(j))
+        (ADD if j == 1 else ADC)(lo, prev)
+        w.append(lo)
+        prev = hi
+    if ny > 1:
+        ADC(prev, 0)
+    w.append(prev)                              # w = c_1 .. c_ny
+    for i in range(1, nx):
+        X.load(i, rdx)
+        t = GeneralPurposeRegister64()
+        XOR(t.as_dword, t.as_dword)             # CF = OF = 0
+        for j in range(ny):
+            lo, hi = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+            MULX(hi, lo, y(j))
+            ADOX(w[j], lo)
+            if j < ny - 1:
+                ADCX(w[j + 1], hi)
+            else:
+                ADCX(hi, t)
+                ADOX(hi, t)
+                w.append(hi)
+        Z.store(i, w[0])                        # c_i is final
+        w = w[1:]
+    for k, r in enumerate(w):
+        Z.store(nx + k, r)
+    JMP(f.exit_label)
+
+
 def deps_for(*pointers):
     """Dependency adapter under the kernels' aliasing contract: the operands of a row are
     either the same array or disjoint."""
