@@ -35,7 +35,7 @@
  * this body, lf_bi_square_to_len_adx_sysv; the code before the frame
  * (lf_bi_square_to_len_adx_small) is SysV-only: Windows' unwind tables describe one prologue,
  * at the entry, so under Win64 those sizes take the body's own path.
- * 2431 instructions.
+ * 2430 instructions.
  */
 #include "lf_asm.h"
 
@@ -78,13 +78,12 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_small_d0_even:
 	rorxq	$32, (%r10), %r9
 .Llf_bi_square_to_len_adx_small_d0_done:
-	movq	%r9, -8(%rsp)
 	movq	%r9, %rdx
-	mulxq	%rdx, %r8, %r9
+	mulxq	%rdx, %rcx, %r8
 	testq	%rax, %rax
 	jnz	.Llf_bi_square_to_len_adx_small_s_c0
-	rorxq	$32, %r8, %r8
-	movq	%r8, (%r11)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r11)
 .Llf_bi_square_to_len_adx_small_s_c0:
 	cmpq	$10, %rsi
 	ja	.Llf_bi_square_to_len_adx_small_s_gt5
@@ -94,67 +93,64 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	ja	.Llf_bi_square_to_len_adx_small_s_gt2
 	cmpq	$2, %rsi
 	ja	.Llf_bi_square_to_len_adx_small_s_gt1
-	rorxq	$32, %r9, %r9
-	movq	%r9, -8(%r11)
+	rorxq	$32, %r8, %r8
+	movq	%r8, -8(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
 .Llf_bi_square_to_len_adx_small_s_gt1:
 	rorxq	$32, -8(%r10), %rax
-	movq	%rax, -16(%rsp)
-	mulxq	%rax, %r8, %rax
-	xorl	%r10d, %r10d
-	adcxq	%r8, %r8
+	mulxq	%rax, %rcx, %r10
+	xorl	%r9d, %r9d
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	movq	%rax, %rdx
+	mulxq	%rdx, %rax, %r8
+	adcxq	%r10, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r11)
+	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	rorxq	$32, %r8, %r8
-	movq	%r8, -8(%r11)
-	movq	-16(%rsp), %rdx
-	mulxq	%rdx, %r9, %r8
-	adcxq	%rax, %rax
-	adoxq	%r9, %rax
-	rorxq	$32, %rax, %rax
-	movq	%rax, -16(%r11)
-	adcxq	%r10, %r8
-	adoxq	%r10, %r8
 	rorxq	$32, %r8, %r8
 	movq	%r8, -24(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
 .Llf_bi_square_to_len_adx_small_s_gt2:
 	rorxq	$32, -8(%r10), %rax
-	movq	%rax, -16(%rsp)
-	mulxq	%rax, %rax, %r8
+	mulxq	%rax, %r9, %rcx
 	rorxq	$32, -16(%r10), %r10
-	movq	%r10, -24(%rsp)
-	mulxq	%r10, %rcx, %r10
-	addq	%r8, %rcx
-	adcq	$0, %r10
-	movq	-16(%rsp), %rdx
-	xorl	%r8d, %r8d
-	mulxq	-24(%rsp), %rdx, %rsi
-	adoxq	%rdx, %r10
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	xorl	%r8d, %r8d
-	adcxq	%rax, %rax
-	adoxq	%r9, %rax
-	rorxq	$32, %rax, %rax
-	movq	%rax, -8(%r11)
-	movq	-16(%rsp), %rdx
+	mulxq	%r10, %rdi, %rsi
+	addq	%rcx, %rdi
+	adcq	$0, %rsi
+	movq	%rax, %rdx
+	xorl	%ecx, %ecx
+	mulxq	%r10, %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%rcx, %rbx
+	adoxq	%rcx, %rbx
+	xorl	%ecx, %ecx
+	adcxq	%r9, %r9
+	adoxq	%r8, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	movq	%rax, %rdx
 	mulxq	%rdx, %r9, %rax
-	adcxq	%rcx, %rcx
-	adoxq	%r9, %rcx
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r11)
-	adcxq	%r10, %r10
-	adoxq	%rax, %r10
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r11)
-	movq	-24(%rsp), %rdx
-	mulxq	%rdx, %rax, %r10
+	adcxq	%rdi, %rdi
+	adoxq	%r9, %rdi
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -16(%r11)
 	adcxq	%rsi, %rsi
 	adoxq	%rax, %rsi
 	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r11)
-	adcxq	%r8, %r10
-	adoxq	%r8, %r10
+	movq	%rsi, -24(%r11)
+	movq	%r10, %rdx
+	mulxq	%rdx, %rax, %r10
+	adcxq	%rbx, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r11)
+	adcxq	%rcx, %r10
+	adoxq	%rcx, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -40(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
@@ -162,72 +158,70 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	cmpq	$8, %rsi
 	ja	.Llf_bi_square_to_len_adx_small_s_gt4
 	rorxq	$32, -8(%r10), %rax
-	movq	%rax, -16(%rsp)
-	mulxq	%rax, %r8, %rax
-	rorxq	$32, -16(%r10), %rcx
-	movq	%rcx, -24(%rsp)
-	mulxq	%rcx, %rsi, %rcx
-	addq	%rax, %rsi
-	rorxq	$32, -24(%r10), %rax
-	movq	%rax, -32(%rsp)
-	mulxq	%rax, %r10, %rax
-	adcq	%rcx, %r10
-	adcq	$0, %rax
-	movq	-16(%rsp), %rdx
-	xorl	%ecx, %ecx
-	mulxq	-24(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r10
-	adcxq	%rdi, %rax
-	mulxq	-32(%rsp), %rdx, %rdi
-	adoxq	%rdx, %rax
-	adcxq	%rcx, %rdi
-	adoxq	%rcx, %rdi
-	movq	-24(%rsp), %rdx
-	xorl	%ecx, %ecx
-	mulxq	-32(%rsp), %rdx, %rbx
-	adoxq	%rdx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	%rcx, %rbx
-	xorl	%ecx, %ecx
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	rorxq	$32, %r8, %r8
-	movq	%r8, -8(%r11)
-	movq	-16(%rsp), %rdx
-	mulxq	%rdx, %r9, %r8
-	adcxq	%rsi, %rsi
-	adoxq	%r9, %rsi
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -16(%r11)
-	adcxq	%r10, %r10
-	adoxq	%r8, %r10
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r11)
-	movq	-24(%rsp), %rdx
-	mulxq	%rdx, %r9, %r10
-	adcxq	%rax, %rax
-	adoxq	%r9, %rax
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r11)
-	adcxq	%rdi, %rdi
-	adoxq	%r10, %rdi
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r11)
-	movq	-32(%rsp), %rdx
-	mulxq	%rdx, %r10, %rax
+	mulxq	%rax, %rcx, %r9
+	rorxq	$32, -16(%r10), %rsi
+	mulxq	%rsi, %rbx, %rdi
+	addq	%r9, %rbx
+	rorxq	$32, -24(%r10), %r10
+	mulxq	%r10, %rbp, %r9
+	adcq	%rdi, %rbp
+	adcq	$0, %r9
+	movq	%rax, %rdx
+	xorl	%edi, %edi
+	mulxq	%rsi, %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	%r10, %rdx, %r12
+	adoxq	%rdx, %r9
+	adcxq	%rdi, %r12
+	adoxq	%rdi, %r12
+	movq	%rsi, %rdx
+	xorl	%edi, %edi
+	mulxq	%r10, %rdx, %r13
+	adoxq	%rdx, %r12
+	adcxq	%rdi, %r13
+	adoxq	%rdi, %r13
+	xorl	%edi, %edi
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	movq	%rax, %rdx
+	mulxq	%rdx, %rax, %r8
 	adcxq	%rbx, %rbx
-	adoxq	%r10, %rbx
+	adoxq	%rax, %rbx
 	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -48(%r11)
-	adcxq	%rcx, %rax
-	adoxq	%rcx, %rax
+	movq	%rbx, -16(%r11)
+	adcxq	%rbp, %rbp
+	adoxq	%r8, %rbp
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -24(%r11)
+	movq	%rsi, %rdx
+	mulxq	%rdx, %r8, %rax
+	adcxq	%r9, %r9
+	adoxq	%r8, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r11)
+	adcxq	%r12, %r12
+	adoxq	%rax, %r12
+	rorxq	$32, %r12, %r12
+	movq	%r12, -40(%r11)
+	movq	%r10, %rdx
+	mulxq	%rdx, %r10, %rax
+	adcxq	%r13, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r13, %r13
+	movq	%r13, -48(%r11)
+	adcxq	%rdi, %rax
+	adoxq	%rdi, %rax
 	rorxq	$32, %rax, %rax
 	movq	%rax, -56(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
 .Llf_bi_square_to_len_adx_small_s_gt4:
+	movq	%r9, -8(%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, -16(%rsp)
-	mulxq	%rax, %r8, %rax
+	mulxq	%rax, %r9, %rax
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, -24(%rsp)
 	mulxq	%rcx, %rsi, %rcx
@@ -241,37 +235,37 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	mulxq	%r10, %r10, %rcx
 	adcq	%rax, %r10
 	adcq	$0, %rcx
-	movq	%r8, -8(%r11)
+	movq	%r9, -8(%r11)
 	movq	%rsi, -16(%r11)
 	movq	-16(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-24(%rsp), %rsi, %r8
+	mulxq	-24(%rsp), %rsi, %r9
 	adoxq	%rsi, %rdi
-	adcxq	%r8, %r10
-	mulxq	-32(%rsp), %rsi, %r8
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %rsi, %r9
 	adoxq	%rsi, %r10
-	adcxq	%r8, %rcx
-	mulxq	-40(%rsp), %rdx, %r8
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %rdx, %r9
 	adoxq	%rdx, %rcx
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%rdi, -24(%r11)
 	movq	%r10, -32(%r11)
 	movq	-24(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	-32(%rsp), %rsi, %r10
 	adoxq	%rsi, %rcx
-	adcxq	%r10, %r8
+	adcxq	%r10, %r9
 	mulxq	-40(%rsp), %rdx, %r10
-	adoxq	%rdx, %r8
+	adoxq	%rdx, %r9
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -40(%r11)
-	movq	%r8, -48(%r11)
+	movq	%r9, -48(%r11)
 	movq	-32(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-40(%rsp), %r8, %rcx
-	adoxq	%r8, %r10
+	mulxq	-40(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%r10, -56(%r11)
@@ -279,7 +273,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	-16(%rsp), %rdx
@@ -337,25 +331,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	ja	.Llf_bi_square_to_len_adx_small_s_gt7
 	cmpq	$12, %rsi
 	ja	.Llf_bi_square_to_len_adx_small_s_gt6
+	movq	%r9, -8(%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, -16(%rsp)
-	mulxq	%rax, %rax, %r8
+	mulxq	%rax, %rax, %r9
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, -24(%rsp)
 	mulxq	%rcx, %rsi, %rcx
-	addq	%r8, %rsi
-	rorxq	$32, -24(%r10), %r8
-	movq	%r8, -32(%rsp)
-	mulxq	%r8, %rdi, %r8
+	addq	%r9, %rsi
+	rorxq	$32, -24(%r10), %r9
+	movq	%r9, -32(%rsp)
+	mulxq	%r9, %rdi, %r9
 	adcq	%rcx, %rdi
 	rorxq	$32, -32(%r10), %rcx
 	movq	%rcx, -40(%rsp)
 	mulxq	%rcx, %rbx, %rcx
-	adcq	%r8, %rbx
+	adcq	%r9, %rbx
 	rorxq	$32, -40(%r10), %r10
 	movq	%r10, -48(%rsp)
-	mulxq	%r10, %r8, %r10
-	adcq	%rcx, %r8
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
 	adcq	$0, %r10
 	movq	%rax, -8(%r11)
 	movq	%rsi, -16(%r11)
@@ -366,9 +361,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rcx, %rbx
 	mulxq	-32(%rsp), %rsi, %rcx
 	adoxq	%rsi, %rbx
-	adcxq	%rcx, %r8
+	adcxq	%rcx, %r9
 	mulxq	-40(%rsp), %rsi, %rcx
-	adoxq	%rsi, %r8
+	adoxq	%rsi, %r9
 	adcxq	%rcx, %r10
 	mulxq	-48(%rsp), %rdx, %rcx
 	adoxq	%rdx, %r10
@@ -379,7 +374,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	-24(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	-32(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r8
+	adoxq	%rdi, %r9
 	adcxq	%rsi, %r10
 	mulxq	-40(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r10
@@ -388,23 +383,23 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
-	movq	%r8, -40(%r11)
+	movq	%r9, -40(%r11)
 	movq	%r10, -48(%r11)
 	movq	-32(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-40(%rsp), %r8, %r10
-	adoxq	%r8, %rcx
+	mulxq	-40(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-48(%rsp), %r8, %r10
-	adoxq	%r8, %rsi
+	mulxq	-48(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -56(%r11)
 	movq	%rsi, -64(%r11)
 	movq	-40(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-48(%rsp), %r8, %rcx
-	adoxq	%r8, %r10
+	mulxq	-48(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%r10, -72(%r11)
@@ -412,7 +407,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	-16(%rsp), %rdx
@@ -476,9 +471,10 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r10, -88(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
 .Llf_bi_square_to_len_adx_small_s_gt6:
+	movq	%r9, -8(%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, -16(%rsp)
-	mulxq	%rax, %r8, %rax
+	mulxq	%rax, %r9, %rax
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, -24(%rsp)
 	mulxq	%rcx, %rsi, %rcx
@@ -500,26 +496,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	mulxq	%r10, %rbx, %r10
 	adcq	%rax, %rbx
 	adcq	$0, %r10
-	movq	%r8, -8(%r11)
+	movq	%r9, -8(%r11)
 	movq	%rsi, -16(%r11)
 	movq	-16(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-24(%rsp), %rsi, %r8
+	mulxq	-24(%rsp), %rsi, %r9
 	adoxq	%rsi, %rdi
-	adcxq	%r8, %rcx
-	mulxq	-32(%rsp), %rsi, %r8
+	adcxq	%r9, %rcx
+	mulxq	-32(%rsp), %rsi, %r9
 	adoxq	%rsi, %rcx
-	adcxq	%r8, %rbp
-	mulxq	-40(%rsp), %rsi, %r8
+	adcxq	%r9, %rbp
+	mulxq	-40(%rsp), %rsi, %r9
 	adoxq	%rsi, %rbp
-	adcxq	%r8, %rbx
-	mulxq	-48(%rsp), %r8, %rsi
-	adoxq	%r8, %rbx
+	adcxq	%r9, %rbx
+	mulxq	-48(%rsp), %r9, %rsi
+	adoxq	%r9, %rbx
 	adcxq	%rsi, %r10
-	mulxq	-56(%rsp), %rdx, %r8
+	mulxq	-56(%rsp), %rdx, %r9
 	adoxq	%rdx, %r10
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%rdi, -24(%r11)
 	movq	%rcx, -32(%r11)
 	movq	-24(%rsp), %rdx
@@ -532,9 +528,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rcx, %r10
 	mulxq	-48(%rsp), %rsi, %rcx
 	adoxq	%rsi, %r10
-	adcxq	%rcx, %r8
+	adcxq	%rcx, %r9
 	mulxq	-56(%rsp), %rdx, %rcx
-	adoxq	%rdx, %r8
+	adoxq	%rdx, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%rbp, -40(%r11)
@@ -543,39 +539,39 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%eax, %eax
 	mulxq	-40(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r10
-	adcxq	%rsi, %r8
+	adcxq	%rsi, %r9
 	mulxq	-48(%rsp), %rsi, %rdi
-	adoxq	%rsi, %r8
+	adoxq	%rsi, %r9
 	adcxq	%rdi, %rcx
 	mulxq	-56(%rsp), %rdx, %rsi
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%r10, -56(%r11)
-	movq	%r8, -64(%r11)
+	movq	%r9, -64(%r11)
 	movq	-40(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-48(%rsp), %r8, %r10
-	adoxq	%r8, %rcx
+	mulxq	-48(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-56(%rsp), %r8, %r10
-	adoxq	%r8, %rsi
+	mulxq	-56(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -72(%r11)
 	movq	%rsi, -80(%r11)
 	movq	-48(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-56(%rsp), %rcx, %r8
+	mulxq	-56(%rsp), %rcx, %r9
 	adoxq	%rcx, %r10
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%r10, -88(%r11)
-	movq	%r8, -96(%r11)
+	movq	%r9, -96(%r11)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	-16(%rsp), %rdx
@@ -651,33 +647,34 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r10, -104(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
 .Llf_bi_square_to_len_adx_small_s_gt7:
+	movq	%r9, -8(%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, -16(%rsp)
-	mulxq	%rax, %rax, %r8
+	mulxq	%rax, %rax, %r9
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, -24(%rsp)
 	mulxq	%rcx, %rcx, %rsi
-	addq	%r8, %rcx
-	rorxq	$32, -24(%r10), %r8
-	movq	%r8, -32(%rsp)
-	mulxq	%r8, %rdi, %r8
+	addq	%r9, %rcx
+	rorxq	$32, -24(%r10), %r9
+	movq	%r9, -32(%rsp)
+	mulxq	%r9, %rdi, %r9
 	adcq	%rsi, %rdi
 	rorxq	$32, -32(%r10), %rsi
 	movq	%rsi, -40(%rsp)
 	mulxq	%rsi, %rbx, %rsi
-	adcq	%r8, %rbx
-	rorxq	$32, -40(%r10), %r8
-	movq	%r8, -48(%rsp)
-	mulxq	%r8, %rbp, %r8
+	adcq	%r9, %rbx
+	rorxq	$32, -40(%r10), %r9
+	movq	%r9, -48(%rsp)
+	mulxq	%r9, %rbp, %r9
 	adcq	%rsi, %rbp
 	rorxq	$32, -48(%r10), %rsi
 	movq	%rsi, -56(%rsp)
 	mulxq	%rsi, %r12, %rsi
-	adcq	%r8, %r12
+	adcq	%r9, %r12
 	rorxq	$32, -56(%r10), %r10
 	movq	%r10, -64(%rsp)
-	mulxq	%r10, %r8, %r10
-	adcq	%rsi, %r8
+	mulxq	%r10, %r9, %r10
+	adcq	%rsi, %r9
 	adcq	$0, %r10
 	movq	%rax, -8(%r11)
 	movq	%rcx, -16(%r11)
@@ -694,9 +691,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rcx, %r12
 	mulxq	-48(%rsp), %rsi, %rcx
 	adoxq	%rsi, %r12
-	adcxq	%rcx, %r8
+	adcxq	%rcx, %r9
 	mulxq	-56(%rsp), %rsi, %rcx
-	adoxq	%rsi, %r8
+	adoxq	%rsi, %r9
 	adcxq	%rcx, %r10
 	mulxq	-64(%rsp), %rdx, %rcx
 	adoxq	%rdx, %r10
@@ -711,9 +708,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rdi, %r12
 	mulxq	-40(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r12
-	adcxq	%rsi, %r8
+	adcxq	%rsi, %r9
 	mulxq	-48(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r8
+	adoxq	%rdi, %r9
 	adcxq	%rsi, %r10
 	mulxq	-56(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r10
@@ -727,7 +724,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	-32(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	-40(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r8
+	adoxq	%rbx, %r9
 	adcxq	%rdi, %r10
 	mulxq	-48(%rsp), %rbx, %rdi
 	adoxq	%rbx, %r10
@@ -739,45 +736,45 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %rdi
 	adoxq	%rax, %rdi
-	movq	%r8, -56(%r11)
+	movq	%r9, -56(%r11)
 	movq	%r10, -64(%r11)
 	movq	-40(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-48(%rsp), %r8, %r10
-	adoxq	%r8, %rcx
+	mulxq	-48(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-56(%rsp), %r8, %r10
-	adoxq	%r8, %rsi
+	mulxq	-56(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
 	adcxq	%r10, %rdi
-	mulxq	-64(%rsp), %r8, %r10
-	adoxq	%r8, %rdi
+	mulxq	-64(%rsp), %r9, %r10
+	adoxq	%r9, %rdi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -72(%r11)
 	movq	%rsi, -80(%r11)
 	movq	-48(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	-56(%rsp), %rcx, %r8
+	mulxq	-56(%rsp), %rcx, %r9
 	adoxq	%rcx, %rdi
-	adcxq	%r8, %r10
-	mulxq	-64(%rsp), %rcx, %r8
+	adcxq	%r9, %r10
+	mulxq	-64(%rsp), %rcx, %r9
 	adoxq	%rcx, %r10
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%rdi, -88(%r11)
 	movq	%r10, -96(%r11)
 	movq	-56(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	-64(%rsp), %r10, %rcx
-	adoxq	%r10, %r8
+	adoxq	%r10, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
-	movq	%r8, -104(%r11)
+	movq	%r9, -104(%r11)
 	movq	%rcx, -112(%r11)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	-16(%rsp), %rdx
@@ -867,6 +864,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_small_s_gt8:
 	cmpq	$18, %rsi
 	ja	.Llf_bi_square_to_len_adx_small_s_gt9
+	movq	%r9, -8(%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, -16(%rsp)
 	mulxq	%rax, %r9, %rax
@@ -1125,6 +1123,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r10, -136(%r11)
 	jmp	.Llf_bi_square_to_len_adx_small_exit
 .Llf_bi_square_to_len_adx_small_s_gt9:
+	movq	%r9, -8(%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, -16(%rsp)
 	mulxq	%rax, %rax, %r9
@@ -1489,13 +1488,12 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_d0_even:
 	rorxq	$32, (%r10), %r9
 .Llf_bi_square_to_len_adx_d0_done:
-	movq	%r9, (%rsp)
 	movq	%r9, %rdx
-	mulxq	%rdx, %r8, %r9
+	mulxq	%rdx, %rcx, %r8
 	testq	%rax, %rax
 	jnz	.Llf_bi_square_to_len_adx_s_c0
-	rorxq	$32, %r8, %r8
-	movq	%r8, (%r11)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r11)
 .Llf_bi_square_to_len_adx_s_c0:
 	cmpq	$10, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt5
@@ -1505,67 +1503,64 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	ja	.Llf_bi_square_to_len_adx_s_gt2
 	cmpq	$2, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt1
-	rorxq	$32, %r9, %r9
-	movq	%r9, -8(%r11)
+	rorxq	$32, %r8, %r8
+	movq	%r8, -8(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt1:
 	rorxq	$32, -8(%r10), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r8, %rax
-	xorl	%r10d, %r10d
-	adcxq	%r8, %r8
+	mulxq	%rax, %rcx, %r10
+	xorl	%r9d, %r9d
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	movq	%rax, %rdx
+	mulxq	%rdx, %rax, %r8
+	adcxq	%r10, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r11)
+	adcxq	%r9, %r8
 	adoxq	%r9, %r8
-	rorxq	$32, %r8, %r8
-	movq	%r8, -8(%r11)
-	movq	8(%rsp), %rdx
-	mulxq	%rdx, %r9, %r8
-	adcxq	%rax, %rax
-	adoxq	%r9, %rax
-	rorxq	$32, %rax, %rax
-	movq	%rax, -16(%r11)
-	adcxq	%r10, %r8
-	adoxq	%r10, %r8
 	rorxq	$32, %r8, %r8
 	movq	%r8, -24(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt2:
 	rorxq	$32, -8(%r10), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %rax, %r8
+	mulxq	%rax, %r9, %rcx
 	rorxq	$32, -16(%r10), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %rcx, %r10
-	addq	%r8, %rcx
-	adcq	$0, %r10
-	movq	8(%rsp), %rdx
-	xorl	%r8d, %r8d
-	mulxq	16(%rsp), %rdx, %rsi
-	adoxq	%rdx, %r10
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	xorl	%r8d, %r8d
-	adcxq	%rax, %rax
-	adoxq	%r9, %rax
-	rorxq	$32, %rax, %rax
-	movq	%rax, -8(%r11)
-	movq	8(%rsp), %rdx
+	mulxq	%r10, %rdi, %rsi
+	addq	%rcx, %rdi
+	adcq	$0, %rsi
+	movq	%rax, %rdx
+	xorl	%ecx, %ecx
+	mulxq	%r10, %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%rcx, %rbx
+	adoxq	%rcx, %rbx
+	xorl	%ecx, %ecx
+	adcxq	%r9, %r9
+	adoxq	%r8, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -8(%r11)
+	movq	%rax, %rdx
 	mulxq	%rdx, %r9, %rax
-	adcxq	%rcx, %rcx
-	adoxq	%r9, %rcx
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r11)
-	adcxq	%r10, %r10
-	adoxq	%rax, %r10
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r11)
-	movq	16(%rsp), %rdx
-	mulxq	%rdx, %rax, %r10
+	adcxq	%rdi, %rdi
+	adoxq	%r9, %rdi
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -16(%r11)
 	adcxq	%rsi, %rsi
 	adoxq	%rax, %rsi
 	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r11)
-	adcxq	%r8, %r10
-	adoxq	%r8, %r10
+	movq	%rsi, -24(%r11)
+	movq	%r10, %rdx
+	mulxq	%rdx, %rax, %r10
+	adcxq	%rbx, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r11)
+	adcxq	%rcx, %r10
+	adoxq	%rcx, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -40(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
@@ -1573,72 +1568,70 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	cmpq	$8, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt4
 	rorxq	$32, -8(%r10), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r8, %rax
-	rorxq	$32, -16(%r10), %rcx
-	movq	%rcx, 16(%rsp)
-	mulxq	%rcx, %rsi, %rcx
-	addq	%rax, %rsi
-	rorxq	$32, -24(%r10), %rax
-	movq	%rax, 24(%rsp)
-	mulxq	%rax, %r10, %rax
-	adcq	%rcx, %r10
-	adcq	$0, %rax
-	movq	8(%rsp), %rdx
-	xorl	%ecx, %ecx
-	mulxq	16(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r10
-	adcxq	%rdi, %rax
-	mulxq	24(%rsp), %rdx, %rdi
-	adoxq	%rdx, %rax
-	adcxq	%rcx, %rdi
-	adoxq	%rcx, %rdi
-	movq	16(%rsp), %rdx
-	xorl	%ecx, %ecx
-	mulxq	24(%rsp), %rdx, %rbx
-	adoxq	%rdx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	%rcx, %rbx
-	xorl	%ecx, %ecx
-	adcxq	%r8, %r8
-	adoxq	%r9, %r8
-	rorxq	$32, %r8, %r8
-	movq	%r8, -8(%r11)
-	movq	8(%rsp), %rdx
-	mulxq	%rdx, %r9, %r8
-	adcxq	%rsi, %rsi
-	adoxq	%r9, %rsi
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -16(%r11)
-	adcxq	%r10, %r10
-	adoxq	%r8, %r10
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r11)
-	movq	16(%rsp), %rdx
-	mulxq	%rdx, %r9, %r10
-	adcxq	%rax, %rax
-	adoxq	%r9, %rax
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r11)
-	adcxq	%rdi, %rdi
-	adoxq	%r10, %rdi
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r11)
-	movq	24(%rsp), %rdx
-	mulxq	%rdx, %r10, %rax
+	mulxq	%rax, %rcx, %r9
+	rorxq	$32, -16(%r10), %rsi
+	mulxq	%rsi, %rbx, %rdi
+	addq	%r9, %rbx
+	rorxq	$32, -24(%r10), %r10
+	mulxq	%r10, %rbp, %r9
+	adcq	%rdi, %rbp
+	adcq	$0, %r9
+	movq	%rax, %rdx
+	xorl	%edi, %edi
+	mulxq	%rsi, %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	%r10, %rdx, %r12
+	adoxq	%rdx, %r9
+	adcxq	%rdi, %r12
+	adoxq	%rdi, %r12
+	movq	%rsi, %rdx
+	xorl	%edi, %edi
+	mulxq	%r10, %rdx, %r13
+	adoxq	%rdx, %r12
+	adcxq	%rdi, %r13
+	adoxq	%rdi, %r13
+	xorl	%edi, %edi
+	adcxq	%rcx, %rcx
+	adoxq	%r8, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r11)
+	movq	%rax, %rdx
+	mulxq	%rdx, %rax, %r8
 	adcxq	%rbx, %rbx
-	adoxq	%r10, %rbx
+	adoxq	%rax, %rbx
 	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -48(%r11)
-	adcxq	%rcx, %rax
-	adoxq	%rcx, %rax
+	movq	%rbx, -16(%r11)
+	adcxq	%rbp, %rbp
+	adoxq	%r8, %rbp
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -24(%r11)
+	movq	%rsi, %rdx
+	mulxq	%rdx, %r8, %rax
+	adcxq	%r9, %r9
+	adoxq	%r8, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r11)
+	adcxq	%r12, %r12
+	adoxq	%rax, %r12
+	rorxq	$32, %r12, %r12
+	movq	%r12, -40(%r11)
+	movq	%r10, %rdx
+	mulxq	%rdx, %r10, %rax
+	adcxq	%r13, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r13, %r13
+	movq	%r13, -48(%r11)
+	adcxq	%rdi, %rax
+	adoxq	%rdi, %rax
 	rorxq	$32, %rax, %rax
 	movq	%rax, -56(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt4:
+	movq	%r9, (%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r8, %rax
+	mulxq	%rax, %r9, %rax
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, 16(%rsp)
 	mulxq	%rcx, %rsi, %rcx
@@ -1652,37 +1645,37 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	mulxq	%r10, %r10, %rcx
 	adcq	%rax, %r10
 	adcq	$0, %rcx
-	movq	%r8, -8(%r11)
+	movq	%r9, -8(%r11)
 	movq	%rsi, -16(%r11)
 	movq	8(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	16(%rsp), %rsi, %r8
+	mulxq	16(%rsp), %rsi, %r9
 	adoxq	%rsi, %rdi
-	adcxq	%r8, %r10
-	mulxq	24(%rsp), %rsi, %r8
+	adcxq	%r9, %r10
+	mulxq	24(%rsp), %rsi, %r9
 	adoxq	%rsi, %r10
-	adcxq	%r8, %rcx
-	mulxq	32(%rsp), %rdx, %r8
+	adcxq	%r9, %rcx
+	mulxq	32(%rsp), %rdx, %r9
 	adoxq	%rdx, %rcx
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%rdi, -24(%r11)
 	movq	%r10, -32(%r11)
 	movq	16(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	24(%rsp), %rsi, %r10
 	adoxq	%rsi, %rcx
-	adcxq	%r10, %r8
+	adcxq	%r10, %r9
 	mulxq	32(%rsp), %rdx, %r10
-	adoxq	%rdx, %r8
+	adoxq	%rdx, %r9
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -40(%r11)
-	movq	%r8, -48(%r11)
+	movq	%r9, -48(%r11)
 	movq	24(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	32(%rsp), %r8, %rcx
-	adoxq	%r8, %r10
+	mulxq	32(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%r10, -56(%r11)
@@ -1690,7 +1683,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	8(%rsp), %rdx
@@ -1748,25 +1741,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	ja	.Llf_bi_square_to_len_adx_s_gt7
 	cmpq	$12, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt6
+	movq	%r9, (%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, 8(%rsp)
-	mulxq	%rax, %rax, %r8
+	mulxq	%rax, %rax, %r9
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, 16(%rsp)
 	mulxq	%rcx, %rsi, %rcx
-	addq	%r8, %rsi
-	rorxq	$32, -24(%r10), %r8
-	movq	%r8, 24(%rsp)
-	mulxq	%r8, %rdi, %r8
+	addq	%r9, %rsi
+	rorxq	$32, -24(%r10), %r9
+	movq	%r9, 24(%rsp)
+	mulxq	%r9, %rdi, %r9
 	adcq	%rcx, %rdi
 	rorxq	$32, -32(%r10), %rcx
 	movq	%rcx, 32(%rsp)
 	mulxq	%rcx, %rbx, %rcx
-	adcq	%r8, %rbx
+	adcq	%r9, %rbx
 	rorxq	$32, -40(%r10), %r10
 	movq	%r10, 40(%rsp)
-	mulxq	%r10, %r8, %r10
-	adcq	%rcx, %r8
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
 	adcq	$0, %r10
 	movq	%rax, -8(%r11)
 	movq	%rsi, -16(%r11)
@@ -1777,9 +1771,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rcx, %rbx
 	mulxq	24(%rsp), %rsi, %rcx
 	adoxq	%rsi, %rbx
-	adcxq	%rcx, %r8
+	adcxq	%rcx, %r9
 	mulxq	32(%rsp), %rsi, %rcx
-	adoxq	%rsi, %r8
+	adoxq	%rsi, %r9
 	adcxq	%rcx, %r10
 	mulxq	40(%rsp), %rdx, %rcx
 	adoxq	%rdx, %r10
@@ -1790,7 +1784,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	16(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	24(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r8
+	adoxq	%rdi, %r9
 	adcxq	%rsi, %r10
 	mulxq	32(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r10
@@ -1799,23 +1793,23 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
-	movq	%r8, -40(%r11)
+	movq	%r9, -40(%r11)
 	movq	%r10, -48(%r11)
 	movq	24(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	32(%rsp), %r8, %r10
-	adoxq	%r8, %rcx
+	mulxq	32(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	40(%rsp), %r8, %r10
-	adoxq	%r8, %rsi
+	mulxq	40(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -56(%r11)
 	movq	%rsi, -64(%r11)
 	movq	32(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	40(%rsp), %r8, %rcx
-	adoxq	%r8, %r10
+	mulxq	40(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%r10, -72(%r11)
@@ -1823,7 +1817,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	8(%rsp), %rdx
@@ -1887,9 +1881,10 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r10, -88(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt6:
+	movq	%r9, (%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r8, %rax
+	mulxq	%rax, %r9, %rax
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, 16(%rsp)
 	mulxq	%rcx, %rsi, %rcx
@@ -1911,26 +1906,26 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	mulxq	%r10, %rbx, %r10
 	adcq	%rax, %rbx
 	adcq	$0, %r10
-	movq	%r8, -8(%r11)
+	movq	%r9, -8(%r11)
 	movq	%rsi, -16(%r11)
 	movq	8(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	16(%rsp), %rsi, %r8
+	mulxq	16(%rsp), %rsi, %r9
 	adoxq	%rsi, %rdi
-	adcxq	%r8, %rcx
-	mulxq	24(%rsp), %rsi, %r8
+	adcxq	%r9, %rcx
+	mulxq	24(%rsp), %rsi, %r9
 	adoxq	%rsi, %rcx
-	adcxq	%r8, %rbp
-	mulxq	32(%rsp), %rsi, %r8
+	adcxq	%r9, %rbp
+	mulxq	32(%rsp), %rsi, %r9
 	adoxq	%rsi, %rbp
-	adcxq	%r8, %rbx
-	mulxq	40(%rsp), %r8, %rsi
-	adoxq	%r8, %rbx
+	adcxq	%r9, %rbx
+	mulxq	40(%rsp), %r9, %rsi
+	adoxq	%r9, %rbx
 	adcxq	%rsi, %r10
-	mulxq	48(%rsp), %rdx, %r8
+	mulxq	48(%rsp), %rdx, %r9
 	adoxq	%rdx, %r10
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%rdi, -24(%r11)
 	movq	%rcx, -32(%r11)
 	movq	16(%rsp), %rdx
@@ -1943,9 +1938,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rcx, %r10
 	mulxq	40(%rsp), %rsi, %rcx
 	adoxq	%rsi, %r10
-	adcxq	%rcx, %r8
+	adcxq	%rcx, %r9
 	mulxq	48(%rsp), %rdx, %rcx
-	adoxq	%rdx, %r8
+	adoxq	%rdx, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
 	movq	%rbp, -40(%r11)
@@ -1954,39 +1949,39 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	xorl	%eax, %eax
 	mulxq	32(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r10
-	adcxq	%rsi, %r8
+	adcxq	%rsi, %r9
 	mulxq	40(%rsp), %rsi, %rdi
-	adoxq	%rsi, %r8
+	adoxq	%rsi, %r9
 	adcxq	%rdi, %rcx
 	mulxq	48(%rsp), %rdx, %rsi
 	adoxq	%rdx, %rcx
 	adcxq	%rax, %rsi
 	adoxq	%rax, %rsi
 	movq	%r10, -56(%r11)
-	movq	%r8, -64(%r11)
+	movq	%r9, -64(%r11)
 	movq	32(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	40(%rsp), %r8, %r10
-	adoxq	%r8, %rcx
+	mulxq	40(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	48(%rsp), %r8, %r10
-	adoxq	%r8, %rsi
+	mulxq	48(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -72(%r11)
 	movq	%rsi, -80(%r11)
 	movq	40(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	48(%rsp), %rcx, %r8
+	mulxq	48(%rsp), %rcx, %r9
 	adoxq	%rcx, %r10
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%r10, -88(%r11)
-	movq	%r8, -96(%r11)
+	movq	%r9, -96(%r11)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	8(%rsp), %rdx
@@ -2062,33 +2057,34 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r10, -104(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt7:
+	movq	%r9, (%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, 8(%rsp)
-	mulxq	%rax, %rax, %r8
+	mulxq	%rax, %rax, %r9
 	rorxq	$32, -16(%r10), %rcx
 	movq	%rcx, 16(%rsp)
 	mulxq	%rcx, %rcx, %rsi
-	addq	%r8, %rcx
-	rorxq	$32, -24(%r10), %r8
-	movq	%r8, 24(%rsp)
-	mulxq	%r8, %rdi, %r8
+	addq	%r9, %rcx
+	rorxq	$32, -24(%r10), %r9
+	movq	%r9, 24(%rsp)
+	mulxq	%r9, %rdi, %r9
 	adcq	%rsi, %rdi
 	rorxq	$32, -32(%r10), %rsi
 	movq	%rsi, 32(%rsp)
 	mulxq	%rsi, %rbx, %rsi
-	adcq	%r8, %rbx
-	rorxq	$32, -40(%r10), %r8
-	movq	%r8, 40(%rsp)
-	mulxq	%r8, %rbp, %r8
+	adcq	%r9, %rbx
+	rorxq	$32, -40(%r10), %r9
+	movq	%r9, 40(%rsp)
+	mulxq	%r9, %rbp, %r9
 	adcq	%rsi, %rbp
 	rorxq	$32, -48(%r10), %rsi
 	movq	%rsi, 48(%rsp)
 	mulxq	%rsi, %r12, %rsi
-	adcq	%r8, %r12
+	adcq	%r9, %r12
 	rorxq	$32, -56(%r10), %r10
 	movq	%r10, 56(%rsp)
-	mulxq	%r10, %r8, %r10
-	adcq	%rsi, %r8
+	mulxq	%r10, %r9, %r10
+	adcq	%rsi, %r9
 	adcq	$0, %r10
 	movq	%rax, -8(%r11)
 	movq	%rcx, -16(%r11)
@@ -2105,9 +2101,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rcx, %r12
 	mulxq	40(%rsp), %rsi, %rcx
 	adoxq	%rsi, %r12
-	adcxq	%rcx, %r8
+	adcxq	%rcx, %r9
 	mulxq	48(%rsp), %rsi, %rcx
-	adoxq	%rsi, %r8
+	adoxq	%rsi, %r9
 	adcxq	%rcx, %r10
 	mulxq	56(%rsp), %rdx, %rcx
 	adoxq	%rdx, %r10
@@ -2122,9 +2118,9 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adcxq	%rdi, %r12
 	mulxq	32(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r12
-	adcxq	%rsi, %r8
+	adcxq	%rsi, %r9
 	mulxq	40(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r8
+	adoxq	%rdi, %r9
 	adcxq	%rsi, %r10
 	mulxq	48(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r10
@@ -2138,7 +2134,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	24(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	32(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r8
+	adoxq	%rbx, %r9
 	adcxq	%rdi, %r10
 	mulxq	40(%rsp), %rbx, %rdi
 	adoxq	%rbx, %r10
@@ -2150,45 +2146,45 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	adoxq	%rdx, %rsi
 	adcxq	%rax, %rdi
 	adoxq	%rax, %rdi
-	movq	%r8, -56(%r11)
+	movq	%r9, -56(%r11)
 	movq	%r10, -64(%r11)
 	movq	32(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	40(%rsp), %r8, %r10
-	adoxq	%r8, %rcx
+	mulxq	40(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	48(%rsp), %r8, %r10
-	adoxq	%r8, %rsi
+	mulxq	48(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
 	adcxq	%r10, %rdi
-	mulxq	56(%rsp), %r8, %r10
-	adoxq	%r8, %rdi
+	mulxq	56(%rsp), %r9, %r10
+	adoxq	%r9, %rdi
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	movq	%rcx, -72(%r11)
 	movq	%rsi, -80(%r11)
 	movq	40(%rsp), %rdx
 	xorl	%eax, %eax
-	mulxq	48(%rsp), %rcx, %r8
+	mulxq	48(%rsp), %rcx, %r9
 	adoxq	%rcx, %rdi
-	adcxq	%r8, %r10
-	mulxq	56(%rsp), %rcx, %r8
+	adcxq	%r9, %r10
+	mulxq	56(%rsp), %rcx, %r9
 	adoxq	%rcx, %r10
-	adcxq	%rax, %r8
-	adoxq	%rax, %r8
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	movq	%rdi, -88(%r11)
 	movq	%r10, -96(%r11)
 	movq	48(%rsp), %rdx
 	xorl	%eax, %eax
 	mulxq	56(%rsp), %r10, %rcx
-	adoxq	%r10, %r8
+	adoxq	%r10, %r9
 	adcxq	%rax, %rcx
 	adoxq	%rax, %rcx
-	movq	%r8, -104(%r11)
+	movq	%r9, -104(%r11)
 	movq	%rcx, -112(%r11)
 	xorl	%eax, %eax
 	movq	-8(%r11), %r10
 	adcxq	%r10, %r10
-	adoxq	%r9, %r10
+	adoxq	%r8, %r10
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r11)
 	movq	8(%rsp), %rdx
@@ -2278,6 +2274,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 .Llf_bi_square_to_len_adx_s_gt8:
 	cmpq	$18, %rsi
 	ja	.Llf_bi_square_to_len_adx_s_gt9
+	movq	%r9, (%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, 8(%rsp)
 	mulxq	%rax, %r9, %rax
@@ -2536,6 +2533,7 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	movq	%r10, -136(%r11)
 	jmp	.Llf_bi_square_to_len_adx_exit
 .Llf_bi_square_to_len_adx_s_gt9:
+	movq	%r9, (%rsp)
 	rorxq	$32, -8(%r10), %rax
 	movq	%rax, 8(%rsp)
 	mulxq	%rax, %rax, %r9

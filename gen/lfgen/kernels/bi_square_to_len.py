@@ -66,9 +66,13 @@ class _NoSmall:
         return getattr(self._p, name)
 
 
+IN_REGS = 4        # up to this many digits the straight-line squares keep them in registers
+
+
 def small_x86(f, S, x, ln, z):
     """n' <= S digits: straight-line code per n', picked by a binary search on len, with no
-    conversion pass and no reversal: the digits are rotated once into stack slots, the cross
+    conversion pass and no reversal: the digits are rotated once into registers (up to
+    IN_REGS of them; 4 digits: 22.7 -> 21.9 core cycles on AMD Zen 5) or stack slots, the cross
     products accumulate in registers (row i: MULX, ADOX lo into position i+j, ADCX hi into
     i+j+1), and every result digit is written once, rotated, at its final place in z
 
@@ -97,7 +101,6 @@ def small_x86(f, S, x, ln, z):
         MOV([zd - 8 * k], r)
 
     # result digit 0 = lo(d_0^2) first, while len is live (len odd: it is 0, outside z)
-    MOV(slots[0], d0)
     MOV(rdx, d0)
     h0, l0 = G(), G()
     MULX(h0, l0, rdx)
@@ -109,6 +112,10 @@ def small_x86(f, S, x, ln, z):
 
     def square(n):
         keep = n <= 4                           # every cross digit fits in registers
+        # the digits: in registers up to IN_REGS of them, else parked in the slots
+        dig = [d0] if n <= IN_REGS else slots
+        if n > IN_REGS:
+            MOV(slots[0], d0)
         w = {}
 
         def release(k):
@@ -120,7 +127,10 @@ def small_x86(f, S, x, ln, z):
             for j in range(1, n):
                 l, h, d = G(), G(), G()
                 RORX(d, [xd - 8 * j], 32)
-                MOV(slots[j], d)
+                if n <= IN_REGS:
+                    dig.append(d)
+                else:
+                    MOV(slots[j], d)
                 MULX(h, l, d)
                 if j == 2:
                     ADD(l, prev)
@@ -134,12 +144,12 @@ def small_x86(f, S, x, ln, z):
             release(1)
             release(2)
         for i in range(1, n - 1):
-            MOV(rdx, slots[i])
+            MOV(rdx, dig[i])
             t = G()
             XOR(t.as_dword, t.as_dword)         # CF = OF = 0
             for j in range(i + 1, n):
                 l, h = G(), G()
-                MULX(h, l, slots[j])
+                MULX(h, l, dig[j])
                 ADOX(w[i + j], l)
                 if j < n - 1:
                     ADCX(w[i + j + 1], h)
@@ -176,7 +186,7 @@ def small_x86(f, S, x, ln, z):
         put(1, t)
         for q in range(1, n):
             h, l = G(), G()
-            MOV(rdx, slots[q])
+            MOV(rdx, dig[q])
             MULX(h, l, rdx)
             t = cross(2 * q)
             ADCX(t, t)
