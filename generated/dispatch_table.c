@@ -10,6 +10,8 @@
  * schedule's own builds ("<variant>@<cpu>", where that schedule's values differ), then the
  * portable "ref", which requires nothing.  order[s] lists, for schedule s (an index into
  * lf_schedule_table), the builds to try best first, ending with ref, then LF_ORDER_END.
+ * lf_dispatch_first: per kernel a stub of its prototype that resolves the slot and forwards
+ * the call, what LF_CALL_NOW (lf_dispatch.h) returns while the slot is empty.
  */
 #include "limbforge.h"
 #include "lf_kernels.h"
@@ -114,6 +116,11 @@ static const uint8_t *const lf_mpn_mul_1_orders[] = {
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = { lf_mpn_mul_1_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static uint64_t lf_mpn_mul_1_first(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b)
+{
+	return ((lf_mpn_mul_1_fn)lf_dispatch_resolve(LF_K_mpn_mul_1))(rp, ap, n, b);
+}
 
 static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 #if defined(__x86_64__)
@@ -152,6 +159,11 @@ static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = { lf_mpn_addmul_1_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static uint64_t lf_mpn_addmul_1_first(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b)
+{
+	return ((lf_mpn_addmul_1_fn)lf_dispatch_resolve(LF_K_mpn_addmul_1))(rp, ap, n, b);
+}
 
 static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
@@ -191,6 +203,11 @@ static const uint8_t *const lf_mpn_sqr_orders[] = {
 static const uint8_t lf_mpn_sqr_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = { lf_mpn_sqr_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_mpn_sqr_first(uint64_t *rp, const uint64_t *ap, size_t n)
+{
+	((lf_mpn_sqr_fn)lf_dispatch_resolve(LF_K_mpn_sqr))(rp, ap, n);
+}
 
 static const struct lf_variant lf_bi_mul_add_variants[] = {
 #if defined(__x86_64__)
@@ -236,6 +253,11 @@ static const uint8_t *const lf_bi_mul_add_orders[] = {
 static const uint8_t lf_bi_mul_add_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = { lf_bi_mul_add_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static uint32_t lf_bi_mul_add_first(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k)
+{
+	return ((lf_bi_mul_add_fn)lf_dispatch_resolve(LF_K_bi_mul_add))(out, out_len, in, offset, len, k);
+}
 
 static const struct lf_variant lf_bi_square_to_len_variants[] = {
 #if defined(__x86_64__)
@@ -273,6 +295,11 @@ static const uint8_t *const lf_bi_square_to_len_orders[] = {
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = { lf_bi_square_to_len_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_bi_square_to_len_first(const uint32_t *x, size_t len, uint32_t *z)
+{
+	((lf_bi_square_to_len_fn)lf_dispatch_resolve(LF_K_bi_square_to_len))(x, len, z);
+}
 
 static const struct lf_variant lf_poly1305_blocks_variants[] = {
 #if defined(__x86_64__)
@@ -316,6 +343,11 @@ static const uint8_t *const lf_poly1305_blocks_orders[] = {
 static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = { lf_poly1305_blocks_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_poly1305_blocks_first(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad)
+{
+	((lf_poly1305_blocks_fn)lf_dispatch_resolve(LF_K_poly1305_blocks))(ctx, m, nblocks, pad);
+}
 
 static const struct lf_variant lf_mpn_mul_variants[] = {
 #if defined(__x86_64__)
@@ -354,6 +386,11 @@ static const uint8_t *const lf_mpn_mul_orders[] = {
 static const uint8_t lf_mpn_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = { lf_mpn_mul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_mpn_mul_first(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
+{
+	((lf_mpn_mul_fn)lf_dispatch_resolve(LF_K_mpn_mul))(rp, ap, an, bp, bn);
+}
 
 static const struct lf_variant lf_mpn_montmul_variants[] = {
 #if defined(__x86_64__)
@@ -394,6 +431,11 @@ static const uint8_t *const lf_mpn_montmul_orders[] = {
 static const uint8_t lf_mpn_montmul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = { lf_mpn_montmul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_mpn_montmul_first(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n)
+{
+	((lf_mpn_montmul_fn)lf_dispatch_resolve(LF_K_mpn_montmul))(rp, ap, bp, np, n0inv, n);
+}
 
 static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 #if defined(__x86_64__)
@@ -433,6 +475,11 @@ static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = { lf_bi_multiply_to_len_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_bi_multiply_to_len_first(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z)
+{
+	((lf_bi_multiply_to_len_fn)lf_dispatch_resolve(LF_K_bi_multiply_to_len))(x, xlen, y, ylen, z);
+}
 
 static const struct lf_variant lf_p256_mul_mont_variants[] = {
 #if defined(__x86_64__)
@@ -470,6 +517,11 @@ static const uint8_t *const lf_p256_mul_mont_orders[] = {
 static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_p256_mul_mont_orders[] = { lf_p256_mul_mont_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_p256_mul_mont_first(uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+	((lf_p256_mul_mont_fn)lf_dispatch_resolve(LF_K_p256_mul_mont))(r, a, b);
+}
 
 static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 #if defined(__x86_64__)
@@ -507,6 +559,11 @@ static const uint8_t *const lf_p256_sqr_mont_orders[] = {
 static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_p256_sqr_mont_orders[] = { lf_p256_sqr_mont_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_p256_sqr_mont_first(uint64_t *r, const uint64_t *a)
+{
+	((lf_p256_sqr_mont_fn)lf_dispatch_resolve(LF_K_p256_sqr_mont))(r, a);
+}
 
 static const struct lf_variant lf_conditional_assign_variants[] = {
 #if defined(__x86_64__)
@@ -546,6 +603,11 @@ static const uint8_t *const lf_conditional_assign_orders[] = {
 static const uint8_t lf_conditional_assign_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_conditional_assign_orders[] = { lf_conditional_assign_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_conditional_assign_first(int set, int64_t *a, const int64_t *b, size_t n)
+{
+	((lf_conditional_assign_fn)lf_dispatch_resolve(LF_K_conditional_assign))(set, a, b, n);
+}
 
 static const struct lf_variant lf_p256_mont_mult_variants[] = {
 #if defined(__x86_64__)
@@ -586,6 +648,11 @@ static const uint8_t *const lf_p256_mont_mult_orders[] = {
 static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = { lf_p256_mont_mult_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_p256_mont_mult_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_p256_mont_mult_fn)lf_dispatch_resolve(LF_K_p256_mont_mult))(r, a, b);
+}
 
 static const struct lf_variant lf_p256_mont_square_variants[] = {
 #if defined(__x86_64__)
@@ -626,6 +693,11 @@ static const uint8_t *const lf_p256_mont_square_orders[] = {
 static const uint8_t lf_p256_mont_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = { lf_p256_mont_square_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_p256_mont_square_first(int64_t *r, const int64_t *a)
+{
+	((lf_p256_mont_square_fn)lf_dispatch_resolve(LF_K_p256_mont_square))(r, a);
+}
 
 static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 #if defined(__x86_64__)
@@ -659,6 +731,11 @@ static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
 static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = { lf_p256_mont_mult_x8_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_p256_mont_mult_x8_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_p256_mont_mult_x8_fn)lf_dispatch_resolve(LF_K_p256_mont_mult_x8))(r, a, b);
+}
 
 static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 #if defined(__x86_64__)
@@ -696,6 +773,11 @@ static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = { lf_fe_c25519_r51_mul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_c25519_r51_mul_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_fe_c25519_r51_mul_fn)lf_dispatch_resolve(LF_K_fe_c25519_r51_mul))(r, a, b);
+}
 
 static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 #if defined(__x86_64__)
@@ -733,6 +815,11 @@ static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_square_orders[] = { lf_fe_c25519_r51_square_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_c25519_r51_square_first(int64_t *r, const int64_t *a)
+{
+	((lf_fe_c25519_r51_square_fn)lf_dispatch_resolve(LF_K_fe_c25519_r51_square))(r, a);
+}
 
 static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
 #if defined(__aarch64__)
@@ -766,6 +853,11 @@ static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = { lf_fe_c448_r56_mul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_c448_r56_mul_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_fe_c448_r56_mul_fn)lf_dispatch_resolve(LF_K_fe_c448_r56_mul))(r, a, b);
+}
 
 static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
 #if defined(__aarch64__)
@@ -799,6 +891,11 @@ static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = { lf_fe_c448_r56_square_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_c448_r56_square_first(int64_t *r, const int64_t *a)
+{
+	((lf_fe_c448_r56_square_fn)lf_dispatch_resolve(LF_K_fe_c448_r56_square))(r, a);
+}
 
 static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
 #if defined(__aarch64__)
@@ -832,6 +929,11 @@ static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = { lf_fe_p521_r58_mul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_p521_r58_mul_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_fe_p521_r58_mul_fn)lf_dispatch_resolve(LF_K_fe_p521_r58_mul))(r, a, b);
+}
 
 static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
 #if defined(__aarch64__)
@@ -865,6 +967,11 @@ static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = { lf_fe_p521_r58_square_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_p521_r58_square_first(int64_t *r, const int64_t *a)
+{
+	((lf_fe_p521_r58_square_fn)lf_dispatch_resolve(LF_K_fe_p521_r58_square))(r, a);
+}
 
 static const struct lf_variant lf_fe_p256_r52_mul_variants[] = {
 #if defined(__aarch64__)
@@ -898,6 +1005,11 @@ static const uint8_t *const lf_fe_p256_r52_mul_orders[] = {
 static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_mul_orders[] = { lf_fe_p256_r52_mul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_p256_r52_mul_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_fe_p256_r52_mul_fn)lf_dispatch_resolve(LF_K_fe_p256_r52_mul))(r, a, b);
+}
 
 static const struct lf_variant lf_fe_p256_r52_square_variants[] = {
 #if defined(__aarch64__)
@@ -931,6 +1043,11 @@ static const uint8_t *const lf_fe_p256_r52_square_orders[] = {
 static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_square_orders[] = { lf_fe_p256_r52_square_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_p256_r52_square_first(int64_t *r, const int64_t *a)
+{
+	((lf_fe_p256_r52_square_fn)lf_dispatch_resolve(LF_K_fe_p256_r52_square))(r, a);
+}
 
 static const struct lf_variant lf_fe_p384_r56_mul_variants[] = {
 #if defined(__aarch64__)
@@ -964,6 +1081,11 @@ static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
 static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_mul_orders[] = { lf_fe_p384_r56_mul_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_p384_r56_mul_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_fe_p384_r56_mul_fn)lf_dispatch_resolve(LF_K_fe_p384_r56_mul))(r, a, b);
+}
 
 static const struct lf_variant lf_fe_p384_r56_square_variants[] = {
 #if defined(__aarch64__)
@@ -997,6 +1119,11 @@ static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
 static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_square_orders[] = { lf_fe_p384_r56_square_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_p384_r56_square_first(int64_t *r, const int64_t *a)
+{
+	((lf_fe_p384_r56_square_fn)lf_dispatch_resolve(LF_K_fe_p384_r56_square))(r, a);
+}
 
 static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 #if defined(__x86_64__)
@@ -1031,6 +1158,11 @@ static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = { lf_fe_c25519_r51_mul_x4_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_fe_c25519_r51_mul_x4_first(int64_t *r, const int64_t *a, const int64_t *b)
+{
+	((lf_fe_c25519_r51_mul_x4_fn)lf_dispatch_resolve(LF_K_fe_c25519_r51_mul_x4))(r, a, b);
+}
 
 static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
@@ -1066,6 +1198,11 @@ static const uint8_t *const lf_x25519_ladder_orders[] = {
 static const uint8_t lf_x25519_ladder_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = { lf_x25519_ladder_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_x25519_ladder_first(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp)
+{
+	((lf_x25519_ladder_fn)lf_dispatch_resolve(LF_K_x25519_ladder))(xz, k, u, tmp);
+}
 
 static const struct lf_variant lf_x448_ladder_variants[] = {
 #if defined(__x86_64__)
@@ -1100,6 +1237,42 @@ static const uint8_t *const lf_x448_ladder_orders[] = {
 static const uint8_t lf_x448_ladder_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_x448_ladder_orders[] = { lf_x448_ladder_order_generic };
 #endif
+/* what LF_CALL_NOW(k) returns while k's slot is empty: resolve, then forward the call */
+static void lf_x448_ladder_first(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp)
+{
+	((lf_x448_ladder_fn)lf_dispatch_resolve(LF_K_x448_ladder))(xz, k, u, tmp);
+}
+
+const lf_fnptr lf_dispatch_first[LF_K_COUNT] = {
+	(lf_fnptr)lf_mpn_mul_1_first,
+	(lf_fnptr)lf_mpn_addmul_1_first,
+	(lf_fnptr)lf_mpn_sqr_first,
+	(lf_fnptr)lf_bi_mul_add_first,
+	(lf_fnptr)lf_bi_square_to_len_first,
+	(lf_fnptr)lf_poly1305_blocks_first,
+	(lf_fnptr)lf_mpn_mul_first,
+	(lf_fnptr)lf_mpn_montmul_first,
+	(lf_fnptr)lf_bi_multiply_to_len_first,
+	(lf_fnptr)lf_p256_mul_mont_first,
+	(lf_fnptr)lf_p256_sqr_mont_first,
+	(lf_fnptr)lf_conditional_assign_first,
+	(lf_fnptr)lf_p256_mont_mult_first,
+	(lf_fnptr)lf_p256_mont_square_first,
+	(lf_fnptr)lf_p256_mont_mult_x8_first,
+	(lf_fnptr)lf_fe_c25519_r51_mul_first,
+	(lf_fnptr)lf_fe_c25519_r51_square_first,
+	(lf_fnptr)lf_fe_c448_r56_mul_first,
+	(lf_fnptr)lf_fe_c448_r56_square_first,
+	(lf_fnptr)lf_fe_p521_r58_mul_first,
+	(lf_fnptr)lf_fe_p521_r58_square_first,
+	(lf_fnptr)lf_fe_p256_r52_mul_first,
+	(lf_fnptr)lf_fe_p256_r52_square_first,
+	(lf_fnptr)lf_fe_p384_r56_mul_first,
+	(lf_fnptr)lf_fe_p384_r56_square_first,
+	(lf_fnptr)lf_fe_c25519_r51_mul_x4_first,
+	(lf_fnptr)lf_x25519_ladder_first,
+	(lf_fnptr)lf_x448_ladder_first,
+};
 
 const struct lf_kernel lf_kernel_table[LF_K_COUNT] = {
 	{ "mpn_mul_1", lf_mpn_mul_1_variants,

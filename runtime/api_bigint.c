@@ -12,7 +12,7 @@
 uint32_t lf_bi_mul_add(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset,
                        size_t len, uint32_t k)
 {
-	return LF_CALL(bi_mul_add)(out, out_len, in, offset, len, k);
+	return LF_CALL_NOW(bi_mul_add)(out, out_len, in, offset, len, k);
 }
 
 /* Long products leave the word kernels for lf_mpn_mul / lf_mpn_sqr on little-endian limb
@@ -57,7 +57,7 @@ static __attribute__((noinline)) void bi_square_long(const uint32_t *x, size_t l
 	size_t n = (len + 1) / 2;
 
 	if (!(t = bi_scratch(stack, 3 * n))) {
-		LF_CALL(bi_square_to_len)(x, len, z);
+		LF_CALL_NOW(bi_square_to_len)(x, len, z);
 		return;
 	}
 	lf_words_to_limbs(t, x, len);
@@ -89,7 +89,7 @@ void lf_bi_square_to_len(const uint32_t *x, size_t len, uint32_t *z)
 	if (len >= BI_SQR_LIMB_MIN)
 		bi_square_big(x, len, z);
 	else
-		LF_CALL(bi_square_to_len)(x, len, z);
+		LF_CALL_NOW(bi_square_to_len)(x, len, z);
 }
 
 static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t xlen,
@@ -100,7 +100,7 @@ static __attribute__((noinline)) void bi_multiply_long(const uint32_t *x, size_t
 	size_t xn = (xlen + 1) / 2, yn = (ylen + 1) / 2;
 
 	if (!(t = bi_scratch(stack, 2 * (xn + yn)))) {
-		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+		LF_CALL_NOW(bi_multiply_to_len)(x, xlen, y, ylen, z);
 		return;
 	}
 	lf_words_to_limbs(t, x, xlen);
@@ -139,7 +139,7 @@ void lf_bi_multiply_to_len(const uint32_t *x, size_t xlen, const uint32_t *y, si
 	if ((xlen < ylen ? xlen : ylen) >= BI_MUL_LIMB_MIN)
 		bi_multiply_big(x, xlen, y, ylen, z);
 	else
-		LF_CALL(bi_multiply_to_len)(x, xlen, y, ylen, z);
+		LF_CALL_NOW(bi_multiply_to_len)(x, xlen, y, ylen, z);
 }
 
 /* HotSpot's limit for the Montgomery stubs: len <= 512 words, i.e. 256 limbs per operand */

@@ -10,12 +10,12 @@
 
 uint64_t lf_mpn_addmul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b)
 {
-	return LF_CALL(mpn_addmul_1)(rp, ap, n, b);
+	return LF_CALL_NOW(mpn_addmul_1)(rp, ap, n, b);
 }
 
 uint64_t lf_mpn_mul_1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b)
 {
-	return LF_CALL(mpn_mul_1)(rp, ap, n, b);
+	return LF_CALL_NOW(mpn_mul_1)(rp, ap, n, b);
 }
 
 void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n)
@@ -23,7 +23,7 @@ void lf_mpn_sqr(uint64_t *rp, const uint64_t *ap, size_t n)
 	if (n >= LF_KARA_SQR_MIN)
 		lf_mpn_sqr_kara(rp, ap, n);
 	else
-		LF_CALL(mpn_sqr)(rp, ap, n);
+		LF_CALL_NOW(mpn_sqr)(rp, ap, n);
 }
 
 void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn)
@@ -43,11 +43,11 @@ void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp,
 	if (bn >= LF_KARA_MIN || (an > LF_KARA_IFMA_MUL_AN && bn >= LF_KARA_IFMA_BLOCK_BN))
 		lf_mpn_mul_kara(rp, ap, an, bp, bn);
 	else
-		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+		LF_CALL_NOW(mpn_mul)(rp, ap, an, bp, bn);
 }
 
 void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
                     uint64_t n0inv, size_t n)
 {
-	LF_CALL(mpn_montmul)(rp, ap, bp, np, n0inv, n);
+	LF_CALL_NOW(mpn_montmul)(rp, ap, bp, np, n0inv, n);
 }

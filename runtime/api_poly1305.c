@@ -63,12 +63,12 @@ void lf_poly1305_update(lf_poly1305_state *st, const uint8_t *msg, size_t len)
 			st->buflen = have;
 			return;
 		}
-		LF_CALL(poly1305_blocks)(st->ctx, st->buf, 1, 1);
+		LF_CALL_NOW(poly1305_blocks)(st->ctx, st->buf, 1, 1);
 		have = 0;
 	}
 	size_t nblocks = len / 16;
 	if (nblocks) {
-		LF_CALL(poly1305_blocks)(st->ctx, msg, nblocks, 1);
+		LF_CALL_NOW(poly1305_blocks)(st->ctx, msg, nblocks, 1);
 		msg += 16 * nblocks;
 		len -= 16 * nblocks;
 	}
@@ -83,7 +83,7 @@ void lf_poly1305_final(lf_poly1305_state *st, uint8_t tag[16])
 	if (have) {
 		st->buf[have] = 1;
 		memset(st->buf + have + 1, 0, 15 - have);
-		LF_CALL(poly1305_blocks)(st->ctx, st->buf, 1, 0);
+		LF_CALL_NOW(poly1305_blocks)(st->ctx, st->buf, 1, 0);
 	}
 	uint64_t h0 = st->ctx[0], h1 = st->ctx[1], h2 = st->ctx[2];
 
@@ -175,7 +175,7 @@ void lf_poly1305_jdk_blocks(const uint8_t *in, size_t len, int64_t acc[5], const
 	ctx[4] = rr[1] & R1_CLAMP;
 	ctx[CTX_POWERS] = ctx[6] = ctx[7] = 0;
 
-	LF_CALL(poly1305_blocks)(ctx, in, nblocks, 1);
+	LF_CALL_NOW(poly1305_blocks)(ctx, in, nblocks, 1);
 
 	h[0] = ctx[0];
 	h[1] = ctx[1];

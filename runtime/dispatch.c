@@ -40,7 +40,8 @@ size_t lf_dispatch_choose(const struct lf_kernel *k, uint64_t allowed, size_t sc
 	return k->count - 1; /* unreachable: every order ends with "ref", which requires nothing */
 }
 
-/* out of line (lf_dispatch_get, inline in lf_dispatch.h, calls it for an empty slot) */
+/* out of line: lf_dispatch_get (inline in lf_dispatch.h) calls it for an empty slot, and so
+ * does the first-call stub of each kernel that LF_CALL_NOW returns (dispatch_table.c) */
 lf_fnptr lf_dispatch_resolve(enum lf_kernel_id id)
 {
 	const struct lf_kernel *k = &lf_kernel_table[id];

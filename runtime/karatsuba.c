@@ -346,7 +346,7 @@ int lf_mpn_dispatched_is_ifma(enum lf_kernel_id id)
 static void sqr_rec(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t *tp, size_t min)
 {
 	if (n < min) {
-		LF_CALL(mpn_sqr)(rp, ap, n);
+		LF_CALL_NOW(mpn_sqr)(rp, ap, n);
 		return;
 	}
 	if (n >= toom3_min(min)) {
@@ -396,7 +396,7 @@ static void mul_rec(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t 
 		    bn >= LF_KARA_IFMA_BLOCK_BN)
 			mul_blocks(rp, ap, an, bp, bn, LF_KARA_IFMA_MUL_AN, tp, min);
 		else
-			LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+			LF_CALL_NOW(mpn_mul)(rp, ap, an, bp, bn);
 		return;
 	}
 	if (bn >= toom3_min(min) && bn > 2 * ((an + 2) / 3)) {
@@ -434,7 +434,7 @@ void lf_mpn_mul_kara(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t
 	                            bn < LF_KARA_IFMA_BLOCK_BN)
 	               ? NULL : malloc(LF_KARA_SCRATCH(an) * sizeof *tp);
 	if (!tp) {
-		LF_CALL(mpn_mul)(rp, ap, an, bp, bn);
+		LF_CALL_NOW(mpn_mul)(rp, ap, an, bp, bn);
 		return;
 	}
 	mul_rec(rp, ap, an, bp, bn, tp, min);
@@ -446,7 +446,7 @@ void lf_mpn_sqr_kara(uint64_t *rp, const uint64_t *ap, size_t n)
 	size_t min = lf_mpn_dispatched_is_ifma(LF_K_mpn_sqr) ? LF_KARA_SQR_IFMA_MIN : LF_KARA_SQR_MIN;
 	uint64_t *tp = n < min ? NULL : malloc(LF_KARA_SCRATCH(n) * sizeof *tp);
 	if (!tp) {
-		LF_CALL(mpn_sqr)(rp, ap, n);
+		LF_CALL_NOW(mpn_sqr)(rp, ap, n);
 		return;
 	}
 	sqr_rec(rp, ap, n, tp, min);

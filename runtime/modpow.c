@@ -51,7 +51,7 @@ static uint64_t neg_inv64(uint64_t n0)
 
 static void mont_mul(const struct mont *m, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
-	LF_CALL(mpn_montmul)(r, a, b, m->N, m->n0inv, m->n);
+	LF_CALL_NOW(mpn_montmul)(r, a, b, m->N, m->n0inv, m->n);
 }
 
 /* x = x * y (Montgomery), through the scratch limbs: the kernel's output may not overlap */

@@ -87,7 +87,7 @@ int lf_x25519(uint8_t out[32], const uint8_t scalar[32], const uint8_t point[32]
 #if LF_FE_WIDE
 	int64_t xz[10];
 	_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
-	LF_CALL(x25519_ladder)(xz, k, x1, tmp);
+	LF_CALL_NOW(x25519_ladder)(xz, k, x1, tmp);
 	lf_wipe(tmp, sizeof tmp);
 	memcpy(x2, xz, sizeof(int64_t) * 5);
 	memcpy(z2, xz + 5, sizeof(int64_t) * 5);
@@ -120,7 +120,7 @@ int lf_x448(uint8_t out[56], const uint8_t scalar[56], const uint8_t point[56])
 	uint8_t b[56];
 	_Alignas(32) int64_t tmp[LF_XDH_LADDER_TMP];
 	lf_fe_c448_r50_decode(x1, u);
-	LF_CALL(x448_ladder)(xz, k, x1, tmp);
+	LF_CALL_NOW(x448_ladder)(xz, k, x1, tmp);
 	lf_fe_c448_r50_encode(b, xz);
 	F448(decode)(x2, b);
 	lf_fe_c448_r50_encode(b, xz + 9);

@@ -77,6 +77,7 @@ mutant p1305_s_carry_dropped $A 's/uint64_t t1 = h1 \+ st->s\[1\] \+ c;/uint64_t
 mutant p1305_buffer_off_by_one $A 's/if \(have < 16\) \{/if (have < 15) {/' poly1305
 mutant p1305_state_not_wiped $A 's/\tlf_wipe\(st, sizeof \*st\);\n/\tst->buflen = 0;\n/' poly1305
 mutant p1305_jdk_unreduced_input $A 's/\treduce_partial\(h\);     \/\* h2 <= 4, as the kernel wants \*\/\n//' poly1305
+mutant first_call_stub_not_published generated/dispatch_table.c 's/\(\(lf_mpn_addmul_1_fn\)lf_dispatch_resolve\(LF_K_mpn_addmul_1\)\)/((lf_mpn_addmul_1_fn)lf_kernel_table[LF_K_mpn_addmul_1].variants[0].fn)/' mask
 mutant asm_clobbers_rbx generated/x86_64/mpn_addmul_1_adx.S 's/(LF_FUNC_BEGIN\(lf_mpn_addmul_1_adx\)\n)/$1\txorl\t%ebx, %ebx\n/' abi
 mutant asm_adc_to_add generated/x86_64/mpn_mul_1_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' mpn
 mutant asm_mul_1_short_carry_dropped generated/x86_64/mpn_mul_1_mulx.S 's/(\taddq\t%r\w+, (%r\w+)\n\tmovq\t\2, 8\(%rdi\)\n)\tadcq\t\$0, %r\w+\n/$1/' mpn

@@ -25,30 +25,15 @@ static size_t expected_choice(const struct lf_kernel *k, uint64_t allowed)
 	return tv_expected_choice(k, allowed, lf_schedule_current());
 }
 
-/* Every kernel uses the best variant allowed by `allowed`, lists and forces accordingly,
- * and still computes correctly (one mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305,
- * p256_mul_mont, p256_sqr_mont and conditional_assign oracle check). */
-static void check_state(uint64_t allowed, const char *when)
+/* the kernels check_api reaches through LF_CALL_NOW (besides the field products, fe_*) */
+static const char *const api_called[] = { "mpn_addmul_1", "bi_mul_add", "mpn_montmul",
+	"p256_mul_mont", "p256_sqr_mont", "conditional_assign", "p256_mont_mult",
+	"p256_mont_square", "p256_mont_mult_x8", "x25519_ladder", "x448_ladder",
+	"poly1305_blocks", NULL };
+
+/* One oracle check per kernel through its public entry point. */
+static void check_api(const char *when)
 {
-	ck_assert_msg(lf_cpu_features() == allowed, "%s: lf_cpu_features() = %#llx, want %#llx",
-	              when, (unsigned long long)lf_cpu_features(), (unsigned long long)allowed);
-	for (int kid = 0; kid < LF_K_COUNT; kid++) {
-		const struct lf_kernel *k = &lf_kernel_table[kid];
-		const struct lf_variant *want = &k->variants[expected_choice(k, allowed)];
-		const char *cur = lf_impl(k->name);
-		ck_assert_msg(cur && strcmp(cur, want->name) == 0, "%s: %s runs %s, want %s", when,
-		              k->name, cur ? cur : "NULL", want->name);
-		ck_assert_msg(lf_dispatch_get((enum lf_kernel_id)kid) == want->fn,
-		              "%s: %s slot not re-resolved", when, k->name);
-		for (size_t j = 0; j < k->count; j++) {
-			const struct lf_variant *v = &k->variants[j];
-			int runnable = (v->features & ~allowed) == 0;
-			int r = lf_impl_force(k->name, v->name);
-			ck_assert_msg(r == (runnable ? 0 : -1), "%s: lf_impl_force(%s, %s) = %d", when,
-			              k->name, v->name, r);
-		}
-		ck_assert_int_eq(lf_impl_force(k->name, NULL), 0);
-	}
 	uint64_t a[3] = { UINT64_MAX, UINT64_MAX, UINT64_MAX }, r[3] = { 1, 2, UINT64_MAX };
 	uint64_t w[3] = { 1, 2, UINT64_MAX };
 	uint64_t c1 = lf_mpn_addmul_1(r, a, 3, UINT64_MAX), c2 = or_addmul_1(w, a, 3, UINT64_MAX);
@@ -159,6 +144,46 @@ static void check_state(uint64_t allowed, const char *when)
 	or_p1305(want, msg, sizeof msg, key, 1);
 	ck_assert_msg(memcmp(tag, want, 16) == 0, "%s: lf_poly1305 (%s) wrong", when,
 	              lf_impl("poly1305_blocks"));
+}
+
+/* Every kernel computes correctly (one mpn_addmul_1, bi_mul_add, mpn_montmul, Poly1305,
+ * p256_mul_mont, p256_sqr_mont, conditional_assign, ... oracle check through the API), then
+ * uses the best variant allowed by `allowed`, lists and forces accordingly.  The API calls
+ * come first: after lf_cpu_mask every slot is empty, so each is a first call, through the
+ * stub LF_CALL_NOW returns (it must resolve, publish the build and forward the call). */
+static void check_state(uint64_t allowed, const char *when)
+{
+	ck_assert_msg(lf_cpu_features() == allowed, "%s: lf_cpu_features() = %#llx, want %#llx",
+	              when, (unsigned long long)lf_cpu_features(), (unsigned long long)allowed);
+	check_api(when);
+	for (int kid = 0; kid < LF_K_COUNT; kid++) {
+		const struct lf_kernel *k = &lf_kernel_table[kid];
+		lf_fnptr slot = atomic_load(&lf_dispatch_slot[kid]);
+		int called = strncmp(k->name, "fe_", 3) == 0 && !strstr(k->name, "_x4");
+		for (const char *const *c = api_called; *c && !called; c++)
+			called = strcmp(*c, k->name) == 0;
+		ck_assert_msg(called ? slot == k->variants[expected_choice(k, allowed)].fn
+		                     : slot == NULL || slot == k->variants[expected_choice(k, allowed)].fn,
+		              "%s: after the API calls %s's slot holds %s, not the build to run",
+		              when, k->name, slot ? "another build" : "nothing");
+	}
+	for (int kid = 0; kid < LF_K_COUNT; kid++) {
+		const struct lf_kernel *k = &lf_kernel_table[kid];
+		const struct lf_variant *want = &k->variants[expected_choice(k, allowed)];
+		const char *cur = lf_impl(k->name);
+		ck_assert_msg(cur && strcmp(cur, want->name) == 0, "%s: %s runs %s, want %s", when,
+		              k->name, cur ? cur : "NULL", want->name);
+		ck_assert_msg(lf_dispatch_get((enum lf_kernel_id)kid) == want->fn,
+		              "%s: %s slot not re-resolved", when, k->name);
+		for (size_t j = 0; j < k->count; j++) {
+			const struct lf_variant *v = &k->variants[j];
+			int runnable = (v->features & ~allowed) == 0;
+			int r = lf_impl_force(k->name, v->name);
+			ck_assert_msg(r == (runnable ? 0 : -1), "%s: lf_impl_force(%s, %s) = %d", when,
+			              k->name, v->name, r);
+		}
+		ck_assert_int_eq(lf_impl_force(k->name, NULL), 0);
+	}
 }
 
 START_TEST(test_cpu_mask)

@@ -63,10 +63,12 @@ class KernelSpec:
         self.question = question
 
     def prototype(self, symbol):
-        ret = self.result or "void"
-        params = ", ".join("%s%s%s" % (t, "" if t.endswith("*") else " ", n)
-                           for n, t in self.args)
-        return "%s %s(%s)" % (ret, symbol, params)
+        return "%s %s(%s)" % (self.result or "void", symbol, self.params())
+
+    def params(self):
+        """the C parameter list, names included"""
+        return ", ".join("%s%s%s" % (t, "" if t.endswith("*") else " ", n)
+                         for n, t in self.args)
 
     def typedef(self):
         ret = self.result or "void"

@@ -980,12 +980,12 @@ void lf_fe_p521_r58_carry(int64_t *r, const int64_t *a) { fe_carry(r, a); }
 /* mul is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
  * its `ref`, and the entry dispatches. */
 void lf_fe_p521_r58_mul_ref(int64_t *r, const int64_t *a, const int64_t *b) { fe_mul(r, a, b); }
-void lf_fe_p521_r58_mul(int64_t *r, const int64_t *a, const int64_t *b) { LF_CALL(fe_p521_r58_mul)(r, a, b); }
+void lf_fe_p521_r58_mul(int64_t *r, const int64_t *a, const int64_t *b) { LF_CALL_NOW(fe_p521_r58_mul)(r, a, b); }
 
 /* square is a kernel with assembly variants (gen/lfgen/kernels/fe_field.py): this C is
  * its `ref`, and the entry dispatches. */
 void lf_fe_p521_r58_square_ref(int64_t *r, const int64_t *a) { fe_square(r, a); }
-void lf_fe_p521_r58_square(int64_t *r, const int64_t *a) { LF_CALL(fe_p521_r58_square)(r, a); }
+void lf_fe_p521_r58_square(int64_t *r, const int64_t *a) { LF_CALL_NOW(fe_p521_r58_square)(r, a); }
 
 void lf_fe_p521_r58_add(int64_t *r, const int64_t *a, const int64_t *b) { fe_add(r, a, b); }
 

@@ -62,6 +62,7 @@
 #define lf_cpu_parse_mask LF_PFX(lf_cpu_parse_mask)
 #define lf_dispatch_choose LF_PFX(lf_dispatch_choose)
 #define lf_dispatch_chosen LF_PFX(lf_dispatch_chosen)
+#define lf_dispatch_first LF_PFX(lf_dispatch_first)
 #define lf_dispatch_hint_slow LF_PFX(lf_dispatch_hint_slow)
 #define lf_dispatch_reset LF_PFX(lf_dispatch_reset)
 #define lf_dispatch_resolve LF_PFX(lf_dispatch_resolve)
