@@ -79,6 +79,13 @@ class Build:
                                            self.variant.name, suffix)
 
 
+def _all_saved(comp):
+    """the callee-saved registers a build saves anywhere: its prologue's, then those only the
+    code before the frame (x86 prefix_upto) saves"""
+    pre = getattr(comp, "prefix", None)
+    return list(comp.saved) + [r for r in (pre.saved if pre else []) if r not in comp.saved]
+
+
 def _frame_text(comp, arch):
     frame = getattr(comp, "frame", 0)
     if arch == "aarch64":
@@ -91,9 +98,10 @@ def _frame_text(comp, arch):
                  % (frame, " below them" if comp.saved else "")) if frame else ""
     pre = getattr(comp, "prefix", None)
     if pre is not None:                 # x86-64: code before the frame (Function.prefix_upto)
-        local += ("; the code before the frame (%s, SysV) %s and allocates no stack"
+        local += ("; the code before the frame (%s, SysV) %s, allocates no stack%s"
                   % (pre.name, "saves " + ", ".join(pre.saved) if pre.saved
-                     else "uses no callee-saved register"))
+                     else "uses no callee-saved register",
+                     " and parks values in the red zone below rsp" if pre.red_zone else ""))
     if not comp.saved:
         if local:
             return "no callee-saved register is used" + local
@@ -263,7 +271,7 @@ def build_all(only=None, sched_root=schedule.ROOT):
                 mk["variants"].append({
                     "arch": arch, "variant": v.name, "name": b.entry_name, "symbol": symbol,
                     "file": b.relpath, "features": feats, "schedule": b.sched.relpath,
-                    "values": dict(values.items()), "callee_saved": comp.saved,
+                    "values": dict(values.items()), "callee_saved": _all_saved(comp),
                     "tail_targets": comp.tail_targets})
                 if w64:
                     mk["variants"][-1]["win64"] = {

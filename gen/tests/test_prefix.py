@@ -85,6 +85,17 @@ class Layout(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"allocates \d+ bytes of stack"):
             _build(prefix_local=True)
 
+    def test_narrow_arguments_are_refused(self):
+        f = xf.Function("lf_t_p_n", [("rp", "uint64_t *"), ("n", "uint32_t")], None)
+        with self.assertRaisesRegex(ValueError, "compares argument n .uint32_t. as 64 bits"):
+            f.prefix_upto((1,), 8, _small)
+
+    def test_no_unwind_directives_in_the_prefix(self):
+        lines = _build(prefix_pressure=11).lines
+        end = lines.index("\t/* end of the code before the frame */")
+        self.assertFalse([l for l in lines[:end] if l.startswith("\tLF_SEH_")])
+        self.assertTrue([l for l in lines[:end] if l.startswith("\t.cfi_")])
+
     def test_one_prefix_per_function(self):
         f = xf.Function("lf_t_p_w", SPEC.args, SPEC.result)
         f.prefix_upto((2,), 8, _small)

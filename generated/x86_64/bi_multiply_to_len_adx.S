@@ -37,14 +37,14 @@
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx_small, SysV) saves r12, rbp, rbx and allocates no stack
+ * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx_small, SysV) saves r12, rbp, rbx, allocates no stack and parks values in the red zone below rsp
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx is an entry
  * that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1 from the
  * stack) into the SysV registers and calls this body, lf_bi_multiply_to_len_adx_sysv; Windows
  * has no red zone, so the body's Win64 form keeps what the SysV form parks below rsp in a
  * frame of its own (the #if defined(LF_WIN64) lines); the code before the frame
  * (lf_bi_multiply_to_len_adx_small) is SysV-only: Windows' unwind tables describe one
- * prologue, at the entry, so under Win64 those sizes take the body's own path.
+ * prologue, at the entry, so under Win64 those sizes run in the body, after its prologue.
  * 2679 instructions.
  */
 #include "lf_asm.h"
@@ -60,16 +60,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
-	LF_SEH_PUSHREG(%r12)
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
-	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
-	LF_SEH_PUSHREG(%rbx)
-	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
 	jz	.Llf_bi_multiply_to_len_adx_small_zero
 	testq	%rcx, %rcx

@@ -37,15 +37,15 @@
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
- * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx__znver5_small, SysV) saves r14, r13, r12, rbp, rbx and allocates no stack
+ * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx__znver5_small, SysV) saves r14, r13, r12, rbp, rbx, allocates no stack and parks values in the red zone below rsp
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx__znver5 is an
  * entry that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1
  * from the stack) into the SysV registers and calls this body,
  * lf_bi_multiply_to_len_adx__znver5_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
  * lines); the code before the frame (lf_bi_multiply_to_len_adx__znver5_small) is SysV-only:
- * Windows' unwind tables describe one prologue, at the entry, so under Win64 those sizes take
- * the body's own path.
+ * Windows' unwind tables describe one prologue, at the entry, so under Win64 those sizes run
+ * in the body, after its prologue.
  * 6619 instructions.
  */
 #include "lf_asm.h"
@@ -61,24 +61,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver5)
 	pushq	%r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r14, 0
-	LF_SEH_PUSHREG(%r14)
 	pushq	%r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r13, 0
-	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
-	LF_SEH_PUSHREG(%r12)
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
-	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
-	LF_SEH_PUSHREG(%rbx)
-	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
 	jz	.Llf_bi_multiply_to_len_adx__znver5_small_zero
 	testq	%rcx, %rcx

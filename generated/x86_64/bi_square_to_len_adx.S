@@ -20,7 +20,8 @@
  *
  * Algorithm (adx, x86_64):
  *    BE-words as 64-bit digits (RORX 32), converted into the top half of z; the
- *    mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal.
+ *    mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal;
+ *    up to `small` digits straight-line code per length, run before the frame.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_square_to_len.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
@@ -29,12 +30,14 @@
  *   small = 10
  *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 32 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_square_to_len_adx_small, SysV) saves r13, r12, rbp, rbx and allocates no stack
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 32 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_square_to_len_adx_small, SysV) saves r13, r12, rbp, rbx, allocates no stack and parks values in the red zone below rsp
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_square_to_len_adx is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls
- * this body, lf_bi_square_to_len_adx_sysv; the code before the frame
- * (lf_bi_square_to_len_adx_small) is SysV-only: Windows' unwind tables describe one prologue,
- * at the entry, so under Win64 those sizes take the body's own path.
+ * this body, lf_bi_square_to_len_adx_sysv; Windows has no red zone, so the body's Win64 form
+ * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
+ * lines); the code before the frame (lf_bi_square_to_len_adx_small) is SysV-only: Windows'
+ * unwind tables describe one prologue, at the entry, so under Win64 those sizes run in the
+ * body, after its prologue.
  * 2430 instructions.
  */
 #include "lf_asm.h"
@@ -48,20 +51,15 @@ LF_FUNC_BEGIN(lf_bi_square_to_len_adx)
 	pushq	%r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r13, 0
-	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
-	LF_SEH_PUSHREG(%r12)
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
-	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
-	LF_SEH_PUSHREG(%rbx)
-	LF_SEH_ENDPROLOGUE
 	testq	%rsi, %rsi
 	jz	.Llf_bi_square_to_len_adx_small_exit
 	movq	%rsi, %rax

@@ -31,12 +31,12 @@
  *   small = 8
  *   unroll = 8
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; the code before the frame (lf_mpn_mul_adx_small, SysV) saves r15, r14, r13, r12, rbp, rbx and allocates no stack
+ * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; the code before the frame (lf_mpn_mul_adx_small, SysV) saves r15, r14, r13, r12, rbp, rbx, allocates no stack
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_mul_adx is an entry that saves
  * rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 1 from the stack) into the SysV registers
  * and calls this body, lf_mpn_mul_adx_sysv; the code before the frame (lf_mpn_mul_adx_small)
  * is SysV-only: Windows' unwind tables describe one prologue, at the entry, so under Win64
- * those sizes take the body's own path.
+ * those sizes run in the body, after its prologue.
  * 2873 instructions.
  */
 #include "lf_asm.h"
@@ -50,28 +50,21 @@ LF_FUNC_BEGIN(lf_mpn_mul_adx)
 	pushq	%r15
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r15, 0
-	LF_SEH_PUSHREG(%r15)
 	pushq	%r14
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r14, 0
-	LF_SEH_PUSHREG(%r14)
 	pushq	%r13
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r13, 0
-	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
-	LF_SEH_PUSHREG(%r12)
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
-	LF_SEH_PUSHREG(%rbp)
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
-	LF_SEH_PUSHREG(%rbx)
-	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
 	testq	%r8, %r8
 	jz	.Llf_mpn_mul_adx_small_exit

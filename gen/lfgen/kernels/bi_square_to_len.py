@@ -476,7 +476,8 @@ VARIANTS = [
             hint=lambda v: v.ifma_max),
     Variant("adx", "x86_64", build_x86, X86_PARAMS,
             "BE-words as 64-bit digits (RORX 32), converted into the top half of z; the\n"
-            "mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal.",
+            "mpn_sqr core (MULX/ADCX/ADOX rows, doubling final pass) in place; one reversal;\n"
+            "up to `small` digits straight-line code per length, run before the frame.",
             unmodelled={"ahead": ADX_CHAINS}),
     Variant("x64", "aarch64", build_a64, a64_rows.PARAMS,
             "BE-words as 64-bit digits (ror #32), converted into the top half of z; the\n"

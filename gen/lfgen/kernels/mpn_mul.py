@@ -81,7 +81,8 @@ def build_x86(symbol, p):
     from .x86_rows import Digits
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     if p.small:
-        # small products before the frame: no pushes for the rows' registers, no loop control
+        # small products before the frame: straight-line code, no loop control (its pushes
+        # are its own: six registers for the 8-limb window, one more than the rows')
         f.prefix_upto((2,), p.small, lambda g: small_x86(g, p.small))
     with f:
         rp, ap, an, bp, bn = f.load_args()

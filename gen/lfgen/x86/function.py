@@ -360,9 +360,10 @@ class Function(consttime.Checked):
         (its own register allocation, verification and pushes) -- and returns from there;
         other calls skip it and enter this body's prologue. The prefix may push callee-saved
         registers and use the red zone but not allocate stack: its point is that small sizes
-        do not pay the body's `sub $n, %rsp`, whose rsp updates (with the pushes around them)
-        cost about 3 core cycles a call on AMD Zen 5 (2026-12-01, a 2 x 2-digit product:
-        13.5 vs 7.8 cycles with pushes alone).
+        do not pay the body's `sub $n, %rsp`: on AMD Zen 5 (2026-12-01) a hand-written 2 x
+        2-digit BigInteger product in a throwaway harness took 7.3 core cycles a call bare,
+        7.8 with five pushes and pops, 11.1 with those and bi_multiply_to_len's 3.5 KiB
+        sub/add of rsp.
 
         SysV only: a second prologue inside one function cannot be described by Windows'
         unwind tables (one prologue of at most 255 bytes at the entry), so the Win64 form of
@@ -370,6 +371,11 @@ class Function(consttime.Checked):
         text carries the prefix inside `#if !defined(LF_WIN64)`)."""
         if self._prefix is not None:
             raise ValueError("%s: one prefix per function" % self.name)
+        for a in args:                          # cmpq compares the whole register
+            if self.arg_types[a].replace(" ", "") not in ("size_t", "uint64_t", "int64_t") \
+                    and not self.arg_types[a].endswith("*"):
+                raise ValueError("%s: prefix_upto compares argument %s (%s) as 64 bits"
+                                 % (self.name, self.arg_names[a], self.arg_types[a]))
         self._prefix = (tuple(SYSV_ARGS[a] for a in args), hi, build,
                         "%s_%s" % (self.name, part))
 
@@ -393,7 +399,7 @@ class Function(consttime.Checked):
         for r in regs:
             lines += ["\tcmpq\t$%d, %%%s" % (hi, r), "\tja\t%s" % past]
         lines.append("\t/* %s */" % pname)
-        lines += comp.lines
+        lines += [l for l in comp.lines if not l.startswith("\tLF_SEH_")]   # (SysV only)
         lines += ["%s:" % past, "\t/* end of the code before the frame */"]
         return lines, comp
 

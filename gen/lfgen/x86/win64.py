@@ -175,7 +175,9 @@ def flavour(variant, symbol, values, spec, built, features, jumped_from=()):
                              "(dispatch targets or features)" % symbol)
         pre, body = _split_prefix(comp.lines) if comp.sysv_only else ([], comp.lines)
         lines = ([IF_NOT_WIN64] + pre + ["#endif"] if pre else []) + merge(body, wcomp.lines)
-        reframed, extra = comp.red_zone, wcomp.xmm_written
+        # a frame of its own: the body's red-zone slots, or (with a prefix) the small-size
+        # code the Win64 form keeps in the body, whose slots become frame slots there
+        reframed, extra = comp.red_zone or wcomp.frame != comp.frame, wcomp.xmm_written
     xmm = saved_xmm(symbol, built, extra)
     vex = any(f.startswith("avx") for f in features)
     entry = entry_lines(symbol, len(spec.args), xmm, vex, sorted(jumped_from))
@@ -185,13 +187,13 @@ def flavour(variant, symbol, values, spec, built, features, jumped_from=()):
         " or by " + ", ".join(comp.tail_targets) if comp.tail_targets else "") + ")"
         if xmm else "")
     why = []
-    if comp.red_zone:
+    if reframed:
         why.append("Windows has no red zone, so the body's Win64 form keeps what the SysV form "
                    "parks below rsp in a frame of its own (the #if defined(LF_WIN64) lines)")
     if comp.sysv_only:
         why.append("the code before the frame (%s) is SysV-only: Windows' unwind tables "
-                   "describe one prologue, at the entry, so under Win64 those sizes take the "
-                   "body's own path" % comp.prefix.name)
+                   "describe one prologue, at the entry, so under Win64 those sizes run in the "
+                   "body, after its prologue" % comp.prefix.name)
     text = ("Win64 flavour (PE/COFF, Microsoft x64): the exported %s is an entry that saves "
             "%s, moves its arguments (%s) into the SysV registers and calls this body, "
             "%s_sysv%s." % (symbol, saves, ", ".join(srcs), symbol,
