@@ -94,6 +94,7 @@ mutant asm_bi_mul_ifma_in_mask_low generated/x86_64/bi_multiply_to_len_ifma.S 's
 mutant asm_bi_mul_ifma_out_mask_low generated/x86_64/bi_multiply_to_len_ifma.S 's/\tshlxq\t(%r\w+), (%r\w+), %r\w+\n(\tkmovq\t\2, %k7\n)/$3/' bigint_mul
 mutant asm_bi_mul_small_top_of_lost generated/x86_64/bi_multiply_to_len_adx.S 's/(\tadcxq\t(%r\w+), (%r\w+)\n)\tadoxq\t\2, \3\n/$1/' bigint_mul
 mutant asm_bi_mul_small_x_row_multiplier_not_b0 generated/x86_64/bi_multiply_to_len_adx.S 's/(\tja\t\.L\w+_small_s_gt1_\d+\n)\tmovq\t%r\w+, %rdx\n/$1/' bigint_mul
+mutant asm_bi_mul_prefix_below_red_zone generated/x86_64/bi_multiply_to_len_adx.S 's/-8\(%rsp\)/-256(%rsp)/g' abi
 mutant asm_bi_mul_prefix_past_small generated/x86_64/bi_multiply_to_len_adx.S 's/cmpq\t\$12, %rsi\n(\tja\t\.L\w+_frame\n)\tcmpq\t\$12, %rcx/cmpq\t\$14, %rsi\n$1\tcmpq\t\$14, %rcx/' bigint_mul
 mutant asm_bi_sqr_ifma_in_not_reversed generated/x86_64/bi_square_to_len_ifma.S 's/(\tkmovq\t%r\w+, %k\d\n\tvmovdqu8\t\(%r\w+\), (%zmm\d+)\{%k\d\}\{z\}\n)\tvpermd\t[^\n]*\n/$1/' bigint_sqr
 mutant asm_bi_sqr_ifma_out_not_reversed generated/x86_64/bi_square_to_len_ifma.S 's/(\tvpermb\t%zmm\d+, %zmm\d+, %zmm\d+\n)\tvpermd\t[^\n]*\n/$1/' bigint_sqr

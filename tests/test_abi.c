@@ -15,7 +15,11 @@
  *   - bi_mul_add using the upper 32 bits of k: the trampoline passes k with garbage there
  *     (both ABIs leave them unspecified) and the result must match the oracle for (uint32_t)k;
  *   - a kernel that needs more than the ABI's 16-byte stack alignment: the call is made
- *     with exactly 16-byte alignment (checked by a self-test).
+ *     with exactly 16-byte alignment (checked by a self-test);
+ *   - a generated kernel writing deeper below its call than its frame allows (the stack is
+ *     painted below the call): at most the return address, 16 pushes, 4 KiB and the x86-64
+ *     red zone, and for the x86 code before the frame (small bi_multiply_to_len,
+ *     bi_square_to_len, mpn_mul) the return address, 6 pushes and the red zone only.
  * Results of every call are also compared with the oracle.
  */
 #include <stddef.h>
@@ -288,10 +292,42 @@ END_TEST
 static const size_t abi_lens[] = { 0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100,
                                    127, 129 };
 
+/* Stack use below the call: abi_invoke paints PAINT bytes below its frame, makes the call
+ * through the trampoline, and finds the deepest byte written, as a distance below the stack
+ * pointer at the kernel's call (f.sp_before; the return address is the first 8 bytes). */
+#define PAINT 16384
+static __attribute__((noinline)) uintptr_t stack_paint(void)
+{
+	volatile unsigned char pad[PAINT];
+	for (size_t i = 0; i < PAINT; i++)
+		pad[i] = 0xa5;
+	return (uintptr_t)pad;
+}
+
+static __attribute__((noinline)) size_t abi_invoke(struct abi_frame *f)
+{
+	uintptr_t lo = stack_paint();
+	lf_test_abi_call(f);
+	const volatile unsigned char *p = (const volatile unsigned char *)lo;
+	size_t i = 0;
+	while (i < PAINT && p[i] == 0xa5)
+		i++;
+	return lo + i < f->sp_before ? f->sp_before - (lo + i) : 0;
+}
+
+/* The deepest stack a generated kernel may use below its call: the return address, the
+ * pushes, a frame below 4 KiB (stack probes otherwise; the generator refuses larger frames)
+ * and on x86-64 the 128-byte red zone.  Code before the frame (x86 Function.prefix_upto:
+ * bi_multiply_to_len, bi_square_to_len, mpn_mul up to 8 words / limbs, which every schedule's
+ * straight-line code covers) allocates nothing: return address, at most 6 pushes, red zone. */
+#define STACK_ANY (8 + 8 * 16 + 4096 + 128)
+#define STACK_PREFIX (8 + 8 * 6 + 128)
+
 /* One call through the trampoline with the given flags; compares with the oracle. */
 static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng, const char *mode)
 {
 	struct abi_frame f;
+	size_t depth = 0;
 	char buf[256];
 	uint64_t a[129], r[129], want64[258];
 	uint32_t out[132], in[129], want32[258];
@@ -315,7 +351,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[1] = (uintptr_t)a;
 		f.args[2] = n;
 		f.args[3] = b;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(f.ret == wret && memcmp(rp, want64, n * 8) == 0,
 		              "%s via ABI trampoline (%s) n=%zu: wrong result", t->label, mode, n);
 		break;
@@ -327,7 +363,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[0] = (uintptr_t)rp;
 		f.args[1] = (uintptr_t)a;
 		f.args[2] = n;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(rp, want64, n * 16) == 0,
 		              "%s via ABI trampoline (%s) n=%zu: wrong result", t->label, mode, n);
 		break;
@@ -346,7 +382,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[3] = offset;
 		f.args[4] = n;
 		f.args[5] = K_GARBAGE | k; /* upper 32 bits of the uint32_t argument: garbage */
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg((uint32_t)f.ret == wret && memcmp(op, want32, out_len * 4) == 0,
 		              "%s via ABI trampoline (%s) len=%zu k=%#x with garbage in bits 32-63 "
 		              "of k: wrong result (ret %#x, want %#x)", t->label, mode, n, k,
@@ -360,7 +396,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[0] = (uintptr_t)in;
 		f.args[1] = n;
 		f.args[2] = (uintptr_t)zp;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(zp, want32, n * 8) == 0,
 		              "%s via ABI trampoline (%s) len=%zu: wrong result", t->label, mode, n);
 		break;
@@ -377,7 +413,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[2] = n;
 		f.args[3] = (uintptr_t)r;
 		f.args[4] = bn;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(bn == 0 || memcmp(rp, want64, (n + bn) * 8) == 0,
 		              "%s via ABI trampoline (%s) an=%zu bn=%zu: wrong result", t->label, mode,
 		              n, bn);
@@ -404,7 +440,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[3] = (uintptr_t)N;
 		f.args[4] = n ? or_neg_inv64(N[0]) : 0;
 		f.args[5] = n;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(rp, want64, n * 8) == 0,
 		              "%s via ABI trampoline (%s) n=%zu: wrong result", t->label, mode, n);
 		break;
@@ -425,7 +461,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[2] = (uintptr_t)(shorter_first ? in : out);
 		f.args[3] = shorter_first ? n : yl;
 		f.args[4] = (uintptr_t)zp;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(zp, want32, (n + yl) * 4) == 0,
 		              "%s via ABI trampoline (%s) xlen=%zu ylen=%zu: wrong result", t->label,
 		              mode, n, yl);
@@ -450,7 +486,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[1] = (uintptr_t)m;
 		f.args[2] = n;
 		f.args[3] = pad;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		or_p1305_mod_p(got, ctx, 3);
 		ck_assert_msg(ctx[2] <= 4 && memcmp(got, want, sizeof got) == 0 && ctx[3] == rr[0] &&
 		              ctx[4] == rr[1], "%s via ABI trampoline (%s) nblocks=%zu: wrong result",
@@ -476,7 +512,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[0] = (uintptr_t)rp;
 		f.args[1] = (uintptr_t)a;
 		f.args[2] = (uintptr_t)r;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(rp, want64, 32) == 0,
 		              "%s via ABI trampoline (%s) case %zu: wrong result", t->label, mode, n);
 		break;
@@ -503,7 +539,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[0] = (uintptr_t)rp;
 		f.args[1] = (uintptr_t)ia;
 		f.args[2] = (uintptr_t)ib;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(rp, w, nl * 8) == 0,
 		              "%s via ABI trampoline (%s) case %zu: wrong result", t->label, mode, n);
 		break;
@@ -519,7 +555,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[1] = (uintptr_t)ap;
 		f.args[2] = (uintptr_t)r;
 		f.args[3] = n;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		ck_assert_msg(memcmp(ap, set ? (void *)r : (void *)a, n * 8) == 0,
 		              "%s via ABI trampoline (%s) n=%zu set=%d with garbage in bits 32-63 of "
 		              "set: wrong result", t->label, mode, n, set);
@@ -540,7 +576,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[0] = (uintptr_t)rp;
 		f.args[1] = (uintptr_t)ia;
 		f.args[2] = (uintptr_t)ib;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		x4_assert_result(t->label, mode, rp, ia, ib);
 		break;
 	}
@@ -562,7 +598,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[1] = (uintptr_t)k;
 		f.args[2] = (uintptr_t)iu;
 		f.args[3] = (uintptr_t)tmp;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		xdh_assert_result(L, t->label, mode, xz, X, Z, A);
 		break;
 	}
@@ -580,7 +616,7 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 		f.args[0] = (uintptr_t)rp;
 		f.args[1] = (uintptr_t)ia;
 		f.args[2] = (uintptr_t)ib;
-		lf_test_abi_call(&f);
+		depth = abi_invoke(&f);
 		fe_assert_result(fk, t->label, mode, rp, ia, ib);
 		break;
 	}
@@ -590,6 +626,18 @@ static void abi_call(const struct tvar *t, size_t n, uint64_t flags, rng_t *rng,
 
 	const char *v = violation(&f, check_x18, buf, sizeof buf);
 	ck_assert_msg(v == NULL, "%s (%s, n=%zu): ABI violation: %s", t->label, mode, n, v);
+	if (check_x18) {                        /* generated code (ref is compiled C) */
+		int prefix = 0;
+#if defined(__x86_64__)
+		prefix = n <= 8 && (t->kid == LF_K_bi_multiply_to_len ||
+		                    t->kid == LF_K_bi_square_to_len || t->kid == LF_K_mpn_mul);
+#endif
+		size_t bound = prefix ? STACK_PREFIX : STACK_ANY;
+		ck_assert_msg(depth <= bound, "%s (%s, n=%zu): wrote %zu bytes below its call, more "
+		              "than %zu (%s)", t->label, mode, n, depth, bound,
+		              prefix ? "code before the frame: pushes and the red zone only"
+		                     : "a frame under 4 KiB, the pushes, the red zone");
+	}
 #if defined(__aarch64__)
 	if (!check_x18 && f.seen[X18] != f.canary[X18])
 		printf("abi: note: %s modified x18 (allowed for compiled C; never for generated "
