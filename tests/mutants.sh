@@ -11,6 +11,12 @@
 # mutant is caught.  Nothing in the working tree is modified.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# each mutant copies $top: refuse anything but this repository (a copy of the script run from
+# another directory would copy that directory's parent, / for /tmp)
+if [ ! -f "$top/Makefile" ] || [ ! -d "$top/gen/lfgen" ] || [ ! -d "$top/generated" ]; then
+	echo "mutants.sh: $top is not the limbforge tree; run the script from its tests/" >&2
+	exit 2
+fi
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/limbforge-mutants.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 bad=0
