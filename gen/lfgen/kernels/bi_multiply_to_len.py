@@ -161,19 +161,16 @@ def small_x86(f, S, xlen, ylen, xd, yd, zd, ox, oy, s, digit0, ordered=True):
     f.bind(c0_done)
     slots = f.red_zone_slots(S)
 
-    def pair(nx, ny, xd, yd, b0):
-        straight_product(f, nx, ny, Digits(xd, -8, True), Digits(yd, -8, True),
-                         Digits(zd, -8, True), b0, h0, slots)
-
     def leaf(nx, ny):
-        if nx <= ny:
-            pair(nx, ny, xd, yd, b0)
-        else:                                   # x the row: rdx = b_0, its row digit 0 a_0
-            a0 = G() if ny > 1 else None        # (parked only for rows 1..)
-            if a0 is not None:
-                MOV(a0, rdx)
+        mult, row, row0 = xd, yd, b0
+        if nx > ny:                             # x the row: rdx = b_0, its row digit 0 a_0
+            row0 = G() if ny > 1 else None      # (parked only for rows 1..)
+            if row0 is not None:
+                MOV(row0, rdx)
             MOV(rdx, b0)
-            pair(ny, nx, yd, xd, a0)
+            nx, ny, mult, row = ny, nx, yd, xd
+        straight_product(f, nx, ny, Digits(mult, -8, True), Digits(row, -8, True),
+                         Digits(zd, -8, True), row0, h0, slots)
 
     words = lambda d: 2 * d                    # noqa: E731
     size_tree(f, xlen, 1, S, lambda nx: size_tree(f, ylen, nx if ordered else 1, S,
@@ -293,17 +290,13 @@ def build_x86(symbol, p):
     from . import x86_rows
     from .x86_rows import Digits
     f = x86.Function(symbol, SPEC.args, SPEC.result)
-
-    def small(g, xlen, ylen, ox, oy, s, xd, yd, zd, digit0, ordered):
-        small_x86(g, p.small, xlen, ylen, xd, yd, zd, ox, oy, s, digit0, ordered)
-
     if p.small:
         # both operands at most `small` digits: the straight-line code runs before the frame,
         # so these sizes do not allocate the rows' stack buffer (SysV; the Win64 form keeps
         # it in the body, below)
         def small_body(g):
             _, xlen, _, ylen, _, ox, oy, s, xd, yd, zd, _, digit0 = entry_x86(g, swap=False)
-            small(g, xlen, ylen, ox, oy, s, xd, yd, zd, digit0, ordered=False)
+            small_x86(g, p.small, xlen, ylen, xd, yd, zd, ox, oy, s, digit0, ordered=False)
             g.ret()
         f.prefix_upto((1, 3), 2 * p.small, small_body)
     with f:
@@ -312,7 +305,7 @@ def build_x86(symbol, p):
             generic = f.new_label("generic")
             CMP(ylen, 2 * p.small)
             JA(generic)
-            small(f, xlen, ylen, ox, oy, s, xd, yd, zd, digit0, ordered=True)
+            small_x86(f, p.small, xlen, ylen, xd, yd, zd, ox, oy, s, digit0)
             f.bind(generic)
         n = GeneralPurposeRegister64()
         # parked while the rows need every register
