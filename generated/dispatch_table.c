@@ -22,6 +22,10 @@
 static const struct lf_schedule_id lf_schedule_ids_sapphirerapids[] = {
 	{ 0x6, 0xcf },
 };
+/* znver1: AuthenticAMD family 0x17 model 0x1 */
+static const struct lf_schedule_id lf_schedule_ids_znver1[] = {
+	{ 0x17, 0x1 },
+};
 /* znver5: AuthenticAMD family 0x1a model 0x2 */
 static const struct lf_schedule_id lf_schedule_ids_znver5[] = {
 	{ 0x1a, 0x2 },
@@ -32,6 +36,9 @@ const struct lf_schedule lf_schedule_table[] = {
 	{ "sapphirerapids", "gen/schedules/x86_64/sapphirerapids.toml", "GenuineIntel",
 	  lf_schedule_ids_sapphirerapids,
 	  sizeof lf_schedule_ids_sapphirerapids / sizeof lf_schedule_ids_sapphirerapids[0] },
+	{ "znver1", "gen/schedules/x86_64/znver1.toml", "AuthenticAMD",
+	  lf_schedule_ids_znver1,
+	  sizeof lf_schedule_ids_znver1 / sizeof lf_schedule_ids_znver1[0] },
 	{ "znver5", "gen/schedules/x86_64/znver5.toml", "AuthenticAMD",
 	  lf_schedule_ids_znver5,
 	  sizeof lf_schedule_ids_znver5 / sizeof lf_schedule_ids_znver5[0] },
@@ -93,10 +100,12 @@ static const struct lf_variant lf_mpn_mul_1_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 3, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_znver1[] = { 0, 3, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
 	lf_mpn_mul_1_order_sapphirerapids,
+	lf_mpn_mul_1_order_znver1,
 	lf_mpn_mul_1_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -126,6 +135,8 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_mpn_addmul_1_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_mpn_addmul_1_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "mulx@znver1", (lf_fnptr)lf_mpn_addmul_1_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_mpn_addmul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -134,12 +145,14 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 2, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver1[] = { 2, 3, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 4, 5, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
 	lf_mpn_addmul_1_order_sapphirerapids,
+	lf_mpn_addmul_1_order_znver1,
 	lf_mpn_addmul_1_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -169,6 +182,7 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_mpn_sqr_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_sqr_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_mpn_sqr_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
@@ -178,12 +192,14 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver1[] = { 0, 2, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver5[] = { 3, 4, 5, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
 	lf_mpn_sqr_order_sapphirerapids,
+	lf_mpn_sqr_order_znver1,
 	lf_mpn_sqr_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -214,6 +230,7 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "avx512", (lf_fnptr)lf_bi_mul_add_avx512, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_bi_mul_add_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "avx512@znver5", (lf_fnptr)lf_bi_mul_add_avx512__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_bi_mul_add_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_bi_mul_add_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
@@ -228,12 +245,14 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 6, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 6, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_znver5[] = { 3, 4, 5, 6, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 7, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 7, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver1[] = { 3, 0, 1, 7, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver5[] = { 4, 5, 6, 7, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
 	lf_bi_mul_add_order_sapphirerapids,
+	lf_bi_mul_add_order_znver1,
 	lf_bi_mul_add_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -272,10 +291,12 @@ static const struct lf_variant lf_bi_square_to_len_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
 	lf_bi_square_to_len_order_sapphirerapids,
+	lf_bi_square_to_len_order_znver1,
 	lf_bi_square_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -309,6 +330,7 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "mulx", (lf_fnptr)lf_poly1305_blocks_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "ifma@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
 	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
+	{ "avx2@znver1", (lf_fnptr)lf_poly1305_blocks_avx2__znver1, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "avx512f@znver5", (lf_fnptr)lf_poly1305_blocks_avx512f__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -318,12 +340,14 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 7, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 7, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 6, 2, 3, 7, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 8, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 8, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver1[] = { 0, 1, 6, 3, 8, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 7, 2, 3, 8, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = {
 	lf_poly1305_blocks_order_generic,
 	lf_poly1305_blocks_order_sapphirerapids,
+	lf_poly1305_blocks_order_znver1,
 	lf_poly1305_blocks_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -353,6 +377,7 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_mul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_mpn_mul_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_mul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -361,12 +386,14 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver1[] = { 0, 2, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver5[] = { 3, 1, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = {
 	lf_mpn_mul_order_generic,
 	lf_mpn_mul_order_sapphirerapids,
+	lf_mpn_mul_order_znver1,
 	lf_mpn_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -396,6 +423,7 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_mpn_montmul_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_montmul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_mpn_montmul_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
@@ -406,12 +434,14 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver1[] = { 0, 2, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver5[] = { 3, 4, 5, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_generic,
 	lf_mpn_montmul_order_sapphirerapids,
+	lf_mpn_montmul_order_znver1,
 	lf_mpn_montmul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -452,10 +482,12 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,
+	lf_bi_multiply_to_len_order_znver1,
 	lf_bi_multiply_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -484,6 +516,7 @@ static void lf_bi_multiply_to_len_first(const uint32_t *x, size_t xlen, const ui
 static const struct lf_variant lf_p256_mul_mont_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_p256_mul_mont_adx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_p256_mul_mont_adx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -492,12 +525,14 @@ static const struct lf_variant lf_p256_mul_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver1[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_p256_mul_mont_orders[] = {
 	lf_p256_mul_mont_order_generic,
 	lf_p256_mul_mont_order_sapphirerapids,
+	lf_p256_mul_mont_order_znver1,
 	lf_p256_mul_mont_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -526,6 +561,7 @@ static void lf_p256_mul_mont_first(uint64_t *r, const uint64_t *a, const uint64_
 static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx@znver1", (lf_fnptr)lf_p256_sqr_mont_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_p256_sqr_mont_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -534,12 +570,14 @@ static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver1[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_p256_sqr_mont_orders[] = {
 	lf_p256_sqr_mont_order_generic,
 	lf_p256_sqr_mont_order_sapphirerapids,
+	lf_p256_sqr_mont_order_znver1,
 	lf_p256_sqr_mont_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -580,10 +618,12 @@ static const struct lf_variant lf_conditional_assign_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_znver1[] = { 1, 0, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_conditional_assign_orders[] = {
 	lf_conditional_assign_order_generic,
 	lf_conditional_assign_order_sapphirerapids,
+	lf_conditional_assign_order_znver1,
 	lf_conditional_assign_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -625,10 +665,12 @@ static const struct lf_variant lf_p256_mont_mult_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_sapphirerapids,
+	lf_p256_mont_mult_order_znver1,
 	lf_p256_mont_mult_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -670,10 +712,12 @@ static const struct lf_variant lf_p256_mont_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_sapphirerapids,
+	lf_p256_mont_square_order_znver1,
 	lf_p256_mont_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -708,10 +752,12 @@ static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_znver1[] = { 0, 1, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_znver5[] = { 0, 1, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
 	lf_p256_mont_mult_x8_order_generic,
 	lf_p256_mont_mult_x8_order_sapphirerapids,
+	lf_p256_mont_mult_x8_order_znver1,
 	lf_p256_mont_mult_x8_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -740,6 +786,7 @@ static void lf_p256_mont_mult_x8_first(int64_t *r, const int64_t *a, const int64
 static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx@znver1", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -748,12 +795,14 @@ static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver1[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 	lf_fe_c25519_r51_mul_order_generic,
 	lf_fe_c25519_r51_mul_order_sapphirerapids,
+	lf_fe_c25519_r51_mul_order_znver1,
 	lf_fe_c25519_r51_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -782,6 +831,7 @@ static void lf_fe_c25519_r51_mul_first(int64_t *r, const int64_t *a, const int64
 static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "mulx@znver1", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -790,12 +840,14 @@ static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver1[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 	lf_fe_c25519_r51_square_order_generic,
 	lf_fe_c25519_r51_square_order_sapphirerapids,
+	lf_fe_c25519_r51_square_order_znver1,
 	lf_fe_c25519_r51_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -830,10 +882,12 @@ static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_generic,
 	lf_fe_c448_r56_mul_order_sapphirerapids,
+	lf_fe_c448_r56_mul_order_znver1,
 	lf_fe_c448_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -868,10 +922,12 @@ static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_generic,
 	lf_fe_c448_r56_square_order_sapphirerapids,
+	lf_fe_c448_r56_square_order_znver1,
 	lf_fe_c448_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -906,10 +962,12 @@ static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_generic,
 	lf_fe_p521_r58_mul_order_sapphirerapids,
+	lf_fe_p521_r58_mul_order_znver1,
 	lf_fe_p521_r58_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -944,10 +1002,12 @@ static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_generic,
 	lf_fe_p521_r58_square_order_sapphirerapids,
+	lf_fe_p521_r58_square_order_znver1,
 	lf_fe_p521_r58_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -982,10 +1042,12 @@ static const struct lf_variant lf_fe_p256_r52_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_mul_orders[] = {
 	lf_fe_p256_r52_mul_order_generic,
 	lf_fe_p256_r52_mul_order_sapphirerapids,
+	lf_fe_p256_r52_mul_order_znver1,
 	lf_fe_p256_r52_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1020,10 +1082,12 @@ static const struct lf_variant lf_fe_p256_r52_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_square_orders[] = {
 	lf_fe_p256_r52_square_order_generic,
 	lf_fe_p256_r52_square_order_sapphirerapids,
+	lf_fe_p256_r52_square_order_znver1,
 	lf_fe_p256_r52_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1058,10 +1122,12 @@ static const struct lf_variant lf_fe_p384_r56_mul_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
 	lf_fe_p384_r56_mul_order_generic,
 	lf_fe_p384_r56_mul_order_sapphirerapids,
+	lf_fe_p384_r56_mul_order_znver1,
 	lf_fe_p384_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1096,10 +1162,12 @@ static const struct lf_variant lf_fe_p384_r56_square_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
 	lf_fe_p384_r56_square_order_generic,
 	lf_fe_p384_r56_square_order_sapphirerapids,
+	lf_fe_p384_r56_square_order_znver1,
 	lf_fe_p384_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1135,10 +1203,12 @@ static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver1[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
 	lf_fe_c25519_r51_mul_x4_order_generic,
 	lf_fe_c25519_r51_mul_x4_order_sapphirerapids,
+	lf_fe_c25519_r51_mul_x4_order_znver1,
 	lf_fe_c25519_r51_mul_x4_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1175,10 +1245,12 @@ static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver1[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x25519_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = {
 	lf_x25519_ladder_order_generic,
 	lf_x25519_ladder_order_sapphirerapids,
+	lf_x25519_ladder_order_znver1,
 	lf_x25519_ladder_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1214,10 +1286,12 @@ static const struct lf_variant lf_x448_ladder_variants[] = {
 #if defined(__x86_64__)
 static const uint8_t lf_x448_ladder_order_generic[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver1[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_x448_ladder_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_x448_ladder_orders[] = {
 	lf_x448_ladder_order_generic,
 	lf_x448_ladder_order_sapphirerapids,
+	lf_x448_ladder_order_znver1,
 	lf_x448_ladder_order_znver5,
 };
 #elif defined(__aarch64__)

@@ -126,18 +126,24 @@ def _required_features(spec, built):
     return {s: sorted(walk(s, {s})) for s in built}
 
 
-def _own_builds(variants, gvals, svals, gbuilt):
+def _own_builds(variants, gvals, svals, gbuilt, cpu=None):
     """The variants that need their own build under a CPU schedule: those whose values
     differ from generic's, and (transitively) those that jump to one of them by size
-    dispatch, so that a schedule's size dispatch stays within the schedule."""
-    own = {v.name for v in variants if svals[v.name].items() != gvals[v.name].items()}
+    dispatch, so that a schedule's size dispatch stays within the schedule -- except, where
+    the schedule's CPU is a model the tuner knows (tune/cpus.py), the variants that CPU
+    cannot run (an `ifma` build under Zen 1's schedule would never be called)."""
+    from .tune import cpus
+    def runnable(v):
+        return cpu not in cpus.MODELS or cpus.runs(cpu, gbuilt[v.name].comp.features)
+    own = {v.name for v in variants
+           if svals[v.name].items() != gvals[v.name].items() and runnable(v)}
     by_symbol = {b.symbol: b.variant.name for b in gbuilt.values()}
     grew = True
     while grew:
         grew = False
         for v in variants:
-            if v.name not in own and any(by_symbol.get(t) in own
-                                         for t in gbuilt[v.name].comp.tail_targets):
+            if v.name not in own and runnable(v) and any(
+                    by_symbol.get(t) in own for t in gbuilt[v.name].comp.tail_targets):
                 own.add(v.name)
                 grew = True
     return own
@@ -158,7 +164,7 @@ def build_kernel_arch(spec, mod, arch, scheds):
     builds = [gbuilt[v.name] for v in variants]
     for s in scheds[1:]:
         svals = {v.name: s.values(spec, v, generic) for v in variants}
-        own = _own_builds(variants, gvals, svals, gbuilt)
+        own = _own_builds(variants, gvals, svals, gbuilt, s.cpu)
         syms = {n: (sym + "__" + s.ident if n in own else sym) for n, sym in gsyms.items()}
         for v in variants:
             if v.name in own:

@@ -1,13 +1,15 @@
 """Several schedules in one build (main.build_kernel_arch, the dispatch table): a CPU schedule
 gets its own build of a variant exactly where its values differ from generic's or where the
 variant jumps by size dispatch to such a build, and the dispatch order of each schedule
-points at the right builds.
+points at the right builds; a schedule named after a CPU model the tuner knows gets no build
+of a variant that CPU cannot run.
 
 Faults this is designed to catch: a CPU schedule silently using generic's build (or a
 duplicate of it); a tuned variant whose size dispatch leaves its schedule (jumping to
 generic's sibling); an [order] that the table does not follow; a tuned symbol that the prefix
 header does not rename or the manifest does not list; a build whose lf_variant.hint is not its
-Variant.hint of its values (the API would choose its sizes for another build)."""
+Variant.hint of its values (the API would choose its sizes for another build); dead builds:
+an `ifma` copy under a schedule for a CPU without IFMA (Zen 1)."""
 
 import json
 import os
@@ -132,6 +134,40 @@ class MultiSchedule(unittest.TestCase):
         self.assertEqual(m["kernels"]["bi_mul_add"]["order"]["x86_64"]["t1"],
                          ["adx", "avx512", "mulx", "ref"])
         self.assertEqual([s["name"] for s in m["schedules"]["aarch64"]], ["generic", "t2"])
+
+
+ZEN1 = """[provenance]
+cpu = "znver1"
+method = "unit test"
+date = "2026-12-01"
+figures = "none"
+
+[match]
+vendor = "AuthenticAMD"
+family_model = [[0x17, 0x01]]
+
+[mpn_sqr.adx]
+small = 6
+"""
+
+
+class ScheduleOfACpuWithoutIfma(unittest.TestCase):
+    def test_no_build_it_cannot_run(self):
+        # mpn_sqr.ifma jumps to adx by size dispatch, which would give it a build of its own
+        # under znver1 (as under t1 above); Zen 1 has no AVX-512, so it keeps generic's
+        with support.TempDir() as root:
+            for arch in ("x86_64", "aarch64"):
+                os.makedirs(os.path.join(root, arch))
+                shutil.copy(os.path.join(schedule.ROOT, arch, "generic.toml"),
+                            os.path.join(root, arch, "generic.toml"))
+            with open(os.path.join(root, "x86_64", "znver1.toml"), "w") as f:
+                f.write(ZEN1)
+            files, _ = main.build_all(only={"mpn_sqr"}, sched_root=root)
+        self.assertEqual(sorted(f for f in files if f.endswith("__znver1.S")),
+                         ["generated/x86_64/mpn_sqr_adx__znver1.S"])
+        t = files["generated/dispatch_table.c"]
+        # ifma 0, adx 1, adx@znver1 2, ref 3: the generic ifma stays first (never runnable there)
+        self.assertIn("lf_mpn_sqr_order_znver1[] = { 0, 2, 3, LF_ORDER_END }", t)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,10 @@ LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_ref(uint64_t *rp, const uint64_t *ap, si
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx@znver1 requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver5(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
@@ -101,6 +105,8 @@ LF_KERNEL_DECL void lf_mpn_sqr_ref(uint64_t *rp, const uint64_t *ap, size_t n);
 LF_KERNEL_DECL void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t n);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx@znver5 requires: adx bmi2 */
@@ -121,6 +127,8 @@ LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512(uint32_t *out, size_t out_len, cons
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx__znver1(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* avx512@znver5 requires: adx avx avx512dq avx512f bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512__znver5(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* mulx@znver5 requires: bmi2 */
@@ -171,6 +179,8 @@ LF_KERNEL_DECL void lf_poly1305_blocks_mulx(uint64_t *ctx, const uint8_t *m, siz
 LF_KERNEL_DECL void lf_poly1305_blocks_ifma__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx512f@sapphirerapids requires: avx avx512f avx512vl bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx2@znver1 requires: avx avx2 bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx2__znver1(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx512f@znver5 requires: avx avx512f avx512vl bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__znver5(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
@@ -189,6 +199,8 @@ LF_KERNEL_DECL void lf_mpn_mul_ref(uint64_t *rp, const uint64_t *ap, size_t an, 
 LF_KERNEL_DECL void lf_mpn_mul_ifma(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_mul_adx(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_mul_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_mpn_mul_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 #endif
@@ -205,6 +217,8 @@ LF_KERNEL_DECL void lf_mpn_montmul_ref(uint64_t *rp, const uint64_t *ap, const u
 LF_KERNEL_DECL void lf_mpn_montmul_ifma(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_adx__znver1(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_ifma__znver5(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx@znver5 requires: adx bmi2 */
@@ -242,6 +256,8 @@ LF_KERNEL_DECL void lf_p256_mul_mont_ref(uint64_t *r, const uint64_t *a, const u
 #if defined(__x86_64__)
 /* adx requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* adx@znver1 requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver1(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* adx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver5(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #endif
@@ -257,6 +273,8 @@ LF_KERNEL_DECL void lf_p256_sqr_mont_ref(uint64_t *r, const uint64_t *a);
 #if defined(__x86_64__)
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx(uint64_t *r, const uint64_t *a);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver1(uint64_t *r, const uint64_t *a);
 /* adx@znver5 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver5(uint64_t *r, const uint64_t *a);
 #endif
@@ -338,6 +356,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
+/* mulx@znver1 requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx__znver1(int64_t *r, const int64_t *a, const int64_t *b);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx__znver5(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
@@ -352,6 +372,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_square_ref(int64_t *r, const int64_t *a);
 #if defined(__x86_64__)
 /* mulx requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx(int64_t *r, const int64_t *a);
+/* mulx@znver1 requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx__znver1(int64_t *r, const int64_t *a);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx__znver5(int64_t *r, const int64_t *a);
 #endif

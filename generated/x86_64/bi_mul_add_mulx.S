@@ -602,7 +602,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx)
 LF_FUNC_END(lf_bi_mul_add_mulx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_bi_mul_add_mulx)	/* lf_bi_mul_add_adx, lf_bi_mul_add_avx512 jump here */
+LF_WIN64_BODY_EXTERN(lf_bi_mul_add_mulx)	/* lf_bi_mul_add_adx, lf_bi_mul_add_adx__znver1, lf_bi_mul_add_avx512 jump here */
 LF_WIN64_ENTRY(lf_bi_mul_add_mulx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

@@ -24,6 +24,9 @@ MODELS = {
     "icelake-server": ("x86_64", [[6, 0x6a], [6, 0x6c]], "GenuineIntel", X86_BASE + AVX512_ICL),
     "sapphirerapids": ("x86_64", [[6, 0x8f], [6, 0xcf]], "GenuineIntel",
                        X86_BASE + AVX512_ICL + ("avxifma",)),
+    # Zen 1 / Zen+ (EPYC 7001, Ryzen 1000/2000): not among the models `CPU=generic` weighs
+    "znver1": ("x86_64", [[0x17, 0x01], [0x17, 0x08], [0x17, 0x11], [0x17, 0x18]],
+               "AuthenticAMD", X86_BASE),
     "znver3": ("x86_64", [[0x19, 0x01], [0x19, 0x08], [0x19, 0x21], [0x19, 0x50]],
                "AuthenticAMD", X86_BASE),
     "znver4": ("x86_64", [[0x19, 0x10], [0x19, 0x11], [0x19, 0x18], [0x19, 0x61],
