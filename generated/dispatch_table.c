@@ -471,6 +471,7 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_bi_multiply_to_len_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 256 },
 	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 12 },
+	{ "adx@znver1", (lf_fnptr)lf_bi_multiply_to_len_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 16 },
 	{ "ifma@znver5", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 256 },
 	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 16 },
 #endif
@@ -480,10 +481,10 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 2, 5, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 3, 4, 5, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,

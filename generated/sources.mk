@@ -18,6 +18,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma__znver5.S \

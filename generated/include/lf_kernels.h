@@ -239,6 +239,8 @@ LF_KERNEL_DECL void lf_bi_multiply_to_len_ref(const uint32_t *x, size_t xlen, co
 LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+/* adx@znver1 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver1(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma__znver5(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx@znver5 requires: adx bmi2 */

@@ -35,6 +35,7 @@
 #define lf_bi_multiply_to_len LF_PFX(lf_bi_multiply_to_len)
 #define lf_bi_multiply_to_len_a64 LF_PFX(lf_bi_multiply_to_len_a64)
 #define lf_bi_multiply_to_len_adx LF_PFX(lf_bi_multiply_to_len_adx)
+#define lf_bi_multiply_to_len_adx__znver1 LF_PFX(lf_bi_multiply_to_len_adx__znver1)
 #define lf_bi_multiply_to_len_adx__znver5 LF_PFX(lf_bi_multiply_to_len_adx__znver5)
 #define lf_bi_multiply_to_len_ifma LF_PFX(lf_bi_multiply_to_len_ifma)
 #define lf_bi_multiply_to_len_ifma__znver5 LF_PFX(lf_bi_multiply_to_len_ifma__znver5)
