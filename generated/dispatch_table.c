@@ -1280,15 +1280,16 @@ static void lf_x25519_ladder_first(int64_t *xz, const uint8_t *k, const int64_t 
 static const struct lf_variant lf_x448_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x448_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "adx", (lf_fnptr)lf_x448_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_x448_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 	{ "ref", (lf_fnptr)lf_x448_ladder_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_x448_ladder_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_znver1[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver1[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_x448_ladder_orders[] = {
 	lf_x448_ladder_order_generic,
 	lf_x448_ladder_order_sapphirerapids,

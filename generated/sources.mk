@@ -80,6 +80,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma__znver5.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma__znver5.S
 

@@ -181,6 +181,9 @@ mutant asm_x25519_ladder_madd52hi_dropped $FX/x25519_ladder_ifma.S 's/\tvpmadd52
 mutant asm_x25519_ladder_a24 $FX/x25519_ladder_ifma.S 's/\$121665, /\$121666, /' kat
 mutant asm_x25519_ladder_carry_shift $FX/x25519_ladder_ifma.S 's/\bvpsrlq\t\$51, /vpsrlq\t\$50, /' xdh ladder
 mutant asm_x25519_adx_fold_by_37 $FX/x25519_ladder_adx.S 's/\timulq\t\$38, /\timulq\t\$37, /' ladder
+mutant asm_x448_adx_product_adox_dropped $FX/x448_ladder_adx.S 's/\tadoxq\t[^\n]*\n//' ladder
+mutant asm_x448_adx_fold_shift_31 $FX/x448_ladder_adx.S 's/\tshlq\t\$32, /\tshlq\t\$31, /g' ladder
+mutant asm_x448_adx_reduce_half_limb_31 $FX/x448_ladder_adx.S 's/\tmovl\t\$32, /\tmovl\t\$31, /' ladder
 mutant asm_x25519_adx_row_top_carry_lost $FX/x25519_ladder_adx.S 's/(\tadoxq\t(%r\w+), (%r\w+)\n)\tadcxq\t\2, \3\n/$1/' ladder
 mutant asm_x448_ladder_madd52lo_dropped $FX/x448_ladder_ifma.S 's/\tvpmadd52luq\t[^\n]*\n//' xdh ladder
 mutant asm_x448_ladder_carry_shift $FX/x448_ladder_ifma.S 's/\bvpsrlq\t\$50, /vpsrlq\t\$49, /' kat

@@ -479,6 +479,8 @@ LF_KERNEL_DECL void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int6
 #if defined(__x86_64__)
 /* ifma requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_x448_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+/* adx requires: adx bmi2 */
+LF_KERNEL_DECL void lf_x448_ladder_adx(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 /* ifma@znver5 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_x448_ladder_ifma__znver5(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif

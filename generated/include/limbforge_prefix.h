@@ -365,6 +365,7 @@
 #define lf_x25519_ladder_ref LF_PFX(lf_x25519_ladder_ref)
 #define lf_x448 LF_PFX(lf_x448)
 #define lf_x448_ladder LF_PFX(lf_x448_ladder)
+#define lf_x448_ladder_adx LF_PFX(lf_x448_ladder_adx)
 #define lf_x448_ladder_ifma LF_PFX(lf_x448_ladder_ifma)
 #define lf_x448_ladder_ifma__znver5 LF_PFX(lf_x448_ladder_ifma__znver5)
 #define lf_x448_ladder_ref LF_PFX(lf_x448_ladder_ref)

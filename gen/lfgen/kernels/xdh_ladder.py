@@ -364,36 +364,49 @@ def _build_ifma(F, bits, spec):
     return build
 
 
-def _build_adx25519(F, bits, spec):
-    """Curve25519's ladder in four saturated 64-bit limbs (x86_fe64): the state and every
-    intermediate in `tmp`, one inline field operation at a time -- the step of RFC 7748 §5,
-    its operations reordered so that neighbours are independent; u converted from 5 x 51 on
-    entry, x2 and z2 back on exit."""
+def _adx_field(fname):
+    """The saturated-limb field of an `adx` ladder: (module, limbs, slot bytes, product
+    scratch, radix of the interface limbs)"""
+    from . import x86_fe64, x86_fe448
+    if fname == "c25519_r51":
+        return x86_fe64, 4, 32, False, 51
+    return x86_fe448, x86_fe448.N, 8 * x86_fe448.N, True, x86_fe448.R50
+
+
+def _build_adx(F, fname, bits, spec):
+    """The ladder in saturated 64-bit limbs (x86_fe64: Curve25519 in 4; x86_fe448: Curve448
+    in 7): the state and every intermediate in `tmp`, one inline field operation at a time --
+    the step of RFC 7748 §5, its operations reordered so that neighbours are independent; u
+    converted from the interface's limbs on entry, x2 and z2 back on exit."""
     def build(symbol, p):
         from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, NEG, SUB, JNS
         from ..x86 import function as x86
-        from . import x86_fe64 as fe
+        fe, nl, size, scratch, radix = _adx_field(fname)
         n = F.limbs
-        slot = {nm: 32 * i for i, nm in enumerate(
-            ("x1", "x2", "z2", "x3", "z3", "a", "b", "c", "d", "aa", "bb", "e", "da", "cb",
-             "t"))}
-        S_K, S_XZ, S_SWAP = 32 * len(slot), 32 * len(slot) + 8, 32 * len(slot) + 16
+        names = ("x1", "x2", "z2", "x3", "z3", "a", "b", "c", "d", "aa", "bb", "e", "da",
+                 "cb", "t") + (("prod",) if scratch else ())
+        slot = {nm: size * i for i, nm in enumerate(names)}
+        end = size * len(names) + (8 * nl if scratch else 0)   # the product's low half
+        S_K, S_XZ, S_SWAP = end, end + 8, end + 16
         if S_SWAP + 8 > 8 * TMP_WORDS:
-            raise ValueError("x25519_ladder adx: the state needs more than tmp's %d words"
-                             % TMP_WORDS)
+            raise ValueError("%s adx: the state needs more than tmp's %d words"
+                             % (spec.name, TMP_WORDS))
         fn = x86.Function(symbol, spec.args, spec.result)
         with fn:
             xz, kp_, up, tmp = fn.load_args()
             fn.secret_independent(public=[(tmp, S_K), (tmp, S_XZ)])
             E = {nm: (tmp, off) for nm, off in slot.items()}
+            z = (E["prod"],) if scratch else ()
+            mul = lambda o, a, b: fe.mul(o, a, b, *z)
+            sqr = lambda o, a: fe.sqr(o, a, *z)
             MOV([tmp + S_K], kp_)
             MOV([tmp + S_XZ], xz)
-            fn.comment("x1 = x3 = u (from 5 x 51 limbs), x2 = z3 = 1, z2 = 0")
-            fe.from_r51(E["x1"], (up, 0))
+            fn.comment("x1 = x3 = u (from %d x %d limbs), x2 = z3 = 1, z2 = 0" % (n, radix))
+            (fe.from_r51 if radix == 51 else fe.from_r50)(E["x1"], (up, 0))
             one, zero = G(), G()
             MOV(one.as_dword, 1)
             XOR(zero.as_dword, zero.as_dword)
-            for j in range(4):
+            for j in range(nl):
                 v = G()
                 MOV(v, fe.w(E["x1"], j))
                 MOV(fe.w(E["x3"], j), v)
@@ -423,23 +436,23 @@ def _build_adx25519(F, bits, spec):
             fe.sub(E["b"], E["x2"], E["z2"])
             fe.add(E["c"], E["x3"], E["z3"])
             fe.sub(E["d"], E["x3"], E["z3"])
-            fe.sqr(E["aa"], E["a"])                 # AA = A^2
-            fe.mul(E["da"], E["d"], E["a"])         # DA = D A
-            fe.sqr(E["bb"], E["b"])                 # BB = B^2
-            fe.mul(E["cb"], E["c"], E["b"])         # CB = C B
+            sqr(E["aa"], E["a"])                    # AA = A^2
+            mul(E["da"], E["d"], E["a"])            # DA = D A
+            sqr(E["bb"], E["b"])                    # BB = B^2
+            mul(E["cb"], E["c"], E["b"])            # CB = C B
             fe.sub(E["e"], E["aa"], E["bb"])        # E = AA - BB
             fe.add(E["x3"], E["da"], E["cb"])       # DA + CB
             fe.sub(E["z3"], E["da"], E["cb"])       # DA - CB
             fe.mul_small(E["t"], E["e"], F.a24)     # a24 E
-            fe.sqr(E["x3"], E["x3"])                # x3 = (DA + CB)^2
+            sqr(E["x3"], E["x3"])                   # x3 = (DA + CB)^2
             fe.add(E["t"], E["t"], E["aa"])         # AA + a24 E
-            fe.sqr(E["z3"], E["z3"])                # (DA - CB)^2
-            fe.mul(E["x2"], E["aa"], E["bb"])       # x2 = AA BB
-            fe.mul(E["z2"], E["e"], E["t"])         # z2 = E (AA + a24 E)
-            fe.mul(E["z3"], E["z3"], E["x1"])       # z3 = x1 (DA - CB)^2
+            sqr(E["z3"], E["z3"])                   # (DA - CB)^2
+            mul(E["x2"], E["aa"], E["bb"])          # x2 = AA BB
+            mul(E["z2"], E["e"], E["t"])            # z2 = E (AA + a24 E)
+            mul(E["z3"], E["z3"], E["x1"])          # z3 = x1 (DA - CB)^2
             SUB(t.as_dword, 1)
             JNS(top)
-            fn.comment("final cswap(swap); x2, z2 into 5 x 51-bit limbs")
+            fn.comment("final cswap(swap); x2, z2 into %d x %d-bit limbs" % (n, radix))
             sw = G()
             MOV(sw, [tmp + S_SWAP])
             NEG(sw)
@@ -447,8 +460,9 @@ def _build_adx25519(F, bits, spec):
             fe.cswap(sw, E["z2"], E["z3"])
             out = G()
             MOV(out, [tmp + S_XZ])
-            fe.to_r51([[out + 8 * i] if i else [out] for i in range(n)], E["x2"])
-            fe.to_r51([[out + 8 * (n + i)] for i in range(n)], E["z2"])
+            to = fe.to_r51 if radix == 51 else fe.to_r50
+            to([[out + 8 * i] if i else [out] for i in range(n)], E["x2"])
+            to([[out + 8 * (n + i)] for i in range(n)], E["z2"])
             fn.ret()
         return fn.finalize()
     return build
@@ -544,11 +558,19 @@ def kernel(name, fname, bits, clamp, split, order):
     ]
     if fname == "c25519_r51":
         variants.append(Variant(
-            "adx", "x86_64", _build_adx25519(F, bits, spec), {},
+            "adx", "x86_64", _build_adx(F, fname, bits, spec), {},
             "Four saturated 64-bit limbs (values in [0, 2^256), 2^256 == 38 mod p): the step\n"
             "of RFC 7748 one inline field operation at a time over tmp -- products by MULX\n"
             "rows with the ADCX/ADOX chains, the high half folded by MULX by 38 (x86_fe64) --\n"
             "for CPUs without IFMA; u in from 5 x 51 limbs, x2 and z2 out to them."))
+    else:
+        variants.append(Variant(
+            "adx", "x86_64", _build_adx(F, fname, bits, spec), {},
+            "Seven saturated 64-bit limbs (values in [0, 2^448), 2^448 == 2^224 + 1 mod p):\n"
+            "the step of RFC 7748 one inline field operation at a time over tmp -- products by\n"
+            "MULX rows with the ADCX/ADOX chains, the high half folded as H + (H << 32) 2^192\n"
+            "twice, then the top limb (x86_fe448) -- for CPUs without IFMA; u in from 9 x 50\n"
+            "limbs, x2 and z2 out to them."))
     return types.SimpleNamespace(SPEC=spec, VARIANTS=variants, __doc__=__doc__)
 
 

@@ -186,7 +186,8 @@ _FLAG_WRITERS = {"ADD", "ADC", "SUB", "SBB", "AND", "OR", "XOR", "CMP", "TEST", 
 
 class _CtNode(consttime.Node):
     """A PeachPy instruction as consttime.check sees it (registers keyed as in _Node); x86
-    conditional branches test flags only, and no addressing mode writes a register back."""
+    conditional branches test flags only, and no addressing mode writes a register back.
+    LEA's memory operand is not an access: its registers are inputs like an ADD's."""
 
     def __init__(self, insn, public):
         from peachpy.x86_64.operand import MemoryOperand
@@ -202,6 +203,8 @@ class _CtNode(consttime.Node):
             for m in mems)
         self._addr = [_Node._R(r).vid for m in mems for r in (m.address.base, m.address.index)
                       if r is not None]
+        if name == "LEA":               # arithmetic on its address registers, no access:
+            self.load, self._addr = False, []   # taint flows to the result as for an ADD
         pseudo = self.label or isinstance(insn, (COMMENT, RETURN))
         if isinstance(insn, LOAD.ARGUMENT):
             self._uses, self._defs = [], [_Node._R(insn.operands[0]).vid]
