@@ -747,14 +747,15 @@ static void lf_p256_mont_square_first(int64_t *r, const int64_t *a)
 static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_p256_mont_mult_x8_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL, "x86_64/generic", 0 },
+	{ "mulx", (lf_fnptr)lf_p256_mont_mult_x8_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 #endif
 	{ "ref", (lf_fnptr)lf_p256_mont_mult_x8_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_x8_order_znver1[] = { 0, 1, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_x8_order_znver5[] = { 0, 1, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
 	lf_p256_mont_mult_x8_order_generic,
 	lf_p256_mont_mult_x8_order_sapphirerapids,

@@ -61,6 +61,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_x8_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_x8_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_square_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx.S \

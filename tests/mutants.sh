@@ -156,6 +156,8 @@ mutant asm_p256m_ifma_never_subtracts generated/x86_64/p256_mont_mult_ifma.S 's/
 # (the x8 kernel's carries are VPMULTISHIFTQB now; a high half dropped instead)
 mutant asm_p256m_x8_madd52hi_dropped generated/x86_64/p256_mont_mult_x8_ifma.S 's/\tvpmadd52huq\t[^\n]*\n//' p256_mont
 mutant asm_p256m_mulx_column_carry_short generated/x86_64/p256_mont_mult_mulx.S 's/\bshlq\t\$12, /shlq\t\$11, /' p256_mont
+mutant asm_x8_mulx_seven_elements generated/x86_64/p256_mont_mult_x8_mulx.S 's/movq\t\$8, -8\(%rsp\)/movq\t\$7, -8(%rsp)/' p256_mont
+mutant asm_x8_mulx_b_not_advanced generated/x86_64/p256_mont_mult_x8_mulx.S 's/\taddq\t\$40, -24\(%rsp\)\n//' p256_mont
 mutant asm_p256m_mulx_keeps_wrong generated/x86_64/p256_mont_square_mulx.S 's/\tcmovs\t/\tcmovns\t/' p256_mont
 
 # the field products (tests/test_fe.c; the kat suite's Python vectors)

@@ -350,6 +350,8 @@ LF_KERNEL_DECL void lf_p256_mont_mult_x8_ref(int64_t *r, const int64_t *a, const
 #if defined(__x86_64__)
 /* ifma requires: avx avx512dq avx512f avx512ifma avx512vbmi avx512vl */
 LF_KERNEL_DECL void lf_p256_mont_mult_x8_ifma(int64_t *r, const int64_t *a, const int64_t *b);
+/* mulx requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mont_mult_x8_mulx(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
 
 /* fe_c25519_r51_mul: r = a * b mod p, p = 2^255 - 19 (Curve25519 field, c25519_r51) */

@@ -310,6 +310,7 @@
 #define lf_p256_mont_mult_ref LF_PFX(lf_p256_mont_mult_ref)
 #define lf_p256_mont_mult_x8 LF_PFX(lf_p256_mont_mult_x8)
 #define lf_p256_mont_mult_x8_ifma LF_PFX(lf_p256_mont_mult_x8_ifma)
+#define lf_p256_mont_mult_x8_mulx LF_PFX(lf_p256_mont_mult_x8_mulx)
 #define lf_p256_mont_mult_x8_ref LF_PFX(lf_p256_mont_mult_x8_ref)
 #define lf_p256_mont_square LF_PFX(lf_p256_mont_square)
 #define lf_p256_mont_square_a64 LF_PFX(lf_p256_mont_square_a64)

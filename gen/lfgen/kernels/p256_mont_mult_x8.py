@@ -50,4 +50,9 @@ VARIANTS = [
             "and t - p carried side by side (VPSRLQ / VPSRAQ chains), the sign of t - p selecting\n"
             "by VPTERNLOGQ, transposed back (VPERMT2Q rows; limb 4 by VPERMQ and plain stores).\n"
             "No branch."),
+    Variant("mulx", "x86_64", x.builder(x.x8_mulx_body, SPEC.args), {},
+            "For CPUs without IFMA: the eight products one after the other, each\n"
+            "p256_mont_mult's mulx code (x86_p256_52.mulx_body: 128-bit columns by MULX and\n"
+            "ADD/ADC, the reduction steps specialised to p, the final t - p chosen by CMOVS),\n"
+            "a loop of eight over the element-major arrays. No branch on the data."),
 ]

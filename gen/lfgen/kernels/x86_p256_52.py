@@ -1,7 +1,7 @@
 """x86-64 variants of the JDK's MontgomeryIntegerPolynomialP256 field (5 x 52-bit limbs, R =
 2^260): p256_mont_mult / p256_mont_square ("ifma": one element in the lanes of a zmm, as the
 JDK's montgomeryMultiply; "mulx": scalar) and p256_mont_mult_x8 ("ifma": eight elements, one
-per lane). The arithmetic is p256_mont_mult.py's; what the variants add:
+per lane; "mulx": eight mulx products in a loop, for CPUs without IFMA). The arithmetic is p256_mont_mult.py's; what the variants add:
 
 p = [M52, 2^44 - 1, 0, 2^36, 2^48 - 2^16] (limbs), so for a quotient digit m < 2^52
 
@@ -541,6 +541,35 @@ def mulx_body(f, rp, ap, bp):
         CMOVS(d[j], t[j])
     for j in range(5):
         MOV([rp + 8 * j] if j else [rp], d[j])
+
+
+def x8_mulx_body(f, rp, ap, bp):
+    """p256_mont_mult_x8 without IFMA: the eight elements one after the other through
+    mulx_body (element k at byte 40 k; r_k may be a_k or b_k, which mulx_body allows), a loop
+    of eight, so a batch costs eight scalar products and no transposition.  The counter and
+    the a, b pointers wait in red-zone slots: the final subtraction needs every register
+    once the products are done."""
+    from peachpy.x86_64 import DEC, JNZ, qword
+    from peachpy.x86_64.registers import rsp
+    k, sa, sb = (qword[m[0]] if isinstance(m, list) else m for m in f.red_zone_slots(3))
+    # the count and the pointers are public (the red zone; Win64: frame locals, which the
+    # check sees as [rsp + 0] before the frame is laid out -- this body has no others)
+    f.secret_independent(public=[(rsp, -8), (rsp, -16), (rsp, -24)] if f.flavour == "sysv"
+                         else [(rsp, 0)])
+    MOV(k, 8)
+    MOV(sa, ap)
+    MOV(sb, bp)
+    top = f.new_label("element")
+    f.bind(top)
+    a, b = G(), G()
+    MOV(a, sa)
+    MOV(b, sb)
+    mulx_body(f, rp, a, b)
+    ADD(rp, 40)
+    ADD(sa, 40)
+    ADD(sb, 40)
+    DEC(k)
+    JNZ(top)
 
 
 def builder(body, args, result=None, zmm32=False, square=False):
