@@ -26,6 +26,10 @@ static const struct lf_schedule_id lf_schedule_ids_sapphirerapids[] = {
 static const struct lf_schedule_id lf_schedule_ids_znver1[] = {
 	{ 0x17, 0x1 },
 };
+/* znver3: AuthenticAMD family 0x19 model 0x1 */
+static const struct lf_schedule_id lf_schedule_ids_znver3[] = {
+	{ 0x19, 0x1 },
+};
 /* znver5: AuthenticAMD family 0x1a model 0x2 */
 static const struct lf_schedule_id lf_schedule_ids_znver5[] = {
 	{ 0x1a, 0x2 },
@@ -39,6 +43,9 @@ const struct lf_schedule lf_schedule_table[] = {
 	{ "znver1", "gen/schedules/x86_64/znver1.toml", "AuthenticAMD",
 	  lf_schedule_ids_znver1,
 	  sizeof lf_schedule_ids_znver1 / sizeof lf_schedule_ids_znver1[0] },
+	{ "znver3", "gen/schedules/x86_64/znver3.toml", "AuthenticAMD",
+	  lf_schedule_ids_znver3,
+	  sizeof lf_schedule_ids_znver3 / sizeof lf_schedule_ids_znver3[0] },
 	{ "znver5", "gen/schedules/x86_64/znver5.toml", "AuthenticAMD",
 	  lf_schedule_ids_znver5,
 	  sizeof lf_schedule_ids_znver5 / sizeof lf_schedule_ids_znver5[0] },
@@ -90,6 +97,7 @@ static const struct lf_variant lf_mpn_mul_1_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_mpn_mul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "mulx@sapphirerapids", (lf_fnptr)lf_mpn_mul_1_mulx__sapphirerapids, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
+	{ "mulx@znver3", (lf_fnptr)lf_mpn_mul_1_mulx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_mpn_mul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -98,14 +106,16 @@ static const struct lf_variant lf_mpn_mul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_1_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_1_order_znver1[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_1_order_znver5[] = { 2, 3, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_znver1[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
 	lf_mpn_mul_1_order_sapphirerapids,
 	lf_mpn_mul_1_order_znver1,
+	lf_mpn_mul_1_order_znver3,
 	lf_mpn_mul_1_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -137,6 +147,8 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "mulx", (lf_fnptr)lf_mpn_addmul_1_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_mpn_addmul_1_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "mulx@znver1", (lf_fnptr)lf_mpn_addmul_1_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "adx@znver3", (lf_fnptr)lf_mpn_addmul_1_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "mulx@znver3", (lf_fnptr)lf_mpn_addmul_1_mulx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_mpn_addmul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -145,14 +157,16 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_znver1[] = { 2, 3, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 4, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 7, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 7, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver1[] = { 2, 3, 7, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver3[] = { 4, 5, 7, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 6, 7, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
 	lf_mpn_addmul_1_order_sapphirerapids,
 	lf_mpn_addmul_1_order_znver1,
+	lf_mpn_addmul_1_order_znver3,
 	lf_mpn_addmul_1_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -183,6 +197,7 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ifma", (lf_fnptr)lf_mpn_sqr_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_mpn_sqr_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "adx@znver3", (lf_fnptr)lf_mpn_sqr_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_sqr_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_mpn_sqr_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
@@ -192,14 +207,16 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_znver1[] = { 0, 2, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_znver5[] = { 3, 4, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver3[] = { 0, 3, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver5[] = { 4, 5, 6, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
 	lf_mpn_sqr_order_sapphirerapids,
 	lf_mpn_sqr_order_znver1,
+	lf_mpn_sqr_order_znver3,
 	lf_mpn_sqr_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -248,11 +265,13 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 7, LF_ORDER_END };
 static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 7, LF_ORDER_END };
 static const uint8_t lf_bi_mul_add_order_znver1[] = { 3, 0, 1, 7, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver3[] = { 2, 0, 1, 7, LF_ORDER_END };
 static const uint8_t lf_bi_mul_add_order_znver5[] = { 4, 5, 6, 7, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
 	lf_bi_mul_add_order_sapphirerapids,
 	lf_bi_mul_add_order_znver1,
+	lf_bi_mul_add_order_znver3,
 	lf_bi_mul_add_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -292,11 +311,13 @@ static const struct lf_variant lf_bi_square_to_len_variants[] = {
 static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
 	lf_bi_square_to_len_order_sapphirerapids,
 	lf_bi_square_to_len_order_znver1,
+	lf_bi_square_to_len_order_znver3,
 	lf_bi_square_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -331,6 +352,7 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "ifma@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_ifma__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
 	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
 	{ "avx2@znver1", (lf_fnptr)lf_poly1305_blocks_avx2__znver1, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "avx2@znver3", (lf_fnptr)lf_poly1305_blocks_avx2__znver3, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "avx512f@znver5", (lf_fnptr)lf_poly1305_blocks_avx512f__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -340,14 +362,16 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 8, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 8, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_znver1[] = { 0, 1, 6, 3, 8, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 7, 2, 3, 8, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 9, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 9, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver1[] = { 0, 1, 6, 3, 9, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver3[] = { 0, 1, 7, 3, 9, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 8, 2, 3, 9, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = {
 	lf_poly1305_blocks_order_generic,
 	lf_poly1305_blocks_order_sapphirerapids,
 	lf_poly1305_blocks_order_znver1,
+	lf_poly1305_blocks_order_znver3,
 	lf_poly1305_blocks_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -389,11 +413,13 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_order_znver1[] = { 0, 2, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver3[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_order_znver5[] = { 3, 1, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = {
 	lf_mpn_mul_order_generic,
 	lf_mpn_mul_order_sapphirerapids,
 	lf_mpn_mul_order_znver1,
+	lf_mpn_mul_order_znver3,
 	lf_mpn_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -424,6 +450,7 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "ifma", (lf_fnptr)lf_mpn_montmul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_mpn_montmul_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "adx@znver3", (lf_fnptr)lf_mpn_montmul_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_montmul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_mpn_montmul_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
@@ -434,14 +461,16 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_znver1[] = { 0, 2, 5, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_znver5[] = { 3, 4, 5, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver3[] = { 0, 3, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver5[] = { 4, 5, 6, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_generic,
 	lf_mpn_montmul_order_sapphirerapids,
 	lf_mpn_montmul_order_znver1,
+	lf_mpn_montmul_order_znver3,
 	lf_mpn_montmul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -472,6 +501,7 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "ifma", (lf_fnptr)lf_bi_multiply_to_len_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 256 },
 	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 12 },
 	{ "adx@znver1", (lf_fnptr)lf_bi_multiply_to_len_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 16 },
+	{ "adx@znver3", (lf_fnptr)lf_bi_multiply_to_len_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 16 },
 	{ "ifma@znver5", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 256 },
 	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 16 },
 #endif
@@ -481,14 +511,16 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 5, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 2, 5, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 3, 4, 5, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver3[] = { 0, 3, 6, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 4, 5, 6, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,
 	lf_bi_multiply_to_len_order_znver1,
+	lf_bi_multiply_to_len_order_znver3,
 	lf_bi_multiply_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -518,6 +550,7 @@ static const struct lf_variant lf_p256_mul_mont_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_p256_mul_mont_adx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "adx@znver3", (lf_fnptr)lf_p256_mul_mont_adx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_p256_mul_mont_adx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -526,14 +559,16 @@ static const struct lf_variant lf_p256_mul_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_znver1[] = { 1, 3, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_znver5[] = { 2, 3, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver1[] = { 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_p256_mul_mont_orders[] = {
 	lf_p256_mul_mont_order_generic,
 	lf_p256_mul_mont_order_sapphirerapids,
 	lf_p256_mul_mont_order_znver1,
+	lf_p256_mul_mont_order_znver3,
 	lf_p256_mul_mont_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -563,6 +598,7 @@ static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 #if defined(__x86_64__)
 	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_p256_sqr_mont_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "adx@znver3", (lf_fnptr)lf_p256_sqr_mont_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_p256_sqr_mont_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -571,14 +607,16 @@ static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_znver1[] = { 1, 3, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 2, 3, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver1[] = { 1, 4, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_p256_sqr_mont_orders[] = {
 	lf_p256_sqr_mont_order_generic,
 	lf_p256_sqr_mont_order_sapphirerapids,
 	lf_p256_sqr_mont_order_znver1,
+	lf_p256_sqr_mont_order_znver3,
 	lf_p256_sqr_mont_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -620,11 +658,13 @@ static const struct lf_variant lf_conditional_assign_variants[] = {
 static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_znver1[] = { 1, 0, 4, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_znver3[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_conditional_assign_orders[] = {
 	lf_conditional_assign_order_generic,
 	lf_conditional_assign_order_sapphirerapids,
 	lf_conditional_assign_order_znver1,
+	lf_conditional_assign_order_znver3,
 	lf_conditional_assign_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -667,11 +707,13 @@ static const struct lf_variant lf_p256_mont_mult_variants[] = {
 static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_sapphirerapids,
 	lf_p256_mont_mult_order_znver1,
+	lf_p256_mont_mult_order_znver3,
 	lf_p256_mont_mult_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -714,11 +756,13 @@ static const struct lf_variant lf_p256_mont_square_variants[] = {
 static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_sapphirerapids,
 	lf_p256_mont_square_order_znver1,
+	lf_p256_mont_square_order_znver3,
 	lf_p256_mont_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -755,11 +799,13 @@ static const struct lf_variant lf_p256_mont_mult_x8_variants[] = {
 static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
 	lf_p256_mont_mult_x8_order_generic,
 	lf_p256_mont_mult_x8_order_sapphirerapids,
 	lf_p256_mont_mult_x8_order_znver1,
+	lf_p256_mont_mult_x8_order_znver3,
 	lf_p256_mont_mult_x8_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -789,6 +835,7 @@ static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_mul_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "mulx@znver1", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "mulx@znver3", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -797,14 +844,16 @@ static const struct lf_variant lf_fe_c25519_r51_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_znver1[] = { 1, 3, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_order_znver5[] = { 2, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver1[] = { 1, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 	lf_fe_c25519_r51_mul_order_generic,
 	lf_fe_c25519_r51_mul_order_sapphirerapids,
 	lf_fe_c25519_r51_mul_order_znver1,
+	lf_fe_c25519_r51_mul_order_znver3,
 	lf_fe_c25519_r51_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -834,6 +883,7 @@ static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 #if defined(__x86_64__)
 	{ "mulx", (lf_fnptr)lf_fe_c25519_r51_square_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "mulx@znver1", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "mulx@znver3", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_fe_c25519_r51_square_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -842,14 +892,16 @@ static const struct lf_variant lf_fe_c25519_r51_square_variants[] = {
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_square_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_znver1[] = { 1, 3, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_square_order_znver5[] = { 2, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver1[] = { 1, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 	lf_fe_c25519_r51_square_order_generic,
 	lf_fe_c25519_r51_square_order_sapphirerapids,
 	lf_fe_c25519_r51_square_order_znver1,
+	lf_fe_c25519_r51_square_order_znver3,
 	lf_fe_c25519_r51_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -885,11 +937,13 @@ static const struct lf_variant lf_fe_c448_r56_mul_variants[] = {
 static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_generic,
 	lf_fe_c448_r56_mul_order_sapphirerapids,
 	lf_fe_c448_r56_mul_order_znver1,
+	lf_fe_c448_r56_mul_order_znver3,
 	lf_fe_c448_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -925,11 +979,13 @@ static const struct lf_variant lf_fe_c448_r56_square_variants[] = {
 static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_generic,
 	lf_fe_c448_r56_square_order_sapphirerapids,
 	lf_fe_c448_r56_square_order_znver1,
+	lf_fe_c448_r56_square_order_znver3,
 	lf_fe_c448_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -965,11 +1021,13 @@ static const struct lf_variant lf_fe_p521_r58_mul_variants[] = {
 static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_generic,
 	lf_fe_p521_r58_mul_order_sapphirerapids,
 	lf_fe_p521_r58_mul_order_znver1,
+	lf_fe_p521_r58_mul_order_znver3,
 	lf_fe_p521_r58_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1005,11 +1063,13 @@ static const struct lf_variant lf_fe_p521_r58_square_variants[] = {
 static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_generic,
 	lf_fe_p521_r58_square_order_sapphirerapids,
 	lf_fe_p521_r58_square_order_znver1,
+	lf_fe_p521_r58_square_order_znver3,
 	lf_fe_p521_r58_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1045,11 +1105,13 @@ static const struct lf_variant lf_fe_p256_r52_mul_variants[] = {
 static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_mul_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_mul_orders[] = {
 	lf_fe_p256_r52_mul_order_generic,
 	lf_fe_p256_r52_mul_order_sapphirerapids,
 	lf_fe_p256_r52_mul_order_znver1,
+	lf_fe_p256_r52_mul_order_znver3,
 	lf_fe_p256_r52_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1085,11 +1147,13 @@ static const struct lf_variant lf_fe_p256_r52_square_variants[] = {
 static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_square_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_square_orders[] = {
 	lf_fe_p256_r52_square_order_generic,
 	lf_fe_p256_r52_square_order_sapphirerapids,
 	lf_fe_p256_r52_square_order_znver1,
+	lf_fe_p256_r52_square_order_znver3,
 	lf_fe_p256_r52_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1125,11 +1189,13 @@ static const struct lf_variant lf_fe_p384_r56_mul_variants[] = {
 static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
 	lf_fe_p384_r56_mul_order_generic,
 	lf_fe_p384_r56_mul_order_sapphirerapids,
 	lf_fe_p384_r56_mul_order_znver1,
+	lf_fe_p384_r56_mul_order_znver3,
 	lf_fe_p384_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1165,11 +1231,13 @@ static const struct lf_variant lf_fe_p384_r56_square_variants[] = {
 static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_znver1[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_znver3[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
 	lf_fe_p384_r56_square_order_generic,
 	lf_fe_p384_r56_square_order_sapphirerapids,
 	lf_fe_p384_r56_square_order_znver1,
+	lf_fe_p384_r56_square_order_znver3,
 	lf_fe_p384_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1206,11 +1274,13 @@ static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver1[] = { 0, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver3[] = { 0, 2, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver5[] = { 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
 	lf_fe_c25519_r51_mul_x4_order_generic,
 	lf_fe_c25519_r51_mul_x4_order_sapphirerapids,
 	lf_fe_c25519_r51_mul_x4_order_znver1,
+	lf_fe_c25519_r51_mul_x4_order_znver3,
 	lf_fe_c25519_r51_mul_x4_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1248,11 +1318,13 @@ static const struct lf_variant lf_x25519_ladder_variants[] = {
 static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x25519_ladder_order_znver1[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver3[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x25519_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = {
 	lf_x25519_ladder_order_generic,
 	lf_x25519_ladder_order_sapphirerapids,
 	lf_x25519_ladder_order_znver1,
+	lf_x25519_ladder_order_znver3,
 	lf_x25519_ladder_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1290,11 +1362,13 @@ static const struct lf_variant lf_x448_ladder_variants[] = {
 static const uint8_t lf_x448_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x448_ladder_order_znver1[] = { 0, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver3[] = { 0, 1, 3, LF_ORDER_END };
 static const uint8_t lf_x448_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
 static const uint8_t *const lf_x448_ladder_orders[] = {
 	lf_x448_ladder_order_generic,
 	lf_x448_ladder_order_sapphirerapids,
 	lf_x448_ladder_order_znver1,
+	lf_x448_ladder_order_znver3,
 	lf_x448_ladder_order_znver5,
 };
 #elif defined(__aarch64__)

@@ -19,6 +19,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma__znver5.S \
@@ -30,24 +31,30 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/conditional_assign_sse2__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_adx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx__znver1.S \
@@ -55,6 +62,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma__znver5.S \
@@ -66,12 +74,15 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__sapphirerapids.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__znver5.S \

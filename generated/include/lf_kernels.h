@@ -69,6 +69,8 @@ LF_KERNEL_DECL uint64_t lf_mpn_mul_1_ref(uint64_t *rp, const uint64_t *ap, size_
 LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@sapphirerapids requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx__sapphirerapids(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx@znver3 requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx__znver3(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_mul_1_mulx__znver5(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
@@ -89,6 +91,10 @@ LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx(uint64_t *rp, const uint64_t *ap, s
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@znver1 requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver1(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* adx@znver3 requires: adx bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx__znver3(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx@znver3 requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver3(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver5(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
@@ -107,6 +113,8 @@ LF_KERNEL_DECL void lf_mpn_sqr_ifma(uint64_t *rp, const uint64_t *ap, size_t n);
 LF_KERNEL_DECL void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx@znver1 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t n);
+/* adx@znver3 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_adx__znver3(uint64_t *rp, const uint64_t *ap, size_t n);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx@znver5 requires: adx bmi2 */
@@ -181,6 +189,8 @@ LF_KERNEL_DECL void lf_poly1305_blocks_ifma__sapphirerapids(uint64_t *ctx, const
 LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__sapphirerapids(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx2@znver1 requires: avx avx2 bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx2__znver1(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx2@znver3 requires: avx avx2 bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx2__znver3(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx512f@znver5 requires: avx avx512f avx512vl bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__znver5(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
@@ -219,6 +229,8 @@ LF_KERNEL_DECL void lf_mpn_montmul_ifma(uint64_t *rp, const uint64_t *ap, const 
 LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx@znver1 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_adx__znver1(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* adx@znver3 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_adx__znver3(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_ifma__znver5(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx@znver5 requires: adx bmi2 */
@@ -241,6 +253,8 @@ LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma(const uint32_t *x, size_t xlen, c
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx@znver1 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver1(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+/* adx@znver3 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver3(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma__znver5(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx@znver5 requires: adx bmi2 */
@@ -260,6 +274,8 @@ LF_KERNEL_DECL void lf_p256_mul_mont_ref(uint64_t *r, const uint64_t *a, const u
 LF_KERNEL_DECL void lf_p256_mul_mont_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* adx@znver1 requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver1(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* adx@znver3 requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver3(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* adx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver5(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #endif
@@ -277,6 +293,8 @@ LF_KERNEL_DECL void lf_p256_sqr_mont_ref(uint64_t *r, const uint64_t *a);
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx(uint64_t *r, const uint64_t *a);
 /* adx@znver1 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver1(uint64_t *r, const uint64_t *a);
+/* adx@znver3 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver3(uint64_t *r, const uint64_t *a);
 /* adx@znver5 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver5(uint64_t *r, const uint64_t *a);
 #endif
@@ -362,6 +380,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_mul_ref(int64_t *r, const int64_t *a, const
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx(int64_t *r, const int64_t *a, const int64_t *b);
 /* mulx@znver1 requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx__znver1(int64_t *r, const int64_t *a, const int64_t *b);
+/* mulx@znver3 requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx__znver3(int64_t *r, const int64_t *a, const int64_t *b);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_mulx__znver5(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
@@ -378,6 +398,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_square_ref(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx(int64_t *r, const int64_t *a);
 /* mulx@znver1 requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx__znver1(int64_t *r, const int64_t *a);
+/* mulx@znver3 requires: bmi2 */
+LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx__znver3(int64_t *r, const int64_t *a);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_fe_c25519_r51_square_mulx__znver5(int64_t *r, const int64_t *a);
 #endif
