@@ -36,14 +36,11 @@ prime), here on saturated limbs with the 2^224 fold at a half-limb offset.
 from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, MULX, ADCX, ADOX, ADD, ADC,
                             SUB, SBB, AND, XOR, SHL, SHR, SHRD, rdx)
 
+from . import x86_fe64
+from .x86_fe64 import w                 # limb i of an element at (register, byte offset)
+
 N = 7                                   # limbs of an element
 HALF = 32                               # 2^224 = 2^(3 * 64 + HALF)
-
-
-def w(base, i):
-    """limb i of the element at memory operand base = (register, byte offset)"""
-    r, off = base
-    return [r + off + 8 * i] if off + 8 * i else [r]
 
 
 def fold(r, u, op=ADD, opc=ADC):
@@ -274,18 +271,8 @@ def sub(out, a, b):
 
 
 def cswap(mask, x, y):
-    """(x, y) = (y, x) where mask = -1 (a register: 0 or -1)"""
-    for j in range(N):
-        a, b, t = G(), G(), G()
-        MOV(a, w(x, j))
-        MOV(b, w(y, j))
-        MOV(t, a)
-        XOR(t, b)
-        AND(t, mask)
-        XOR(a, t)
-        XOR(b, t)
-        MOV(w(x, j), a)
-        MOV(w(y, j), b)
+    """(x, y) = (y, x) where mask = -1 (a register: 0 or -1): x86_fe64's over N limbs"""
+    x86_fe64.cswap(mask, x, y, N)
 
 
 R50 = 50                                # the ladder's interface: 9 limbs of 50 bits

@@ -187,9 +187,10 @@ def sub(out, a, b):
     _add_or_sub(out, a, b, SUB, SBB)
 
 
-def cswap(mask, x, y):
-    """(x, y) = (y, x) where mask = -1 (a register: 0 or -1)"""
-    for j in range(4):
+def cswap(mask, x, y, limbs=4):
+    """(x, y) = (y, x) where mask = -1 (a register: 0 or -1), over `limbs` limbs (x86_fe448's
+    seven too)"""
+    for j in range(limbs):
         a, b, t = G(), G(), G()
         MOV(a, w(x, j))
         MOV(b, w(y, j))
