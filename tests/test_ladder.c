@@ -71,6 +71,16 @@ static void ladder_call(const struct tvar *t, int64_t *xz, const uint8_t *k, con
 	((lf_x25519_ladder_fn)t->v->fn)(xz, k, u, tmp);
 }
 
+/* a (canonical radix-2^radix digits) as L->nbytes little-endian bytes; X25519's 256 bits
+ * run past its n radix = 255, where a has no limb (reading a[n] made this test flaky) */
+static void to_bytes(const struct xdh_ladder *L, uint8_t *out, const int64_t *a)
+{
+	memset(out, 0, L->nbytes);
+	for (size_t bit = 0; bit < 8 * L->nbytes && bit / L->radix < L->limbs; bit++)
+		out[bit / 8] |= (uint8_t)(((uint64_t)a[bit / L->radix] >> (bit % L->radix) & 1)
+		                          << (bit % 8));
+}
+
 /* RFC 7748 5.2: the vectors through the field's decode, and the iterated test */
 START_TEST(test_ladder_rfc)
 {
@@ -88,12 +98,7 @@ START_TEST(test_ladder_rfc)
 		L->decode(u, uu);
 		ladder_call(t, xz, k, u);
 		or_xdh_affine(L, a, xz, xz + n);
-		/* a as bytes: canonical digits below 2^(8 nb); X25519's 8 nb = 256 bits run past
-		 * its n radix = 255, where a has no limb (reading a[n] made this test flaky) */
-		memset(out, 0, sizeof out);
-		for (size_t bit = 0; bit < 8 * nb && bit / L->radix < n; bit++)
-			out[bit / 8] |= (uint8_t)(((uint64_t)a[bit / L->radix] >> (bit % L->radix) & 1)
-			                          << (bit % 8));
+		to_bytes(L, out, a);
 		ck_assert_msg(memcmp(out, L->c->rfc[i].out, nb) == 0, "%s: RFC 7748 5.2 vector %d",
 		              t->label, i + 1);
 		cov_add(t, COV_KAT, 1);
@@ -113,10 +118,7 @@ START_TEST(test_ladder_rfc)
 			ck_assert_msg(xz[i] >= 0 && xz[i] < ((int64_t)1 << 52), "%s: iteration %d: "
 			              "limb outside [0, 2^52)", t->label, it);
 		or_xdh_affine(L, a, xz, xz + n);
-		memset(out, 0, sizeof out);
-		for (size_t bit = 0; bit < 8 * nb && bit / L->radix < n; bit++)
-			out[bit / 8] |= (uint8_t)(((uint64_t)a[bit / L->radix] >> (bit % L->radix) & 1)
-			                          << (bit % 8));
+		to_bytes(L, out, a);
 		memcpy(uu, k, nb);
 		memcpy(k, out, nb);
 		if (it == 1)

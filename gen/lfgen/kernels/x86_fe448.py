@@ -19,8 +19,9 @@ operations of x448_ladder's `adx` variant, emitted inline over memory operands.
                SHLX/SHRX/LEA from the parked limbs, inside the chains (no flags touched).
     mul_small  a s for s < 2^32 (a24 = 39081): a row, its top limb folded.
     add, sub   the seven-limb chain, then the carry (borrow) c folded: + (-) c (1 + 2^224).
-    fold       w + u (1 + 2^224) for a top u < 2^31: one chain (limb 0 + u, limb 3 +
-               u << 32); a carry out e leaves a value below 2^255, so the second round
+    fold       w + u (1 + 2^224) for a top u <= 2^32 - 2 (mul_small's top is at most s - 1):
+               one chain (limb 0 + u, limb 3 + u << 32); a carry out e leaves a value below
+               u (1 + 2^224), limb 3 below 2^64 - 2^32, so the second round
                (+ e (1 + 2^224), limbs 0..3) cannot carry.  Subtraction mirrors it: a borrow
                leaves a value at least 2^448 - 2^224 - 1, so the second round cannot borrow.
     cswap      (x, y) = (y, x) when mask = -1, unchanged when 0: t = (x ^ y) & mask.
@@ -44,10 +45,10 @@ HALF = 32                               # 2^224 = 2^(3 * 64 + HALF)
 
 
 def fold(r, u, op=ADD, opc=ADC):
-    """r (seven registers) op= u (1 + 2^224) mod p for a top u < 2^31 (a register, consumed),
-    twice: the second round takes the carry (borrow) e out of the first.  Adding: a carry
-    leaves r below u (1 + 2^224) < 2^255, so e (1 + 2^224) lands in limbs 0..3 without a
-    carry out of limb 3.  Subtracting (u = 1): a borrow leaves r at least 2^448 - 2^224 - 1,
+    """r (seven registers) op= u (1 + 2^224) mod p for a top u <= 2^32 - 2 (a register,
+    consumed), twice: the second round takes the carry (borrow) e out of the first.  Adding:
+    a carry leaves r below u (1 + 2^224), limb 3 below (u + 1) 2^32 <= 2^64 - 2^32, so
+    e (1 + 2^224) lands in limbs 0..3 without a carry out of limb 3.  Subtracting (u = 1): a borrow leaves r at least 2^448 - 2^224 - 1,
     limb 3 at least 2^64 - 2^32 - 1, so e (1 + 2^224) borrows nothing out of limb 3."""
     for rnd in range(2):
         v = G()
@@ -71,7 +72,8 @@ def _store(out, r):
 
 
 def mul(out, a, b, z):
-    """out = a b (mod p); out may be a or b; z: scratch for the 14 limbs of the product"""
+    """out = a b (mod p); out may be a or b; z: scratch for the 14 limbs of the product,
+    overlapping none of out, a, b (it is written while a and b are read)"""
     # row 0: a b_0 by ADD/ADC
     MOV(rdx, w(b, 0))
     lo0, prev = G(), G()
@@ -106,7 +108,8 @@ def mul(out, a, b, z):
 
 
 def sqr(out, a, z):
-    """out = a^2 (mod p); out may be a; z: scratch for 14 limbs.  The 21 cross products
+    """out = a^2 (mod p); out may be a; z: scratch for 14 limbs, overlapping neither out nor
+    a.  The 21 cross products
     a_i a_j (i < j) once, a row per a_i with the window of open limbs in registers (limbs
     2i+1 and 2i+2 are final after row i, parked in z), then 2 cross + the 7 squares a_i^2
     limb by limb (ADCX doubles, ADOX adds): 28 MULX where mul takes 49"""

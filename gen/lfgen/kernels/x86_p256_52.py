@@ -426,6 +426,7 @@ def mulx_body(f, rp, ap, bp):
     """Columns S_c = sum a_i b_(c-i), c = 0..8, as 128-bit (lo, hi) register pairs (MULX
     h:l summed by ADD/ADC, no per-product split at 52 bits), each formed just before the
     carry chain reaches it (a square, ap is bp: the products 2 a_i a_j, i < j, and a_i^2).
+    r is stored only after the last load of a and b, so rp may be ap or bp.
     Into S_c, besides its products:
         S_(c-1) >> 52 = (lo >> 52) + (hi << 12)    the carry (S_(c-1) - m_(c-1) = 0 mod 2^52)
         (m_(c-1) mod 2^8) 2^44 = (lo << 56) >> 12  the low piece of m_(c-1) 2^44  (c <= 5)
@@ -547,8 +548,8 @@ def x8_mulx_body(f, rp, ap, bp):
     """p256_mont_mult_x8 without IFMA: the eight elements one after the other through
     mulx_body (element k at byte 40 k; r_k may be a_k or b_k, which mulx_body allows), a loop
     of eight, so a batch costs eight scalar products and no transposition.  The counter and
-    the a, b pointers wait in red-zone slots: the final subtraction needs every register
-    once the products are done."""
+    the a, b pointers wait in red-zone slots (Win64: a frame of three locals): the columns
+    and the final subtraction keep 14 registers busy."""
     from peachpy.x86_64 import DEC, JNZ, qword
     from peachpy.x86_64.registers import rsp
     k, sa, sb = (qword[m[0]] if isinstance(m, list) else m for m in f.red_zone_slots(3))
