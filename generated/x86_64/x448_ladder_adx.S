@@ -775,176 +775,176 @@ LF_FUNC_BEGIN(lf_x448_ladder_adx)
 	movq	%rdi, 552(%rcx)
 	movq	280(%rcx), %rdx
 	mulxq	448(%rcx), %r11, %r10
+	mulxq	456(%rcx), %r8, %r9
+	addq	%r8, %r10
+	mulxq	464(%rcx), %rsi, %r8
+	adcq	%rsi, %r9
+	mulxq	472(%rcx), %rdi, %rsi
+	adcq	%rdi, %r8
+	mulxq	480(%rcx), %rdi, %rbx
+	adcq	%rdi, %rsi
+	mulxq	488(%rcx), %rbp, %rdi
+	adcq	%rbp, %rbx
+	mulxq	496(%rcx), %rdx, %rbp
+	adcq	%rdx, %rdi
+	adcq	$0, %rbp
 	movq	%r11, 840(%rcx)
-	mulxq	456(%rcx), %r9, %r11
-	addq	%r10, %r9
-	mulxq	464(%rcx), %r8, %r10
-	adcq	%r11, %r8
-	mulxq	472(%rcx), %rsi, %r11
-	adcq	%r10, %rsi
-	mulxq	480(%rcx), %rdi, %r10
-	adcq	%r11, %rdi
-	mulxq	488(%rcx), %rbx, %r11
-	adcq	%r10, %rbx
-	mulxq	496(%rcx), %rbp, %r10
-	adcq	%r11, %rbp
-	adcq	$0, %r10
 	xorl	%r11d, %r11d
 	movq	288(%rcx), %rdx
 	mulxq	448(%rcx), %r13, %r12
+	adcxq	%r13, %r10
+	adoxq	%r12, %r9
+	mulxq	456(%rcx), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	456(%rcx), %r13, %r12
+	mulxq	464(%rcx), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rsi
-	mulxq	464(%rcx), %r12, %r13
-	adcxq	%r12, %rsi
-	adoxq	%r13, %rdi
 	mulxq	472(%rcx), %r13, %r12
-	adcxq	%r13, %rdi
+	adcxq	%r13, %rsi
 	adoxq	%r12, %rbx
 	mulxq	480(%rcx), %r13, %r12
 	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
+	adoxq	%r12, %rdi
 	mulxq	488(%rcx), %r13, %r12
-	adcxq	%r13, %rbp
-	adoxq	%r12, %r10
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbp
 	mulxq	496(%rcx), %rdx, %r12
-	adcxq	%rdx, %r10
+	adcxq	%rdx, %rbp
 	adoxq	%r11, %r12
 	adcxq	%r11, %r12
-	movq	%r9, 848(%rcx)
-	xorl	%r11d, %r11d
+	movq	%r10, 848(%rcx)
+	xorl	%r10d, %r10d
 	movq	296(%rcx), %rdx
+	mulxq	448(%rcx), %r13, %r11
+	adcxq	%r13, %r9
+	adoxq	%r11, %r8
+	mulxq	456(%rcx), %r13, %r11
+	adcxq	%r13, %r8
+	adoxq	%r11, %rsi
+	mulxq	464(%rcx), %r13, %r11
+	adcxq	%r13, %rsi
+	adoxq	%r11, %rbx
+	mulxq	472(%rcx), %r13, %r11
+	adcxq	%r13, %rbx
+	adoxq	%r11, %rdi
+	mulxq	480(%rcx), %r11, %r13
+	adcxq	%r11, %rdi
+	adoxq	%r13, %rbp
+	mulxq	488(%rcx), %r13, %r11
+	adcxq	%r13, %rbp
+	adoxq	%r11, %r12
+	mulxq	496(%rcx), %rdx, %r11
+	adcxq	%rdx, %r12
+	adoxq	%r10, %r11
+	adcxq	%r10, %r11
+	movq	%r9, 856(%rcx)
+	xorl	%r10d, %r10d
+	movq	304(%rcx), %rdx
 	mulxq	448(%rcx), %r13, %r9
 	adcxq	%r13, %r8
 	adoxq	%r9, %rsi
 	mulxq	456(%rcx), %r13, %r9
 	adcxq	%r13, %rsi
-	adoxq	%r9, %rdi
-	mulxq	464(%rcx), %r13, %r9
-	adcxq	%r13, %rdi
 	adoxq	%r9, %rbx
-	mulxq	472(%rcx), %r13, %r9
+	mulxq	464(%rcx), %r13, %r9
 	adcxq	%r13, %rbx
-	adoxq	%r9, %rbp
+	adoxq	%r9, %rdi
+	mulxq	472(%rcx), %r9, %r13
+	adcxq	%r9, %rdi
+	adoxq	%r13, %rbp
 	mulxq	480(%rcx), %r13, %r9
 	adcxq	%r13, %rbp
-	adoxq	%r9, %r10
-	mulxq	488(%rcx), %r13, %r9
-	adcxq	%r13, %r10
 	adoxq	%r9, %r12
-	mulxq	496(%rcx), %rdx, %r9
-	adcxq	%rdx, %r12
-	adoxq	%r11, %r9
-	adcxq	%r11, %r9
-	movq	%r8, 856(%rcx)
-	xorl	%r11d, %r11d
-	movq	304(%rcx), %rdx
-	mulxq	448(%rcx), %r13, %r8
-	adcxq	%r13, %rsi
-	adoxq	%r8, %rdi
-	mulxq	456(%rcx), %r13, %r8
-	adcxq	%r13, %rdi
-	adoxq	%r8, %rbx
-	mulxq	464(%rcx), %r13, %r8
-	adcxq	%r13, %rbx
-	adoxq	%r8, %rbp
-	mulxq	472(%rcx), %r8, %r13
-	adcxq	%r8, %rbp
-	adoxq	%r13, %r10
-	mulxq	480(%rcx), %r8, %r13
-	adcxq	%r8, %r10
-	adoxq	%r13, %r12
-	mulxq	488(%rcx), %r13, %r8
+	mulxq	488(%rcx), %r13, %r9
 	adcxq	%r13, %r12
+	adoxq	%r9, %r11
+	mulxq	496(%rcx), %rdx, %r9
+	adcxq	%rdx, %r11
+	adoxq	%r10, %r9
+	adcxq	%r10, %r9
+	movq	%r8, 864(%rcx)
+	xorl	%r10d, %r10d
+	movq	312(%rcx), %rdx
+	mulxq	448(%rcx), %r8, %r13
+	adcxq	%r8, %rsi
+	adoxq	%r13, %rbx
+	mulxq	456(%rcx), %r13, %r8
+	adcxq	%r13, %rbx
+	adoxq	%r8, %rdi
+	mulxq	464(%rcx), %r13, %r8
+	adcxq	%r13, %rdi
+	adoxq	%r8, %rbp
+	mulxq	472(%rcx), %r13, %r8
+	adcxq	%r13, %rbp
+	adoxq	%r8, %r12
+	mulxq	480(%rcx), %r13, %r8
+	adcxq	%r13, %r12
+	adoxq	%r8, %r11
+	mulxq	488(%rcx), %r13, %r8
+	adcxq	%r13, %r11
 	adoxq	%r8, %r9
 	mulxq	496(%rcx), %rdx, %r8
 	adcxq	%rdx, %r9
-	adoxq	%r11, %r8
-	adcxq	%r11, %r8
-	movq	%rsi, 864(%rcx)
-	xorl	%r11d, %r11d
-	movq	312(%rcx), %rdx
-	mulxq	448(%rcx), %r13, %rsi
-	adcxq	%r13, %rdi
-	adoxq	%rsi, %rbx
+	adoxq	%r10, %r8
+	adcxq	%r10, %r8
+	movq	%rsi, 872(%rcx)
+	xorl	%r10d, %r10d
+	movq	320(%rcx), %rdx
+	mulxq	448(%rcx), %rsi, %r13
+	adcxq	%rsi, %rbx
+	adoxq	%r13, %rdi
 	mulxq	456(%rcx), %r13, %rsi
-	adcxq	%r13, %rbx
+	adcxq	%r13, %rdi
 	adoxq	%rsi, %rbp
 	mulxq	464(%rcx), %r13, %rsi
 	adcxq	%r13, %rbp
-	adoxq	%rsi, %r10
-	mulxq	472(%rcx), %r13, %rsi
-	adcxq	%r13, %r10
 	adoxq	%rsi, %r12
-	mulxq	480(%rcx), %r13, %rsi
+	mulxq	472(%rcx), %r13, %rsi
 	adcxq	%r13, %r12
+	adoxq	%rsi, %r11
+	mulxq	480(%rcx), %r13, %rsi
+	adcxq	%r13, %r11
 	adoxq	%rsi, %r9
 	mulxq	488(%rcx), %r13, %rsi
 	adcxq	%r13, %r9
 	adoxq	%rsi, %r8
 	mulxq	496(%rcx), %rdx, %rsi
 	adcxq	%rdx, %r8
-	adoxq	%r11, %rsi
-	adcxq	%r11, %rsi
-	movq	%rdi, 872(%rcx)
-	xorl	%r11d, %r11d
-	movq	320(%rcx), %rdx
-	mulxq	448(%rcx), %rdi, %r13
-	adcxq	%rdi, %rbx
-	adoxq	%r13, %rbp
-	mulxq	456(%rcx), %r13, %rdi
-	adcxq	%r13, %rbp
-	adoxq	%rdi, %r10
-	mulxq	464(%rcx), %r13, %rdi
-	adcxq	%r13, %r10
-	adoxq	%rdi, %r12
-	mulxq	472(%rcx), %r13, %rdi
-	adcxq	%r13, %r12
-	adoxq	%rdi, %r9
-	mulxq	480(%rcx), %r13, %rdi
-	adcxq	%r13, %r9
-	adoxq	%rdi, %r8
-	mulxq	488(%rcx), %r13, %rdi
-	adcxq	%r13, %r8
-	adoxq	%rdi, %rsi
-	mulxq	496(%rcx), %rdx, %rdi
-	adcxq	%rdx, %rsi
-	adoxq	%r11, %rdi
-	adcxq	%r11, %rdi
+	adoxq	%r10, %rsi
+	adcxq	%r10, %rsi
 	movq	%rbx, 880(%rcx)
-	xorl	%r11d, %r11d
+	xorl	%r10d, %r10d
 	movq	328(%rcx), %rdx
 	mulxq	448(%rcx), %r13, %rbx
-	adcxq	%r13, %rbp
-	adoxq	%rbx, %r10
+	adcxq	%r13, %rdi
+	adoxq	%rbx, %rbp
 	mulxq	456(%rcx), %r13, %rbx
-	adcxq	%r13, %r10
+	adcxq	%r13, %rbp
 	adoxq	%rbx, %r12
 	mulxq	464(%rcx), %r13, %rbx
 	adcxq	%r13, %r12
-	adoxq	%rbx, %r9
+	adoxq	%rbx, %r11
 	mulxq	472(%rcx), %r13, %rbx
-	adcxq	%r13, %r9
-	adoxq	%rbx, %r8
+	adcxq	%r13, %r11
+	adoxq	%rbx, %r9
 	mulxq	480(%rcx), %rbx, %r13
-	adcxq	%rbx, %r8
-	adoxq	%r13, %rsi
+	adcxq	%rbx, %r9
+	adoxq	%r13, %r8
 	mulxq	488(%rcx), %r13, %rbx
-	adcxq	%r13, %rsi
-	adoxq	%rbx, %rdi
+	adcxq	%r13, %r8
+	adoxq	%rbx, %rsi
 	mulxq	496(%rcx), %rbx, %rdx
-	adcxq	%rbx, %rdi
-	adoxq	%r11, %rdx
-	adcxq	%r11, %rdx
-	movq	%rbp, 888(%rcx)
-	movq	%r10, 896(%rcx)
+	adcxq	%rbx, %rsi
+	adoxq	%r10, %rdx
+	adcxq	%r10, %rdx
+	movq	%rdi, 888(%rcx)
+	movq	%rbp, 896(%rcx)
 	movq	%r12, 904(%rcx)
-	movq	%r9, 912(%rcx)
-	movq	%r8, 920(%rcx)
-	movq	%rsi, 928(%rcx)
-	movq	%rdi, 936(%rcx)
+	movq	%r11, 912(%rcx)
+	movq	%r9, 920(%rcx)
+	movq	%r8, 928(%rcx)
+	movq	%rsi, 936(%rcx)
 	movq	%rdx, 944(%rcx)
 	movq	840(%rcx), %r10
 	movq	848(%rcx), %r11
@@ -1296,176 +1296,176 @@ LF_FUNC_BEGIN(lf_x448_ladder_adx)
 	movq	%rdi, 608(%rcx)
 	movq	336(%rcx), %rdx
 	mulxq	392(%rcx), %r11, %r10
+	mulxq	400(%rcx), %r8, %r9
+	addq	%r8, %r10
+	mulxq	408(%rcx), %r8, %rsi
+	adcq	%r8, %r9
+	mulxq	416(%rcx), %rdi, %r8
+	adcq	%rdi, %rsi
+	mulxq	424(%rcx), %rbx, %rdi
+	adcq	%rbx, %r8
+	mulxq	432(%rcx), %rbp, %rbx
+	adcq	%rbp, %rdi
+	mulxq	440(%rcx), %rdx, %rbp
+	adcq	%rdx, %rbx
+	adcq	$0, %rbp
 	movq	%r11, 840(%rcx)
-	mulxq	400(%rcx), %r9, %r11
-	addq	%r10, %r9
-	mulxq	408(%rcx), %r8, %r10
-	adcq	%r11, %r8
-	mulxq	416(%rcx), %rsi, %r11
-	adcq	%r10, %rsi
-	mulxq	424(%rcx), %rdi, %r10
-	adcq	%r11, %rdi
-	mulxq	432(%rcx), %rbx, %r11
-	adcq	%r10, %rbx
-	mulxq	440(%rcx), %rbp, %r10
-	adcq	%r11, %rbp
-	adcq	$0, %r10
 	xorl	%r11d, %r11d
 	movq	344(%rcx), %rdx
 	mulxq	392(%rcx), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r8
+	adcxq	%r13, %r10
+	adoxq	%r12, %r9
 	mulxq	400(%rcx), %r12, %r13
-	adcxq	%r12, %r8
+	adcxq	%r12, %r9
 	adoxq	%r13, %rsi
 	mulxq	408(%rcx), %r13, %r12
 	adcxq	%r13, %rsi
-	adoxq	%r12, %rdi
+	adoxq	%r12, %r8
 	mulxq	416(%rcx), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rdi
+	mulxq	424(%rcx), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	424(%rcx), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
 	mulxq	432(%rcx), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
 	mulxq	440(%rcx), %rdx, %r12
-	adcxq	%rdx, %r10
+	adcxq	%rdx, %rbp
 	adoxq	%r11, %r12
 	adcxq	%r11, %r12
-	movq	%r9, 848(%rcx)
-	xorl	%r11d, %r11d
+	movq	%r10, 848(%rcx)
+	xorl	%r10d, %r10d
 	movq	352(%rcx), %rdx
-	mulxq	392(%rcx), %r13, %r9
-	adcxq	%r13, %r8
-	adoxq	%r9, %rsi
-	mulxq	400(%rcx), %r13, %r9
+	mulxq	392(%rcx), %r13, %r11
+	adcxq	%r13, %r9
+	adoxq	%r11, %rsi
+	mulxq	400(%rcx), %r13, %r11
 	adcxq	%r13, %rsi
-	adoxq	%r9, %rdi
-	mulxq	408(%rcx), %r13, %r9
+	adoxq	%r11, %r8
+	mulxq	408(%rcx), %r13, %r11
+	adcxq	%r13, %r8
+	adoxq	%r11, %rdi
+	mulxq	416(%rcx), %r13, %r11
 	adcxq	%r13, %rdi
-	adoxq	%r9, %rbx
+	adoxq	%r11, %rbx
+	mulxq	424(%rcx), %r11, %r13
+	adcxq	%r11, %rbx
+	adoxq	%r13, %rbp
+	mulxq	432(%rcx), %r13, %r11
+	adcxq	%r13, %rbp
+	adoxq	%r11, %r12
+	mulxq	440(%rcx), %rdx, %r11
+	adcxq	%rdx, %r12
+	adoxq	%r10, %r11
+	adcxq	%r10, %r11
+	movq	%r9, 856(%rcx)
+	xorl	%r10d, %r10d
+	movq	360(%rcx), %rdx
+	mulxq	392(%rcx), %r13, %r9
+	adcxq	%r13, %rsi
+	adoxq	%r9, %r8
+	mulxq	400(%rcx), %r13, %r9
+	adcxq	%r13, %r8
+	adoxq	%r9, %rdi
+	mulxq	408(%rcx), %r9, %r13
+	adcxq	%r9, %rdi
+	adoxq	%r13, %rbx
 	mulxq	416(%rcx), %r13, %r9
 	adcxq	%r13, %rbx
 	adoxq	%r9, %rbp
 	mulxq	424(%rcx), %r13, %r9
 	adcxq	%r13, %rbp
-	adoxq	%r9, %r10
-	mulxq	432(%rcx), %r13, %r9
-	adcxq	%r13, %r10
 	adoxq	%r9, %r12
-	mulxq	440(%rcx), %rdx, %r9
-	adcxq	%rdx, %r12
-	adoxq	%r11, %r9
-	adcxq	%r11, %r9
-	movq	%r8, 856(%rcx)
-	xorl	%r11d, %r11d
-	movq	360(%rcx), %rdx
-	mulxq	392(%rcx), %r13, %r8
-	adcxq	%r13, %rsi
-	adoxq	%r8, %rdi
-	mulxq	400(%rcx), %r13, %r8
-	adcxq	%r13, %rdi
-	adoxq	%r8, %rbx
-	mulxq	408(%rcx), %r8, %r13
-	adcxq	%r8, %rbx
-	adoxq	%r13, %rbp
-	mulxq	416(%rcx), %r13, %r8
-	adcxq	%r13, %rbp
-	adoxq	%r8, %r10
-	mulxq	424(%rcx), %r13, %r8
-	adcxq	%r13, %r10
-	adoxq	%r8, %r12
-	mulxq	432(%rcx), %r13, %r8
+	mulxq	432(%rcx), %r13, %r9
 	adcxq	%r13, %r12
-	adoxq	%r8, %r9
-	mulxq	440(%rcx), %rdx, %r8
-	adcxq	%rdx, %r9
-	adoxq	%r11, %r8
-	adcxq	%r11, %r8
+	adoxq	%r9, %r11
+	mulxq	440(%rcx), %rdx, %r9
+	adcxq	%rdx, %r11
+	adoxq	%r10, %r9
+	adcxq	%r10, %r9
 	movq	%rsi, 864(%rcx)
-	xorl	%r11d, %r11d
+	xorl	%r10d, %r10d
 	movq	368(%rcx), %rdx
-	mulxq	392(%rcx), %r13, %rsi
+	mulxq	392(%rcx), %rsi, %r13
+	adcxq	%rsi, %r8
+	adoxq	%r13, %rdi
+	mulxq	400(%rcx), %r13, %rsi
 	adcxq	%r13, %rdi
 	adoxq	%rsi, %rbx
-	mulxq	400(%rcx), %r13, %rsi
+	mulxq	408(%rcx), %r13, %rsi
 	adcxq	%r13, %rbx
 	adoxq	%rsi, %rbp
-	mulxq	408(%rcx), %r13, %rsi
-	adcxq	%r13, %rbp
-	adoxq	%rsi, %r10
 	mulxq	416(%rcx), %r13, %rsi
-	adcxq	%r13, %r10
+	adcxq	%r13, %rbp
 	adoxq	%rsi, %r12
 	mulxq	424(%rcx), %rsi, %r13
 	adcxq	%rsi, %r12
-	adoxq	%r13, %r9
+	adoxq	%r13, %r11
 	mulxq	432(%rcx), %r13, %rsi
-	adcxq	%r13, %r9
-	adoxq	%rsi, %r8
+	adcxq	%r13, %r11
+	adoxq	%rsi, %r9
 	mulxq	440(%rcx), %rdx, %rsi
-	adcxq	%rdx, %r8
-	adoxq	%r11, %rsi
-	adcxq	%r11, %rsi
-	movq	%rdi, 872(%rcx)
-	xorl	%r11d, %r11d
+	adcxq	%rdx, %r9
+	adoxq	%r10, %rsi
+	adcxq	%r10, %rsi
+	movq	%r8, 872(%rcx)
+	xorl	%r10d, %r10d
 	movq	376(%rcx), %rdx
+	mulxq	392(%rcx), %r13, %r8
+	adcxq	%r13, %rdi
+	adoxq	%r8, %rbx
+	mulxq	400(%rcx), %r13, %r8
+	adcxq	%r13, %rbx
+	adoxq	%r8, %rbp
+	mulxq	408(%rcx), %r13, %r8
+	adcxq	%r13, %rbp
+	adoxq	%r8, %r12
+	mulxq	416(%rcx), %r8, %r13
+	adcxq	%r8, %r12
+	adoxq	%r13, %r11
+	mulxq	424(%rcx), %r8, %r13
+	adcxq	%r8, %r11
+	adoxq	%r13, %r9
+	mulxq	432(%rcx), %r13, %r8
+	adcxq	%r13, %r9
+	adoxq	%r8, %rsi
+	mulxq	440(%rcx), %rdx, %r8
+	adcxq	%rdx, %rsi
+	adoxq	%r10, %r8
+	adcxq	%r10, %r8
+	movq	%rdi, 880(%rcx)
+	xorl	%r10d, %r10d
+	movq	384(%rcx), %rdx
 	mulxq	392(%rcx), %r13, %rdi
 	adcxq	%r13, %rbx
 	adoxq	%rdi, %rbp
 	mulxq	400(%rcx), %r13, %rdi
 	adcxq	%r13, %rbp
-	adoxq	%rdi, %r10
-	mulxq	408(%rcx), %r13, %rdi
-	adcxq	%r13, %r10
 	adoxq	%rdi, %r12
-	mulxq	416(%rcx), %rdi, %r13
-	adcxq	%rdi, %r12
-	adoxq	%r13, %r9
+	mulxq	408(%rcx), %r13, %rdi
+	adcxq	%r13, %r12
+	adoxq	%rdi, %r11
+	mulxq	416(%rcx), %r13, %rdi
+	adcxq	%r13, %r11
+	adoxq	%rdi, %r9
 	mulxq	424(%rcx), %rdi, %r13
 	adcxq	%rdi, %r9
-	adoxq	%r13, %r8
-	mulxq	432(%rcx), %r13, %rdi
-	adcxq	%r13, %r8
-	adoxq	%rdi, %rsi
-	mulxq	440(%rcx), %rdx, %rdi
-	adcxq	%rdx, %rsi
-	adoxq	%r11, %rdi
-	adcxq	%r11, %rdi
-	movq	%rbx, 880(%rcx)
-	xorl	%r11d, %r11d
-	movq	384(%rcx), %rdx
-	mulxq	392(%rcx), %r13, %rbx
-	adcxq	%r13, %rbp
-	adoxq	%rbx, %r10
-	mulxq	400(%rcx), %r13, %rbx
-	adcxq	%r13, %r10
-	adoxq	%rbx, %r12
-	mulxq	408(%rcx), %r13, %rbx
-	adcxq	%r13, %r12
-	adoxq	%rbx, %r9
-	mulxq	416(%rcx), %r13, %rbx
-	adcxq	%r13, %r9
-	adoxq	%rbx, %r8
-	mulxq	424(%rcx), %rbx, %r13
-	adcxq	%rbx, %r8
 	adoxq	%r13, %rsi
-	mulxq	432(%rcx), %r13, %rbx
+	mulxq	432(%rcx), %r13, %rdi
 	adcxq	%r13, %rsi
-	adoxq	%rbx, %rdi
-	mulxq	440(%rcx), %rbx, %rdx
-	adcxq	%rbx, %rdi
-	adoxq	%r11, %rdx
-	adcxq	%r11, %rdx
-	movq	%rbp, 888(%rcx)
-	movq	%r10, 896(%rcx)
+	adoxq	%rdi, %r8
+	mulxq	440(%rcx), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%r10, %rdx
+	adcxq	%r10, %rdx
+	movq	%rbx, 888(%rcx)
+	movq	%rbp, 896(%rcx)
 	movq	%r12, 904(%rcx)
-	movq	%r9, 912(%rcx)
-	movq	%r8, 920(%rcx)
+	movq	%r11, 912(%rcx)
+	movq	%r9, 920(%rcx)
 	movq	%rsi, 928(%rcx)
-	movq	%rdi, 936(%rcx)
+	movq	%r8, 936(%rcx)
 	movq	%rdx, 944(%rcx)
 	movq	840(%rcx), %r10
 	movq	848(%rcx), %r11
@@ -1688,42 +1688,42 @@ LF_FUNC_BEGIN(lf_x448_ladder_adx)
 	movq	$39081, %rdx
 	mulxq	616(%rcx), %r11, %r10
 	mulxq	624(%rcx), %r8, %r9
-	addq	%r10, %r8
-	mulxq	632(%rcx), %r10, %rsi
-	adcq	%r9, %r10
-	mulxq	640(%rcx), %rdi, %r9
-	adcq	%rsi, %rdi
-	mulxq	648(%rcx), %rbx, %rsi
-	adcq	%r9, %rbx
-	mulxq	656(%rcx), %rbp, %r9
-	adcq	%rsi, %rbp
-	mulxq	664(%rcx), %rdx, %rsi
-	adcq	%r9, %rdx
-	adcq	$0, %rsi
-	movq	%rsi, %r9
-	shlq	$32, %r9
-	addq	%rsi, %r11
-	adcq	$0, %r8
-	adcq	$0, %r10
-	adcq	%r9, %rdi
-	adcq	$0, %rbx
-	adcq	$0, %rbp
+	addq	%r8, %r10
+	mulxq	632(%rcx), %rsi, %r8
+	adcq	%rsi, %r9
+	mulxq	640(%rcx), %rdi, %rsi
+	adcq	%rdi, %r8
+	mulxq	648(%rcx), %rbx, %rdi
+	adcq	%rbx, %rsi
+	mulxq	656(%rcx), %rbx, %rbp
+	adcq	%rbx, %rdi
+	mulxq	664(%rcx), %rbx, %rdx
+	adcq	%rbx, %rbp
 	adcq	$0, %rdx
-	movl	$0, %r9d
-	adcq	$0, %r9
-	movq	%r9, %rsi
-	shlq	$32, %rsi
-	addq	%r9, %r11
-	adcq	$0, %r8
+	movq	%rdx, %rbx
+	shlq	$32, %rbx
+	addq	%rdx, %r11
 	adcq	$0, %r10
-	adcq	%rsi, %rdi
+	adcq	$0, %r9
+	adcq	%rbx, %r8
+	adcq	$0, %rsi
+	adcq	$0, %rdi
+	adcq	$0, %rbp
+	movl	$0, %edx
+	adcq	$0, %rdx
+	movq	%rdx, %rbx
+	shlq	$32, %rbx
+	addq	%rdx, %r11
+	adcq	$0, %r10
+	adcq	$0, %r9
+	adcq	%rbx, %r8
 	movq	%r11, 784(%rcx)
-	movq	%r8, 792(%rcx)
-	movq	%r10, 800(%rcx)
-	movq	%rdi, 808(%rcx)
-	movq	%rbx, 816(%rcx)
-	movq	%rbp, 824(%rcx)
-	movq	%rdx, 832(%rcx)
+	movq	%r10, 792(%rcx)
+	movq	%r9, 800(%rcx)
+	movq	%r8, 808(%rcx)
+	movq	%rsi, 816(%rcx)
+	movq	%rdi, 824(%rcx)
+	movq	%rbp, 832(%rcx)
 	movq	168(%rcx), %rdx
 	mulxq	176(%rcx), %r11, %r10
 	mulxq	184(%rcx), %r8, %r9
@@ -2265,177 +2265,177 @@ LF_FUNC_BEGIN(lf_x448_ladder_adx)
 	movq	%rsi, 264(%rcx)
 	movq	%rdi, 272(%rcx)
 	movq	560(%rcx), %rdx
-	mulxq	504(%rcx), %r11, %r10
-	movq	%r11, 840(%rcx)
-	mulxq	512(%rcx), %r9, %r11
-	addq	%r10, %r9
-	mulxq	520(%rcx), %r10, %r8
-	adcq	%r11, %r10
-	mulxq	528(%rcx), %rsi, %r11
-	adcq	%r8, %rsi
-	mulxq	536(%rcx), %rdi, %r8
-	adcq	%r11, %rdi
-	mulxq	544(%rcx), %rbx, %r11
-	adcq	%r8, %rbx
-	mulxq	552(%rcx), %r8, %rbp
-	adcq	%r11, %r8
-	adcq	$0, %rbp
-	xorl	%r11d, %r11d
+	mulxq	504(%rcx), %r10, %r11
+	mulxq	512(%rcx), %r8, %r9
+	addq	%r8, %r11
+	mulxq	520(%rcx), %rsi, %r8
+	adcq	%rsi, %r9
+	mulxq	528(%rcx), %rdi, %rsi
+	adcq	%rdi, %r8
+	mulxq	536(%rcx), %rbx, %rdi
+	adcq	%rbx, %rsi
+	mulxq	544(%rcx), %rbx, %rbp
+	adcq	%rbx, %rdi
+	mulxq	552(%rcx), %rdx, %rbx
+	adcq	%rdx, %rbp
+	adcq	$0, %rbx
+	movq	%r10, 840(%rcx)
+	xorl	%r10d, %r10d
 	movq	568(%rcx), %rdx
 	mulxq	504(%rcx), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r10
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	512(%rcx), %r13, %r12
-	adcxq	%r13, %r10
-	adoxq	%r12, %rsi
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	520(%rcx), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rsi
+	mulxq	528(%rcx), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	528(%rcx), %r13, %r12
-	adcxq	%r13, %rdi
-	adoxq	%r12, %rbx
 	mulxq	536(%rcx), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %r8
-	mulxq	544(%rcx), %r13, %r12
-	adcxq	%r13, %r8
+	adcxq	%r13, %rdi
 	adoxq	%r12, %rbp
+	mulxq	544(%rcx), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %rbx
 	mulxq	552(%rcx), %rdx, %r12
-	adcxq	%rdx, %rbp
-	adoxq	%r11, %r12
-	adcxq	%r11, %r12
-	movq	%r9, 848(%rcx)
-	xorl	%r11d, %r11d
+	adcxq	%rdx, %rbx
+	adoxq	%r10, %r12
+	adcxq	%r10, %r12
+	movq	%r11, 848(%rcx)
+	xorl	%r10d, %r10d
 	movq	576(%rcx), %rdx
+	mulxq	504(%rcx), %r13, %r11
+	adcxq	%r13, %r9
+	adoxq	%r11, %r8
+	mulxq	512(%rcx), %r13, %r11
+	adcxq	%r13, %r8
+	adoxq	%r11, %rsi
+	mulxq	520(%rcx), %r13, %r11
+	adcxq	%r13, %rsi
+	adoxq	%r11, %rdi
+	mulxq	528(%rcx), %r11, %r13
+	adcxq	%r11, %rdi
+	adoxq	%r13, %rbp
+	mulxq	536(%rcx), %r13, %r11
+	adcxq	%r13, %rbp
+	adoxq	%r11, %rbx
+	mulxq	544(%rcx), %r13, %r11
+	adcxq	%r13, %rbx
+	adoxq	%r11, %r12
+	mulxq	552(%rcx), %rdx, %r11
+	adcxq	%rdx, %r12
+	adoxq	%r10, %r11
+	adcxq	%r10, %r11
+	movq	%r9, 856(%rcx)
+	xorl	%r10d, %r10d
+	movq	584(%rcx), %rdx
 	mulxq	504(%rcx), %r13, %r9
-	adcxq	%r13, %r10
+	adcxq	%r13, %r8
 	adoxq	%r9, %rsi
 	mulxq	512(%rcx), %r13, %r9
 	adcxq	%r13, %rsi
 	adoxq	%r9, %rdi
 	mulxq	520(%rcx), %r13, %r9
 	adcxq	%r13, %rdi
-	adoxq	%r9, %rbx
-	mulxq	528(%rcx), %r9, %r13
-	adcxq	%r9, %rbx
-	adoxq	%r13, %r8
-	mulxq	536(%rcx), %r13, %r9
-	adcxq	%r13, %r8
 	adoxq	%r9, %rbp
-	mulxq	544(%rcx), %r13, %r9
+	mulxq	528(%rcx), %r13, %r9
 	adcxq	%r13, %rbp
-	adoxq	%r9, %r12
-	mulxq	552(%rcx), %rdx, %r9
-	adcxq	%rdx, %r12
-	adoxq	%r11, %r9
-	adcxq	%r11, %r9
-	movq	%r10, 856(%rcx)
-	xorl	%r10d, %r10d
-	movq	584(%rcx), %rdx
-	mulxq	504(%rcx), %r13, %r11
-	adcxq	%r13, %rsi
-	adoxq	%r11, %rdi
-	mulxq	512(%rcx), %r13, %r11
-	adcxq	%r13, %rdi
-	adoxq	%r11, %rbx
-	mulxq	520(%rcx), %r13, %r11
+	adoxq	%r9, %rbx
+	mulxq	536(%rcx), %r13, %r9
 	adcxq	%r13, %rbx
-	adoxq	%r11, %r8
-	mulxq	528(%rcx), %r13, %r11
-	adcxq	%r13, %r8
-	adoxq	%r11, %rbp
-	mulxq	536(%rcx), %r11, %r13
-	adcxq	%r11, %rbp
-	adoxq	%r13, %r12
-	mulxq	544(%rcx), %r13, %r11
+	adoxq	%r9, %r12
+	mulxq	544(%rcx), %r13, %r9
 	adcxq	%r13, %r12
-	adoxq	%r11, %r9
-	mulxq	552(%rcx), %rdx, %r11
-	adcxq	%rdx, %r9
-	adoxq	%r10, %r11
-	adcxq	%r10, %r11
-	movq	%rsi, 864(%rcx)
+	adoxq	%r9, %r11
+	mulxq	552(%rcx), %rdx, %r9
+	adcxq	%rdx, %r11
+	adoxq	%r10, %r9
+	adcxq	%r10, %r9
+	movq	%r8, 864(%rcx)
 	xorl	%r10d, %r10d
 	movq	592(%rcx), %rdx
-	mulxq	504(%rcx), %rsi, %r13
-	adcxq	%rsi, %rdi
-	adoxq	%r13, %rbx
-	mulxq	512(%rcx), %r13, %rsi
-	adcxq	%r13, %rbx
-	adoxq	%rsi, %r8
-	mulxq	520(%rcx), %r13, %rsi
-	adcxq	%r13, %r8
-	adoxq	%rsi, %rbp
-	mulxq	528(%rcx), %r13, %rsi
+	mulxq	504(%rcx), %r13, %r8
+	adcxq	%r13, %rsi
+	adoxq	%r8, %rdi
+	mulxq	512(%rcx), %r13, %r8
+	adcxq	%r13, %rdi
+	adoxq	%r8, %rbp
+	mulxq	520(%rcx), %r13, %r8
 	adcxq	%r13, %rbp
-	adoxq	%rsi, %r12
-	mulxq	536(%rcx), %r13, %rsi
+	adoxq	%r8, %rbx
+	mulxq	528(%rcx), %r13, %r8
+	adcxq	%r13, %rbx
+	adoxq	%r8, %r12
+	mulxq	536(%rcx), %r13, %r8
 	adcxq	%r13, %r12
+	adoxq	%r8, %r11
+	mulxq	544(%rcx), %r13, %r8
+	adcxq	%r13, %r11
+	adoxq	%r8, %r9
+	mulxq	552(%rcx), %rdx, %r8
+	adcxq	%rdx, %r9
+	adoxq	%r10, %r8
+	adcxq	%r10, %r8
+	movq	%rsi, 872(%rcx)
+	xorl	%r10d, %r10d
+	movq	600(%rcx), %rdx
+	mulxq	504(%rcx), %r13, %rsi
+	adcxq	%r13, %rdi
+	adoxq	%rsi, %rbp
+	mulxq	512(%rcx), %r13, %rsi
+	adcxq	%r13, %rbp
+	adoxq	%rsi, %rbx
+	mulxq	520(%rcx), %rsi, %r13
+	adcxq	%rsi, %rbx
+	adoxq	%r13, %r12
+	mulxq	528(%rcx), %r13, %rsi
+	adcxq	%r13, %r12
+	adoxq	%rsi, %r11
+	mulxq	536(%rcx), %r13, %rsi
+	adcxq	%r13, %r11
 	adoxq	%rsi, %r9
 	mulxq	544(%rcx), %r13, %rsi
 	adcxq	%r13, %r9
-	adoxq	%rsi, %r11
+	adoxq	%rsi, %r8
 	mulxq	552(%rcx), %rdx, %rsi
-	adcxq	%rdx, %r11
+	adcxq	%rdx, %r8
 	adoxq	%r10, %rsi
 	adcxq	%r10, %rsi
-	movq	%rdi, 872(%rcx)
+	movq	%rdi, 880(%rcx)
 	xorl	%r10d, %r10d
-	movq	600(%rcx), %rdx
+	movq	608(%rcx), %rdx
 	mulxq	504(%rcx), %r13, %rdi
-	adcxq	%r13, %rbx
-	adoxq	%rdi, %r8
-	mulxq	512(%rcx), %r13, %rdi
-	adcxq	%r13, %r8
-	adoxq	%rdi, %rbp
-	mulxq	520(%rcx), %r13, %rdi
 	adcxq	%r13, %rbp
-	adoxq	%rdi, %r12
-	mulxq	528(%rcx), %r13, %rdi
+	adoxq	%rdi, %rbx
+	mulxq	512(%rcx), %rdi, %r13
+	adcxq	%rdi, %rbx
+	adoxq	%r13, %r12
+	mulxq	520(%rcx), %r13, %rdi
 	adcxq	%r13, %r12
+	adoxq	%rdi, %r11
+	mulxq	528(%rcx), %r13, %rdi
+	adcxq	%r13, %r11
 	adoxq	%rdi, %r9
 	mulxq	536(%rcx), %r13, %rdi
 	adcxq	%r13, %r9
-	adoxq	%rdi, %r11
-	mulxq	544(%rcx), %r13, %rdi
-	adcxq	%r13, %r11
-	adoxq	%rdi, %rsi
-	mulxq	552(%rcx), %rdx, %rdi
-	adcxq	%rdx, %rsi
-	adoxq	%r10, %rdi
-	adcxq	%r10, %rdi
-	movq	%rbx, 880(%rcx)
-	xorl	%r10d, %r10d
-	movq	608(%rcx), %rdx
-	mulxq	504(%rcx), %r13, %rbx
-	adcxq	%r13, %r8
-	adoxq	%rbx, %rbp
-	mulxq	512(%rcx), %rbx, %r13
-	adcxq	%rbx, %rbp
-	adoxq	%r13, %r12
-	mulxq	520(%rcx), %r13, %rbx
-	adcxq	%r13, %r12
-	adoxq	%rbx, %r9
-	mulxq	528(%rcx), %r13, %rbx
-	adcxq	%r13, %r9
-	adoxq	%rbx, %r11
-	mulxq	536(%rcx), %r13, %rbx
-	adcxq	%r13, %r11
-	adoxq	%rbx, %rsi
-	mulxq	544(%rcx), %rbx, %r13
-	adcxq	%rbx, %rsi
-	adoxq	%r13, %rdi
-	mulxq	552(%rcx), %rbx, %rdx
-	adcxq	%rbx, %rdi
+	adoxq	%rdi, %r8
+	mulxq	544(%rcx), %rdi, %r13
+	adcxq	%rdi, %r8
+	adoxq	%r13, %rsi
+	mulxq	552(%rcx), %rdi, %rdx
+	adcxq	%rdi, %rsi
 	adoxq	%r10, %rdx
 	adcxq	%r10, %rdx
-	movq	%r8, 888(%rcx)
-	movq	%rbp, 896(%rcx)
+	movq	%rbp, 888(%rcx)
+	movq	%rbx, 896(%rcx)
 	movq	%r12, 904(%rcx)
-	movq	%r9, 912(%rcx)
-	movq	%r11, 920(%rcx)
-	movq	%rsi, 928(%rcx)
-	movq	%rdi, 936(%rcx)
+	movq	%r11, 912(%rcx)
+	movq	%r9, 920(%rcx)
+	movq	%r8, 928(%rcx)
+	movq	%rsi, 936(%rcx)
 	movq	%rdx, 944(%rcx)
 	movq	840(%rcx), %r10
 	movq	848(%rcx), %r11
@@ -2537,176 +2537,176 @@ LF_FUNC_BEGIN(lf_x448_ladder_adx)
 	movq	%rdi, 104(%rcx)
 	movq	784(%rcx), %rdx
 	mulxq	616(%rcx), %r10, %r11
+	mulxq	624(%rcx), %r9, %r8
+	addq	%r9, %r11
+	mulxq	632(%rcx), %rsi, %r9
+	adcq	%rsi, %r8
+	mulxq	640(%rcx), %rdi, %rsi
+	adcq	%rdi, %r9
+	mulxq	648(%rcx), %rbx, %rdi
+	adcq	%rbx, %rsi
+	mulxq	656(%rcx), %rbp, %rbx
+	adcq	%rbp, %rdi
+	mulxq	664(%rcx), %rdx, %rbp
+	adcq	%rdx, %rbx
+	adcq	$0, %rbp
 	movq	%r10, 840(%rcx)
-	mulxq	624(%rcx), %r9, %r10
-	addq	%r11, %r9
-	mulxq	632(%rcx), %r8, %r11
-	adcq	%r10, %r8
-	mulxq	640(%rcx), %rsi, %r10
-	adcq	%r11, %rsi
-	mulxq	648(%rcx), %r11, %rdi
-	adcq	%r10, %r11
-	mulxq	656(%rcx), %rbx, %r10
-	adcq	%rdi, %rbx
-	mulxq	664(%rcx), %rbp, %rdi
-	adcq	%r10, %rbp
-	adcq	$0, %rdi
 	xorl	%r10d, %r10d
 	movq	792(%rcx), %rdx
 	mulxq	616(%rcx), %r13, %r12
-	adcxq	%r13, %r9
+	adcxq	%r13, %r11
 	adoxq	%r12, %r8
 	mulxq	624(%rcx), %r13, %r12
 	adcxq	%r13, %r8
-	adoxq	%r12, %rsi
-	mulxq	632(%rcx), %r13, %r12
-	adcxq	%r13, %rsi
-	adoxq	%r12, %r11
+	adoxq	%r12, %r9
+	mulxq	632(%rcx), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %rsi
 	mulxq	640(%rcx), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %rbx
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
 	mulxq	648(%rcx), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
+	mulxq	656(%rcx), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	656(%rcx), %r13, %r12
-	adcxq	%r13, %rbp
-	adoxq	%r12, %rdi
 	mulxq	664(%rcx), %rdx, %r12
-	adcxq	%rdx, %rdi
+	adcxq	%rdx, %rbp
 	adoxq	%r10, %r12
 	adcxq	%r10, %r12
-	movq	%r9, 848(%rcx)
+	movq	%r11, 848(%rcx)
 	xorl	%r10d, %r10d
 	movq	800(%rcx), %rdx
-	mulxq	616(%rcx), %r13, %r9
+	mulxq	616(%rcx), %r13, %r11
 	adcxq	%r13, %r8
-	adoxq	%r9, %rsi
-	mulxq	624(%rcx), %r9, %r13
-	adcxq	%r9, %rsi
-	adoxq	%r13, %r11
-	mulxq	632(%rcx), %r13, %r9
-	adcxq	%r13, %r11
-	adoxq	%r9, %rbx
-	mulxq	640(%rcx), %r13, %r9
+	adoxq	%r11, %r9
+	mulxq	624(%rcx), %r11, %r13
+	adcxq	%r11, %r9
+	adoxq	%r13, %rsi
+	mulxq	632(%rcx), %r13, %r11
+	adcxq	%r13, %rsi
+	adoxq	%r11, %rdi
+	mulxq	640(%rcx), %r13, %r11
+	adcxq	%r13, %rdi
+	adoxq	%r11, %rbx
+	mulxq	648(%rcx), %r13, %r11
 	adcxq	%r13, %rbx
-	adoxq	%r9, %rbp
-	mulxq	648(%rcx), %r13, %r9
-	adcxq	%r13, %rbp
-	adoxq	%r9, %rdi
-	mulxq	656(%rcx), %r9, %r13
-	adcxq	%r9, %rdi
+	adoxq	%r11, %rbp
+	mulxq	656(%rcx), %r11, %r13
+	adcxq	%r11, %rbp
 	adoxq	%r13, %r12
-	mulxq	664(%rcx), %rdx, %r9
+	mulxq	664(%rcx), %rdx, %r11
 	adcxq	%rdx, %r12
-	adoxq	%r10, %r9
-	adcxq	%r10, %r9
+	adoxq	%r10, %r11
+	adcxq	%r10, %r11
 	movq	%r8, 856(%rcx)
 	xorl	%r10d, %r10d
 	movq	808(%rcx), %rdx
 	mulxq	616(%rcx), %r13, %r8
-	adcxq	%r13, %rsi
-	adoxq	%r8, %r11
+	adcxq	%r13, %r9
+	adoxq	%r8, %rsi
 	mulxq	624(%rcx), %r13, %r8
-	adcxq	%r13, %r11
-	adoxq	%r8, %rbx
+	adcxq	%r13, %rsi
+	adoxq	%r8, %rdi
 	mulxq	632(%rcx), %r13, %r8
+	adcxq	%r13, %rdi
+	adoxq	%r8, %rbx
+	mulxq	640(%rcx), %r13, %r8
 	adcxq	%r13, %rbx
 	adoxq	%r8, %rbp
-	mulxq	640(%rcx), %r13, %r8
-	adcxq	%r13, %rbp
-	adoxq	%r8, %rdi
 	mulxq	648(%rcx), %r13, %r8
-	adcxq	%r13, %rdi
+	adcxq	%r13, %rbp
 	adoxq	%r8, %r12
 	mulxq	656(%rcx), %r13, %r8
 	adcxq	%r13, %r12
-	adoxq	%r8, %r9
+	adoxq	%r8, %r11
 	mulxq	664(%rcx), %rdx, %r8
-	adcxq	%rdx, %r9
+	adcxq	%rdx, %r11
 	adoxq	%r10, %r8
 	adcxq	%r10, %r8
-	movq	%rsi, 864(%rcx)
+	movq	%r9, 864(%rcx)
 	xorl	%r10d, %r10d
 	movq	816(%rcx), %rdx
-	mulxq	616(%rcx), %r13, %rsi
+	mulxq	616(%rcx), %r9, %r13
+	adcxq	%r9, %rsi
+	adoxq	%r13, %rdi
+	mulxq	624(%rcx), %r13, %r9
+	adcxq	%r13, %rdi
+	adoxq	%r9, %rbx
+	mulxq	632(%rcx), %r9, %r13
+	adcxq	%r9, %rbx
+	adoxq	%r13, %rbp
+	mulxq	640(%rcx), %r13, %r9
+	adcxq	%r13, %rbp
+	adoxq	%r9, %r12
+	mulxq	648(%rcx), %r9, %r13
+	adcxq	%r9, %r12
+	adoxq	%r13, %r11
+	mulxq	656(%rcx), %r13, %r9
 	adcxq	%r13, %r11
+	adoxq	%r9, %r8
+	mulxq	664(%rcx), %rdx, %r9
+	adcxq	%rdx, %r8
+	adoxq	%r10, %r9
+	adcxq	%r10, %r9
+	movq	%rsi, 872(%rcx)
+	xorl	%r10d, %r10d
+	movq	824(%rcx), %rdx
+	mulxq	616(%rcx), %r13, %rsi
+	adcxq	%r13, %rdi
 	adoxq	%rsi, %rbx
 	mulxq	624(%rcx), %r13, %rsi
 	adcxq	%r13, %rbx
 	adoxq	%rsi, %rbp
-	mulxq	632(%rcx), %rsi, %r13
-	adcxq	%rsi, %rbp
-	adoxq	%r13, %rdi
-	mulxq	640(%rcx), %r13, %rsi
-	adcxq	%r13, %rdi
+	mulxq	632(%rcx), %r13, %rsi
+	adcxq	%r13, %rbp
 	adoxq	%rsi, %r12
-	mulxq	648(%rcx), %rsi, %r13
-	adcxq	%rsi, %r12
-	adoxq	%r13, %r9
-	mulxq	656(%rcx), %r13, %rsi
-	adcxq	%r13, %r9
+	mulxq	640(%rcx), %r13, %rsi
+	adcxq	%r13, %r12
+	adoxq	%rsi, %r11
+	mulxq	648(%rcx), %r13, %rsi
+	adcxq	%r13, %r11
 	adoxq	%rsi, %r8
+	mulxq	656(%rcx), %r13, %rsi
+	adcxq	%r13, %r8
+	adoxq	%rsi, %r9
 	mulxq	664(%rcx), %rdx, %rsi
-	adcxq	%rdx, %r8
+	adcxq	%rdx, %r9
 	adoxq	%r10, %rsi
 	adcxq	%r10, %rsi
-	movq	%r11, 872(%rcx)
-	xorl	%r10d, %r10d
-	movq	824(%rcx), %rdx
-	mulxq	616(%rcx), %r13, %r11
-	adcxq	%r13, %rbx
-	adoxq	%r11, %rbp
-	mulxq	624(%rcx), %r13, %r11
-	adcxq	%r13, %rbp
-	adoxq	%r11, %rdi
-	mulxq	632(%rcx), %r13, %r11
-	adcxq	%r13, %rdi
-	adoxq	%r11, %r12
-	mulxq	640(%rcx), %r13, %r11
-	adcxq	%r13, %r12
-	adoxq	%r11, %r9
-	mulxq	648(%rcx), %r13, %r11
-	adcxq	%r13, %r9
-	adoxq	%r11, %r8
-	mulxq	656(%rcx), %r13, %r11
-	adcxq	%r13, %r8
-	adoxq	%r11, %rsi
-	mulxq	664(%rcx), %rdx, %r11
-	adcxq	%rdx, %rsi
-	adoxq	%r10, %r11
-	adcxq	%r10, %r11
-	movq	%rbx, 880(%rcx)
+	movq	%rdi, 880(%rcx)
 	xorl	%r10d, %r10d
 	movq	832(%rcx), %rdx
-	mulxq	616(%rcx), %r13, %rbx
+	mulxq	616(%rcx), %r13, %rdi
+	adcxq	%r13, %rbx
+	adoxq	%rdi, %rbp
+	mulxq	624(%rcx), %r13, %rdi
 	adcxq	%r13, %rbp
-	adoxq	%rbx, %rdi
-	mulxq	624(%rcx), %r13, %rbx
-	adcxq	%r13, %rdi
-	adoxq	%rbx, %r12
-	mulxq	632(%rcx), %r13, %rbx
+	adoxq	%rdi, %r12
+	mulxq	632(%rcx), %r13, %rdi
 	adcxq	%r13, %r12
-	adoxq	%rbx, %r9
-	mulxq	640(%rcx), %rbx, %r13
-	adcxq	%rbx, %r9
+	adoxq	%rdi, %r11
+	mulxq	640(%rcx), %rdi, %r13
+	adcxq	%rdi, %r11
 	adoxq	%r13, %r8
-	mulxq	648(%rcx), %rbx, %r13
-	adcxq	%rbx, %r8
-	adoxq	%r13, %rsi
-	mulxq	656(%rcx), %r13, %rbx
-	adcxq	%r13, %rsi
-	adoxq	%rbx, %r11
-	mulxq	664(%rcx), %rbx, %rdx
-	adcxq	%rbx, %r11
+	mulxq	648(%rcx), %rdi, %r13
+	adcxq	%rdi, %r8
+	adoxq	%r13, %r9
+	mulxq	656(%rcx), %r13, %rdi
+	adcxq	%r13, %r9
+	adoxq	%rdi, %rsi
+	mulxq	664(%rcx), %rdi, %rdx
+	adcxq	%rdi, %rsi
 	adoxq	%r10, %rdx
 	adcxq	%r10, %rdx
-	movq	%rbp, 888(%rcx)
-	movq	%rdi, 896(%rcx)
+	movq	%rbx, 888(%rcx)
+	movq	%rbp, 896(%rcx)
 	movq	%r12, 904(%rcx)
-	movq	%r9, 912(%rcx)
+	movq	%r11, 912(%rcx)
 	movq	%r8, 920(%rcx)
-	movq	%rsi, 928(%rcx)
-	movq	%r11, 936(%rcx)
+	movq	%r9, 928(%rcx)
+	movq	%rsi, 936(%rcx)
 	movq	%rdx, 944(%rcx)
 	movq	840(%rcx), %r10
 	movq	848(%rcx), %r11
@@ -2807,177 +2807,177 @@ LF_FUNC_BEGIN(lf_x448_ladder_adx)
 	movq	%rsi, 152(%rcx)
 	movq	%rdi, 160(%rcx)
 	movq	(%rcx), %rdx
-	mulxq	224(%rcx), %r11, %r10
-	movq	%r11, 840(%rcx)
-	mulxq	232(%rcx), %r9, %r11
-	addq	%r10, %r9
-	mulxq	240(%rcx), %r10, %r8
-	adcq	%r11, %r10
-	mulxq	248(%rcx), %rsi, %r11
-	adcq	%r8, %rsi
-	mulxq	256(%rcx), %rdi, %r8
-	adcq	%r11, %rdi
-	mulxq	264(%rcx), %rbx, %r11
-	adcq	%r8, %rbx
-	mulxq	272(%rcx), %r8, %rbp
-	adcq	%r11, %r8
-	adcq	$0, %rbp
-	xorl	%r11d, %r11d
+	mulxq	224(%rcx), %r10, %r11
+	mulxq	232(%rcx), %r8, %r9
+	addq	%r8, %r11
+	mulxq	240(%rcx), %rsi, %r8
+	adcq	%rsi, %r9
+	mulxq	248(%rcx), %rdi, %rsi
+	adcq	%rdi, %r8
+	mulxq	256(%rcx), %rbx, %rdi
+	adcq	%rbx, %rsi
+	mulxq	264(%rcx), %rbx, %rbp
+	adcq	%rbx, %rdi
+	mulxq	272(%rcx), %rdx, %rbx
+	adcq	%rdx, %rbp
+	adcq	$0, %rbx
+	movq	%r10, 840(%rcx)
+	xorl	%r10d, %r10d
 	movq	8(%rcx), %rdx
 	mulxq	224(%rcx), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r10
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	232(%rcx), %r13, %r12
-	adcxq	%r13, %r10
-	adoxq	%r12, %rsi
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	240(%rcx), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rsi
+	mulxq	248(%rcx), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	248(%rcx), %r13, %r12
-	adcxq	%r13, %rdi
-	adoxq	%r12, %rbx
 	mulxq	256(%rcx), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %r8
-	mulxq	264(%rcx), %r13, %r12
-	adcxq	%r13, %r8
+	adcxq	%r13, %rdi
 	adoxq	%r12, %rbp
+	mulxq	264(%rcx), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %rbx
 	mulxq	272(%rcx), %rdx, %r12
-	adcxq	%rdx, %rbp
-	adoxq	%r11, %r12
-	adcxq	%r11, %r12
-	movq	%r9, 848(%rcx)
-	xorl	%r11d, %r11d
+	adcxq	%rdx, %rbx
+	adoxq	%r10, %r12
+	adcxq	%r10, %r12
+	movq	%r11, 848(%rcx)
+	xorl	%r10d, %r10d
 	movq	16(%rcx), %rdx
+	mulxq	224(%rcx), %r13, %r11
+	adcxq	%r13, %r9
+	adoxq	%r11, %r8
+	mulxq	232(%rcx), %r13, %r11
+	adcxq	%r13, %r8
+	adoxq	%r11, %rsi
+	mulxq	240(%rcx), %r13, %r11
+	adcxq	%r13, %rsi
+	adoxq	%r11, %rdi
+	mulxq	248(%rcx), %r11, %r13
+	adcxq	%r11, %rdi
+	adoxq	%r13, %rbp
+	mulxq	256(%rcx), %r13, %r11
+	adcxq	%r13, %rbp
+	adoxq	%r11, %rbx
+	mulxq	264(%rcx), %r13, %r11
+	adcxq	%r13, %rbx
+	adoxq	%r11, %r12
+	mulxq	272(%rcx), %rdx, %r11
+	adcxq	%rdx, %r12
+	adoxq	%r10, %r11
+	adcxq	%r10, %r11
+	movq	%r9, 856(%rcx)
+	xorl	%r10d, %r10d
+	movq	24(%rcx), %rdx
 	mulxq	224(%rcx), %r13, %r9
-	adcxq	%r13, %r10
+	adcxq	%r13, %r8
 	adoxq	%r9, %rsi
 	mulxq	232(%rcx), %r13, %r9
 	adcxq	%r13, %rsi
 	adoxq	%r9, %rdi
 	mulxq	240(%rcx), %r13, %r9
 	adcxq	%r13, %rdi
-	adoxq	%r9, %rbx
-	mulxq	248(%rcx), %r9, %r13
-	adcxq	%r9, %rbx
-	adoxq	%r13, %r8
-	mulxq	256(%rcx), %r13, %r9
-	adcxq	%r13, %r8
 	adoxq	%r9, %rbp
-	mulxq	264(%rcx), %r13, %r9
+	mulxq	248(%rcx), %r13, %r9
 	adcxq	%r13, %rbp
-	adoxq	%r9, %r12
-	mulxq	272(%rcx), %rdx, %r9
-	adcxq	%rdx, %r12
-	adoxq	%r11, %r9
-	adcxq	%r11, %r9
-	movq	%r10, 856(%rcx)
-	xorl	%r10d, %r10d
-	movq	24(%rcx), %rdx
-	mulxq	224(%rcx), %r13, %r11
-	adcxq	%r13, %rsi
-	adoxq	%r11, %rdi
-	mulxq	232(%rcx), %r13, %r11
-	adcxq	%r13, %rdi
-	adoxq	%r11, %rbx
-	mulxq	240(%rcx), %r13, %r11
+	adoxq	%r9, %rbx
+	mulxq	256(%rcx), %r13, %r9
 	adcxq	%r13, %rbx
-	adoxq	%r11, %r8
-	mulxq	248(%rcx), %r13, %r11
-	adcxq	%r13, %r8
-	adoxq	%r11, %rbp
-	mulxq	256(%rcx), %r11, %r13
-	adcxq	%r11, %rbp
-	adoxq	%r13, %r12
-	mulxq	264(%rcx), %r13, %r11
+	adoxq	%r9, %r12
+	mulxq	264(%rcx), %r13, %r9
 	adcxq	%r13, %r12
-	adoxq	%r11, %r9
-	mulxq	272(%rcx), %rdx, %r11
-	adcxq	%rdx, %r9
-	adoxq	%r10, %r11
-	adcxq	%r10, %r11
-	movq	%rsi, 864(%rcx)
+	adoxq	%r9, %r11
+	mulxq	272(%rcx), %rdx, %r9
+	adcxq	%rdx, %r11
+	adoxq	%r10, %r9
+	adcxq	%r10, %r9
+	movq	%r8, 864(%rcx)
 	xorl	%r10d, %r10d
 	movq	32(%rcx), %rdx
-	mulxq	224(%rcx), %rsi, %r13
-	adcxq	%rsi, %rdi
-	adoxq	%r13, %rbx
-	mulxq	232(%rcx), %r13, %rsi
-	adcxq	%r13, %rbx
-	adoxq	%rsi, %r8
-	mulxq	240(%rcx), %r13, %rsi
-	adcxq	%r13, %r8
-	adoxq	%rsi, %rbp
-	mulxq	248(%rcx), %r13, %rsi
+	mulxq	224(%rcx), %r13, %r8
+	adcxq	%r13, %rsi
+	adoxq	%r8, %rdi
+	mulxq	232(%rcx), %r13, %r8
+	adcxq	%r13, %rdi
+	adoxq	%r8, %rbp
+	mulxq	240(%rcx), %r13, %r8
 	adcxq	%r13, %rbp
-	adoxq	%rsi, %r12
-	mulxq	256(%rcx), %r13, %rsi
+	adoxq	%r8, %rbx
+	mulxq	248(%rcx), %r13, %r8
+	adcxq	%r13, %rbx
+	adoxq	%r8, %r12
+	mulxq	256(%rcx), %r13, %r8
 	adcxq	%r13, %r12
+	adoxq	%r8, %r11
+	mulxq	264(%rcx), %r13, %r8
+	adcxq	%r13, %r11
+	adoxq	%r8, %r9
+	mulxq	272(%rcx), %rdx, %r8
+	adcxq	%rdx, %r9
+	adoxq	%r10, %r8
+	adcxq	%r10, %r8
+	movq	%rsi, 872(%rcx)
+	xorl	%r10d, %r10d
+	movq	40(%rcx), %rdx
+	mulxq	224(%rcx), %r13, %rsi
+	adcxq	%r13, %rdi
+	adoxq	%rsi, %rbp
+	mulxq	232(%rcx), %r13, %rsi
+	adcxq	%r13, %rbp
+	adoxq	%rsi, %rbx
+	mulxq	240(%rcx), %rsi, %r13
+	adcxq	%rsi, %rbx
+	adoxq	%r13, %r12
+	mulxq	248(%rcx), %r13, %rsi
+	adcxq	%r13, %r12
+	adoxq	%rsi, %r11
+	mulxq	256(%rcx), %r13, %rsi
+	adcxq	%r13, %r11
 	adoxq	%rsi, %r9
 	mulxq	264(%rcx), %r13, %rsi
 	adcxq	%r13, %r9
-	adoxq	%rsi, %r11
+	adoxq	%rsi, %r8
 	mulxq	272(%rcx), %rdx, %rsi
-	adcxq	%rdx, %r11
+	adcxq	%rdx, %r8
 	adoxq	%r10, %rsi
 	adcxq	%r10, %rsi
-	movq	%rdi, 872(%rcx)
+	movq	%rdi, 880(%rcx)
 	xorl	%r10d, %r10d
-	movq	40(%rcx), %rdx
+	movq	48(%rcx), %rdx
 	mulxq	224(%rcx), %r13, %rdi
-	adcxq	%r13, %rbx
-	adoxq	%rdi, %r8
-	mulxq	232(%rcx), %r13, %rdi
-	adcxq	%r13, %r8
-	adoxq	%rdi, %rbp
-	mulxq	240(%rcx), %r13, %rdi
 	adcxq	%r13, %rbp
-	adoxq	%rdi, %r12
-	mulxq	248(%rcx), %r13, %rdi
+	adoxq	%rdi, %rbx
+	mulxq	232(%rcx), %rdi, %r13
+	adcxq	%rdi, %rbx
+	adoxq	%r13, %r12
+	mulxq	240(%rcx), %r13, %rdi
 	adcxq	%r13, %r12
+	adoxq	%rdi, %r11
+	mulxq	248(%rcx), %r13, %rdi
+	adcxq	%r13, %r11
 	adoxq	%rdi, %r9
 	mulxq	256(%rcx), %r13, %rdi
 	adcxq	%r13, %r9
-	adoxq	%rdi, %r11
-	mulxq	264(%rcx), %r13, %rdi
-	adcxq	%r13, %r11
-	adoxq	%rdi, %rsi
-	mulxq	272(%rcx), %rdx, %rdi
-	adcxq	%rdx, %rsi
-	adoxq	%r10, %rdi
-	adcxq	%r10, %rdi
-	movq	%rbx, 880(%rcx)
-	xorl	%r10d, %r10d
-	movq	48(%rcx), %rdx
-	mulxq	224(%rcx), %r13, %rbx
-	adcxq	%r13, %r8
-	adoxq	%rbx, %rbp
-	mulxq	232(%rcx), %rbx, %r13
-	adcxq	%rbx, %rbp
-	adoxq	%r13, %r12
-	mulxq	240(%rcx), %r13, %rbx
-	adcxq	%r13, %r12
-	adoxq	%rbx, %r9
-	mulxq	248(%rcx), %r13, %rbx
-	adcxq	%r13, %r9
-	adoxq	%rbx, %r11
-	mulxq	256(%rcx), %r13, %rbx
-	adcxq	%r13, %r11
-	adoxq	%rbx, %rsi
-	mulxq	264(%rcx), %rbx, %r13
-	adcxq	%rbx, %rsi
-	adoxq	%r13, %rdi
-	mulxq	272(%rcx), %rbx, %rdx
-	adcxq	%rbx, %rdi
+	adoxq	%rdi, %r8
+	mulxq	264(%rcx), %rdi, %r13
+	adcxq	%rdi, %r8
+	adoxq	%r13, %rsi
+	mulxq	272(%rcx), %rdi, %rdx
+	adcxq	%rdi, %rsi
 	adoxq	%r10, %rdx
 	adcxq	%r10, %rdx
-	movq	%r8, 888(%rcx)
-	movq	%rbp, 896(%rcx)
+	movq	%rbp, 888(%rcx)
+	movq	%rbx, 896(%rcx)
 	movq	%r12, 904(%rcx)
-	movq	%r9, 912(%rcx)
-	movq	%r11, 920(%rcx)
-	movq	%rsi, 928(%rcx)
-	movq	%rdi, 936(%rcx)
+	movq	%r11, 912(%rcx)
+	movq	%r9, 920(%rcx)
+	movq	%r8, 928(%rcx)
+	movq	%rsi, 936(%rcx)
 	movq	%rdx, 944(%rcx)
 	movq	840(%rcx), %r10
 	movq	848(%rcx), %r11

@@ -76,18 +76,10 @@ def mul(out, a, b, z):
     overlapping none of out, a, b (it is written while a and b are read)"""
     # row 0: a b_0 by ADD/ADC
     MOV(rdx, w(b, 0))
-    lo0, prev = G(), G()
-    MULX(prev, lo0, w(a, 0))
-    MOV(w(z, 0), lo0)
-    win = []
-    for j in range(1, N):
-        lo, hi = G(), G()
-        MULX(hi, lo, w(a, j))
-        (ADD if j == 1 else ADC)(lo, prev)
-        win.append(lo)
-        prev = hi
-    ADC(prev, 0)
-    win.append(prev)                            # the window: limbs 1 .. 7
+    r0 = [G() for _ in range(N + 1)]
+    x86_fe64._row(r0, 0, a, range(N))
+    MOV(w(z, 0), r0[0])
+    win = r0[1:]                                # the window: limbs 1 .. 7
     for i in range(1, N):
         zero = G()
         XOR(zero.as_dword, zero.as_dword)       # CF = OF = 0
@@ -236,17 +228,9 @@ def _reduce_store(out, z, h):
 def mul_small(out, a, s):
     """out = a s (mod p), 0 < s < 2^32"""
     MOV(rdx, s)
-    lo0, prev = G(), G()
-    MULX(prev, lo0, w(a, 0))
-    r = [lo0]
-    for j in range(1, N):
-        lo, hi = G(), G()
-        MULX(hi, lo, w(a, j))
-        (ADD if j == 1 else ADC)(lo, prev)
-        r.append(lo)
-        prev = hi
-    ADC(prev, 0)                                # the top limb, below s
-    fold(r, prev)
+    r = [G() for _ in range(N + 1)]
+    x86_fe64._row(r, 0, a, range(N))            # r[N]: the top limb, below s
+    fold(r[:N], r[N])
     _store(out, r)
 
 
