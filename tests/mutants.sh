@@ -163,8 +163,9 @@ mutant asm_p256m_mulx_keeps_wrong generated/x86_64/p256_mont_square_mulx.S 's/\t
 # the field products (tests/test_fe.c; the kat suite's Python vectors)
 FX=generated/x86_64
 mutant asm_fe25519_mul_adc_to_add $FX/fe_c25519_r51_mul_mulx.S 's/\badcq(\t%r\w+, %r\w+)/addq$1/' fe
-mutant asm_fe25519_mul_limb0_unmasked $FX/fe_c25519_r51_mul_mulx.S 's/(\tshrdq\t\$51, %rax, %r\w+\n)\tandq\t%r10, %r\w+\n(#if defined\(LF_WIN64\)\n\taddq\t)/$1$2/' fe
+mutant asm_fe25519_mul_limb0_unmasked $FX/fe_c25519_r51_mul_mulx.S 's/(\tshrq\t\$51, (%r\w+)\n)\tandq\t%r10, (%r\w+)\n(\taddq\t\2, %r\w+\n\tmovq\t\3, \(%rdi\)\n)/$1$4/' fe
 mutant asm_fe25519_square_carry_shift $FX/fe_c25519_r51_square_mulx.S 's/\bshrdq\t\$51, /shrdq\t\$50, /' fe
+mutant asm_fe25519_square_fold_by_37 $FX/fe_c25519_r51_square_mulx.S 's/(\tleaq\t\(%r\w+,%r\w+,)2\)/${1}4)/' fe
 mutant asm_fe25519_mul_split_shift $FX/fe_c25519_r51_mul_mulx__znver5.S 's/\bshlq\t\$13, /shlq\t\$12, /' fe
 mutant c_fe448_carry_shift generated/fields/c448_r56.c 's/(t\d+) >> 56\)/$1 >> 55)/' fe fields
 mutant c_fe448_square_pair_carry_shift generated/fields/c448_r56.c 's/(static inline void fe_square.*?)(t\d+) >> 56\)/$1$2 >> 57)/s' fe fields

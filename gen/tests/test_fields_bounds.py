@@ -93,3 +93,72 @@ class CarrySchedule(unittest.TestCase):
                        carries="two chains")
         with self.assertRaisesRegex(BoundError, r"c448_r56: carries='two chains' needs"):
             bounds.derive(g)
+
+
+def _path_from(prog, arr, i):
+    """The most statements on any data-flow path from the load of arr[i] to a store."""
+    depth, best = {}, 0
+    for st in prog.live():
+        op, d = st[0], st[1]
+        if op == "load":
+            if (st[2], st[3]) == (arr, i):
+                depth[d.name] = 0
+            continue
+        ins = [depth[x.name] for x in st[2:] if hasattr(x, "name") and x.name in depth]
+        if not ins:
+            continue
+        if d is None:
+            best = max(best, max(ins))
+        else:
+            depth[d.name] = max(ins) + 1
+    return best
+
+
+class WordCarries(unittest.TestCase):
+    """Fault caught: Curve25519 5 x 51 (described with word_carries) given a lazy-addition
+    budget whose product carries need two words -- the 128-bit carries that made our product
+    3 cycles slower than OpenSSL's fe51 -- or one smaller than the largest that keeps them in
+    one word; and the generator ignoring the option (the int128 budget, 214)."""
+
+    def test_curve25519_carries_fit_one_word_and_the_budget_is_the_largest(self):
+        f = desc.BY_NAME["c25519_r51"]
+        c = bounds.derive(f)
+        for what, (prog, _) in (("mul", c.mul), ("square", c.square)):
+            self.assertTrue(bounds.word_carries(prog), what)
+        _, (pm, _), (ps, _) = bounds._products(f, c.R, c.max_adds + 1)
+        self.assertFalse(bounds.word_carries(pm) and bounds.word_carries(ps))
+
+    def test_without_the_option_the_budget_is_the_int128_one(self):
+        f = desc.BY_NAME["c25519_r51"]
+        g = desc.Field(f.name, f.prime, f.p, f.power, f.limbs, f.bits, f.signed, f.source,
+                       carries=f.carries)
+        c, w = bounds.derive(f), bounds.derive(g)
+        self.assertGreater(w.max_adds, 10 * c.max_adds)
+        self.assertFalse(bounds.word_carries(w.mul[0]))
+
+    def test_the_low_limbs_enter_each_column_last(self):
+        # the previous product's last limbs are 0 and 1 (the fold, then limb 0's carry): in a
+        # chained use their products are added last, a shorter path from a[0] than from a[4]
+        c = bounds.derive(desc.BY_NAME["c25519_r51"])
+        for what, (prog, _) in (("mul", c.mul), ("square", c.square)):
+            self.assertLess(_path_from(prog, "a", 0), _path_from(prog, "a", 4), what)
+
+
+class LeaTimes(unittest.TestCase):
+    """Fault caught: a constant multiplied by LEA steps that do not make it (x86_lower.lea_steps;
+    the fold of Curve25519's top carry by 19 is two LEAs)."""
+
+    def test_steps_make_the_constant(self):
+        from lfgen.fields import x86_lower
+        seen = 0
+        for c in range(2, 200):
+            st = x86_lower.lea_steps(c)
+            if st is None:
+                continue
+            d, k = st
+            self.assertIn(d, (3, 5, 9))
+            self.assertEqual(c, d if k is None else 1 + k * d, c)
+            seen += 1
+        self.assertEqual(x86_lower.lea_steps(19), (9, 2))
+        self.assertIsNone(x86_lower.lea_steps(38))
+        self.assertGreaterEqual(seen, 10)

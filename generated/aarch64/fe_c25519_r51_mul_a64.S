@@ -11,10 +11,10 @@
  * Units:
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
- *    a, b: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
+ *    a, b: limbs within M = (1 + 5) R (the field's MAX_ADDS lazy additions of reduced elements):
+ *      limb 0 [0, 0x30000000038ffa]; limb 1 [0, 0x30000000005028]; limb 2 [0, 0x2ffffffffffffa]; limb 3 [0, 0x300000000031c8]; limb 4 [0, 0x2ffffffffffffa]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a and/or b.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: none (base instruction set)
  *   (derived from the instructions below, not declared by hand)
@@ -30,8 +30,8 @@
  * Schedule: gen/schedules/aarch64/generic.toml [fe_c25519_r51_mul.a64]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   provenance: make tune CPU=generic: llvm-mca over cortex-a72, neoverse-n1, neoverse-v1, thunderx2t99, apple-m1, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
- * Frame: saves and restores callee-saved x19, x20, x21, x22
- * 149 instructions.
+ * Frame: saves and restores callee-saved x19, x20, x21; a 32-byte stack frame (the saved registers and stack slots for values that do not fit the registers)
+ * 140 instructions.
  */
 #include "lf_asm.h"
 
@@ -40,156 +40,145 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_a64)
 	.cfi_def_cfa_offset 32
 	.cfi_offset x19, -32
 	.cfi_offset x20, -24
-	stp	x21, x22, [sp, #16]
+	str	x21, [sp, #16]
 	.cfi_offset x21, -16
-	.cfi_offset x22, -8
-	ldr	x3, [x1]
-	ldr	x4, [x2]
-	mul	x5, x3, x4
-	umulh	x6, x3, x4
-	ldr	x7, [x2, #32]
-	mov	x9, #19
-	mul	x8, x7, x9
-	ldr	x10, [x1, #8]
-	mul	x11, x10, x8
-	umulh	x12, x10, x8
-	adds	x5, x5, x11
-	adc	x6, x6, x12
+	ldr	x3, [x2, #8]
+	mov	x5, #19
+	mul	x4, x3, x5
+	ldr	x6, [x1, #32]
+	mul	x7, x6, x4
+	umulh	x4, x6, x4
+	ldr	x8, [x2, #16]
+	mul	x9, x8, x5
+	ldr	x10, [x1, #24]
+	mul	x11, x10, x9
+	umulh	x12, x10, x9
+	adds	x7, x7, x11
+	adc	x4, x4, x12
 	ldr	x11, [x2, #24]
-	mul	x12, x11, x9
+	mul	x12, x11, x5
 	ldr	x13, [x1, #16]
 	mul	x14, x13, x12
 	umulh	x15, x13, x12
-	adds	x5, x5, x14
-	adc	x6, x6, x15
-	ldr	x14, [x2, #16]
-	mul	x15, x14, x9
-	ldr	x16, [x1, #24]
+	adds	x7, x7, x14
+	adc	x4, x4, x15
+	ldr	x14, [x2, #32]
+	mul	x15, x14, x5
+	ldr	x16, [x1, #8]
 	mul	x17, x16, x15
 	umulh	x19, x16, x15
-	adds	x5, x5, x17
-	adc	x6, x6, x19
-	ldr	x2, [x2, #8]
-	mul	x17, x2, x9
-	ldr	x1, [x1, #32]
-	mul	x19, x1, x17
-	umulh	x17, x1, x17
-	adds	x5, x5, x19
-	adc	x6, x6, x17
-	mul	x17, x3, x2
-	umulh	x19, x3, x2
-	mul	x20, x10, x4
-	umulh	x21, x10, x4
-	adds	x17, x17, x20
-	adc	x19, x19, x21
-	mul	x20, x13, x8
-	umulh	x21, x13, x8
-	adds	x17, x17, x20
-	adc	x19, x19, x21
-	mul	x20, x16, x12
-	umulh	x21, x16, x12
-	adds	x17, x17, x20
-	adc	x19, x19, x21
-	mul	x20, x1, x15
-	umulh	x15, x1, x15
-	adds	x17, x17, x20
-	adc	x15, x19, x15
-	extr	x19, x6, x5, #51
-	lsr	x6, x6, #51
-	and	x5, x5, #2251799813685247
+	adds	x7, x7, x17
+	adc	x4, x4, x19
+	ldr	x1, [x1]
+	ldr	x2, [x2]
+	mul	x17, x1, x2
+	umulh	x19, x1, x2
+	adds	x7, x7, x17
+	adc	x4, x4, x19
+	mul	x17, x6, x9
+	umulh	x9, x6, x9
+	mul	x19, x10, x12
+	umulh	x20, x10, x12
 	adds	x17, x17, x19
-	adc	x6, x15, x6
-	mul	x15, x3, x14
-	umulh	x19, x3, x14
+	adc	x9, x9, x20
+	mul	x19, x13, x15
+	umulh	x20, x13, x15
+	adds	x17, x17, x19
+	adc	x9, x9, x20
+	mul	x19, x16, x2
+	umulh	x20, x16, x2
+	adds	x17, x17, x19
+	adc	x9, x9, x20
+	mul	x19, x1, x3
+	umulh	x20, x1, x3
+	adds	x17, x17, x19
+	adc	x9, x9, x20
+	extr	x4, x4, x7, #51
+	and	x7, x7, #2251799813685247
+	adds	x4, x17, x4
+	adc	x9, x9, xzr
+	mul	x17, x6, x12
+	umulh	x12, x6, x12
+	mul	x19, x10, x15
+	umulh	x20, x10, x15
+	adds	x17, x17, x19
+	adc	x12, x12, x20
+	mul	x19, x13, x2
+	umulh	x20, x13, x2
+	adds	x17, x17, x19
+	adc	x12, x12, x20
+	mul	x19, x16, x3
+	umulh	x20, x16, x3
+	adds	x17, x17, x19
+	adc	x12, x12, x20
+	mul	x19, x1, x8
+	umulh	x20, x1, x8
+	adds	x17, x17, x19
+	adc	x12, x12, x20
+	mul	x19, x6, x15
+	umulh	x15, x6, x15
 	mul	x20, x10, x2
 	umulh	x21, x10, x2
-	adds	x15, x15, x20
-	adc	x19, x19, x21
-	mul	x20, x13, x4
-	umulh	x21, x13, x4
-	adds	x15, x15, x20
-	adc	x19, x19, x21
+	adds	x19, x19, x20
+	adc	x15, x15, x21
+	mul	x20, x13, x3
+	umulh	x21, x13, x3
+	adds	x19, x19, x20
+	adc	x15, x15, x21
 	mul	x20, x16, x8
 	umulh	x21, x16, x8
-	adds	x15, x15, x20
-	adc	x19, x19, x21
-	mul	x20, x1, x12
-	umulh	x12, x1, x12
-	adds	x15, x15, x20
-	adc	x12, x19, x12
-	mul	x19, x3, x11
-	umulh	x20, x3, x11
-	mul	x21, x10, x14
-	umulh	x22, x10, x14
-	adds	x19, x19, x21
-	adc	x20, x20, x22
-	mul	x21, x13, x2
-	umulh	x22, x13, x2
-	adds	x19, x19, x21
-	adc	x20, x20, x22
-	mul	x21, x16, x4
-	umulh	x22, x16, x4
-	adds	x19, x19, x21
-	adc	x20, x20, x22
-	mul	x21, x1, x8
-	umulh	x8, x1, x8
-	adds	x19, x19, x21
-	adc	x8, x20, x8
-	extr	x20, x12, x15, #51
-	lsr	x12, x12, #51
-	and	x15, x15, #2251799813685247
 	adds	x19, x19, x20
-	adc	x8, x8, x12
-	extr	x12, x6, x17, #51
-	lsr	x6, x6, #51
+	adc	x15, x15, x21
+	mul	x20, x1, x11
+	umulh	x21, x1, x11
+	adds	x19, x19, x20
+	adc	x15, x15, x21
+	extr	x12, x12, x17, #51
 	and	x17, x17, #2251799813685247
-	adds	x12, x12, x15
-	adc	x6, x6, xzr
-	mul	x15, x3, x7
-	umulh	x3, x3, x7
-	mul	x7, x10, x11
-	umulh	x10, x10, x11
-	adds	x7, x15, x7
-	adc	x3, x3, x10
-	mul	x10, x13, x14
-	umulh	x11, x13, x14
-	adds	x7, x7, x10
-	adc	x3, x3, x11
-	mul	x10, x16, x2
-	umulh	x2, x16, x2
-	adds	x7, x7, x10
-	adc	x2, x3, x2
-	mul	x3, x1, x4
-	umulh	x1, x1, x4
-	adds	x3, x7, x3
+	adds	x12, x19, x12
+	adc	x15, x15, xzr
+	extr	x9, x9, x4, #51
+	and	x4, x4, #2251799813685247
+	add	x9, x17, x9
+	mul	x17, x6, x2
+	umulh	x2, x6, x2
+	mul	x6, x10, x3
+	umulh	x3, x10, x3
+	adds	x6, x17, x6
+	adc	x2, x2, x3
+	mul	x3, x13, x8
+	umulh	x8, x13, x8
+	adds	x3, x6, x3
+	adc	x2, x2, x8
+	mul	x6, x16, x11
+	umulh	x8, x16, x11
+	adds	x3, x3, x6
+	adc	x2, x2, x8
+	mul	x6, x1, x14
+	umulh	x1, x1, x14
+	adds	x3, x3, x6
 	adc	x1, x2, x1
-	extr	x2, x8, x19, #51
-	lsr	x4, x8, #51
-	and	x7, x19, #2251799813685247
+	extr	x2, x15, x12, #51
+	and	x6, x12, #2251799813685247
 	adds	x2, x3, x2
-	adc	x1, x1, x4
-	extr	x3, x1, x2, #51
-	lsr	x1, x1, #51
+	adc	x1, x1, xzr
+	extr	x1, x1, x2, #51
 	and	x2, x2, #2251799813685247
-	mul	x4, x3, x9
-	umulh	x3, x3, x9
-	madd	x3, x1, x9, x3
-	adds	x1, x4, x5
-	adc	x3, x3, xzr
-	extr	x4, x6, x12, #51
-	and	x5, x12, #2251799813685247
-	add	x4, x7, x4
-	extr	x3, x3, x1, #51
+	mul	x1, x1, x5
+	add	x1, x7, x1
+	lsr	x3, x9, #51
+	and	x5, x9, #2251799813685247
+	add	x3, x6, x3
+	lsr	x6, x1, #51
 	and	x1, x1, #2251799813685247
-	add	x3, x17, x3
+	add	x4, x4, x6
 	str	x1, [x0]
-	str	x3, [x0, #8]
+	str	x4, [x0, #8]
 	str	x5, [x0, #16]
-	str	x4, [x0, #24]
+	str	x3, [x0, #24]
 	str	x2, [x0, #32]
-	ldp	x21, x22, [sp, #16]
+	ldr	x21, [sp, #16]
 	.cfi_restore x21
-	.cfi_restore x22
 	ldp	x19, x20, [sp], #32
 	.cfi_restore x19
 	.cfi_restore x20

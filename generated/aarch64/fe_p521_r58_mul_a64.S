@@ -38,131 +38,131 @@
 LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	sub	sp, sp, #64
 	.cfi_def_cfa_offset 64
-	ldr	x3, [x1]
-	ldr	x4, [x2]
-	mul	x5, x3, x4
-	umulh	x3, x3, x4
-	ldr	x4, [x2, #64]
-	mov	x6, #2
-	mul	x4, x4, x6
-	str	x4, [sp]
-	ldr	x4, [x1, #8]
-	ldr	x7, [sp]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #56]
-	mul	x4, x4, x6
-	str	x4, [sp, #8]
-	ldr	x4, [x1, #16]
+	ldr	x3, [x2, #8]
+	mov	x4, #2
+	mul	x3, x3, x4
+	str	x3, [sp]
+	ldr	x3, [x1, #64]
+	ldr	x5, [sp]
+	mul	x6, x3, x5
+	umulh	x3, x3, x5
+	ldr	x5, [x2, #16]
+	mul	x5, x5, x4
+	str	x5, [sp, #8]
+	ldr	x5, [x1, #56]
 	ldr	x7, [sp, #8]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #48]
-	mul	x4, x4, x6
-	str	x4, [sp, #16]
-	ldr	x4, [x1, #24]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x2, #24]
+	mul	x5, x5, x4
+	str	x5, [sp, #16]
+	ldr	x5, [x1, #48]
 	ldr	x7, [sp, #16]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #40]
-	mul	x4, x4, x6
-	str	x4, [sp, #24]
-	ldr	x4, [x1, #32]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x2, #32]
+	mul	x5, x5, x4
+	str	x5, [sp, #24]
+	ldr	x5, [x1, #40]
 	ldr	x7, [sp, #24]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #32]
-	mul	x4, x4, x6
-	str	x4, [sp, #32]
-	ldr	x4, [x1, #40]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x2, #40]
+	mul	x5, x5, x4
+	str	x5, [sp, #32]
+	ldr	x5, [x1, #32]
 	ldr	x7, [sp, #32]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #24]
-	mul	x4, x4, x6
-	str	x4, [sp, #40]
-	ldr	x4, [x1, #48]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x2, #48]
+	mul	x5, x5, x4
+	str	x5, [sp, #40]
+	ldr	x5, [x1, #24]
 	ldr	x7, [sp, #40]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #16]
-	mul	x4, x4, x6
-	str	x4, [sp, #48]
-	ldr	x4, [x1, #56]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x2, #56]
+	mul	x5, x5, x4
+	str	x5, [sp, #48]
+	ldr	x5, [x1, #16]
 	ldr	x7, [sp, #48]
-	mul	x8, x4, x7
-	umulh	x4, x4, x7
-	adds	x5, x5, x8
-	adc	x3, x3, x4
-	ldr	x4, [x2, #8]
-	mul	x4, x4, x6
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [x2, #64]
+	mul	x4, x5, x4
 	str	x4, [sp, #56]
-	ldr	x4, [x1, #64]
-	ldr	x6, [sp, #56]
+	ldr	x4, [x1, #8]
+	ldr	x5, [sp, #56]
+	mul	x7, x4, x5
+	umulh	x4, x4, x5
+	adds	x5, x6, x7
+	adc	x3, x3, x4
+	ldr	x4, [x1]
+	ldr	x6, [x2]
 	mul	x7, x4, x6
 	umulh	x4, x4, x6
 	adds	x5, x5, x7
 	adc	x3, x3, x4
-	ldr	x4, [x1]
-	ldr	x6, [x2, #8]
+	ldr	x4, [x1, #64]
+	ldr	x6, [sp, #8]
 	mul	x7, x4, x6
 	umulh	x4, x4, x6
+	ldr	x6, [x1, #56]
+	ldr	x8, [sp, #16]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #48]
+	ldr	x8, [sp, #24]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #40]
+	ldr	x8, [sp, #32]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #32]
+	ldr	x8, [sp, #40]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #24]
+	ldr	x8, [sp, #48]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
+	ldr	x6, [x1, #16]
+	ldr	x8, [sp, #56]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x4, x4, x6
 	ldr	x6, [x1, #8]
 	ldr	x8, [x2]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
 	adc	x4, x4, x6
-	ldr	x6, [x1, #16]
-	ldr	x8, [sp]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #24]
-	ldr	x8, [sp, #8]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #32]
-	ldr	x8, [sp, #16]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #40]
-	ldr	x8, [sp, #24]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #48]
-	ldr	x8, [sp, #32]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #56]
-	ldr	x8, [sp, #40]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x4, x4, x6
-	ldr	x6, [x1, #64]
-	ldr	x8, [sp, #48]
+	ldr	x6, [x1]
+	ldr	x8, [x2, #8]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
@@ -172,12 +172,36 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x5, x5, #288230376151711743
 	adds	x6, x7, x6
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x7, [x2, #16]
+	ldr	x4, [x1, #64]
+	ldr	x7, [sp, #16]
 	mul	x8, x4, x7
 	umulh	x4, x4, x7
-	ldr	x7, [x1, #8]
-	ldr	x9, [x2, #8]
+	ldr	x7, [x1, #56]
+	ldr	x9, [sp, #24]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x4, x4, x7
+	ldr	x7, [x1, #48]
+	ldr	x9, [sp, #32]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x4, x4, x7
+	ldr	x7, [x1, #40]
+	ldr	x9, [sp, #40]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x4, x4, x7
+	ldr	x7, [x1, #32]
+	ldr	x9, [sp, #48]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x4, x4, x7
+	ldr	x7, [x1, #24]
+	ldr	x9, [sp, #56]
 	mul	x10, x7, x9
 	umulh	x7, x7, x9
 	adds	x8, x8, x10
@@ -188,38 +212,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x7, x7, x9
 	adds	x8, x8, x10
 	adc	x4, x4, x7
-	ldr	x7, [x1, #24]
-	ldr	x9, [sp]
+	ldr	x7, [x1, #8]
+	ldr	x9, [x2, #8]
 	mul	x10, x7, x9
 	umulh	x7, x7, x9
 	adds	x8, x8, x10
 	adc	x4, x4, x7
-	ldr	x7, [x1, #32]
-	ldr	x9, [sp, #8]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #40]
-	ldr	x9, [sp, #16]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #48]
-	ldr	x9, [sp, #24]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #56]
-	ldr	x9, [sp, #32]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x4, x4, x7
-	ldr	x7, [x1, #64]
-	ldr	x9, [sp, #40]
+	ldr	x7, [x1]
+	ldr	x9, [x2, #16]
 	mul	x10, x7, x9
 	umulh	x7, x7, x9
 	adds	x8, x8, x10
@@ -229,18 +229,30 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x6, x6, #288230376151711743
 	adds	x7, x8, x7
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x8, [x2, #24]
+	ldr	x4, [x1, #64]
+	ldr	x8, [sp, #24]
 	mul	x9, x4, x8
 	umulh	x4, x4, x8
-	ldr	x8, [x1, #8]
-	ldr	x10, [x2, #16]
+	ldr	x8, [x1, #56]
+	ldr	x10, [sp, #32]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
 	adc	x4, x4, x8
-	ldr	x8, [x1, #16]
-	ldr	x10, [x2, #8]
+	ldr	x8, [x1, #48]
+	ldr	x10, [sp, #40]
+	mul	x11, x8, x10
+	umulh	x8, x8, x10
+	adds	x9, x9, x11
+	adc	x4, x4, x8
+	ldr	x8, [x1, #40]
+	ldr	x10, [sp, #48]
+	mul	x11, x8, x10
+	umulh	x8, x8, x10
+	adds	x9, x9, x11
+	adc	x4, x4, x8
+	ldr	x8, [x1, #32]
+	ldr	x10, [sp, #56]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
@@ -251,32 +263,20 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
 	adc	x4, x4, x8
-	ldr	x8, [x1, #32]
-	ldr	x10, [sp]
+	ldr	x8, [x1, #16]
+	ldr	x10, [x2, #8]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
 	adc	x4, x4, x8
-	ldr	x8, [x1, #40]
-	ldr	x10, [sp, #8]
+	ldr	x8, [x1, #8]
+	ldr	x10, [x2, #16]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
 	adc	x4, x4, x8
-	ldr	x8, [x1, #48]
-	ldr	x10, [sp, #16]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #56]
-	ldr	x10, [sp, #24]
-	mul	x11, x8, x10
-	umulh	x8, x8, x10
-	adds	x9, x9, x11
-	adc	x4, x4, x8
-	ldr	x8, [x1, #64]
-	ldr	x10, [sp, #32]
+	ldr	x8, [x1]
+	ldr	x10, [x2, #24]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
@@ -286,24 +286,24 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x7, x7, #288230376151711743
 	adds	x8, x9, x8
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x9, [x2, #32]
+	ldr	x4, [x1, #64]
+	ldr	x9, [sp, #32]
 	mul	x10, x4, x9
 	umulh	x4, x4, x9
-	ldr	x9, [x1, #8]
-	ldr	x11, [x2, #24]
+	ldr	x9, [x1, #56]
+	ldr	x11, [sp, #40]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x4, x4, x9
-	ldr	x9, [x1, #16]
-	ldr	x11, [x2, #16]
+	ldr	x9, [x1, #48]
+	ldr	x11, [sp, #48]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x4, x4, x9
-	ldr	x9, [x1, #24]
-	ldr	x11, [x2, #8]
+	ldr	x9, [x1, #40]
+	ldr	x11, [sp, #56]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
@@ -314,26 +314,26 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x4, x4, x9
-	ldr	x9, [x1, #40]
-	ldr	x11, [sp]
+	ldr	x9, [x1, #24]
+	ldr	x11, [x2, #8]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x4, x4, x9
-	ldr	x9, [x1, #48]
-	ldr	x11, [sp, #8]
+	ldr	x9, [x1, #16]
+	ldr	x11, [x2, #16]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x4, x4, x9
-	ldr	x9, [x1, #56]
-	ldr	x11, [sp, #16]
+	ldr	x9, [x1, #8]
+	ldr	x11, [x2, #24]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x4, x4, x9
-	ldr	x9, [x1, #64]
-	ldr	x11, [sp, #24]
+	ldr	x9, [x1]
+	ldr	x11, [x2, #32]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
@@ -343,30 +343,18 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x8, x8, #288230376151711743
 	adds	x9, x10, x9
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x10, [x2, #40]
+	ldr	x4, [x1, #64]
+	ldr	x10, [sp, #40]
 	mul	x11, x4, x10
 	umulh	x4, x4, x10
-	ldr	x10, [x1, #8]
-	ldr	x12, [x2, #32]
+	ldr	x10, [x1, #56]
+	ldr	x12, [sp, #48]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
 	adc	x4, x4, x10
-	ldr	x10, [x1, #16]
-	ldr	x12, [x2, #24]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #24]
-	ldr	x12, [x2, #16]
-	mul	x13, x10, x12
-	umulh	x10, x10, x12
-	adds	x11, x11, x13
-	adc	x4, x4, x10
-	ldr	x10, [x1, #32]
-	ldr	x12, [x2, #8]
+	ldr	x10, [x1, #48]
+	ldr	x12, [sp, #56]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
@@ -377,20 +365,32 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
 	adc	x4, x4, x10
-	ldr	x10, [x1, #48]
-	ldr	x12, [sp]
+	ldr	x10, [x1, #32]
+	ldr	x12, [x2, #8]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
 	adc	x4, x4, x10
-	ldr	x10, [x1, #56]
-	ldr	x12, [sp, #8]
+	ldr	x10, [x1, #24]
+	ldr	x12, [x2, #16]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
 	adc	x4, x4, x10
-	ldr	x10, [x1, #64]
-	ldr	x12, [sp, #16]
+	ldr	x10, [x1, #16]
+	ldr	x12, [x2, #24]
+	mul	x13, x10, x12
+	umulh	x10, x10, x12
+	adds	x11, x11, x13
+	adc	x4, x4, x10
+	ldr	x10, [x1, #8]
+	ldr	x12, [x2, #32]
+	mul	x13, x10, x12
+	umulh	x10, x10, x12
+	adds	x11, x11, x13
+	adc	x4, x4, x10
+	ldr	x10, [x1]
+	ldr	x12, [x2, #40]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
@@ -400,36 +400,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x9, x9, #288230376151711743
 	adds	x10, x11, x10
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x11, [x2, #48]
+	ldr	x4, [x1, #64]
+	ldr	x11, [sp, #48]
 	mul	x12, x4, x11
 	umulh	x4, x4, x11
-	ldr	x11, [x1, #8]
-	ldr	x13, [x2, #40]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #16]
-	ldr	x13, [x2, #32]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #24]
-	ldr	x13, [x2, #24]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #32]
-	ldr	x13, [x2, #16]
-	mul	x14, x11, x13
-	umulh	x11, x11, x13
-	adds	x12, x12, x14
-	adc	x4, x4, x11
-	ldr	x11, [x1, #40]
-	ldr	x13, [x2, #8]
+	ldr	x11, [x1, #56]
+	ldr	x13, [sp, #56]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
@@ -440,14 +416,38 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
 	adc	x4, x4, x11
-	ldr	x11, [x1, #56]
-	ldr	x13, [sp]
+	ldr	x11, [x1, #40]
+	ldr	x13, [x2, #8]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
 	adc	x4, x4, x11
-	ldr	x11, [x1, #64]
-	ldr	x13, [sp, #8]
+	ldr	x11, [x1, #32]
+	ldr	x13, [x2, #16]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x12, x12, x14
+	adc	x4, x4, x11
+	ldr	x11, [x1, #24]
+	ldr	x13, [x2, #24]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x12, x12, x14
+	adc	x4, x4, x11
+	ldr	x11, [x1, #16]
+	ldr	x13, [x2, #32]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x12, x12, x14
+	adc	x4, x4, x11
+	ldr	x11, [x1, #8]
+	ldr	x13, [x2, #40]
+	mul	x14, x11, x13
+	umulh	x11, x11, x13
+	adds	x12, x12, x14
+	adc	x4, x4, x11
+	ldr	x11, [x1]
+	ldr	x13, [x2, #48]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
@@ -457,36 +457,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x10, x10, #288230376151711743
 	adds	x11, x12, x11
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x12, [x2, #56]
+	ldr	x4, [x1, #64]
+	ldr	x12, [sp, #56]
 	mul	x13, x4, x12
 	umulh	x4, x4, x12
-	ldr	x12, [x1, #8]
-	ldr	x14, [x2, #48]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #16]
-	ldr	x14, [x2, #40]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #24]
-	ldr	x14, [x2, #32]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #32]
-	ldr	x14, [x2, #24]
-	mul	x15, x12, x14
-	umulh	x12, x12, x14
-	adds	x13, x13, x15
-	adc	x4, x4, x12
-	ldr	x12, [x1, #40]
-	ldr	x14, [x2, #16]
+	ldr	x12, [x1, #56]
+	ldr	x14, [x2]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
@@ -497,14 +473,38 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
 	adc	x4, x4, x12
-	ldr	x12, [x1, #56]
-	ldr	x14, [x2]
+	ldr	x12, [x1, #40]
+	ldr	x14, [x2, #16]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
 	adc	x4, x4, x12
-	ldr	x12, [x1, #64]
-	ldr	x14, [sp]
+	ldr	x12, [x1, #32]
+	ldr	x14, [x2, #24]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x13, x13, x15
+	adc	x4, x4, x12
+	ldr	x12, [x1, #24]
+	ldr	x14, [x2, #32]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x13, x13, x15
+	adc	x4, x4, x12
+	ldr	x12, [x1, #16]
+	ldr	x14, [x2, #40]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x13, x13, x15
+	adc	x4, x4, x12
+	ldr	x12, [x1, #8]
+	ldr	x14, [x2, #48]
+	mul	x15, x12, x14
+	umulh	x12, x12, x14
+	adds	x13, x13, x15
+	adc	x4, x4, x12
+	ldr	x12, [x1]
+	ldr	x14, [x2, #56]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
@@ -514,36 +514,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	and	x11, x11, #288230376151711743
 	adds	x12, x13, x12
 	adc	x3, x4, x3
-	ldr	x4, [x1]
-	ldr	x13, [x2, #64]
+	ldr	x4, [x1, #64]
+	ldr	x13, [x2]
 	mul	x14, x4, x13
 	umulh	x4, x4, x13
-	ldr	x13, [x1, #8]
-	ldr	x15, [x2, #56]
-	mul	x16, x13, x15
-	umulh	x13, x13, x15
-	adds	x14, x14, x16
-	adc	x4, x4, x13
-	ldr	x13, [x1, #16]
-	ldr	x15, [x2, #48]
-	mul	x16, x13, x15
-	umulh	x13, x13, x15
-	adds	x14, x14, x16
-	adc	x4, x4, x13
-	ldr	x13, [x1, #24]
-	ldr	x15, [x2, #40]
-	mul	x16, x13, x15
-	umulh	x13, x13, x15
-	adds	x14, x14, x16
-	adc	x4, x4, x13
-	ldr	x13, [x1, #32]
-	ldr	x15, [x2, #32]
-	mul	x16, x13, x15
-	umulh	x13, x13, x15
-	adds	x14, x14, x16
-	adc	x4, x4, x13
-	ldr	x13, [x1, #40]
-	ldr	x15, [x2, #24]
+	ldr	x13, [x1, #56]
+	ldr	x15, [x2, #8]
 	mul	x16, x13, x15
 	umulh	x13, x13, x15
 	adds	x14, x14, x16
@@ -554,14 +530,38 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_mul_a64)
 	umulh	x13, x13, x15
 	adds	x14, x14, x16
 	adc	x4, x4, x13
-	ldr	x13, [x1, #56]
-	ldr	x15, [x2, #8]
+	ldr	x13, [x1, #40]
+	ldr	x15, [x2, #24]
 	mul	x16, x13, x15
 	umulh	x13, x13, x15
 	adds	x14, x14, x16
 	adc	x4, x4, x13
-	ldr	x1, [x1, #64]
-	ldr	x2, [x2]
+	ldr	x13, [x1, #32]
+	ldr	x15, [x2, #32]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x4, x4, x13
+	ldr	x13, [x1, #24]
+	ldr	x15, [x2, #40]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x4, x4, x13
+	ldr	x13, [x1, #16]
+	ldr	x15, [x2, #48]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x4, x4, x13
+	ldr	x13, [x1, #8]
+	ldr	x15, [x2, #56]
+	mul	x16, x13, x15
+	umulh	x13, x13, x15
+	adds	x14, x14, x16
+	adc	x4, x4, x13
+	ldr	x1, [x1]
+	ldr	x2, [x2, #64]
 	mul	x13, x1, x2
 	umulh	x1, x1, x2
 	adds	x2, x14, x13

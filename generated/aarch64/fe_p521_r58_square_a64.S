@@ -62,71 +62,71 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	ldr	x2, [x1, #56]
 	lsl	x2, x2, #1
 	str	x2, [sp, #56]
-	ldr	x2, [x1]
-	ldr	x3, [x1]
-	mul	x4, x2, x3
-	umulh	x2, x2, x3
-	ldr	x3, [x1, #64]
-	mov	x5, #2
-	mul	x3, x3, x5
-	str	x3, [sp, #64]
-	ldr	x3, [sp, #8]
-	ldr	x6, [sp, #64]
-	mul	x7, x3, x6
-	umulh	x3, x3, x6
-	adds	x4, x4, x7
-	adc	x2, x2, x3
-	ldr	x3, [x1, #56]
-	mul	x3, x3, x5
-	str	x3, [sp, #72]
-	ldr	x3, [sp, #16]
+	ldr	x2, [x1, #40]
+	mov	x3, #2
+	mul	x2, x2, x3
+	str	x2, [sp, #64]
+	ldr	x2, [sp, #32]
+	ldr	x4, [sp, #64]
+	mul	x5, x2, x4
+	umulh	x2, x2, x4
+	ldr	x4, [x1, #48]
+	mul	x4, x4, x3
+	str	x4, [sp, #72]
+	ldr	x4, [sp, #24]
 	ldr	x6, [sp, #72]
-	mul	x7, x3, x6
-	umulh	x3, x3, x6
-	adds	x4, x4, x7
-	adc	x2, x2, x3
-	ldr	x3, [x1, #48]
-	mul	x3, x3, x5
-	str	x3, [sp, #80]
-	ldr	x3, [sp, #24]
+	mul	x7, x4, x6
+	umulh	x4, x4, x6
+	adds	x5, x5, x7
+	adc	x2, x2, x4
+	ldr	x4, [x1, #56]
+	mul	x4, x4, x3
+	str	x4, [sp, #80]
+	ldr	x4, [sp, #16]
 	ldr	x6, [sp, #80]
-	mul	x7, x3, x6
-	umulh	x3, x3, x6
-	adds	x4, x4, x7
-	adc	x2, x2, x3
-	ldr	x3, [x1, #40]
-	mul	x3, x3, x5
+	mul	x7, x4, x6
+	umulh	x4, x4, x6
+	adds	x5, x5, x7
+	adc	x2, x2, x4
+	ldr	x4, [x1, #64]
+	mul	x3, x4, x3
 	str	x3, [sp, #88]
-	ldr	x3, [sp, #32]
-	ldr	x5, [sp, #88]
+	ldr	x3, [sp, #8]
+	ldr	x4, [sp, #88]
+	mul	x6, x3, x4
+	umulh	x3, x3, x4
+	adds	x4, x5, x6
+	adc	x2, x2, x3
+	ldr	x3, [x1]
+	ldr	x5, [x1]
 	mul	x6, x3, x5
 	umulh	x3, x3, x5
 	adds	x4, x4, x6
 	adc	x2, x2, x3
-	ldr	x3, [sp]
-	ldr	x5, [x1, #8]
+	ldr	x3, [x1, #40]
+	ldr	x5, [sp, #64]
 	mul	x6, x3, x5
 	umulh	x3, x3, x5
-	ldr	x5, [sp, #16]
-	ldr	x7, [sp, #64]
-	mul	x8, x5, x7
-	umulh	x5, x5, x7
-	adds	x6, x6, x8
-	adc	x3, x3, x5
-	ldr	x5, [sp, #24]
+	ldr	x5, [sp, #32]
 	ldr	x7, [sp, #72]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
 	adds	x6, x6, x8
 	adc	x3, x3, x5
-	ldr	x5, [sp, #32]
+	ldr	x5, [sp, #24]
 	ldr	x7, [sp, #80]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
 	adds	x6, x6, x8
 	adc	x3, x3, x5
-	ldr	x5, [x1, #40]
+	ldr	x5, [sp, #16]
 	ldr	x7, [sp, #88]
+	mul	x8, x5, x7
+	umulh	x5, x5, x7
+	adds	x6, x6, x8
+	adc	x3, x3, x5
+	ldr	x5, [sp]
+	ldr	x7, [x1, #8]
 	mul	x8, x5, x7
 	umulh	x5, x5, x7
 	adds	x6, x6, x8
@@ -136,30 +136,30 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x4, x4, #288230376151711743
 	adds	x5, x6, x5
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x6, [x1, #16]
+	ldr	x3, [sp, #40]
+	ldr	x6, [sp, #72]
 	mul	x7, x3, x6
 	umulh	x3, x3, x6
+	ldr	x6, [sp, #32]
+	ldr	x8, [sp, #80]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x3, x3, x6
+	ldr	x6, [sp, #24]
+	ldr	x8, [sp, #88]
+	mul	x9, x6, x8
+	umulh	x6, x6, x8
+	adds	x7, x7, x9
+	adc	x3, x3, x6
 	ldr	x6, [x1, #8]
 	ldr	x8, [x1, #8]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
 	adc	x3, x3, x6
-	ldr	x6, [sp, #24]
-	ldr	x8, [sp, #64]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	ldr	x6, [sp, #32]
-	ldr	x8, [sp, #72]
-	mul	x9, x6, x8
-	umulh	x6, x6, x8
-	adds	x7, x7, x9
-	adc	x3, x3, x6
-	ldr	x6, [sp, #40]
-	ldr	x8, [sp, #80]
+	ldr	x6, [sp]
+	ldr	x8, [x1, #16]
 	mul	x9, x6, x8
 	umulh	x6, x6, x8
 	adds	x7, x7, x9
@@ -169,30 +169,30 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x5, x5, #288230376151711743
 	adds	x6, x7, x6
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x7, [x1, #24]
+	ldr	x3, [x1, #48]
+	ldr	x7, [sp, #72]
 	mul	x8, x3, x7
 	umulh	x3, x3, x7
+	ldr	x7, [sp, #40]
+	ldr	x9, [sp, #80]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x3, x3, x7
+	ldr	x7, [sp, #32]
+	ldr	x9, [sp, #88]
+	mul	x10, x7, x9
+	umulh	x7, x7, x9
+	adds	x8, x8, x10
+	adc	x3, x3, x7
 	ldr	x7, [sp, #8]
 	ldr	x9, [x1, #16]
 	mul	x10, x7, x9
 	umulh	x7, x7, x9
 	adds	x8, x8, x10
 	adc	x3, x3, x7
-	ldr	x7, [sp, #32]
-	ldr	x9, [sp, #64]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x3, x3, x7
-	ldr	x7, [sp, #40]
-	ldr	x9, [sp, #72]
-	mul	x10, x7, x9
-	umulh	x7, x7, x9
-	adds	x8, x8, x10
-	adc	x3, x3, x7
-	ldr	x7, [x1, #48]
-	ldr	x9, [sp, #80]
+	ldr	x7, [sp]
+	ldr	x9, [x1, #24]
 	mul	x10, x7, x9
 	umulh	x7, x7, x9
 	adds	x8, x8, x10
@@ -202,12 +202,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x6, x6, #288230376151711743
 	adds	x7, x8, x7
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x8, [x1, #32]
+	ldr	x3, [sp, #48]
+	ldr	x8, [sp, #80]
 	mul	x9, x3, x8
 	umulh	x3, x3, x8
-	ldr	x8, [sp, #8]
-	ldr	x10, [x1, #24]
+	ldr	x8, [sp, #40]
+	ldr	x10, [sp, #88]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
@@ -218,14 +218,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
 	adc	x3, x3, x8
-	ldr	x8, [sp, #40]
-	ldr	x10, [sp, #64]
+	ldr	x8, [sp, #8]
+	ldr	x10, [x1, #24]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
 	adc	x3, x3, x8
-	ldr	x8, [sp, #48]
-	ldr	x10, [sp, #72]
+	ldr	x8, [sp]
+	ldr	x10, [x1, #32]
 	mul	x11, x8, x10
 	umulh	x8, x8, x10
 	adds	x9, x9, x11
@@ -235,12 +235,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x7, x7, #288230376151711743
 	adds	x8, x9, x8
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x9, [x1, #40]
+	ldr	x3, [x1, #56]
+	ldr	x9, [sp, #80]
 	mul	x10, x3, x9
 	umulh	x3, x3, x9
-	ldr	x9, [sp, #8]
-	ldr	x11, [x1, #32]
+	ldr	x9, [sp, #48]
+	ldr	x11, [sp, #88]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
@@ -251,14 +251,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x3, x3, x9
-	ldr	x9, [sp, #48]
-	ldr	x11, [sp, #64]
+	ldr	x9, [sp, #8]
+	ldr	x11, [x1, #32]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
 	adc	x3, x3, x9
-	ldr	x9, [x1, #56]
-	ldr	x11, [sp, #72]
+	ldr	x9, [sp]
+	ldr	x11, [x1, #40]
 	mul	x12, x9, x11
 	umulh	x9, x9, x11
 	adds	x10, x10, x12
@@ -268,12 +268,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x8, x8, #288230376151711743
 	adds	x9, x10, x9
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x10, [x1, #48]
+	ldr	x3, [sp, #56]
+	ldr	x10, [sp, #88]
 	mul	x11, x3, x10
 	umulh	x3, x3, x10
-	ldr	x10, [sp, #8]
-	ldr	x12, [x1, #40]
+	ldr	x10, [x1, #24]
+	ldr	x12, [x1, #24]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
@@ -284,14 +284,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
 	adc	x3, x3, x10
-	ldr	x10, [x1, #24]
-	ldr	x12, [x1, #24]
+	ldr	x10, [sp, #8]
+	ldr	x12, [x1, #40]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
 	adc	x3, x3, x10
-	ldr	x10, [sp, #56]
-	ldr	x12, [sp, #64]
+	ldr	x10, [sp]
+	ldr	x12, [x1, #48]
 	mul	x13, x10, x12
 	umulh	x10, x10, x12
 	adds	x11, x11, x13
@@ -301,12 +301,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x9, x9, #288230376151711743
 	adds	x10, x11, x10
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x11, [x1, #56]
+	ldr	x3, [x1, #64]
+	ldr	x11, [sp, #88]
 	mul	x12, x3, x11
 	umulh	x3, x3, x11
-	ldr	x11, [sp, #8]
-	ldr	x13, [x1, #48]
+	ldr	x11, [sp, #24]
+	ldr	x13, [x1, #32]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
@@ -317,14 +317,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
 	adc	x3, x3, x11
-	ldr	x11, [sp, #24]
-	ldr	x13, [x1, #32]
+	ldr	x11, [sp, #8]
+	ldr	x13, [x1, #48]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
 	adc	x3, x3, x11
-	ldr	x11, [x1, #64]
-	ldr	x13, [sp, #64]
+	ldr	x11, [sp]
+	ldr	x13, [x1, #56]
 	mul	x14, x11, x13
 	umulh	x11, x11, x13
 	adds	x12, x12, x14
@@ -334,12 +334,12 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	and	x10, x10, #288230376151711743
 	adds	x11, x12, x11
 	adc	x2, x3, x2
-	ldr	x3, [sp]
-	ldr	x12, [x1, #64]
+	ldr	x3, [x1, #32]
+	ldr	x12, [x1, #32]
 	mul	x13, x3, x12
 	umulh	x3, x3, x12
-	ldr	x12, [sp, #8]
-	ldr	x14, [x1, #56]
+	ldr	x12, [sp, #24]
+	ldr	x14, [x1, #40]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
@@ -350,14 +350,14 @@ LF_FUNC_BEGIN(lf_fe_p521_r58_square_a64)
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
 	adc	x3, x3, x12
-	ldr	x12, [sp, #24]
-	ldr	x14, [x1, #40]
+	ldr	x12, [sp, #8]
+	ldr	x14, [x1, #56]
 	mul	x15, x12, x14
 	umulh	x12, x12, x14
 	adds	x13, x13, x15
 	adc	x3, x3, x12
-	ldr	x12, [x1, #32]
-	ldr	x1, [x1, #32]
+	ldr	x12, [sp]
+	ldr	x1, [x1, #64]
 	mul	x14, x12, x1
 	umulh	x1, x12, x1
 	adds	x12, x13, x14

@@ -12,16 +12,16 @@
  * Bounds (per limb, inclusive; proven by interval analysis of every intermediate: no value
  * leaves int64 or int128):
  *   R  reduced, what mul/square/carry/decode return:
- *        limb 0 [0, 0x80000000097ff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
- *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 214 lazy additions
+ *        limb 0 [0, 0x80000000097ff]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x7ffffffffffff]
+ *   M  what mul/square accept: (1 + MAX_ADDS) R, MAX_ADDS = 5 lazy additions
  *      of reduced elements (derived: the largest count for which the proof goes through):
- *        limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
+ *        limb 0 [0, 0x30000000038ffa]; limb 1 [0, 0x30000000005028]; limb 2 [0, 0x2ffffffffffffa]; limb 3 [0, 0x300000000031c8]; limb 4 [0, 0x2ffffffffffffa]
  *   L  what carry, carry_reduce and encode accept:
  *        limbs 0-4 [0, 0x4000000000000000]
  *   A  what add accepts (each operand; the sum is within L):
  *        limbs 0-4 [0, 0x2000000000000000]
  *   S  what sub subtracts and neg negates (2 R):
- *        limb 0 [0, 0x10000000012ffe]; limb 1 [0, 0x1000000086039e]; limb 2 [0, 0xffffffffffffe]; limb 3 [0, 0x10000000533ad6]; limb 4 [0, 0xffffffffffffe]
+ *        limb 0 [0, 0x10000000012ffe]; limb 1 [0, 0x10000000001ab8]; limb 2 [0, 0xffffffffffffe]; limb 3 [0, 0x10000000001098]; limb 4 [0, 0xffffffffffffe]
  *   kp the multiple 2^2 p that sub and neg add, limb by limb: [6755399441055668, 6755399441055741, 6755399441055741, 6755399441055741, 9007199254740989]
  * An operand outside its bound gives an unspecified result (never a fault, never out of
  * bounds memory).  All functions are constant time: no branch or address depends on an
@@ -184,7 +184,7 @@ static inline void fe_pack(uint8_t *out, const int64_t *a)
 
 /* mul: r = a b mod p.
  *   in:  a, b within M
- *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x7ffffffffffff] */
 static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -197,76 +197,76 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 	const int64_t t8 = (int64_t)(b[2]);
 	const int64_t t9 = (int64_t)(b[3]);
 	const int64_t t10 = (int64_t)(b[4]);
-	const lf_i128 t11 = (lf_i128)((lf_i128)t1 * (lf_i128)t6);
-	const int64_t t12 = (int64_t)(t10 * INT64_C(19));
-	const lf_i128 t13 = (lf_i128)((lf_i128)t2 * (lf_i128)t12);
-	const lf_i128 t14 = (lf_i128)(t11 + t13);
-	const int64_t t15 = (int64_t)(t9 * INT64_C(19));
-	const lf_i128 t16 = (lf_i128)((lf_i128)t3 * (lf_i128)t15);
-	const lf_i128 t17 = (lf_i128)(t14 + t16);
-	const int64_t t18 = (int64_t)(t8 * INT64_C(19));
-	const lf_i128 t19 = (lf_i128)((lf_i128)t4 * (lf_i128)t18);
-	const lf_i128 t20 = (lf_i128)(t17 + t19);
-	const int64_t t21 = (int64_t)(t7 * INT64_C(19));
-	const lf_i128 t22 = (lf_i128)((lf_i128)t5 * (lf_i128)t21);
-	const lf_i128 t23 = (lf_i128)(t20 + t22);
-	const lf_i128 t24 = (lf_i128)((lf_i128)t1 * (lf_i128)t7);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t2 * (lf_i128)t6);
+	const int64_t t11 = (int64_t)(t7 * INT64_C(19));
+	const lf_i128 t12 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
+	const int64_t t13 = (int64_t)(t8 * INT64_C(19));
+	const lf_i128 t14 = (lf_i128)((lf_i128)t4 * (lf_i128)t13);
+	const lf_i128 t15 = (lf_i128)(t12 + t14);
+	const int64_t t16 = (int64_t)(t9 * INT64_C(19));
+	const lf_i128 t17 = (lf_i128)((lf_i128)t3 * (lf_i128)t16);
+	const lf_i128 t18 = (lf_i128)(t15 + t17);
+	const int64_t t19 = (int64_t)(t10 * INT64_C(19));
+	const lf_i128 t20 = (lf_i128)((lf_i128)t2 * (lf_i128)t19);
+	const lf_i128 t21 = (lf_i128)(t18 + t20);
+	const lf_i128 t22 = (lf_i128)((lf_i128)t1 * (lf_i128)t6);
+	const lf_i128 t23 = (lf_i128)(t21 + t22);
+	const lf_i128 t24 = (lf_i128)((lf_i128)t5 * (lf_i128)t13);
+	const lf_i128 t25 = (lf_i128)((lf_i128)t4 * (lf_i128)t16);
 	const lf_i128 t26 = (lf_i128)(t24 + t25);
-	const lf_i128 t27 = (lf_i128)((lf_i128)t3 * (lf_i128)t12);
+	const lf_i128 t27 = (lf_i128)((lf_i128)t3 * (lf_i128)t19);
 	const lf_i128 t28 = (lf_i128)(t26 + t27);
-	const lf_i128 t29 = (lf_i128)((lf_i128)t4 * (lf_i128)t15);
+	const lf_i128 t29 = (lf_i128)((lf_i128)t2 * (lf_i128)t6);
 	const lf_i128 t30 = (lf_i128)(t28 + t29);
-	const lf_i128 t31 = (lf_i128)((lf_i128)t5 * (lf_i128)t18);
+	const lf_i128 t31 = (lf_i128)((lf_i128)t1 * (lf_i128)t7);
 	const lf_i128 t32 = (lf_i128)(t30 + t31);
-	const lf_i128 t33 = (lf_i128)(t23 >> 51);
+	const int64_t t33 = (int64_t)(t23 >> 51);
 	const int64_t t34 = (int64_t)(t23 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t35 = (lf_i128)(t32 + t33);
-	const lf_i128 t36 = (lf_i128)((lf_i128)t1 * (lf_i128)t8);
-	const lf_i128 t37 = (lf_i128)((lf_i128)t2 * (lf_i128)t7);
+	const lf_i128 t35 = (lf_i128)(t32 + (lf_i128)t33);
+	const lf_i128 t36 = (lf_i128)((lf_i128)t5 * (lf_i128)t16);
+	const lf_i128 t37 = (lf_i128)((lf_i128)t4 * (lf_i128)t19);
 	const lf_i128 t38 = (lf_i128)(t36 + t37);
 	const lf_i128 t39 = (lf_i128)((lf_i128)t3 * (lf_i128)t6);
 	const lf_i128 t40 = (lf_i128)(t38 + t39);
-	const lf_i128 t41 = (lf_i128)((lf_i128)t4 * (lf_i128)t12);
+	const lf_i128 t41 = (lf_i128)((lf_i128)t2 * (lf_i128)t7);
 	const lf_i128 t42 = (lf_i128)(t40 + t41);
-	const lf_i128 t43 = (lf_i128)((lf_i128)t5 * (lf_i128)t15);
+	const lf_i128 t43 = (lf_i128)((lf_i128)t1 * (lf_i128)t8);
 	const lf_i128 t44 = (lf_i128)(t42 + t43);
-	const lf_i128 t45 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
-	const lf_i128 t46 = (lf_i128)((lf_i128)t2 * (lf_i128)t8);
+	const lf_i128 t45 = (lf_i128)((lf_i128)t5 * (lf_i128)t19);
+	const lf_i128 t46 = (lf_i128)((lf_i128)t4 * (lf_i128)t6);
 	const lf_i128 t47 = (lf_i128)(t45 + t46);
 	const lf_i128 t48 = (lf_i128)((lf_i128)t3 * (lf_i128)t7);
 	const lf_i128 t49 = (lf_i128)(t47 + t48);
-	const lf_i128 t50 = (lf_i128)((lf_i128)t4 * (lf_i128)t6);
+	const lf_i128 t50 = (lf_i128)((lf_i128)t2 * (lf_i128)t8);
 	const lf_i128 t51 = (lf_i128)(t49 + t50);
-	const lf_i128 t52 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
+	const lf_i128 t52 = (lf_i128)((lf_i128)t1 * (lf_i128)t9);
 	const lf_i128 t53 = (lf_i128)(t51 + t52);
-	const lf_i128 t54 = (lf_i128)(t44 >> 51);
+	const int64_t t54 = (int64_t)(t44 >> 51);
 	const int64_t t55 = (int64_t)(t44 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t56 = (lf_i128)(t53 + t54);
-	const lf_i128 t57 = (lf_i128)(t35 >> 51);
+	const lf_i128 t56 = (lf_i128)(t53 + (lf_i128)t54);
+	const int64_t t57 = (int64_t)(t35 >> 51);
 	const int64_t t58 = (int64_t)(t35 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t59 = (lf_i128)((lf_i128)t55 + t57);
-	const lf_i128 t60 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
-	const lf_i128 t61 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
+	const int64_t t59 = (int64_t)(t55 + t57);
+	const lf_i128 t60 = (lf_i128)((lf_i128)t5 * (lf_i128)t6);
+	const lf_i128 t61 = (lf_i128)((lf_i128)t4 * (lf_i128)t7);
 	const lf_i128 t62 = (lf_i128)(t60 + t61);
 	const lf_i128 t63 = (lf_i128)((lf_i128)t3 * (lf_i128)t8);
 	const lf_i128 t64 = (lf_i128)(t62 + t63);
-	const lf_i128 t65 = (lf_i128)((lf_i128)t4 * (lf_i128)t7);
+	const lf_i128 t65 = (lf_i128)((lf_i128)t2 * (lf_i128)t9);
 	const lf_i128 t66 = (lf_i128)(t64 + t65);
-	const lf_i128 t67 = (lf_i128)((lf_i128)t5 * (lf_i128)t6);
+	const lf_i128 t67 = (lf_i128)((lf_i128)t1 * (lf_i128)t10);
 	const lf_i128 t68 = (lf_i128)(t66 + t67);
-	const lf_i128 t69 = (lf_i128)(t56 >> 51);
+	const int64_t t69 = (int64_t)(t56 >> 51);
 	const int64_t t70 = (int64_t)(t56 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t71 = (lf_i128)(t68 + t69);
-	const lf_i128 t72 = (lf_i128)(t71 >> 51);
+	const lf_i128 t71 = (lf_i128)(t68 + (lf_i128)t69);
+	const int64_t t72 = (int64_t)(t71 >> 51);
 	const int64_t t73 = (int64_t)(t71 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t74 = (lf_i128)(t72 * (lf_i128)INT64_C(19));
-	const lf_i128 t75 = (lf_i128)((lf_i128)t34 + t74);
+	const int64_t t74 = (int64_t)(t72 * INT64_C(19));
+	const int64_t t75 = (int64_t)(t34 + t74);
 	const int64_t t76 = (int64_t)(t59 >> 51);
-	const int64_t t77 = (int64_t)(t59 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t77 = (int64_t)(t59 & INT64_C(2251799813685247));
 	const int64_t t78 = (int64_t)(t70 + t76);
 	const int64_t t79 = (int64_t)(t75 >> 51);
-	const int64_t t80 = (int64_t)(t75 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t80 = (int64_t)(t75 & INT64_C(2251799813685247));
 	const int64_t t81 = (int64_t)(t58 + t79);
 	r[0] = t80;
 	r[1] = t81;
@@ -277,7 +277,7 @@ static inline void fe_mul(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* square: r = a^2 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x7ffffffffffff] */
 static inline void fe_square(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -289,54 +289,54 @@ static inline void fe_square(int64_t *r, const int64_t *a)
 	const int64_t t7 = (int64_t)(t2 * INT64_C(2));
 	const int64_t t8 = (int64_t)(t3 * INT64_C(2));
 	const int64_t t9 = (int64_t)(t4 * INT64_C(2));
-	const lf_i128 t10 = (lf_i128)((lf_i128)t1 * (lf_i128)t1);
-	const int64_t t11 = (int64_t)(t5 * INT64_C(19));
-	const lf_i128 t12 = (lf_i128)((lf_i128)t7 * (lf_i128)t11);
-	const lf_i128 t13 = (lf_i128)(t10 + t12);
-	const int64_t t14 = (int64_t)(t4 * INT64_C(19));
-	const lf_i128 t15 = (lf_i128)((lf_i128)t8 * (lf_i128)t14);
-	const lf_i128 t16 = (lf_i128)(t13 + t15);
-	const lf_i128 t17 = (lf_i128)((lf_i128)t6 * (lf_i128)t2);
-	const lf_i128 t18 = (lf_i128)((lf_i128)t8 * (lf_i128)t11);
+	const int64_t t10 = (int64_t)(t4 * INT64_C(19));
+	const lf_i128 t11 = (lf_i128)((lf_i128)t8 * (lf_i128)t10);
+	const int64_t t12 = (int64_t)(t5 * INT64_C(19));
+	const lf_i128 t13 = (lf_i128)((lf_i128)t7 * (lf_i128)t12);
+	const lf_i128 t14 = (lf_i128)(t11 + t13);
+	const lf_i128 t15 = (lf_i128)((lf_i128)t1 * (lf_i128)t1);
+	const lf_i128 t16 = (lf_i128)(t14 + t15);
+	const lf_i128 t17 = (lf_i128)((lf_i128)t4 * (lf_i128)t10);
+	const lf_i128 t18 = (lf_i128)((lf_i128)t8 * (lf_i128)t12);
 	const lf_i128 t19 = (lf_i128)(t17 + t18);
-	const lf_i128 t20 = (lf_i128)((lf_i128)t4 * (lf_i128)t14);
+	const lf_i128 t20 = (lf_i128)((lf_i128)t6 * (lf_i128)t2);
 	const lf_i128 t21 = (lf_i128)(t19 + t20);
-	const lf_i128 t22 = (lf_i128)(t16 >> 51);
+	const int64_t t22 = (int64_t)(t16 >> 51);
 	const int64_t t23 = (int64_t)(t16 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t24 = (lf_i128)(t21 + t22);
-	const lf_i128 t25 = (lf_i128)((lf_i128)t6 * (lf_i128)t3);
+	const lf_i128 t24 = (lf_i128)(t21 + (lf_i128)t22);
+	const lf_i128 t25 = (lf_i128)((lf_i128)t9 * (lf_i128)t12);
 	const lf_i128 t26 = (lf_i128)((lf_i128)t2 * (lf_i128)t2);
 	const lf_i128 t27 = (lf_i128)(t25 + t26);
-	const lf_i128 t28 = (lf_i128)((lf_i128)t9 * (lf_i128)t11);
+	const lf_i128 t28 = (lf_i128)((lf_i128)t6 * (lf_i128)t3);
 	const lf_i128 t29 = (lf_i128)(t27 + t28);
-	const lf_i128 t30 = (lf_i128)((lf_i128)t6 * (lf_i128)t4);
+	const lf_i128 t30 = (lf_i128)((lf_i128)t5 * (lf_i128)t12);
 	const lf_i128 t31 = (lf_i128)((lf_i128)t7 * (lf_i128)t3);
 	const lf_i128 t32 = (lf_i128)(t30 + t31);
-	const lf_i128 t33 = (lf_i128)((lf_i128)t5 * (lf_i128)t11);
+	const lf_i128 t33 = (lf_i128)((lf_i128)t6 * (lf_i128)t4);
 	const lf_i128 t34 = (lf_i128)(t32 + t33);
-	const lf_i128 t35 = (lf_i128)(t29 >> 51);
+	const int64_t t35 = (int64_t)(t29 >> 51);
 	const int64_t t36 = (int64_t)(t29 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t37 = (lf_i128)(t34 + t35);
-	const lf_i128 t38 = (lf_i128)(t24 >> 51);
+	const lf_i128 t37 = (lf_i128)(t34 + (lf_i128)t35);
+	const int64_t t38 = (int64_t)(t24 >> 51);
 	const int64_t t39 = (int64_t)(t24 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t40 = (lf_i128)((lf_i128)t36 + t38);
-	const lf_i128 t41 = (lf_i128)((lf_i128)t6 * (lf_i128)t5);
+	const int64_t t40 = (int64_t)(t36 + t38);
+	const lf_i128 t41 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
 	const lf_i128 t42 = (lf_i128)((lf_i128)t7 * (lf_i128)t4);
 	const lf_i128 t43 = (lf_i128)(t41 + t42);
-	const lf_i128 t44 = (lf_i128)((lf_i128)t3 * (lf_i128)t3);
+	const lf_i128 t44 = (lf_i128)((lf_i128)t6 * (lf_i128)t5);
 	const lf_i128 t45 = (lf_i128)(t43 + t44);
-	const lf_i128 t46 = (lf_i128)(t37 >> 51);
+	const int64_t t46 = (int64_t)(t37 >> 51);
 	const int64_t t47 = (int64_t)(t37 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t48 = (lf_i128)(t45 + t46);
-	const lf_i128 t49 = (lf_i128)(t48 >> 51);
+	const lf_i128 t48 = (lf_i128)(t45 + (lf_i128)t46);
+	const int64_t t49 = (int64_t)(t48 >> 51);
 	const int64_t t50 = (int64_t)(t48 & (lf_i128)INT64_C(2251799813685247));
-	const lf_i128 t51 = (lf_i128)(t49 * (lf_i128)INT64_C(19));
-	const lf_i128 t52 = (lf_i128)((lf_i128)t23 + t51);
+	const int64_t t51 = (int64_t)(t49 * INT64_C(19));
+	const int64_t t52 = (int64_t)(t23 + t51);
 	const int64_t t53 = (int64_t)(t40 >> 51);
-	const int64_t t54 = (int64_t)(t40 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t54 = (int64_t)(t40 & INT64_C(2251799813685247));
 	const int64_t t55 = (int64_t)(t47 + t53);
 	const int64_t t56 = (int64_t)(t52 >> 51);
-	const int64_t t57 = (int64_t)(t52 & (lf_i128)INT64_C(2251799813685247));
+	const int64_t t57 = (int64_t)(t52 & INT64_C(2251799813685247));
 	const int64_t t58 = (int64_t)(t39 + t56);
 	r[0] = t57;
 	r[1] = t58;
@@ -374,7 +374,7 @@ static inline void fe_add(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* sub: r = a - b mod p, limb by limb plus kp (a multiple of p), so limbs stay non-negative.
  *   in:  a within [0, L's top - kp] limb by limb, b within S
- *   out: limb 0 [0x7fffffffecfb6, 0x4000000000000000]; limb 1 [0x7ffffff79fc5f, 0x4000000000000000]; limb 2 [0x7ffffffffffff, 0x4000000000000000]; limb 3 [0x7ffffffacc527, 0x4000000000000000]; limb 4 [0xfffffffffffff, 0x4000000000000000] */
+ *   out: limb 0 [0x7fffffffecfb6, 0x4000000000000000]; limb 1 [0x7ffffffffe545, 0x4000000000000000]; limb 2 [0x7ffffffffffff, 0x4000000000000000]; limb 3 [0x7ffffffffef65, 0x4000000000000000]; limb 4 [0xfffffffffffff, 0x4000000000000000] */
 static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -406,7 +406,7 @@ static inline void fe_sub(int64_t *r, const int64_t *a, const int64_t *b)
 
 /* neg: r = -a mod p, limb by limb as kp - a.
  *   in:  a within S
- *   out: limb 0 [0x7fffffffecfb6, 0x17ffffffffffb4]; limb 1 [0x7ffffff79fc5f, 0x17fffffffffffd]; limb 2 [0x7ffffffffffff, 0x17fffffffffffd]; limb 3 [0x7ffffffacc527, 0x17fffffffffffd]; limb 4 [0xfffffffffffff, 0x1ffffffffffffd] */
+ *   out: limb 0 [0x7fffffffecfb6, 0x17ffffffffffb4]; limb 1 [0x7ffffffffe545, 0x17fffffffffffd]; limb 2 [0x7ffffffffffff, 0x17fffffffffffd]; limb 3 [0x7ffffffffef65, 0x17fffffffffffd]; limb 4 [0xfffffffffffff, 0x1ffffffffffffd] */
 static inline void fe_neg(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);
@@ -536,7 +536,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
 
 /* mul_small: r = a a24 mod p.
  *   in:  a within M
- *   out: limb 0 [0, 0x800001d9fa434]; limbs 1-4 [0, 0x7ffffffffffff] */
+ *   out: limb 0 [0, 0x8000000d3a2f1]; limbs 1-4 [0, 0x7ffffffffffff] */
 static inline void fe_mul_small(int64_t *r, const int64_t *a)
 {
 	const int64_t t1 = (int64_t)(a[0]);

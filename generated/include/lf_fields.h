@@ -6,7 +6,10 @@
  * Montgomery ladder step).  invert is Bernstein-Yang divsteps in the wide fields
  * (runtime/lf_safegcd.h) and Fermat's chain of products (a formula) in the JDK layouts.
  * Each generated/fields/<field>.c states the proven bound of every input and output; these
- * are internal (hidden) like the kernel variants.
+ * are internal (hidden) like the kernel variants.  Per field: LIMBS, BYTES, MAX_ADDS (the
+ * lazy additions of reduced elements a product accepts) and M_LIMB: every limb in
+ * [0, M_LIMB] (native layouts; [-M_LIMB, M_LIMB] signed) is within M, what mul and square
+ * accept.
  * Fields with 51..58-bit limbs need signed __int128 (gcc, clang on 64-bit targets):
  * LF_FE_WIDE says whether this compiler has it.
  */
@@ -38,6 +41,7 @@ typedef void (*lf_fe_square_fn)(int64_t *r, const int64_t *a);
 #define LF_FE_P256_R26_LIMBS 10
 #define LF_FE_P256_R26_BYTES 32
 #define LF_FE_P256_R26_MAX_ADDS 24
+#define LF_FE_P256_R26_M_LIMB INT64_C(0x31ffffe7)
 LF_KERNEL_DECL void lf_fe_p256_r26_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r26_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p256_r26_square(int64_t *r, const int64_t *a);
@@ -56,6 +60,7 @@ LF_KERNEL_DECL void lf_fe_p256_r26_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P256_R52_LIMBS 5
 #define LF_FE_P256_R52_BYTES 32
 #define LF_FE_P256_R52_MAX_ADDS 406
+#define LF_FE_P256_R52_M_LIMB INT64_C(0x1970065bffffe69)
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_p256_r52_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p256_r52_mul(int64_t *r, const int64_t *a, const int64_t *b);
@@ -75,6 +80,7 @@ LF_KERNEL_DECL void lf_fe_p256_r52_invert(int64_t *r, const int64_t *a);
 #define LF_FE_P384_R28_LIMBS 14
 #define LF_FE_P384_R28_BYTES 48
 #define LF_FE_P384_R28_MAX_ADDS 4
+#define LF_FE_P384_R28_M_LIMB INT64_C(0x27fffffb)
 LF_KERNEL_DECL void lf_fe_p384_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r28_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p384_r28_square(int64_t *r, const int64_t *a);
@@ -93,6 +99,7 @@ LF_KERNEL_DECL void lf_fe_p384_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P384_R56_LIMBS 7
 #define LF_FE_P384_R56_BYTES 48
 #define LF_FE_P384_R56_MAX_ADDS 3
+#define LF_FE_P384_R56_M_LIMB INT64_C(0x3fffffffffffc)
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_p384_r56_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p384_r56_mul(int64_t *r, const int64_t *a, const int64_t *b);
@@ -112,6 +119,7 @@ LF_KERNEL_DECL void lf_fe_p384_r56_invert(int64_t *r, const int64_t *a);
 #define LF_FE_P521_R28_LIMBS 19
 #define LF_FE_P521_R28_BYTES 66
 #define LF_FE_P521_R28_MAX_ADDS 4
+#define LF_FE_P521_R28_M_LIMB INT64_C(0x27fffffb)
 LF_KERNEL_DECL void lf_fe_p521_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r28_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_p521_r28_square(int64_t *r, const int64_t *a);
@@ -130,6 +138,7 @@ LF_KERNEL_DECL void lf_fe_p521_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_P521_R58_LIMBS 9
 #define LF_FE_P521_R58_BYTES 66
 #define LF_FE_P521_R58_MAX_ADDS 10
+#define LF_FE_P521_R58_M_LIMB INT64_C(0x15fffffffffffff5)
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_p521_r58_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_p521_r58_mul(int64_t *r, const int64_t *a, const int64_t *b);
@@ -149,6 +158,7 @@ LF_KERNEL_DECL void lf_fe_p521_r58_invert(int64_t *r, const int64_t *a);
 #define LF_FE_C25519_R26_LIMBS 10
 #define LF_FE_C25519_R26_BYTES 32
 #define LF_FE_C25519_R26_MAX_ADDS 27
+#define LF_FE_C25519_R26_M_LIMB INT64_C(0x37ffffe4)
 LF_KERNEL_DECL void lf_fe_c25519_r26_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r26_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c25519_r26_square(int64_t *r, const int64_t *a);
@@ -169,7 +179,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r26_invert_with(lf_fe_mul_fn mul, lf_fe_square_
 /* c25519_r51: Curve25519, 5 x 51 bits (native) */
 #define LF_FE_C25519_R51_LIMBS 5
 #define LF_FE_C25519_R51_BYTES 32
-#define LF_FE_C25519_R51_MAX_ADDS 214
+#define LF_FE_C25519_R51_MAX_ADDS 5
+#define LF_FE_C25519_R51_M_LIMB INT64_C(0x2ffffffffffffa)
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_c25519_r51_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul(int64_t *r, const int64_t *a, const int64_t *b);
@@ -192,6 +203,7 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_ladder_step_with(lf_fe_mul_fn mul, lf_fe_sq
 #define LF_FE_C448_R28_LIMBS 16
 #define LF_FE_C448_R28_BYTES 56
 #define LF_FE_C448_R28_MAX_ADDS 4
+#define LF_FE_C448_R28_M_LIMB INT64_C(0x27fffffb)
 LF_KERNEL_DECL void lf_fe_c448_r28_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r28_mul(int64_t *r, const int64_t *a, const int64_t *b);
 LF_KERNEL_DECL void lf_fe_c448_r28_square(int64_t *r, const int64_t *a);
@@ -213,6 +225,7 @@ LF_KERNEL_DECL void lf_fe_c448_r28_invert_with(lf_fe_mul_fn mul, lf_fe_square_fn
 #define LF_FE_C448_R56_LIMBS 8
 #define LF_FE_C448_R56_BYTES 56
 #define LF_FE_C448_R56_MAX_ADDS 41
+#define LF_FE_C448_R56_M_LIMB INT64_C(0x29ffffffffffffd6)
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_c448_r56_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r56_mul(int64_t *r, const int64_t *a, const int64_t *b);
@@ -235,6 +248,7 @@ LF_KERNEL_DECL void lf_fe_c448_r56_ladder_step_with(lf_fe_mul_fn mul, lf_fe_squa
 #define LF_FE_C448_R50_LIMBS 9
 #define LF_FE_C448_R50_BYTES 56
 #define LF_FE_C448_R50_MAX_ADDS 4093
+#define LF_FE_C448_R50_M_LIMB INT64_C(0xffdfffffffff002)
 #if LF_FE_WIDE
 LF_KERNEL_DECL void lf_fe_c448_r50_carry(int64_t *r, const int64_t *a);
 LF_KERNEL_DECL void lf_fe_c448_r50_mul(int64_t *r, const int64_t *a, const int64_t *b);

@@ -11,10 +11,10 @@
  * Units:
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
- *    a, b: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
+ *    a, b: limbs within M = (1 + 5) R (the field's MAX_ADDS lazy additions of reduced elements):
+ *      limb 0 [0, 0x30000000038ffa]; limb 1 [0, 0x30000000005028]; limb 2 [0, 0x2ffffffffffffa]; limb 3 [0, 0x300000000031c8]; limb 4 [0, 0x2ffffffffffffa]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a and/or b.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: bmi2 (LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
@@ -34,10 +34,8 @@
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_mul_mulx__znver1 is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and
- * calls this body, lf_fe_c25519_r51_mul_mulx__znver1_sysv; Windows has no red zone, so the
- * body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the #if
- * defined(LF_WIN64) lines).
- * 179 instructions.
+ * calls this body, lf_fe_c25519_r51_mul_mulx__znver1_sysv.
+ * 154 instructions.
  */
 #include "lf_asm.h"
 
@@ -58,210 +56,152 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_mul_mulx__znver1)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
-#if defined(LF_WIN64)
-	subq	$32, %rsp
-	.cfi_adjust_cfa_offset 32
-	LF_SEH_STACKALLOC(32)
-#endif
 	LF_SEH_ENDPROLOGUE
 	movq	%rdx, %rax
-	movq	(%rsi), %rdx
-	mulxq	(%rax), %r11, %r10
-	imulq	$19, 32(%rax), %r9
-	movq	8(%rsi), %rdx
-	mulxq	%r9, %r8, %rcx
-	addq	%r8, %r11
-	adcq	%rcx, %r10
+	imulq	$19, 8(%rax), %r10
+	movq	32(%rsi), %rdx
+	mulxq	%r10, %r11, %r10
+	imulq	$19, 16(%rax), %r9
+	movq	24(%rsi), %rdx
+	mulxq	%r9, %rcx, %r8
+	addq	%rcx, %r11
+	adcq	%r8, %r10
 	imulq	$19, 24(%rax), %r8
 	movq	16(%rsi), %rdx
 	mulxq	%r8, %rdx, %rcx
 	addq	%rdx, %r11
 	adcq	%rcx, %r10
-	imulq	$19, 16(%rax), %rcx
-	movq	24(%rsi), %rdx
+	imulq	$19, 32(%rax), %rcx
+	movq	8(%rsi), %rdx
 	mulxq	%rcx, %rbx, %rdx
 	addq	%rbx, %r11
 	adcq	%rdx, %r10
-	imulq	$19, 8(%rax), %rbx
-	movq	32(%rsi), %rdx
-	mulxq	%rbx, %rbx, %rdx
+	movq	(%rsi), %rdx
+	mulxq	(%rax), %rbx, %rdx
 	addq	%rbx, %r11
 	adcq	%rdx, %r10
-	movq	(%rsi), %rdx
-	mulxq	8(%rax), %rbx, %rbp
-	movq	8(%rsi), %rdx
-	mulxq	(%rax), %r12, %rdx
-	addq	%r12, %rbx
-	adcq	%rdx, %rbp
-	movq	16(%rsi), %rdx
-	mulxq	%r9, %r12, %rdx
-	addq	%r12, %rbx
-	adcq	%rdx, %rbp
-	movq	24(%rsi), %rdx
-	mulxq	%r8, %r12, %rdx
-	addq	%r12, %rbx
-	adcq	%rdx, %rbp
 	movq	32(%rsi), %rdx
-	mulxq	%rcx, %rcx, %rdx
-	addq	%rcx, %rbx
-	adcq	%rdx, %rbp
-	movq	%r11, %rcx
-	movq	%r10, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %rcx
-	orq	%rdx, %rcx
-	movq	%r10, %rdx
+	mulxq	%r9, %r9, %rbx
+	movq	24(%rsi), %rdx
+	mulxq	%r8, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	movq	16(%rsi), %rdx
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	movq	8(%rsi), %rdx
+	mulxq	(%rax), %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	movq	(%rsi), %rdx
+	mulxq	8(%rax), %rdx, %rbp
+	addq	%rdx, %r9
+	adcq	%rbp, %rbx
+	movq	%r11, %rdx
+	shlq	$13, %r10
 	shrq	$51, %rdx
+	orq	%r10, %rdx
 	movq	$2251799813685247, %r10
 	andq	%r10, %r11
-#if defined(LF_WIN64)
-	movq	%r11, (%rsp)
-#else
-	movq	%r11, -8(%rsp)
-#endif
-	addq	%rcx, %rbx
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	32(%rsi), %rdx
+	mulxq	%r8, %r8, %rbp
+	movq	24(%rsi), %rdx
+	mulxq	%rcx, %r12, %rdx
+	addq	%r12, %r8
 	adcq	%rdx, %rbp
-	movq	(%rsi), %rdx
-	mulxq	16(%rax), %rcx, %r11
-	movq	8(%rsi), %rdx
-	mulxq	8(%rax), %r12, %rdx
-	addq	%r12, %rcx
-	adcq	%rdx, %r11
 	movq	16(%rsi), %rdx
 	mulxq	(%rax), %r12, %rdx
-	addq	%r12, %rcx
-	adcq	%rdx, %r11
-	movq	24(%rsi), %rdx
-	mulxq	%r9, %r12, %rdx
-	addq	%r12, %rcx
-	adcq	%rdx, %r11
-	movq	32(%rsi), %rdx
-	mulxq	%r8, %r8, %rdx
-	addq	%r8, %rcx
-	adcq	%rdx, %r11
-	movq	(%rsi), %rdx
-	mulxq	24(%rax), %r8, %r12
+	addq	%r12, %r8
+	adcq	%rdx, %rbp
 	movq	8(%rsi), %rdx
-	mulxq	16(%rax), %r13, %rdx
-	addq	%r13, %r8
-	adcq	%rdx, %r12
-	movq	16(%rsi), %rdx
-	mulxq	8(%rax), %r13, %rdx
-	addq	%r13, %r8
-	adcq	%rdx, %r12
+	mulxq	8(%rax), %r12, %rdx
+	addq	%r12, %r8
+	adcq	%rdx, %rbp
+	movq	(%rsi), %rdx
+	mulxq	16(%rax), %r12, %rdx
+	addq	%r12, %r8
+	adcq	%rdx, %rbp
+	movq	32(%rsi), %rdx
+	mulxq	%rcx, %r12, %rcx
 	movq	24(%rsi), %rdx
 	mulxq	(%rax), %r13, %rdx
-	addq	%r13, %r8
-	adcq	%rdx, %r12
-	movq	32(%rsi), %rdx
-	mulxq	%r9, %r9, %rdx
-	addq	%r9, %r8
-	adcq	%rdx, %r12
-	movq	%rcx, %r9
-	movq	%r11, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %r9
-	orq	%rdx, %r9
-	shrq	$51, %r11
-	andq	%r10, %rcx
-	addq	%r9, %r8
-	adcq	%r11, %r12
-	movq	%rbx, %r11
-	movq	%rbp, %r9
-	shlq	$13, %r9
-	shrq	$51, %r11
-	orq	%r9, %r11
-	movq	%rbp, %r9
-	shrq	$51, %r9
-	andq	%r10, %rbx
-#if defined(LF_WIN64)
-	movq	%rbx, 8(%rsp)
-#else
-	movq	%rbx, -16(%rsp)
-#endif
-	addq	%rcx, %r11
-	adcq	$0, %r9
-	movq	(%rsi), %rdx
-	mulxq	32(%rax), %rcx, %rbx
-	movq	8(%rsi), %rdx
-	mulxq	24(%rax), %rbp, %rdx
-	addq	%rbp, %rcx
-	adcq	%rdx, %rbx
+	addq	%r13, %r12
+	adcq	%rdx, %rcx
 	movq	16(%rsi), %rdx
-	mulxq	16(%rax), %rbp, %rdx
-	addq	%rbp, %rcx
-	adcq	%rdx, %rbx
-	movq	24(%rsi), %rdx
-	mulxq	8(%rax), %rbp, %rdx
-	addq	%rbp, %rcx
-	adcq	%rdx, %rbx
-	movq	32(%rsi), %rdx
-	mulxq	(%rax), %rax, %rdx
-	addq	%rax, %rcx
-	adcq	%rdx, %rbx
-	movq	%r8, %rax
-	movq	%r12, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %rax
-	orq	%rdx, %rax
-	movq	%r12, %rdx
+	mulxq	8(%rax), %r13, %rdx
+	addq	%r13, %r12
+	adcq	%rdx, %rcx
+	movq	8(%rsi), %rdx
+	mulxq	16(%rax), %rdx, %r13
+	addq	%rdx, %r12
+	adcq	%r13, %rcx
+	movq	(%rsi), %rdx
+	mulxq	24(%rax), %rdx, %r13
+	addq	%rdx, %r12
+	adcq	%r13, %rcx
+	movq	%r8, %rdx
+	shlq	$13, %rbp
 	shrq	$51, %rdx
+	orq	%rbp, %rdx
 	andq	%r10, %r8
-	addq	%rax, %rcx
-	adcq	%rdx, %rbx
-	movq	%rcx, %rax
-	movq	%rbx, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %rax
-	orq	%rdx, %rax
-	movq	%rbx, %rsi
-	shrq	$51, %rsi
-	andq	%r10, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, 16(%rsp)
-#else
-	movq	%rcx, -24(%rsp)
-#endif
-	movq	$19, %rdx
-	mulxq	%rax, %rcx, %rax
-	imulq	$19, %rsi, %rdx
-	addq	%rdx, %rax
-#if defined(LF_WIN64)
-	addq	(%rsp), %rcx
-#else
-	addq	-8(%rsp), %rcx
-#endif
-	adcq	$0, %rax
-	movq	%r11, %rdx
-	shlq	$13, %r9
+	addq	%rdx, %r12
+	adcq	$0, %rcx
+	movq	%r9, %rdx
+	shlq	$13, %rbx
 	shrq	$51, %rdx
-	orq	%r9, %rdx
-	andq	%r10, %r11
+	orq	%rbx, %rdx
+	andq	%r10, %r9
 	addq	%rdx, %r8
-	movq	%rcx, %r9
-	shlq	$13, %rax
-	shrq	$51, %r9
-	orq	%rax, %r9
-	andq	%r10, %rcx
-#if defined(LF_WIN64)
-	addq	8(%rsp), %r9
-#else
-	addq	-16(%rsp), %r9
-#endif
-	movq	%rcx, (%rdi)
+	movq	32(%rsi), %rdx
+	mulxq	(%rax), %rbx, %rbp
+	movq	24(%rsi), %rdx
+	mulxq	8(%rax), %r13, %rdx
+	addq	%r13, %rbx
+	adcq	%rdx, %rbp
+	movq	16(%rsi), %rdx
+	mulxq	16(%rax), %r13, %rdx
+	addq	%r13, %rbx
+	adcq	%rdx, %rbp
+	movq	8(%rsi), %rdx
+	mulxq	24(%rax), %r13, %rdx
+	addq	%r13, %rbx
+	adcq	%rdx, %rbp
+	movq	(%rsi), %rdx
+	mulxq	32(%rax), %rdx, %rax
+	addq	%rdx, %rbx
+	adcq	%rax, %rbp
+	movq	%r12, %rax
+	shlq	$13, %rcx
+	shrq	$51, %rax
+	orq	%rcx, %rax
+	andq	%r10, %r12
+	addq	%rax, %rbx
+	adcq	$0, %rbp
+	movq	%rbx, %rax
+	movq	%rbp, %rcx
+	shlq	$13, %rcx
+	shrq	$51, %rax
+	orq	%rcx, %rax
+	andq	%r10, %rbx
+	leaq	(%rax,%rax,8), %rcx
+	leaq	(%rax,%rcx,2), %rax
+	addq	%rax, %r11
+	movq	%r8, %rax
+	shrq	$51, %rax
+	andq	%r10, %r8
+	addq	%rax, %r12
+	movq	%r11, %rax
+	shrq	$51, %rax
+	andq	%r10, %r11
+	addq	%rax, %r9
+	movq	%r11, (%rdi)
 	movq	%r9, 8(%rdi)
-	movq	%r11, 16(%rdi)
-	movq	%r8, 24(%rdi)
-#if defined(LF_WIN64)
-	movq	16(%rsp), %rax
-#else
-	movq	-24(%rsp), %rax
-#endif
-	movq	%rax, 32(%rdi)
-#if defined(LF_WIN64)
-	addq	$32, %rsp
-	.cfi_adjust_cfa_offset -32
-#endif
+	movq	%r8, 16(%rdi)
+	movq	%r12, 24(%rdi)
+	movq	%rbx, 32(%rdi)
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx

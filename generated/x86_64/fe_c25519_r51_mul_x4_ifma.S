@@ -15,7 +15,7 @@ products, c25519_r51)
  * Preconditions and bad input:
  *    every limb of a and b in [0, 2^52) (IFMA reads 52 bits; the field's
  *    mul/square/carry outputs qualify).  Then every r_l has limbs within
- *      limb 0 [0, 0x800000000077e]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x80000000001a8]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x80000000000d0]
+ *      limb 0 [0, 0x800000000077e]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x80000000001a8]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x80000000000d0]
  *    and r_l = a_l b_l mod p.  r may alias a and/or b (the same 20 limbs).
  *    Other inputs: an unspecified result, never a fault.  Constant time.
  * Requires CPU features: avx avx2 avx512f avx512ifma avx512vl (LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL)

@@ -11,10 +11,10 @@
  * Units:
  *    field elements of 5 limbs (not reduced: any limbs within the bounds below stand for their value mod p).
  * Preconditions and bad input:
- *    a: limbs within M = (1 + 214) R (the field's MAX_ADDS lazy additions of reduced elements):
- *      limb 0 [0, 0x6b80000007fa729]; limb 1 [0, 0x6b80000384684d9]; limb 2 [0, 0x6b7ffffffffff29]; limb 3 [0, 0x6b8000022f334dd]; limb 4 [0, 0x6b7ffffffffff29]
+ *    a: limbs within M = (1 + 5) R (the field's MAX_ADDS lazy additions of reduced elements):
+ *      limb 0 [0, 0x30000000038ffa]; limb 1 [0, 0x30000000005028]; limb 2 [0, 0x2ffffffffffffa]; limb 3 [0, 0x300000000031c8]; limb 4 [0, 0x2ffffffffffffa]
  *    Then r has limbs within
- *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x80000004301cf]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x8000000299d6b]; limb 4 [0, 0x7ffffffffffff]
+ *      limb 0 [0, 0x7ffffffffffff]; limb 1 [0, 0x8000000000d5c]; limb 2 [0, 0x7ffffffffffff]; limb 3 [0, 0x800000000084c]; limb 4 [0, 0x7ffffffffffff]
  *    (R, what products return, is in generated/fields/c25519_r51.c).  r may alias a.  Other inputs: an unspecified result, never a fault.  Constant time: straight-line code.
  * Requires CPU features: bmi2 (LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)
@@ -34,10 +34,8 @@
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_square_mulx__znver3 is
  * an entry that saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and
- * calls this body, lf_fe_c25519_r51_square_mulx__znver3_sysv; Windows has no red zone, so the
- * body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the #if
- * defined(LF_WIN64) lines).
- * 146 instructions.
+ * calls this body, lf_fe_c25519_r51_square_mulx__znver3_sysv.
+ * 123 instructions.
  */
 #include "lf_asm.h"
 
@@ -62,11 +60,6 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx__znver3)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
-#if defined(LF_WIN64)
-	subq	$24, %rsp
-	.cfi_adjust_cfa_offset 24
-	LF_SEH_STACKALLOC(24)
-#endif
 	LF_SEH_ENDPROLOGUE
 	movq	(%rsi), %rax
 	addq	%rax, %rax
@@ -76,161 +69,110 @@ LF_FUNC_BEGIN(lf_fe_c25519_r51_square_mulx__znver3)
 	addq	%r11, %r11
 	movq	24(%rsi), %r9
 	addq	%r9, %r9
-	movq	(%rsi), %rdx
-	mulxq	(%rsi), %r8, %rcx
-	imulq	$19, 32(%rsi), %rbx
+	imulq	$19, 24(%rsi), %r8
+	movq	%r11, %rdx
+	mulxq	%r8, %rbx, %rcx
+	imulq	$19, 32(%rsi), %rbp
 	movq	%r10, %rdx
-	mulxq	%rbx, %rbp, %rdx
-	addq	%rbp, %r8
-	adcq	%rdx, %rcx
-	imulq	$19, 24(%rsi), %rbp
-	movq	%r11, %rdx
 	mulxq	%rbp, %r12, %rdx
-	addq	%r12, %r8
+	addq	%r12, %rbx
 	adcq	%rdx, %rcx
-	movq	%rax, %rdx
-	mulxq	8(%rsi), %r12, %r13
-	movq	%r11, %rdx
-	mulxq	%rbx, %rdx, %r11
-	addq	%rdx, %r12
-	adcq	%r11, %r13
+	movq	(%rsi), %rdx
+	mulxq	(%rsi), %r12, %rdx
+	addq	%r12, %rbx
+	adcq	%rdx, %rcx
 	movq	24(%rsi), %rdx
+	mulxq	%r8, %r8, %r12
+	movq	%r11, %rdx
 	mulxq	%rbp, %rdx, %r11
-	addq	%rdx, %r12
-	adcq	%r11, %r13
-	movq	%r8, %r11
-	movq	%rcx, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %r11
-	orq	%rdx, %r11
-	movq	%rcx, %rdx
-	shrq	$51, %rdx
-	movq	$2251799813685247, %rcx
-	andq	%rcx, %r8
-#if defined(LF_WIN64)
-	movq	%r8, (%rsp)
-#else
-	movq	%r8, -8(%rsp)
-#endif
-	addq	%r11, %r12
-	adcq	%rdx, %r13
-	movq	%rax, %rdx
-	mulxq	16(%rsi), %r8, %r11
-	movq	8(%rsi), %rdx
-	mulxq	8(%rsi), %rbp, %rdx
-	addq	%rbp, %r8
-	adcq	%rdx, %r11
-	movq	%r9, %rdx
-	mulxq	%rbx, %rdx, %r9
 	addq	%rdx, %r8
-	adcq	%r9, %r11
+	adcq	%r11, %r12
 	movq	%rax, %rdx
-	mulxq	24(%rsi), %r9, %rbp
+	mulxq	8(%rsi), %rdx, %r11
+	addq	%rdx, %r8
+	adcq	%r11, %r12
+	movq	%rbx, %r11
+	shlq	$13, %rcx
+	shrq	$51, %r11
+	orq	%rcx, %r11
+	movq	$2251799813685247, %rcx
+	andq	%rcx, %rbx
+	addq	%r11, %r8
+	adcq	$0, %r12
+	movq	%r9, %rdx
+	mulxq	%rbp, %r9, %r11
+	movq	8(%rsi), %rdx
+	mulxq	8(%rsi), %r13, %rdx
+	addq	%r13, %r9
+	adcq	%rdx, %r11
+	movq	%rax, %rdx
+	mulxq	16(%rsi), %r13, %rdx
+	addq	%r13, %r9
+	adcq	%rdx, %r11
+	movq	32(%rsi), %rdx
+	mulxq	%rbp, %r13, %rbp
 	movq	%r10, %rdx
 	mulxq	16(%rsi), %r14, %rdx
-	addq	%r14, %r9
+	addq	%r14, %r13
 	adcq	%rdx, %rbp
-	movq	32(%rsi), %rdx
-	mulxq	%rbx, %rbx, %rdx
-	addq	%rbx, %r9
+	movq	%rax, %rdx
+	mulxq	24(%rsi), %r14, %rdx
+	addq	%r14, %r13
 	adcq	%rdx, %rbp
-	movq	%r8, %rdx
-	movq	%r11, %rbx
-	shlq	$13, %rbx
+	movq	%r9, %rdx
+	shlq	$13, %r11
 	shrq	$51, %rdx
-	orq	%rbx, %rdx
-	shrq	$51, %r11
-	andq	%rcx, %r8
-	addq	%rdx, %r9
-	adcq	%r11, %rbp
-	movq	%r12, %r11
-	movq	%r13, %rdx
+	orq	%r11, %rdx
+	andq	%rcx, %r9
+	addq	%rdx, %r13
+	adcq	$0, %rbp
+	movq	%r8, %r11
+	movq	%r12, %rdx
 	shlq	$13, %rdx
 	shrq	$51, %r11
 	orq	%rdx, %r11
-	movq	%r13, %rbx
-	shrq	$51, %rbx
-	andq	%rcx, %r12
-#if defined(LF_WIN64)
-	movq	%r12, 8(%rsp)
-#else
-	movq	%r12, -16(%rsp)
-#endif
-	addq	%r8, %r11
-	adcq	$0, %rbx
-	movq	%rax, %rdx
-	mulxq	32(%rsi), %r8, %rax
+	andq	%rcx, %r8
+	addq	%r11, %r9
+	movq	16(%rsi), %rdx
+	mulxq	16(%rsi), %r12, %r11
 	movq	%r10, %rdx
 	mulxq	24(%rsi), %rdx, %r10
-	addq	%rdx, %r8
-	adcq	%r10, %rax
-	movq	16(%rsi), %rdx
-	mulxq	16(%rsi), %r10, %rdx
-	addq	%r10, %r8
-	adcq	%rdx, %rax
-	movq	%r9, %r10
-	movq	%rbp, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %r10
-	orq	%rdx, %r10
-	movq	%rbp, %rdx
-	shrq	$51, %rdx
-	andq	%rcx, %r9
-	addq	%r10, %r8
-	adcq	%rdx, %rax
-	movq	%r8, %r10
+	addq	%rdx, %r12
+	adcq	%r10, %r11
 	movq	%rax, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %r10
-	orq	%rdx, %r10
+	mulxq	32(%rsi), %r10, %rax
+	addq	%r10, %r12
+	adcq	%rax, %r11
+	movq	%r13, %rax
+	movq	%rbp, %r10
+	shlq	$13, %r10
 	shrq	$51, %rax
-	andq	%rcx, %r8
-#if defined(LF_WIN64)
-	movq	%r8, 16(%rsp)
-#else
-	movq	%r8, -24(%rsp)
-#endif
-	movq	$19, %rdx
-	mulxq	%r10, %r10, %r8
-	imulq	$19, %rax, %rax
+	orq	%r10, %rax
+	andq	%rcx, %r13
+	addq	%rax, %r12
+	adcq	$0, %r11
+	movq	%r12, %rax
+	movq	%r11, %r10
+	shlq	$13, %r10
+	shrq	$51, %rax
+	orq	%r10, %rax
+	andq	%rcx, %r12
+	leaq	(%rax,%rax,8), %r10
+	leaq	(%rax,%r10,2), %rax
+	addq	%rax, %rbx
+	movq	%r9, %rax
+	shrq	$51, %rax
+	andq	%rcx, %r9
+	addq	%rax, %r13
+	movq	%rbx, %rax
+	shrq	$51, %rax
+	andq	%rcx, %rbx
 	addq	%rax, %r8
-#if defined(LF_WIN64)
-	addq	(%rsp), %r10
-#else
-	addq	-8(%rsp), %r10
-#endif
-	adcq	$0, %r8
-	movq	%r11, %rax
-	movq	%rbx, %rdx
-	shlq	$13, %rdx
-	shrq	$51, %rax
-	orq	%rdx, %rax
-	andq	%rcx, %r11
-	addq	%rax, %r9
-	movq	%r10, %rax
-	shlq	$13, %r8
-	shrq	$51, %rax
-	orq	%r8, %rax
-	andq	%rcx, %r10
-#if defined(LF_WIN64)
-	addq	8(%rsp), %rax
-#else
-	addq	-16(%rsp), %rax
-#endif
-	movq	%r10, (%rdi)
-	movq	%rax, 8(%rdi)
-	movq	%r11, 16(%rdi)
-	movq	%r9, 24(%rdi)
-#if defined(LF_WIN64)
-	movq	16(%rsp), %rax
-#else
-	movq	-24(%rsp), %rax
-#endif
-	movq	%rax, 32(%rdi)
-#if defined(LF_WIN64)
-	addq	$24, %rsp
-	.cfi_adjust_cfa_offset -24
-#endif
+	movq	%rbx, (%rdi)
+	movq	%r8, 8(%rdi)
+	movq	%r9, 16(%rdi)
+	movq	%r13, 24(%rdi)
+	movq	%r12, 32(%rdi)
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx

@@ -6,11 +6,12 @@
  * Run under valgrind memcheck (tests/ct.mk): the limbs of a and b are marked undefined
  * ("secret"), so memcheck reports every conditional branch and every memory address that
  * depends on them.  Each variant is called directly from lf_kernel_table (valgrind's CPUID
- * hides ADX and AVX-512; the bmi2 `mulx` variants run).  Operands: random limbs below 2^56
- * (within every field's input bound M), every limb 2^56 - 1 (and limb 0 one less), 0 and 1,
- * a == b, and r == a == b.  Outside valgrind the client
- * requests do nothing; under it too the program checks each result against the ref
- * variant's through the field's encode (canonical bytes; results are not unique limbs).
+ * hides ADX and AVX-512; the bmi2 `mulx` variants run).  Operands, each limb at most the
+ * field's LF_FE_<F>_M_LIMB and 2^56 - 1 (so within its input bound M): random limbs, every
+ * limb at that cap (and limb 0 one less), 0 and 1, a == b, and r == a == b.  Outside
+ * valgrind the client requests do nothing; under it too the program checks each result
+ * against the ref variant's through the field's encode (canonical bytes; results are not
+ * unique limbs).
  *
  * Fault caught: a carry resolved by a branch (`if (limb >> 51)`), an early exit on a zero
  * limb, a table lookup indexed by a limb, a final subtraction taken with `if` -- in a kernel
@@ -18,6 +19,7 @@
  * top limb) instead: memcheck must report it (the make rule expects that run to fail).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <valgrind/memcheck.h>
@@ -64,6 +66,22 @@ struct fe_entry {
 static struct fe_entry table[] = { LF_TEST_FE_KERNELS(FE_ENTRY) };
 #undef FE_ENTRY
 
+/* The largest limb of the operands for kernel `name` (fe_<field>_<op>): the field's M_LIMB,
+ * at most 2^56 - 1. */
+static uint64_t limb_cap(const char *name)
+{
+	static const struct { const char *field; uint64_t m; } caps[] = {
+#define FE_CAP(nm, NM) { "fe_" #nm "_", (uint64_t)LF_FE_##NM##_M_LIMB },
+		LF_FE_FIELDS_WIDE(FE_CAP, FE_CAP)
+#undef FE_CAP
+	};
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+		if (strncmp(name, caps[i].field, strlen(caps[i].field)) == 0)
+			return caps[i].m < (1ull << 56) - 1 ? caps[i].m : (1ull << 56) - 1;
+	fprintf(stderr, "fe_ct: no field for %s\n", name);
+	exit(2);
+}
+
 /* The control: a product that skips work when a's top limb is zero. */
 __attribute__((noinline)) static void leaky(int64_t *r, const int64_t *a, size_t n)
 {
@@ -93,6 +111,7 @@ int main(int argc, char **argv)
 		const struct lf_kernel *K = &lf_kernel_table[E->kid];
 		lf_fnptr ref = K->variants[K->count - 1].fn;
 		size_t n = E->limbs;
+		uint64_t cap = limb_cap(K->name);
 		for (size_t v = 0; v < K->count; v++) {
 			const struct lf_variant *V = &K->variants[v];
 			if (V->features & ~avail) {
@@ -108,11 +127,11 @@ int main(int argc, char **argv)
 				uint8_t er[80] = { 0 }, ew[80] = { 0 };
 				int same = kind == 5 || kind == 6;
 				for (size_t k = 0; k < n; k++) {
-					a[k] = (int64_t)(rnd() >> 8), b[k] = (int64_t)(rnd() >> 8);
+					a[k] = (int64_t)(rnd() % (cap + 1)), b[k] = (int64_t)(rnd() % (cap + 1));
 					if (kind == 1)
-						a[k] = b[k] = (int64_t)((1ull << 56) - 1);
-					if (kind == 2)   /* all ones but limb 0's lowest bit */
-						a[k] = (int64_t)((1ull << 56) - 1 - (k == 0));
+						a[k] = b[k] = (int64_t)cap;
+					if (kind == 2)   /* the cap but limb 0 one less */
+						a[k] = (int64_t)(cap - (k == 0));
 					if (kind == 3)
 						a[k] = 0;
 					if (kind == 4)

@@ -6,7 +6,9 @@ every program (ops.py) under it:
     max_adds  the largest A such that products accept operands in (1 + A) R: every column,
               fold and carry of mul and square stays inside int64 (26/28-bit layouts) or
               int128 (native), searched by bisection up to MAX_ADDS_CAP -- and such that
-              `add` can build (1 + A) R (its operands within half of L)
+              `add` can build (1 + A) R (its operands within half of L); for a field
+              described with word_carries, also such that every carry of the products
+              (each `sar` and `mulc` result) fits one int64 word
     M         (1 + max_adds) R, the bound mul and square accept
     L         what add, sub's minuend, carry, carry_reduce and encode accept: |limb| <= 2^62
               (native layouts: [0, 2^62])
@@ -75,10 +77,12 @@ def derive(f):
 
     def safe(A, R):
         try:
-            _, (_, om), (_, os_) = _products(f, R, A)
-            return ops.hull(R, om, os_)
+            _, (pm, om), (ps, os_) = _products(f, R, A)
         except BoundError:
             return None
+        if f.word_carries and not (word_carries(pm) and word_carries(ps)):
+            return None
+        return ops.hull(R, om, os_)
 
     for _ in range(6):
         if safe(0, R) is None:
@@ -134,6 +138,12 @@ def derive(f):
     c.conditional_swap = ops.cswap(f)
     c.conditional_assign = ops.cassign(f)
     return c
+
+
+def word_carries(prog):
+    """Whether every carry of a product program (its `sar` and `mulc` results: the carries
+    and the folded top carry) is one int64 word."""
+    return all(st[1].kind == "i64" for st in prog.stmts if st[0] in ("sar", "mulc"))
 
 
 def mul_small(f, c, k):

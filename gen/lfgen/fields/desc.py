@@ -14,6 +14,15 @@ the carry out of column t - 1 as the products form it, then the top limb folds b
 limb 0 is carried again) or "two chains" (ops.TwoChains: two chains of about half the
 limbs side by side, as OpenSSL's fe51 code; native limbs, one reduction term into limb 0).
 
+`word_carries` (native limbs) trades lazy additions for cheaper products: the budget of
+lazy additions becomes the largest for which every carry out of a product's column (and
+the top carry times the fold constant) fits one int64 word, as in OpenSSL's fe51 and
+donna-64 (inputs of a few times 2^51), instead of the largest for which the columns fit
+int128 at all.  With Curve25519's 5 x 51 that is 5 lazy additions instead of 214, and
+each carry is one SHR/SHL/OR into the next column (ADD, ADC $0) where a 128-bit carry
+also shifts and adds a high word; the x86-64 product then takes 35.9 core cycles instead
+of 38.8 on AMD Zen 5, the square 26.4 instead of 29.0 (2026-12-02, limbforge-bench).
+
 From that the generator derives the reduction terms (2^power = c mod p, c written as
 balanced base-2^bits digits, as the JDK's FieldGen buildTerms does), the carry chains,
 the number of lazy additions a product accepts, and every bound (bounds.py, ops.py).
@@ -28,7 +37,7 @@ P448 = 2**448 - 2**224 - 1
 
 class Field:
     def __init__(self, name, prime, p, power, limbs, bits, signed, source, a24=None,
-                 carries="chain"):
+                 carries="chain", word_carries=False):
         self.name = name            # C name part: lf_fe_<name>_mul
         self.prime = prime          # "P-256", "Curve25519", ...
         self.p = p
@@ -40,6 +49,7 @@ class Field:
         self.a24 = a24              # (A - 2) / 4 of the Montgomery curve, for the ladder
         self.carries = carries      # how products carry their columns (ops.mul): "chain" or
         #                             "two chains"
+        self.word_carries = word_carries   # the budget keeps every product carry in one word
         self.c = (1 << power) - p
         if not 0 < self.c < (1 << (power - 1)):
             raise ValueError("%s: p must be 2^%d - c with 0 < c < 2^%d"
@@ -97,7 +107,7 @@ FIELDS = [
           J + ": IntegerPolynomial25519 (FieldGen's 10 x 26)", a24=121665),
     Field("c25519_r51", "Curve25519", P25519, 255, 5, 51, False,
           "RFC 7748 §5; the 5 x 51 layout of ref10/donna-64 and the JDK's current "
-          "IntegerPolynomial25519", a24=121665, carries="two chains"),
+          "IntegerPolynomial25519", a24=121665, carries="two chains", word_carries=True),
     Field("c448_r28", "Curve448", P448, 448, 16, 28, True, J + ": IntegerPolynomial448",
           a24=39081),
     Field("c448_r56", "Curve448", P448, 448, 8, 56, False,

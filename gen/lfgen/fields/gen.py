@@ -105,7 +105,8 @@ def field_context(f):
     return dict(f=f, c=c, funcs=funcs, formulas=formulas, n=n, arr=arr,
                 R=bounds.text(c.R), M=bounds.text(c.M), L=bounds.text(c.L),
                 A=bounds.text(c.add_in), S=bounds.text(c.sub_in[1]) if c.kp else None,
-                kp=c.kp, kp_exp=getattr(c, "kp_exp", None), wide=wide)
+                kp=c.kp, kp_exp=getattr(c, "kp_exp", None), wide=wide,
+                m_limb=min(min(hi, -lo if f.signed else hi) for lo, hi in c.M))
 
 
 def _args(params):

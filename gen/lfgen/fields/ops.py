@@ -358,8 +358,13 @@ def mul(f, ib, square=False):
         chains = TwoChains(f, cols) if f.carries == "two chains" else None
         times = _premultiplied(prog)
         a2 = [prog.shl(x, 1) for x in a[:-1]] if square else None
+        # each column adds its a_0 product last, a_1's before it, ...: a product's last
+        # limbs are 0 and 1 (the top fold, then limb 0's carry), so where one product feeds
+        # the next (a ladder, a chained benchmark) those inputs arrive last and now pass one
+        # ADD/ADC before their column's carry instead of four (Curve25519 on AMD Zen 5:
+        # chained mul 38.3 -> 36.0 core cycles, the same work)
         for t in range(n):
-            for i in range(n):
+            for i in reversed(range(n)):
                 for j in range(i if square else 0, n):
                     k = i + j
                     c = 1 if k == t else F.get(k, {}).get(t)
