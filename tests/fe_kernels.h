@@ -28,4 +28,26 @@
 /* the most limbs of any field above (buffers) */
 #define LF_TEST_FE_MAXLIMBS 9
 
+/* The largest operand limb for the field product `kernel` (fe_<field>_<op>) that keeps an
+ * operand within the field's input bound M whatever its other limbs: the field's
+ * LF_FE_<F>_M_LIMB, at most 2^56 - 1; 0 for a name that is not a wide field's product.
+ * (Curve25519 5 x 51 accepts limbs up to about 2^53.6 since its budget keeps the product
+ * carries in one word: drivers that drew limbs below 2^56 for every field got wrong values.)
+ * Needs lf_fields.h. */
+#ifdef LF_FIELDS_H
+#include <string.h>
+static inline uint64_t lf_test_fe_limb_cap(const char *kernel)
+{
+	static const struct { const char *prefix; uint64_t m; } caps[] = {
+#define LF_TEST_FE_CAP_(nm, NM) { "fe_" #nm "_", (uint64_t)LF_FE_##NM##_M_LIMB },
+		LF_FE_FIELDS_WIDE(LF_TEST_FE_CAP_, LF_TEST_FE_CAP_)
+#undef LF_TEST_FE_CAP_
+	};
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+		if (strncmp(kernel, caps[i].prefix, strlen(caps[i].prefix)) == 0)
+			return caps[i].m < (1ull << 56) - 1 ? caps[i].m : (1ull << 56) - 1;
+	return 0;
+}
+#endif
+
 #endif

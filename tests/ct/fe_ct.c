@@ -66,22 +66,6 @@ struct fe_entry {
 static struct fe_entry table[] = { LF_TEST_FE_KERNELS(FE_ENTRY) };
 #undef FE_ENTRY
 
-/* The largest limb of the operands for kernel `name` (fe_<field>_<op>): the field's M_LIMB,
- * at most 2^56 - 1. */
-static uint64_t limb_cap(const char *name)
-{
-	static const struct { const char *field; uint64_t m; } caps[] = {
-#define FE_CAP(nm, NM) { "fe_" #nm "_", (uint64_t)LF_FE_##NM##_M_LIMB },
-		LF_FE_FIELDS_WIDE(FE_CAP, FE_CAP)
-#undef FE_CAP
-	};
-	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
-		if (strncmp(name, caps[i].field, strlen(caps[i].field)) == 0)
-			return caps[i].m < (1ull << 56) - 1 ? caps[i].m : (1ull << 56) - 1;
-	fprintf(stderr, "fe_ct: no field for %s\n", name);
-	exit(2);
-}
-
 /* The control: a product that skips work when a's top limb is zero. */
 __attribute__((noinline)) static void leaky(int64_t *r, const int64_t *a, size_t n)
 {
@@ -111,7 +95,11 @@ int main(int argc, char **argv)
 		const struct lf_kernel *K = &lf_kernel_table[E->kid];
 		lf_fnptr ref = K->variants[K->count - 1].fn;
 		size_t n = E->limbs;
-		uint64_t cap = limb_cap(K->name);
+		uint64_t cap = lf_test_fe_limb_cap(K->name);
+		if (!cap) {
+			fprintf(stderr, "fe_ct: no field bound for %s\n", K->name);
+			return 2;
+		}
 		for (size_t v = 0; v < K->count; v++) {
 			const struct lf_variant *V = &K->variants[v];
 			if (V->features & ~avail) {

@@ -533,18 +533,23 @@ static int fe_same(const struct fe_entry *e, const int64_t *x, const int64_t *y)
 	return !memcmp(bx, by, sizeof bx);
 }
 
-/* limbs below 2^56 (within every field's input bound M), kind 1: all 2^56 - 1; r separate
- * and r == a; the value against ref's (encoded) */
+/* limbs up to the field's cap (lf_test_fe_limb_cap: within its input bound M), kind 1: every
+ * limb at the cap; r separate and r == a; the value against ref's (encoded) */
 static void test_fe(const struct fe_entry *e, lf_fnptr fn)
 {
 	size_t n = e->limbs;
+	uint64_t cap = lf_test_fe_limb_cap(e->kernel);
+	if (!cap)
+		fail("no field bound for %s", e->kernel);
 	for (int rep = 0; rep < 40; rep++) {
 		int kind = rep % 3, step = rep == 1;
 		uint64_t *ap = buf64(n), *bp = buf64(n), *rp = buf64(n), *rr = buf64(n);
 		fill64(ap, n, kind);
 		fill64(bp, n, kind == 1 ? 1 : 0);
-		for (size_t i = 0; i < n; i++)
-			ap[i] >>= 8, bp[i] >>= 8;
+		for (size_t i = 0; i < n; i++) {
+			ap[i] = ap[i] == ~0ull ? cap : ap[i] % (cap + 1);
+			bp[i] = bp[i] == ~0ull ? cap : bp[i] % (cap + 1);
+		}
 		fill64(rp, n, 0);
 		if (e->sqr)
 			((lf_fe_square_fn)e->ref)((int64_t *)rr, (const int64_t *)ap);
@@ -900,13 +905,16 @@ static void public_api(void)
 		if (memcmp(m1, m2, sizeof m1))
 			fail("lf_p256_mont_mult_x8");
 	}
-	/* the field products: a product of limbs below 2^56 (in place) against ref's */
+	/* the field products: a product of limbs up to the field's cap (in place) against ref's */
 	for (size_t i = 0; i < COUNT(fe_table); i++) {
 		const struct fe_entry *e = &fe_table[i];
 		int64_t fa[LF_TEST_FE_MAXLIMBS], fb[LF_TEST_FE_MAXLIMBS], f1[LF_TEST_FE_MAXLIMBS];
 		int64_t f2[LF_TEST_FE_MAXLIMBS];
+		uint64_t cap = lf_test_fe_limb_cap(e->kernel);
+		if (!cap)
+			fail("no field bound for %s", e->kernel);
 		for (size_t j = 0; j < e->limbs; j++)
-			fa[j] = (int64_t)(rnd() >> 8), fb[j] = (int64_t)(rnd() >> 8);
+			fa[j] = (int64_t)(rnd() % (cap + 1)), fb[j] = (int64_t)(rnd() % (cap + 1));
 		memcpy(f1, fa, sizeof f1);
 		if (e->sqr) {
 			((lf_fe_square_fn)e->api)(f1, f1);

@@ -141,8 +141,8 @@ def derive(f):
 
 
 def word_carries(prog):
-    """Whether every carry of a product program (its `sar` and `mulc` results: the carries
-    and the folded top carry) is one int64 word."""
+    """Whether every carry of a product program is one int64 word: its `sar` results (the
+    carries) and `mulc` results (the folded top carry, and the premultiplied operands)."""
     return all(st[1].kind == "i64" for st in prog.stmts if st[0] in ("sar", "mulc"))
 
 

@@ -241,7 +241,7 @@ def lea_steps(c):
     c = d in {3, 5, 9} (one LEA, x + x (d - 1)), (d, k) for c = 1 + k d, k in {2, 4, 8} (a
     second LEA, x + k (d x): 19 = 1 + 2 * 9), else None.  The fold of a product's top carry
     (19 (c_4 >> 51) for Curve25519) is in the chain a chained product waits on: two LEAs are
-    shorter there than IMUL's three cycles (AMD Zen 5, chained square 30.2 -> 29.4 core
+    shorter there than IMUL's three cycles (AMD Zen 5, chained square 30.2 -> 29.5 core
     cycles).  Premultiplied operands read from memory keep IMUL's memory form."""
     for d in (3, 5, 9):
         if c == d:
