@@ -20,8 +20,9 @@ the top carry times the fold constant) fits one int64 word, as in OpenSSL's fe51
 donna-64 (inputs of a few times 2^51), instead of the largest for which the columns fit
 int128 at all.  With Curve25519's 5 x 51 that is 5 lazy additions instead of 214, and
 each carry is one SHRD (or SHR/SHL/OR) into the next column (ADD, ADC $0) where a
-128-bit carry also shifts and adds a high word; the x86-64 product then takes 35.9 core cycles instead
-of 38.8 on AMD Zen 5, the square 26.4 instead of 29.0 (2026-12-02, limbforge-bench).
+128-bit carry also shifts and adds a high word; the x86-64 product then takes 35.9 core
+cycles instead of 38.8 on AMD Zen 5, the square 26.4 instead of 29.0 (2026-12-02,
+limbforge-bench).
 
 From that the generator derives the reduction terms (2^power = c mod p, c written as
 balanced base-2^bits digits, as the JDK's FieldGen buildTerms does), the carry chains,
