@@ -12,6 +12,7 @@ import unittest
 from lfgen.fields import bounds, desc
 from lfgen.fields.ir import BoundError
 from . import support
+from .test_x86_fe64 import key      # a register's identity, virtual or physical
 
 # 10 signed 31-bit limbs over 2^300 - 153: a column of 10 products of 2^30 x 2^30 reaches
 # 2^63, one bit past int64 (the JDK's FieldGen picked limb sizes by hand to avoid exactly this)
@@ -151,10 +152,6 @@ class WordCarries(unittest.TestCase):
             self.assertLess(_path_from(prog, "a", 0), _path_from(prog, "a", 4), what)
 
 
-def _key(reg):
-    return ("p", reg.physical_id) if reg.virtual_id is None else ("v", reg.virtual_id)
-
-
 class LeaTimes(unittest.TestCase):
     """Fault caught: a constant multiplied by LEA steps that do not make it (x86_lower.lea_steps;
     the fold of Curve25519's top carry by 19 is two LEAs), or LEAs emitted with the wrong
@@ -177,17 +174,17 @@ class LeaTimes(unittest.TestCase):
                 x86_lower.Lowering._lea_times(r, x, steps)
                 f.ret()
             for xv in (1, 3, 2**51 - 1, 2**60 + 7, 2**64 - 1):
-                regs = {_key(x): xv}
+                regs = {key(x): xv}
                 for ins in f.pp._instructions:
                     if ins.name != "LEA":
                         continue
                     d, m = ins.operands
                     a = m.address
                     v = a.displacement
-                    v += regs[_key(a.base)] if a.base is not None else 0
-                    v += regs[_key(a.index)] * a.scale if a.index is not None else 0
-                    regs[_key(d)] = v % 2**64
-                self.assertEqual(regs[_key(r)], c * xv % 2**64, (c, xv))
+                    v += regs[key(a.base)] if a.base is not None else 0
+                    v += regs[key(a.index)] * a.scale if a.index is not None else 0
+                    regs[key(d)] = v % 2**64
+                self.assertEqual(regs[key(r)], c * xv % 2**64, (c, xv))
             tried += 1
         self.assertGreaterEqual(tried, 10)
 
