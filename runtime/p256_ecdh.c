@@ -75,9 +75,11 @@
  *     instead.)  tests/kat/gen_ecdh.py replays the ladder on its vectors and asserts the
  *     doubling and P - P cases never occur.  For k = 0 or k >= n the output is masked away.
  *   - Affine x: x = X Z^-2, Z^-2 from 1/Z by Bernstein-Yang divsteps (runtime/lf_safegcd.h, the
- *     inversion of the generated EC fields: 13 batches of 60 divsteps, constant time), then
- *     one squaring and one multiplication by R^5 back into the Montgomery domain (on AMD
- *     Zen 5: 118,300 -> 116,200 core cycles per ECDH, 1.09x -> 1.12x OpenSSL's).  Compilers
+ *     inversion of the generated EC fields: 10 batches of 60 half-delta divsteps, constant
+ *     time), then one squaring and one multiplication by R^5 back into the Montgomery domain
+ *     (on AMD Zen 5: 118,300 -> 116,200 core cycles per ECDH, 1.09x -> 1.12x OpenSSL's, with
+ *     13 batches of the paper's divstep; the half-delta form took the inversion from about
+ *     6,200 to 4,900 cycles and ECDH to 1.13x, 2026-12-02).  Compilers
  *     without __int128 take Z^(p-3) by the addition chain of Z^(p-2) (x2, x4, x8, x16, x32
  *     blocks of ones, as ecp_nistz256_mod_inverse) without its last multiplication: 255
  *     squarings and 12 multiplications.
@@ -85,8 +87,10 @@
  *   (8M + 3S), the inversion and 7 more: about 1730 mul_mont + 1290 sqr_mont kernel calls.
  *   Where the time goes (AMD Zen 5, 2026-12-01, a harness including this file): ECDH 115,000
  *   core cycles; p_dbl 274 (the throughput of its parts alone: 4 x 28.4 + 4 x 24.3 for the
- *   products, ~50 for the additions and subtractions), p_add 540, the inversion 6,500, a
- *   gather 78.  The products bound the doublings by throughput, not by calls: 8 kernel calls
+ *   products, ~50 for the additions and subtractions), p_add 540, the inversion 6,500 (4,900
+ *   since), a gather 78.  Upper bounds measured 2026-12-02 by removing a part (wrong
+ *   results, timing only): p_dbl's additions and subtractions all free 7% of an ECDH, the
+ *   gathers free 1.8%.  The products bound the doublings by throughput, not by calls: 8 kernel calls
  *   back to back took 28.9 cycles each, their bodies inlined 28.6, so a point kernel with the
  *   field code inlined would gain little; the lever is the products themselves.
  *
@@ -601,7 +605,7 @@ static const fe R5 = {
 
 static NOINLINE void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 {
-	/* p in signed-62 limbs; 13 batches x 60 >= 741 divsteps (p < 2^256) */
+	/* p in signed-62 limbs; 10 batches x 60 >= 591 half-delta divsteps (p < 2^256) */
 	static const int64_t p62[5] = {
 		INT64_C(0x3fffffffffffffff), INT64_C(0x3ffffffff), INT64_C(0x0),
 		INT64_C(0x3fffffc000000040), INT64_C(0xff),
@@ -609,7 +613,7 @@ static NOINLINE void fe_inv_sqr(const struct fops *f, fe r, const fe z)
 	int64_t s[5];
 	fe t;
 	lf_sg_from_digits(5, s, 4, 64, (const int64_t *)(const void *)z);
-	lf_sg_inverse(5, 13, s, p62, UINT64_C(0x3fffffffffffffff));
+	lf_sg_inverse(5, 10, s, p62, UINT64_C(0x3fffffffffffffff));
 	lf_sg_to_digits(4, 64, (int64_t *)(void *)t, 5, s);
 	f->sqr(t, t);
 	f->mul(r, t, R5);

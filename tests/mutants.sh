@@ -195,9 +195,12 @@ mutant x448_ref_u_bits_dropped $XR 's/\tlimbs_to_bytes\(b, nbytes, u, n, bits, n
 mutant x4_ref_lanes_swapped $XR 's/r\[4 \* i \+ l\] = z\[l\]\[i\];/r[4 * i + l] = z[l ^ (i == 4)][i];/' kat
 
 # the wide fields' inversion (runtime/lf_safegcd.h); its batch count is checked against the
-# divstep bound by gen/tests/test_safegcd_constants.py (random inputs need far fewer)
+# half-delta divstep bound by gen/tests/test_safegcd_constants.py (random inputs need far
+# fewer)
 SG=runtime/lf_safegcd.h
 mutant safegcd_delta_never_flips $SG 's/z = \(int64_t\)\(zn \^ \(za & cond\)\);/z = (int64_t)zn;/' fields
+# the paper's divstep (delta -> 1 -+ delta) with the half-delta batch counts: values pass
+mutant safegcd_paper_divstep $SG 's/zn = \(uint64_t\)z - 2, za = zn \^ \(~\(uint64_t\)z - 1\);/zn = (uint64_t)z - 1, za = zn ^ ~(uint64_t)z;/' fields
 mutant safegcd_md_ignores_sign $SG 's/md -= \(int64_t\)\(\(pinv62 \* \(uint64_t\)cd \+ \(uint64_t\)md\)/md -= (int64_t)((pinv62 * (uint64_t)cd)/' fields
 # P-256 ECDH's Z^-2 by the same divsteps (runtime/p256_ecdh.c, with __int128)
 mutant ecdh_inverse_back_to_montgomery runtime/p256_ecdh.c 's/UINT64_C\(0xfffffeb2ffffffad\)/UINT64_C(0xfffffeb2ffffffac)/' ecdh

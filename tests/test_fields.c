@@ -21,7 +21,11 @@
  *   - aliasing r == a, r == b, r == a == b broken (the header promises r may alias any
  *     input); inputs written; writes or reads outside the limbs (guarded buffers);
  *   - conditional_swap / conditional_assign moving the wrong limbs for 0 and 1, for every
- *     int64 value (they take any limbs).
+ *     int64 value (they take any limbs);
+ *   - the inversion's 60-step batch (runtime/lf_safegcd.h) not the half-delta divstep its
+ *     batch count was derived for: the paper's divstep passes every value test (random
+ *     elements need far fewer steps than either bound), so its transition matrix and delta
+ *     are compared with the definition's here.
  */
 #include <gmp.h>
 #include <stdlib.h>
@@ -32,6 +36,9 @@
 #include "fields_table.h"
 #include "lf_fields.h"
 #include "fields_vectors.h"
+#if LF_FE_WIDE
+#  include "lf_safegcd.h"
+#endif
 
 #define MAXL 19
 #define NLEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -611,6 +618,61 @@ START_TEST(test_fe_contract)
 }
 END_TEST
 
+#if LF_FE_WIDE
+/* 60 half-delta divsteps by their definition (Wuille's safegcd-bounds: delta, f, g ->
+ * 2 - delta, g, (g - f)/2 when delta > 0 and g is odd; else 2 + delta, f, (g + g_odd f)/2)
+ * on words, tracking [u v; q r] with 2^60 [f'; g'] = [u v; q r] [f; g]: bit 0 of g after k
+ * steps depends only on the low k + 1 bits, so 64-bit words decide all 60 steps. */
+static int64_t hddivsteps_60(int64_t delta, uint64_t f, uint64_t g, int64_t m[4])
+{
+	int64_t u = 1, v = 0, q = 0, r = 1;
+	for (int i = 0; i < 60; i++) {
+		if (delta > 0 && (g & 1)) {
+			int64_t nq = q - u, nr = r - v;
+			u = 2 * q, v = 2 * r, q = nq, r = nr;
+			uint64_t ng = (g - f) >> 1;
+			f = g, g = ng, delta = 2 - delta;
+		} else if (g & 1) {
+			q += u, r += v, u *= 2, v *= 2;
+			g = (g + f) >> 1, delta = 2 + delta;
+		} else {
+			u *= 2, v *= 2;
+			g >>= 1, delta = 2 + delta;
+		}
+	}
+	m[0] = u, m[1] = v, m[2] = q, m[3] = r;
+	return delta;
+}
+
+START_TEST(test_fe_divsteps)
+{
+	rng_t rng;
+	rng_init(&rng, "fields_divsteps", 0);
+	for (int k = 0; k < 20000; k++) {
+		/* delta as the inversion reaches it: odd, from 1 (every batch start) to +-121 */
+		int64_t delta = k % 4 == 0 ? 1 : 2 * (int64_t)(rng_next(&rng) % 121) - 119;
+		uint64_t f = rng_next(&rng) | 1, g = rng_next(&rng);
+		if (k % 8 == 1)
+			g &= g >> 7;                    /* long runs of even g: delta climbs */
+		if (k % 8 == 2)
+			f = 1;
+		int64_t m[4];
+		struct lf_sg_trans t;
+		int64_t want = hddivsteps_60(delta, f, g, m);
+		int64_t z = lf_sg_divsteps_60(-delta, f, g, &t);
+		ck_assert_msg(z == -want && t.u == 4 * m[0] && t.v == 4 * m[1] && t.q == 4 * m[2] &&
+		              t.r == 4 * m[3],
+		              "divsteps: delta %lld f %016llx g %016llx: delta %lld, T [%lld %lld; "
+		              "%lld %lld], want %lld, 4 [%lld %lld; %lld %lld]", (long long)delta,
+		              (unsigned long long)f, (unsigned long long)g, (long long)-z,
+		              (long long)t.u, (long long)t.v, (long long)t.q, (long long)t.r,
+		              (long long)want, (long long)m[0], (long long)m[1], (long long)m[2],
+		              (long long)m[3]);
+	}
+}
+END_TEST
+#endif
+
 Suite *suite_fields(void)
 {
 	Suite *s = suite_create("fields");
@@ -623,6 +685,9 @@ Suite *suite_fields(void)
 	tcase_add_loop_test(tc, test_fe_select, 0, KAT_FLD_NFIELDS);
 	tcase_add_loop_test(tc, test_fe_kat, 0, KAT_FLD_NFIELDS);
 	tcase_add_loop_test(tc, test_fe_random, 0, KAT_FLD_NFIELDS);
+#if LF_FE_WIDE
+	tcase_add_test(tc, test_fe_divsteps);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,10 +1,12 @@
 """The wide fields' invert kernels (Bernstein-Yang divsteps, runtime/lf_safegcd.h) run a fixed
-number of batches of 60 divsteps.  Fault caught: too few batches.  Random inputs cannot show
-it -- Curve448's need about 930 divsteps where the proven bound is 1294 -- so this test reads
-the constants from the checked-in generated/fields/<field>.c and checks them against the
-bound recomputed here from the modulus (TCHES 2019, Theorem 11.2: floor((49 d + 57) / 17)
-divsteps for p < 2^d, d >= 46), along with p's signed-62 limbs, p^-1 mod 2^62 and the room
-for the range (-2p, 2p) with a sign."""
+number of batches of 60 half-delta divsteps.  Fault caught: too few batches.  Random inputs
+cannot show it -- Curve448's need far fewer divsteps than the bound of 1033 -- so this test
+reads the constants from the checked-in generated/fields/<field>.c and checks them against
+the bound recomputed here from the modulus (P. Wuille, safegcd-bounds, half-delta divsteps:
+floor((3787 log2(M) + 2166) / 1644) for 0 <= g <= f <= M, M >= 4257874; here M < 2^d), along
+with p's signed-62 limbs, p^-1 mod 2^62 and the room for the range (-2p, 2p) with a sign.
+That the batch runs the half-delta divstep (not the paper's, whose bound is 25% higher) is
+tests/test_fields.c's test_fe_divsteps."""
 
 import os
 import re
@@ -35,7 +37,7 @@ class DivstepConstants(unittest.TestCase):
             n62, batches, pinv = int(call.group(1)), int(call.group(2)), int(call.group(3), 16)
             limbs = [int(x, 16) for x in re.findall(r"(?<!U)INT64_C\(0x([0-9a-f]+)\)", body)]
             d = f.p.bit_length()
-            self.assertGreaterEqual(60 * batches, (49 * d + 57) // 17, f.name)
+            self.assertGreaterEqual(60 * batches, (3787 * d + 2166) // 1644, f.name)
             self.assertEqual(len(limbs), n62, f.name)
             self.assertEqual(sum(l << (62 * i) for i, l in enumerate(limbs)), f.p, f.name)
             self.assertTrue(all(0 <= l < 1 << 62 for l in limbs), f.name)
@@ -43,6 +45,15 @@ class DivstepConstants(unittest.TestCase):
             self.assertGreaterEqual(62 * n62, f.p.bit_length() + 2, f.name)   # +-2p, sign
             self.assertIn("lf_sg_from_digits(%d, s, %d, %d, t)" % (n62, f.limbs, f.bits), body)
             self.assertIn("lf_sg_to_digits(%d, %d, r, %d, s)" % (f.limbs, f.bits, n62), body)
+
+    def test_p256_ecdh_inverts_with_enough_batches(self):
+        # runtime/p256_ecdh.c's Z^-2 (hand-written, p < 2^256): the same bound
+        with open(os.path.join(ROOT, "runtime", "p256_ecdh.c")) as fh:
+            calls = re.findall(r"lf_sg_inverse\((\d+), (\d+), s, p62,", fh.read())
+        self.assertEqual(len(calls), 1)
+        n62, batches = int(calls[0][0]), int(calls[0][1])
+        self.assertEqual(n62, 5)
+        self.assertGreaterEqual(60 * batches, (3787 * 256 + 2166) // 1644)
 
     def test_the_header_holds_as_many_limbs_as_the_generator_allows(self):
         with open(os.path.join(ROOT, "runtime", "lf_safegcd.h")) as fh:

@@ -948,7 +948,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
  *   out: limbs 0-5 [0, 0xffffffffffffff]; limb 6 [0, 0xffffffffffff] */
 static inline void fe_invert(int64_t *r, const int64_t *a)
 {
-	/* p in signed-62 limbs; 19 batches x 60 >= 1110 divsteps (p < 2^384) */
+	/* p in signed-62 limbs; 15 batches x 60 >= 885 half-delta divsteps (p < 2^384) */
 	static const int64_t p62[7] = {
 		INT64_C(0xffffffff), INT64_C(0x3ffffffc00000000), INT64_C(0x3fffffffffffffef),
 		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
@@ -958,7 +958,7 @@ static inline void fe_invert(int64_t *r, const int64_t *a)
 	fe_carry(t, a);
 	fe_canon(t, t);
 	lf_sg_from_digits(7, s, 7, 56, t);
-	lf_sg_inverse(7, 19, s, p62, UINT64_C(0x3ffffffeffffffff));
+	lf_sg_inverse(7, 15, s, p62, UINT64_C(0x3ffffffeffffffff));
 	lf_sg_to_digits(7, 56, r, 7, s);
 	lf_wipe(t, sizeof t);
 	lf_wipe(s, sizeof s);

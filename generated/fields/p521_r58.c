@@ -955,7 +955,7 @@ static inline void fe_decode(int64_t *r, const uint8_t *in)
  *   out: limbs 0-7 [0, 0x3ffffffffffffff]; limb 8 [0, 0x1ffffffffffffff] */
 static inline void fe_invert(int64_t *r, const int64_t *a)
 {
-	/* p in signed-62 limbs; 26 batches x 60 >= 1505 divsteps (p < 2^521) */
+	/* p in signed-62 limbs; 21 batches x 60 >= 1201 half-delta divsteps (p < 2^521) */
 	static const int64_t p62[9] = {
 		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
 		INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff), INT64_C(0x3fffffffffffffff),
@@ -965,7 +965,7 @@ static inline void fe_invert(int64_t *r, const int64_t *a)
 	fe_carry(t, a);
 	fe_canon(t, t);
 	lf_sg_from_digits(9, s, 9, 58, t);
-	lf_sg_inverse(9, 26, s, p62, UINT64_C(0x3fffffffffffffff));
+	lf_sg_inverse(9, 21, s, p62, UINT64_C(0x3fffffffffffffff));
 	lf_sg_to_digits(9, 58, r, 9, s);
 	lf_wipe(t, sizeof t);
 	lf_wipe(s, sizeof s);

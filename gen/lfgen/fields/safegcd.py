@@ -2,8 +2,11 @@
 per field with the constants derived here from the modulus.
 
     n62      signed-62 limbs holding +-2p with a sign: 62 n62 >= power + 2
-    batches  batches of 60 divsteps covering floor((49 d + 57) / 17) for p < 2^d, d >= 46
-             ("Fast constant-time gcd computation and modular inversion", Theorem 11.2)
+    batches  batches of 60 half-delta divsteps covering floor((3787 d + 2166) / 1644) for
+             p < 2^d (P. Wuille, safegcd-bounds: computed by convex hulls in exact
+             arithmetic, checked for every M <= 2^3805, M >= 4257874; the paper's divstep,
+             "Fast constant-time gcd computation and modular inversion" Theorem 11.2, needs
+             floor((49 d + 57) / 17), about 25% more)
     pinv62   p^-1 mod 2^62
 """
 
@@ -11,6 +14,12 @@ LF_SG_MAX = 9          # runtime/lf_safegcd.h's LF_SG_MAX: 9 x 62 bits hold P-52
 
 WHAT = ("r = 1/a mod p (0 for a = 0 mod p), canonical digits, by Bernstein-Yang\n"
         " *   divsteps (runtime/lf_safegcd.h), constant time")
+
+
+def hddivsteps_bound(d):
+    """half-delta divsteps that take every (f, g) with 0 <= g <= f < 2^d to g = 0"""
+    assert d >= 24                      # p >= 2^23 > 4257874, where the formula holds
+    return (3787 * d + 2166) // 1644
 
 
 def constants(f):
@@ -21,7 +30,7 @@ def constants(f):
     if n62 > LF_SG_MAX:
         raise ValueError("%s: %d signed-62 limbs needed, runtime/lf_safegcd.h holds %d"
                          % (f.name, n62, LF_SG_MAX))
-    steps = (49 * d + 57) // 17
+    steps = hddivsteps_bound(d)
     batches = -(-steps // 60)
     limbs = [(f.p >> (62 * i)) & ((1 << 62) - 1) for i in range(n62)]
     assert sum(l << (62 * i) for i, l in enumerate(limbs)) == f.p
@@ -33,7 +42,7 @@ def body(f):
     n62, steps, batches, limbs, pinv = constants(f)
     n = f.limbs
     return "\n".join([
-        "\t/* p in signed-62 limbs; %d batches x 60 >= %d divsteps (p < 2^%d) */"
+        "\t/* p in signed-62 limbs; %d batches x 60 >= %d half-delta divsteps (p < 2^%d) */"
         % (batches, steps, f.p.bit_length()),
         "\tstatic const int64_t p62[%d] = {" % n62]
         + ["\t\t" + ", ".join("INT64_C(0x%x)" % l for l in limbs[i:i + 3]) + ","
