@@ -108,6 +108,7 @@ mutant asm_bi_sqr_ifma_out_mask_low generated/x86_64/bi_square_to_len_ifma.S 's/
 mutant asm_bi_sqr_small_top_of_lost generated/x86_64/bi_square_to_len_adx.S 's/(\tadcxq\t(%r\w+), (%r\w+)\n)\tadoxq\t\2, \3\n/$1/' bigint_sqr
 mutant asm_bi_sqr_prefix_past_small generated/x86_64/bi_square_to_len_adx.S 's/cmpq\t\$20, %rsi\n(\tja\t\.L\w+_frame\n)/cmpq\t\$22, %rsi\n$1/' bigint_sqr
 mutant asm_bi_mul_add_small_top_carry_lost generated/x86_64/bi_mul_add_mulx.S 's/(\timulq\t%rdx, (%r\w+)\n\taddq\t%r\w+, \2\n)\taddq\t%r\w+, \2\n/$1/' bigint
+mutant asm_bi_mul_add_adx_small_of_lost generated/x86_64/bi_mul_add_adx__znver5.S 's/(\tadcxq\t(%r\w+), (%r\w+)\n)\tadoxq\t\2, \3\n/$1/' bigint
 
 MP=runtime/modpow.c
 mutant mul_row_carry_lost $M 's/rp\[an \+ j\] = lf_mpn_addmul_1_ref/rp[an + j] = 0 * lf_mpn_addmul_1_ref/' mpn_mul

@@ -25,12 +25,16 @@
  *
  * Algorithm (adx, x86_64):
  *    Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of
- *    MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last.
+ *    MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last. Up to
+ *    `small` words straight-line code per digit count before the frame, lo_j +
+ *    hi_(j-1) on the CF chain and + out_j on the OF chain (one carry instruction a
+ *    digit on each, where mulx has two dependent ones).
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.adx]
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
  *   short_to_mulx = 16
+ *   small = 0
  *   unroll = 16
  *   provenance: make tune CPU=generic: llvm-mca over haswell, skylake, skylake-avx512, icelake-server, sapphirerapids, znver3, znver4, znver5, the candidate with the least worst-case ratio to each model's best taken when >= 2% below the incumbent's; size parameters keep the kernels' defaults or earlier values (2026-11-30)
  * Frame: saves and restores callee-saved rbx

@@ -25,12 +25,16 @@
  *
  * Algorithm (adx, x86_64):
  *    Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of
- *    MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last.
+ *    MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last. Up to
+ *    `small` words straight-line code per digit count before the frame, lo_j +
+ *    hi_(j-1) on the CF chain and + out_j on the OF chain (one carry instruction a
+ *    digit on each, where mulx has two dependent ones).
  *
  * Schedule: gen/schedules/x86_64/znver1.toml [bi_mul_add.adx]
  *   used on: AuthenticAMD family 0x17 model 0x1
  *   ahead = 2
  *   short_to_mulx = 16
+ *   small = 0
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver1) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: saves and restores callee-saved r12, rbp, rbx

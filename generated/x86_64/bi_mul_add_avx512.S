@@ -37,6 +37,7 @@
  *   row_unroll = 8
  *   scalar_tail = 11
  *   short_to_mulx = 1
+ *   short_variant = mulx
  *   small_words = 5
  *   unroll = 2
  *   vec_min = 16

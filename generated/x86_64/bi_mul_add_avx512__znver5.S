@@ -17,7 +17,7 @@
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: adx avx avx512dq avx512f bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2)
- *   (including lf_bi_mul_add_mulx__znver5, reached by size dispatch)
+ *   (including lf_bi_mul_add_adx__znver5, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs
@@ -37,6 +37,7 @@
  *   row_unroll = 8
  *   scalar_tail = 15
  *   short_to_mulx = 1
+ *   short_variant = adx
  *   small_words = 5
  *   unroll = 2
  *   vec_min = 32
@@ -44,7 +45,7 @@
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: saves and restores callee-saved rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_avx512__znver5 is an
- * entry that saves rdi, rsi, xmm6-xmm15 (written here or by lf_bi_mul_add_mulx__znver5), moves
+ * entry that saves rdi, rsi, xmm6-xmm15 (written here or by lf_bi_mul_add_adx__znver5), moves
  * its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV registers and calls this
  * body, lf_bi_mul_add_avx512__znver5_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
@@ -54,10 +55,10 @@
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_mul_add_avx512__znver5)
-	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx__znver5 */
+	/* size dispatch before the frame: other sizes run lf_bi_mul_add_adx__znver5 */
 	vzeroupper
 	cmpq	$32, %r8
-	jb	LF_BODY(lf_bi_mul_add_mulx__znver5)
+	jb	LF_BODY(lf_bi_mul_add_adx__znver5)
 	/* end of size dispatch */
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8

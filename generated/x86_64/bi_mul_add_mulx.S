@@ -24,9 +24,11 @@
  *
  * Algorithm (mulx, x86_64):
  *    As adx with both carries folded per digit by ADD/ADC (BMI2 only); up to `small`
- *    words straight-line code per digit count. Ahead of adx
+ *    words straight-line code per digit count. Ahead of adx's row
  *    on the development host at every length: the RORX word rotations, not the
- *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup.
+ *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup. On AMD
+ *    Zen 5 adx's own straight-line code (small) is ahead at 4..15 words, its row at
+ *    16..31.
  *
  * Schedule: gen/schedules/x86_64/generic.toml [bi_mul_add.mulx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)

@@ -24,9 +24,11 @@
  *
  * Algorithm (mulx, x86_64):
  *    As adx with both carries folded per digit by ADD/ADC (BMI2 only); up to `small`
- *    words straight-line code per digit count. Ahead of adx
+ *    words straight-line code per digit count. Ahead of adx's row
  *    on the development host at every length: the RORX word rotations, not the
- *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup.
+ *    carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup. On AMD
+ *    Zen 5 adx's own straight-line code (small) is ahead at 4..15 words, its row at
+ *    16..31.
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [bi_mul_add.mulx]
  *   used on: AuthenticAMD family 0x1a model 0x2
@@ -769,7 +771,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx__znver5)
 LF_FUNC_END(lf_bi_mul_add_mulx__znver5)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_bi_mul_add_mulx__znver5)	/* lf_bi_mul_add_adx__znver5, lf_bi_mul_add_avx512__znver5 jump here */
+LF_WIN64_BODY_STATIC(lf_bi_mul_add_mulx__znver5)
 LF_WIN64_ENTRY(lf_bi_mul_add_mulx__znver5)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

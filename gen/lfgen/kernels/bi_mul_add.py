@@ -47,7 +47,10 @@ X86_PARAMS = {
 
 ADX_PARAMS = dict(X86_PARAMS, short_to_mulx=Param(
     16, (0, 8, 12, 16, 20), "below this many words jump to the mulx variant before the frame",
-    kind="size", sizes=(2, 4, 7, 8, 11, 12, 15, 16, 19, 20, 24)))
+    kind="size", sizes=(2, 4, 7, 8, 11, 12, 15, 16, 19, 20, 24)), small=Param(
+    0, (0, 7, 11, 15), "up to this many words: straight-line MULX/ADCX/ADOX code per digit\n"
+    "count before the frame (SysV; needs short_to_mulx 0)",
+    kind="size", sizes=(1, 2, 3, 4, 6, 8, 10, 12, 15, 16)))
 
 W32_PARAMS = {
     "unroll": Param(4, (1, 2, 4, 8), "words per loop iteration"),
@@ -76,29 +79,43 @@ def _top_word_x86(o, i, carry, cy):
     SHR(cy, 32)
 
 
-def _small_x86(f, S, ob, ib, ln, cy):
+def _small_x86(f, S, ob, ib, ln, cy, adx=False):
     """len <= S words: a binary search on len picks straight-line code for its nd = len/2
     digits (no loop control, no skip blocks; digit 0 adds no carry-in), then the odd top
-    word, if any, with one 64-bit IMUL (k < 2^32)."""
+    word, if any, with one 64-bit IMUL (k < 2^32). Without ADX each digit folds its two
+    carries by ADD/ADC (two dependent instructions a digit on the carry path); with ADX
+    lo_j + hi_(j-1) runs on the CF chain (ADCX) and + out_j on the OF chain (ADOX), one
+    instruction a digit on each, both carries folded into the last hi (< 2^32 + 2)."""
     from .x86_rows import size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, ADD, ADC,
-                                TEST, JZ, JMP)
+                                ADCX, ADOX, XOR, TEST, JZ, JMP)
 
     def digits(nd):
         prev = None
+        if adx and nd:
+            zero = G()
+            XOR(zero.as_dword, zero.as_dword)   # clears CF and OF
         for j in range(nd):
             a, o, lo, hi = G(), G(), G(), G()
             RORX(a, [ib - 8 * j], 32)
             MULX(hi, lo, a)
             RORX(o, [ob - 8 * j], 32)
-            ADD(lo, o)
-            ADC(hi, 0)
-            if prev is not None:
-                ADD(lo, prev)
+            if adx:
+                if prev is not None:
+                    ADCX(lo, prev)
+                ADOX(lo, o)
+            else:
+                ADD(lo, o)
                 ADC(hi, 0)
+                if prev is not None:
+                    ADD(lo, prev)
+                    ADC(hi, 0)
             RORX(lo, lo, 32)
             MOV([ob - 8 * j], lo)
             prev = hi
+        if adx and nd:
+            ADCX(prev, zero)
+            ADOX(prev, zero)
         even = f.new_label("s_even%d" % nd)
         if nd:                                  # nd == 0: len == 1
             TEST(ln, 1)
@@ -125,6 +142,26 @@ def build_x86(chains):
         f = x86.Function(symbol, SPEC.args, SPEC.result)
         if short:
             f.tail_call_outside(4, short, None, p.sibling("mulx"))
+        adx_small = getattr(p, "small", 0) if chains == "adx" else 0
+        if adx_small:
+            if short:
+                raise ValueError("bi_mul_add adx: small needs short_to_mulx 0")
+
+            def small_body(g):
+                # up to adx_small words before the frame (SysV; the Win64 form runs the row)
+                out, out_len, inp, offset, ln, k = g.load_args()
+                cy = GeneralPurposeRegister64()
+                XOR(cy.as_dword, cy.as_dword)
+                TEST(ln, ln)
+                JZ(g.exit_label)
+                MOV(rdx.as_dword, k.as_dword)
+                ob, ib = GeneralPurposeRegister64(), GeneralPurposeRegister64()
+                SUB(out_len, offset)
+                LEA(ob, [out + out_len * 4 - 8])
+                LEA(ib, [inp + ln * 4 - 8])
+                _small_x86(g, adx_small, ob, ib, ln, cy, adx=True)
+                g.ret(cy.as_dword)
+            f.prefix_upto((4,), adx_small, small_body)
         with f:
             out, out_len, inp, offset, ln, k = f.load_args()
             cy = GeneralPurposeRegister64()
@@ -136,7 +173,7 @@ def build_x86(chains):
             SUB(out_len, offset)
             LEA(ob, [out + out_len * 4 - 8])      # qword of digit 0: out + 4*(top-1)
             LEA(ib, [inp + ln * 4 - 8])           # in + 4*(len-2)
-            small = getattr(p, "small", 0)
+            small = getattr(p, "small", 0) if chains != "adx" else 0
             if small:
                 generic = Label("generic")
                 CMP(ln, small)
@@ -406,12 +443,17 @@ VARIANTS = [
             unmodelled={"row_ahead": ADX_CHAINS}),
     Variant("mulx", "x86_64", build_x86("adc"), MULX_PARAMS,
             "As adx with both carries folded per digit by ADD/ADC (BMI2 only); up to `small`\n"
-            "words straight-line code per digit count. Ahead of adx\n"
+            "words straight-line code per digit count. Ahead of adx's row\n"
             "on the development host at every length: the RORX word rotations, not the\n"
-            "carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup."),
+            "carry chains, hold ports 0 and 6 there, and ADD/ADC need no flag setup. On AMD\n"
+            "Zen 5 adx's own straight-line code (small) is ahead at 4..15 words, its row at\n"
+            "16..31."),
     Variant("adx", "x86_64", build_x86("adx"), ADX_PARAMS,
             "Word pairs as 64-bit digits (RORX 32 on load and store), an addmul_1 row of\n"
-            "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last.",
+            "MULX/ADCX/ADOX (x86_rows) walking down memory; an odd top word last. Up to\n"
+            "`small` words straight-line code per digit count before the frame, lo_j +\n"
+            "hi_(j-1) on the CF chain and + out_j on the OF chain (one carry instruction a\n"
+            "digit on each, where mulx has two dependent ones).",
             unmodelled={"ahead": ADX_CHAINS}),
     Variant("w64", "aarch64", build_w64, W64_PARAMS,
             "32-bit umaddl products summed on a 64-bit carry chain (adds with lsl #32),\n"

@@ -51,8 +51,10 @@ word enters as hi32(E_8) of the first block, and in-place calls on one window th
 64-byte loads with 64-byte stores of the same address (store forwarding; a masked store
 never forwards, which costs ~10 cycles of latency per call). Longer tails: one block with
 zero-masked VMOVDQU32 loads and a masked store (nothing outside the window is read or
-written; a wrap there redoes the tail by the row). Windows below `vec_min` words: the row,
-or up to `small_words` words the 32-bit steps. The row needs as many GPRs as in the adx
+written; a wrap there redoes the tail by the row). Windows below `vec_min` words: with
+short_to_mulx a tail call before the frame to the sibling `short_variant` (mulx, or adx with
+its straight-line code for short windows); without it the row here, or up to `small_words`
+words the 32-bit steps. The row needs as many GPRs as in the adx
 variant, so w, in and the block index wait in the red zone meanwhile (one callee-saved
 register, rbx, as in adx; no stack frame). Windows has no red zone: the Win64 flavour's form
 of the body keeps them in a 24-byte frame (Function.red_zone_slots).
@@ -77,6 +79,10 @@ PARAMS = {
                            "1: windows below vec_min jump to the mulx variant before the "
                            "frame (no frame, no vector setup); 0: handled here",
                            kind="size", sizes=(1, 2, 3, 5, 8, 12, 15)),
+    "short_variant": Param("mulx", ("mulx", "adx"),
+                           "the sibling short_to_mulx = 1 jumps to: mulx, or adx (whose own "
+                           "small and short_to_mulx then split the short windows)",
+                           kind="size", sizes=(1, 2, 3, 5, 8, 12, 15, 16, 20, 24, 31)),
     "scalar_tail": Param(11, (0, 3, 5, 7, 9, 11, 13, 15),
                          "tails (len mod 16) of up to this many words by the scalar row, "
                          "longer ones by a masked vector block",
@@ -514,7 +520,7 @@ def build(symbol, p):
     from .bi_mul_add import SPEC
     f = x86.Function(symbol, SPEC.args, SPEC.result)
     if p.short_to_mulx:
-        f.tail_call_outside(4, p.vec_min, None, p.sibling("mulx"))
+        f.tail_call_outside(4, p.vec_min, None, p.sibling(p.short_variant))
     with f:
         out, out_len, inp, offset, ln, k = f.load_args()
         cy = GeneralPurposeRegister64()
