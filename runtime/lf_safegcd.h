@@ -17,10 +17,11 @@
  * m >= floor((3787 d + 2166) / 1644) with p < 2^d (safegcd-bounds: the bound computed by
  * convex hulls in exact arithmetic and checked for every M <= 2^3805, M >= 4257874), about
  * 20% fewer than the paper's floor((49 d + 57) / 17) for its divstep (Theorem 11.2): 591
- * instead of 741 for 256 bits.  The generator computes m per field.  A batch runs 60 divsteps on the low words of f and g
- * only (two halves of 30, lf_sg_divsteps_30), collecting the transition matrix T = [u v; q r]
- * scaled by 2^62 (2^62 [f'; g'] = T [f; g], with |u| + |v| <= 2^62 and |q| + |r| <= 2^62:
- * the 60-step matrix times 4), then applies T to the full f, g (exact division
+ * instead of 741 for 256 bits.  The generator computes m per field.  A batch runs 60
+ * divsteps on the low words of f and g only (two halves of 30, lf_sg_divsteps_30),
+ * collecting the transition matrix T = [u v; q r] scaled by 2^62 (2^62 [f'; g'] = T [f; g],
+ * with |u| + |v| <= 2^62 and |q| + |r| <= 2^62: the 60-step matrix times 4), delta carried
+ * from batch to batch, then applies T to the full f, g (exact division
  * by 2^62) and to d, e with d a = f, e a = g (mod p), starting from d = 0, e = 1: d' = (u d +
  * v e + md p) / 2^62 with md = -(u d + v e) p^-1 mod 2^62 chosen so that d, e stay in
  * (-2p, p) (md starts from u, v for the negative inputs).  At the end 1/a = d f mod p,
@@ -168,9 +169,11 @@ LF_SG_INLINE void lf_sg_add_p(unsigned n, int64_t *x, const int64_t *p, int64_t 
 }
 
 /* x = 1/x mod p (0 for x = 0): x in [0, p) in, [0, p) out; p odd, n limbs, batches x 60
- * divsteps enough for p's size (see above); pinv62 = p^-1 mod 2^62 */
-LF_SG_INLINE void lf_sg_inverse(unsigned n, unsigned batches, int64_t *x, const int64_t *p,
-                                uint64_t pinv62)
+ * divsteps enough for p's size (see above); pinv62 = p^-1 mod 2^62.  Returns -delta after
+ * the last divstep (the callers ignore it; tests/test_fields.c checks the walk of delta from
+ * 1 through every batch against the definition). */
+LF_SG_INLINE int64_t lf_sg_inverse(unsigned n, unsigned batches, int64_t *x, const int64_t *p,
+                                   uint64_t pinv62)
 {
 	int64_t w[4][LF_SG_MAX];
 	int64_t *f = w[0], *g = w[1], *d = w[2], *e = w[3];
@@ -200,6 +203,7 @@ LF_SG_INLINE void lf_sg_inverse(unsigned n, unsigned batches, int64_t *x, const 
 	for (unsigned i = 0; i < n; i++)
 		x[i] = d[i];
 	lf_wipe(w, sizeof w);
+	return z;
 }
 
 /* s (n62 signed-62 limbs) = the non-negative digits d (nd of `bits` bits, value < 2^(62 n62)) */

@@ -202,6 +202,8 @@ SG=runtime/lf_safegcd.h
 mutant safegcd_delta_never_flips $SG 's/z = \(int64_t\)\(zn \^ \(za & cond\)\);/z = (int64_t)zn;/' fields
 # the paper's divstep (delta -> 1 -+ delta) with the half-delta batch counts: values pass
 mutant safegcd_paper_divstep $SG 's/zn = \(uint64_t\)z - 2, za = zn \^ \(~\(uint64_t\)z - 1\);/zn = (uint64_t)z - 1, za = zn ^ ~(uint64_t)z;/' fields
+# ... or started from the paper's delta (1, i.e. 2 doubled): only delta's walk shows it
+mutant safegcd_delta_start_paper $SG 's/int64_t z = -1;( +\/\* delta = 1)/int64_t z = -2;$1/' fields
 mutant safegcd_md_ignores_sign $SG 's/md -= \(int64_t\)\(\(pinv62 \* \(uint64_t\)cd \+ \(uint64_t\)md\)/md -= (int64_t)((pinv62 * (uint64_t)cd)/' fields
 # P-256 ECDH's Z^-2 by the same divsteps (runtime/p256_ecdh.c, with __int128)
 mutant ecdh_inverse_back_to_montgomery runtime/p256_ecdh.c 's/UINT64_C\(0xfffffeb2ffffffad\)/UINT64_C(0xfffffeb2ffffffac)/' ecdh

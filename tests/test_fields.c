@@ -22,10 +22,11 @@
  *     input); inputs written; writes or reads outside the limbs (guarded buffers);
  *   - conditional_swap / conditional_assign moving the wrong limbs for 0 and 1, for every
  *     int64 value (they take any limbs);
- *   - the inversion's 60-step batch (runtime/lf_safegcd.h) not the half-delta divstep its
- *     batch count was derived for: the paper's divstep passes every value test (random
- *     elements need far fewer steps than either bound), so its transition matrix and delta
- *     are compared with the definition's here.
+ *   - the inversion (runtime/lf_safegcd.h) not running the half-delta divstep its batch
+ *     count was derived for -- in a batch, in delta's start or in delta's carry from batch to
+ *     batch: the paper's divstep passes every value test (random elements need far fewer
+ *     steps than either bound), so a batch's transition matrix and delta, and delta after a
+ *     whole inversion, are compared with the definition's here.
  */
 #include <gmp.h>
 #include <stdlib.h>
@@ -649,7 +650,8 @@ START_TEST(test_fe_divsteps)
 	rng_t rng;
 	rng_init(&rng, "fields_divsteps", 0);
 	for (int k = 0; k < 20000; k++) {
-		/* delta as the inversion reaches it: odd, from 1 (every batch start) to +-121 */
+		/* delta odd: 1 (where an inversion starts) or in [-119, 121] (inversions reach a
+		 * few thousand; the batch's choices see only the sign and the swaps' 2 - delta) */
 		int64_t delta = k % 4 == 0 ? 1 : 2 * (int64_t)(rng_next(&rng) % 121) - 119;
 		uint64_t f = rng_next(&rng) | 1, g = rng_next(&rng);
 		if (k % 8 == 1)
@@ -671,6 +673,71 @@ START_TEST(test_fe_divsteps)
 	}
 }
 END_TEST
+
+/* A whole inversion's walk of delta: lf_sg_inverse's -delta after `batches` x 60 divsteps
+ * against the hddivstep definition run on the full f = p, g = a by GMP from delta = 1 (a
+ * wrong start or a delta not carried between batches changes it; the inverse itself does
+ * not). Each wide field, a few elements, 8 batches (the walk, not the bound, is tested). */
+START_TEST(test_fe_divsteps_walk)
+{
+	struct fx x;
+	if (!fx_open(&x, _i))
+		return;
+	if (!x.k->wide) {
+		fx_close(&x);
+		return;
+	}
+	enum { B = 8 };
+	int n62 = ((int)mpz_sizeinbase(x.p, 2) + 2 + 61) / 62;
+	ck_assert(n62 <= LF_SG_MAX);
+	int64_t p62[LF_SG_MAX], s[LF_SG_MAX];
+	mpz_t f, g, t, m62;
+	mpz_inits(f, g, t, m62, NULL);
+	for (int i = 0; i < n62; i++) {
+		mpz_fdiv_q_2exp(t, x.p, 62 * (mp_bitcnt_t)i);
+		p62[i] = (int64_t)(mpz_getlimbn(t, 0) & LF_SG_M62);
+	}
+	mpz_setbit(m62, 62);
+	mpz_invert(t, x.p, m62);
+	uint64_t pinv62 = mpz_getlimbn(t, 0);
+	rng_t rng;
+	rng_init(&rng, x.k->name, 31);
+	for (int k = 0; k < 12; k++) {
+		mpz_set_ui(g, 0);
+		for (int i = 0; i < n62 + 1; i++) {
+			mpz_mul_2exp(g, g, 64);
+			mpz_add_ui(g, g, (unsigned long)rng_next(&rng));
+		}
+		if (k == 0)
+			mpz_set_ui(g, 1);
+		mpz_mod(g, g, x.p);
+		for (int i = 0; i < n62; i++) {
+			mpz_fdiv_q_2exp(t, g, 62 * (mp_bitcnt_t)i);
+			s[i] = (int64_t)(mpz_getlimbn(t, 0) & LF_SG_M62);
+		}
+		int64_t z = lf_sg_inverse((unsigned)n62, B, s, p62, pinv62);
+		mpz_set(f, x.p);
+		long delta = 1;
+		for (int step = 0; step < 60 * B; step++) {
+			if (delta > 0 && mpz_odd_p(g)) {
+				mpz_sub(t, g, f);
+				mpz_set(f, g);
+				mpz_fdiv_q_2exp(g, t, 1);
+				delta = 2 - delta;
+			} else {
+				if (mpz_odd_p(g))
+					mpz_add(g, g, f);
+				mpz_fdiv_q_2exp(g, g, 1);
+				delta = 2 + delta;
+			}
+		}
+		ck_assert_msg(z == -(int64_t)delta, "%s divsteps walk, element %d: delta %lld after "
+		              "%d batches, the definition %ld", x.k->name, k, (long long)-z, B, delta);
+	}
+	mpz_clears(f, g, t, m62, NULL);
+	fx_close(&x);
+}
+END_TEST
 #endif
 
 Suite *suite_fields(void)
@@ -687,6 +754,7 @@ Suite *suite_fields(void)
 	tcase_add_loop_test(tc, test_fe_random, 0, KAT_FLD_NFIELDS);
 #if LF_FE_WIDE
 	tcase_add_test(tc, test_fe_divsteps);
+	tcase_add_loop_test(tc, test_fe_divsteps_walk, 0, KAT_FLD_NFIELDS);
 #endif
 	suite_add_tcase(s, tc);
 	return s;

@@ -85,7 +85,8 @@ def _small_x86(f, S, ob, ib, ln, cy, adx=False):
     word, if any, with one 64-bit IMUL (k < 2^32). Without ADX each digit folds its two
     carries by ADD/ADC (two dependent instructions a digit on the carry path); with ADX
     lo_j + hi_(j-1) runs on the CF chain (ADCX) and + out_j on the OF chain (ADOX), one
-    instruction a digit on each, both carries folded into the last hi (< 2^32 + 2)."""
+    instruction a digit on each, both carries folded into the last hi: the window's carry
+    digit, < 2^32 since k < 2^32, so the top word's in*k + out + carry fits 64 bits."""
     from .x86_rows import size_tree
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, RORX, MULX, ADD, ADC,
                                 ADCX, ADOX, XOR, TEST, JZ, JMP)
@@ -132,8 +133,9 @@ def _small_x86(f, S, ob, ib, ln, cy, adx=False):
 
 def build_x86(chains):
     def build(symbol, p):
-        # short windows: the BMI2 (mulx) variant is faster below ~16 words (its carry path is
-        # shorter than ADCX/ADOX's setup); jump there before the frame
+        # short windows: with short_to_mulx they jump to the BMI2 (mulx) variant before the
+        # frame (faster than adx's row below ~16 words on the development host); with adx's
+        # own straight-line code (small, short_to_mulx 0) they run that before the frame
         short = getattr(p, "short_to_mulx", 0)
         from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, TEST, JZ, SUB, LEA,
                                     SHR, CMP, JA, Label, LABEL, rdx)

@@ -76,8 +76,9 @@ PARAMS = {
                      "from this many words on the vector path (below: the scalar row)",
                      kind="size", sizes=(16, 19, 20, 23, 24, 31, 32, 40, 47, 48, 56)),
     "short_to_mulx": Param(1, (0, 1),
-                           "1: windows below vec_min jump to the mulx variant before the "
-                           "frame (no frame, no vector setup); 0: handled here",
+                           "1: windows below vec_min jump to a sibling before the frame "
+                           "(short_variant: mulx by default; no frame, no vector setup); "
+                           "0: handled here",
                            kind="size", sizes=(1, 2, 3, 5, 8, 12, 15)),
     "short_variant": Param("mulx", ("mulx", "adx"),
                            "the sibling short_to_mulx = 1 jumps to: mulx, or adx (whose own "
