@@ -131,14 +131,31 @@ def _small_x86(f, S, ob, ib, ln, cy, adx=False):
     size_tree(f, ln, 0, S // 2, digits, lambda d: 2 * d + 1)
 
 
+def _enter_x86(f):
+    """Arguments in, cy = 0, len == 0 returns 0, rdx = k, the digit-0 qword addresses:
+    (ln, cy, ob, ib)."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, TEST, JZ, SUB, LEA, rdx
+    out, out_len, inp, offset, ln, k = f.load_args()
+    cy = G()
+    XOR(cy.as_dword, cy.as_dword)
+    TEST(ln, ln)
+    JZ(f.exit_label)
+    MOV(rdx.as_dword, k.as_dword)              # zero-extends: k's upper half ignored
+    ob, ib = G(), G()
+    SUB(out_len, offset)
+    LEA(ob, [out + out_len * 4 - 8])          # qword of digit 0: out + 4*(top-1)
+    LEA(ib, [inp + ln * 4 - 8])               # in + 4*(len-2)
+    return ln, cy, ob, ib
+
+
 def build_x86(chains):
     def build(symbol, p):
         # short windows: with short_to_mulx they jump to the BMI2 (mulx) variant before the
         # frame (faster than adx's row below ~16 words on the development host); with adx's
         # own straight-line code (small, short_to_mulx 0) they run that before the frame
         short = getattr(p, "short_to_mulx", 0)
-        from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, TEST, JZ, SUB, LEA,
-                                    SHR, CMP, JA, Label, LABEL, rdx)
+        from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, TEST, JZ, SHR, CMP, JA,
+                                    Label, LABEL)
         from ..x86 import function as x86
         from .x86_rows import Digits, row
         f = x86.Function(symbol, SPEC.args, SPEC.result)
@@ -151,30 +168,12 @@ def build_x86(chains):
 
             def small_body(g):
                 # up to adx_small words before the frame (SysV; the Win64 form runs the row)
-                out, out_len, inp, offset, ln, k = g.load_args()
-                cy = GeneralPurposeRegister64()
-                XOR(cy.as_dword, cy.as_dword)
-                TEST(ln, ln)
-                JZ(g.exit_label)
-                MOV(rdx.as_dword, k.as_dword)
-                ob, ib = GeneralPurposeRegister64(), GeneralPurposeRegister64()
-                SUB(out_len, offset)
-                LEA(ob, [out + out_len * 4 - 8])
-                LEA(ib, [inp + ln * 4 - 8])
+                ln, cy, ob, ib = _enter_x86(g)
                 _small_x86(g, adx_small, ob, ib, ln, cy, adx=True)
                 g.ret(cy.as_dword)
             f.prefix_upto((4,), adx_small, small_body)
         with f:
-            out, out_len, inp, offset, ln, k = f.load_args()
-            cy = GeneralPurposeRegister64()
-            XOR(cy.as_dword, cy.as_dword)
-            TEST(ln, ln)
-            JZ(f.exit_label)
-            MOV(rdx.as_dword, k.as_dword)          # zero-extends: k's upper half ignored
-            ob, ib = GeneralPurposeRegister64(), GeneralPurposeRegister64()
-            SUB(out_len, offset)
-            LEA(ob, [out + out_len * 4 - 8])      # qword of digit 0: out + 4*(top-1)
-            LEA(ib, [inp + ln * 4 - 8])           # in + 4*(len-2)
+            ln, cy, ob, ib = _enter_x86(f)
             small = getattr(p, "small", 0) if chains != "adx" else 0
             if small:
                 generic = Label("generic")
