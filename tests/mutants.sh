@@ -1,5 +1,5 @@
 #!/bin/sh
-# mutants.sh -- does the suite fail when the code is broken?  (`make test-mutants`, ~40 min on 2 vCPUs)
+# mutants.sh -- does the suite fail when the code is broken?  (`make test-mutants`, ~65 min on 2 vCPUs)
 #
 # Fault this is designed to catch: tests that cannot fail.  Each mutant copies the tree
 # (without build/ and .git/) into a scratch directory, applies one deliberate bug with a perl
@@ -125,6 +125,12 @@ mutant asm_montmul_small_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(.*)\
 # REDC row's carry is not stored into the limb its row cancelled
 mutant asm_montsqr_redc_sum_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(redc_add:\n\tmovq\t\(%r\w+\), %r\w+\n\t)adcq/${1}addq/' montmul
 mutant asm_montsqr_redc_carry_not_stored generated/x86_64/mpn_montmul_adx.S 's/\tmovq\t%r\w+, \(%r\w+\)\n(\tleaq\t8\(%r\w+\), %r\w+\n\tdecq\t%r\w+\n\tjnz\t\.Llf_mpn_montmul_adx_redc_row\n)/$1/' montmul
+# the grouped passes (K = redc_rows rows of N, or of a's product, per pass over T; K divides
+# n): the carry between two groups of REDC rows, the carry of a block's T sum into the next
+# block, the last carry into the product's final window
+mutant asm_montmul_group_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(\tnegq\t%r\w+\n#if defined\(LF_WIN64\)\n\t)addq\t\d+\(%rsp\)(, %r\w+\n#else\n\t)addq\t-\d+\(%rsp\)/$1addq\t\$0$2addq\t\$0/' montmul
+mutant asm_montmul_redc_block_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_block:\n(?:.*\n){1,12}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
+mutant asm_montmul_product_final_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_2:\n(?:.*\n){1,6}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
 # the IFMA finish: a lane above 2^52 - 1 after the first carry round never generates a carry
 mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpuq\t\$6, /vpcmpuq\t\$3, /g' montmul
 # Karatsuba (runtime/karatsuba.c): the middle term's sign, the square's top carry

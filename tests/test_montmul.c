@@ -23,6 +23,10 @@
  *   - reads outside ap/bp/np, writes outside {rp,n} (guard pages, canaries), writes into
  *     an input, an rp limb never written (rp starts as garbage); alignment assumptions
  *     (every 8-byte offset mod 64); ap == bp (squaring) read wrongly;
+ *   - the adx grouped passes (K = redc_rows rows per pass over a stack buffer where K divides
+ *     n, 16..128 limbs: the REDC of a^2 and, for a != b, the product a b too): a carry lost
+ *     between two blocks of a group or between two groups -- every n in 1..70 and 96, 128
+ *     reach them, on both sides of each path's bounds (mutants asm_montmul_*_carry_lost);
  *   - the a64 squaring path (ap == bp, n >= sqr_min): a half column doubled wrongly, the
  *     square a_h^2 or the middle m_h N_h lost or added twice, at every n in 1..70 (both
  *     sides of every sqr_min choice) and 96, 128, 256, random, saturating and edge operands;

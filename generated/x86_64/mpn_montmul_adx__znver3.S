@@ -31,11 +31,15 @@
  *    m = t0 n0inv and one row of N stored a limb lower (x86_rows); up to small_max
  *    limbs unrolled with the accumulator in registers; ap == bp and sqr_min <= n <=
  *    128: a^2 by mpn_sqr's squaring into a stack buffer, then REDC rows (3/4 of the
- *    products); constant-time final subtraction.
+ *    products); redc_rows = K dividing n: REDC K rows per pass with a K-limb window
+ *    in registers, and a b the same way from group_mul_min limbs; constant-time
+ *    final subtraction.
  *
  * Schedule: gen/schedules/x86_64/znver3.toml [mpn_montmul.adx]
  *   used on: AuthenticAMD family 0x19 model 0x1
  *   ahead = 0
+ *   group_mul_min = 16
+ *   redc_rows = 8
  *   small_max = 8
  *   sqr_min = 16
  *   unroll = 16
@@ -46,7 +50,7 @@
  * registers and calls this body, lf_mpn_montmul_adx__znver3_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 4058 instructions.
+ * 4944 instructions.
  */
 #include "lf_asm.h"
 
@@ -112,11 +116,18 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	cmpq	$8, %r9
 	je	.Llf_mpn_montmul_adx__znver3_small_8
 	cmpq	%rax, %rsi
-	jne	.Llf_mpn_montmul_adx__znver3_multiply
+	jne	.Llf_mpn_montmul_adx__znver3_not_square
+	cmpq	$15, %r9
+	jbe	.Llf_mpn_montmul_adx__znver3_not_square
+	cmpq	$128, %r9
+	jbe	.Llf_mpn_montmul_adx__znver3_square
+.Llf_mpn_montmul_adx__znver3_not_square:
 	cmpq	$15, %r9
 	jbe	.Llf_mpn_montmul_adx__znver3_multiply
 	cmpq	$128, %r9
-	jbe	.Llf_mpn_montmul_adx__znver3_square
+	ja	.Llf_mpn_montmul_adx__znver3_multiply
+	testq	$7, %r9
+	jz	.Llf_mpn_montmul_adx__znver3_product
 .Llf_mpn_montmul_adx__znver3_multiply:
 	leaq	(%rax,%r9,8), %r9
 #if defined(LF_WIN64)
@@ -4749,7 +4760,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	%rdx, %r11, %r10
 	movq	%r11, (%rax)
 	movq	8(%rax), %r11
-	xorl	%r8d, %r8d
+	xorl	%r9d, %r9d
 	adcxq	%r11, %r11
 	adoxq	%r10, %r11
 	movq	%r11, 8(%rax)
@@ -4761,259 +4772,916 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jz	.Llf_mpn_montmul_adx__znver3_final_even
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r8, %r11
-	movq	%r8, (%rax)
-	movq	8(%rax), %r8
-	xorl	%edx, %edx
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	leaq	16(%rax), %r11
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
+	leaq	16(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver3_final_a
 .Llf_mpn_montmul_adx__znver3_final_even:
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r8, %r11
-	movq	%r8, (%rax)
-	movq	8(%rax), %r8
-	xorl	%edx, %edx
-	adcxq	%r8, %r8
-	adoxq	%r11, %r8
-	movq	%r8, 8(%rax)
-	leaq	(%rax), %r11
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
+	leaq	(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver3_final_b
 .Llf_mpn_montmul_adx__znver3_final_a:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %rdx, %r8
-	movq	(%r11), %rsi
-	movq	8(%r11), %rdi
-	adcxq	%rsi, %rsi
-	adcxq	%rdi, %rdi
-	adoxq	%rdx, %rsi
-	adoxq	%r8, %rdi
-	movq	%rsi, (%r11)
-	movq	%rdi, 8(%r11)
+	mulxq	%rdx, %r9, %r11
+	movq	(%rax), %r8
+	movq	8(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, (%rax)
+	movq	%rdx, 8(%rax)
 .Llf_mpn_montmul_adx__znver3_final_b:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %rdx, %r8
-	movq	16(%r11), %rsi
-	movq	24(%r11), %rdi
-	adcxq	%rsi, %rsi
-	adcxq	%rdi, %rdi
-	adoxq	%rdx, %rsi
-	adoxq	%r8, %rdi
-	movq	%rsi, 16(%r11)
-	movq	%rdi, 24(%r11)
-	leaq	32(%r11), %r11
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rax), %r8
+	movq	24(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, 16(%rax)
+	movq	%rdx, 24(%rax)
+	leaq	32(%rax), %rax
 	leaq	-1(%rcx), %rcx
 	jrcxz	.Llf_mpn_montmul_adx__znver3_final_done
 	jmp	.Llf_mpn_montmul_adx__znver3_final_a
 .Llf_mpn_montmul_adx__znver3_final_done:
-	movq	%rax, %r10
-	movq	%r9, %r11
-.Llf_mpn_montmul_adx__znver3_redc_row:
-	movq	(%r10), %rdx
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+	movq	8(%rsp), %rax
+#else
+	movq	%rax, -56(%rsp)
+	movq	-16(%rsp), %rax
+#endif
+	testq	$7, %rax
+	jnz	.Llf_mpn_montmul_adx__znver3_redc_rows
+.Llf_mpn_montmul_adx__znver3_redc_groups:
+#if defined(LF_WIN64)
+	leaq	112(%rsp), %rax
+	movq	8(%rsp), %r10
+#else
+	leaq	(%rsp), %rax
+	movq	-16(%rsp), %r10
+#endif
+	shlq	$3, %r10
+	movq	%rax, %r11
+	addq	%r10, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 72(%rsp)
+	movq	24(%rsp), %r11
+#else
+	movq	%r11, -80(%rsp)
+	movq	-40(%rsp), %r11
+#endif
+	addq	%r10, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 64(%rsp)
+#else
+	movq	%r11, -72(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_redc_group:
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r10
+#else
+	movq	-40(%rsp), %r10
+#endif
+	movq	(%rax), %r11
+	movq	8(%rax), %r9
+	movq	16(%rax), %r8
+	movq	24(%rax), %rcx
+	movq	32(%rax), %rsi
+	movq	40(%rax), %rdi
+	movq	48(%rax), %rbx
+	movq	56(%rax), %rbp
+	movq	%r11, %rdx
 #if defined(LF_WIN64)
 	imulq	(%rsp), %rdx
-	movq	24(%rsp), %r9
 #else
 	imulq	-8(%rsp), %rdx
-	movq	-40(%rsp), %r9
 #endif
-	mulxq	(%r9), %r8, %rcx
-	addq	(%r10), %r8
-	adcq	$0, %rcx
-	leaq	8(%r10), %r8
-	leaq	8(%r9), %r9
+	movq	%rdx, (%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	movq	$0, %r11
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %rbp
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	%r9, %rdx
 #if defined(LF_WIN64)
-	movq	8(%rsp), %rsi
+	imulq	(%rsp), %rdx
 #else
-	movq	-16(%rsp), %rsi
+	imulq	-8(%rsp), %rdx
 #endif
-	decq	%rsi
-	testq	$1, %rsi
+	movq	%rdx, 8(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	movq	$0, %r9
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 16(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	movq	$0, %r8
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	%rcx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 24(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	movq	$0, %rcx
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	movq	%rsi, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 32(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
+	movq	$0, %rsi
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %rcx
+	adoxq	%rdx, %rsi
+	adcq	$0, %rsi
+	movq	%rdi, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 40(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	movq	$0, %rdi
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %rsi
+	adoxq	%rdx, %rdi
+	adcq	$0, %rdi
+	movq	%rbx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 48(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
+	movq	$0, %rbx
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %rdi
+	adoxq	%rdx, %rbx
+	adcq	$0, %rbx
+	movq	%rbp, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 56(%rax)
+	xorl	%r12d, %r12d
+	mulxq	(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
+	movq	$0, %rbp
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	56(%r10), %rdx, %r12
+	adcxq	%rdx, %rbx
+	adoxq	%r12, %rbp
+	adcq	$0, %rbp
+	leaq	64(%rax), %r12
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_group_block:
+	leaq	64(%r10), %r10
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %r10
+#else
+	cmpq	-72(%rsp), %r10
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_group_final
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r12), %r11
+	adcq	8(%r12), %r9
+	adcq	16(%r12), %r8
+	adcq	24(%r12), %rcx
+	adcq	32(%r12), %rsi
+	adcq	40(%r12), %rdi
+	adcq	48(%r12), %rbx
+	adcq	56(%r12), %rbp
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	movq	%r11, (%r12)
+	movq	$0, %r11
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rbp
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	movq	%r9, 8(%r12)
+	movq	$0, %r9
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	movq	%r8, 16(%r12)
+	movq	$0, %r8
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	movq	%rcx, 24(%r12)
+	movq	$0, %rcx
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	24(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	movq	32(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	movq	%rsi, 32(%r12)
+	movq	$0, %rsi
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	32(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rcx
+	adoxq	%rdx, %rsi
+	adcq	$0, %rsi
+	movq	40(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	movq	%rdi, 40(%r12)
+	movq	$0, %rdi
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	40(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
+	adcq	$0, %rdi
+	movq	48(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	movq	%rbx, 48(%r12)
+	movq	$0, %rbx
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
+	adcq	$0, %rbx
+	movq	56(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	movq	%rbp, 56(%r12)
+	movq	$0, %rbp
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rbx
+	adoxq	%rdx, %rbp
+	adcq	$0, %rbp
+	leaq	64(%r12), %r12
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block
+.Llf_mpn_montmul_adx__znver3_group_final:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r12), %r11
+	adcq	8(%r12), %r9
+	adcq	16(%r12), %r8
+	adcq	24(%r12), %rcx
+	adcq	32(%r12), %rsi
+	adcq	40(%r12), %rdi
+	adcq	48(%r12), %rbx
+	adcq	56(%r12), %rbp
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rsi
+	adcq	$0, %rdi
+	adcq	$0, %rbx
+	adcq	$0, %rbp
+	adcq	$0, %rdx
+	movq	%r11, (%r12)
+	movq	%r9, 8(%r12)
+	movq	%r8, 16(%r12)
+	movq	%rcx, 24(%r12)
+	movq	%rsi, 32(%r12)
+	movq	%rdi, 40(%r12)
+	movq	%rbx, 48(%r12)
+	movq	%rbp, 56(%r12)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+#else
+	movq	%rdx, -56(%rsp)
+#endif
+	movq	$0, (%rax)
+	movq	$0, 8(%rax)
+	movq	$0, 16(%rax)
+	movq	$0, 24(%rax)
+	movq	$0, 32(%rax)
+	movq	$0, 40(%rax)
+	movq	$0, 48(%rax)
+	movq	$0, 56(%rax)
+	leaq	64(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	72(%rsp), %rax
+#else
+	cmpq	-80(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx__znver3_redc_group
+	jmp	.Llf_mpn_montmul_adx__znver3_redc_sum
+.Llf_mpn_montmul_adx__znver3_redc_rows:
+#if defined(LF_WIN64)
+	leaq	112(%rsp), %rax
+	movq	8(%rsp), %r10
+#else
+	leaq	(%rsp), %rax
+	movq	-16(%rsp), %r10
+#endif
+.Llf_mpn_montmul_adx__znver3_redc_row:
+	movq	(%rax), %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r11
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r11
+#endif
+	mulxq	(%r11), %r8, %r9
+	addq	(%rax), %r8
+	adcq	$0, %r9
+	leaq	8(%rax), %r8
+	leaq	8(%r11), %r11
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rcx
+#else
+	movq	-16(%rsp), %rcx
+#endif
+	decq	%rcx
+	testq	$1, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip1_7
-	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	(%r8), %rbp
-	movq	%rbp, (%r8)
-	adcxq	%rdi, %rbx
-	adoxq	%rdi, %rbx
-	movq	%rbx, %rcx
-	leaq	8(%r9), %r9
+	xorl	%esi, %esi
+	mulxq	(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	adcxq	%rsi, %rdi
+	adoxq	%rsi, %rdi
+	movq	%rdi, %r9
+	leaq	8(%r11), %r11
 	leaq	8(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip1_7:
-	testq	$2, %rsi
+	testq	$2, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip2_7
-	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	(%r8), %rbp
-	movq	%rbp, (%r8)
-	mulxq	8(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	8(%r8), %rbp
-	movq	%rbp, 8(%r8)
-	adcxq	%rdi, %rcx
-	adoxq	%rdi, %rcx
-	leaq	16(%r9), %r9
+	xorl	%esi, %esi
+	mulxq	(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	mulxq	8(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	8(%r8), %rbx
+	movq	%rbx, 8(%r8)
+	adcxq	%rsi, %r9
+	adoxq	%rsi, %r9
+	leaq	16(%r11), %r11
 	leaq	16(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip2_7:
-	testq	$4, %rsi
+	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_7
-	xorl	%edi, %edi
-	mulxq	(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	xorl	%esi, %esi
+	mulxq	(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	(%r8), %rbx
 	movq	%rbx, (%r8)
-	mulxq	8(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	8(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	8(%r8), %rbx
 	movq	%rbx, 8(%r8)
-	mulxq	16(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	16(%r8), %rbp
-	movq	%rbp, 16(%r8)
-	mulxq	24(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	24(%r8), %rbp
-	movq	%rbp, 24(%r8)
-	adcxq	%rdi, %rcx
-	adoxq	%rdi, %rcx
-	leaq	32(%r9), %r9
+	mulxq	16(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	16(%r8), %rbx
+	movq	%rbx, 16(%r8)
+	mulxq	24(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	24(%r8), %rbx
+	movq	%rbx, 24(%r8)
+	adcxq	%rsi, %r9
+	adoxq	%rsi, %r9
+	leaq	32(%r11), %r11
 	leaq	32(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip4_7:
-	testq	$8, %rsi
+	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_7
-	xorl	%edi, %edi
-	mulxq	(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	xorl	%esi, %esi
+	mulxq	(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	(%r8), %rbx
 	movq	%rbx, (%r8)
-	mulxq	8(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	8(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	8(%r8), %rbx
 	movq	%rbx, 8(%r8)
-	mulxq	16(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	16(%r8), %rbp
-	movq	%rbp, 16(%r8)
-	mulxq	24(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	24(%r8), %rbp
-	movq	%rbp, 24(%r8)
-	mulxq	32(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	mulxq	16(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	16(%r8), %rbx
+	movq	%rbx, 16(%r8)
+	mulxq	24(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	24(%r8), %rbx
+	movq	%rbx, 24(%r8)
+	mulxq	32(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	32(%r8), %rbx
 	movq	%rbx, 32(%r8)
-	mulxq	40(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	40(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	40(%r8), %rbx
 	movq	%rbx, 40(%r8)
-	mulxq	48(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	48(%r8), %rbp
-	movq	%rbp, 48(%r8)
-	mulxq	56(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	56(%r8), %rbp
-	movq	%rbp, 56(%r8)
-	adcxq	%rdi, %rcx
-	adoxq	%rdi, %rcx
-	leaq	64(%r9), %r9
+	mulxq	48(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	48(%r8), %rbx
+	movq	%rbx, 48(%r8)
+	mulxq	56(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	56(%r8), %rbx
+	movq	%rbx, 56(%r8)
+	adcxq	%rsi, %r9
+	adoxq	%rsi, %r9
+	leaq	64(%r11), %r11
 	leaq	64(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip8_7:
-	shrq	$4, %rsi
+	shrq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_done_8
 .Llf_mpn_montmul_adx__znver3_top_8:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
-	xorl	%edi, %edi
-	mulxq	(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	xorl	%esi, %esi
+	mulxq	(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	(%r8), %rbx
 	movq	%rbx, (%r8)
-	mulxq	8(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	8(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	8(%r8), %rbx
 	movq	%rbx, 8(%r8)
-	mulxq	16(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	16(%r8), %rbp
-	movq	%rbp, 16(%r8)
-	mulxq	24(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	24(%r8), %rbp
-	movq	%rbp, 24(%r8)
-	mulxq	32(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	mulxq	16(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	16(%r8), %rbx
+	movq	%rbx, 16(%r8)
+	mulxq	24(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	24(%r8), %rbx
+	movq	%rbx, 24(%r8)
+	mulxq	32(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	32(%r8), %rbx
 	movq	%rbx, 32(%r8)
-	mulxq	40(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	40(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	40(%r8), %rbx
 	movq	%rbx, 40(%r8)
-	mulxq	48(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	48(%r8), %rbp
-	movq	%rbp, 48(%r8)
-	mulxq	56(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	56(%r8), %rbp
-	movq	%rbp, 56(%r8)
-	mulxq	64(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	mulxq	48(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	48(%r8), %rbx
+	movq	%rbx, 48(%r8)
+	mulxq	56(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	56(%r8), %rbx
+	movq	%rbx, 56(%r8)
+	mulxq	64(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	64(%r8), %rbx
 	movq	%rbx, 64(%r8)
-	mulxq	72(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	72(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	72(%r8), %rbx
 	movq	%rbx, 72(%r8)
-	mulxq	80(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	80(%r8), %rbp
-	movq	%rbp, 80(%r8)
-	mulxq	88(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	88(%r8), %rbp
-	movq	%rbp, 88(%r8)
-	mulxq	96(%r9), %rbx, %rbp
-	adcxq	%rcx, %rbx
+	mulxq	80(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	80(%r8), %rbx
+	movq	%rbx, 80(%r8)
+	mulxq	88(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	88(%r8), %rbx
+	movq	%rbx, 88(%r8)
+	mulxq	96(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
 	adoxq	96(%r8), %rbx
 	movq	%rbx, 96(%r8)
-	mulxq	104(%r9), %rbx, %rcx
-	adcxq	%rbp, %rbx
+	mulxq	104(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
 	adoxq	104(%r8), %rbx
 	movq	%rbx, 104(%r8)
-	mulxq	112(%r9), %rbp, %rbx
-	adcxq	%rcx, %rbp
-	adoxq	112(%r8), %rbp
-	movq	%rbp, 112(%r8)
-	mulxq	120(%r9), %rbp, %rcx
-	adcxq	%rbx, %rbp
-	adoxq	120(%r8), %rbp
-	movq	%rbp, 120(%r8)
-	adcxq	%rdi, %rcx
-	adoxq	%rdi, %rcx
-	leaq	128(%r9), %r9
+	mulxq	112(%r11), %rbx, %rdi
+	adcxq	%r9, %rbx
+	adoxq	112(%r8), %rbx
+	movq	%rbx, 112(%r8)
+	mulxq	120(%r11), %rbx, %r9
+	adcxq	%rdi, %rbx
+	adoxq	120(%r8), %rbx
+	movq	%rbx, 120(%r8)
+	adcxq	%rsi, %r9
+	adoxq	%rsi, %r9
+	leaq	128(%r11), %r11
 	leaq	128(%r8), %r8
-	decq	%rsi
+	decq	%rcx
 	jnz	.Llf_mpn_montmul_adx__znver3_top_8
 /* LLVM-MCA-END */
 .Llf_mpn_montmul_adx__znver3_done_8:
-	movq	%rcx, (%r10)
-	leaq	8(%r10), %r10
-	decq	%r11
+	movq	%r9, (%rax)
+	leaq	8(%rax), %rax
+	decq	%r10
 	jnz	.Llf_mpn_montmul_adx__znver3_redc_row
+.Llf_mpn_montmul_adx__znver3_redc_sum:
 #if defined(LF_WIN64)
-	movq	8(%rsp), %r11
+	leaq	112(%rsp), %rax
+	movq	8(%rsp), %r10
 #else
-	movq	-16(%rsp), %r11
+	leaq	(%rsp), %rax
+	movq	-16(%rsp), %r10
 #endif
-	movq	%rax, %r10
-	leaq	(%rax,%r11,8), %rax
+	movq	%rax, %r11
+	leaq	(%rax,%r10,8), %rax
 #if defined(LF_WIN64)
 	movq	32(%rsp), %r9
 #else
@@ -5022,16 +5690,20 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	xorl	%r8d, %r8d
 .Llf_mpn_montmul_adx__znver3_redc_add:
 	movq	(%rax), %rcx
-	adcq	(%r10), %rcx
+	adcq	(%r11), %rcx
 	movq	%rcx, (%r9)
 	movq	%r8, (%rax)
-	movq	%r8, (%r10)
+	movq	%r8, (%r11)
 	leaq	8(%rax), %rax
-	leaq	8(%r10), %r10
+	leaq	8(%r11), %r11
 	leaq	8(%r9), %r9
-	decq	%r11
+	decq	%r10
 	jnz	.Llf_mpn_montmul_adx__znver3_redc_add
-	movq	$0, %rax
+#if defined(LF_WIN64)
+	movq	48(%rsp), %rax
+#else
+	movq	-56(%rsp), %rax
+#endif
 	adcq	$0, %rax
 	clc
 #if defined(LF_WIN64)
@@ -5075,6 +5747,403 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	leaq	8(%r11), %r11
 	decq	%r9
 	jnz	.Llf_mpn_montmul_adx__znver3_subtract_2
+	jmp	.Llf_mpn_montmul_adx__znver3_exit
+.Llf_mpn_montmul_adx__znver3_product:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 80(%rsp)
+	leaq	112(%rsp), %r10
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -88(%rsp)
+	leaq	(%rsp), %r10
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+	movq	8(%rsp), %r11
+#else
+	movq	%rax, -56(%rsp)
+	movq	-16(%rsp), %r11
+#endif
+	movq	%r10, %r9
+.Llf_mpn_montmul_adx__znver3_mul_clear:
+	movq	%rax, (%r9)
+	movq	%rax, 8(%r9)
+	leaq	16(%r9), %r9
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx__znver3_mul_clear
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shlq	$3, %rax
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r11
+#else
+	movq	-32(%rsp), %r11
+#endif
+	addq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 64(%rsp)
+	movq	80(%rsp), %r11
+#else
+	movq	%r11, -72(%rsp)
+	movq	-88(%rsp), %r11
+#endif
+	addq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 72(%rsp)
+	movq	80(%rsp), %rax
+#else
+	movq	%r11, -80(%rsp)
+	movq	-88(%rsp), %rax
+#endif
+.Llf_mpn_montmul_adx__znver3_mul_group:
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+	xorl	%esi, %esi
+	xorl	%edi, %edi
+	xorl	%ebx, %ebx
+	xorl	%ebp, %ebp
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r12
+#else
+	movq	-32(%rsp), %r12
+#endif
+	leaq	-64(%r12), %r12
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_group_block_2:
+	leaq	64(%r12), %r12
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %r12
+#else
+	cmpq	-72(%rsp), %r12
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_group_final_2
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	adcq	32(%r10), %rsi
+	adcq	40(%r10), %rdi
+	adcq	48(%r10), %rbx
+	adcq	56(%r10), %rbp
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	movq	%r11, (%r10)
+	movq	$0, %r11
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbp
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	movq	%r9, 8(%r10)
+	movq	$0, %r9
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	movq	%r8, 16(%r10)
+	movq	$0, %r8
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	movq	%rcx, 24(%r10)
+	movq	$0, %rcx
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	movq	32(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	movq	%rsi, 32(%r10)
+	movq	$0, %rsi
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rcx
+	adoxq	%rdx, %rsi
+	adcq	$0, %rsi
+	movq	40(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	movq	%rdi, 40(%r10)
+	movq	$0, %rdi
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
+	adcq	$0, %rdi
+	movq	48(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	movq	%rbx, 48(%r10)
+	movq	$0, %rbx
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
+	adcq	$0, %rbx
+	movq	56(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	movq	%rbp, 56(%r10)
+	movq	$0, %rbp
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbx
+	adoxq	%r13, %rbp
+	adcq	$0, %rbp
+	leaq	64(%r10), %r10
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block_2
+.Llf_mpn_montmul_adx__znver3_group_final_2:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	adcq	32(%r10), %rsi
+	adcq	40(%r10), %rdi
+	adcq	48(%r10), %rbx
+	adcq	56(%r10), %rbp
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rsi
+	adcq	$0, %rdi
+	adcq	$0, %rbx
+	adcq	$0, %rbp
+	adcq	$0, %rdx
+	movq	%r11, (%r10)
+	movq	%r9, 8(%r10)
+	movq	%r8, 16(%r10)
+	movq	%rcx, 24(%r10)
+	movq	%rsi, 32(%r10)
+	movq	%rdi, 40(%r10)
+	movq	%rbx, 48(%r10)
+	movq	%rbp, 56(%r10)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+	movq	8(%rsp), %rdx
+#else
+	movq	%rdx, -56(%rsp)
+	movq	-16(%rsp), %rdx
+#endif
+	negq	%rdx
+	leaq	64(%r10,%rdx,8), %r10
+	leaq	64(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	72(%rsp), %rax
+#else
+	cmpq	-80(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx__znver3_mul_group
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+#else
+	movq	%rax, -56(%rsp)
+#endif
+	jmp	.Llf_mpn_montmul_adx__znver3_redc_groups
 .Llf_mpn_montmul_adx__znver3_exit:
 #if defined(LF_WIN64)
 	addq	$2160, %rsp

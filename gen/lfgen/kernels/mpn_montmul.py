@@ -39,6 +39,27 @@ BN_mod_mul_montgomery(a, a) (its sqr8x path), paired ratios, before -> after (20
 BN_mod_exp_mont_consttime with OpenSSL's IFMA code masked (OPENSSL_ia32cap=":~0x200000"),
 1024 / 2048 / 4096 bits: 0.77 / 0.85 / 0.85 -> 0.88 / 0.98 / 1.05.
 
+x86-64 "adx" grouped passes (OpenSSL's bn_sqrx8x_reduction; K = redc_rows, K divides n,
+n <= SQR_MAX): REDC takes K rows of N per pass over T with a K-limb window of T in registers
+(_redc_groups), so a product costs MULX, ADCX and ADOX and no load or store of T; and for
+a != b from group_mul_min limbs T = a b is made the same way, K limbs of b per pass
+(_mul_groups), where the CIOS rows loaded and stored a limb of the accumulator per product.
+The window moves a limb up per row, the column it leaves is complete and stored:
+
+    columns:     i0   i0+1 ...  i0+K-1 | i0+K ...
+    row r:        +m_r N_0  ...          m_r N_(K-1)   (m_r = b_(i0+r) for the product)
+    window after row r:   columns i0+r+1 .. i0+r+K  (the top one is new: 0 + hi + carries)
+
+AMD Zen 5 (2026-12-02, `limbforge-bench --kernel mpn_montmul,mpn_montsqr --variant
+adx@znver5 --sizes 16,24,32,48,64,128 --repeats 31`, core cycles, against OpenSSL 3.0's
+BN_mod_mul_montgomery, paired): square at n = 16 / 32 / 64 limbs 741 / 2670 / 10193 ->
+643 / 2290 / 8621 (0.86 / 0.87 / 0.89x -> 0.99 / 1.01 / 1.05x; 1.17x at 128), multiply
+906 / 3280 / 13014 -> 797 / 2684 / 10052 (0.95 / 1.01 / 1.01x -> 1.05 / 1.24 / 1.31x;
+1.41x at 128). K = 4 is no better than the rows; K = 8 needs 14 registers. About 1.2 cycles a
+product in all, where one MULX beside two independent ADC takes 0.9-1.0 on this core (README
+"What this core allows"); running the next group's triangle beside this group's blocks (its
+window parked on the stack) gained nothing.
+
 AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
 Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
 in a three-limb accumulator t = t2:t1:t0, and m_i is found when column i is complete:
@@ -131,7 +152,14 @@ ADX_PARAMS = dict(X86_PARAMS, small_max=Param(
     kind="size", sizes=(2, 4, 6, 8, 9)), sqr_min=Param(
     16, (0, 9, 12, 16, 20, 24, 32), "ap == bp and sqr_min <= n <= %d: a^2 by the squaring "
     "of mpn_sqr into a stack buffer, then REDC (_square_redc); 0: squares multiply" % SQR_MAX,
-    kind="size", sizes=(9, 12, 16, 20, 24, 32, 48)))
+    kind="size", sizes=(9, 12, 16, 20, 24, 32, 48)), redc_rows=Param(
+    8, (1, 4, 8), "the square's REDC: rows of N per pass over T when K divides n "
+    "(_redc_groups: the accumulator window in registers, T read and written once per K "
+    "rows); 1: one row per pass (row_of_n)", kind="size", sizes=(16, 24, 32, 48, 64)),
+    group_mul_min=Param(16, (0, 16, 24, 32, 48), "a != b, K = redc_rows > 1 dividing n and "
+    "group_mul_min <= n <= %d: T = a b by K rows per pass (_mul_groups) into the square's "
+    "buffer, then the same REDC; 0: CIOS for every a != b" % SQR_MAX, kind="size",
+    sizes=(16, 24, 32, 48, 64)))
 
 SPEC = KernelSpec(
     name="mpn_montmul",
@@ -230,7 +258,7 @@ def row_of_n(f, p, t, out, s_n0inv, s_np, s_n, o, a, ln, cy, region=None):
 
 def build_adx(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, ADD, ADC, CMP, LEA, TEST,
-                                JZ, JE, JNZ, JNE, JBE, JMP, rdx)
+                                JZ, JE, JNZ, JNE, JBE, JA, JMP, rdx)
     from ..x86 import function as x86
     from . import x86_rows
     from .x86_rows import Digits
@@ -247,7 +275,7 @@ def build_adx(symbol, p):
         TEST(n, n)
         JZ(f.exit_label)
         # parked while the rows need every register
-        slots = f.red_zone_slots(6 + p.small_max)
+        slots = f.red_zone_slots(6 + max(p.small_max, 5))
         s_n0inv, s_n, s_end, s_ap, s_np, s_top2 = slots[:6]
         MOV(s_n0inv, n0inv)
         MOV(s_n, n)
@@ -257,17 +285,28 @@ def build_adx(symbol, p):
         for k in small:
             CMP(n, k)
             JE(small[k])
+        # pointer equality and n are public: these branches depend on no value
         square = f.new_label("square") if p.sqr_min else None
+        K = p.redc_rows
+        product = f.new_label("product") if p.group_mul_min and K > 1 else None
+        multiply = f.new_label("multiply")
         if square:
-            # pointer equality and n are public: the branch depends on no value
-            multiply = f.new_label("multiply")
+            not_square = f.new_label("not_square")
             CMP(ap, bp)
-            JNE(multiply)
+            JNE(not_square)
             CMP(n, max(p.sqr_min, p.small_max + 1) - 1)
-            JBE(multiply)
+            JBE(not_square)
             CMP(n, SQR_MAX)
             JBE(square)
-            f.bind(multiply)
+            f.bind(not_square)
+        if product:
+            CMP(n, max(p.group_mul_min, p.small_max + 1) - 1)
+            JBE(multiply)
+            CMP(n, SQR_MAX)
+            JA(multiply)
+            TEST(n, K - 1)
+            JZ(product)
+        f.bind(multiply)
         LEA(n, [bp + n * 8])
         MOV(s_end, n)                                   # bp + 8 n: end of b
         top, top2, cy, o, a, ln = (GeneralPurposeRegister64() for _ in range(6))
@@ -307,53 +346,87 @@ def build_adx(symbol, p):
             JMP(f.exit_label)
             f.bind(label)
             _small(k, rp, bp, s_n0inv, s_ap, s_np, s_end, s_top2, slots[6:])
-        if square:
+        if square or product:
             JMP(f.exit_label)
-            f.bind(square)
-            _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_end)
+            _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_end, slots[6:11],
+                      square, product)
         f.ret()
     return f.finalize()
 
 
-def _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_rp):
-    """ap == bp, sqr_min <= n <= SQR_MAX: T = a^2 (2n limbs, x86_sqr.square: each cross
-    product once, then doubled with the squares) in a stack buffer, then REDC as GMP's
-    mpn_redc_1 and OpenSSL's bn_sqr8x_mont do it:
+def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square, product):
+    """T (2n limbs, a stack buffer) = a^2 (at `square`: x86_sqr.square, each cross product
+    once, then doubled with the squares) or a b (at `product`: _mul_groups), then REDC as
+    GMP's mpn_redc_1 and OpenSSL's bn_sqr8x_mont / bn_sqrx8x_reduction do it:
 
         for i = 0 .. n-1:  m = T_i n0inv;  T += m N B^i      row of N at T_i (T_i cancels:
                            T_i = carry out of the row          only hi(m N_0) and T_i != 0)
         t = T[n .. 2n) + T[0 .. n)                           the carries, a limb up each
         t >= N ? t - N : t                                   one constant-time subtraction
 
-    T < N^2 (or R^2 for inputs below R), so t < 2N (R + N): one subtraction, as in the CIOS
-    path.  n^2/2 + n^2 products where the CIOS rows make 2 n^2.  T holds values derived from
-    a, so the sum's loop zeroes both halves as it reads them."""
+    by one row per pass (row_of_n, the row's carry parked in T_i), or K = redc_rows rows per
+    pass where K divides n (_redc_groups: T_i = 0, the carries chained through the groups
+    into s_top). T < N^2 (or R^2 for inputs below R), so t < 2N (R + N): one subtraction, as
+    in the CIOS path. n^2/2 + n^2 products for a square where the CIOS rows make 2 n^2. T
+    holds values derived from a and b, so the sum's loop zeroes both halves as it reads
+    them."""
     import types
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, ADC,
-                                LEA, DEC, JNZ)
+                                LEA, DEC, TEST, JNZ, JMP)
     from . import x86_sqr
     from .x86_rows import Digits
     from .mpn_sqr import PARAMS as SQR_PARAMS
+    K = p.redc_rows
     buf = LocalVariable(16 * SQR_MAX, 16)
-    MOV(s_rp, rp)
+    s_top, s_c1, s_nend, s_tend, s_bp = spare
+    groups = f.new_label("redc_groups")
+    summed = f.new_label("redc_sum")
+    if square:
+        f.bind(square)
+        MOV(s_rp, rp)
+        T = G()
+        LEA(T, buf)
+        sp = types.SimpleNamespace(unroll=p.unroll, ahead=p.ahead, small=0,
+                                   corner=SQR_PARAMS["corner"].default)
+        x86_sqr.square(f, T, ap, n, sp, diag=x86_sqr.PlainDiag(ap))
+        z = G()
+        XOR(z.as_dword, z.as_dword)
+        MOV(s_top, z)                               # (a slot has no size: no immediate)
+        if K > 1:
+            # n mod K is public: the grouped passes where K divides n, else the rows
+            rows = f.new_label("redc_rows")
+            x = G()
+            MOV(x, s_n)
+            TEST(x, K - 1)
+            JNZ(rows)
+    if K > 1:
+        f.bind(groups)
+        T = G()
+        LEA(T, buf)
+        _redc_groups(f, K, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend)
+        if square:
+            JMP(summed)
+            f.bind(rows)
+    if square:
+        # REDC rows: T_i's row of N, its carry stored at T_i
+        ptr, cnt, o, a, ln, cy = (G() for _ in range(6))
+        T = G()
+        LEA(T, buf)
+        MOV(ptr, T)
+        MOV(cnt, s_n)
+        row = f.new_label("redc_row")
+        f.bind(row)
+        row_of_n(f, p, ptr, Digits, s_n0inv, s_np, s_n, o, a, ln, cy)
+        MOV([ptr], cy)
+        LEA(ptr, [ptr + 8])
+        DEC(cnt)
+        JNZ(row)
+    f.bind(summed)
+    # t = T[n .. 2n) + T[0 .. n) + s_top B^n into rp, both halves zeroed behind; top = the
+    # carry out plus s_top (at most 1: t < 2N)
+    hi, r, x, zero, top, ptr, cnt = (G() for _ in range(7))
     T = G()
     LEA(T, buf)
-    sp = types.SimpleNamespace(unroll=p.unroll, ahead=p.ahead, small=0,
-                               corner=SQR_PARAMS["corner"].default)
-    x86_sqr.square(f, T, ap, n, sp, diag=x86_sqr.PlainDiag(ap))
-    # REDC rows: T_i's row of N, its carry stored at T_i
-    ptr, cnt, o, a, ln, cy = (G() for _ in range(6))
-    MOV(ptr, T)
-    MOV(cnt, n)
-    row = f.new_label("redc_row")
-    f.bind(row)
-    row_of_n(f, p, ptr, Digits, s_n0inv, s_np, s_n, o, a, ln, cy)
-    MOV([ptr], cy)
-    LEA(ptr, [ptr + 8])
-    DEC(cnt)
-    JNZ(row)
-    # t = T[n .. 2n) + T[0 .. n) into rp, both halves zeroed behind; top = carry out
-    hi, r, x, zero, top = (G() for _ in range(5))
     MOV(cnt, s_n)
     MOV(ptr, T)
     LEA(hi, [T + cnt * 8])
@@ -371,9 +444,189 @@ def _square_redc(f, p, rp, ap, n, s_n0inv, s_np, s_n, s_rp):
     LEA(r, [r + 8])
     DEC(cnt)                                        # (DEC keeps CF)
     JNZ(add)
-    MOV(top, 0)
+    MOV(top, s_top)
     ADC(top, 0)
     final_subtract(f, s_rp, s_rp, s_np, s_n, top)
+    if product:
+        JMP(f.exit_label)
+        f.bind(product)
+        MOV(s_rp, rp)
+        MOV(s_bp, bp)
+        T = G()
+        LEA(T, buf)
+        _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_tend)
+        z = G()
+        XOR(z.as_dword, z.as_dword)
+        MOV(s_top, z)
+        JMP(groups)
+
+
+def _redc_groups(f, K, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend):
+    """REDC of the 2n-limb T (stack buffer at T) when K divides n: K rows of N per pass over
+    T, as OpenSSL's bn_sqrx8x_reduction, with K limbs of T in registers (the window w).
+    Group g (i0 = g K) first runs the triangle, the rows m_r N[0 .. K) for r = 0 .. K-1 over
+    columns i0 .. i0+2K-1:
+
+        m_r = w_0 n0inv          (w_0 = column i0+r, complete: rows < r of this group and
+                                  every earlier group have reached it), kept in T[i0+r]
+        w += m_r N[0 .. K)       MULX N_k, ADCX lo into w_k, ADOX hi into w_(k+1), the new
+                                  top w_K = 0 + hi + the carries: w + m_r N[0..K) < B^(K+1)
+        w_0 = 0 drops out, w shifts down a limb
+
+    then blocks of N: for N[j .. j+K), j = K, 2K, .. n-K, the window (columns i0+j ..)
+    takes T[i0+j .. i0+j+K) by ADC (its carry out, weight i0+j+K, is the next block's carry
+    in), then the rows w += m_r N[j .. j+K), each ending with column i0+j+r complete and
+    stored. After the last block the window is columns i0+n .. i0+n+K-1: it takes
+    T[i0+n ..) with the last carry, and c, the carry out of the previous group (weight
+    i0+n); its own carry out is the next group's c (at most 1: every term of weight below
+    i0+n+K has been added, and their sum is below B^(i0+n+K) + B^(i0+K) N), the last
+    group's the top limb of t (s_top). T[i0 .. i0+K) (the m) is zeroed at the end.
+
+        T:  [ i0 .. i0+K) | i0+K  ..  i0+n-1 | i0+n .. i0+n+K-1 | ..
+              triangle      blocks of N        final window       c -> next group
+
+    Per product MULX (N from memory), ADCX, ADOX; per row MOV rdx, XOR, ADC and a store;
+    the row of N (row_of_n) also loads and stores a limb of T per product."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, IMUL, LEA, CMP, JNE, rdx,
+                                qword)
+    _ends(f, s_n, (T, s_tend), (s_np, s_nend))
+    P, Nb, Q, x = G(), G(), G(), G()
+    MOV(P, T)
+    w = [G() for _ in range(K)]
+    group = f.new_label("redc_group")
+    f.bind(group)
+    MOV(Nb, s_np)
+    for k in range(K):
+        MOV(w[k], [P + 8 * k])
+    for r in range(K):
+        def m_of(r=r):
+            MOV(rdx, w[0])
+            IMUL(rdx, s_n0inv)
+            MOV([P + 8 * r], rdx)                   # m_r, in the limb its row cancels
+        w = _group_row(f, K, w, Nb, P, r, m_of, store=False)
+    LEA(Q, [P + 8 * K])
+    _group_blocks(f, K, w, Nb, Q, x, lambda r: [P + 8 * r], s_c1, s_nend, s_top)
+    for k in range(K):
+        MOV(qword[P + 8 * k], 0)                    # the m
+    LEA(P, [P + 8 * K])
+    CMP(P, s_tend)
+    JNE(group)
+
+
+def _group_row(f, K, w, Nb, Q, r, m_of, store=True):
+    """w (+)= m_r {Nb, K} over the window of columns Q + r .. (w: K registers, the new top
+    limb made in w_0's register once column Q + r is complete and stored); returns w rotated
+    a limb down. m_of() puts m_r in rdx."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, MULX, ADCX, ADOX, ADC, XOR
+    m_of()
+    lo0 = G()
+    XOR(lo0.as_dword, lo0.as_dword)                 # CF = OF = 0
+    for k in range(K):
+        lo, hi = (lo0 if k == 0 else G()), G()
+        MULX(hi, lo, [Nb + 8 * k])
+        ADCX(w[k], lo)
+        ADOX(w[k + 1] if k + 1 < K else w[0], hi)
+        if k == 0:
+            if store:
+                MOV([Q + 8 * r], w[0])              # column Q + r is complete
+            MOV(w[0], 0)                            # the new top limb (MOV keeps the flags)
+    ADC(w[0], 0)
+    return w[1:] + w[:1]
+
+
+def _group_blocks(f, K, w, Nb, Q, x, mult, s_c1, s_nend, s_top):
+    """The blocks and the final window of a group (_redc_groups): while Nb + 8K != s_nend,
+    Nb += 8K, the window (columns at Q) takes T[Q .. Q+K) with the last block's carry (s_c1
+    holds -carry), then the K rows m_r {Nb, K} (mult(r): the memory operand of m_r), Q += 8K;
+    at the end the window takes T[Q .. Q+K), the last carry and s_top (the previous group's
+    carry, weight Q), is stored at Q, and its carry out goes to s_top."""
+    from peachpy.x86_64 import MOV, ADC, ADD, SBB, NEG, XOR, LEA, CMP, JE, JMP, rdx
+    XOR(x.as_dword, x.as_dword)
+    MOV(s_c1, x)
+    block = f.new_label("group_block")
+    final = f.new_label("group_final")
+    f.bind(block)
+    LEA(Nb, [Nb + 8 * K])
+    CMP(Nb, s_nend)
+    JE(final)
+    MOV(x, s_c1)
+    ADD(x, x)                                       # CF = the carry of the last T sum
+    for k in range(K):
+        ADC(w[k], [Q + 8 * k])
+    SBB(x, x)
+    MOV(s_c1, x)
+    for r in range(K):
+        w = _group_row(f, K, w, Nb, Q, r, lambda r=r: MOV(rdx, mult(r)))
+    LEA(Q, [Q + 8 * K])
+    JMP(block)
+    f.bind(final)
+    MOV(x, s_c1)
+    ADD(x, x)
+    for k in range(K):
+        ADC(w[k], [Q + 8 * k])
+    SBB(x, x)
+    NEG(x)
+    ADD(w[0], s_top)
+    for k in range(1, K):
+        ADC(w[k], 0)
+    ADC(x, 0)
+    for k in range(K):
+        MOV([Q + 8 * k], w[k])
+    MOV(s_top, x)
+
+
+def _ends(f, s_n, *pairs):
+    """For each (base, slot): slot = base + 8 n (base a register or a slot)."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, SHL, ADD
+    x = G()
+    MOV(x, s_n)
+    SHL(x, 3)
+    for base, slot in pairs:
+        y = G()
+        MOV(y, base)
+        ADD(y, x)
+        MOV(slot, y)
+
+
+def _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_bend):
+    """T = a b (2n limbs at T, zeroed first) when K divides n: group g (i0 = g K) adds
+    a b[i0 .. i0+K) B^i0 by _redc_groups' blocks with m_r = b_(i0+r): the window starts at
+    zero (no triangle), the blocks run over a[0 .. n), the final window (columns i0+n ..)
+    takes the zeros of T there and the last carry; its carry out is 0 (the partial product
+    is below B^(n+i0+K))."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, LEA, CMP, JNE, DEC,
+                                JNZ, NEG)
+    z, ptr, cnt = G(), G(), G()
+    XOR(z.as_dword, z.as_dword)
+    MOV(s_top, z)
+    MOV(cnt, s_n)
+    MOV(ptr, T)
+    clear = f.new_label("mul_clear")
+    f.bind(clear)
+    MOV([ptr], z)
+    MOV([ptr + 8], z)
+    LEA(ptr, [ptr + 16])
+    DEC(cnt)
+    JNZ(clear)
+    _ends(f, s_n, (s_ap, s_nend), (s_bp, s_bend))
+    Bg, Q, Nb, x = G(), G(), G(), G()
+    MOV(Bg, s_bp)
+    MOV(Q, T)
+    w = [G() for _ in range(K)]
+    group = f.new_label("mul_group")
+    f.bind(group)
+    for k in range(K):
+        XOR(w[k].as_dword, w[k].as_dword)
+    MOV(Nb, s_ap)
+    LEA(Nb, [Nb - 8 * K])                           # the first block is a[0 .. K)
+    _group_blocks(f, K, w, Nb, Q, x, lambda r: [Bg + 8 * r], s_c1, s_nend, s_top)
+    # Q is at column i0 + n: the next group's columns start at i0 + K
+    MOV(x, s_n)
+    NEG(x)
+    LEA(Q, [Q + x * 8 + 8 * K])
+    LEA(Bg, [Bg + 8 * K])
+    CMP(Bg, s_bend)
+    JNE(group)
 
 
 def _small(k, rp, bp, s_n0inv, s_ap, s_np, s_rp, s_bp, masked):
@@ -885,7 +1138,9 @@ VARIANTS = [
             "m = t0 n0inv and one row of N stored a limb lower (x86_rows); up to small_max\n"
             "limbs unrolled with the accumulator in registers; ap == bp and sqr_min <= n <=\n"
             "128: a^2 by mpn_sqr's squaring into a stack buffer, then REDC rows (3/4 of the\n"
-            "products); constant-time final subtraction.",
+            "products); redc_rows = K dividing n: REDC K rows per pass with a K-limb window\n"
+            "in registers, and a b the same way from group_mul_min limbs; constant-time\n"
+            "final subtraction.",
             unmodelled={"ahead": ADX_CHAINS}),
     Variant("a64", "aarch64", build_a64, A64_PARAMS,
             "Product scanning (Comba) as HotSpot's MontgomeryMultiplyGenerator: per column a\n"
