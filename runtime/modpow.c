@@ -18,7 +18,8 @@
  *   - lf_bi_mod_pow: left-to-right sliding window over the odd powers b, b^3, ..., window size
  *     from BigInteger's bnExpModThreshTable (the minimum for exponent 65537);
  *   - lf_bi_mod_pow_consttime: fixed windows of w bits over all exp_len words (w by exponent
- *     size as OpenSSL's BN_window_bits_for_ctime_exponent_size), a table of b^0..b^(2^w-1),
+ *     size as OpenSSL's BN_window_bits_for_ctime_exponent_size, at most 5 as in its x86-64
+ *     code: ct_window_for), a table of b^0..b^(2^w-1),
  *     each entry fetched by reading the whole table under masks (two limbs at a time, the OR
  *     kept in registers over the entries: gather()); squarings and multiplications in a
  *     fixed sequence, the accumulator and the scratch trading places instead of a copy.
@@ -195,10 +196,15 @@ static unsigned window_for(size_t ebits, const uint32_t *exp, size_t len)
 	return w;
 }
 
-/* OpenSSL's BN_window_bits_for_ctime_exponent_size */
+/* OpenSSL's BN_window_bits_for_ctime_exponent_size, capped at 5 as its x86-64 code caps it
+ * (bn_power5 / bn_mul_mont_gather5): a 64-entry table costs more to build and to read
+ * under masks than the multiplications its sixth bit saves.  AMD Zen 5, 2026-12-02, one
+ * build against the other (limbforge-bench --kernel bi_mod_pow_ct --sizes 16,32,48,64):
+ * 1024 bits 6% faster on both the ifma and the adx path (0.93x -> 0.98-0.99x OpenSSL's
+ * BN_mod_exp_mont_consttime on adx), 2048-4096 bits the same within 2%. */
 static unsigned ct_window_for(size_t ebits)
 {
-	return ebits > 937 ? 6 : ebits > 306 ? 5 : ebits > 89 ? 4 : ebits > 22 ? 3 : 1;
+	return ebits > 306 ? 5 : ebits > 89 ? 4 : ebits > 22 ? 3 : 1;
 }
 
 /* sel = table[idx] (entries of n limbs), reading every limb of every entry under masks:

@@ -50,7 +50,7 @@
  * registers and calls this body, lf_mpn_montmul_adx_sysv; Windows has no red zone, so the
  * body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the #if
  * defined(LF_WIN64) lines).
- * 4487 instructions.
+ * 4492 instructions.
  */
 #include "lf_asm.h"
 
@@ -5081,208 +5081,222 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 .Llf_mpn_montmul_adx_redc_rows:
 #if defined(LF_WIN64)
 	leaq	112(%rsp), %rax
-	movq	8(%rsp), %r10
 #else
 	leaq	(%rsp), %rax
-	movq	-16(%rsp), %r10
+#endif
+	movq	%rax, %r10
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r11
+#else
+	movq	-16(%rsp), %r11
 #endif
 .Llf_mpn_montmul_adx_redc_row:
-	movq	(%rax), %rdx
+	movq	(%r10), %rdx
 #if defined(LF_WIN64)
 	imulq	(%rsp), %rdx
-	movq	24(%rsp), %r11
+	movq	24(%rsp), %r9
 #else
 	imulq	-8(%rsp), %rdx
-	movq	-40(%rsp), %r11
+	movq	-40(%rsp), %r9
 #endif
-	mulxq	(%r11), %r8, %r9
-	addq	(%rax), %r8
-	adcq	$0, %r9
-	leaq	8(%rax), %r8
-	leaq	8(%r11), %r11
+	mulxq	(%r9), %rcx, %r8
+	addq	(%r10), %rcx
+	adcq	$0, %r8
+	leaq	8(%r10), %rcx
+	leaq	8(%r9), %r9
 #if defined(LF_WIN64)
-	movq	8(%rsp), %rcx
+	movq	8(%rsp), %rsi
 #else
-	movq	-16(%rsp), %rcx
+	movq	-16(%rsp), %rsi
 #endif
-	decq	%rcx
-	testq	$1, %rcx
+	decq	%rsi
+	testq	$1, %rsi
 	jz	.Llf_mpn_montmul_adx_skip1_7
-	xorl	%esi, %esi
-	mulxq	(%r11), %rbx, %rdi
-	adcxq	%r9, %rbx
-	adoxq	(%r8), %rbx
-	movq	%rbx, (%r8)
-	adcxq	%rsi, %rdi
-	adoxq	%rsi, %rdi
-	movq	%rdi, %r9
-	leaq	8(%r11), %r11
-	leaq	8(%r8), %r8
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
+	adoxq	(%rcx), %rbp
+	movq	%rbp, (%rcx)
+	adcxq	%rdi, %rbx
+	adoxq	%rdi, %rbx
+	movq	%rbx, %r8
+	leaq	8(%r9), %r9
+	leaq	8(%rcx), %rcx
 .Llf_mpn_montmul_adx_skip1_7:
-	testq	$2, %rcx
+	testq	$2, %rsi
 	jz	.Llf_mpn_montmul_adx_skip2_7
-	xorl	%esi, %esi
-	mulxq	(%r11), %rbx, %rdi
-	adcxq	%r9, %rbx
-	mulxq	8(%r11), %rbp, %r9
-	adoxq	(%r8), %rbx
-	movq	%rbx, (%r8)
-	adcxq	%rdi, %rbp
-	adoxq	8(%r8), %rbp
-	movq	%rbp, 8(%r8)
-	adcxq	%rsi, %r9
-	adoxq	%rsi, %r9
-	leaq	16(%r11), %r11
-	leaq	16(%r8), %r8
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%r9), %r12, %r8
+	adoxq	(%rcx), %rbp
+	movq	%rbp, (%rcx)
+	adcxq	%rbx, %r12
+	adoxq	8(%rcx), %r12
+	movq	%r12, 8(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
+	leaq	16(%r9), %r9
+	leaq	16(%rcx), %rcx
 .Llf_mpn_montmul_adx_skip2_7:
-	testq	$4, %rcx
+	testq	$4, %rsi
 	jz	.Llf_mpn_montmul_adx_skip4_7
-	xorl	%esi, %esi
-	mulxq	(%r11), %rbx, %rdi
-	adcxq	%r9, %rbx
-	mulxq	8(%r11), %r9, %rbp
-	adoxq	(%r8), %rbx
-	movq	%rbx, (%r8)
-	adcxq	%rdi, %r9
-	mulxq	16(%r11), %rbx, %rdi
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	adcxq	%rbp, %rbx
-	mulxq	24(%r11), %rbp, %r9
-	adoxq	16(%r8), %rbx
-	movq	%rbx, 16(%r8)
-	adcxq	%rdi, %rbp
-	adoxq	24(%r8), %rbp
-	movq	%rbp, 24(%r8)
-	adcxq	%rsi, %r9
-	adoxq	%rsi, %r9
-	leaq	32(%r11), %r11
-	leaq	32(%r8), %r8
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%r9), %r8, %r12
+	adoxq	(%rcx), %rbp
+	movq	%rbp, (%rcx)
+	adcxq	%rbx, %r8
+	mulxq	16(%r9), %rbp, %rbx
+	adoxq	8(%rcx), %r8
+	movq	%r8, 8(%rcx)
+	adcxq	%r12, %rbp
+	mulxq	24(%r9), %r12, %r8
+	adoxq	16(%rcx), %rbp
+	movq	%rbp, 16(%rcx)
+	adcxq	%rbx, %r12
+	adoxq	24(%rcx), %r12
+	movq	%r12, 24(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
+	leaq	32(%r9), %r9
+	leaq	32(%rcx), %rcx
 .Llf_mpn_montmul_adx_skip4_7:
-	shrq	$3, %rcx
+	shrq	$3, %rsi
 	jz	.Llf_mpn_montmul_adx_done_8
 .Llf_mpn_montmul_adx_top_8:
 /* LLVM-MCA-BEGIN addmul_row limbs=8 */
-	xorl	%esi, %esi
-	mulxq	(%r11), %rbx, %rdi
-	adcxq	%r9, %rbx
-	mulxq	8(%r11), %r9, %rbp
-	adoxq	(%r8), %rbx
-	movq	%rbx, (%r8)
-	adcxq	%rdi, %r9
-	mulxq	16(%r11), %rbx, %rdi
-	adoxq	8(%r8), %r9
-	movq	%r9, 8(%r8)
-	adcxq	%rbp, %rbx
-	mulxq	24(%r11), %rbp, %r9
-	adoxq	16(%r8), %rbx
-	movq	%rbx, 16(%r8)
-	adcxq	%rdi, %rbp
-	mulxq	32(%r11), %rbx, %rdi
-	adoxq	24(%r8), %rbp
-	movq	%rbp, 24(%r8)
-	adcxq	%r9, %rbx
-	mulxq	40(%r11), %r9, %rbp
-	adoxq	32(%r8), %rbx
-	movq	%rbx, 32(%r8)
-	adcxq	%rdi, %r9
-	mulxq	48(%r11), %rbx, %rdi
-	adoxq	40(%r8), %r9
-	movq	%r9, 40(%r8)
-	adcxq	%rbp, %rbx
-	mulxq	56(%r11), %rbp, %r9
-	adoxq	48(%r8), %rbx
-	movq	%rbx, 48(%r8)
-	adcxq	%rdi, %rbp
-	adoxq	56(%r8), %rbp
-	movq	%rbp, 56(%r8)
-	adcxq	%rsi, %r9
-	adoxq	%rsi, %r9
-	leaq	64(%r11), %r11
-	leaq	64(%r8), %r8
-	decq	%rcx
+	xorl	%edi, %edi
+	mulxq	(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
+	mulxq	8(%r9), %r8, %r12
+	adoxq	(%rcx), %rbp
+	movq	%rbp, (%rcx)
+	adcxq	%rbx, %r8
+	mulxq	16(%r9), %rbp, %rbx
+	adoxq	8(%rcx), %r8
+	movq	%r8, 8(%rcx)
+	adcxq	%r12, %rbp
+	mulxq	24(%r9), %r12, %r8
+	adoxq	16(%rcx), %rbp
+	movq	%rbp, 16(%rcx)
+	adcxq	%rbx, %r12
+	mulxq	32(%r9), %rbp, %rbx
+	adoxq	24(%rcx), %r12
+	movq	%r12, 24(%rcx)
+	adcxq	%r8, %rbp
+	mulxq	40(%r9), %r8, %r12
+	adoxq	32(%rcx), %rbp
+	movq	%rbp, 32(%rcx)
+	adcxq	%rbx, %r8
+	mulxq	48(%r9), %rbp, %rbx
+	adoxq	40(%rcx), %r8
+	movq	%r8, 40(%rcx)
+	adcxq	%r12, %rbp
+	mulxq	56(%r9), %r12, %r8
+	adoxq	48(%rcx), %rbp
+	movq	%rbp, 48(%rcx)
+	adcxq	%rbx, %r12
+	adoxq	56(%rcx), %r12
+	movq	%r12, 56(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
+	leaq	64(%r9), %r9
+	leaq	64(%rcx), %rcx
+	decq	%rsi
 	jnz	.Llf_mpn_montmul_adx_top_8
 /* LLVM-MCA-END */
 .Llf_mpn_montmul_adx_done_8:
-	movq	%r9, (%rax)
-	leaq	8(%rax), %rax
-	decq	%r10
+	movq	%r8, (%r10)
+	leaq	8(%r10), %r10
+	decq	%r11
 	jnz	.Llf_mpn_montmul_adx_redc_row
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r11
+#else
+	movq	-16(%rsp), %r11
+#endif
+	movq	%rax, %r10
+	leaq	(%rax,%r11,8), %rax
+	xorl	%r9d, %r9d
+.Llf_mpn_montmul_adx_redc_add:
+	movq	(%rax), %r8
+	adcq	(%r10), %r8
+	movq	%r8, (%rax)
+	movq	%r9, (%r10)
+	leaq	8(%rax), %rax
+	leaq	8(%r10), %r10
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx_redc_add
+	movq	%r9, %rax
+	adcq	$0, %rax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+#else
+	movq	%rax, -56(%rsp)
+#endif
 .Llf_mpn_montmul_adx_redc_sum:
 #if defined(LF_WIN64)
-	leaq	112(%rsp), %rax
-	movq	8(%rsp), %r10
+	movq	8(%rsp), %rax
 #else
-	leaq	(%rsp), %rax
-	movq	-16(%rsp), %r10
+	movq	-16(%rsp), %rax
 #endif
-	movq	%rax, %r11
-	leaq	(%rax,%r10,8), %rax
+	shlq	$3, %rax
 #if defined(LF_WIN64)
-	movq	32(%rsp), %r9
+	leaq	112(%rsp), %r10
 #else
-	movq	-24(%rsp), %r9
+	leaq	(%rsp), %r10
 #endif
-	xorl	%r8d, %r8d
-.Llf_mpn_montmul_adx_redc_add:
-	movq	(%rax), %rcx
-	adcq	(%r11), %rcx
-	movq	%rcx, (%r9)
-	movq	%r8, (%rax)
-	movq	%r8, (%r11)
-	leaq	8(%rax), %rax
+	addq	%r10, %rax
+#if defined(LF_WIN64)
+	movq	48(%rsp), %r10
+#else
+	movq	-56(%rsp), %r10
+#endif
+	clc
+	movq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r9
+	movq	32(%rsp), %r8
+	movq	8(%rsp), %rcx
+#else
+	movq	-40(%rsp), %r9
+	movq	-24(%rsp), %r8
+	movq	-16(%rsp), %rcx
+#endif
+.Llf_mpn_montmul_adx_subtract_d:
+	movq	(%r11), %rdx
+	sbbq	(%r9), %rdx
+	movq	%rdx, (%r8)
 	leaq	8(%r11), %r11
 	leaq	8(%r9), %r9
-	decq	%r10
-	jnz	.Llf_mpn_montmul_adx_redc_add
+	leaq	8(%r8), %r8
+	decq	%rcx
+	jnz	.Llf_mpn_montmul_adx_subtract_d
+	sbbq	$0, %r10
+	sarq	$63, %r10
+	xorl	%r9d, %r9d
+	movq	%rax, %r11
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	32(%rsp), %r8
+	movq	8(%rsp), %rcx
 #else
-	movq	-56(%rsp), %rax
+	movq	-24(%rsp), %r8
+	movq	-16(%rsp), %rcx
 #endif
-	adcq	$0, %rax
-	clc
-#if defined(LF_WIN64)
-	movq	32(%rsp), %r10
-	movq	24(%rsp), %r11
-	movq	8(%rsp), %r9
-#else
-	movq	-24(%rsp), %r10
-	movq	-40(%rsp), %r11
-	movq	-16(%rsp), %r9
-#endif
-.Llf_mpn_montmul_adx_borrow_2:
-	movq	(%r10), %r8
-	sbbq	(%r11), %r8
-	leaq	8(%r10), %r10
+.Llf_mpn_montmul_adx_subtract_select:
+	movq	(%r8), %rdx
+	movq	(%r11), %rax
+	xorq	%rdx, %rax
+	andq	%r10, %rax
+	xorq	%rax, %rdx
+	movq	%rdx, (%r8)
+	movq	%r9, (%r11)
 	leaq	8(%r11), %r11
-	decq	%r9
-	jnz	.Llf_mpn_montmul_adx_borrow_2
-	sbbq	$0, %rax
-	sarq	$63, %rax
-	notq	%rax
-	xorl	%ecx, %ecx
-#if defined(LF_WIN64)
-	movq	32(%rsp), %r10
-	movq	24(%rsp), %r11
-	movq	8(%rsp), %r9
-#else
-	movq	-24(%rsp), %r10
-	movq	-40(%rsp), %r11
-	movq	-16(%rsp), %r9
-#endif
-.Llf_mpn_montmul_adx_subtract_2:
-	movq	(%r11), %r8
-	andq	%rax, %r8
-	movq	(%r10), %rdx
-	negq	%rcx
-	sbbq	%r8, %rdx
-	sbbq	%rcx, %rcx
-	movq	%rdx, (%r10)
-	leaq	8(%r10), %r10
-	leaq	8(%r11), %r11
-	decq	%r9
-	jnz	.Llf_mpn_montmul_adx_subtract_2
+	leaq	8(%r8), %r8
+	decq	%rcx
+	jnz	.Llf_mpn_montmul_adx_subtract_select
 	jmp	.Llf_mpn_montmul_adx_exit
 .Llf_mpn_montmul_adx_product:
 #if defined(LF_WIN64)

@@ -58,7 +58,14 @@ BN_mod_mul_montgomery, paired): square at n = 16 / 32 / 64 limbs 741 / 2670 / 10
 1.41x at 128). K = 4 is no better than the rows; K = 8 needs 14 registers. About 1.2 cycles a
 product in all, where one MULX beside two independent ADC takes 0.9-1.0 on this core (README
 "What this core allows"); running the next group's triangle beside this group's blocks (its
-window parked on the stack) gained nothing.
+window parked on the stack) gained nothing. The buffer's final subtraction (subtract_from)
+writes d = t - N into rp by one SBB chain and then selects t or d limb by limb without a
+carry chain (the in-place form's NEG/SBB/SBB borrow chain takes 3 cycles a limb), and the
+grouped REDC needs no T[n .. 2n) + T[0 .. n) pass (T[0 .. n) is zero): 16 / 32 / 64 limbs
+square 643 / 2290 / 8621 -> 613 / 2236 / 8393, multiply 797 / 2684 / 10052 -> 731 / 2632 /
+9895 (OPENSSL_ia32cap=":~0x200000" limbforge-bench --kernel mpn_montmul,mpn_montsqr
+--variant adx@znver5 --sizes 16,32,48,64 --repeats 11: 1.15 / 1.26 / 1.33x and 1.04 / 1.03 /
+1.08x OpenSSL).
 
 AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
 Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
@@ -233,6 +240,52 @@ def final_subtract(f, rp, t, np, n, top):
     JNZ(sub)
 
 
+def subtract_from(f, rp, t, np, n, top):
+    """{rp,n} = t + top R minus N if that is >= N, else t (top in {0, 1}; clobbered), for a
+    t that is not rp (the buffer of _buffered), which is zeroed behind: d = t - N by one
+    SBB chain into rp (LEA and DEC keep CF), the borrow and top make keep = -(t < N), then
+    rp = d ^ ((d ^ t) & keep) limb by limb, no carry chain. The same instructions and
+    addresses for every value. t, np and n may be memory; rp a register or memory."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, SBB, AND, SAR, CLC,
+                                LEA, DEC, JNZ)
+    o, a, r, ln, x, y = (G() for _ in range(6))
+    CLC()
+    MOV(o, t)
+    MOV(a, np)
+    MOV(r, rp)
+    MOV(ln, n)
+    scan = f.new_label("subtract_d")
+    f.bind(scan)
+    MOV(x, [o])
+    SBB(x, [a])
+    MOV([r], x)
+    LEA(o, [o + 8])
+    LEA(a, [a + 8])
+    LEA(r, [r + 8])
+    DEC(ln)
+    JNZ(scan)
+    SBB(top, 0)                                     # 1, 0: d; -1: keep t
+    SAR(top, 63)                                    # keep
+    zero = G()
+    XOR(zero.as_dword, zero.as_dword)
+    MOV(o, t)
+    MOV(r, rp)
+    MOV(ln, n)
+    sel = f.new_label("subtract_select")
+    f.bind(sel)
+    MOV(x, [r])
+    MOV(y, [o])
+    XOR(y, x)
+    AND(y, top)
+    XOR(x, y)
+    MOV([r], x)
+    MOV([o], zero)
+    LEA(o, [o + 8])
+    LEA(r, [r + 8])
+    DEC(ln)
+    JNZ(sel)
+
+
 def row_of_n(f, p, t, out, s_n0inv, s_np, s_n, o, a, ln, cy, region=None):
     """t (+)= m N with m = t_0 n0inv (the CIOS step and the REDC row): limb 0 of t + m N is
     0 mod B, so only its carry is made, hi(m N_0) + (t_0 != 0), into cy; then the addmul_1
@@ -372,7 +425,7 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     them."""
     import types
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, ADC,
-                                LEA, DEC, TEST, JNZ, JMP)
+                                ADD, SHL, LEA, DEC, TEST, JNZ, JMP)
     from . import x86_sqr
     from .x86_rows import Digits
     from .mpn_sqr import PARAMS as SQR_PARAMS
@@ -421,32 +474,35 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
         LEA(ptr, [ptr + 8])
         DEC(cnt)
         JNZ(row)
+        # t = T[n .. 2n) + T[0 .. n) in place, T[0 .. n) zeroed behind; s_top = the carry
+        hi, x, zero, top = (G() for _ in range(4))
+        MOV(cnt, s_n)
+        MOV(ptr, T)
+        LEA(hi, [T + cnt * 8])
+        XOR(zero.as_dword, zero.as_dword)           # CF = 0
+        add = f.new_label("redc_add")
+        f.bind(add)
+        MOV(x, [hi])
+        ADC(x, [ptr])
+        MOV([hi], x)
+        MOV([ptr], zero)
+        LEA(hi, [hi + 8])
+        LEA(ptr, [ptr + 8])
+        DEC(cnt)                                    # (DEC keeps CF)
+        JNZ(add)
+        MOV(top, zero)                              # (MOV keeps CF)
+        ADC(top, 0)
+        MOV(s_top, top)
     f.bind(summed)
-    # t = T[n .. 2n) + T[0 .. n) + s_top B^n into rp, both halves zeroed behind; top = the
-    # carry out plus s_top (at most 1: t < 2N)
-    hi, r, x, zero, top, ptr, cnt = (G() for _ in range(7))
-    T = G()
+    # t = T[n .. 2n) + s_top B^n (T[0 .. n) is zero), top at most 1: t < 2N; rp = t or t - N,
+    # T[n .. 2n) zeroed behind
+    t, top, T = G(), G(), G()
+    MOV(t, s_n)
+    SHL(t, 3)
     LEA(T, buf)
-    MOV(cnt, s_n)
-    MOV(ptr, T)
-    LEA(hi, [T + cnt * 8])
-    MOV(r, s_rp)
-    XOR(zero.as_dword, zero.as_dword)               # CF = 0
-    add = f.new_label("redc_add")
-    f.bind(add)
-    MOV(x, [hi])
-    ADC(x, [ptr])
-    MOV([r], x)
-    MOV([hi], zero)
-    MOV([ptr], zero)
-    LEA(hi, [hi + 8])
-    LEA(ptr, [ptr + 8])
-    LEA(r, [r + 8])
-    DEC(cnt)                                        # (DEC keeps CF)
-    JNZ(add)
+    ADD(t, T)
     MOV(top, s_top)
-    ADC(top, 0)
-    final_subtract(f, s_rp, s_rp, s_np, s_n, top)
+    subtract_from(f, s_rp, t, s_np, s_n, top)
     if product:
         JMP(f.exit_label)
         f.bind(product)
