@@ -192,27 +192,41 @@ SPEC = KernelSpec(
 )
 
 
+def _keep(f, name, o, a, ln, x, t, np, n, top, r=None, rp=None):
+    """top = -1 if t + top R < N (keep t), else 0 (top in {0, 1}): the borrow of t - N by one
+    SBB chain (LEA and DEC keep CF), the difference stored through r from rp if r is given.
+    o, a, ln (and r) end past the arrays; x is scratch."""
+    from peachpy.x86_64 import MOV, SBB, SAR, CLC, LEA, DEC, JNZ
+    CLC()
+    MOV(o, t)
+    MOV(a, np)
+    if r is not None:
+        MOV(r, rp)
+    MOV(ln, n)
+    scan = f.new_label(name)
+    f.bind(scan)
+    MOV(x, [o])
+    SBB(x, [a])
+    if r is not None:
+        MOV([r], x)
+    LEA(o, [o + 8])
+    LEA(a, [a + 8])
+    if r is not None:
+        LEA(r, [r + 8])
+    DEC(ln)
+    JNZ(scan)
+    SBB(top, 0)                                     # 1, 0: t - N; -1: keep t
+    SAR(top, 63)
+
+
 def final_subtract(f, rp, t, np, n, top):
     """{rp,n} = t + top R minus N if that is >= N, else t (top in {0, 1}; clobbered), in
     constant time: the borrow of t - N first (flags only: DEC and LEA keep CF), then
     rp = t - (N & mask), mask = -(top or no borrow). rp may be t. np and n may be memory."""
-    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, SBB, NEG, AND, NOT, SAR,
-                                CLC, LEA, DEC, JNZ)
+    from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, SBB, NEG, AND, NOT, LEA,
+                                DEC, JNZ)
     o, a, ln, x, y, bw = (GeneralPurposeRegister64() for _ in range(6))
-    CLC()
-    MOV(o, t)
-    MOV(a, np)
-    MOV(ln, n)
-    scan = f.new_label("borrow")
-    f.bind(scan)
-    MOV(x, [o])
-    SBB(x, [a])
-    LEA(o, [o + 8])
-    LEA(a, [a + 8])
-    DEC(ln)
-    JNZ(scan)
-    SBB(top, 0)                                     # 1, 0: subtract; -1: keep
-    SAR(top, 63)
+    _keep(f, "borrow", o, a, ln, x, t, np, n, top)
     NOT(top)                                        # mask
     XOR(bw.as_dword, bw.as_dword)
     MOV(o, t)
@@ -246,26 +260,9 @@ def subtract_from(f, rp, t, np, n, top):
     SBB chain into rp (LEA and DEC keep CF), the borrow and top make keep = -(t < N), then
     rp = d ^ ((d ^ t) & keep) limb by limb, no carry chain. The same instructions and
     addresses for every value. t, np and n may be memory; rp a register or memory."""
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, SBB, AND, SAR, CLC,
-                                LEA, DEC, JNZ)
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, AND, LEA, DEC, JNZ)
     o, a, r, ln, x, y = (G() for _ in range(6))
-    CLC()
-    MOV(o, t)
-    MOV(a, np)
-    MOV(r, rp)
-    MOV(ln, n)
-    scan = f.new_label("subtract_d")
-    f.bind(scan)
-    MOV(x, [o])
-    SBB(x, [a])
-    MOV([r], x)
-    LEA(o, [o + 8])
-    LEA(a, [a + 8])
-    LEA(r, [r + 8])
-    DEC(ln)
-    JNZ(scan)
-    SBB(top, 0)                                     # 1, 0: d; -1: keep t
-    SAR(top, 63)                                    # keep
+    _keep(f, "subtract_d", o, a, ln, x, t, np, n, top, r, rp)
     zero = G()
     XOR(zero.as_dword, zero.as_dword)
     MOV(o, t)
