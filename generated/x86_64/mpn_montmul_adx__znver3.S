@@ -50,7 +50,7 @@
  * registers and calls this body, lf_mpn_montmul_adx__znver3_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 4949 instructions.
+ * 4946 instructions.
  */
 #include "lf_asm.h"
 
@@ -904,8 +904,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jnz	.Llf_mpn_montmul_adx__znver3_borrow
 	sbbq	$0, %r10
 	sarq	$63, %r10
-	notq	%r10
-	xorl	%ecx, %ecx
+	leaq	1(%r10), %rdx
 	movq	%rdi, %rax
 #if defined(LF_WIN64)
 	movq	24(%rsp), %r11
@@ -914,14 +913,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	-40(%rsp), %r11
 	movq	-16(%rsp), %r9
 #endif
+	clc
 .Llf_mpn_montmul_adx__znver3_subtract:
-	movq	(%r11), %r8
-	andq	%r10, %r8
-	movq	(%rax), %rdx
-	negq	%rcx
-	sbbq	%r8, %rdx
-	sbbq	%rcx, %rcx
-	movq	%rdx, (%rax)
+	mulxq	(%r11), %r8, %r10
+	movq	(%rax), %r10
+	sbbq	%r8, %r10
+	movq	%r10, (%rax)
 	leaq	8(%rax), %rax
 	leaq	8(%r11), %r11
 	decq	%r9
