@@ -133,6 +133,8 @@ mutant asm_montmul_redc_block_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(
 mutant asm_montmul_product_final_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_2:\n(?:.*\n){1,6}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
 # the buffer's final subtraction (d = t - N into rp, then t or d selected): d's borrow chain
 mutant asm_montmul_buffer_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(subtract_d:\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
+# the CIOS path's final subtraction (t - N bit, N_i bit by MULX): its borrow chain
+mutant asm_montmul_subtract_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(_subtract:\n\tmulxq\t[^\n]+\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
 # the IFMA finish: a lane above 2^52 - 1 after the first carry round never generates a carry
 mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpuq\t\$6, /vpcmpuq\t\$3, /g' montmul
 # Karatsuba (runtime/karatsuba.c): the middle term's sign, the square's top carry
