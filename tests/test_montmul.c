@@ -19,14 +19,15 @@
  *     top bit only, top limb 1, lattice limbs; operands 0, 1, 2, N-1, N-2;
  *   - inputs in [N, R) (allowed): the result must be congruent mod N (n limbs, so < R);
  *   - the IFMA variant's radix-2^52 packing and its size dispatch: every n in 1..70 (it
- *     runs itself for 16..64 and jumps to adx outside), and 96, 128, 256 limbs;
+ *     runs itself for 16..64 and jumps to adx outside), and 72..128 by 8, 127, 129, 256 limbs;
  *   - reads outside ap/bp/np, writes outside {rp,n} (guard pages, canaries), writes into
  *     an input, an rp limb never written (rp starts as garbage); alignment assumptions
  *     (every 8-byte offset mod 64); ap == bp (squaring) read wrongly;
  *   - the adx grouped passes (K = redc_rows rows per pass over a stack buffer where K divides
  *     n, 16..128 limbs: the REDC of a^2 and, for a != b, the product a b too): a carry lost
- *     between two blocks of a group or between two groups -- every n in 1..70 and 96, 128
- *     reach them, on both sides of each path's bounds (mutants asm_montmul_*_carry_lost);
+ *     between two blocks of a group or between two groups -- every n in 1..70 and every
+ *     multiple of 8 from 72 to 128 reach them, on both sides of each path's bounds (mutants
+ *     asm_montmul_*_carry_lost);
  *   - the a64 squaring path (ap == bp, n >= sqr_min): a half column doubled wrongly, the
  *     square a_h^2 or the middle m_h N_h lost or added twice, at every n in 1..70 (both
  *     sides of every sqr_min choice) and 96, 128, 256, random, saturating and edge operands;
@@ -325,7 +326,7 @@ END_TEST
 START_TEST(test_mont_lengths)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 96, 127, 128, 129, 256 };
+	static const size_t big[] = { 72, 80, 88, 96, 104, 112, 120, 127, 128, 129, 256 };
 	uint64_t N[MAXN], a[MAXN], b[MAXN];
 	size_t subtract = 0, nosub = 0;
 	rng_t rng;
@@ -367,7 +368,7 @@ END_TEST
 START_TEST(test_mont_square)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 96, 127, 128, 129, 256 };
+	static const size_t big[] = { 72, 80, 88, 96, 104, 112, 120, 127, 128, 129, 256 };
 	uint64_t N[MAXN], a[MAXN];
 	size_t subtract = 0, nosub = 0;
 	rng_t rng;
