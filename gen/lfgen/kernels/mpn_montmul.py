@@ -158,11 +158,12 @@ ADX_PARAMS = dict(X86_PARAMS, small_max=Param(
     "registers (_small); above, the rows of x86_rows over the accumulator in rp",
     kind="size", sizes=(2, 4, 6, 8, 9)), sqr_min=Param(
     16, (0, 9, 12, 16, 20, 24, 32), "ap == bp and sqr_min <= n <= %d: a^2 by the squaring "
-    "of mpn_sqr into a stack buffer, then REDC (_square_redc); 0: squares multiply" % SQR_MAX,
+    "of mpn_sqr into a stack buffer, then REDC (_buffered); 0: squares multiply" % SQR_MAX,
     kind="size", sizes=(9, 12, 16, 20, 24, 32, 48)), redc_rows=Param(
-    8, (1, 4, 8), "the square's REDC: rows of N per pass over T when K divides n "
-    "(_redc_groups: the accumulator window in registers, T read and written once per K "
-    "rows); 1: one row per pass (row_of_n)", kind="size", sizes=(16, 24, 32, 48, 64)),
+    8, (1, 4, 8), "the buffer's REDC (of a^2; of a b from group_mul_min): rows of N per "
+    "pass over T when K divides n (_redc_groups: the accumulator window in registers, T read "
+    "and written once per K rows); 1: one row per pass (row_of_n)", kind="size",
+    sizes=(16, 24, 32, 48, 64)),
     group_mul_min=Param(16, (0, 16, 24, 32, 48), "a != b, K = redc_rows > 1 dividing n and "
     "group_mul_min <= n <= %d: T = a b by K rows per pass (_mul_groups) into the square's "
     "buffer, then the same REDC; 0: CIOS for every a != b" % SQR_MAX, kind="size",
@@ -419,8 +420,8 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     pass where K divides n (_redc_groups: T_i = 0, the carries chained through the groups
     into s_top). T < N^2 (or R^2 for inputs below R), so t < 2N (R + N): one subtraction, as
     in the CIOS path. n^2/2 + n^2 products for a square where the CIOS rows make 2 n^2. T
-    holds values derived from a and b, so the sum's loop zeroes both halves as it reads
-    them."""
+    holds values derived from a and b, so it is zeroed behind: T[0 .. n) by the rows' sum
+    or, in the groups, where the m were kept; T[n .. 2n) by subtract_from."""
     import types
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, ADC,
                                 ADD, SHL, LEA, DEC, TEST, JNZ, JMP)
