@@ -128,9 +128,11 @@ mutant asm_montsqr_redc_carry_not_stored generated/x86_64/mpn_montmul_adx.S 's/\
 # the grouped passes (K = redc_rows rows of N, or of a's product, per pass over T; K divides
 # n): the carry between two groups of REDC rows, the carry of a block's T sum into the next
 # block, the last carry into the product's final window
-mutant asm_montmul_group_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(\tnegq\t%r\w+\n#if defined\(LF_WIN64\)\n\t)addq\t\d+\(%rsp\)(, %r\w+\n#else\n\t)addq\t-\d+\(%rsp\)/$1addq\t\$0$2addq\t\$0/' montmul
-mutant asm_montmul_redc_block_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_block:\n(?:.*\n){1,12}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
-mutant asm_montmul_product_final_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_2:\n(?:.*\n){1,6}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
+mutant asm_montmul_group_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_2:\n(?:.*\n){1,20}?\tnegq\t%r\w+\n#if defined\(LF_WIN64\)\n\t)addq\t\d+\(%rsp\)(, %r\w+\n#else\n\t)addq\t-\d+\(%rsp\)/$1addq\t\$0$2addq\t\$0/' montmul
+mutant asm_montmul_redc_block_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_block_2:\n(?:.*\n){1,12}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
+mutant asm_montmul_product_final_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_3:\n(?:.*\n){1,6}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
+# the square's triangle (_sqr_groups): row 0's carry into the window's new top limb
+mutant asm_montmul_sqr_triangle_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(sqr_group:\n(?:.*\n){10,40}?\tadoxq\t%r\w+, %r\w+\n)\tadcq\t\$0, %r\w+\n/$1/' montmul
 # the buffer's final subtraction (d = t - N into rp, then t or d selected): d's borrow chain
 mutant asm_montmul_buffer_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(subtract_d:\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
 # the CIOS path's final subtraction (t - N bit, N_i bit by MULX): its borrow chain

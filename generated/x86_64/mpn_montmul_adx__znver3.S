@@ -39,6 +39,7 @@
  *   used on: AuthenticAMD family 0x19 model 0x1
  *   ahead = 0
  *   group_mul_min = 16
+ *   group_sqr_min = 16
  *   redc_rows = 8
  *   small_max = 8
  *   sqr_min = 16
@@ -50,7 +51,7 @@
  * registers and calls this body, lf_mpn_montmul_adx__znver3_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 4946 instructions.
+ * 5450 instructions.
  */
 #include "lf_asm.h"
 
@@ -3779,9 +3780,588 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_square:
 #if defined(LF_WIN64)
 	movq	%rdi, 32(%rsp)
-	leaq	112(%rsp), %rax
+	movq	8(%rsp), %rax
 #else
 	movq	%rdi, -24(%rsp)
+	movq	-16(%rsp), %rax
+#endif
+	testq	$7, %rax
+	jnz	.Llf_mpn_montmul_adx__znver3_sqr_rows
+	cmpq	$16, %rax
+	jb	.Llf_mpn_montmul_adx__znver3_sqr_rows
+#if defined(LF_WIN64)
+	leaq	112(%rsp), %rax
+#else
+	leaq	(%rsp), %rax
+#endif
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+	movq	8(%rsp), %r11
+#else
+	movq	%r10, -56(%rsp)
+	movq	-16(%rsp), %r11
+#endif
+.Llf_mpn_montmul_adx__znver3_clear:
+	movq	%r10, (%rax)
+	movq	%r10, 8(%rax)
+	leaq	16(%rax), %rax
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx__znver3_clear
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shlq	$3, %rax
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r10
+#else
+	movq	-32(%rsp), %r10
+#endif
+	addq	%rax, %r10
+#if defined(LF_WIN64)
+	movq	%r10, 64(%rsp)
+	movq	16(%rsp), %rax
+	leaq	112(%rsp), %r10
+#else
+	movq	%r10, -72(%rsp)
+	movq	-32(%rsp), %rax
+	leaq	(%rsp), %r10
+#endif
+.Llf_mpn_montmul_adx__znver3_sqr_group:
+	movq	(%r10), %r11
+	movq	8(%r10), %r9
+	movq	16(%r10), %r8
+	movq	24(%r10), %rcx
+	movq	32(%r10), %rsi
+	movq	40(%r10), %rdi
+	movq	48(%r10), %rbx
+	movq	56(%r10), %rbp
+	movq	%rax, %r12
+	movq	(%rax), %rdx
+	movq	%r11, (%r10)
+	xorl	%r11d, %r11d
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbp
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	movq	%r9, 8(%r10)
+	xorl	%r9d, %r9d
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r11
+	adoxq	%r13, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	movq	%r8, 16(%r10)
+	xorl	%r8d, %r8d
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	movq	%rcx, 24(%r10)
+	xorl	%ecx, %ecx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	movq	32(%rax), %rdx
+	movq	%rsi, 32(%r10)
+	xorl	%esi, %esi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rcx
+	adoxq	%rdx, %rsi
+	adcq	$0, %rsi
+	movq	40(%rax), %rdx
+	movq	%rdi, 40(%r10)
+	xorl	%edi, %edi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
+	adcq	$0, %rdi
+	movq	48(%rax), %rdx
+	movq	%rbx, 48(%r10)
+	xorl	%ebx, %ebx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
+	adcq	$0, %rbx
+	movq	%rbp, 56(%r10)
+	xorl	%ebp, %ebp
+	leaq	64(%r10), %r10
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_group_block:
+	leaq	64(%r12), %r12
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %r12
+#else
+	cmpq	-72(%rsp), %r12
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_group_final
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	adcq	32(%r10), %rsi
+	adcq	40(%r10), %rdi
+	adcq	48(%r10), %rbx
+	adcq	56(%r10), %rbp
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	movq	%r11, (%r10)
+	movq	$0, %r11
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbp
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	movq	%r9, 8(%r10)
+	movq	$0, %r9
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	movq	%r8, 16(%r10)
+	movq	$0, %r8
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	movq	%rcx, 24(%r10)
+	movq	$0, %rcx
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	movq	32(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	movq	%rsi, 32(%r10)
+	movq	$0, %rsi
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rcx
+	adoxq	%rdx, %rsi
+	adcq	$0, %rsi
+	movq	40(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	movq	%rdi, 40(%r10)
+	movq	$0, %rdi
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
+	adcq	$0, %rdi
+	movq	48(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	movq	%rbx, 48(%r10)
+	movq	$0, %rbx
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
+	adcq	$0, %rbx
+	movq	56(%rax), %rdx
+	xorl	%r13d, %r13d
+	mulxq	(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	movq	%rbp, 56(%r10)
+	movq	$0, %rbp
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbx
+	adoxq	%rdx, %rbp
+	adcq	$0, %rbp
+	leaq	64(%r10), %r10
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block
+.Llf_mpn_montmul_adx__znver3_group_final:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	adcq	32(%r10), %rsi
+	adcq	40(%r10), %rdi
+	adcq	48(%r10), %rbx
+	adcq	56(%r10), %rbp
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rsi
+	adcq	$0, %rdi
+	adcq	$0, %rbx
+	adcq	$0, %rbp
+	adcq	$0, %rdx
+	movq	%r11, (%r10)
+	movq	%r9, 8(%r10)
+	movq	%r8, 16(%r10)
+	movq	%rcx, 24(%r10)
+	movq	%rsi, 32(%r10)
+	movq	%rdi, 40(%r10)
+	movq	%rbx, 48(%r10)
+	movq	%rbp, 56(%r10)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+#else
+	movq	%rdx, -56(%rsp)
+#endif
+	addq	%rax, %r10
+#if defined(LF_WIN64)
+	subq	64(%rsp), %r10
+#else
+	subq	-72(%rsp), %r10
+#endif
+	leaq	128(%r10), %r10
+	leaq	64(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rax
+#else
+	cmpq	-72(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx__znver3_sqr_group
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r11
+	movq	16(%rsp), %r10
+	leaq	112(%rsp), %rax
+#else
+	movq	-16(%rsp), %r11
+	movq	-32(%rsp), %r10
+	leaq	(%rsp), %rax
+#endif
+	cmpq	$1, %r11
+	jne	.Llf_mpn_montmul_adx__znver3_final_multi
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
+	xorl	%r9d, %r9d
+	adcxq	%r11, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 8(%rax)
+	jmp	.Llf_mpn_montmul_adx__znver3_final_done
+.Llf_mpn_montmul_adx__znver3_final_multi:
+	movq	%r11, %rcx
+	shrq	$1, %rcx
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_adx__znver3_final_even
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
+	leaq	16(%rax), %rax
+	jmp	.Llf_mpn_montmul_adx__znver3_final_a
+.Llf_mpn_montmul_adx__znver3_final_even:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
+	leaq	(%rax), %rax
+	jmp	.Llf_mpn_montmul_adx__znver3_final_b
+.Llf_mpn_montmul_adx__znver3_final_a:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	(%rax), %r8
+	movq	8(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, (%rax)
+	movq	%rdx, 8(%rax)
+.Llf_mpn_montmul_adx__znver3_final_b:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rax), %r8
+	movq	24(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, 16(%rax)
+	movq	%rdx, 24(%rax)
+	leaq	32(%rax), %rax
+	leaq	-1(%rcx), %rcx
+	jrcxz	.Llf_mpn_montmul_adx__znver3_final_done
+	jmp	.Llf_mpn_montmul_adx__znver3_final_a
+.Llf_mpn_montmul_adx__znver3_final_done:
+	jmp	.Llf_mpn_montmul_adx__znver3_redc_groups
+.Llf_mpn_montmul_adx__znver3_sqr_rows:
+#if defined(LF_WIN64)
+	leaq	112(%rsp), %rax
+#else
 	leaq	(%rsp), %rax
 #endif
 	cmpq	$16, %r9
@@ -3892,12 +4472,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
-	movq	%rdi, (%r11)
-	mulxq	8(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 8(%r11)
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	mulxq	8(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
@@ -3911,24 +4491,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
-	movq	%rdi, (%r11)
-	mulxq	8(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 8(%r11)
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	mulxq	8(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
 	mulxq	24(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 24(%r11)
-	mulxq	32(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 32(%r11)
-	mulxq	40(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 40(%r11)
+	mulxq	32(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 32(%r11)
+	mulxq	40(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 40(%r11)
 	mulxq	48(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 48(%r11)
@@ -3944,48 +4524,48 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_top_5:
 /* LLVM-MCA-BEGIN mul_row limbs=16 */
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
-	movq	%rdi, (%r11)
-	mulxq	8(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 8(%r11)
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	mulxq	8(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
 	mulxq	24(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 24(%r11)
-	mulxq	32(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 32(%r11)
-	mulxq	40(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 40(%r11)
+	mulxq	32(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 32(%r11)
+	mulxq	40(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 40(%r11)
 	mulxq	48(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 48(%r11)
 	mulxq	56(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 56(%r11)
-	mulxq	64(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 64(%r11)
-	mulxq	72(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 72(%r11)
+	mulxq	64(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 64(%r11)
+	mulxq	72(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 72(%r11)
 	mulxq	80(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 80(%r11)
 	mulxq	88(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 88(%r11)
-	mulxq	96(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 96(%r11)
-	mulxq	104(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 104(%r11)
+	mulxq	96(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 96(%r11)
+	mulxq	104(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 104(%r11)
 	mulxq	112(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 112(%r11)
@@ -4045,14 +4625,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	mulxq	8(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	8(%r11), %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	mulxq	8(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4069,14 +4649,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	mulxq	8(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	8(%r11), %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	mulxq	8(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4085,14 +4665,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	24(%r11), %r12
 	movq	%r12, 24(%r11)
-	mulxq	32(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	mulxq	40(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	40(%r11), %rbp
-	movq	%rbp, 40(%r11)
+	mulxq	32(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	mulxq	40(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	40(%r11), %r12
+	movq	%r12, 40(%r11)
 	mulxq	48(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	48(%r11), %r12
@@ -4111,14 +4691,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_top_7:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	mulxq	8(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	8(%r11), %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	mulxq	8(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4127,14 +4707,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	24(%r11), %r12
 	movq	%r12, 24(%r11)
-	mulxq	32(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	mulxq	40(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	40(%r11), %rbp
-	movq	%rbp, 40(%r11)
+	mulxq	32(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	mulxq	40(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	40(%r11), %r12
+	movq	%r12, 40(%r11)
 	mulxq	48(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	48(%r11), %r12
@@ -4143,14 +4723,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	56(%r11), %r12
 	movq	%r12, 56(%r11)
-	mulxq	64(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	64(%r11), %rbp
-	movq	%rbp, 64(%r11)
-	mulxq	72(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	72(%r11), %rbp
-	movq	%rbp, 72(%r11)
+	mulxq	64(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	64(%r11), %r12
+	movq	%r12, 64(%r11)
+	mulxq	72(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	72(%r11), %r12
+	movq	%r12, 72(%r11)
 	mulxq	80(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	80(%r11), %r12
@@ -4159,14 +4739,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	88(%r11), %r12
 	movq	%r12, 88(%r11)
-	mulxq	96(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	96(%r11), %rbp
-	movq	%rbp, 96(%r11)
-	mulxq	104(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	104(%r11), %rbp
-	movq	%rbp, 104(%r11)
+	mulxq	96(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	96(%r11), %r12
+	movq	%r12, 96(%r11)
+	mulxq	104(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	104(%r11), %r12
+	movq	%r12, 104(%r11)
 	mulxq	112(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	112(%r11), %r12
@@ -4195,82 +4775,82 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_corner_row15:
 	movq	-128(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-120(%r11), %rdi, %rcx
-	adoxq	-248(%r10), %rdi
-	movq	%rdi, -248(%r10)
-	mulxq	-112(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-120(%r11), %rcx, %rdi
+	adoxq	-248(%r10), %rcx
+	movq	%rcx, -248(%r10)
+	mulxq	-112(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-240(%r10), %rbx
 	movq	%rbx, -240(%r10)
-	mulxq	-104(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-104(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-232(%r10), %rbx
 	movq	%rbx, -232(%r10)
-	mulxq	-96(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-224(%r10), %rbx
 	movq	%rbx, -224(%r10)
-	mulxq	-88(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-216(%r10), %rbx
-	movq	%rbx, -216(%r10)
-	mulxq	-80(%r11), %rbx, %rdi
+	mulxq	-88(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-216(%r10), %rdi
+	movq	%rdi, -216(%r10)
+	mulxq	-80(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-208(%r10), %rdi
+	movq	%rdi, -208(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-208(%r10), %rbx
-	movq	%rbx, -208(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
+	mulxq	-56(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-136(%r10), %rdx
-	movq	%rdx, -136(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -128(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -128(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row14:
 	movq	-120(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-112(%r11), %rdi, %rcx
 	adoxq	-232(%r10), %rdi
 	movq	%rdi, -232(%r10)
-	mulxq	-104(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-224(%r10), %rbx
-	movq	%rbx, -224(%r10)
-	mulxq	-96(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-216(%r10), %rbx
-	movq	%rbx, -216(%r10)
+	mulxq	-104(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-224(%r10), %rdi
+	movq	%rdi, -224(%r10)
+	mulxq	-96(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-216(%r10), %rdi
+	movq	%rdi, -216(%r10)
 	mulxq	-88(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-208(%r10), %rbx
@@ -4279,14 +4859,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-192(%r10), %rbx
-	movq	%rbx, -192(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
+	mulxq	-72(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-192(%r10), %rdi
+	movq	%rdi, -192(%r10)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
 	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
@@ -4295,14 +4875,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-160(%r10), %rbx
-	movq	%rbx, -160(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r10), %rdi
+	movq	%rdi, -160(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -4311,13 +4891,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -120(%r10)
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
+	adoxq	-128(%r10), %rdx
+	movq	%rdx, -128(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -120(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row13:
 	movq	-112(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4332,14 +4912,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-80(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-192(%r10), %rbx
-	movq	%rbx, -192(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
+	mulxq	-80(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-192(%r10), %rdi
+	movq	%rdi, -192(%r10)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
 	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
@@ -4348,14 +4928,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-160(%r10), %rbx
-	movq	%rbx, -160(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r10), %rdi
+	movq	%rdi, -160(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -4364,12 +4944,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
+	mulxq	-16(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	adcxq	%rbx, %rdx
 	adoxq	-120(%r10), %rdx
 	movq	%rdx, -120(%r10)
 	adcxq	%r8, %rcx
@@ -4385,49 +4965,49 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-80(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
+	mulxq	-80(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-184(%r10), %rcx
+	movq	%rcx, -184(%r10)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-120(%r10), %rbx
-	movq	%rbx, -120(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
+	mulxq	-16(%r11), %rdi, %rbx
 	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -104(%r10)
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rbx, %rdx
+	adoxq	-112(%r10), %rdx
+	movq	%rdx, -112(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -104(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4438,45 +5018,45 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
 	movq	%rbx, -176(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-168(%r10), %rbx
-	movq	%rbx, -168(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
+	mulxq	-72(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-168(%r10), %rcx
+	movq	%rcx, -168(%r10)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-160(%r10), %rdi
+	movq	%rdi, -160(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-160(%r10), %rbx
-	movq	%rbx, -160(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
 	adoxq	-104(%r10), %rdx
 	movq	%rdx, -104(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -96(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -96(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4491,14 +5071,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
+	mulxq	-56(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
 	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -4507,14 +5087,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-112(%r10), %rbx
-	movq	%rbx, -112(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
 	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
 	adoxq	-96(%r10), %rdi
@@ -4528,14 +5108,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	-72(%r11), %rdi, %rcx
 	adoxq	-152(%r10), %rdi
 	movq	%rdi, -152(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
+	mulxq	-64(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
 	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -4544,14 +5124,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-112(%r10), %rbx
-	movq	%rbx, -112(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
+	mulxq	-32(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
 	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
@@ -4566,87 +5146,87 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_corner_row8:
 	movq	-72(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-64(%r11), %rdi, %rcx
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-64(%r11), %rcx, %rdi
+	adoxq	-136(%r10), %rcx
+	movq	%rcx, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-96(%r10), %rbx
-	movq	%rbx, -96(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-88(%r10), %rbx
 	movq	%rbx, -88(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-80(%r10), %rdi
-	movq	%rdi, -80(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -72(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-80(%r10), %rdx
+	movq	%rdx, -80(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -72(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row7:
 	movq	-64(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-56(%r11), %rdi, %rcx
-	adoxq	-120(%r10), %rdi
-	movq	%rdi, -120(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-56(%r11), %rcx, %rdi
+	adoxq	-120(%r10), %rcx
+	movq	%rcx, -120(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-104(%r10), %rbx
 	movq	%rbx, -104(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-96(%r10), %rbx
 	movq	%rbx, -96(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-88(%r10), %rbx
-	movq	%rbx, -88(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-80(%r10), %rbx
-	movq	%rbx, -80(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-72(%r10), %rdx
-	movq	%rdx, -72(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -64(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-72(%r10), %rdi
+	movq	%rdi, -72(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -64(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row6:
 	movq	-56(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-48(%r11), %rdi, %rcx
 	adoxq	-104(%r10), %rdi
 	movq	%rdi, -104(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-96(%r10), %rbx
-	movq	%rbx, -96(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-88(%r10), %rbx
-	movq	%rbx, -88(%r10)
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-80(%r10), %rbx
@@ -4655,13 +5235,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-64(%r10), %rdi
-	movq	%rdi, -64(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -56(%r10)
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
+	adoxq	-64(%r10), %rdx
+	movq	%rdx, -64(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -56(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row5:
 	movq	-48(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4676,12 +5256,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-64(%r10), %rbx
-	movq	%rbx, -64(%r10)
+	mulxq	-16(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-64(%r10), %rdi
+	movq	%rdi, -64(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	adcxq	%rbx, %rdx
 	adoxq	-56(%r10), %rdx
 	movq	%rdx, -56(%r10)
 	adcxq	%r8, %rcx
@@ -4697,17 +5277,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-64(%r10), %rbx
 	movq	%rbx, -64(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-56(%r10), %rbx
-	movq	%rbx, -56(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-48(%r10), %rdi
-	movq	%rdi, -48(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -40(%r10)
+	mulxq	-16(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-56(%r10), %rcx
+	movq	%rcx, -56(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rbx, %rdx
+	adoxq	-48(%r10), %rdx
+	movq	%rdx, -48(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -40(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row3:
 	movq	-32(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4718,13 +5298,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-48(%r10), %rbx
 	movq	%rbx, -48(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-40(%r10), %rdx
-	movq	%rdx, -40(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -32(%r10)
+	mulxq	-8(%r11), %rcx, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	-40(%r10), %rcx
+	movq	%rcx, -40(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -32(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row2:
 	movq	-24(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4751,7 +5331,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	xorl	%r11d, %r11d
 	movq	%r11, -8(%r10)
 	cmpq	$1, %r9
-	jne	.Llf_mpn_montmul_adx__znver3_final_multi
+	jne	.Llf_mpn_montmul_adx__znver3_final_multi_2
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
 	mulxq	%rdx, %r11, %r10
@@ -4761,12 +5341,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r11, %r11
 	adoxq	%r10, %r11
 	movq	%r11, 8(%rax)
-	jmp	.Llf_mpn_montmul_adx__znver3_final_done
-.Llf_mpn_montmul_adx__znver3_final_multi:
+	jmp	.Llf_mpn_montmul_adx__znver3_final_done_2
+.Llf_mpn_montmul_adx__znver3_final_multi_2:
 	movq	%r9, %rcx
 	shrq	$1, %rcx
 	testq	$1, %r9
-	jz	.Llf_mpn_montmul_adx__znver3_final_even
+	jz	.Llf_mpn_montmul_adx__znver3_final_even_2
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
 	mulxq	%rdx, %r9, %r11
@@ -4777,8 +5357,8 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rax)
 	leaq	16(%rax), %rax
-	jmp	.Llf_mpn_montmul_adx__znver3_final_a
-.Llf_mpn_montmul_adx__znver3_final_even:
+	jmp	.Llf_mpn_montmul_adx__znver3_final_a_2
+.Llf_mpn_montmul_adx__znver3_final_even_2:
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
 	mulxq	%rdx, %r9, %r11
@@ -4789,8 +5369,8 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r11, %r9
 	movq	%r9, 8(%rax)
 	leaq	(%rax), %rax
-	jmp	.Llf_mpn_montmul_adx__znver3_final_b
-.Llf_mpn_montmul_adx__znver3_final_a:
+	jmp	.Llf_mpn_montmul_adx__znver3_final_b_2
+.Llf_mpn_montmul_adx__znver3_final_a_2:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
 	mulxq	%rdx, %r9, %r11
@@ -4802,7 +5382,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r11, %rdx
 	movq	%r8, (%rax)
 	movq	%rdx, 8(%rax)
-.Llf_mpn_montmul_adx__znver3_final_b:
+.Llf_mpn_montmul_adx__znver3_final_b_2:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
 	mulxq	%rdx, %r9, %r11
@@ -4816,9 +5396,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	%rdx, 24(%rax)
 	leaq	32(%rax), %rax
 	leaq	-1(%rcx), %rcx
-	jrcxz	.Llf_mpn_montmul_adx__znver3_final_done
-	jmp	.Llf_mpn_montmul_adx__znver3_final_a
-.Llf_mpn_montmul_adx__znver3_final_done:
+	jrcxz	.Llf_mpn_montmul_adx__znver3_final_done_2
+	jmp	.Llf_mpn_montmul_adx__znver3_final_a_2
+.Llf_mpn_montmul_adx__znver3_final_done_2:
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
 	movq	%rax, 48(%rsp)
@@ -4882,9 +5462,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
@@ -4894,9 +5474,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rbp
 	adoxq	%rdx, %r11
@@ -4916,9 +5496,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rcx
-	adoxq	%r13, %rsi
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
@@ -4928,9 +5508,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r11
 	adoxq	%rdx, %r9
@@ -4962,9 +5542,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r9
 	adoxq	%rdx, %r8
@@ -4984,9 +5564,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
 	mulxq	24(%r10), %r12, %r13
 	adcxq	%r12, %rbx
 	adoxq	%r13, %rbp
@@ -4996,9 +5576,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r8
 	adoxq	%rdx, %rcx
@@ -5018,21 +5598,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	32(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	32(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rcx
 	adoxq	%rdx, %rsi
@@ -5052,21 +5632,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	40(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rcx
-	adoxq	%r13, %rsi
+	mulxq	40(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rsi
 	adoxq	%rdx, %rdi
@@ -5086,9 +5666,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
@@ -5098,9 +5678,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rsi
-	adoxq	%r12, %rdi
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rdi
 	adoxq	%rdx, %rbx
@@ -5120,9 +5700,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
@@ -5132,12 +5712,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rdi
-	adoxq	%r13, %rbx
-	mulxq	56(%r10), %rdx, %r12
-	adcxq	%rdx, %rbx
-	adoxq	%r12, %rbp
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
+	mulxq	56(%r10), %r12, %rdx
+	adcxq	%r12, %rbx
+	adoxq	%rdx, %rbp
 	adcq	$0, %rbp
 	leaq	64(%rax), %r12
 	xorl	%edx, %edx
@@ -5146,14 +5726,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 #else
 	movq	%rdx, -64(%rsp)
 #endif
-.Llf_mpn_montmul_adx__znver3_group_block:
+.Llf_mpn_montmul_adx__znver3_group_block_2:
 	leaq	64(%r10), %r10
 #if defined(LF_WIN64)
 	cmpq	64(%rsp), %r10
 #else
 	cmpq	-72(%rsp), %r10
 #endif
-	je	.Llf_mpn_montmul_adx__znver3_group_final
+	je	.Llf_mpn_montmul_adx__znver3_group_final_2
 #if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
 #else
@@ -5184,9 +5764,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -5196,9 +5776,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -5210,12 +5790,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r12)
 	movq	$0, %r9
-	mulxq	8(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	8(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -5225,9 +5805,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -5254,9 +5834,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -5271,9 +5851,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	24(%r10), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
@@ -5283,9 +5863,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -5300,21 +5880,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -5329,21 +5909,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -5358,9 +5938,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -5387,9 +5967,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -5399,16 +5979,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
-	mulxq	56(%r10), %r13, %rdx
-	adcxq	%r13, %rbx
-	adoxq	%rdx, %rbp
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	56(%r10), %rdx, %r13
+	adcxq	%rdx, %rbx
+	adoxq	%r13, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r12), %r12
-	jmp	.Llf_mpn_montmul_adx__znver3_group_block
-.Llf_mpn_montmul_adx__znver3_group_final:
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block_2
+.Llf_mpn_montmul_adx__znver3_group_final_2:
 #if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
 #else
@@ -5519,12 +6099,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	(%rcx), %rbp
 	movq	%rbp, (%rcx)
-	mulxq	8(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	8(%rcx), %rbp
-	movq	%rbp, 8(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	mulxq	8(%r9), %r8, %rbp
+	adcxq	%rbx, %r8
+	adoxq	8(%rcx), %r8
+	movq	%r8, 8(%rcx)
+	adcxq	%rdi, %rbp
+	adoxq	%rdi, %rbp
+	movq	%rbp, %r8
 	leaq	16(%r9), %r9
 	leaq	16(%rcx), %rcx
 .Llf_mpn_montmul_adx__znver3_skip2_7:
@@ -5543,12 +6124,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	24(%rcx), %rbp
-	movq	%rbp, 24(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	mulxq	24(%r9), %r8, %rbp
+	adcxq	%rbx, %r8
+	adoxq	24(%rcx), %r8
+	movq	%r8, 24(%rcx)
+	adcxq	%rdi, %rbp
+	adoxq	%rdi, %rbp
+	movq	%rbp, %r8
 	leaq	32(%r9), %r9
 	leaq	32(%rcx), %rcx
 .Llf_mpn_montmul_adx__znver3_skip4_7:
@@ -5567,28 +6149,29 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	24(%rcx), %rbp
-	movq	%rbp, 24(%rcx)
-	mulxq	32(%r9), %rbp, %rbx
+	mulxq	24(%r9), %r8, %rbp
+	adcxq	%rbx, %r8
+	adoxq	24(%rcx), %r8
+	movq	%r8, 24(%rcx)
+	mulxq	32(%r9), %rbx, %r8
+	adcxq	%rbp, %rbx
+	adoxq	32(%rcx), %rbx
+	movq	%rbx, 32(%rcx)
+	mulxq	40(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
-	adoxq	32(%rcx), %rbp
-	movq	%rbp, 32(%rcx)
-	mulxq	40(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
 	adoxq	40(%rcx), %rbp
 	movq	%rbp, 40(%rcx)
-	mulxq	48(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
+	mulxq	48(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	48(%rcx), %rbp
 	movq	%rbp, 48(%rcx)
-	mulxq	56(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	56(%rcx), %rbp
-	movq	%rbp, 56(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	mulxq	56(%r9), %rbx, %rbp
+	adcxq	%r8, %rbx
+	adoxq	56(%rcx), %rbx
+	movq	%rbx, 56(%rcx)
+	adcxq	%rdi, %rbp
+	adoxq	%rdi, %rbp
+	movq	%rbp, %r8
 	leaq	64(%r9), %r9
 	leaq	64(%rcx), %rcx
 .Llf_mpn_montmul_adx__znver3_skip8_7:
@@ -5609,60 +6192,61 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	24(%rcx), %rbp
-	movq	%rbp, 24(%rcx)
-	mulxq	32(%r9), %rbp, %rbx
+	mulxq	24(%r9), %r8, %rbp
+	adcxq	%rbx, %r8
+	adoxq	24(%rcx), %r8
+	movq	%r8, 24(%rcx)
+	mulxq	32(%r9), %rbx, %r8
+	adcxq	%rbp, %rbx
+	adoxq	32(%rcx), %rbx
+	movq	%rbx, 32(%rcx)
+	mulxq	40(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
-	adoxq	32(%rcx), %rbp
-	movq	%rbp, 32(%rcx)
-	mulxq	40(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
 	adoxq	40(%rcx), %rbp
 	movq	%rbp, 40(%rcx)
-	mulxq	48(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
+	mulxq	48(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	48(%rcx), %rbp
 	movq	%rbp, 48(%rcx)
-	mulxq	56(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	56(%rcx), %rbp
-	movq	%rbp, 56(%rcx)
-	mulxq	64(%r9), %rbp, %rbx
+	mulxq	56(%r9), %rbx, %rbp
+	adcxq	%r8, %rbx
+	adoxq	56(%rcx), %rbx
+	movq	%rbx, 56(%rcx)
+	mulxq	64(%r9), %rbx, %r8
+	adcxq	%rbp, %rbx
+	adoxq	64(%rcx), %rbx
+	movq	%rbx, 64(%rcx)
+	mulxq	72(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
-	adoxq	64(%rcx), %rbp
-	movq	%rbp, 64(%rcx)
-	mulxq	72(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
 	adoxq	72(%rcx), %rbp
 	movq	%rbp, 72(%rcx)
-	mulxq	80(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
+	mulxq	80(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	80(%rcx), %rbp
 	movq	%rbp, 80(%rcx)
-	mulxq	88(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	88(%rcx), %rbp
-	movq	%rbp, 88(%rcx)
-	mulxq	96(%r9), %rbp, %rbx
+	mulxq	88(%r9), %rbx, %rbp
+	adcxq	%r8, %rbx
+	adoxq	88(%rcx), %rbx
+	movq	%rbx, 88(%rcx)
+	mulxq	96(%r9), %rbx, %r8
+	adcxq	%rbp, %rbx
+	adoxq	96(%rcx), %rbx
+	movq	%rbx, 96(%rcx)
+	mulxq	104(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
-	adoxq	96(%rcx), %rbp
-	movq	%rbp, 96(%rcx)
-	mulxq	104(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
 	adoxq	104(%rcx), %rbp
 	movq	%rbp, 104(%rcx)
-	mulxq	112(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
+	mulxq	112(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	112(%rcx), %rbp
 	movq	%rbp, 112(%rcx)
-	mulxq	120(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	120(%rcx), %rbp
-	movq	%rbp, 120(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	mulxq	120(%r9), %rbx, %rbp
+	adcxq	%r8, %rbx
+	adoxq	120(%rcx), %rbx
+	movq	%rbx, 120(%rcx)
+	adcxq	%rdi, %rbp
+	adoxq	%rdi, %rbp
+	movq	%rbp, %r8
 	leaq	128(%r9), %r9
 	leaq	128(%rcx), %rcx
 	decq	%rsi
@@ -5778,12 +6362,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	-16(%rsp), %r11
 #endif
 	movq	%r10, %r9
-.Llf_mpn_montmul_adx__znver3_mul_clear:
+.Llf_mpn_montmul_adx__znver3_clear_2:
 	movq	%rax, (%r9)
 	movq	%rax, 8(%r9)
 	leaq	16(%r9), %r9
 	decq	%r11
-	jnz	.Llf_mpn_montmul_adx__znver3_mul_clear
+	jnz	.Llf_mpn_montmul_adx__znver3_clear_2
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
 #else
@@ -5832,14 +6416,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 #else
 	movq	%rdx, -64(%rsp)
 #endif
-.Llf_mpn_montmul_adx__znver3_group_block_2:
+.Llf_mpn_montmul_adx__znver3_group_block_3:
 	leaq	64(%r12), %r12
 #if defined(LF_WIN64)
 	cmpq	64(%rsp), %r12
 #else
 	cmpq	-72(%rsp), %r12
 #endif
-	je	.Llf_mpn_montmul_adx__znver3_group_final_2
+	je	.Llf_mpn_montmul_adx__znver3_group_final_3
 #if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
 #else
@@ -5870,9 +6454,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -5882,9 +6466,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -5896,12 +6480,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -5911,9 +6495,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -5940,9 +6524,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -5957,9 +6541,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	24(%r12), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
@@ -5969,9 +6553,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -5986,21 +6570,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -6015,21 +6599,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -6044,9 +6628,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -6073,9 +6657,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -6085,16 +6669,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	56(%r12), %rdx, %r13
 	adcxq	%rdx, %rbx
 	adoxq	%r13, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r10), %r10
-	jmp	.Llf_mpn_montmul_adx__znver3_group_block_2
-.Llf_mpn_montmul_adx__znver3_group_final_2:
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block_3
+.Llf_mpn_montmul_adx__znver3_group_final_3:
 #if defined(LF_WIN64)
 	movq	56(%rsp), %rdx
 #else

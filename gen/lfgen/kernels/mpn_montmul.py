@@ -67,6 +67,18 @@ square 643 / 2290 / 8621 -> 613 / 2236 / 8393, multiply 797 / 2684 / 10052 -> 73
 --variant adx@znver5 --sizes 16,32,48,64 --repeats 11: 1.15 / 1.26 / 1.33x and 1.04 / 1.03 /
 1.08x OpenSSL).
 
+From group_sqr_min limbs (16) the square is made the same way (_sqr_groups, the split of
+OpenSSL's bn_sqrx8x_internal): the cross products a_i a_j (i < j) by groups of K rows, each
+group's triangle (row r from a_(i0+r) a_(i0+r+1) on) then its blocks, and x86_sqr's final
+pass doubles them and adds the squares. AMD Zen 3 (2026-12-07, `limbforge-bench --kernel
+mpn_montsqr --variant adx@znver3,adx@znver1 --baseline adx@znver1 --repeats 31` with a
+throwaway znver1 schedule equal to znver3's but for group_sqr_min = 0, paired): 16 / 32 / 48
+/ 64 / 96 / 128 limbs 0.99 / 1.05 / 1.04 / 1.05 / 1.02 / 1.02x the rows' square (0.93x ->
+0.97x OpenSSL at 32 limbs in that run). A MULX, ADCX, ADOX row of 8 products runs at ~1.5
+core cycles a product on that core (1.3 for the MULX alone, a loop of such rows timed by
+rdtsc), so at 32 limbs the 1520 products of the square and its REDC take at least ~2300 of
+the ~2700.
+
 AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
 Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
 in a three-limb accumulator t = t2:t1:t0, and m_i is found when column i is complete:
@@ -167,6 +179,10 @@ ADX_PARAMS = dict(X86_PARAMS, small_max=Param(
     group_mul_min=Param(16, (0, 16, 24, 32, 48), "a != b, K = redc_rows > 1 dividing n and "
     "group_mul_min <= n <= %d: T = a b by K rows per pass (_mul_groups) into the square's "
     "buffer, then the same REDC; 0: CIOS for every a != b" % SQR_MAX, kind="size",
+    sizes=(16, 24, 32, 48, 64)),
+    group_sqr_min=Param(16, (0, 16, 24, 32, 48), "the buffer's square (sqr_min): where K = "
+    "redc_rows > 1 divides n and n >= group_sqr_min, T = a^2 by K rows per pass "
+    "(_sqr_groups); else, and for 0, mpn_sqr's rows (x86_sqr.square)", kind="size",
     sizes=(16, 24, 32, 48, 64)))
 
 SPEC = KernelSpec(
@@ -407,8 +423,9 @@ def build_adx(symbol, p):
 
 
 def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square, product):
-    """T (2n limbs, a stack buffer) = a^2 (at `square`: x86_sqr.square, each cross product
-    once, then doubled with the squares) or a b (at `product`: _mul_groups), then REDC as
+    """T (2n limbs, a stack buffer) = a^2 (at `square`: _sqr_groups where K = redc_rows
+    divides n and n >= group_sqr_min, else x86_sqr.square; each cross product once, then
+    doubled with the squares) or a b (at `product`: _mul_groups), then REDC as
     GMP's mpn_redc_1 and OpenSSL's bn_sqr8x_mont / bn_sqrx8x_reduction do it:
 
         for i = 0 .. n-1:  m = T_i n0inv;  T += m N B^i      row of N at T_i (T_i cancels:
@@ -424,7 +441,7 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     or, in the groups, where the m were kept; T[n .. 2n) by subtract_from."""
     import types
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, ADC,
-                                ADD, SHL, LEA, DEC, TEST, JNZ, JMP)
+                                ADD, SHL, LEA, DEC, TEST, CMP, JNZ, JB, JMP)
     from . import x86_sqr
     from .x86_rows import Digits
     from .mpn_sqr import PARAMS as SQR_PARAMS
@@ -436,6 +453,18 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     if square:
         f.bind(square)
         MOV(s_rp, rp)
+        if K > 1 and p.group_sqr_min:
+            # n is public: the grouped square where K divides n and n >= group_sqr_min
+            sqr_rows = f.new_label("sqr_rows")
+            x = G()
+            MOV(x, s_n)
+            TEST(x, K - 1)
+            JNZ(sqr_rows)
+            CMP(x, p.group_sqr_min)
+            JB(sqr_rows)
+            _sqr_groups(f, K, buf, s_ap, s_n, s_top, s_c1, s_nend)
+            JMP(groups)                             # s_top = 0 (_zero; carry out 0)
+            f.bind(sqr_rows)
         T = G()
         LEA(T, buf)
         sp = types.SimpleNamespace(unroll=p.unroll, ahead=p.ahead, small=0,
@@ -568,15 +597,23 @@ def _redc_groups(f, K, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend):
     JNE(group)
 
 
-def _group_row(f, K, w, Nb, Q, r, m_of, store=True):
+def _group_row(f, K, w, Nb, Q, r, m_of, store=True, k0=0):
     """w (+)= m_r {Nb, K} over the window of columns Q + r .. (w: K registers, the new top
     limb made in w_0's register once column Q + r is complete and stored); returns w rotated
-    a limb down. m_of() puts m_r in rdx."""
+    a limb down. m_of() puts m_r in rdx. k0 > 0: only the products k0 .. K-1 (the square's
+    triangle, _sqr_groups), column Q + r taking none of them."""
     from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, MULX, ADCX, ADOX, ADC, XOR
-    m_of()
-    lo0 = G()
-    XOR(lo0.as_dword, lo0.as_dword)                 # CF = OF = 0
-    for k in range(K):
+    if k0 < K:
+        m_of()
+    if k0:
+        MOV([Q + 8 * r], w[0])                      # column Q + r is complete
+        XOR(w[0].as_dword, w[0].as_dword)           # the new top limb; CF = OF = 0
+        if k0 == K:
+            return w[1:] + w[:1]
+    else:
+        lo0 = G()
+        XOR(lo0.as_dword, lo0.as_dword)             # CF = OF = 0
+    for k in range(k0, K):
         lo, hi = (lo0 if k == 0 else G()), G()
         MULX(hi, lo, [Nb + 8 * k])
         ADCX(w[k], lo)
@@ -649,20 +686,8 @@ def _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_bend):
     zero (no triangle), the blocks run over a[0 .. n), the final window (columns i0+n ..)
     takes the zeros of T there and the last carry; its carry out is 0 (the partial product
     is below B^(n+i0+K))."""
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, LEA, CMP, JNE, DEC,
-                                JNZ, NEG)
-    z, ptr, cnt = G(), G(), G()
-    XOR(z.as_dword, z.as_dword)
-    MOV(s_top, z)
-    MOV(cnt, s_n)
-    MOV(ptr, T)
-    clear = f.new_label("mul_clear")
-    f.bind(clear)
-    MOV([ptr], z)
-    MOV([ptr + 8], z)
-    LEA(ptr, [ptr + 16])
-    DEC(cnt)
-    JNZ(clear)
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, LEA, CMP, JNE, NEG
+    _zero(f, T, s_n, s_top)
     _ends(f, s_n, (s_ap, s_nend), (s_bp, s_bend))
     Bg, Q, Nb, x = G(), G(), G(), G()
     MOV(Bg, s_bp)
@@ -682,6 +707,70 @@ def _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_bend):
     LEA(Bg, [Bg + 8 * K])
     CMP(Bg, s_bend)
     JNE(group)
+
+
+def _zero(f, T, s_n, s_top):
+    """T[0 .. 2n) = 0 and s_top = 0."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, LEA, DEC, JNZ
+    z, ptr, cnt = G(), G(), G()
+    XOR(z.as_dword, z.as_dword)
+    MOV(s_top, z)
+    MOV(cnt, s_n)
+    MOV(ptr, T)
+    clear = f.new_label("clear")
+    f.bind(clear)
+    MOV([ptr], z)
+    MOV([ptr + 8], z)
+    LEA(ptr, [ptr + 16])
+    DEC(cnt)
+    JNZ(clear)
+
+
+def _sqr_groups(f, K, buf, s_ap, s_n, s_top, s_c1, s_nend):
+    """T = a^2 (2n limbs at buf, zeroed first) when K divides n, as OpenSSL's bn_sqrx8x
+    makes it: the cross products a_i a_j (i < j) by groups of K rows (i0 = g K, m_r =
+    a_(i0+r)), each group starting with its triangle over the window of columns 2 i0 ..
+    loaded from T (row r: a_(i0+r) a_(i0+k) for r < k < K, _group_row from k0 = r + 1),
+    then _mul_groups' blocks over a[i0+K .. n); the final window (columns i0+n .., still
+    zero) carries out 0, the cross products of the rows below i0+K summing below
+    B^(n+i0+K). Then x86_sqr.final_pass doubles T and adds the squares a_q^2 at 2q (T[2n-1]
+    = 0: the cross products sum below B^(2n-1)). (n^2 - n)/2 products by MULX, ADCX, ADOX
+    with the accumulator in registers, where x86_sqr.rows loads and stores a limb of T per
+    product.
+
+        columns:  2i0 .. 2i0+K-1 | 2i0+K ..        i0+n-1 | i0+n .. i0+n+K-1
+                  triangle         blocks a[i0+K .. n)      final window"""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, LEA, ADD, SUB, CMP, JNE, rdx
+    from . import x86_sqr
+    T = G()
+    LEA(T, buf)
+    _zero(f, T, s_n, s_top)
+    _ends(f, s_n, (s_ap, s_nend))
+    Bg, Q, Nb, x = G(), G(), G(), G()
+    MOV(Bg, s_ap)
+    LEA(Q, buf)
+    w = [G() for _ in range(K)]
+    group = f.new_label("sqr_group")
+    f.bind(group)
+    for k in range(K):
+        MOV(w[k], [Q + 8 * k])
+    MOV(Nb, Bg)
+    for r in range(K):
+        w = _group_row(f, K, w, Nb, Q, r, lambda r=r: MOV(rdx, [Bg + 8 * r]), k0=r + 1)
+    LEA(Q, [Q + 8 * K])
+    _group_blocks(f, K, w, Nb, Q, x, lambda r: [Bg + 8 * r], s_c1, s_nend, s_top)
+    # Q is at column i0 + n (Bg = a + 8 i0): the next group's window at column 2 (i0 + K)
+    ADD(Q, Bg)
+    SUB(Q, s_nend)
+    LEA(Q, [Q + 16 * K])
+    LEA(Bg, [Bg + 8 * K])
+    CMP(Bg, s_nend)
+    JNE(group)
+    n, a = G(), G()
+    MOV(n, s_n)
+    MOV(a, s_ap)
+    LEA(T, buf)
+    x86_sqr.final_pass(f, T, n, x86_sqr.PlainDiag(a))
 
 
 def _small(k, rp, bp, s_n0inv, s_ap, s_np, s_rp, s_bp, masked):
