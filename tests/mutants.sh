@@ -133,6 +133,9 @@ mutant asm_montmul_redc_block_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(
 mutant asm_montmul_product_final_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_3:\n(?:.*\n){1,6}?)\taddq\t(%r\w+), \2\n/$1\txorq\t$2, $2\n/' montmul
 # the square's triangle (_sqr_groups): row 0's carry into the window's new top limb
 mutant asm_montmul_sqr_triangle_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(sqr_group:\n(?:.*\n){10,40}?\tadoxq\t%r\w+, %r\w+\n)\tadcq\t\$0, %r\w+\n/$1/' montmul
+# the grouped passes with K = 4 where n = 4 mod 8 (alt_min): the carry between two groups of
+# REDC rows
+mutant asm_montmul_alt_group_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_5:\n(?:.*\n){1,20}?\tnegq\t%r\w+\n#if defined\(LF_WIN64\)\n\t)addq\t\d+\(%rsp\)(, %r\w+\n#else\n\t)addq\t-\d+\(%rsp\)/$1addq\t\$0$2addq\t\$0/' montmul
 # the buffer's final subtraction (d = t - N into rp, then t or d selected): d's borrow chain
 mutant asm_montmul_buffer_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(subtract_d:\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
 # the CIOS path's final subtraction (t - N bit, N_i bit by MULX): its borrow chain

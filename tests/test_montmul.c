@@ -358,8 +358,9 @@ END_TEST
 
 /* ap == bp at every length: the a64 variant's squaring path (ap == bp and n >= its schedule's
  * sqr_min, at most 16, so 1..70 has lengths on both sides of every choice: below it the same
- * call multiplies), the adx variant's (mpn_sqr's squaring, then REDC rows, for sqr_min <= n
- * <= 128: 127, 128 square and 129 multiplies again) and every other variant with aliased
+ * call multiplies), the adx variant's (a^2 into a buffer, then REDC, for sqr_min <= n <= 128:
+ * 127, 128 square and 129 multiplies again; by groups of 8 rows where 8 divides n, of 4 where
+ * n = 4 mod 8 from 12, else by mpn_sqr's rows) and every other variant with aliased
  * operands. The squaring path adds
  * sum_(j < i-j) a_j a_(i-j) twice and a_h^2 (i = 2h) once, beside the m N products: a wrong
  * doubling (a lost top bit of the half column, a square added twice or not at all) shows in

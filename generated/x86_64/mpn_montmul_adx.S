@@ -38,6 +38,7 @@
  * Schedule: gen/schedules/x86_64/generic.toml [mpn_montmul.adx] (not in the file: the parameters' defaults)
  *   used on: any CPU without a schedule of its own (the fallback)
  *   ahead = 1
+ *   alt_min = 12
  *   group_mul_min = 16
  *   group_sqr_min = 16
  *   redc_rows = 8
@@ -51,7 +52,7 @@
  * registers and calls this body, lf_mpn_montmul_adx_sysv; Windows has no red zone, so the
  * body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the #if
  * defined(LF_WIN64) lines).
- * 4993 instructions.
+ * 5558 instructions.
  */
 #include "lf_asm.h"
 
@@ -116,6 +117,18 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	je	.Llf_mpn_montmul_adx_small_7
 	cmpq	$8, %r9
 	je	.Llf_mpn_montmul_adx_small_8
+	cmpq	$11, %r9
+	jbe	.Llf_mpn_montmul_adx_primary
+	cmpq	$128, %r9
+	ja	.Llf_mpn_montmul_adx_primary
+	movq	%r9, %r10
+	andq	$7, %r10
+	cmpq	$4, %r10
+	jne	.Llf_mpn_montmul_adx_primary
+	cmpq	%rax, %rsi
+	je	.Llf_mpn_montmul_adx_square_alt
+	jmp	.Llf_mpn_montmul_adx_product_alt
+.Llf_mpn_montmul_adx_primary:
 	cmpq	%rax, %rsi
 	jne	.Llf_mpn_montmul_adx_not_square
 	cmpq	$15, %r9
@@ -150,11 +163,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	testq	$1, %rcx
 	jz	.Llf_mpn_montmul_adx_skip1
 	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	movq	%rbp, (%r9)
-	adcxq	%rsi, %rbx
-	movq	%rbx, %r11
+	mulxq	(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	movq	%rbx, (%r9)
+	adcxq	%rsi, %rbp
+	movq	%rbp, %r11
 	leaq	8(%r8), %r8
 	leaq	8(%r9), %r9
 .Llf_mpn_montmul_adx_skip1:
@@ -163,12 +176,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	mulxq	8(%r8), %r11, %r12
+	mulxq	8(%r8), %r12, %r11
 	movq	%rbp, (%r9)
-	adcxq	%rbx, %r11
-	movq	%r11, 8(%r9)
-	adcxq	%rsi, %r12
-	movq	%r12, %r11
+	adcxq	%rbx, %r12
+	movq	%r12, 8(%r9)
+	adcxq	%rsi, %r11
 	leaq	16(%r8), %r8
 	leaq	16(%r9), %r9
 .Llf_mpn_montmul_adx_skip2:
@@ -177,18 +189,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	mulxq	8(%r8), %r12, %r11
+	mulxq	8(%r8), %r11, %r12
 	movq	%rbp, (%r9)
-	adcxq	%rbx, %r12
-	mulxq	16(%r8), %rbp, %rbx
-	movq	%r12, 8(%r9)
-	adcxq	%r11, %rbp
-	mulxq	24(%r8), %r11, %r12
-	movq	%rbp, 16(%r9)
 	adcxq	%rbx, %r11
-	movq	%r11, 24(%r9)
-	adcxq	%rsi, %r12
-	movq	%r12, %r11
+	mulxq	16(%r8), %rbp, %rbx
+	movq	%r11, 8(%r9)
+	adcxq	%r12, %rbp
+	mulxq	24(%r8), %r12, %r11
+	movq	%rbp, 16(%r9)
+	adcxq	%rbx, %r12
+	movq	%r12, 24(%r9)
+	adcxq	%rsi, %r11
 	leaq	32(%r8), %r8
 	leaq	32(%r9), %r9
 .Llf_mpn_montmul_adx_skip4:
@@ -199,30 +210,29 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	mulxq	8(%r8), %r12, %r11
+	mulxq	8(%r8), %r11, %r12
 	movq	%rbp, (%r9)
-	adcxq	%rbx, %r12
+	adcxq	%rbx, %r11
 	mulxq	16(%r8), %rbp, %rbx
-	movq	%r12, 8(%r9)
-	adcxq	%r11, %rbp
-	mulxq	24(%r8), %r11, %r12
+	movq	%r11, 8(%r9)
+	adcxq	%r12, %rbp
+	mulxq	24(%r8), %r12, %r11
 	movq	%rbp, 16(%r9)
-	adcxq	%rbx, %r11
-	mulxq	32(%r8), %rbx, %rbp
-	movq	%r11, 24(%r9)
-	adcxq	%r12, %rbx
-	mulxq	40(%r8), %r12, %r11
-	movq	%rbx, 32(%r9)
-	adcxq	%rbp, %r12
-	mulxq	48(%r8), %rbp, %rbx
-	movq	%r12, 40(%r9)
+	adcxq	%rbx, %r12
+	mulxq	32(%r8), %rbp, %rbx
+	movq	%r12, 24(%r9)
 	adcxq	%r11, %rbp
-	mulxq	56(%r8), %r11, %r12
-	movq	%rbp, 48(%r9)
+	mulxq	40(%r8), %r11, %r12
+	movq	%rbp, 32(%r9)
 	adcxq	%rbx, %r11
-	movq	%r11, 56(%r9)
-	adcxq	%rsi, %r12
-	movq	%r12, %r11
+	mulxq	48(%r8), %rbp, %rbx
+	movq	%r11, 40(%r9)
+	adcxq	%r12, %rbp
+	mulxq	56(%r8), %r12, %r11
+	movq	%rbp, 48(%r9)
+	adcxq	%rbx, %r12
+	movq	%r12, 56(%r9)
+	adcxq	%rsi, %r11
 	leaq	64(%r8), %r8
 	leaq	64(%r9), %r9
 	decq	%rcx
@@ -259,13 +269,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	testq	$1, %rcx
 	jz	.Llf_mpn_montmul_adx_skip1_2
 	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, -8(%r9)
-	adcxq	%rsi, %rbx
-	adoxq	%rsi, %rbx
-	movq	%rbx, %r11
+	mulxq	(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	(%r9), %rbx
+	movq	%rbx, -8(%r9)
+	adcxq	%rsi, %rbp
+	adoxq	%rsi, %rbp
+	movq	%rbp, %r11
 	leaq	8(%r8), %r8
 	leaq	8(%r9), %r9
 .Llf_mpn_montmul_adx_skip1_2:
@@ -274,15 +284,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	mulxq	8(%r8), %r11, %r12
+	mulxq	8(%r8), %r12, %r11
 	adoxq	(%r9), %rbp
 	movq	%rbp, -8(%r9)
-	adcxq	%rbx, %r11
-	adoxq	8(%r9), %r11
-	movq	%r11, (%r9)
-	adcxq	%rsi, %r12
-	adoxq	%rsi, %r12
-	movq	%r12, %r11
+	adcxq	%rbx, %r12
+	adoxq	8(%r9), %r12
+	movq	%r12, (%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
 	leaq	16(%r8), %r8
 	leaq	16(%r9), %r9
 .Llf_mpn_montmul_adx_skip2_2:
@@ -291,23 +300,22 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	mulxq	8(%r8), %r12, %r11
+	mulxq	8(%r8), %r11, %r12
 	adoxq	(%r9), %rbp
 	movq	%rbp, -8(%r9)
-	adcxq	%rbx, %r12
+	adcxq	%rbx, %r11
 	mulxq	16(%r8), %rbp, %rbx
-	adoxq	8(%r9), %r12
-	movq	%r12, (%r9)
-	adcxq	%r11, %rbp
-	mulxq	24(%r8), %r11, %r12
+	adoxq	8(%r9), %r11
+	movq	%r11, (%r9)
+	adcxq	%r12, %rbp
+	mulxq	24(%r8), %r12, %r11
 	adoxq	16(%r9), %rbp
 	movq	%rbp, 8(%r9)
-	adcxq	%rbx, %r11
-	adoxq	24(%r9), %r11
-	movq	%r11, 16(%r9)
-	adcxq	%rsi, %r12
-	adoxq	%rsi, %r12
-	movq	%r12, %r11
+	adcxq	%rbx, %r12
+	adoxq	24(%r9), %r12
+	movq	%r12, 16(%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
 	leaq	32(%r8), %r8
 	leaq	32(%r9), %r9
 .Llf_mpn_montmul_adx_skip4_2:
@@ -318,39 +326,38 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	mulxq	8(%r8), %r12, %r11
+	mulxq	8(%r8), %r11, %r12
 	adoxq	(%r9), %rbp
 	movq	%rbp, -8(%r9)
-	adcxq	%rbx, %r12
+	adcxq	%rbx, %r11
 	mulxq	16(%r8), %rbp, %rbx
-	adoxq	8(%r9), %r12
-	movq	%r12, (%r9)
-	adcxq	%r11, %rbp
-	mulxq	24(%r8), %r11, %r12
+	adoxq	8(%r9), %r11
+	movq	%r11, (%r9)
+	adcxq	%r12, %rbp
+	mulxq	24(%r8), %r12, %r11
 	adoxq	16(%r9), %rbp
 	movq	%rbp, 8(%r9)
-	adcxq	%rbx, %r11
-	mulxq	32(%r8), %rbx, %rbp
-	adoxq	24(%r9), %r11
-	movq	%r11, 16(%r9)
-	adcxq	%r12, %rbx
-	mulxq	40(%r8), %r12, %r11
-	adoxq	32(%r9), %rbx
-	movq	%rbx, 24(%r9)
-	adcxq	%rbp, %r12
-	mulxq	48(%r8), %rbp, %rbx
-	adoxq	40(%r9), %r12
-	movq	%r12, 32(%r9)
+	adcxq	%rbx, %r12
+	mulxq	32(%r8), %rbp, %rbx
+	adoxq	24(%r9), %r12
+	movq	%r12, 16(%r9)
 	adcxq	%r11, %rbp
-	mulxq	56(%r8), %r11, %r12
+	mulxq	40(%r8), %r11, %r12
+	adoxq	32(%r9), %rbp
+	movq	%rbp, 24(%r9)
+	adcxq	%rbx, %r11
+	mulxq	48(%r8), %rbp, %rbx
+	adoxq	40(%r9), %r11
+	movq	%r11, 32(%r9)
+	adcxq	%r12, %rbp
+	mulxq	56(%r8), %r12, %r11
 	adoxq	48(%r9), %rbp
 	movq	%rbp, 40(%r9)
-	adcxq	%rbx, %r11
-	adoxq	56(%r9), %r11
-	movq	%r11, 48(%r9)
-	adcxq	%rsi, %r12
-	adoxq	%rsi, %r12
-	movq	%r12, %r11
+	adcxq	%rbx, %r12
+	adoxq	56(%r9), %r12
+	movq	%r12, 48(%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
 	leaq	64(%r8), %r8
 	leaq	64(%r9), %r9
 	decq	%rcx
@@ -399,16 +406,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	testq	$2, %rcx
 	jz	.Llf_mpn_montmul_adx_skip2_3
 	xorl	%esi, %esi
-	mulxq	(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	mulxq	8(%r8), %r12, %r11
-	adoxq	(%r9), %rbx
-	movq	%rbx, (%r9)
-	adcxq	%rbp, %r12
-	adoxq	8(%r9), %r12
-	movq	%r12, 8(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	mulxq	8(%r8), %r11, %r12
+	adoxq	(%r9), %rbp
+	movq	%rbp, (%r9)
+	adcxq	%rbx, %r11
+	adoxq	8(%r9), %r11
+	movq	%r11, 8(%r9)
+	adcxq	%rsi, %r12
+	adoxq	%rsi, %r12
+	movq	%r12, %r11
 	leaq	16(%r8), %r8
 	leaq	16(%r9), %r9
 .Llf_mpn_montmul_adx_skip2_3:
@@ -421,18 +429,19 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	(%r9), %rbp
 	movq	%rbp, (%r9)
 	adcxq	%rbx, %r12
-	mulxq	16(%r8), %rbx, %rbp
+	mulxq	16(%r8), %rbp, %rbx
 	adoxq	8(%r9), %r12
 	movq	%r12, 8(%r9)
-	adcxq	%r11, %rbx
-	mulxq	24(%r8), %r12, %r11
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	adcxq	%rbp, %r12
-	adoxq	24(%r9), %r12
-	movq	%r12, 24(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
+	adcxq	%r11, %rbp
+	mulxq	24(%r8), %r11, %r12
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	adcxq	%rbx, %r11
+	adoxq	24(%r9), %r11
+	movq	%r11, 24(%r9)
+	adcxq	%rsi, %r12
+	adoxq	%rsi, %r12
+	movq	%r12, %r11
 	leaq	32(%r8), %r8
 	leaq	32(%r9), %r9
 .Llf_mpn_montmul_adx_skip4_3:
@@ -447,14 +456,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	(%r9), %rbp
 	movq	%rbp, (%r9)
 	adcxq	%rbx, %r12
-	mulxq	16(%r8), %rbx, %rbp
+	mulxq	16(%r8), %rbp, %rbx
 	adoxq	8(%r9), %r12
 	movq	%r12, 8(%r9)
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rbp
 	mulxq	24(%r8), %r12, %r11
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	adcxq	%rbp, %r12
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	adcxq	%rbx, %r12
 	mulxq	32(%r8), %rbp, %rbx
 	adoxq	24(%r9), %r12
 	movq	%r12, 24(%r9)
@@ -463,14 +472,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	32(%r9), %rbp
 	movq	%rbp, 32(%r9)
 	adcxq	%rbx, %r12
-	mulxq	48(%r8), %rbx, %rbp
+	mulxq	48(%r8), %rbp, %rbx
 	adoxq	40(%r9), %r12
 	movq	%r12, 40(%r9)
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rbp
 	mulxq	56(%r8), %r12, %r11
-	adoxq	48(%r9), %rbx
-	movq	%rbx, 48(%r9)
-	adcxq	%rbp, %r12
+	adoxq	48(%r9), %rbp
+	movq	%rbp, 48(%r9)
+	adcxq	%rbx, %r12
 	adoxq	56(%r9), %r12
 	movq	%r12, 56(%r9)
 	adcxq	%rsi, %r11
@@ -524,12 +533,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	testq	$2, %rcx
 	jz	.Llf_mpn_montmul_adx_skip2_4
 	xorl	%esi, %esi
-	mulxq	(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
 	mulxq	8(%r8), %r12, %r11
-	adoxq	(%r9), %rbx
-	movq	%rbx, -8(%r9)
-	adcxq	%rbp, %r12
+	adoxq	(%r9), %rbp
+	movq	%rbp, -8(%r9)
+	adcxq	%rbx, %r12
 	adoxq	8(%r9), %r12
 	movq	%r12, (%r9)
 	adcxq	%rsi, %r11
@@ -546,14 +555,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	(%r9), %rbp
 	movq	%rbp, -8(%r9)
 	adcxq	%rbx, %r12
-	mulxq	16(%r8), %rbx, %rbp
+	mulxq	16(%r8), %rbp, %rbx
 	adoxq	8(%r9), %r12
 	movq	%r12, (%r9)
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rbp
 	mulxq	24(%r8), %r12, %r11
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 8(%r9)
-	adcxq	%rbp, %r12
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 8(%r9)
+	adcxq	%rbx, %r12
 	adoxq	24(%r9), %r12
 	movq	%r12, 16(%r9)
 	adcxq	%rsi, %r11
@@ -572,14 +581,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	(%r9), %rbp
 	movq	%rbp, -8(%r9)
 	adcxq	%rbx, %r12
-	mulxq	16(%r8), %rbx, %rbp
+	mulxq	16(%r8), %rbp, %rbx
 	adoxq	8(%r9), %r12
 	movq	%r12, (%r9)
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rbp
 	mulxq	24(%r8), %r12, %r11
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 8(%r9)
-	adcxq	%rbp, %r12
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 8(%r9)
+	adcxq	%rbx, %r12
 	mulxq	32(%r8), %rbp, %rbx
 	adoxq	24(%r9), %r12
 	movq	%r12, 16(%r9)
@@ -588,14 +597,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	32(%r9), %rbp
 	movq	%rbp, 24(%r9)
 	adcxq	%rbx, %r12
-	mulxq	48(%r8), %rbx, %rbp
+	mulxq	48(%r8), %rbp, %rbx
 	adoxq	40(%r9), %r12
 	movq	%r12, 32(%r9)
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rbp
 	mulxq	56(%r8), %r12, %r11
-	adoxq	48(%r9), %rbx
-	movq	%rbx, 40(%r9)
-	adcxq	%rbp, %r12
+	adoxq	48(%r9), %rbp
+	movq	%rbp, 40(%r9)
+	adcxq	%rbx, %r12
 	adoxq	56(%r9), %r12
 	movq	%r12, 48(%r9)
 	adcxq	%rsi, %r11
@@ -3580,15 +3589,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	32(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -3602,9 +3611,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	movq	8(%rax), %rdx
 	movq	%r9, 8(%r10)
 	xorl	%r9d, %r9d
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -3614,12 +3623,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	movq	%r8, 16(%r10)
@@ -3630,12 +3639,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -3646,15 +3655,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r8
-	adoxq	%r13, %rcx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	movq	32(%rax), %rdx
 	movq	%rsi, 32(%r10)
@@ -3662,9 +3671,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -3675,16 +3684,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rsi
-	adoxq	%r13, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	movq	%rbx, 48(%r10)
 	xorl	%ebx, %ebx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rdi
-	adoxq	%rdx, %rbx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rdi
+	adoxq	%r13, %rbx
 	adcq	$0, %rbx
 	movq	%rbp, 56(%r10)
 	xorl	%ebp, %ebp
@@ -3736,9 +3745,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -3748,9 +3757,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rbp
-	adoxq	%rdx, %r11
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbp
+	adoxq	%r13, %r11
 	adcq	$0, %r11
 	movq	8(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3759,15 +3768,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -3777,9 +3786,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r11
-	adoxq	%rdx, %r9
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r11
+	adoxq	%r13, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3791,12 +3800,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rsi
-	adoxq	%r14, %rdi
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
@@ -3806,9 +3815,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r9
-	adoxq	%rdx, %r8
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r9
+	adoxq	%r13, %r8
 	adcq	$0, %r8
 	movq	24(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3823,9 +3832,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
@@ -3835,9 +3844,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r8
-	adoxq	%rdx, %rcx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r8
+	adoxq	%r13, %rcx
 	adcq	$0, %rcx
 	movq	32(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3852,9 +3861,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	32(%r12), %r13, %r14
 	adcxq	%r13, %r11
 	adoxq	%r14, %r9
@@ -3864,9 +3873,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rcx
-	adoxq	%rdx, %rsi
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rcx
+	adoxq	%r13, %rsi
 	adcq	$0, %rsi
 	movq	40(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3881,21 +3890,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rsi
-	adoxq	%rdx, %rdi
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rsi
+	adoxq	%r13, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3910,9 +3919,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -3922,9 +3931,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rdi
-	adoxq	%rdx, %rbx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rdi
+	adoxq	%r13, %rbx
 	adcq	$0, %rbx
 	movq	56(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -3939,9 +3948,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -4207,11 +4216,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx_skip4_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rbx, %rdi
-	addq	%r10, %rbx
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
 	mulxq	8(%r8), %rbp, %r10
-	movq	%rbx, (%r11)
-	adcq	%rdi, %rbp
+	movq	%rdi, (%r11)
+	adcq	%rbx, %rbp
 	mulxq	16(%r8), %rbx, %rdi
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
@@ -4228,23 +4237,23 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 .Llf_mpn_montmul_adx_top_5:
 /* LLVM-MCA-BEGIN mul_row limbs=8 */
 	xorl	%edi, %edi
-	mulxq	(%r8), %rbx, %rdi
-	addq	%r10, %rbx
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
 	mulxq	8(%r8), %rbp, %r10
-	movq	%rbx, (%r11)
-	adcq	%rdi, %rbp
+	movq	%rdi, (%r11)
+	adcq	%rbx, %rbp
 	mulxq	16(%r8), %rbx, %rdi
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
 	mulxq	24(%r8), %rbp, %r10
 	movq	%rbx, 16(%r11)
 	adcq	%rdi, %rbp
-	mulxq	32(%r8), %rbx, %rdi
+	mulxq	32(%r8), %rdi, %rbx
 	movq	%rbp, 24(%r11)
-	adcq	%r10, %rbx
+	adcq	%r10, %rdi
 	mulxq	40(%r8), %rbp, %r10
-	movq	%rbx, 32(%r11)
-	adcq	%rdi, %rbp
+	movq	%rdi, 32(%r11)
+	adcq	%rbx, %rbp
 	mulxq	48(%r8), %rbx, %rdi
 	movq	%rbp, 40(%r11)
 	adcq	%r10, %rbx
@@ -4305,12 +4314,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx_skip4_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %r12, %rbp
-	adcxq	%r10, %r12
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
 	mulxq	8(%r8), %r13, %r10
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	adcxq	%r12, %r13
 	mulxq	16(%r8), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
@@ -4331,12 +4340,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 .Llf_mpn_montmul_adx_top_7:
 /* LLVM-MCA-BEGIN addmul_row limbs=8 */
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %r12, %rbp
-	adcxq	%r10, %r12
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
 	mulxq	8(%r8), %r13, %r10
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	adcxq	%rbp, %r13
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	adcxq	%r12, %r13
 	mulxq	16(%r8), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
@@ -4345,27 +4354,26 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
 	adcxq	%rbp, %r13
-	mulxq	32(%r8), %r12, %rbp
+	mulxq	32(%r8), %rbp, %r12
 	adoxq	24(%r11), %r13
 	movq	%r13, 24(%r11)
-	adcxq	%r10, %r12
+	adcxq	%r10, %rbp
 	mulxq	40(%r8), %r13, %r10
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	adcxq	%rbp, %r13
+	adoxq	32(%r11), %rbp
+	movq	%rbp, 32(%r11)
+	adcxq	%r12, %r13
 	mulxq	48(%r8), %r12, %rbp
 	adoxq	40(%r11), %r13
 	movq	%r13, 40(%r11)
 	adcxq	%r10, %r12
-	mulxq	56(%r8), %r10, %r13
+	mulxq	56(%r8), %r13, %r10
 	adoxq	48(%r11), %r12
 	movq	%r12, 48(%r11)
-	adcxq	%rbp, %r10
-	adoxq	56(%r11), %r10
-	movq	%r10, 56(%r11)
-	adcxq	%rbx, %r13
-	adoxq	%rbx, %r13
-	movq	%r13, %r10
+	adcxq	%rbp, %r13
+	adoxq	56(%r11), %r13
+	movq	%r13, 56(%r11)
+	adcxq	%rbx, %r10
+	adoxq	%rbx, %r10
 	leaq	64(%r8), %r8
 	leaq	64(%r11), %r11
 	decq	%rcx
@@ -4384,82 +4392,82 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 .Llf_mpn_montmul_adx_corner_row15:
 	movq	-128(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-120(%r11), %rcx, %rdi
-	adoxq	-248(%r10), %rcx
-	movq	%rcx, -248(%r10)
-	mulxq	-112(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-120(%r11), %rdi, %rcx
+	adoxq	-248(%r10), %rdi
+	movq	%rdi, -248(%r10)
+	mulxq	-112(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-240(%r10), %rbx
 	movq	%rbx, -240(%r10)
-	mulxq	-104(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-104(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-232(%r10), %rbx
 	movq	%rbx, -232(%r10)
-	mulxq	-96(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-96(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-224(%r10), %rbx
 	movq	%rbx, -224(%r10)
-	mulxq	-88(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-216(%r10), %rdi
-	movq	%rdi, -216(%r10)
-	mulxq	-80(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-208(%r10), %rdi
-	movq	%rdi, -208(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
+	mulxq	-88(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-56(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-184(%r10), %rdi
-	movq	%rdi, -184(%r10)
-	mulxq	-48(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-176(%r10), %rdi
-	movq	%rdi, -176(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-24(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
-	mulxq	-16(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -128(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-136(%r10), %rdx
+	movq	%rdx, -136(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -128(%r10)
 .Llf_mpn_montmul_adx_corner_row14:
 	movq	-120(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-112(%r11), %rdi, %rcx
 	adoxq	-232(%r10), %rdi
 	movq	%rdi, -232(%r10)
-	mulxq	-104(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-224(%r10), %rdi
-	movq	%rdi, -224(%r10)
-	mulxq	-96(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-216(%r10), %rdi
-	movq	%rdi, -216(%r10)
+	mulxq	-104(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-224(%r10), %rbx
+	movq	%rbx, -224(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
 	mulxq	-88(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-208(%r10), %rbx
@@ -4468,14 +4476,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-72(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-192(%r10), %rdi
-	movq	%rdi, -192(%r10)
-	mulxq	-64(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-184(%r10), %rdi
-	movq	%rdi, -184(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
 	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
@@ -4484,14 +4492,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-40(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-160(%r10), %rdi
-	movq	%rdi, -160(%r10)
-	mulxq	-32(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -4500,13 +4508,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-8(%r11), %rdx, %rdi
-	adcxq	%rcx, %rdx
-	adoxq	-128(%r10), %rdx
-	movq	%rdx, -128(%r10)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, -120(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -120(%r10)
 .Llf_mpn_montmul_adx_corner_row13:
 	movq	-112(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4521,14 +4529,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-80(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-192(%r10), %rdi
-	movq	%rdi, -192(%r10)
-	mulxq	-72(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-184(%r10), %rdi
-	movq	%rdi, -184(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
 	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
@@ -4537,14 +4545,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-48(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-160(%r10), %rdi
-	movq	%rdi, -160(%r10)
-	mulxq	-40(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -4553,12 +4561,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-16(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
+	adcxq	%rdi, %rdx
 	adoxq	-120(%r10), %rdx
 	movq	%rdx, -120(%r10)
 	adcxq	%r8, %rcx
@@ -4574,49 +4582,49 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-80(%r11), %rcx, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	-184(%r10), %rcx
-	movq	%rcx, -184(%r10)
-	mulxq	-72(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-176(%r10), %rdi
-	movq	%rdi, -176(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-48(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
-	mulxq	-40(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-16(%r11), %rdi, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
-	adoxq	-120(%r10), %rdi
-	movq	%rdi, -120(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
-	adoxq	-112(%r10), %rdx
-	movq	%rdx, -112(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -104(%r10)
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -104(%r10)
 .Llf_mpn_montmul_adx_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4627,45 +4635,45 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
 	movq	%rbx, -176(%r10)
-	mulxq	-72(%r11), %rcx, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	-168(%r10), %rcx
-	movq	%rcx, -168(%r10)
-	mulxq	-64(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-160(%r10), %rdi
-	movq	%rdi, -160(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-40(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
-	mulxq	-32(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-8(%r11), %rdx, %rdi
-	adcxq	%rcx, %rdx
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
 	adoxq	-104(%r10), %rdx
 	movq	%rdx, -104(%r10)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, -96(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -96(%r10)
 .Llf_mpn_montmul_adx_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4680,14 +4688,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-56(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-48(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
 	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -4696,14 +4704,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-24(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	mulxq	-16(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-104(%r10), %rdi
-	movq	%rdi, -104(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
 	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
 	adoxq	-96(%r10), %rdi
@@ -4717,14 +4725,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	-72(%r11), %rdi, %rcx
 	adoxq	-152(%r10), %rdi
 	movq	%rdi, -152(%r10)
-	mulxq	-64(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-56(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
 	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -4733,14 +4741,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-32(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	mulxq	-24(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-104(%r10), %rdi
-	movq	%rdi, -104(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
 	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
@@ -4755,87 +4763,87 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 .Llf_mpn_montmul_adx_corner_row8:
 	movq	-72(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-64(%r11), %rcx, %rdi
-	adoxq	-136(%r10), %rcx
-	movq	%rcx, -136(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-64(%r11), %rdi, %rcx
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-32(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-104(%r10), %rdi
-	movq	%rdi, -104(%r10)
-	mulxq	-24(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-96(%r10), %rdi
-	movq	%rdi, -96(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-88(%r10), %rbx
 	movq	%rbx, -88(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-80(%r10), %rdx
-	movq	%rdx, -80(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -72(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -72(%r10)
 .Llf_mpn_montmul_adx_corner_row7:
 	movq	-64(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-56(%r11), %rcx, %rdi
-	adoxq	-120(%r10), %rcx
-	movq	%rcx, -120(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-56(%r11), %rdi, %rcx
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-104(%r10), %rbx
 	movq	%rbx, -104(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
 	movq	%rbx, -96(%r10)
-	mulxq	-24(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-88(%r10), %rdi
-	movq	%rdi, -88(%r10)
-	mulxq	-16(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-80(%r10), %rdi
-	movq	%rdi, -80(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-72(%r10), %rdi
-	movq	%rdi, -72(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -64(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-72(%r10), %rdx
+	movq	%rdx, -72(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -64(%r10)
 .Llf_mpn_montmul_adx_corner_row6:
 	movq	-56(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-48(%r11), %rdi, %rcx
 	adoxq	-104(%r10), %rdi
 	movq	%rdi, -104(%r10)
-	mulxq	-40(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-96(%r10), %rdi
-	movq	%rdi, -96(%r10)
-	mulxq	-32(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-88(%r10), %rdi
-	movq	%rdi, -88(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-80(%r10), %rbx
@@ -4844,13 +4852,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-8(%r11), %rdx, %rdi
-	adcxq	%rcx, %rdx
-	adoxq	-64(%r10), %rdx
-	movq	%rdx, -64(%r10)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, -56(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-64(%r10), %rdi
+	movq	%rdi, -64(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -56(%r10)
 .Llf_mpn_montmul_adx_corner_row5:
 	movq	-48(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4865,12 +4873,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-16(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-64(%r10), %rdi
-	movq	%rdi, -64(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-64(%r10), %rbx
+	movq	%rbx, -64(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
+	adcxq	%rdi, %rdx
 	adoxq	-56(%r10), %rdx
 	movq	%rdx, -56(%r10)
 	adcxq	%r8, %rcx
@@ -4886,17 +4894,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rcx, %rbx
 	adoxq	-64(%r10), %rbx
 	movq	%rbx, -64(%r10)
-	mulxq	-16(%r11), %rcx, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	-56(%r10), %rcx
-	movq	%rcx, -56(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
-	adoxq	-48(%r10), %rdx
-	movq	%rdx, -48(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -40(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-56(%r10), %rbx
+	movq	%rbx, -56(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-48(%r10), %rdi
+	movq	%rdi, -48(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -40(%r10)
 .Llf_mpn_montmul_adx_corner_row3:
 	movq	-32(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4907,13 +4915,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%rcx, %rbx
 	adoxq	-48(%r10), %rbx
 	movq	%rbx, -48(%r10)
-	mulxq	-8(%r11), %rcx, %rdx
-	adcxq	%rdi, %rcx
-	adoxq	-40(%r10), %rcx
-	movq	%rcx, -40(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -32(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-40(%r10), %rdx
+	movq	%rdx, -40(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -32(%r10)
 .Llf_mpn_montmul_adx_corner_row2:
 	movq	-24(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5071,9 +5079,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
@@ -5083,9 +5091,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rbp
 	adoxq	%rdx, %r11
@@ -5102,12 +5110,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adcxq	%r12, %r9
 	adoxq	%r13, %r8
 	movq	$0, %r9
-	mulxq	8(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rcx
-	adoxq	%r12, %rsi
+	mulxq	8(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
@@ -5117,9 +5125,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rbp
-	adoxq	%r12, %r11
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r11
 	adoxq	%rdx, %r9
@@ -5151,9 +5159,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r9
 	adoxq	%rdx, %r8
@@ -5173,21 +5181,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rdi
-	adoxq	%r12, %rbx
-	mulxq	24(%r10), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r8
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r8
 	adoxq	%rdx, %rcx
@@ -5207,9 +5215,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
@@ -5219,9 +5227,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rcx
 	adoxq	%rdx, %rsi
@@ -5241,21 +5249,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rbp
-	adoxq	%r12, %r11
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	40(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rcx
-	adoxq	%r12, %rsi
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rsi
 	adoxq	%rdx, %rdi
@@ -5275,9 +5283,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
@@ -5309,9 +5317,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r8
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
@@ -5321,9 +5329,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rdi
-	adoxq	%r12, %rbx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
 	mulxq	56(%r10), %rdx, %r12
 	adcxq	%rdx, %rbx
 	adoxq	%r12, %rbp
@@ -5373,9 +5381,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -5385,9 +5393,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -5399,12 +5407,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r12)
 	movq	$0, %r9
-	mulxq	8(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	8(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -5414,9 +5422,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -5443,9 +5451,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -5460,21 +5468,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	24(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -5489,21 +5497,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	32(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -5518,9 +5526,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
@@ -5530,9 +5538,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -5547,9 +5555,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -5576,9 +5584,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -5588,12 +5596,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	56(%r10), %rdx, %r13
-	adcxq	%rdx, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rbx
+	adoxq	%rdx, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r12), %r12
 	jmp	.Llf_mpn_montmul_adx_group_block_2
@@ -5706,15 +5714,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	xorl	%edi, %edi
 	mulxq	(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
-	mulxq	8(%r9), %r8, %r12
+	mulxq	8(%r9), %r12, %r8
 	adoxq	(%rcx), %rbp
 	movq	%rbp, (%rcx)
-	adcxq	%rbx, %r8
-	adoxq	8(%rcx), %r8
-	movq	%r8, 8(%rcx)
-	adcxq	%rdi, %r12
-	adoxq	%rdi, %r12
-	movq	%r12, %r8
+	adcxq	%rbx, %r12
+	adoxq	8(%rcx), %r12
+	movq	%r12, 8(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	16(%r9), %r9
 	leaq	16(%rcx), %rcx
 .Llf_mpn_montmul_adx_skip2_7:
@@ -5731,15 +5738,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	8(%rcx), %r12
 	movq	%r12, 8(%rcx)
 	adcxq	%r8, %rbp
-	mulxq	24(%r9), %r8, %r12
+	mulxq	24(%r9), %r12, %r8
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	adcxq	%rbx, %r8
-	adoxq	24(%rcx), %r8
-	movq	%r8, 24(%rcx)
-	adcxq	%rdi, %r12
-	adoxq	%rdi, %r12
-	movq	%r12, %r8
+	adcxq	%rbx, %r12
+	adoxq	24(%rcx), %r12
+	movq	%r12, 24(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	32(%r9), %r9
 	leaq	32(%rcx), %rcx
 .Llf_mpn_montmul_adx_skip4_7:
@@ -5758,14 +5764,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	8(%rcx), %r12
 	movq	%r12, 8(%rcx)
 	adcxq	%r8, %rbp
-	mulxq	24(%r9), %r8, %r12
+	mulxq	24(%r9), %r12, %r8
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	adcxq	%rbx, %r8
+	adcxq	%rbx, %r12
 	mulxq	32(%r9), %rbp, %rbx
-	adoxq	24(%rcx), %r8
-	movq	%r8, 24(%rcx)
-	adcxq	%r12, %rbp
+	adoxq	24(%rcx), %r12
+	movq	%r12, 24(%rcx)
+	adcxq	%r8, %rbp
 	mulxq	40(%r9), %r12, %r8
 	adoxq	32(%rcx), %rbp
 	movq	%rbp, 32(%rcx)
@@ -5774,15 +5780,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	40(%rcx), %r12
 	movq	%r12, 40(%rcx)
 	adcxq	%r8, %rbp
-	mulxq	56(%r9), %r8, %r12
+	mulxq	56(%r9), %r12, %r8
 	adoxq	48(%rcx), %rbp
 	movq	%rbp, 48(%rcx)
-	adcxq	%rbx, %r8
-	adoxq	56(%rcx), %r8
-	movq	%r8, 56(%rcx)
-	adcxq	%rdi, %r12
-	adoxq	%rdi, %r12
-	movq	%r12, %r8
+	adcxq	%rbx, %r12
+	adoxq	56(%rcx), %r12
+	movq	%r12, 56(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	64(%r9), %r9
 	leaq	64(%rcx), %rcx
 	decq	%rsi
@@ -5990,9 +5995,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -6002,9 +6007,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -6016,12 +6021,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -6031,9 +6036,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -6060,9 +6065,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -6077,9 +6082,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
 	mulxq	24(%r12), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
@@ -6089,9 +6094,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -6106,21 +6111,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -6135,21 +6140,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -6164,9 +6169,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -6193,9 +6198,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -6205,9 +6210,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
 	mulxq	56(%r12), %rdx, %r13
 	adcxq	%rdx, %rbx
 	adoxq	%r13, %rbp
@@ -6275,6 +6280,789 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx)
 	movq	%rax, -56(%rsp)
 #endif
 	jmp	.Llf_mpn_montmul_adx_redc_groups
+.Llf_mpn_montmul_adx_square_alt:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	leaq	112(%rsp), %rax
+#else
+	movq	%rdi, -24(%rsp)
+	leaq	(%rsp), %rax
+#endif
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+	movq	8(%rsp), %r11
+#else
+	movq	%r10, -56(%rsp)
+	movq	-16(%rsp), %r11
+#endif
+.Llf_mpn_montmul_adx_clear_3:
+	movq	%r10, (%rax)
+	movq	%r10, 8(%rax)
+	leaq	16(%rax), %rax
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx_clear_3
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shlq	$3, %rax
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r10
+#else
+	movq	-32(%rsp), %r10
+#endif
+	addq	%rax, %r10
+#if defined(LF_WIN64)
+	movq	%r10, 64(%rsp)
+	movq	16(%rsp), %rax
+	leaq	112(%rsp), %r10
+#else
+	movq	%r10, -72(%rsp)
+	movq	-32(%rsp), %rax
+	leaq	(%rsp), %r10
+#endif
+.Llf_mpn_montmul_adx_sqr_group_2:
+	movq	(%r10), %r11
+	movq	8(%r10), %r9
+	movq	16(%r10), %r8
+	movq	24(%r10), %rcx
+	movq	%rax, %rsi
+	movq	(%rax), %rdx
+	movq	%r11, (%r10)
+	xorl	%r11d, %r11d
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	movq	%r9, 8(%r10)
+	xorl	%r9d, %r9d
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	movq	%r8, 16(%r10)
+	xorl	%r8d, %r8d
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	%rcx, 24(%r10)
+	xorl	%ecx, %ecx
+	leaq	32(%r10), %r10
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx_group_block_4:
+	leaq	32(%rsi), %rsi
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rsi
+#else
+	cmpq	-72(%rsp), %rsi
+#endif
+	je	.Llf_mpn_montmul_adx_group_final_4
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	movq	%r11, (%r10)
+	movq	$0, %r11
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	%r9, 8(%r10)
+	movq	$0, %r9
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	%r8, 16(%r10)
+	movq	$0, %r8
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	movq	%rcx, 24(%r10)
+	movq	$0, %rcx
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	leaq	32(%r10), %r10
+	jmp	.Llf_mpn_montmul_adx_group_block_4
+.Llf_mpn_montmul_adx_group_final_4:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rdx
+	movq	%r11, (%r10)
+	movq	%r9, 8(%r10)
+	movq	%r8, 16(%r10)
+	movq	%rcx, 24(%r10)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+#else
+	movq	%rdx, -56(%rsp)
+#endif
+	addq	%rax, %r10
+#if defined(LF_WIN64)
+	subq	64(%rsp), %r10
+#else
+	subq	-72(%rsp), %r10
+#endif
+	leaq	64(%r10), %r10
+	leaq	32(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rax
+#else
+	cmpq	-72(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx_sqr_group_2
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r11
+	movq	16(%rsp), %r10
+	leaq	112(%rsp), %rax
+#else
+	movq	-16(%rsp), %r11
+	movq	-32(%rsp), %r10
+	leaq	(%rsp), %rax
+#endif
+	cmpq	$1, %r11
+	jne	.Llf_mpn_montmul_adx_final_multi_3
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rax)
+	movq	8(%rax), %r10
+	xorl	%r9d, %r9d
+	adcxq	%r10, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 8(%rax)
+	jmp	.Llf_mpn_montmul_adx_final_done_3
+.Llf_mpn_montmul_adx_final_multi_3:
+	movq	%r11, %rcx
+	shrq	$1, %rcx
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_adx_final_even_3
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
+	leaq	16(%rax), %rax
+	jmp	.Llf_mpn_montmul_adx_final_a_3
+.Llf_mpn_montmul_adx_final_even_3:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
+	xorl	%r8d, %r8d
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 8(%rax)
+	leaq	(%rax), %rax
+	jmp	.Llf_mpn_montmul_adx_final_b_3
+.Llf_mpn_montmul_adx_final_a_3:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	(%rax), %r8
+	movq	8(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, (%rax)
+	movq	%rdx, 8(%rax)
+.Llf_mpn_montmul_adx_final_b_3:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rax), %r8
+	movq	24(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, 16(%rax)
+	movq	%rdx, 24(%rax)
+	leaq	32(%rax), %rax
+	leaq	-1(%rcx), %rcx
+	jrcxz	.Llf_mpn_montmul_adx_final_done_3
+	jmp	.Llf_mpn_montmul_adx_final_a_3
+.Llf_mpn_montmul_adx_final_done_3:
+.Llf_mpn_montmul_adx_redc_groups_alt:
+#if defined(LF_WIN64)
+	leaq	112(%rsp), %rax
+	movq	8(%rsp), %r10
+#else
+	leaq	(%rsp), %rax
+	movq	-16(%rsp), %r10
+#endif
+	shlq	$3, %r10
+	movq	%rax, %r11
+	addq	%r10, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 72(%rsp)
+	movq	24(%rsp), %r11
+#else
+	movq	%r11, -80(%rsp)
+	movq	-40(%rsp), %r11
+#endif
+	addq	%r10, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 64(%rsp)
+#else
+	movq	%r11, -72(%rsp)
+#endif
+.Llf_mpn_montmul_adx_redc_group_2:
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r10
+#else
+	movq	-40(%rsp), %r10
+#endif
+	movq	(%rax), %r11
+	movq	8(%rax), %r9
+	movq	16(%rax), %r8
+	movq	24(%rax), %rcx
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, (%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	movq	$0, %r11
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %r9
+	adoxq	%rsi, %r8
+	mulxq	16(%r10), %rdi, %rsi
+	adcxq	%rdi, %r8
+	adoxq	%rsi, %rcx
+	mulxq	24(%r10), %rsi, %rdx
+	adcxq	%rsi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 8(%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %r9
+	adoxq	%rdi, %r8
+	movq	$0, %r9
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %r8
+	adoxq	%rsi, %rcx
+	mulxq	16(%r10), %rdi, %rsi
+	adcxq	%rdi, %rcx
+	adoxq	%rsi, %r11
+	mulxq	24(%r10), %rsi, %rdx
+	adcxq	%rsi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 16(%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %r8
+	adoxq	%rdi, %rcx
+	movq	$0, %r8
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %rcx
+	adoxq	%rsi, %r11
+	mulxq	16(%r10), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	mulxq	24(%r10), %rsi, %rdx
+	adcxq	%rsi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	%rcx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 24(%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %rcx
+	adoxq	%rdi, %r11
+	movq	$0, %rcx
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %r11
+	adoxq	%rsi, %r9
+	mulxq	16(%r10), %rdi, %rsi
+	adcxq	%rdi, %r9
+	adoxq	%rsi, %r8
+	mulxq	24(%r10), %rdx, %rsi
+	adcxq	%rdx, %r8
+	adoxq	%rsi, %rcx
+	adcq	$0, %rcx
+	leaq	32(%rax), %rsi
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx_group_block_5:
+	leaq	32(%r10), %r10
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %r10
+#else
+	cmpq	-72(%rsp), %r10
+#endif
+	je	.Llf_mpn_montmul_adx_group_final_5
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%rsi), %r11
+	adcq	8(%rsi), %r9
+	adcq	16(%rsi), %r8
+	adcq	24(%rsi), %rcx
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	movq	%r11, (%rsi)
+	movq	$0, %r11
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%r10), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	%r9, 8(%rsi)
+	movq	$0, %r9
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	16(%r10), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	%r8, 16(%rsi)
+	movq	$0, %r8
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	16(%r10), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	movq	%rcx, 24(%rsi)
+	movq	$0, %rcx
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
+	mulxq	16(%r10), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	24(%r10), %rdx, %rdi
+	adcxq	%rdx, %r8
+	adoxq	%rdi, %rcx
+	adcq	$0, %rcx
+	leaq	32(%rsi), %rsi
+	jmp	.Llf_mpn_montmul_adx_group_block_5
+.Llf_mpn_montmul_adx_group_final_5:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%rsi), %r11
+	adcq	8(%rsi), %r9
+	adcq	16(%rsi), %r8
+	adcq	24(%rsi), %rcx
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rdx
+	movq	%r11, (%rsi)
+	movq	%r9, 8(%rsi)
+	movq	%r8, 16(%rsi)
+	movq	%rcx, 24(%rsi)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+#else
+	movq	%rdx, -56(%rsp)
+#endif
+	movq	$0, (%rax)
+	movq	$0, 8(%rax)
+	movq	$0, 16(%rax)
+	movq	$0, 24(%rax)
+	leaq	32(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	72(%rsp), %rax
+#else
+	cmpq	-80(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx_redc_group_2
+	jmp	.Llf_mpn_montmul_adx_redc_sum
+.Llf_mpn_montmul_adx_product_alt:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 80(%rsp)
+	leaq	112(%rsp), %r10
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -88(%rsp)
+	leaq	(%rsp), %r10
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+	movq	8(%rsp), %r11
+#else
+	movq	%rax, -56(%rsp)
+	movq	-16(%rsp), %r11
+#endif
+	movq	%r10, %r9
+.Llf_mpn_montmul_adx_clear_4:
+	movq	%rax, (%r9)
+	movq	%rax, 8(%r9)
+	leaq	16(%r9), %r9
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx_clear_4
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shlq	$3, %rax
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r11
+#else
+	movq	-32(%rsp), %r11
+#endif
+	addq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 64(%rsp)
+	movq	80(%rsp), %r11
+#else
+	movq	%r11, -72(%rsp)
+	movq	-88(%rsp), %r11
+#endif
+	addq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 72(%rsp)
+	movq	80(%rsp), %rax
+#else
+	movq	%r11, -80(%rsp)
+	movq	-88(%rsp), %rax
+#endif
+.Llf_mpn_montmul_adx_mul_group_2:
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rsi
+#else
+	movq	-32(%rsp), %rsi
+#endif
+	leaq	-32(%rsi), %rsi
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx_group_block_6:
+	leaq	32(%rsi), %rsi
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rsi
+#else
+	cmpq	-72(%rsp), %rsi
+#endif
+	je	.Llf_mpn_montmul_adx_group_final_6
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	movq	%r11, (%r10)
+	movq	$0, %r11
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	%r9, 8(%r10)
+	movq	$0, %r9
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	%r8, 16(%r10)
+	movq	$0, %r8
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	movq	%rcx, 24(%r10)
+	movq	$0, %rcx
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	24(%rsi), %rdx, %rdi
+	adcxq	%rdx, %r8
+	adoxq	%rdi, %rcx
+	adcq	$0, %rcx
+	leaq	32(%r10), %r10
+	jmp	.Llf_mpn_montmul_adx_group_block_6
+.Llf_mpn_montmul_adx_group_final_6:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rdx
+	movq	%r11, (%r10)
+	movq	%r9, 8(%r10)
+	movq	%r8, 16(%r10)
+	movq	%rcx, 24(%r10)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+	movq	8(%rsp), %rdx
+#else
+	movq	%rdx, -56(%rsp)
+	movq	-16(%rsp), %rdx
+#endif
+	negq	%rdx
+	leaq	32(%r10,%rdx,8), %r10
+	leaq	32(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	72(%rsp), %rax
+#else
+	cmpq	-80(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx_mul_group_2
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+#else
+	movq	%rax, -56(%rsp)
+#endif
+	jmp	.Llf_mpn_montmul_adx_redc_groups_alt
 .Llf_mpn_montmul_adx_exit:
 #if defined(LF_WIN64)
 	addq	$2160, %rsp

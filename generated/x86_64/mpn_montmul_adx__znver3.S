@@ -38,6 +38,7 @@
  * Schedule: gen/schedules/x86_64/znver3.toml [mpn_montmul.adx]
  *   used on: AuthenticAMD family 0x19 model 0x1
  *   ahead = 0
+ *   alt_min = 12
  *   group_mul_min = 16
  *   group_sqr_min = 16
  *   redc_rows = 8
@@ -51,7 +52,7 @@
  * registers and calls this body, lf_mpn_montmul_adx__znver3_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 5450 instructions.
+ * 6025 instructions.
  */
 #include "lf_asm.h"
 
@@ -116,6 +117,18 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	je	.Llf_mpn_montmul_adx__znver3_small_7
 	cmpq	$8, %r9
 	je	.Llf_mpn_montmul_adx__znver3_small_8
+	cmpq	$11, %r9
+	jbe	.Llf_mpn_montmul_adx__znver3_primary
+	cmpq	$128, %r9
+	ja	.Llf_mpn_montmul_adx__znver3_primary
+	movq	%r9, %r10
+	andq	$7, %r10
+	cmpq	$4, %r10
+	jne	.Llf_mpn_montmul_adx__znver3_primary
+	cmpq	%rax, %rsi
+	je	.Llf_mpn_montmul_adx__znver3_square_alt
+	jmp	.Llf_mpn_montmul_adx__znver3_product_alt
+.Llf_mpn_montmul_adx__znver3_primary:
 	cmpq	%rax, %rsi
 	jne	.Llf_mpn_montmul_adx__znver3_not_square
 	cmpq	$15, %r9
@@ -150,11 +163,11 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$1, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip1
 	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	movq	%rbp, (%r9)
-	adcxq	%rsi, %rbx
-	movq	%rbx, %r11
+	mulxq	(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	movq	%rbx, (%r9)
+	adcxq	%rsi, %rbp
+	movq	%rbp, %r11
 	leaq	8(%r8), %r8
 	leaq	8(%r9), %r9
 .Llf_mpn_montmul_adx__znver3_skip1:
@@ -177,16 +190,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
 	movq	%rbp, (%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 8(%r9)
-	mulxq	16(%r8), %rbp, %rbx
+	mulxq	8(%r8), %r11, %rbp
+	adcxq	%rbx, %r11
+	movq	%r11, 8(%r9)
+	mulxq	16(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 16(%r9)
+	mulxq	24(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 16(%r9)
-	mulxq	24(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 24(%r9)
-	adcxq	%rsi, %r11
+	adcxq	%rsi, %rbx
+	movq	%rbx, %r11
 	leaq	32(%r8), %r8
 	leaq	32(%r9), %r9
 .Llf_mpn_montmul_adx__znver3_skip4:
@@ -196,28 +210,29 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
 	movq	%rbp, (%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 8(%r9)
-	mulxq	16(%r8), %rbp, %rbx
+	mulxq	8(%r8), %r11, %rbp
+	adcxq	%rbx, %r11
+	movq	%r11, 8(%r9)
+	mulxq	16(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 16(%r9)
+	mulxq	24(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 16(%r9)
-	mulxq	24(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 24(%r9)
-	mulxq	32(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
+	mulxq	32(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
 	movq	%rbp, 32(%r9)
-	mulxq	40(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 40(%r9)
-	mulxq	48(%r8), %rbp, %rbx
+	mulxq	40(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	movq	%rbx, 40(%r9)
+	mulxq	48(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 48(%r9)
+	mulxq	56(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 48(%r9)
-	mulxq	56(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 56(%r9)
-	adcxq	%rsi, %r11
+	adcxq	%rsi, %rbx
+	movq	%rbx, %r11
 	leaq	64(%r8), %r8
 	leaq	64(%r9), %r9
 .Llf_mpn_montmul_adx__znver3_skip8:
@@ -229,52 +244,53 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
 	movq	%rbp, (%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 8(%r9)
-	mulxq	16(%r8), %rbp, %rbx
+	mulxq	8(%r8), %r11, %rbp
+	adcxq	%rbx, %r11
+	movq	%r11, 8(%r9)
+	mulxq	16(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 16(%r9)
+	mulxq	24(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 16(%r9)
-	mulxq	24(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 24(%r9)
-	mulxq	32(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
+	mulxq	32(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
 	movq	%rbp, 32(%r9)
-	mulxq	40(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 40(%r9)
-	mulxq	48(%r8), %rbp, %rbx
+	mulxq	40(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	movq	%rbx, 40(%r9)
+	mulxq	48(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 48(%r9)
+	mulxq	56(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 48(%r9)
-	mulxq	56(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 56(%r9)
-	mulxq	64(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
+	mulxq	64(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
 	movq	%rbp, 64(%r9)
-	mulxq	72(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 72(%r9)
-	mulxq	80(%r8), %rbp, %rbx
+	mulxq	72(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	movq	%rbx, 72(%r9)
+	mulxq	80(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 80(%r9)
+	mulxq	88(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 80(%r9)
-	mulxq	88(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 88(%r9)
-	mulxq	96(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
+	mulxq	96(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
 	movq	%rbp, 96(%r9)
-	mulxq	104(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	movq	%rbp, 104(%r9)
-	mulxq	112(%r8), %rbp, %rbx
+	mulxq	104(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	movq	%rbx, 104(%r9)
+	mulxq	112(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	movq	%rbx, 112(%r9)
+	mulxq	120(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
-	movq	%rbp, 112(%r9)
-	mulxq	120(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
 	movq	%rbp, 120(%r9)
-	adcxq	%rsi, %r11
+	adcxq	%rsi, %rbx
+	movq	%rbx, %r11
 	leaq	128(%r8), %r8
 	leaq	128(%r9), %r9
 	decq	%rcx
@@ -311,13 +327,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$1, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip1_2
 	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, -8(%r9)
-	adcxq	%rsi, %rbx
-	adoxq	%rsi, %rbx
-	movq	%rbx, %r11
+	mulxq	(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	(%r9), %rbx
+	movq	%rbx, -8(%r9)
+	adcxq	%rsi, %rbp
+	adoxq	%rsi, %rbp
+	movq	%rbp, %r11
 	leaq	8(%r8), %r8
 	leaq	8(%r9), %r9
 .Llf_mpn_montmul_adx__znver3_skip1_2:
@@ -344,6 +360,402 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r11, %rbp
 	adoxq	(%r9), %rbp
 	movq	%rbp, -8(%r9)
+	mulxq	8(%r8), %r11, %rbp
+	adcxq	%rbx, %r11
+	adoxq	8(%r9), %r11
+	movq	%r11, (%r9)
+	mulxq	16(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	16(%r9), %rbx
+	movq	%rbx, 8(%r9)
+	mulxq	24(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	24(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	adcxq	%rsi, %rbx
+	adoxq	%rsi, %rbx
+	movq	%rbx, %r11
+	leaq	32(%r8), %r8
+	leaq	32(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip4_2:
+	testq	$8, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip8_2
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, -8(%r9)
+	mulxq	8(%r8), %r11, %rbp
+	adcxq	%rbx, %r11
+	adoxq	8(%r9), %r11
+	movq	%r11, (%r9)
+	mulxq	16(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	16(%r9), %rbx
+	movq	%rbx, 8(%r9)
+	mulxq	24(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	24(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	mulxq	32(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	32(%r9), %rbp
+	movq	%rbp, 24(%r9)
+	mulxq	40(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	40(%r9), %rbx
+	movq	%rbx, 32(%r9)
+	mulxq	48(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	48(%r9), %rbx
+	movq	%rbx, 40(%r9)
+	mulxq	56(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	56(%r9), %rbp
+	movq	%rbp, 48(%r9)
+	adcxq	%rsi, %rbx
+	adoxq	%rsi, %rbx
+	movq	%rbx, %r11
+	leaq	64(%r8), %r8
+	leaq	64(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip8_2:
+	shrq	$4, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_done_2
+.Llf_mpn_montmul_adx__znver3_top_2:
+/* LLVM-MCA-BEGIN addmul_n_row limbs=16 */
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, -8(%r9)
+	mulxq	8(%r8), %r11, %rbp
+	adcxq	%rbx, %r11
+	adoxq	8(%r9), %r11
+	movq	%r11, (%r9)
+	mulxq	16(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	16(%r9), %rbx
+	movq	%rbx, 8(%r9)
+	mulxq	24(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	24(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	mulxq	32(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	32(%r9), %rbp
+	movq	%rbp, 24(%r9)
+	mulxq	40(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	40(%r9), %rbx
+	movq	%rbx, 32(%r9)
+	mulxq	48(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	48(%r9), %rbx
+	movq	%rbx, 40(%r9)
+	mulxq	56(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	56(%r9), %rbp
+	movq	%rbp, 48(%r9)
+	mulxq	64(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	64(%r9), %rbp
+	movq	%rbp, 56(%r9)
+	mulxq	72(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	72(%r9), %rbx
+	movq	%rbx, 64(%r9)
+	mulxq	80(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	80(%r9), %rbx
+	movq	%rbx, 72(%r9)
+	mulxq	88(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	88(%r9), %rbp
+	movq	%rbp, 80(%r9)
+	mulxq	96(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	96(%r9), %rbp
+	movq	%rbp, 88(%r9)
+	mulxq	104(%r8), %rbx, %rbp
+	adcxq	%r11, %rbx
+	adoxq	104(%r9), %rbx
+	movq	%rbx, 96(%r9)
+	mulxq	112(%r8), %rbx, %r11
+	adcxq	%rbp, %rbx
+	adoxq	112(%r9), %rbx
+	movq	%rbx, 104(%r9)
+	mulxq	120(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	120(%r9), %rbp
+	movq	%rbp, 112(%r9)
+	adcxq	%rsi, %rbx
+	adoxq	%rsi, %rbx
+	movq	%rbx, %r11
+	leaq	128(%r8), %r8
+	leaq	128(%r9), %r9
+	decq	%rcx
+	jnz	.Llf_mpn_montmul_adx__znver3_top_2
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_adx__znver3_done_2:
+	addq	%r10, %r11
+	movq	%r11, -8(%r9)
+#if defined(LF_WIN64)
+	movq	40(%rsp), %r10
+#else
+	movq	-48(%rsp), %r10
+#endif
+	adcq	$0, %r10
+	leaq	8(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	32(%rsp), %rax
+#else
+	cmpq	-24(%rsp), %rax
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_final
+.Llf_mpn_montmul_adx__znver3_outer:
+	movq	(%rax), %rdx
+	xorl	%r11d, %r11d
+	movq	%rdi, %r9
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r8
+	movq	8(%rsp), %rcx
+#else
+	movq	-32(%rsp), %r8
+	movq	-16(%rsp), %rcx
+#endif
+	testq	$1, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip1_3
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, (%r9)
+	adcxq	%rsi, %rbx
+	adoxq	%rsi, %rbx
+	movq	%rbx, %r11
+	leaq	8(%r8), %r8
+	leaq	8(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip1_3:
+	testq	$2, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip2_3
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, (%r9)
+	mulxq	8(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	8(%r9), %rbp
+	movq	%rbp, 8(%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
+	leaq	16(%r8), %r8
+	leaq	16(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip2_3:
+	testq	$4, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip4_3
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, (%r9)
+	mulxq	8(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	8(%r9), %rbp
+	movq	%rbp, 8(%r9)
+	mulxq	16(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	mulxq	24(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	24(%r9), %rbp
+	movq	%rbp, 24(%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
+	leaq	32(%r8), %r8
+	leaq	32(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip4_3:
+	testq	$8, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip8_3
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, (%r9)
+	mulxq	8(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	8(%r9), %rbp
+	movq	%rbp, 8(%r9)
+	mulxq	16(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	mulxq	24(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	24(%r9), %rbp
+	movq	%rbp, 24(%r9)
+	mulxq	32(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	32(%r9), %rbp
+	movq	%rbp, 32(%r9)
+	mulxq	40(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	40(%r9), %rbp
+	movq	%rbp, 40(%r9)
+	mulxq	48(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	48(%r9), %rbp
+	movq	%rbp, 48(%r9)
+	mulxq	56(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	56(%r9), %rbp
+	movq	%rbp, 56(%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
+	leaq	64(%r8), %r8
+	leaq	64(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip8_3:
+	shrq	$4, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_done_3
+.Llf_mpn_montmul_adx__znver3_top_3:
+/* LLVM-MCA-BEGIN addmul_a_row limbs=16 */
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, (%r9)
+	mulxq	8(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	8(%r9), %rbp
+	movq	%rbp, 8(%r9)
+	mulxq	16(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	16(%r9), %rbp
+	movq	%rbp, 16(%r9)
+	mulxq	24(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	24(%r9), %rbp
+	movq	%rbp, 24(%r9)
+	mulxq	32(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	32(%r9), %rbp
+	movq	%rbp, 32(%r9)
+	mulxq	40(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	40(%r9), %rbp
+	movq	%rbp, 40(%r9)
+	mulxq	48(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	48(%r9), %rbp
+	movq	%rbp, 48(%r9)
+	mulxq	56(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	56(%r9), %rbp
+	movq	%rbp, 56(%r9)
+	mulxq	64(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	64(%r9), %rbp
+	movq	%rbp, 64(%r9)
+	mulxq	72(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	72(%r9), %rbp
+	movq	%rbp, 72(%r9)
+	mulxq	80(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	80(%r9), %rbp
+	movq	%rbp, 80(%r9)
+	mulxq	88(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	88(%r9), %rbp
+	movq	%rbp, 88(%r9)
+	mulxq	96(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	96(%r9), %rbp
+	movq	%rbp, 96(%r9)
+	mulxq	104(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	104(%r9), %rbp
+	movq	%rbp, 104(%r9)
+	mulxq	112(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	112(%r9), %rbp
+	movq	%rbp, 112(%r9)
+	mulxq	120(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	120(%r9), %rbp
+	movq	%rbp, 120(%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
+	leaq	128(%r8), %r8
+	leaq	128(%r9), %r9
+	decq	%rcx
+	jnz	.Llf_mpn_montmul_adx__znver3_top_3
+/* LLVM-MCA-END */
+.Llf_mpn_montmul_adx__znver3_done_3:
+	xorl	%r9d, %r9d
+	addq	%r11, %r10
+	adcq	$0, %r9
+#if defined(LF_WIN64)
+	movq	%r9, 40(%rsp)
+#else
+	movq	%r9, -48(%rsp)
+#endif
+	movq	(%rdi), %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+	movq	24(%rsp), %r8
+#else
+	imulq	-8(%rsp), %rdx
+	movq	-40(%rsp), %r8
+#endif
+	mulxq	(%r8), %r9, %r11
+	addq	(%rdi), %r9
+	adcq	$0, %r11
+	leaq	8(%rdi), %r9
+	leaq	8(%r8), %r8
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rcx
+#else
+	movq	-16(%rsp), %rcx
+#endif
+	decq	%rcx
+	testq	$1, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip1_4
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, -8(%r9)
+	adcxq	%rsi, %rbx
+	adoxq	%rsi, %rbx
+	movq	%rbx, %r11
+	leaq	8(%r8), %r8
+	leaq	8(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip1_4:
+	testq	$2, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip2_4
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, -8(%r9)
+	mulxq	8(%r8), %rbp, %r11
+	adcxq	%rbx, %rbp
+	adoxq	8(%r9), %rbp
+	movq	%rbp, (%r9)
+	adcxq	%rsi, %r11
+	adoxq	%rsi, %r11
+	leaq	16(%r8), %r8
+	leaq	16(%r9), %r9
+.Llf_mpn_montmul_adx__znver3_skip2_4:
+	testq	$4, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_skip4_4
+	xorl	%esi, %esi
+	mulxq	(%r8), %rbp, %rbx
+	adcxq	%r11, %rbp
+	adoxq	(%r9), %rbp
+	movq	%rbp, -8(%r9)
 	mulxq	8(%r8), %rbp, %r11
 	adcxq	%rbx, %rbp
 	adoxq	8(%r9), %rbp
@@ -360,9 +772,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%rsi, %r11
 	leaq	32(%r8), %r8
 	leaq	32(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip4_2:
+.Llf_mpn_montmul_adx__znver3_skip4_4:
 	testq	$8, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip8_2
+	jz	.Llf_mpn_montmul_adx__znver3_skip8_4
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
 	adcxq	%r11, %rbp
@@ -400,10 +812,10 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%rsi, %r11
 	leaq	64(%r8), %r8
 	leaq	64(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip8_2:
+.Llf_mpn_montmul_adx__znver3_skip8_4:
 	shrq	$4, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_done_2
-.Llf_mpn_montmul_adx__znver3_top_2:
+	jz	.Llf_mpn_montmul_adx__znver3_done_4
+.Llf_mpn_montmul_adx__znver3_top_4:
 /* LLVM-MCA-BEGIN addmul_n_row limbs=16 */
 	xorl	%esi, %esi
 	mulxq	(%r8), %rbp, %rbx
@@ -470,399 +882,6 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbx, %rbp
 	adoxq	120(%r9), %rbp
 	movq	%rbp, 112(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	128(%r8), %r8
-	leaq	128(%r9), %r9
-	decq	%rcx
-	jnz	.Llf_mpn_montmul_adx__znver3_top_2
-/* LLVM-MCA-END */
-.Llf_mpn_montmul_adx__znver3_done_2:
-	addq	%r10, %r11
-	movq	%r11, -8(%r9)
-#if defined(LF_WIN64)
-	movq	40(%rsp), %r10
-#else
-	movq	-48(%rsp), %r10
-#endif
-	adcq	$0, %r10
-	leaq	8(%rax), %rax
-#if defined(LF_WIN64)
-	cmpq	32(%rsp), %rax
-#else
-	cmpq	-24(%rsp), %rax
-#endif
-	je	.Llf_mpn_montmul_adx__znver3_final
-.Llf_mpn_montmul_adx__znver3_outer:
-	movq	(%rax), %rdx
-	xorl	%r11d, %r11d
-	movq	%rdi, %r9
-#if defined(LF_WIN64)
-	movq	16(%rsp), %r8
-	movq	8(%rsp), %rcx
-#else
-	movq	-32(%rsp), %r8
-	movq	-16(%rsp), %rcx
-#endif
-	testq	$1, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip1_3
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, (%r9)
-	adcxq	%rsi, %rbx
-	adoxq	%rsi, %rbx
-	movq	%rbx, %r11
-	leaq	8(%r8), %r8
-	leaq	8(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip1_3:
-	testq	$2, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip2_3
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	(%r9), %rbx
-	movq	%rbx, (%r9)
-	mulxq	8(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	8(%r9), %rbx
-	movq	%rbx, 8(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	16(%r8), %r8
-	leaq	16(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip2_3:
-	testq	$4, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip4_3
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, (%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	8(%r9), %rbp
-	movq	%rbp, 8(%r9)
-	mulxq	16(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	mulxq	24(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	24(%r9), %rbx
-	movq	%rbx, 24(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	32(%r8), %r8
-	leaq	32(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip4_3:
-	testq	$8, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip8_3
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, (%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	8(%r9), %rbp
-	movq	%rbp, 8(%r9)
-	mulxq	16(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	mulxq	24(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	24(%r9), %rbx
-	movq	%rbx, 24(%r9)
-	mulxq	32(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	32(%r9), %rbp
-	movq	%rbp, 32(%r9)
-	mulxq	40(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	40(%r9), %rbp
-	movq	%rbp, 40(%r9)
-	mulxq	48(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	48(%r9), %rbx
-	movq	%rbx, 48(%r9)
-	mulxq	56(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	56(%r9), %rbx
-	movq	%rbx, 56(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	64(%r8), %r8
-	leaq	64(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip8_3:
-	shrq	$4, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_done_3
-.Llf_mpn_montmul_adx__znver3_top_3:
-/* LLVM-MCA-BEGIN addmul_a_row limbs=16 */
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, (%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	8(%r9), %rbp
-	movq	%rbp, 8(%r9)
-	mulxq	16(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	mulxq	24(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	24(%r9), %rbx
-	movq	%rbx, 24(%r9)
-	mulxq	32(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	32(%r9), %rbp
-	movq	%rbp, 32(%r9)
-	mulxq	40(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	40(%r9), %rbp
-	movq	%rbp, 40(%r9)
-	mulxq	48(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	48(%r9), %rbx
-	movq	%rbx, 48(%r9)
-	mulxq	56(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	56(%r9), %rbx
-	movq	%rbx, 56(%r9)
-	mulxq	64(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	64(%r9), %rbp
-	movq	%rbp, 64(%r9)
-	mulxq	72(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	72(%r9), %rbp
-	movq	%rbp, 72(%r9)
-	mulxq	80(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	80(%r9), %rbx
-	movq	%rbx, 80(%r9)
-	mulxq	88(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	88(%r9), %rbx
-	movq	%rbx, 88(%r9)
-	mulxq	96(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	96(%r9), %rbp
-	movq	%rbp, 96(%r9)
-	mulxq	104(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	104(%r9), %rbp
-	movq	%rbp, 104(%r9)
-	mulxq	112(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	112(%r9), %rbx
-	movq	%rbx, 112(%r9)
-	mulxq	120(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	120(%r9), %rbx
-	movq	%rbx, 120(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	128(%r8), %r8
-	leaq	128(%r9), %r9
-	decq	%rcx
-	jnz	.Llf_mpn_montmul_adx__znver3_top_3
-/* LLVM-MCA-END */
-.Llf_mpn_montmul_adx__znver3_done_3:
-	xorl	%r9d, %r9d
-	addq	%r11, %r10
-	adcq	$0, %r9
-#if defined(LF_WIN64)
-	movq	%r9, 40(%rsp)
-#else
-	movq	%r9, -48(%rsp)
-#endif
-	movq	(%rdi), %rdx
-#if defined(LF_WIN64)
-	imulq	(%rsp), %rdx
-	movq	24(%rsp), %r8
-#else
-	imulq	-8(%rsp), %rdx
-	movq	-40(%rsp), %r8
-#endif
-	mulxq	(%r8), %r9, %r11
-	addq	(%rdi), %r9
-	adcq	$0, %r11
-	leaq	8(%rdi), %r9
-	leaq	8(%r8), %r8
-#if defined(LF_WIN64)
-	movq	8(%rsp), %rcx
-#else
-	movq	-16(%rsp), %rcx
-#endif
-	decq	%rcx
-	testq	$1, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip1_4
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, -8(%r9)
-	adcxq	%rsi, %rbx
-	adoxq	%rsi, %rbx
-	movq	%rbx, %r11
-	leaq	8(%r8), %r8
-	leaq	8(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip1_4:
-	testq	$2, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip2_4
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	(%r9), %rbx
-	movq	%rbx, -8(%r9)
-	mulxq	8(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	8(%r9), %rbx
-	movq	%rbx, (%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	16(%r8), %r8
-	leaq	16(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip2_4:
-	testq	$4, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip4_4
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, -8(%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	8(%r9), %rbp
-	movq	%rbp, (%r9)
-	mulxq	16(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 8(%r9)
-	mulxq	24(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	24(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	32(%r8), %r8
-	leaq	32(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip4_4:
-	testq	$8, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_skip8_4
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, -8(%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	8(%r9), %rbp
-	movq	%rbp, (%r9)
-	mulxq	16(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 8(%r9)
-	mulxq	24(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	24(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	mulxq	32(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	32(%r9), %rbp
-	movq	%rbp, 24(%r9)
-	mulxq	40(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	40(%r9), %rbp
-	movq	%rbp, 32(%r9)
-	mulxq	48(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	48(%r9), %rbx
-	movq	%rbx, 40(%r9)
-	mulxq	56(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	56(%r9), %rbx
-	movq	%rbx, 48(%r9)
-	adcxq	%rsi, %r11
-	adoxq	%rsi, %r11
-	leaq	64(%r8), %r8
-	leaq	64(%r9), %r9
-.Llf_mpn_montmul_adx__znver3_skip8_4:
-	shrq	$4, %rcx
-	jz	.Llf_mpn_montmul_adx__znver3_done_4
-.Llf_mpn_montmul_adx__znver3_top_4:
-/* LLVM-MCA-BEGIN addmul_n_row limbs=16 */
-	xorl	%esi, %esi
-	mulxq	(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	(%r9), %rbp
-	movq	%rbp, -8(%r9)
-	mulxq	8(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	8(%r9), %rbp
-	movq	%rbp, (%r9)
-	mulxq	16(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	16(%r9), %rbx
-	movq	%rbx, 8(%r9)
-	mulxq	24(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	24(%r9), %rbx
-	movq	%rbx, 16(%r9)
-	mulxq	32(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	32(%r9), %rbp
-	movq	%rbp, 24(%r9)
-	mulxq	40(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	40(%r9), %rbp
-	movq	%rbp, 32(%r9)
-	mulxq	48(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	48(%r9), %rbx
-	movq	%rbx, 40(%r9)
-	mulxq	56(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	56(%r9), %rbx
-	movq	%rbx, 48(%r9)
-	mulxq	64(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	64(%r9), %rbp
-	movq	%rbp, 56(%r9)
-	mulxq	72(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	72(%r9), %rbp
-	movq	%rbp, 64(%r9)
-	mulxq	80(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	80(%r9), %rbx
-	movq	%rbx, 72(%r9)
-	mulxq	88(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	88(%r9), %rbx
-	movq	%rbx, 80(%r9)
-	mulxq	96(%r8), %rbp, %rbx
-	adcxq	%r11, %rbp
-	adoxq	96(%r9), %rbp
-	movq	%rbp, 88(%r9)
-	mulxq	104(%r8), %rbp, %r11
-	adcxq	%rbx, %rbp
-	adoxq	104(%r9), %rbp
-	movq	%rbp, 96(%r9)
-	mulxq	112(%r8), %rbx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	112(%r9), %rbx
-	movq	%rbx, 104(%r9)
-	mulxq	120(%r8), %rbx, %r11
-	adcxq	%rbp, %rbx
-	adoxq	120(%r9), %rbx
-	movq	%rbx, 112(%r9)
 	adcxq	%rsi, %r11
 	adoxq	%rsi, %r11
 	leaq	128(%r8), %r8
@@ -3851,9 +3870,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	32(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -3867,9 +3886,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	8(%rax), %rdx
 	movq	%r9, 8(%r10)
 	xorl	%r9d, %r9d
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -3879,9 +3898,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	56(%r12), %rdx, %r13
 	adcxq	%rdx, %r11
 	adoxq	%r13, %r9
@@ -3895,9 +3914,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	48(%r12), %r13, %r14
 	adcxq	%r13, %r11
 	adoxq	%r14, %r9
@@ -3911,15 +3930,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r8
-	adoxq	%rdx, %rcx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r8
+	adoxq	%r13, %rcx
 	adcq	$0, %rcx
 	movq	32(%rax), %rdx
 	movq	%rsi, 32(%r10)
@@ -3927,9 +3946,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -3940,16 +3959,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rsi
-	adoxq	%rdx, %rdi
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rsi
+	adoxq	%r13, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	movq	%rbx, 48(%r10)
 	xorl	%ebx, %ebx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rdi
-	adoxq	%rdx, %rbx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rdi
+	adoxq	%r13, %rbx
 	adcq	$0, %rbx
 	movq	%rbp, 56(%r10)
 	xorl	%ebp, %ebp
@@ -4001,9 +4020,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -4013,9 +4032,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rbp
-	adoxq	%rdx, %r11
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbp
+	adoxq	%r13, %r11
 	adcq	$0, %r11
 	movq	8(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4024,15 +4043,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -4042,9 +4061,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r11
-	adoxq	%rdx, %r9
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r11
+	adoxq	%r13, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4056,12 +4075,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
@@ -4071,9 +4090,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r9
-	adoxq	%rdx, %r8
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r9
+	adoxq	%r13, %r8
 	adcq	$0, %r8
 	movq	24(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4100,9 +4119,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %r8
-	adoxq	%rdx, %rcx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %r8
+	adoxq	%r13, %rcx
 	adcq	$0, %rcx
 	movq	32(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4117,21 +4136,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	32(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rcx
-	adoxq	%rdx, %rsi
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rcx
+	adoxq	%r13, %rsi
 	adcq	$0, %rsi
 	movq	40(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4146,21 +4165,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rsi
-	adoxq	%rdx, %rdi
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rsi
+	adoxq	%r13, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4175,21 +4194,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rsi
-	adoxq	%r14, %rdi
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rdi
-	adoxq	%rdx, %rbx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rdi
+	adoxq	%r13, %rbx
 	adcq	$0, %rbx
 	movq	56(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4204,9 +4223,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	24(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	24(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -4472,12 +4491,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rbx, %rdi
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	mulxq	8(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 8(%r11)
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
+	movq	%rdi, (%r11)
+	mulxq	8(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
@@ -4491,24 +4510,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rbx, %rdi
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	mulxq	8(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 8(%r11)
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
+	movq	%rdi, (%r11)
+	mulxq	8(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
 	mulxq	24(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 24(%r11)
-	mulxq	32(%r8), %rbx, %rdi
-	adcq	%r10, %rbx
-	movq	%rbx, 32(%r11)
-	mulxq	40(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 40(%r11)
+	mulxq	32(%r8), %rdi, %rbx
+	adcq	%r10, %rdi
+	movq	%rdi, 32(%r11)
+	mulxq	40(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 40(%r11)
 	mulxq	48(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 48(%r11)
@@ -4524,48 +4543,48 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_top_5:
 /* LLVM-MCA-BEGIN mul_row limbs=16 */
 	xorl	%edi, %edi
-	mulxq	(%r8), %rbx, %rdi
-	addq	%r10, %rbx
-	movq	%rbx, (%r11)
-	mulxq	8(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 8(%r11)
+	mulxq	(%r8), %rdi, %rbx
+	addq	%r10, %rdi
+	movq	%rdi, (%r11)
+	mulxq	8(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
 	mulxq	24(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 24(%r11)
-	mulxq	32(%r8), %rbx, %rdi
-	adcq	%r10, %rbx
-	movq	%rbx, 32(%r11)
-	mulxq	40(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 40(%r11)
+	mulxq	32(%r8), %rdi, %rbx
+	adcq	%r10, %rdi
+	movq	%rdi, 32(%r11)
+	mulxq	40(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 40(%r11)
 	mulxq	48(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 48(%r11)
 	mulxq	56(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 56(%r11)
-	mulxq	64(%r8), %rbx, %rdi
-	adcq	%r10, %rbx
-	movq	%rbx, 64(%r11)
-	mulxq	72(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 72(%r11)
+	mulxq	64(%r8), %rdi, %rbx
+	adcq	%r10, %rdi
+	movq	%rdi, 64(%r11)
+	mulxq	72(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 72(%r11)
 	mulxq	80(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 80(%r11)
 	mulxq	88(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 88(%r11)
-	mulxq	96(%r8), %rbx, %rdi
-	adcq	%r10, %rbx
-	movq	%rbx, 96(%r11)
-	mulxq	104(%r8), %rbx, %r10
-	adcq	%rdi, %rbx
-	movq	%rbx, 104(%r11)
+	mulxq	96(%r8), %rdi, %rbx
+	adcq	%r10, %rdi
+	movq	%rdi, 96(%r11)
+	mulxq	104(%r8), %rdi, %r10
+	adcq	%rbx, %rdi
+	movq	%rdi, 104(%r11)
 	mulxq	112(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 112(%r11)
@@ -4625,14 +4644,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	mulxq	8(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	8(%r11), %r12
-	movq	%r12, 8(%r11)
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	mulxq	8(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	8(%r11), %rbp
+	movq	%rbp, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4649,14 +4668,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	mulxq	8(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	8(%r11), %r12
-	movq	%r12, 8(%r11)
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	mulxq	8(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	8(%r11), %rbp
+	movq	%rbp, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4665,14 +4684,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	24(%r11), %r12
 	movq	%r12, 24(%r11)
-	mulxq	32(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	mulxq	40(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	40(%r11), %r12
-	movq	%r12, 40(%r11)
+	mulxq	32(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	32(%r11), %rbp
+	movq	%rbp, 32(%r11)
+	mulxq	40(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	40(%r11), %rbp
+	movq	%rbp, 40(%r11)
 	mulxq	48(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	48(%r11), %r12
@@ -4691,14 +4710,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_top_7:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	(%r11), %r12
-	movq	%r12, (%r11)
-	mulxq	8(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	8(%r11), %r12
-	movq	%r12, 8(%r11)
+	mulxq	(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	(%r11), %rbp
+	movq	%rbp, (%r11)
+	mulxq	8(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	8(%r11), %rbp
+	movq	%rbp, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4707,14 +4726,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	24(%r11), %r12
 	movq	%r12, 24(%r11)
-	mulxq	32(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	32(%r11), %r12
-	movq	%r12, 32(%r11)
-	mulxq	40(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	40(%r11), %r12
-	movq	%r12, 40(%r11)
+	mulxq	32(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	32(%r11), %rbp
+	movq	%rbp, 32(%r11)
+	mulxq	40(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	40(%r11), %rbp
+	movq	%rbp, 40(%r11)
 	mulxq	48(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	48(%r11), %r12
@@ -4723,14 +4742,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	56(%r11), %r12
 	movq	%r12, 56(%r11)
-	mulxq	64(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	64(%r11), %r12
-	movq	%r12, 64(%r11)
-	mulxq	72(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	72(%r11), %r12
-	movq	%r12, 72(%r11)
+	mulxq	64(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	64(%r11), %rbp
+	movq	%rbp, 64(%r11)
+	mulxq	72(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	72(%r11), %rbp
+	movq	%rbp, 72(%r11)
 	mulxq	80(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	80(%r11), %r12
@@ -4739,14 +4758,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	88(%r11), %r12
 	movq	%r12, 88(%r11)
-	mulxq	96(%r8), %r12, %rbp
-	adcxq	%r10, %r12
-	adoxq	96(%r11), %r12
-	movq	%r12, 96(%r11)
-	mulxq	104(%r8), %r12, %r10
-	adcxq	%rbp, %r12
-	adoxq	104(%r11), %r12
-	movq	%r12, 104(%r11)
+	mulxq	96(%r8), %rbp, %r12
+	adcxq	%r10, %rbp
+	adoxq	96(%r11), %rbp
+	movq	%rbp, 96(%r11)
+	mulxq	104(%r8), %rbp, %r10
+	adcxq	%r12, %rbp
+	adoxq	104(%r11), %rbp
+	movq	%rbp, 104(%r11)
 	mulxq	112(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	112(%r11), %r12
@@ -4775,82 +4794,82 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_corner_row15:
 	movq	-128(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-120(%r11), %rcx, %rdi
-	adoxq	-248(%r10), %rcx
-	movq	%rcx, -248(%r10)
-	mulxq	-112(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-120(%r11), %rdi, %rcx
+	adoxq	-248(%r10), %rdi
+	movq	%rdi, -248(%r10)
+	mulxq	-112(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-240(%r10), %rbx
 	movq	%rbx, -240(%r10)
-	mulxq	-104(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-104(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-232(%r10), %rbx
 	movq	%rbx, -232(%r10)
-	mulxq	-96(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-96(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-224(%r10), %rbx
 	movq	%rbx, -224(%r10)
-	mulxq	-88(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-216(%r10), %rdi
-	movq	%rdi, -216(%r10)
-	mulxq	-80(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-208(%r10), %rdi
-	movq	%rdi, -208(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
+	mulxq	-88(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-208(%r10), %rbx
+	movq	%rbx, -208(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-56(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-184(%r10), %rdi
-	movq	%rdi, -184(%r10)
-	mulxq	-48(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-176(%r10), %rdi
-	movq	%rdi, -176(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-24(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
-	mulxq	-16(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -128(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-136(%r10), %rdx
+	movq	%rdx, -136(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -128(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row14:
 	movq	-120(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-112(%r11), %rdi, %rcx
 	adoxq	-232(%r10), %rdi
 	movq	%rdi, -232(%r10)
-	mulxq	-104(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-224(%r10), %rdi
-	movq	%rdi, -224(%r10)
-	mulxq	-96(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-216(%r10), %rdi
-	movq	%rdi, -216(%r10)
+	mulxq	-104(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-224(%r10), %rbx
+	movq	%rbx, -224(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-216(%r10), %rbx
+	movq	%rbx, -216(%r10)
 	mulxq	-88(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-208(%r10), %rbx
@@ -4859,14 +4878,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-72(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-192(%r10), %rdi
-	movq	%rdi, -192(%r10)
-	mulxq	-64(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-184(%r10), %rdi
-	movq	%rdi, -184(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
 	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
@@ -4875,14 +4894,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-40(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-160(%r10), %rdi
-	movq	%rdi, -160(%r10)
-	mulxq	-32(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -4891,13 +4910,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-8(%r11), %rdx, %rdi
-	adcxq	%rcx, %rdx
-	adoxq	-128(%r10), %rdx
-	movq	%rdx, -128(%r10)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, -120(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -120(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row13:
 	movq	-112(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4912,14 +4931,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-80(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-192(%r10), %rdi
-	movq	%rdi, -192(%r10)
-	mulxq	-72(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-184(%r10), %rdi
-	movq	%rdi, -184(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-192(%r10), %rbx
+	movq	%rbx, -192(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
 	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
@@ -4928,14 +4947,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-48(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-160(%r10), %rdi
-	movq	%rdi, -160(%r10)
-	mulxq	-40(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -4944,12 +4963,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-16(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
+	adcxq	%rdi, %rdx
 	adoxq	-120(%r10), %rdx
 	movq	%rdx, -120(%r10)
 	adcxq	%r8, %rcx
@@ -4965,49 +4984,49 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-80(%r11), %rcx, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	-184(%r10), %rcx
-	movq	%rcx, -184(%r10)
-	mulxq	-72(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-176(%r10), %rdi
-	movq	%rdi, -176(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-184(%r10), %rbx
+	movq	%rbx, -184(%r10)
+	mulxq	-72(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-176(%r10), %rbx
+	movq	%rbx, -176(%r10)
+	mulxq	-64(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-48(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-152(%r10), %rdi
-	movq	%rdi, -152(%r10)
-	mulxq	-40(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-152(%r10), %rbx
+	movq	%rbx, -152(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-16(%r11), %rdi, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-120(%r10), %rbx
+	movq	%rbx, -120(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
-	adoxq	-120(%r10), %rdi
-	movq	%rdi, -120(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
-	adoxq	-112(%r10), %rdx
-	movq	%rdx, -112(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -104(%r10)
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -104(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5018,45 +5037,45 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-176(%r10), %rbx
 	movq	%rbx, -176(%r10)
-	mulxq	-72(%r11), %rcx, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	-168(%r10), %rcx
-	movq	%rcx, -168(%r10)
-	mulxq	-64(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-160(%r10), %rdi
-	movq	%rdi, -160(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-168(%r10), %rbx
+	movq	%rbx, -168(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-160(%r10), %rbx
+	movq	%rbx, -160(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-40(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
-	mulxq	-32(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-128(%r10), %rbx
+	movq	%rbx, -128(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-8(%r11), %rdx, %rdi
-	adcxq	%rcx, %rdx
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
 	adoxq	-104(%r10), %rdx
 	movq	%rdx, -104(%r10)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, -96(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -96(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5071,14 +5090,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-56(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-48(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
 	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -5087,14 +5106,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-24(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	mulxq	-16(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-104(%r10), %rdi
-	movq	%rdi, -104(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
 	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
 	adoxq	-96(%r10), %rdi
@@ -5108,14 +5127,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	-72(%r11), %rdi, %rcx
 	adoxq	-152(%r10), %rdi
 	movq	%rdi, -152(%r10)
-	mulxq	-64(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-144(%r10), %rdi
-	movq	%rdi, -144(%r10)
-	mulxq	-56(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-136(%r10), %rdi
-	movq	%rdi, -136(%r10)
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-144(%r10), %rbx
+	movq	%rbx, -144(%r10)
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-136(%r10), %rbx
+	movq	%rbx, -136(%r10)
 	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -5124,14 +5143,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-32(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	mulxq	-24(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-104(%r10), %rdi
-	movq	%rdi, -104(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-112(%r10), %rbx
+	movq	%rbx, -112(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
 	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
@@ -5146,87 +5165,87 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_corner_row8:
 	movq	-72(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-64(%r11), %rcx, %rdi
-	adoxq	-136(%r10), %rcx
-	movq	%rcx, -136(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-64(%r11), %rdi, %rcx
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-32(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-104(%r10), %rdi
-	movq	%rdi, -104(%r10)
-	mulxq	-24(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-96(%r10), %rdi
-	movq	%rdi, -96(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-104(%r10), %rbx
+	movq	%rbx, -104(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-88(%r10), %rbx
 	movq	%rbx, -88(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-80(%r10), %rdx
-	movq	%rdx, -80(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -72(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -72(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row7:
 	movq	-64(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-56(%r11), %rcx, %rdi
-	adoxq	-120(%r10), %rcx
-	movq	%rcx, -120(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-56(%r11), %rdi, %rcx
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-104(%r10), %rbx
 	movq	%rbx, -104(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-32(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
 	movq	%rbx, -96(%r10)
-	mulxq	-24(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-88(%r10), %rdi
-	movq	%rdi, -88(%r10)
-	mulxq	-16(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-80(%r10), %rdi
-	movq	%rdi, -80(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-72(%r10), %rdi
-	movq	%rdi, -72(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -64(%r10)
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-80(%r10), %rbx
+	movq	%rbx, -80(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-72(%r10), %rdx
+	movq	%rdx, -72(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -64(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row6:
 	movq	-56(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-48(%r11), %rdi, %rcx
 	adoxq	-104(%r10), %rdi
 	movq	%rdi, -104(%r10)
-	mulxq	-40(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-96(%r10), %rdi
-	movq	%rdi, -96(%r10)
-	mulxq	-32(%r11), %rdi, %rcx
-	adcxq	%rbx, %rdi
-	adoxq	-88(%r10), %rdi
-	movq	%rdi, -88(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-96(%r10), %rbx
+	movq	%rbx, -96(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-88(%r10), %rbx
+	movq	%rbx, -88(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-80(%r10), %rbx
@@ -5235,13 +5254,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-8(%r11), %rdx, %rdi
-	adcxq	%rcx, %rdx
-	adoxq	-64(%r10), %rdx
-	movq	%rdx, -64(%r10)
-	adcxq	%r8, %rdi
-	adoxq	%r8, %rdi
-	movq	%rdi, -56(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-64(%r10), %rdi
+	movq	%rdi, -64(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -56(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row5:
 	movq	-48(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5256,12 +5275,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-16(%r11), %rdi, %rbx
-	adcxq	%rcx, %rdi
-	adoxq	-64(%r10), %rdi
-	movq	%rdi, -64(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
+	adoxq	-64(%r10), %rbx
+	movq	%rbx, -64(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
+	adcxq	%rdi, %rdx
 	adoxq	-56(%r10), %rdx
 	movq	%rdx, -56(%r10)
 	adcxq	%r8, %rcx
@@ -5277,17 +5296,17 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-64(%r10), %rbx
 	movq	%rbx, -64(%r10)
-	mulxq	-16(%r11), %rcx, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	-56(%r10), %rcx
-	movq	%rcx, -56(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rbx, %rdx
-	adoxq	-48(%r10), %rdx
-	movq	%rdx, -48(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -40(%r10)
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
+	adoxq	-56(%r10), %rbx
+	movq	%rbx, -56(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-48(%r10), %rdi
+	movq	%rdi, -48(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -40(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row3:
 	movq	-32(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5298,13 +5317,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-48(%r10), %rbx
 	movq	%rbx, -48(%r10)
-	mulxq	-8(%r11), %rcx, %rdx
-	adcxq	%rdi, %rcx
-	adoxq	-40(%r10), %rcx
-	movq	%rcx, -40(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -32(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-40(%r10), %rdx
+	movq	%rdx, -40(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -32(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row2:
 	movq	-24(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5462,9 +5481,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
@@ -5474,9 +5493,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rbp
 	adoxq	%rdx, %r11
@@ -5496,9 +5515,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rcx
-	adoxq	%r12, %rsi
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
@@ -5508,9 +5527,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rbp
-	adoxq	%r12, %r11
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r11
 	adoxq	%rdx, %r9
@@ -5542,9 +5561,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r9
 	adoxq	%rdx, %r8
@@ -5564,21 +5583,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rdi
-	adoxq	%r12, %rbx
-	mulxq	24(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r8
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r8
 	adoxq	%rdx, %rcx
@@ -5598,21 +5617,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rbx
-	adoxq	%r12, %rbp
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	32(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	32(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rcx
 	adoxq	%rdx, %rsi
@@ -5632,21 +5651,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rbp
-	adoxq	%r12, %r11
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	40(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rcx
-	adoxq	%r12, %rsi
+	mulxq	40(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rsi
 	adoxq	%rdx, %rdi
@@ -5666,9 +5685,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
@@ -5678,9 +5697,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rsi
-	adoxq	%r13, %rdi
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rsi
+	adoxq	%r12, %rdi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rdi
 	adoxq	%rdx, %rbx
@@ -5700,9 +5719,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %r9
-	adoxq	%r12, %r8
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
@@ -5712,12 +5731,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rdi
-	adoxq	%r12, %rbx
-	mulxq	56(%r10), %r12, %rdx
-	adcxq	%r12, %rbx
-	adoxq	%rdx, %rbp
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rdi
+	adoxq	%r13, %rbx
+	mulxq	56(%r10), %rdx, %r12
+	adcxq	%rdx, %rbx
+	adoxq	%r12, %rbp
 	adcq	$0, %rbp
 	leaq	64(%rax), %r12
 	xorl	%edx, %edx
@@ -5764,9 +5783,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -5776,9 +5795,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -5790,12 +5809,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r12)
 	movq	$0, %r9
-	mulxq	8(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	8(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -5805,9 +5824,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -5834,9 +5853,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -5851,9 +5870,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
 	mulxq	24(%r10), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
@@ -5863,9 +5882,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -5880,21 +5899,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r10), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	32(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -5909,21 +5928,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	40(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -5938,9 +5957,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -5967,9 +5986,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r10), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r10), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -5979,12 +5998,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r10), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	56(%r10), %rdx, %r13
-	adcxq	%rdx, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r10), %r13, %rdx
+	adcxq	%r13, %rbx
+	adoxq	%rdx, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r12), %r12
 	jmp	.Llf_mpn_montmul_adx__znver3_group_block_2
@@ -6099,13 +6118,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	(%rcx), %rbp
 	movq	%rbp, (%rcx)
-	mulxq	8(%r9), %r8, %rbp
-	adcxq	%rbx, %r8
-	adoxq	8(%rcx), %r8
-	movq	%r8, 8(%rcx)
-	adcxq	%rdi, %rbp
-	adoxq	%rdi, %rbp
-	movq	%rbp, %r8
+	mulxq	8(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	8(%rcx), %rbp
+	movq	%rbp, 8(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	16(%r9), %r9
 	leaq	16(%rcx), %rcx
 .Llf_mpn_montmul_adx__znver3_skip2_7:
@@ -6124,13 +6142,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %r8, %rbp
-	adcxq	%rbx, %r8
-	adoxq	24(%rcx), %r8
-	movq	%r8, 24(%rcx)
-	adcxq	%rdi, %rbp
-	adoxq	%rdi, %rbp
-	movq	%rbp, %r8
+	mulxq	24(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	24(%rcx), %rbp
+	movq	%rbp, 24(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	32(%r9), %r9
 	leaq	32(%rcx), %rcx
 .Llf_mpn_montmul_adx__znver3_skip4_7:
@@ -6149,29 +6166,28 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %r8, %rbp
-	adcxq	%rbx, %r8
-	adoxq	24(%rcx), %r8
-	movq	%r8, 24(%rcx)
-	mulxq	32(%r9), %rbx, %r8
-	adcxq	%rbp, %rbx
-	adoxq	32(%rcx), %rbx
-	movq	%rbx, 32(%rcx)
-	mulxq	40(%r9), %rbp, %rbx
+	mulxq	24(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	24(%rcx), %rbp
+	movq	%rbp, 24(%rcx)
+	mulxq	32(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
+	adoxq	32(%rcx), %rbp
+	movq	%rbp, 32(%rcx)
+	mulxq	40(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	40(%rcx), %rbp
 	movq	%rbp, 40(%rcx)
-	mulxq	48(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
+	mulxq	48(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
 	adoxq	48(%rcx), %rbp
 	movq	%rbp, 48(%rcx)
-	mulxq	56(%r9), %rbx, %rbp
-	adcxq	%r8, %rbx
-	adoxq	56(%rcx), %rbx
-	movq	%rbx, 56(%rcx)
-	adcxq	%rdi, %rbp
-	adoxq	%rdi, %rbp
-	movq	%rbp, %r8
+	mulxq	56(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	56(%rcx), %rbp
+	movq	%rbp, 56(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	64(%r9), %r9
 	leaq	64(%rcx), %rcx
 .Llf_mpn_montmul_adx__znver3_skip8_7:
@@ -6192,61 +6208,60 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r8, %rbp
 	adoxq	16(%rcx), %rbp
 	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %r8, %rbp
-	adcxq	%rbx, %r8
-	adoxq	24(%rcx), %r8
-	movq	%r8, 24(%rcx)
-	mulxq	32(%r9), %rbx, %r8
-	adcxq	%rbp, %rbx
-	adoxq	32(%rcx), %rbx
-	movq	%rbx, 32(%rcx)
-	mulxq	40(%r9), %rbp, %rbx
+	mulxq	24(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	24(%rcx), %rbp
+	movq	%rbp, 24(%rcx)
+	mulxq	32(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
+	adoxq	32(%rcx), %rbp
+	movq	%rbp, 32(%rcx)
+	mulxq	40(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	40(%rcx), %rbp
 	movq	%rbp, 40(%rcx)
-	mulxq	48(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
+	mulxq	48(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
 	adoxq	48(%rcx), %rbp
 	movq	%rbp, 48(%rcx)
-	mulxq	56(%r9), %rbx, %rbp
-	adcxq	%r8, %rbx
-	adoxq	56(%rcx), %rbx
-	movq	%rbx, 56(%rcx)
-	mulxq	64(%r9), %rbx, %r8
-	adcxq	%rbp, %rbx
-	adoxq	64(%rcx), %rbx
-	movq	%rbx, 64(%rcx)
-	mulxq	72(%r9), %rbp, %rbx
+	mulxq	56(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	56(%rcx), %rbp
+	movq	%rbp, 56(%rcx)
+	mulxq	64(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
+	adoxq	64(%rcx), %rbp
+	movq	%rbp, 64(%rcx)
+	mulxq	72(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	72(%rcx), %rbp
 	movq	%rbp, 72(%rcx)
-	mulxq	80(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
+	mulxq	80(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
 	adoxq	80(%rcx), %rbp
 	movq	%rbp, 80(%rcx)
-	mulxq	88(%r9), %rbx, %rbp
-	adcxq	%r8, %rbx
-	adoxq	88(%rcx), %rbx
-	movq	%rbx, 88(%rcx)
-	mulxq	96(%r9), %rbx, %r8
-	adcxq	%rbp, %rbx
-	adoxq	96(%rcx), %rbx
-	movq	%rbx, 96(%rcx)
-	mulxq	104(%r9), %rbp, %rbx
+	mulxq	88(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	88(%rcx), %rbp
+	movq	%rbp, 88(%rcx)
+	mulxq	96(%r9), %rbp, %rbx
 	adcxq	%r8, %rbp
+	adoxq	96(%rcx), %rbp
+	movq	%rbp, 96(%rcx)
+	mulxq	104(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
 	adoxq	104(%rcx), %rbp
 	movq	%rbp, 104(%rcx)
-	mulxq	112(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
+	mulxq	112(%r9), %rbp, %rbx
+	adcxq	%r8, %rbp
 	adoxq	112(%rcx), %rbp
 	movq	%rbp, 112(%rcx)
-	mulxq	120(%r9), %rbx, %rbp
-	adcxq	%r8, %rbx
-	adoxq	120(%rcx), %rbx
-	movq	%rbx, 120(%rcx)
-	adcxq	%rdi, %rbp
-	adoxq	%rdi, %rbp
-	movq	%rbp, %r8
+	mulxq	120(%r9), %rbp, %r8
+	adcxq	%rbx, %rbp
+	adoxq	120(%rcx), %rbp
+	movq	%rbp, 120(%rcx)
+	adcxq	%rdi, %r8
+	adoxq	%rdi, %r8
 	leaq	128(%r9), %r9
 	leaq	128(%rcx), %rcx
 	decq	%rsi
@@ -6454,9 +6469,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -6466,9 +6481,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -6480,12 +6495,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	8(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -6495,9 +6510,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -6524,9 +6539,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -6541,9 +6556,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
 	mulxq	24(%r12), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
@@ -6553,9 +6568,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -6570,21 +6585,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	32(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -6599,9 +6614,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
@@ -6611,9 +6626,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -6628,9 +6643,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -6657,9 +6672,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -6669,12 +6684,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbx
+	adoxq	%rdx, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver3_group_block_3
@@ -6739,6 +6754,789 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	%rax, -56(%rsp)
 #endif
 	jmp	.Llf_mpn_montmul_adx__znver3_redc_groups
+.Llf_mpn_montmul_adx__znver3_square_alt:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	leaq	112(%rsp), %rax
+#else
+	movq	%rdi, -24(%rsp)
+	leaq	(%rsp), %rax
+#endif
+	xorl	%r10d, %r10d
+#if defined(LF_WIN64)
+	movq	%r10, 48(%rsp)
+	movq	8(%rsp), %r11
+#else
+	movq	%r10, -56(%rsp)
+	movq	-16(%rsp), %r11
+#endif
+.Llf_mpn_montmul_adx__znver3_clear_3:
+	movq	%r10, (%rax)
+	movq	%r10, 8(%rax)
+	leaq	16(%rax), %rax
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx__znver3_clear_3
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shlq	$3, %rax
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r10
+#else
+	movq	-32(%rsp), %r10
+#endif
+	addq	%rax, %r10
+#if defined(LF_WIN64)
+	movq	%r10, 64(%rsp)
+	movq	16(%rsp), %rax
+	leaq	112(%rsp), %r10
+#else
+	movq	%r10, -72(%rsp)
+	movq	-32(%rsp), %rax
+	leaq	(%rsp), %r10
+#endif
+.Llf_mpn_montmul_adx__znver3_sqr_group_2:
+	movq	(%r10), %r11
+	movq	8(%r10), %r9
+	movq	16(%r10), %r8
+	movq	24(%r10), %rcx
+	movq	%rax, %rsi
+	movq	(%rax), %rdx
+	movq	%r11, (%r10)
+	xorl	%r11d, %r11d
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	movq	%r9, 8(%r10)
+	xorl	%r9d, %r9d
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	movq	%r8, 16(%r10)
+	xorl	%r8d, %r8d
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	%rcx, 24(%r10)
+	xorl	%ecx, %ecx
+	leaq	32(%r10), %r10
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_group_block_4:
+	leaq	32(%rsi), %rsi
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rsi
+#else
+	cmpq	-72(%rsp), %rsi
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_group_final_4
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	movq	%r11, (%r10)
+	movq	$0, %r11
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	%r9, 8(%r10)
+	movq	$0, %r9
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	%r8, 16(%r10)
+	movq	$0, %r8
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	movq	%rcx, 24(%r10)
+	movq	$0, %rcx
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%rdx, %rcx
+	adcq	$0, %rcx
+	leaq	32(%r10), %r10
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block_4
+.Llf_mpn_montmul_adx__znver3_group_final_4:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rdx
+	movq	%r11, (%r10)
+	movq	%r9, 8(%r10)
+	movq	%r8, 16(%r10)
+	movq	%rcx, 24(%r10)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+#else
+	movq	%rdx, -56(%rsp)
+#endif
+	addq	%rax, %r10
+#if defined(LF_WIN64)
+	subq	64(%rsp), %r10
+#else
+	subq	-72(%rsp), %r10
+#endif
+	leaq	64(%r10), %r10
+	leaq	32(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rax
+#else
+	cmpq	-72(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx__znver3_sqr_group_2
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r11
+	movq	16(%rsp), %r10
+	leaq	112(%rsp), %rax
+#else
+	movq	-16(%rsp), %r11
+	movq	-32(%rsp), %r10
+	leaq	(%rsp), %rax
+#endif
+	cmpq	$1, %r11
+	jne	.Llf_mpn_montmul_adx__znver3_final_multi_3
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rax)
+	movq	8(%rax), %r10
+	xorl	%r9d, %r9d
+	adcxq	%r10, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 8(%rax)
+	jmp	.Llf_mpn_montmul_adx__znver3_final_done_3
+.Llf_mpn_montmul_adx__znver3_final_multi_3:
+	movq	%r11, %rcx
+	shrq	$1, %rcx
+	testq	$1, %r11
+	jz	.Llf_mpn_montmul_adx__znver3_final_even_3
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
+	xorl	%r8d, %r8d
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
+	leaq	16(%rax), %rax
+	jmp	.Llf_mpn_montmul_adx__znver3_final_a_3
+.Llf_mpn_montmul_adx__znver3_final_even_3:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r11, %r9
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
+	xorl	%r8d, %r8d
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 8(%rax)
+	leaq	(%rax), %rax
+	jmp	.Llf_mpn_montmul_adx__znver3_final_b_3
+.Llf_mpn_montmul_adx__znver3_final_a_3:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	(%rax), %r8
+	movq	8(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, (%rax)
+	movq	%rdx, 8(%rax)
+.Llf_mpn_montmul_adx__znver3_final_b_3:
+	movq	(%r10), %rdx
+	leaq	8(%r10), %r10
+	mulxq	%rdx, %r9, %r11
+	movq	16(%rax), %r8
+	movq	24(%rax), %rdx
+	adcxq	%r8, %r8
+	adcxq	%rdx, %rdx
+	adoxq	%r9, %r8
+	adoxq	%r11, %rdx
+	movq	%r8, 16(%rax)
+	movq	%rdx, 24(%rax)
+	leaq	32(%rax), %rax
+	leaq	-1(%rcx), %rcx
+	jrcxz	.Llf_mpn_montmul_adx__znver3_final_done_3
+	jmp	.Llf_mpn_montmul_adx__znver3_final_a_3
+.Llf_mpn_montmul_adx__znver3_final_done_3:
+.Llf_mpn_montmul_adx__znver3_redc_groups_alt:
+#if defined(LF_WIN64)
+	leaq	112(%rsp), %rax
+	movq	8(%rsp), %r10
+#else
+	leaq	(%rsp), %rax
+	movq	-16(%rsp), %r10
+#endif
+	shlq	$3, %r10
+	movq	%rax, %r11
+	addq	%r10, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 72(%rsp)
+	movq	24(%rsp), %r11
+#else
+	movq	%r11, -80(%rsp)
+	movq	-40(%rsp), %r11
+#endif
+	addq	%r10, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 64(%rsp)
+#else
+	movq	%r11, -72(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_redc_group_2:
+#if defined(LF_WIN64)
+	movq	24(%rsp), %r10
+#else
+	movq	-40(%rsp), %r10
+#endif
+	movq	(%rax), %r11
+	movq	8(%rax), %r9
+	movq	16(%rax), %r8
+	movq	24(%rax), %rcx
+	movq	%r11, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, (%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	movq	$0, %r11
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %r9
+	adoxq	%rsi, %r8
+	mulxq	16(%r10), %rdi, %rsi
+	adcxq	%rdi, %r8
+	adoxq	%rsi, %rcx
+	mulxq	24(%r10), %rsi, %rdx
+	adcxq	%rsi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	%r9, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 8(%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %r9
+	adoxq	%rdi, %r8
+	movq	$0, %r9
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %r8
+	adoxq	%rsi, %rcx
+	mulxq	16(%r10), %rdi, %rsi
+	adcxq	%rdi, %rcx
+	adoxq	%rsi, %r11
+	mulxq	24(%r10), %rsi, %rdx
+	adcxq	%rsi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	%r8, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 16(%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %r8
+	adoxq	%rdi, %rcx
+	movq	$0, %r8
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %rcx
+	adoxq	%rsi, %r11
+	mulxq	16(%r10), %rsi, %rdi
+	adcxq	%rsi, %r11
+	adoxq	%rdi, %r9
+	mulxq	24(%r10), %rsi, %rdx
+	adcxq	%rsi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	%rcx, %rdx
+#if defined(LF_WIN64)
+	imulq	(%rsp), %rdx
+#else
+	imulq	-8(%rsp), %rdx
+#endif
+	movq	%rdx, 24(%rax)
+	xorl	%esi, %esi
+	mulxq	(%r10), %rsi, %rdi
+	adcxq	%rsi, %rcx
+	adoxq	%rdi, %r11
+	movq	$0, %rcx
+	mulxq	8(%r10), %rdi, %rsi
+	adcxq	%rdi, %r11
+	adoxq	%rsi, %r9
+	mulxq	16(%r10), %rdi, %rsi
+	adcxq	%rdi, %r9
+	adoxq	%rsi, %r8
+	mulxq	24(%r10), %rdx, %rsi
+	adcxq	%rdx, %r8
+	adoxq	%rsi, %rcx
+	adcq	$0, %rcx
+	leaq	32(%rax), %rsi
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_group_block_5:
+	leaq	32(%r10), %r10
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %r10
+#else
+	cmpq	-72(%rsp), %r10
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_group_final_5
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%rsi), %r11
+	adcq	8(%rsi), %r9
+	adcq	16(%rsi), %r8
+	adcq	24(%rsi), %rcx
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	movq	%r11, (%rsi)
+	movq	$0, %r11
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	16(%r10), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	%r9, 8(%rsi)
+	movq	$0, %r9
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	16(%r10), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	%r8, 16(%rsi)
+	movq	$0, %r8
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	16(%r10), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%r10), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	movq	%rcx, 24(%rsi)
+	movq	$0, %rcx
+	mulxq	8(%r10), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
+	mulxq	16(%r10), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	24(%r10), %rdx, %rdi
+	adcxq	%rdx, %r8
+	adoxq	%rdi, %rcx
+	adcq	$0, %rcx
+	leaq	32(%rsi), %rsi
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block_5
+.Llf_mpn_montmul_adx__znver3_group_final_5:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%rsi), %r11
+	adcq	8(%rsi), %r9
+	adcq	16(%rsi), %r8
+	adcq	24(%rsi), %rcx
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rdx
+	movq	%r11, (%rsi)
+	movq	%r9, 8(%rsi)
+	movq	%r8, 16(%rsi)
+	movq	%rcx, 24(%rsi)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+#else
+	movq	%rdx, -56(%rsp)
+#endif
+	movq	$0, (%rax)
+	movq	$0, 8(%rax)
+	movq	$0, 16(%rax)
+	movq	$0, 24(%rax)
+	leaq	32(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	72(%rsp), %rax
+#else
+	cmpq	-80(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx__znver3_redc_group_2
+	jmp	.Llf_mpn_montmul_adx__znver3_redc_sum
+.Llf_mpn_montmul_adx__znver3_product_alt:
+#if defined(LF_WIN64)
+	movq	%rdi, 32(%rsp)
+	movq	%rax, 80(%rsp)
+	leaq	112(%rsp), %r10
+#else
+	movq	%rdi, -24(%rsp)
+	movq	%rax, -88(%rsp)
+	leaq	(%rsp), %r10
+#endif
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+	movq	8(%rsp), %r11
+#else
+	movq	%rax, -56(%rsp)
+	movq	-16(%rsp), %r11
+#endif
+	movq	%r10, %r9
+.Llf_mpn_montmul_adx__znver3_clear_4:
+	movq	%rax, (%r9)
+	movq	%rax, 8(%r9)
+	leaq	16(%r9), %r9
+	decq	%r11
+	jnz	.Llf_mpn_montmul_adx__znver3_clear_4
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shlq	$3, %rax
+#if defined(LF_WIN64)
+	movq	16(%rsp), %r11
+#else
+	movq	-32(%rsp), %r11
+#endif
+	addq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 64(%rsp)
+	movq	80(%rsp), %r11
+#else
+	movq	%r11, -72(%rsp)
+	movq	-88(%rsp), %r11
+#endif
+	addq	%rax, %r11
+#if defined(LF_WIN64)
+	movq	%r11, 72(%rsp)
+	movq	80(%rsp), %rax
+#else
+	movq	%r11, -80(%rsp)
+	movq	-88(%rsp), %rax
+#endif
+.Llf_mpn_montmul_adx__znver3_mul_group_2:
+	xorl	%r11d, %r11d
+	xorl	%r9d, %r9d
+	xorl	%r8d, %r8d
+	xorl	%ecx, %ecx
+#if defined(LF_WIN64)
+	movq	16(%rsp), %rsi
+#else
+	movq	-32(%rsp), %rsi
+#endif
+	leaq	-32(%rsi), %rsi
+	xorl	%edx, %edx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+.Llf_mpn_montmul_adx__znver3_group_block_6:
+	leaq	32(%rsi), %rsi
+#if defined(LF_WIN64)
+	cmpq	64(%rsp), %rsi
+#else
+	cmpq	-72(%rsp), %rsi
+#endif
+	je	.Llf_mpn_montmul_adx__znver3_group_final_6
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+#if defined(LF_WIN64)
+	movq	%rdx, 56(%rsp)
+#else
+	movq	%rdx, -64(%rsp)
+#endif
+	movq	(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	movq	%r11, (%r10)
+	movq	$0, %r11
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %rcx
+	adoxq	%rdx, %r11
+	adcq	$0, %r11
+	movq	8(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r9
+	adoxq	%rbx, %r8
+	movq	%r9, 8(%r10)
+	movq	$0, %r9
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r11
+	adoxq	%rdx, %r9
+	adcq	$0, %r9
+	movq	16(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r8
+	adoxq	%rbx, %rcx
+	movq	%r8, 16(%r10)
+	movq	$0, %r8
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	mulxq	16(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r9
+	adoxq	%rdx, %r8
+	adcq	$0, %r8
+	movq	24(%rax), %rdx
+	xorl	%edi, %edi
+	mulxq	(%rsi), %rdi, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	%rbx, %r11
+	movq	%rcx, 24(%r10)
+	movq	$0, %rcx
+	mulxq	8(%rsi), %rdi, %rbx
+	adcxq	%rdi, %r11
+	adoxq	%rbx, %r9
+	mulxq	16(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
+	mulxq	24(%rsi), %rdx, %rdi
+	adcxq	%rdx, %r8
+	adoxq	%rdi, %rcx
+	adcq	$0, %rcx
+	leaq	32(%r10), %r10
+	jmp	.Llf_mpn_montmul_adx__znver3_group_block_6
+.Llf_mpn_montmul_adx__znver3_group_final_6:
+#if defined(LF_WIN64)
+	movq	56(%rsp), %rdx
+#else
+	movq	-64(%rsp), %rdx
+#endif
+	addq	%rdx, %rdx
+	adcq	(%r10), %r11
+	adcq	8(%r10), %r9
+	adcq	16(%r10), %r8
+	adcq	24(%r10), %rcx
+	sbbq	%rdx, %rdx
+	negq	%rdx
+#if defined(LF_WIN64)
+	addq	48(%rsp), %r11
+#else
+	addq	-56(%rsp), %r11
+#endif
+	adcq	$0, %r9
+	adcq	$0, %r8
+	adcq	$0, %rcx
+	adcq	$0, %rdx
+	movq	%r11, (%r10)
+	movq	%r9, 8(%r10)
+	movq	%r8, 16(%r10)
+	movq	%rcx, 24(%r10)
+#if defined(LF_WIN64)
+	movq	%rdx, 48(%rsp)
+	movq	8(%rsp), %rdx
+#else
+	movq	%rdx, -56(%rsp)
+	movq	-16(%rsp), %rdx
+#endif
+	negq	%rdx
+	leaq	32(%r10,%rdx,8), %r10
+	leaq	32(%rax), %rax
+#if defined(LF_WIN64)
+	cmpq	72(%rsp), %rax
+#else
+	cmpq	-80(%rsp), %rax
+#endif
+	jne	.Llf_mpn_montmul_adx__znver3_mul_group_2
+	xorl	%eax, %eax
+#if defined(LF_WIN64)
+	movq	%rax, 48(%rsp)
+#else
+	movq	%rax, -56(%rsp)
+#endif
+	jmp	.Llf_mpn_montmul_adx__znver3_redc_groups_alt
 .Llf_mpn_montmul_adx__znver3_exit:
 #if defined(LF_WIN64)
 	addq	$2160, %rsp

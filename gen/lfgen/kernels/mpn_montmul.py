@@ -79,6 +79,14 @@ core cycles a product on that core (1.3 for the MULX alone, a loop of such rows 
 rdtsc), so at 32 limbs the 1520 products of the square and its REDC take at least ~2300 of
 the ~2700.
 
+Where n = 4 mod 8, from alt_min limbs (12) to SQR_MAX, a b and a^2 both take these passes
+with K = 4, a second copy of them (K = 8 stays where 8 divides n: K = 4 there was 1.04-1.12x
+slower at 16..128 limbs on Zen 3). AMD Zen 3 (2026-12-07, the same method, the throwaway
+znver1 schedule with alt_min = 0): a b at 12 / 20 / 28 / 36 / 44 / 60 / 100 limbs 1.12 /
+1.04 / 1.05 / 1.04 / 1.04 / 1.04 / 1.01x the CIOS rows (0.90x -> 0.98x OpenSSL at 12 limbs),
+a^2 1.27 / 1.12 / 1.13 / 1.12 / 1.11 / 1.07 / 1.03x the code before (CIOS at 12 limbs, from
+16 mpn_sqr's rows and REDC rows; 0.88x -> 1.11x OpenSSL at 12).
+
 AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
 Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
 in a three-limb accumulator t = t2:t1:t0, and m_i is found when column i is complete:
@@ -183,7 +191,11 @@ ADX_PARAMS = dict(X86_PARAMS, small_max=Param(
     group_sqr_min=Param(16, (0, 16, 24, 32, 48), "the buffer's square (sqr_min): where K = "
     "redc_rows > 1 divides n and n >= group_sqr_min, T = a^2 by K rows per pass "
     "(_sqr_groups); else, and for 0, mpn_sqr's rows (x86_sqr.square)", kind="size",
-    sizes=(16, 24, 32, 48, 64)))
+    sizes=(16, 24, 32, 48, 64)),
+    alt_min=Param(12, (0, 12, 20, 28, 36), "redc_rows = 8, n = 4 mod 8 and alt_min <= n <= %d: "
+    "a b and a^2 by the grouped passes with K = 4 (_sqr_groups / _mul_groups, then "
+    "_redc_groups), whatever sqr_min and group_mul_min say; 0: never" % SQR_MAX, kind="size",
+    sizes=(12, 20, 28, 36, 44)))
 
 SPEC = KernelSpec(
     name="mpn_montmul",
@@ -326,7 +338,7 @@ def row_of_n(f, p, t, out, s_n0inv, s_np, s_n, o, a, ln, cy, region=None):
 
 def build_adx(symbol, p):
     from peachpy.x86_64 import (GeneralPurposeRegister64, MOV, XOR, ADD, ADC, CMP, LEA, TEST,
-                                JZ, JE, JNZ, JNE, JBE, JA, JMP, rdx)
+                                JZ, JE, JNZ, JNE, JBE, JA, JMP, AND, rdx)
     from ..x86 import function as x86
     from . import x86_rows
     from .x86_rows import Digits
@@ -356,6 +368,24 @@ def build_adx(symbol, p):
         # pointer equality and n are public: these branches depend on no value
         square = f.new_label("square") if p.sqr_min else None
         K = p.redc_rows
+        alt = None
+        if K == 8 and p.alt_min:
+            # n = 4 mod 8: the grouped passes with K = 4, for a b and a^2 alike
+            alt = (f.new_label("square_alt"), f.new_label("product_alt"))
+            primary = f.new_label("primary")
+            x = GeneralPurposeRegister64()
+            CMP(n, max(p.alt_min, p.small_max + 1) - 1)
+            JBE(primary)
+            CMP(n, SQR_MAX)
+            JA(primary)
+            MOV(x, n)
+            AND(x, K - 1)
+            CMP(x, K // 2)
+            JNE(primary)
+            CMP(ap, bp)
+            JE(alt[0])
+            JMP(alt[1])
+            f.bind(primary)
         product = f.new_label("product") if p.group_mul_min and K > 1 else None
         multiply = f.new_label("multiply")
         if square:
@@ -414,15 +444,16 @@ def build_adx(symbol, p):
             JMP(f.exit_label)
             f.bind(label)
             _small(k, rp, bp, s_n0inv, s_ap, s_np, s_end, s_top2, slots[6:])
-        if square or product:
+        if square or product or alt:
             JMP(f.exit_label)
             _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_end, slots[6:11],
-                      square, product)
+                      square, product, alt)
         f.ret()
     return f.finalize()
 
 
-def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square, product):
+def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square, product,
+              alt=None):
     """T (2n limbs, a stack buffer) = a^2 (at `square`: _sqr_groups where K = redc_rows
     divides n and n >= group_sqr_min, else x86_sqr.square; each cross product once, then
     doubled with the squares) or a b (at `product`: _mul_groups), then REDC as
@@ -438,7 +469,8 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     into s_top). T < N^2 (or R^2 for inputs below R), so t < 2N (R + N): one subtraction, as
     in the CIOS path. n^2/2 + n^2 products for a square where the CIOS rows make 2 n^2. T
     holds values derived from a and b, so it is zeroed behind: T[0 .. n) by the rows' sum
-    or, in the groups, where the m were kept; T[n .. 2n) by subtract_from."""
+    or, in the groups, where the m were kept; T[n .. 2n) by subtract_from. alt = (square_alt,
+    product_alt): entries for n = K/2 mod K, a^2 or a b and the REDC by K/2 rows per pass."""
     import types
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, LocalVariable, MOV, XOR, ADC,
                                 ADD, SHL, LEA, DEC, TEST, CMP, JNZ, JB, JMP)
@@ -543,6 +575,31 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
         XOR(z.as_dword, z.as_dword)
         MOV(s_top, z)
         JMP(groups)
+    if alt:
+        # K / 2 divides n (n = K/2 mod K): the same passes with K / 2 rows each
+        K2 = K // 2
+        if not product:
+            JMP(f.exit_label)
+        square_alt, product_alt = alt
+        groups_alt = f.new_label("redc_groups_alt")
+        f.bind(square_alt)
+        MOV(s_rp, rp)
+        _sqr_groups(f, K2, buf, s_ap, s_n, s_top, s_c1, s_nend)
+        f.bind(groups_alt)
+        T = G()
+        LEA(T, buf)
+        _redc_groups(f, K2, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend)
+        JMP(summed)
+        f.bind(product_alt)
+        MOV(s_rp, rp)
+        MOV(s_bp, bp)
+        T = G()
+        LEA(T, buf)
+        _mul_groups(f, K2, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_tend)
+        z = G()
+        XOR(z.as_dword, z.as_dword)
+        MOV(s_top, z)
+        JMP(groups_alt)
 
 
 def _redc_groups(f, K, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend):
