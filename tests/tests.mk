@@ -20,8 +20,8 @@
 #                       replays it).  `make fuzz ARCH=aarch64` runs it under qemu.
 #
 # Each architecture's run: the whole suite once (every runnable variant of every kernel,
-# coverage enforced), then the dispatch and api suites again under LIMBFORGE_CPU masks that
-# remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
+# coverage enforced), then the dispatch and api suites (and on x86-64 modpow: its gather
+# without AVX2) again under LIMBFORGE_CPU masks that remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
 # Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py,
 # gen_ecdh.py, gen_fe.py, gen_fields.py, gen_xdh.py, gen_ladder.py, written into
 # $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium, for P-256 ECDH OpenSSL's
@@ -117,6 +117,10 @@ TEST_QEMU_CPUS := cortex-a72 neoverse-n1 max
 # LIMBFORGE_CPU masks for the second round: each removes features one at a time (or all)
 TEST_MASKS_x86_64 := none -adx -bmi2 -adx,-bmi2 -avx2 -avx512ifma,-adx -avx512vl -avx512f
 TEST_MASKS_aarch64 := none -asimd -sve,-sve2
+# suites of that round: modpow for lf_bi_mod_pow_consttime's table gather, which takes AVX2
+# when allowed (runtime/modpow.c)
+TEST_MASKED_SUITES_x86_64 := dispatch api modpow
+TEST_MASKED_SUITES_aarch64 := dispatch api
 
 FUZZ_CASES ?= $(if $(RUN),300000,3000000)
 # Montgomery: cases per montmul variant (each up to 80 limbs, checked against GMP)
@@ -131,8 +135,9 @@ test-suite: $(TEST_BIN) test-objects $(TEST_DIR)/mask_race
 	$(if $(RUN),@echo "mask_race: host only (threads + fork under qemu-user are not reliable)",\
 		$(TEST_DIR)/mask_race 300)
 	@for m in $(TEST_MASKS_$(ARCH)); do \
-		echo "== LIMBFORGE_CPU=$$m: dispatch and api suites ($(ARCH))"; \
-		LIMBFORGE_CPU=$$m $(TEST_ENV) CK_VERBOSITY=minimal $(RUN) $(TEST_BIN) dispatch api \
+		echo "== LIMBFORGE_CPU=$$m: $(TEST_MASKED_SUITES_$(ARCH)) suites ($(ARCH))"; \
+		LIMBFORGE_CPU=$$m $(TEST_ENV) CK_VERBOSITY=minimal $(RUN) $(TEST_BIN) \
+			$(TEST_MASKED_SUITES_$(ARCH)) \
 			> $(TEST_DIR)/masked.log 2>&1 || { cat $(TEST_DIR)/masked.log; exit 1; }; \
 		grep -E "^(dispatch: LIMBFORGE_CPU|  SKIP|limbforge tests:|[0-9]+%:)" \
 			$(TEST_DIR)/masked.log | sort -u; \
