@@ -566,15 +566,8 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     if product:
         JMP(f.exit_label)
         f.bind(product)
-        MOV(s_rp, rp)
-        MOV(s_bp, bp)
-        T = G()
-        LEA(T, buf)
-        _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_tend)
-        z = G()
-        XOR(z.as_dword, z.as_dword)
-        MOV(s_top, z)
-        JMP(groups)
+        _product_groups(f, K, groups, buf, rp, bp, s_rp, s_bp, s_ap, s_n, s_top, s_c1,
+                        s_nend, s_tend)
     if alt:
         # K / 2 divides n (n = K/2 mod K): the same passes with K / 2 rows each
         K2 = K // 2
@@ -591,16 +584,25 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
         _redc_groups(f, K2, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend)
         JMP(summed)
         f.bind(product_alt)
-        MOV(s_rp, rp)
-        MOV(s_bp, bp)
-        T = G()
-        LEA(T, buf)
-        _mul_groups(f, K2, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_tend)
-        z = G()
-        XOR(z.as_dword, z.as_dword)
-        MOV(s_top, z)
-        JMP(groups_alt)
+        _product_groups(f, K2, groups_alt, buf, rp, bp, s_rp, s_bp, s_ap, s_n, s_top, s_c1,
+                        s_nend, s_tend)
 
+
+
+def _product_groups(f, K, groups, buf, rp, bp, s_rp, s_bp, s_ap, s_n, s_top, s_c1, s_nend,
+                    s_tend):
+    """The buffer's a b by K rows per pass (_mul_groups), s_top = 0, then on to the REDC
+    passes at `groups`."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, LEA, XOR, JMP
+    MOV(s_rp, rp)
+    MOV(s_bp, bp)
+    T = G()
+    LEA(T, buf)
+    _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_tend)
+    z = G()
+    XOR(z.as_dword, z.as_dword)
+    MOV(s_top, z)
+    JMP(groups)
 
 def _redc_groups(f, K, T, s_n0inv, s_np, s_n, s_top, s_c1, s_nend, s_tend):
     """REDC of the 2n-limb T (stack buffer at T) when K divides n: K rows of N per pass over
