@@ -17,7 +17,8 @@
  *     b solved limb by limb so the carry word of every iteration is 0, 1, 2 or its maximum;
  *   - a wrong m digit or n0inv use: N = 1 mod 2^32 (n0inv's low half -1), N = 2^k - small,
  *     top bit only, top limb 1, lattice limbs; operands 0, 1, 2, N-1, N-2;
- *   - inputs in [N, R) (allowed): the result must be congruent mod N (n limbs, so < R);
+ *   - inputs in [N, R) (allowed): both there, the result must be congruent mod N (n limbs,
+ *     so < R); one there and the other below N (lf_bi_mod_pow's x * 1), fully reduced;
  *   - the IFMA variant's radix-2^52 packing and its size dispatch: every n in 1..70 (it
  *     runs itself for 16..64 and jumps to adx outside), and 72..128 by 8, 127, 129, 256 limbs;
  *   - reads outside ap/bp/np, writes outside {rp,n} (guard pages, canaries), writes into
@@ -350,6 +351,15 @@ START_TEST(test_mont_lengths)
 		fill64(b, n, PAT_RANDOM, &rng);
 		struct exec_ctx c = ctx(t, COV_LENGTH, "a = R-1, b random, N with top limb 1");
 		exec_montmul(&c, a, b, N, n, 0, NULL, NULL);
+		/* one operand in [N, R), the other below N: fully reduced (the oracle says so) */
+		make_op(b, N, n, OP_ONE, &rng);
+		c = ctx(t, COV_LENGTH, "a = R-1, b = 1 (leaving Montgomery form), N with top limb 1");
+		exec_montmul(&c, a, b, N, n, 0, NULL, NULL);
+		make_mod(N, n, n % 2 ? M_R_SMALL : M_ONES, &rng);
+		fill64(a, n, PAT_ONES, &rng);                   /* R-1 >= N */
+		make_op(b, N, n, OP_NM1, &rng);
+		c = ctx(t, COV_LENGTH, "a = N-1, b = R-1, N = R-1 or R - small");
+		exec_montmul(&c, b, a, N, n, 0, NULL, NULL);
 	}
 	ck_assert_msg(subtract > 0 && nosub > 0, "test bug: final subtraction due in %zu cases, "
 	              "not due in %zu: both must occur", subtract, nosub);

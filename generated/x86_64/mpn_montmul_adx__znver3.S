@@ -12,11 +12,13 @@
  *    lengths in limbs; R = 2^(64 n).
  * Preconditions and bad input:
  *    N = {np,n} odd, n0inv = -N^-1 mod 2^64, {ap,n} < N and {bp,n} < N: then
- *    {rp,n} = a b R^-1 mod N, fully reduced (< N). Inputs >= N (but < R) give a
- *    congruent result below R, not necessarily below N. A wrong n0inv or an even
- *    N gives a meaningless result, never a fault. {rp,n} must not overlap {ap,n},
- *    {bp,n} or {np,n} (rp is the accumulator; lf_bi_montgomery_* copy the JDK's
- *    arrays, so product == a is fine there); ap == bp (squaring) is allowed.
+ *    {rp,n} = a b R^-1 mod N, fully reduced (< N). So it is with one input < N and
+ *    the other in [N, R) (a b + m N < 2 N R before the one conditional subtraction).
+ *    Both inputs >= N (but < R) give a congruent result below R, not necessarily
+ *    below N. A wrong n0inv or an even N gives a meaningless result, never a
+ *    fault. {rp,n} must not overlap {ap,n}, {bp,n} or {np,n} (rp is the
+ *    accumulator; lf_bi_montgomery_* copy the JDK's arrays, so product == a is
+ *    fine there); ap == bp (squaring) is allowed.
  *    n == 0 touches no memory. Constant time: no branch or address depends on a, b or N.
  * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
  *   (derived from the instructions below, not declared by hand)

@@ -10,8 +10,9 @@
  * called directly from lf_kernel_table: its CPUID hides ADX (and AVX-512), but it executes
  * ADCX/ADOX, so adx runs when /proc/cpuinfo lists the instructions; it cannot execute
  * AVX-512, so the ifma variant is skipped with that reason printed (like every variant it
- * passes the generation-time taint check of gen/lfgen/consttime.py).  Sizes cover the unrolled rows and their tails
- * (n = 1..9, 16, 17, 32, 64 limbs) with random, all-ones-saturating (N all ones, a = b =
+ * passes the generation-time taint check of gen/lfgen/consttime.py).  Sizes cover the unrolled
+ * rows and their tails and adx's grouped passes, by eight rows and by four (n = 1..9, 12, 16,
+ * 17, 20, 24, 32, 48, 64 limbs) with random, all-ones-saturating (N all ones, a = b =
  * N-1) and zero operands, so that the final subtraction is both due and not due.
  * lf_bi_mod_pow_consttime runs over 1-, 16-, 33- and 64-word moduli (one padded behind a
  * zero word) and exponents of 1, 3 and 64 words, bases shorter and longer than the modulus.
@@ -74,7 +75,7 @@ __attribute__((noinline)) static int leaky(const uint64_t *t, const uint64_t *n,
 
 int main(int argc, char **argv)
 {
-	static const size_t ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 32, 64 };
+	static const size_t ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 20, 24, 32, 48, 64 };
 	uint64_t N[MAXN], a[MAXN], b[MAXN], r[MAXN];
 	const struct lf_kernel *K = &lf_kernel_table[LF_K_mpn_montmul];
 	uint64_t avail = lf_cpu_features() | cpuinfo_extra();

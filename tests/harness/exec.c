@@ -334,7 +334,7 @@ void exec_montmul(const struct exec_ctx *c, const uint64_t *a, const uint64_t *b
 	((lf_mpn_montmul_fn)c->fn)(rp, ap, bp, nq, n0inv, n);
 
 	if (n && !info->reduced) {
-		/* an operand in [N, R): congruent to the oracle's value (and below R, which n
+		/* both operands in [N, R): congruent to the oracle's value (and below R, which n
 		 * limbs are) */
 		uint64_t *red = xmalloc(bytes);
 		or_mod(red, rp, np, n);

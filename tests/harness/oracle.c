@@ -205,7 +205,8 @@ void or_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint
 	export_le(rp, n, x);
 	if (info) {
 		uint64_t n0inv = or_neg_inv64(np[0]);
-		info->reduced = mpz_cmp(a, N) < 0 && mpz_cmp(b, N) < 0;
+		/* fully reduced unless both are >= N: with one below N, a b + M N < 2 N R */
+		info->reduced = mpz_cmp(a, N) < 0 || mpz_cmp(b, N) < 0;
 		info->top1 = info->carry2 = 0;
 		info->on_n = 0;
 		/* CIOS on values, digit by digit */

@@ -207,11 +207,13 @@ SPEC = KernelSpec(
            "significant). n0inv: one limb.",
     units="lengths in limbs; R = 2^(64 n).",
     preconditions="N = {np,n} odd, n0inv = -N^-1 mod 2^64, {ap,n} < N and {bp,n} < N: then\n"
-                  "{rp,n} = a b R^-1 mod N, fully reduced (< N). Inputs >= N (but < R) give a\n"
-                  "congruent result below R, not necessarily below N. A wrong n0inv or an even\n"
-                  "N gives a meaningless result, never a fault. {rp,n} must not overlap {ap,n},\n"
-                  "{bp,n} or {np,n} (rp is the accumulator; lf_bi_montgomery_* copy the JDK's\n"
-                  "arrays, so product == a is fine there); ap == bp (squaring) is allowed.\n"
+                  "{rp,n} = a b R^-1 mod N, fully reduced (< N). So it is with one input < N and\n"
+                  "the other in [N, R) (a b + m N < 2 N R before the one conditional subtraction).\n"
+                  "Both inputs >= N (but < R) give a congruent result below R, not necessarily\n"
+                  "below N. A wrong n0inv or an even N gives a meaningless result, never a\n"
+                  "fault. {rp,n} must not overlap {ap,n}, {bp,n} or {np,n} (rp is the\n"
+                  "accumulator; lf_bi_montgomery_* copy the JDK's arrays, so product == a is\n"
+                  "fine there); ap == bp (squaring) is allowed.\n"
                   "n == 0 touches no memory. Constant time: no branch or address depends on a, b or N.",
     source="Koc, Acar, Kaliski, 'Analyzing and comparing Montgomery multiplication\n"
            "algorithms' (IEEE Micro 1996), CIOS; OpenSSL bn_mul_mont / GMP mpn_redc_1;\n"
