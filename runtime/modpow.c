@@ -19,10 +19,10 @@
  *     from BigInteger's bnExpModThreshTable (the minimum for exponent 65537);
  *   - lf_bi_mod_pow_consttime: fixed windows of w bits over all exp_len words (w by exponent
  *     size as OpenSSL's BN_window_bits_for_ctime_exponent_size, at most 5 as in its x86-64
- *     code: ct_window_for), a table of b^0..b^(2^w-1),
- *     each entry fetched by reading the whole table under masks (blocks of 8 limbs, 16 with
- *     AVX2, the ORs kept in registers over the entries: gather()); squarings and multiplications in a
- *     fixed sequence, the accumulator and the scratch trading places instead of a copy.
+ *     code: ct_window_for), a table of b^0..b^(2^w-1), each entry fetched by reading the
+ *     whole table under masks (blocks of 8 limbs, 16 with AVX2, the ORs kept in registers
+ *     over the entries: gather()); squarings and multiplications in a fixed sequence, the
+ *     accumulator and the scratch trading places instead of a copy.
  *     Nothing branches on or is addressed by base or exp (the Montgomery kernels are
  *     constant time; the modulus is public).
  */

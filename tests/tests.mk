@@ -21,7 +21,8 @@
 #
 # Each architecture's run: the whole suite once (every runnable variant of every kernel,
 # coverage enforced), then the dispatch and api suites (and on x86-64 modpow: its gather
-# without AVX2) again under LIMBFORGE_CPU masks that remove one feature at a time, then readelf/objdump checks of the objects (check_objects.sh).
+# without AVX2) again under LIMBFORGE_CPU masks that remove one feature at a time, then
+# readelf/objdump checks of the objects (check_objects.sh).
 # Oracles: GMP everywhere, Python vectors (tests/kat/gen_vectors.py, gen_poly1305.py,
 # gen_ecdh.py, gen_fe.py, gen_fields.py, gen_xdh.py, gen_ladder.py, written into
 # $(TEST_DIR)/kat/), and for Poly1305 also OpenSSL and libsodium, for P-256 ECDH OpenSSL's

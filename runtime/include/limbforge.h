@@ -221,8 +221,9 @@ LF_API void lf_mpn_mul(uint64_t *rp, const uint64_t *ap, size_t an, const uint64
  * n0inv = -N^-1 mod 2^64.  a, b < N give a fully reduced result (< N), and so does one of
  * them below N with the other in [N, R) (a b + m N < 2 N R before the one conditional
  * subtraction; lf_bi_mod_pow leaves Montgomery form that way, by x * 1); a and b both >= N
- * (below R) a congruent one below R.  rp must not overlap ap, bp or np (it is the accumulator); ap == bp
- * is allowed.  n == 0 touches nothing.  Constant time in a, b and N (lengths only). */
+ * (below R) a congruent one below R.  rp must not overlap ap, bp or np (it is the
+ * accumulator); ap == bp is allowed.  n == 0 touches nothing.  Constant time in a, b and N
+ * (lengths only). */
 LF_API void lf_mpn_montmul(uint64_t *rp, const uint64_t *ap, const uint64_t *bp,
                            const uint64_t *np, uint64_t n0inv, size_t n);
 
