@@ -139,9 +139,14 @@ mutant asm_montmul_sqr_triangle_carry_lost generated/x86_64/mpn_montmul_adx.S 's
 # REDC rows
 mutant asm_montmul_alt_group_carry_lost generated/x86_64/mpn_montmul_adx.S 's/(group_final_5:\n(?:.*\n){1,20}?\tnegq\t%r\w+\n#if defined\(LF_WIN64\)\n\t)addq\t\d+\(%rsp\)(, %r\w+\n#else\n\t)addq\t-\d+\(%rsp\)/$1addq\t\$0$2addq\t\$0/' montmul
 # the buffer's final subtraction (d = t - N into rp, then t or d selected): d's borrow chain
-mutant asm_montmul_buffer_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(subtract_d:\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
+mutant asm_montmul_buffer_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(subtract_d_0:\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
 # the CIOS path's final subtraction (t - N bit, N_i bit by MULX): its borrow chain
-mutant asm_montmul_subtract_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(_subtract:\n\tmulxq\t[^\n]+\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
+mutant asm_montmul_subtract_borrow_lost generated/x86_64/mpn_montmul_adx.S 's/(_subtract_0:\n\tmulxq\t[^\n]+\n\tmovq\t[^\n]+\n\t)sbbq/${1}subq/' montmul
+# the final subtraction's loops entered in the middle for n mod tail_unroll (_limb_loop): the
+# entry for n = 1 mod 4 taken at the slot of n = 2 mod 4; the buffer's zeroing (_zero) one
+# 16-byte store short per 64 bytes
+mutant asm_montmul_tail_entry_wrong generated/x86_64/mpn_montmul_adx.S 's/\tje\t(\.Llf_mpn_montmul_adx_subtract_d)_in3\n/\tje\t$1_in2\n/' montmul
+mutant asm_montmul_clear_short generated/x86_64/mpn_montmul_adx.S 's/(_clear:\n(?:\tmovdqu\t[^\n]+\n){3})\tmovdqu\t[^\n]+\n/$1/' montmul
 # the IFMA finish: a lane above 2^52 - 1 after the first carry round never generates a carry
 mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpuq\t\$6, /vpcmpuq\t\$3, /g' montmul
 # Karatsuba (runtime/karatsuba.c): the middle term's sign, the square's top carry

@@ -46,6 +46,7 @@
  *   redc_rows = 8
  *   small_max = 8
  *   sqr_min = 16
+ *   tail_unroll = 4
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver1) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; 2048 bytes of stack below them (SysV form: the kernel's buffers and slots)
@@ -54,7 +55,7 @@
  * registers and calls this body, lf_mpn_montmul_adx__znver1_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 6024 instructions.
+ * 6177 instructions.
  */
 #include "lf_asm.h"
 
@@ -103,6 +104,8 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	movq	%rsi, -32(%rsp)
 	movq	%rcx, -40(%rsp)
 #endif
+	cmpq	$8, %r9
+	ja	.Llf_mpn_montmul_adx__znver1_large
 	cmpq	$1, %r9
 	je	.Llf_mpn_montmul_adx__znver1_small_1
 	cmpq	$2, %r9
@@ -119,6 +122,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	je	.Llf_mpn_montmul_adx__znver1_small_7
 	cmpq	$8, %r9
 	je	.Llf_mpn_montmul_adx__znver1_small_8
+.Llf_mpn_montmul_adx__znver1_large:
 	cmpq	$11, %r9
 	jbe	.Llf_mpn_montmul_adx__znver1_primary
 	cmpq	$128, %r9
@@ -906,26 +910,63 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 #endif
 	jnz	.Llf_mpn_montmul_adx__znver1_outer
 .Llf_mpn_montmul_adx__znver1_final:
-	clc
-	movq	%rdi, %rax
+	movq	%rdi, %r11
 #if defined(LF_WIN64)
-	movq	24(%rsp), %r11
-	movq	8(%rsp), %r9
+	movq	24(%rsp), %r9
+	movq	8(%rsp), %r8
 #else
-	movq	-40(%rsp), %r11
-	movq	-16(%rsp), %r9
+	movq	-40(%rsp), %r9
+	movq	-16(%rsp), %r8
 #endif
-.Llf_mpn_montmul_adx__znver1_borrow:
-	movq	(%rax), %r8
-	sbbq	(%r11), %r8
-	leaq	8(%rax), %rax
-	leaq	8(%r11), %r11
-	decq	%r9
-	jnz	.Llf_mpn_montmul_adx__znver1_borrow
+	addq	$3, %r8
+	shrq	$2, %r8
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	andq	$3, %rax
+	jz	.Llf_mpn_montmul_adx__znver1_borrow_in0
+	cmpq	$1, %rax
+	je	.Llf_mpn_montmul_adx__znver1_borrow_in3
+	cmpq	$2, %rax
+	je	.Llf_mpn_montmul_adx__znver1_borrow_in2
+	leaq	-8(%r11), %r11
+	leaq	-8(%r9), %r9
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_borrow_1
+.Llf_mpn_montmul_adx__znver1_borrow_in2:
+	leaq	-16(%r11), %r11
+	leaq	-16(%r9), %r9
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_borrow_2
+.Llf_mpn_montmul_adx__znver1_borrow_in3:
+	leaq	-24(%r11), %r11
+	leaq	-24(%r9), %r9
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_borrow_3
+.Llf_mpn_montmul_adx__znver1_borrow_in0:
+	clc
+.Llf_mpn_montmul_adx__znver1_borrow_0:
+	movq	(%r11), %rax
+	sbbq	(%r9), %rax
+.Llf_mpn_montmul_adx__znver1_borrow_1:
+	movq	8(%r11), %rax
+	sbbq	8(%r9), %rax
+.Llf_mpn_montmul_adx__znver1_borrow_2:
+	movq	16(%r11), %rax
+	sbbq	16(%r9), %rax
+.Llf_mpn_montmul_adx__znver1_borrow_3:
+	movq	24(%r11), %rax
+	sbbq	24(%r9), %rax
+	leaq	32(%r11), %r11
+	leaq	32(%r9), %r9
+	decq	%r8
+	jnz	.Llf_mpn_montmul_adx__znver1_borrow_0
 	sbbq	$0, %r10
 	sarq	$63, %r10
 	leaq	1(%r10), %rdx
-	movq	%rdi, %rax
+	movq	%rdi, %r10
 #if defined(LF_WIN64)
 	movq	24(%rsp), %r11
 	movq	8(%rsp), %r9
@@ -933,16 +974,59 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	movq	-40(%rsp), %r11
 	movq	-16(%rsp), %r9
 #endif
+	addq	$3, %r9
+	shrq	$2, %r9
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	andq	$3, %rax
+	jz	.Llf_mpn_montmul_adx__znver1_subtract_in0
+	cmpq	$1, %rax
+	je	.Llf_mpn_montmul_adx__znver1_subtract_in3
+	cmpq	$2, %rax
+	je	.Llf_mpn_montmul_adx__znver1_subtract_in2
+	leaq	-8(%r10), %r10
+	leaq	-8(%r11), %r11
 	clc
-.Llf_mpn_montmul_adx__znver1_subtract:
-	mulxq	(%r11), %r8, %r10
-	movq	(%rax), %r10
-	sbbq	%r8, %r10
-	movq	%r10, (%rax)
-	leaq	8(%rax), %rax
-	leaq	8(%r11), %r11
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_1
+.Llf_mpn_montmul_adx__znver1_subtract_in2:
+	leaq	-16(%r10), %r10
+	leaq	-16(%r11), %r11
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_2
+.Llf_mpn_montmul_adx__znver1_subtract_in3:
+	leaq	-24(%r10), %r10
+	leaq	-24(%r11), %r11
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_3
+.Llf_mpn_montmul_adx__znver1_subtract_in0:
+	clc
+.Llf_mpn_montmul_adx__znver1_subtract_0:
+	mulxq	(%r11), %rax, %r8
+	movq	(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, (%r10)
+.Llf_mpn_montmul_adx__znver1_subtract_1:
+	mulxq	8(%r11), %rax, %r8
+	movq	8(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, 8(%r10)
+.Llf_mpn_montmul_adx__znver1_subtract_2:
+	mulxq	16(%r11), %rax, %r8
+	movq	16(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, 16(%r10)
+.Llf_mpn_montmul_adx__znver1_subtract_3:
+	mulxq	24(%r11), %rax, %r8
+	movq	24(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, 24(%r10)
+	leaq	32(%r10), %r10
+	leaq	32(%r11), %r11
 	decq	%r9
-	jnz	.Llf_mpn_montmul_adx__znver1_subtract
+	jnz	.Llf_mpn_montmul_adx__znver1_subtract_0
 	jmp	.Llf_mpn_montmul_adx__znver1_exit
 .Llf_mpn_montmul_adx__znver1_small_1:
 #if defined(LF_WIN64)
@@ -3816,16 +3900,23 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%r10, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r10
+#else
+	movq	-16(%rsp), %r10
+#endif
+	shrq	$2, %r10
 .Llf_mpn_montmul_adx__znver1_clear:
-	movq	%r10, (%rax)
-	movq	%r10, 8(%rax)
-	leaq	16(%rax), %rax
-	decq	%r11
+	movdqu	%xmm0, (%rax)
+	movdqu	%xmm0, 16(%rax)
+	movdqu	%xmm0, 32(%rax)
+	movdqu	%xmm0, 48(%rax)
+	leaq	64(%rax), %rax
+	decq	%r10
 	jnz	.Llf_mpn_montmul_adx__znver1_clear
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -3870,9 +3961,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	32(%r12), %r13, %r14
-	adcxq	%r13, %rsi
-	adoxq	%r14, %rdi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -3886,9 +3977,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	movq	8(%rax), %rdx
 	movq	%r9, 8(%r10)
 	xorl	%r9d, %r9d
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -3898,12 +3989,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	movq	%r8, 16(%r10)
@@ -3914,12 +4005,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	40(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -3930,9 +4021,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	40(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -3946,9 +4037,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -3959,16 +4050,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rsi
-	adoxq	%r13, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	movq	%rbx, 48(%r10)
 	xorl	%ebx, %ebx
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rdi
-	adoxq	%r13, %rbx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
 	adcq	$0, %rbx
 	movq	%rbp, 56(%r10)
 	xorl	%ebp, %ebp
@@ -4020,9 +4111,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -4032,9 +4123,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rbp
-	adoxq	%r13, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbp
+	adoxq	%rdx, %r11
 	adcq	$0, %r11
 	movq	8(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4049,9 +4140,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rsi
-	adoxq	%r14, %rdi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -4061,9 +4152,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r11
-	adoxq	%r13, %r9
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4078,9 +4169,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r13, %r14
 	adcxq	%r13, %rsi
 	adoxq	%r14, %rdi
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
@@ -4090,9 +4181,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r9
-	adoxq	%r13, %r8
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r9
+	adoxq	%rdx, %r8
 	adcq	$0, %r8
 	movq	24(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4119,9 +4210,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r8
-	adoxq	%r13, %rcx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	movq	32(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4136,9 +4227,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
@@ -4148,9 +4239,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rcx
-	adoxq	%r13, %rsi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rcx
+	adoxq	%rdx, %rsi
 	adcq	$0, %rsi
 	movq	40(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4165,21 +4256,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rsi
-	adoxq	%r13, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4194,21 +4285,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rdi
-	adoxq	%r13, %rbx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
 	adcq	$0, %rbx
 	movq	56(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4223,9 +4314,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -4235,9 +4326,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rbx
-	adoxq	%rdx, %rbp
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbx
+	adoxq	%r13, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver1_group_block
@@ -4311,13 +4402,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	jne	.Llf_mpn_montmul_adx__znver1_final_multi
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
-	movq	%r11, (%rax)
-	movq	8(%rax), %r11
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rax)
+	movq	8(%rax), %r10
 	xorl	%r9d, %r9d
-	adcxq	%r11, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 8(%rax)
+	adcxq	%r10, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 8(%rax)
 	jmp	.Llf_mpn_montmul_adx__znver1_final_done
 .Llf_mpn_montmul_adx__znver1_final_multi:
 	movq	%r11, %rcx
@@ -4338,13 +4429,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 .Llf_mpn_montmul_adx__znver1_final_even:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r9, %r11
-	movq	%r9, (%rax)
-	movq	8(%rax), %r9
+	mulxq	%rdx, %r11, %r9
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
 	xorl	%r8d, %r8d
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rax)
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 8(%rax)
 	leaq	(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver1_final_b
 .Llf_mpn_montmul_adx__znver1_final_a:
@@ -4384,7 +4475,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	leaq	(%rsp), %rax
 #endif
 	cmpq	$16, %r9
-	ja	.Llf_mpn_montmul_adx__znver1_large
+	ja	.Llf_mpn_montmul_adx__znver1_large_2
 	cmpq	$1, %r9
 	ja	.Llf_mpn_montmul_adx__znver1_multi
 	leaq	16(%rax), %r10
@@ -4458,7 +4549,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	jmp	.Llf_mpn_montmul_adx__znver1_corner_row14
 .Llf_mpn_montmul_adx__znver1_n_gt15:
 	jmp	.Llf_mpn_montmul_adx__znver1_corner_row15
-.Llf_mpn_montmul_adx__znver1_large:
+.Llf_mpn_montmul_adx__znver1_large_2:
 	xorl	%r10d, %r10d
 	leaq	8(%rax), %r11
 	leaq	8(%rsi), %r8
@@ -4480,61 +4571,64 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	xorl	%edi, %edi
 	mulxq	(%r8), %rbx, %rdi
 	addq	%r10, %rbx
-	mulxq	8(%r8), %rbp, %r10
+	mulxq	8(%r8), %r10, %rbp
 	movq	%rbx, (%r11)
-	adcq	%rdi, %rbp
-	movq	%rbp, 8(%r11)
-	adcq	$0, %r10
+	adcq	%rdi, %r10
+	movq	%r10, 8(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
 	leaq	16(%r8), %r8
 	leaq	16(%r11), %r11
 .Llf_mpn_montmul_adx__znver1_skip2_5:
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver1_skip4_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
 	mulxq	8(%r8), %rbp, %r10
-	movq	%rdi, (%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, (%r11)
+	adcq	%rdi, %rbp
 	mulxq	16(%r8), %rbx, %rdi
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
-	mulxq	24(%r8), %rbp, %r10
+	mulxq	24(%r8), %r10, %rbp
 	movq	%rbx, 16(%r11)
-	adcq	%rdi, %rbp
-	movq	%rbp, 24(%r11)
-	adcq	$0, %r10
+	adcq	%rdi, %r10
+	movq	%r10, 24(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
 	leaq	32(%r8), %r8
 	leaq	32(%r11), %r11
 .Llf_mpn_montmul_adx__znver1_skip4_5:
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver1_skip8_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
 	mulxq	8(%r8), %rbp, %r10
-	movq	%rdi, (%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, (%r11)
+	adcq	%rdi, %rbp
 	mulxq	16(%r8), %rbx, %rdi
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
-	mulxq	24(%r8), %rbp, %r10
+	mulxq	24(%r8), %r10, %rbp
 	movq	%rbx, 16(%r11)
-	adcq	%rdi, %rbp
-	mulxq	32(%r8), %rdi, %rbx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rdi
+	adcq	%rdi, %r10
+	mulxq	32(%r8), %rbx, %rdi
+	movq	%r10, 24(%r11)
+	adcq	%rbp, %rbx
 	mulxq	40(%r8), %rbp, %r10
-	movq	%rdi, 32(%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, 32(%r11)
+	adcq	%rdi, %rbp
 	mulxq	48(%r8), %rbx, %rdi
 	movq	%rbp, 40(%r11)
 	adcq	%r10, %rbx
-	mulxq	56(%r8), %rbp, %r10
+	mulxq	56(%r8), %r10, %rbp
 	movq	%rbx, 48(%r11)
-	adcq	%rdi, %rbp
-	movq	%rbp, 56(%r11)
-	adcq	$0, %r10
+	adcq	%rdi, %r10
+	movq	%r10, 56(%r11)
+	adcq	$0, %rbp
+	movq	%rbp, %r10
 	leaq	64(%r8), %r8
 	leaq	64(%r11), %r11
 .Llf_mpn_montmul_adx__znver1_skip8_5:
@@ -4543,47 +4637,47 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 .Llf_mpn_montmul_adx__znver1_top_5:
 /* LLVM-MCA-BEGIN mul_row limbs=16 */
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
 	mulxq	8(%r8), %rbp, %r10
-	movq	%rdi, (%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, (%r11)
+	adcq	%rdi, %rbp
 	mulxq	16(%r8), %rbx, %rdi
 	movq	%rbp, 8(%r11)
 	adcq	%r10, %rbx
-	mulxq	24(%r8), %rbp, %r10
+	mulxq	24(%r8), %r10, %rbp
 	movq	%rbx, 16(%r11)
-	adcq	%rdi, %rbp
-	mulxq	32(%r8), %rdi, %rbx
-	movq	%rbp, 24(%r11)
-	adcq	%r10, %rdi
+	adcq	%rdi, %r10
+	mulxq	32(%r8), %rbx, %rdi
+	movq	%r10, 24(%r11)
+	adcq	%rbp, %rbx
 	mulxq	40(%r8), %rbp, %r10
-	movq	%rdi, 32(%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, 32(%r11)
+	adcq	%rdi, %rbp
 	mulxq	48(%r8), %rbx, %rdi
 	movq	%rbp, 40(%r11)
 	adcq	%r10, %rbx
-	mulxq	56(%r8), %rbp, %r10
+	mulxq	56(%r8), %r10, %rbp
 	movq	%rbx, 48(%r11)
-	adcq	%rdi, %rbp
-	mulxq	64(%r8), %rdi, %rbx
-	movq	%rbp, 56(%r11)
-	adcq	%r10, %rdi
+	adcq	%rdi, %r10
+	mulxq	64(%r8), %rbx, %rdi
+	movq	%r10, 56(%r11)
+	adcq	%rbp, %rbx
 	mulxq	72(%r8), %rbp, %r10
-	movq	%rdi, 64(%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, 64(%r11)
+	adcq	%rdi, %rbp
 	mulxq	80(%r8), %rbx, %rdi
 	movq	%rbp, 72(%r11)
 	adcq	%r10, %rbx
 	mulxq	88(%r8), %rbp, %r10
 	movq	%rbx, 80(%r11)
 	adcq	%rdi, %rbp
-	mulxq	96(%r8), %rdi, %rbx
+	mulxq	96(%r8), %rbx, %rdi
 	movq	%rbp, 88(%r11)
-	adcq	%r10, %rdi
+	adcq	%r10, %rbx
 	mulxq	104(%r8), %rbp, %r10
-	movq	%rdi, 96(%r11)
-	adcq	%rbx, %rbp
+	movq	%rbx, 96(%r11)
+	adcq	%rdi, %rbp
 	mulxq	112(%r8), %rbx, %rdi
 	movq	%rbp, 104(%r11)
 	adcq	%r10, %rbx
@@ -4644,12 +4738,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver1_skip4_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
 	mulxq	8(%r8), %r13, %r10
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	adcxq	%r12, %r13
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r13
 	mulxq	16(%r8), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
@@ -4668,28 +4762,28 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver1_skip8_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
 	mulxq	8(%r8), %r13, %r10
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	adcxq	%r12, %r13
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r13
 	mulxq	16(%r8), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
 	adcxq	%r10, %r12
-	mulxq	24(%r8), %r13, %r10
+	mulxq	24(%r8), %r10, %r13
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
-	adcxq	%rbp, %r13
-	mulxq	32(%r8), %rbp, %r12
-	adoxq	24(%r11), %r13
-	movq	%r13, 24(%r11)
-	adcxq	%r10, %rbp
+	adcxq	%rbp, %r10
+	mulxq	32(%r8), %r12, %rbp
+	adoxq	24(%r11), %r10
+	movq	%r10, 24(%r11)
+	adcxq	%r13, %r12
 	mulxq	40(%r8), %r13, %r10
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	adcxq	%r12, %r13
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	adcxq	%rbp, %r13
 	mulxq	48(%r8), %r12, %rbp
 	adoxq	40(%r11), %r13
 	movq	%r13, 40(%r11)
@@ -4711,12 +4805,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 .Llf_mpn_montmul_adx__znver1_top_7:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
 	mulxq	8(%r8), %r13, %r10
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	adcxq	%r12, %r13
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	adcxq	%rbp, %r13
 	mulxq	16(%r8), %r12, %rbp
 	adoxq	8(%r11), %r13
 	movq	%r13, 8(%r11)
@@ -4725,14 +4819,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	16(%r11), %r12
 	movq	%r12, 16(%r11)
 	adcxq	%rbp, %r10
-	mulxq	32(%r8), %rbp, %r12
+	mulxq	32(%r8), %r12, %rbp
 	adoxq	24(%r11), %r10
 	movq	%r10, 24(%r11)
-	adcxq	%r13, %rbp
+	adcxq	%r13, %r12
 	mulxq	40(%r8), %r13, %r10
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	adcxq	%r12, %r13
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	adcxq	%rbp, %r13
 	mulxq	48(%r8), %r12, %rbp
 	adoxq	40(%r11), %r13
 	movq	%r13, 40(%r11)
@@ -4741,14 +4835,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	48(%r11), %r12
 	movq	%r12, 48(%r11)
 	adcxq	%rbp, %r10
-	mulxq	64(%r8), %rbp, %r12
+	mulxq	64(%r8), %r12, %rbp
 	adoxq	56(%r11), %r10
 	movq	%r10, 56(%r11)
-	adcxq	%r13, %rbp
+	adcxq	%r13, %r12
 	mulxq	72(%r8), %r13, %r10
-	adoxq	64(%r11), %rbp
-	movq	%rbp, 64(%r11)
-	adcxq	%r12, %r13
+	adoxq	64(%r11), %r12
+	movq	%r12, 64(%r11)
+	adcxq	%rbp, %r13
 	mulxq	80(%r8), %r12, %rbp
 	adoxq	72(%r11), %r13
 	movq	%r13, 72(%r11)
@@ -4757,26 +4851,27 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	80(%r11), %r12
 	movq	%r12, 80(%r11)
 	adcxq	%rbp, %r10
-	mulxq	96(%r8), %rbp, %r12
+	mulxq	96(%r8), %r12, %rbp
 	adoxq	88(%r11), %r10
 	movq	%r10, 88(%r11)
-	adcxq	%r13, %rbp
+	adcxq	%r13, %r12
 	mulxq	104(%r8), %r13, %r10
-	adoxq	96(%r11), %rbp
-	movq	%rbp, 96(%r11)
-	adcxq	%r12, %r13
+	adoxq	96(%r11), %r12
+	movq	%r12, 96(%r11)
+	adcxq	%rbp, %r13
 	mulxq	112(%r8), %r12, %rbp
 	adoxq	104(%r11), %r13
 	movq	%r13, 104(%r11)
 	adcxq	%r10, %r12
-	mulxq	120(%r8), %r13, %r10
+	mulxq	120(%r8), %r10, %r13
 	adoxq	112(%r11), %r12
 	movq	%r12, 112(%r11)
-	adcxq	%rbp, %r13
-	adoxq	120(%r11), %r13
-	movq	%r13, 120(%r11)
-	adcxq	%rbx, %r10
-	adoxq	%rbx, %r10
+	adcxq	%rbp, %r10
+	adoxq	120(%r11), %r10
+	movq	%r10, 120(%r11)
+	adcxq	%rbx, %r13
+	adoxq	%rbx, %r13
+	movq	%r13, %r10
 	leaq	128(%r8), %r8
 	leaq	128(%r11), %r11
 	decq	%rcx
@@ -4798,14 +4893,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	-120(%r11), %rdi, %rcx
 	adoxq	-248(%r10), %rdi
 	movq	%rdi, -248(%r10)
-	mulxq	-112(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-240(%r10), %rbx
-	movq	%rbx, -240(%r10)
-	mulxq	-104(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-232(%r10), %rbx
-	movq	%rbx, -232(%r10)
+	mulxq	-112(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-240(%r10), %rdi
+	movq	%rdi, -240(%r10)
+	mulxq	-104(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-232(%r10), %rdi
+	movq	%rdi, -232(%r10)
 	mulxq	-96(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-224(%r10), %rbx
@@ -4814,14 +4909,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-216(%r10), %rbx
 	movq	%rbx, -216(%r10)
-	mulxq	-80(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-208(%r10), %rbx
-	movq	%rbx, -208(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-200(%r10), %rbx
-	movq	%rbx, -200(%r10)
+	mulxq	-80(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-208(%r10), %rdi
+	movq	%rdi, -208(%r10)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-200(%r10), %rdi
+	movq	%rdi, -200(%r10)
 	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
@@ -4830,14 +4925,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-184(%r10), %rbx
 	movq	%rbx, -184(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-168(%r10), %rbx
-	movq	%rbx, -168(%r10)
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-168(%r10), %rdi
+	movq	%rdi, -168(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
@@ -4846,12 +4941,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
+	mulxq	-16(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	adcxq	%rbx, %rdx
 	adoxq	-136(%r10), %rdx
 	movq	%rdx, -136(%r10)
 	adcxq	%r8, %rcx
@@ -4867,114 +4962,114 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rcx, %rbx
 	adoxq	-224(%r10), %rbx
 	movq	%rbx, -224(%r10)
-	mulxq	-96(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-216(%r10), %rbx
-	movq	%rbx, -216(%r10)
-	mulxq	-88(%r11), %rbx, %rdi
+	mulxq	-96(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-216(%r10), %rcx
+	movq	%rcx, -216(%r10)
+	mulxq	-88(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-208(%r10), %rdi
+	movq	%rdi, -208(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-208(%r10), %rbx
-	movq	%rbx, -208(%r10)
-	mulxq	-80(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
+	mulxq	-64(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -120(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-128(%r10), %rdx
+	movq	%rdx, -128(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -120(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row13:
 	movq	-112(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-104(%r11), %rdi, %rcx
-	adoxq	-216(%r10), %rdi
-	movq	%rdi, -216(%r10)
-	mulxq	-96(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-104(%r11), %rcx, %rdi
+	adoxq	-216(%r10), %rcx
+	movq	%rcx, -216(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-208(%r10), %rbx
 	movq	%rbx, -208(%r10)
-	mulxq	-88(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-88(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-80(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
+	mulxq	-72(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
 	adoxq	-120(%r10), %rdx
 	movq	%rdx, -120(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -112(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -112(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row12:
 	movq	-104(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4989,14 +5084,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-184(%r10), %rbx
 	movq	%rbx, -184(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-168(%r10), %rbx
-	movq	%rbx, -168(%r10)
+	mulxq	-72(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-168(%r10), %rdi
+	movq	%rdi, -168(%r10)
 	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
@@ -5005,14 +5100,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -5021,13 +5116,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -104(%r10)
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
+	adoxq	-112(%r10), %rdx
+	movq	%rdx, -112(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -104(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5042,14 +5137,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-160(%r10), %rbx
-	movq	%rbx, -160(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
+	mulxq	-64(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r10), %rdi
+	movq	%rdi, -160(%r10)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
 	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -5058,14 +5153,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-120(%r10), %rbx
-	movq	%rbx, -120(%r10)
+	mulxq	-32(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
 	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
@@ -5080,48 +5175,48 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 .Llf_mpn_montmul_adx__znver1_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-80(%r11), %rdi, %rcx
-	adoxq	-168(%r10), %rdi
-	movq	%rdi, -168(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-80(%r11), %rcx, %rdi
+	adoxq	-168(%r10), %rcx
+	movq	%rcx, -168(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
+	mulxq	-16(%r11), %rdi, %rbx
 	adcxq	%rcx, %rdi
-	adoxq	-96(%r10), %rdi
-	movq	%rdi, -96(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -88(%r10)
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rbx, %rdx
+	adoxq	-96(%r10), %rdx
+	movq	%rdx, -96(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -88(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row9:
 	movq	-80(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5132,51 +5227,51 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
+	mulxq	-56(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-136(%r10), %rcx
+	movq	%rcx, -136(%r10)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-96(%r10), %rbx
-	movq	%rbx, -96(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-88(%r10), %rdx
-	movq	%rdx, -88(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -80(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -80(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row8:
 	movq	-72(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-64(%r11), %rdi, %rcx
 	adoxq	-136(%r10), %rdi
 	movq	%rdi, -136(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-120(%r10), %rbx
-	movq	%rbx, -120(%r10)
+	mulxq	-56(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
 	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
@@ -5185,14 +5280,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-104(%r10), %rbx
 	movq	%rbx, -104(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-96(%r10), %rbx
-	movq	%rbx, -96(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-88(%r10), %rbx
-	movq	%rbx, -88(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
 	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
 	adoxq	-80(%r10), %rdi
@@ -5206,14 +5301,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	-56(%r11), %rdi, %rcx
 	adoxq	-120(%r10), %rdi
 	movq	%rdi, -120(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-112(%r10), %rbx
-	movq	%rbx, -112(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
@@ -5222,12 +5317,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-88(%r10), %rbx
 	movq	%rbx, -88(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-80(%r10), %rbx
-	movq	%rbx, -80(%r10)
+	mulxq	-16(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	adcxq	%rbx, %rdx
 	adoxq	-72(%r10), %rdx
 	movq	%rdx, -72(%r10)
 	adcxq	%r8, %rcx
@@ -5243,50 +5338,50 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
 	movq	%rbx, -96(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-88(%r10), %rbx
-	movq	%rbx, -88(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-88(%r10), %rcx
+	movq	%rcx, -88(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-80(%r10), %rbx
-	movq	%rbx, -80(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-64(%r10), %rdi
-	movq	%rdi, -64(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -56(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-64(%r10), %rdx
+	movq	%rdx, -64(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -56(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row5:
 	movq	-48(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-40(%r11), %rdi, %rcx
-	adoxq	-88(%r10), %rdi
-	movq	%rdi, -88(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rcx, %rdi
+	adoxq	-88(%r10), %rcx
+	movq	%rcx, -88(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-80(%r10), %rbx
 	movq	%rbx, -80(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-64(%r10), %rbx
 	movq	%rbx, -64(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
 	adoxq	-56(%r10), %rdx
 	movq	%rdx, -56(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -48(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -48(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row4:
 	movq	-40(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5301,13 +5396,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%rdi, %rbx
 	adoxq	-56(%r10), %rbx
 	movq	%rbx, -56(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-48(%r10), %rdi
-	movq	%rdi, -48(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -40(%r10)
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
+	adoxq	-48(%r10), %rdx
+	movq	%rdx, -48(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -40(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row3:
 	movq	-32(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5328,16 +5423,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 .Llf_mpn_montmul_adx__znver1_corner_row2:
 	movq	-24(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-16(%r11), %rdi, %rcx
-	adoxq	-40(%r10), %rdi
-	movq	%rdi, -40(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-32(%r10), %rdi
-	movq	%rdi, -32(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -24(%r10)
+	mulxq	-16(%r11), %rcx, %rdi
+	adoxq	-40(%r10), %rcx
+	movq	%rcx, -40(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-32(%r10), %rdx
+	movq	%rdx, -32(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -24(%r10)
 .Llf_mpn_montmul_adx__znver1_corner_row1:
 	movq	-16(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5369,13 +5464,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	jz	.Llf_mpn_montmul_adx__znver1_final_even_2
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r9, %r11
-	movq	%r9, (%rax)
-	movq	8(%rax), %r9
+	mulxq	%rdx, %r11, %r9
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
 	xorl	%r8d, %r8d
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rax)
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 8(%rax)
 	leaq	16(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver1_final_a_2
 .Llf_mpn_montmul_adx__znver1_final_even_2:
@@ -5482,9 +5577,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
@@ -5494,9 +5589,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rbp
 	adoxq	%rdx, %r11
@@ -5513,12 +5608,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adcxq	%r12, %r9
 	adoxq	%r13, %r8
 	movq	$0, %r9
-	mulxq	8(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rcx
-	adoxq	%r13, %rsi
+	mulxq	8(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
@@ -5528,9 +5623,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r11
 	adoxq	%rdx, %r9
@@ -5550,9 +5645,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rsi
-	adoxq	%r12, %rdi
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
@@ -5562,9 +5657,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r9
 	adoxq	%rdx, %r8
@@ -5584,9 +5679,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
@@ -5596,9 +5691,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r8
 	adoxq	%rdx, %rcx
@@ -5618,21 +5713,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	32(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	32(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rcx
 	adoxq	%rdx, %rsi
@@ -5652,21 +5747,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	40(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rcx
-	adoxq	%r13, %rsi
+	mulxq	40(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rsi
 	adoxq	%rdx, %rdi
@@ -5686,9 +5781,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
@@ -5698,9 +5793,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rsi
-	adoxq	%r12, %rdi
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rdi
 	adoxq	%rdx, %rbx
@@ -5720,9 +5815,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
@@ -5732,9 +5827,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rdi
-	adoxq	%r13, %rbx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
 	mulxq	56(%r10), %rdx, %r12
 	adcxq	%rdx, %rbx
 	adoxq	%r12, %rbp
@@ -5784,9 +5879,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -5796,9 +5891,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -5810,12 +5905,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r12)
 	movq	$0, %r9
-	mulxq	8(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	8(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -5825,9 +5920,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -5854,9 +5949,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -5871,21 +5966,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
-	mulxq	24(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -5900,9 +5995,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
@@ -5912,9 +6007,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -5929,21 +6024,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -5958,9 +6053,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -5987,9 +6082,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -5999,9 +6094,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbx
 	adoxq	%rdx, %rbp
@@ -6088,10 +6183,10 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	imulq	-8(%rsp), %rdx
 	movq	-40(%rsp), %r9
 #endif
-	mulxq	(%r9), %rcx, %r8
-	addq	(%r10), %rcx
-	adcq	$0, %r8
-	leaq	8(%r10), %rcx
+	mulxq	(%r9), %r8, %rcx
+	addq	(%r10), %r8
+	adcq	$0, %rcx
+	leaq	8(%r10), %r8
 	leaq	8(%r9), %r9
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rsi
@@ -6103,173 +6198,173 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	jz	.Llf_mpn_montmul_adx__znver1_skip1_7
 	xorl	%edi, %edi
 	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
+	adcxq	%rcx, %rbp
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
 	adcxq	%rdi, %rbx
 	adoxq	%rdi, %rbx
-	movq	%rbx, %r8
+	movq	%rbx, %rcx
 	leaq	8(%r9), %r9
-	leaq	8(%rcx), %rcx
+	leaq	8(%r8), %r8
 .Llf_mpn_montmul_adx__znver1_skip1_7:
 	testq	$2, %rsi
 	jz	.Llf_mpn_montmul_adx__znver1_skip2_7
 	xorl	%edi, %edi
 	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	mulxq	8(%r9), %r12, %r8
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
+	adcxq	%rcx, %rbp
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
 	adcxq	%rbx, %r12
-	adoxq	8(%rcx), %r12
-	movq	%r12, 8(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	16(%r9), %r9
-	leaq	16(%rcx), %rcx
+	leaq	16(%r8), %r8
 .Llf_mpn_montmul_adx__znver1_skip2_7:
 	testq	$4, %rsi
 	jz	.Llf_mpn_montmul_adx__znver1_skip4_7
 	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	mulxq	8(%r9), %r12, %r8
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	adcxq	%rbx, %r12
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	adcxq	%rbp, %r12
 	mulxq	16(%r9), %rbp, %rbx
-	adoxq	8(%rcx), %r12
-	movq	%r12, 8(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	24(%r9), %r12, %r8
-	adoxq	16(%rcx), %rbp
-	movq	%rbp, 16(%rcx)
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	24(%r9), %r12, %rcx
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
 	adcxq	%rbx, %r12
-	adoxq	24(%rcx), %r12
-	movq	%r12, 24(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	24(%r8), %r12
+	movq	%r12, 24(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	32(%r9), %r9
-	leaq	32(%rcx), %rcx
+	leaq	32(%r8), %r8
 .Llf_mpn_montmul_adx__znver1_skip4_7:
 	testq	$8, %rsi
 	jz	.Llf_mpn_montmul_adx__znver1_skip8_7
 	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	mulxq	8(%r9), %r12, %r8
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	adcxq	%rbx, %r12
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	adcxq	%rbp, %r12
 	mulxq	16(%r9), %rbp, %rbx
-	adoxq	8(%rcx), %r12
-	movq	%r12, 8(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	24(%r9), %r12, %r8
-	adoxq	16(%rcx), %rbp
-	movq	%rbp, 16(%rcx)
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	24(%r9), %r12, %rcx
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
 	adcxq	%rbx, %r12
-	mulxq	32(%r9), %rbp, %rbx
-	adoxq	24(%rcx), %r12
-	movq	%r12, 24(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	40(%r9), %r12, %r8
-	adoxq	32(%rcx), %rbp
-	movq	%rbp, 32(%rcx)
-	adcxq	%rbx, %r12
+	mulxq	32(%r9), %rbx, %rbp
+	adoxq	24(%r8), %r12
+	movq	%r12, 24(%r8)
+	adcxq	%rcx, %rbx
+	mulxq	40(%r9), %r12, %rcx
+	adoxq	32(%r8), %rbx
+	movq	%rbx, 32(%r8)
+	adcxq	%rbp, %r12
 	mulxq	48(%r9), %rbp, %rbx
-	adoxq	40(%rcx), %r12
-	movq	%r12, 40(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	56(%r9), %r12, %r8
-	adoxq	48(%rcx), %rbp
-	movq	%rbp, 48(%rcx)
+	adoxq	40(%r8), %r12
+	movq	%r12, 40(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	56(%r9), %r12, %rcx
+	adoxq	48(%r8), %rbp
+	movq	%rbp, 48(%r8)
 	adcxq	%rbx, %r12
-	adoxq	56(%rcx), %r12
-	movq	%r12, 56(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	56(%r8), %r12
+	movq	%r12, 56(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	64(%r9), %r9
-	leaq	64(%rcx), %rcx
+	leaq	64(%r8), %r8
 .Llf_mpn_montmul_adx__znver1_skip8_7:
 	shrq	$4, %rsi
 	jz	.Llf_mpn_montmul_adx__znver1_done_8
 .Llf_mpn_montmul_adx__znver1_top_8:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	mulxq	8(%r9), %r8, %r12
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	adcxq	%rbx, %r8
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	8(%r9), %r12, %rcx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	adcxq	%rbp, %r12
 	mulxq	16(%r9), %rbp, %rbx
-	adoxq	8(%rcx), %r8
-	movq	%r8, 8(%rcx)
-	adcxq	%r12, %rbp
-	mulxq	24(%r9), %r12, %r8
-	adoxq	16(%rcx), %rbp
-	movq	%rbp, 16(%rcx)
+	adoxq	8(%r8), %r12
+	movq	%r12, 8(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	24(%r9), %r12, %rcx
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
 	adcxq	%rbx, %r12
-	mulxq	32(%r9), %rbp, %rbx
-	adoxq	24(%rcx), %r12
-	movq	%r12, 24(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	40(%r9), %r8, %r12
-	adoxq	32(%rcx), %rbp
-	movq	%rbp, 32(%rcx)
-	adcxq	%rbx, %r8
+	mulxq	32(%r9), %rbx, %rbp
+	adoxq	24(%r8), %r12
+	movq	%r12, 24(%r8)
+	adcxq	%rcx, %rbx
+	mulxq	40(%r9), %r12, %rcx
+	adoxq	32(%r8), %rbx
+	movq	%rbx, 32(%r8)
+	adcxq	%rbp, %r12
 	mulxq	48(%r9), %rbp, %rbx
-	adoxq	40(%rcx), %r8
-	movq	%r8, 40(%rcx)
-	adcxq	%r12, %rbp
-	mulxq	56(%r9), %r12, %r8
-	adoxq	48(%rcx), %rbp
-	movq	%rbp, 48(%rcx)
+	adoxq	40(%r8), %r12
+	movq	%r12, 40(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	56(%r9), %r12, %rcx
+	adoxq	48(%r8), %rbp
+	movq	%rbp, 48(%r8)
 	adcxq	%rbx, %r12
-	mulxq	64(%r9), %rbp, %rbx
-	adoxq	56(%rcx), %r12
-	movq	%r12, 56(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	72(%r9), %r8, %r12
-	adoxq	64(%rcx), %rbp
-	movq	%rbp, 64(%rcx)
-	adcxq	%rbx, %r8
+	mulxq	64(%r9), %rbx, %rbp
+	adoxq	56(%r8), %r12
+	movq	%r12, 56(%r8)
+	adcxq	%rcx, %rbx
+	mulxq	72(%r9), %r12, %rcx
+	adoxq	64(%r8), %rbx
+	movq	%rbx, 64(%r8)
+	adcxq	%rbp, %r12
 	mulxq	80(%r9), %rbp, %rbx
-	adoxq	72(%rcx), %r8
-	movq	%r8, 72(%rcx)
-	adcxq	%r12, %rbp
-	mulxq	88(%r9), %r12, %r8
-	adoxq	80(%rcx), %rbp
-	movq	%rbp, 80(%rcx)
+	adoxq	72(%r8), %r12
+	movq	%r12, 72(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	88(%r9), %r12, %rcx
+	adoxq	80(%r8), %rbp
+	movq	%rbp, 80(%r8)
 	adcxq	%rbx, %r12
-	mulxq	96(%r9), %rbp, %rbx
-	adoxq	88(%rcx), %r12
-	movq	%r12, 88(%rcx)
-	adcxq	%r8, %rbp
-	mulxq	104(%r9), %r8, %r12
-	adoxq	96(%rcx), %rbp
-	movq	%rbp, 96(%rcx)
-	adcxq	%rbx, %r8
+	mulxq	96(%r9), %rbx, %rbp
+	adoxq	88(%r8), %r12
+	movq	%r12, 88(%r8)
+	adcxq	%rcx, %rbx
+	mulxq	104(%r9), %r12, %rcx
+	adoxq	96(%r8), %rbx
+	movq	%rbx, 96(%r8)
+	adcxq	%rbp, %r12
 	mulxq	112(%r9), %rbp, %rbx
-	adoxq	104(%rcx), %r8
-	movq	%r8, 104(%rcx)
-	adcxq	%r12, %rbp
-	mulxq	120(%r9), %r12, %r8
-	adoxq	112(%rcx), %rbp
-	movq	%rbp, 112(%rcx)
+	adoxq	104(%r8), %r12
+	movq	%r12, 104(%r8)
+	adcxq	%rcx, %rbp
+	mulxq	120(%r9), %r12, %rcx
+	adoxq	112(%r8), %rbp
+	movq	%rbp, 112(%r8)
 	adcxq	%rbx, %r12
-	adoxq	120(%rcx), %r12
-	movq	%r12, 120(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	120(%r8), %r12
+	movq	%r12, 120(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	128(%r9), %r9
-	leaq	128(%rcx), %rcx
+	leaq	128(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_mpn_montmul_adx__znver1_top_8
 /* LLVM-MCA-END */
 .Llf_mpn_montmul_adx__znver1_done_8:
-	movq	%r8, (%r10)
+	movq	%rcx, (%r10)
 	leaq	8(%r10), %r10
 	decq	%r11
 	jnz	.Llf_mpn_montmul_adx__znver1_redc_row
@@ -6315,7 +6410,6 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 #else
 	movq	-56(%rsp), %r10
 #endif
-	clc
 	movq	%rax, %r11
 #if defined(LF_WIN64)
 	movq	24(%rsp), %r9
@@ -6326,38 +6420,130 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	movq	-24(%rsp), %r8
 	movq	-16(%rsp), %rcx
 #endif
-.Llf_mpn_montmul_adx__znver1_subtract_d:
+	addq	$3, %rcx
+	shrq	$2, %rcx
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	andq	$3, %rdx
+	jz	.Llf_mpn_montmul_adx__znver1_subtract_d_in0
+	cmpq	$1, %rdx
+	je	.Llf_mpn_montmul_adx__znver1_subtract_d_in3
+	cmpq	$2, %rdx
+	je	.Llf_mpn_montmul_adx__znver1_subtract_d_in2
+	leaq	-8(%r11), %r11
+	leaq	-8(%r9), %r9
+	leaq	-8(%r8), %r8
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_d_1
+.Llf_mpn_montmul_adx__znver1_subtract_d_in2:
+	leaq	-16(%r11), %r11
+	leaq	-16(%r9), %r9
+	leaq	-16(%r8), %r8
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_d_2
+.Llf_mpn_montmul_adx__znver1_subtract_d_in3:
+	leaq	-24(%r11), %r11
+	leaq	-24(%r9), %r9
+	leaq	-24(%r8), %r8
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_d_3
+.Llf_mpn_montmul_adx__znver1_subtract_d_in0:
+	clc
+.Llf_mpn_montmul_adx__znver1_subtract_d_0:
 	movq	(%r11), %rdx
 	sbbq	(%r9), %rdx
 	movq	%rdx, (%r8)
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	leaq	8(%r8), %r8
+.Llf_mpn_montmul_adx__znver1_subtract_d_1:
+	movq	8(%r11), %rdx
+	sbbq	8(%r9), %rdx
+	movq	%rdx, 8(%r8)
+.Llf_mpn_montmul_adx__znver1_subtract_d_2:
+	movq	16(%r11), %rdx
+	sbbq	16(%r9), %rdx
+	movq	%rdx, 16(%r8)
+.Llf_mpn_montmul_adx__znver1_subtract_d_3:
+	movq	24(%r11), %rdx
+	sbbq	24(%r9), %rdx
+	movq	%rdx, 24(%r8)
+	leaq	32(%r11), %r11
+	leaq	32(%r9), %r9
+	leaq	32(%r8), %r8
 	decq	%rcx
-	jnz	.Llf_mpn_montmul_adx__znver1_subtract_d
+	jnz	.Llf_mpn_montmul_adx__znver1_subtract_d_0
 	sbbq	$0, %r10
 	sarq	$63, %r10
-	xorl	%r9d, %r9d
-	movq	%rax, %r11
+	xorl	%r11d, %r11d
 #if defined(LF_WIN64)
-	movq	32(%rsp), %r8
+	movq	32(%rsp), %r9
+	movq	8(%rsp), %r8
+#else
+	movq	-24(%rsp), %r9
+	movq	-16(%rsp), %r8
+#endif
+	addq	$3, %r8
+	shrq	$2, %r8
+#if defined(LF_WIN64)
 	movq	8(%rsp), %rcx
 #else
-	movq	-24(%rsp), %r8
 	movq	-16(%rsp), %rcx
 #endif
-.Llf_mpn_montmul_adx__znver1_subtract_select:
-	movq	(%r8), %rdx
-	movq	(%r11), %rax
-	xorq	%rdx, %rax
-	andq	%r10, %rax
-	xorq	%rax, %rdx
-	movq	%rdx, (%r8)
-	movq	%r9, (%r11)
-	leaq	8(%r11), %r11
-	leaq	8(%r8), %r8
-	decq	%rcx
-	jnz	.Llf_mpn_montmul_adx__znver1_subtract_select
+	andq	$3, %rcx
+	jz	.Llf_mpn_montmul_adx__znver1_subtract_select_in0
+	cmpq	$1, %rcx
+	je	.Llf_mpn_montmul_adx__znver1_subtract_select_in3
+	cmpq	$2, %rcx
+	je	.Llf_mpn_montmul_adx__znver1_subtract_select_in2
+	leaq	-8(%rax), %rax
+	leaq	-8(%r9), %r9
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_select_1
+.Llf_mpn_montmul_adx__znver1_subtract_select_in2:
+	leaq	-16(%rax), %rax
+	leaq	-16(%r9), %r9
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_select_2
+.Llf_mpn_montmul_adx__znver1_subtract_select_in3:
+	leaq	-24(%rax), %rax
+	leaq	-24(%r9), %r9
+	jmp	.Llf_mpn_montmul_adx__znver1_subtract_select_3
+.Llf_mpn_montmul_adx__znver1_subtract_select_in0:
+.Llf_mpn_montmul_adx__znver1_subtract_select_0:
+	movq	(%r9), %rdx
+	movq	(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, (%r9)
+	movq	%r11, (%rax)
+.Llf_mpn_montmul_adx__znver1_subtract_select_1:
+	movq	8(%r9), %rdx
+	movq	8(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, 8(%r9)
+	movq	%r11, 8(%rax)
+.Llf_mpn_montmul_adx__znver1_subtract_select_2:
+	movq	16(%r9), %rdx
+	movq	16(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, 16(%r9)
+	movq	%r11, 16(%rax)
+.Llf_mpn_montmul_adx__znver1_subtract_select_3:
+	movq	24(%r9), %rdx
+	movq	24(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, 24(%r9)
+	movq	%r11, 24(%rax)
+	leaq	32(%rax), %rax
+	leaq	32(%r9), %r9
+	decq	%r8
+	jnz	.Llf_mpn_montmul_adx__znver1_subtract_select_0
 	jmp	.Llf_mpn_montmul_adx__znver1_exit
 .Llf_mpn_montmul_adx__znver1_product:
 #if defined(LF_WIN64)
@@ -6372,17 +6558,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
 	movq	%rax, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%rax, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
-	movq	%r10, %r9
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shrq	$2, %rax
+	movq	%r10, %r11
 .Llf_mpn_montmul_adx__znver1_clear_2:
-	movq	%rax, (%r9)
-	movq	%rax, 8(%r9)
-	leaq	16(%r9), %r9
-	decq	%r11
+	movdqu	%xmm0, (%r11)
+	movdqu	%xmm0, 16(%r11)
+	movdqu	%xmm0, 32(%r11)
+	movdqu	%xmm0, 48(%r11)
+	leaq	64(%r11), %r11
+	decq	%rax
 	jnz	.Llf_mpn_montmul_adx__znver1_clear_2
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -6467,24 +6660,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %r9
 	movq	%r11, (%r10)
 	movq	$0, %r11
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -6499,21 +6692,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -6525,24 +6718,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %rcx
 	movq	%r8, 16(%r10)
 	movq	$0, %r8
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -6554,24 +6747,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %rsi
 	movq	%rcx, 24(%r10)
 	movq	$0, %rcx
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	24(%r12), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -6583,24 +6776,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %rdi
 	movq	%rsi, 32(%r10)
 	movq	$0, %rsi
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -6612,12 +6805,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %rbx
 	movq	%rdi, 40(%r10)
 	movq	$0, %rdi
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
@@ -6627,9 +6820,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -6641,24 +6834,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %rbp
 	movq	%rbx, 48(%r10)
 	movq	$0, %rbx
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rdi
 	adoxq	%rdx, %rbx
@@ -6670,27 +6863,27 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%r14, %r11
 	movq	%rbp, 56(%r10)
 	movq	$0, %rbp
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rbx
-	adoxq	%rdx, %rbp
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbx
+	adoxq	%r13, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver1_group_block_3
@@ -6766,16 +6959,23 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%r10, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r10
+#else
+	movq	-16(%rsp), %r10
+#endif
+	shrq	$2, %r10
 .Llf_mpn_montmul_adx__znver1_clear_3:
-	movq	%r10, (%rax)
-	movq	%r10, 8(%rax)
-	leaq	16(%rax), %rax
-	decq	%r11
+	movdqu	%xmm0, (%rax)
+	movdqu	%xmm0, 16(%rax)
+	movdqu	%xmm0, 32(%rax)
+	movdqu	%xmm0, 48(%rax)
+	leaq	64(%rax), %rax
+	decq	%r10
 	jnz	.Llf_mpn_montmul_adx__znver1_clear_3
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -6995,13 +7195,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	jne	.Llf_mpn_montmul_adx__znver1_final_multi_3
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rax)
-	movq	8(%rax), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
 	xorl	%r9d, %r9d
-	adcxq	%r10, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 8(%rax)
+	adcxq	%r11, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 8(%rax)
 	jmp	.Llf_mpn_montmul_adx__znver1_final_done_3
 .Llf_mpn_montmul_adx__znver1_final_multi_3:
 	movq	%r11, %rcx
@@ -7022,13 +7222,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 .Llf_mpn_montmul_adx__znver1_final_even_3:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r9
-	movq	%r11, (%rax)
-	movq	8(%rax), %r11
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
 	xorl	%r8d, %r8d
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 8(%rax)
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
 	leaq	(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver1_final_b_3
 .Llf_mpn_montmul_adx__znver1_final_a_3:
@@ -7277,9 +7477,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	mulxq	16(%r10), %rbx, %rdi
 	adcxq	%rbx, %r9
 	adoxq	%rdi, %r8
-	mulxq	24(%r10), %rdx, %rdi
-	adcxq	%rdx, %r8
-	adoxq	%rdi, %rcx
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	leaq	32(%rsi), %rsi
 	jmp	.Llf_mpn_montmul_adx__znver1_group_block_5
@@ -7339,17 +7539,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
 	movq	%rax, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%rax, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
-	movq	%r10, %r9
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shrq	$2, %rax
+	movq	%r10, %r11
 .Llf_mpn_montmul_adx__znver1_clear_4:
-	movq	%rax, (%r9)
-	movq	%rax, 8(%r9)
-	leaq	16(%r9), %r9
-	decq	%r11
+	movdqu	%xmm0, (%r11)
+	movdqu	%xmm0, 16(%r11)
+	movdqu	%xmm0, 32(%r11)
+	movdqu	%xmm0, 48(%r11)
+	leaq	64(%r11), %r11
+	decq	%rax
 	jnz	.Llf_mpn_montmul_adx__znver1_clear_4
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -7426,9 +7633,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%rbx, %r9
 	movq	%r11, (%r10)
 	movq	$0, %r11
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %r9
-	adoxq	%rbx, %r8
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
 	mulxq	16(%rsi), %rbx, %rdi
 	adcxq	%rbx, %r8
 	adoxq	%rdi, %rcx
@@ -7443,9 +7650,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%rbx, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %r8
-	adoxq	%rbx, %rcx
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
 	mulxq	16(%rsi), %rbx, %rdi
 	adcxq	%rbx, %rcx
 	adoxq	%rdi, %r11
@@ -7460,9 +7667,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%rbx, %rcx
 	movq	%r8, 16(%r10)
 	movq	$0, %r8
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	%rbx, %r11
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
 	mulxq	16(%rsi), %rdi, %rbx
 	adcxq	%rdi, %r11
 	adoxq	%rbx, %r9
@@ -7477,15 +7684,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver1)
 	adoxq	%rbx, %r11
 	movq	%rcx, 24(%r10)
 	movq	$0, %rcx
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %r11
-	adoxq	%rbx, %r9
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
 	mulxq	16(%rsi), %rbx, %rdi
 	adcxq	%rbx, %r9
 	adoxq	%rdi, %r8
-	mulxq	24(%rsi), %rdx, %rdi
-	adcxq	%rdx, %r8
-	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	leaq	32(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver1_group_block_6

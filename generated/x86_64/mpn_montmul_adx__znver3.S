@@ -46,6 +46,7 @@
  *   redc_rows = 8
  *   small_max = 8
  *   sqr_min = 16
+ *   tail_unroll = 4
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver3) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
  * Frame: saves and restores callee-saved r14, r13, r12, rbp, rbx; 2048 bytes of stack below them (SysV form: the kernel's buffers and slots)
@@ -54,7 +55,7 @@
  * registers and calls this body, lf_mpn_montmul_adx__znver3_sysv; Windows has no red zone, so
  * the body's Win64 form keeps what the SysV form parks below rsp in a frame of its own (the
  * #if defined(LF_WIN64) lines).
- * 6025 instructions.
+ * 6174 instructions.
  */
 #include "lf_asm.h"
 
@@ -103,6 +104,8 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	%rsi, -32(%rsp)
 	movq	%rcx, -40(%rsp)
 #endif
+	cmpq	$8, %r9
+	ja	.Llf_mpn_montmul_adx__znver3_large
 	cmpq	$1, %r9
 	je	.Llf_mpn_montmul_adx__znver3_small_1
 	cmpq	$2, %r9
@@ -119,6 +122,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	je	.Llf_mpn_montmul_adx__znver3_small_7
 	cmpq	$8, %r9
 	je	.Llf_mpn_montmul_adx__znver3_small_8
+.Llf_mpn_montmul_adx__znver3_large:
 	cmpq	$11, %r9
 	jbe	.Llf_mpn_montmul_adx__znver3_primary
 	cmpq	$128, %r9
@@ -908,26 +912,63 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 #endif
 	jnz	.Llf_mpn_montmul_adx__znver3_outer
 .Llf_mpn_montmul_adx__znver3_final:
-	clc
-	movq	%rdi, %rax
+	movq	%rdi, %r11
 #if defined(LF_WIN64)
-	movq	24(%rsp), %r11
-	movq	8(%rsp), %r9
+	movq	24(%rsp), %r9
+	movq	8(%rsp), %r8
 #else
-	movq	-40(%rsp), %r11
-	movq	-16(%rsp), %r9
+	movq	-40(%rsp), %r9
+	movq	-16(%rsp), %r8
 #endif
-.Llf_mpn_montmul_adx__znver3_borrow:
-	movq	(%rax), %r8
-	sbbq	(%r11), %r8
-	leaq	8(%rax), %rax
-	leaq	8(%r11), %r11
-	decq	%r9
-	jnz	.Llf_mpn_montmul_adx__znver3_borrow
+	addq	$3, %r8
+	shrq	$2, %r8
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	andq	$3, %rax
+	jz	.Llf_mpn_montmul_adx__znver3_borrow_in0
+	cmpq	$1, %rax
+	je	.Llf_mpn_montmul_adx__znver3_borrow_in3
+	cmpq	$2, %rax
+	je	.Llf_mpn_montmul_adx__znver3_borrow_in2
+	leaq	-8(%r11), %r11
+	leaq	-8(%r9), %r9
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_borrow_1
+.Llf_mpn_montmul_adx__znver3_borrow_in2:
+	leaq	-16(%r11), %r11
+	leaq	-16(%r9), %r9
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_borrow_2
+.Llf_mpn_montmul_adx__znver3_borrow_in3:
+	leaq	-24(%r11), %r11
+	leaq	-24(%r9), %r9
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_borrow_3
+.Llf_mpn_montmul_adx__znver3_borrow_in0:
+	clc
+.Llf_mpn_montmul_adx__znver3_borrow_0:
+	movq	(%r11), %rax
+	sbbq	(%r9), %rax
+.Llf_mpn_montmul_adx__znver3_borrow_1:
+	movq	8(%r11), %rax
+	sbbq	8(%r9), %rax
+.Llf_mpn_montmul_adx__znver3_borrow_2:
+	movq	16(%r11), %rax
+	sbbq	16(%r9), %rax
+.Llf_mpn_montmul_adx__znver3_borrow_3:
+	movq	24(%r11), %rax
+	sbbq	24(%r9), %rax
+	leaq	32(%r11), %r11
+	leaq	32(%r9), %r9
+	decq	%r8
+	jnz	.Llf_mpn_montmul_adx__znver3_borrow_0
 	sbbq	$0, %r10
 	sarq	$63, %r10
 	leaq	1(%r10), %rdx
-	movq	%rdi, %rax
+	movq	%rdi, %r10
 #if defined(LF_WIN64)
 	movq	24(%rsp), %r11
 	movq	8(%rsp), %r9
@@ -935,16 +976,59 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	-40(%rsp), %r11
 	movq	-16(%rsp), %r9
 #endif
+	addq	$3, %r9
+	shrq	$2, %r9
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	andq	$3, %rax
+	jz	.Llf_mpn_montmul_adx__znver3_subtract_in0
+	cmpq	$1, %rax
+	je	.Llf_mpn_montmul_adx__znver3_subtract_in3
+	cmpq	$2, %rax
+	je	.Llf_mpn_montmul_adx__znver3_subtract_in2
+	leaq	-8(%r10), %r10
+	leaq	-8(%r11), %r11
 	clc
-.Llf_mpn_montmul_adx__znver3_subtract:
-	mulxq	(%r11), %r8, %r10
-	movq	(%rax), %r10
-	sbbq	%r8, %r10
-	movq	%r10, (%rax)
-	leaq	8(%rax), %rax
-	leaq	8(%r11), %r11
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_1
+.Llf_mpn_montmul_adx__znver3_subtract_in2:
+	leaq	-16(%r10), %r10
+	leaq	-16(%r11), %r11
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_2
+.Llf_mpn_montmul_adx__znver3_subtract_in3:
+	leaq	-24(%r10), %r10
+	leaq	-24(%r11), %r11
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_3
+.Llf_mpn_montmul_adx__znver3_subtract_in0:
+	clc
+.Llf_mpn_montmul_adx__znver3_subtract_0:
+	mulxq	(%r11), %rax, %r8
+	movq	(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, (%r10)
+.Llf_mpn_montmul_adx__znver3_subtract_1:
+	mulxq	8(%r11), %rax, %r8
+	movq	8(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, 8(%r10)
+.Llf_mpn_montmul_adx__znver3_subtract_2:
+	mulxq	16(%r11), %rax, %r8
+	movq	16(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, 16(%r10)
+.Llf_mpn_montmul_adx__znver3_subtract_3:
+	mulxq	24(%r11), %rax, %r8
+	movq	24(%r10), %r8
+	sbbq	%rax, %r8
+	movq	%r8, 24(%r10)
+	leaq	32(%r10), %r10
+	leaq	32(%r11), %r11
 	decq	%r9
-	jnz	.Llf_mpn_montmul_adx__znver3_subtract
+	jnz	.Llf_mpn_montmul_adx__znver3_subtract_0
 	jmp	.Llf_mpn_montmul_adx__znver3_exit
 .Llf_mpn_montmul_adx__znver3_small_1:
 #if defined(LF_WIN64)
@@ -3818,16 +3902,23 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%r10, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r10
+#else
+	movq	-16(%rsp), %r10
+#endif
+	shrq	$2, %r10
 .Llf_mpn_montmul_adx__znver3_clear:
-	movq	%r10, (%rax)
-	movq	%r10, 8(%rax)
-	leaq	16(%rax), %rax
-	decq	%r11
+	movdqu	%xmm0, (%rax)
+	movdqu	%xmm0, 16(%rax)
+	movdqu	%xmm0, 32(%rax)
+	movdqu	%xmm0, 48(%rax)
+	leaq	64(%rax), %rax
+	decq	%r10
 	jnz	.Llf_mpn_montmul_adx__znver3_clear
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -3872,9 +3963,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	32(%r12), %r13, %r14
-	adcxq	%r13, %rsi
-	adoxq	%r14, %rdi
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -3888,9 +3979,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	8(%rax), %rdx
 	movq	%r9, 8(%r10)
 	xorl	%r9d, %r9d
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -3900,12 +3991,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	movq	%r8, 16(%r10)
@@ -3916,12 +4007,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	40(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -3932,9 +4023,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	40(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -3948,9 +4039,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -3961,16 +4052,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rsi
-	adoxq	%r13, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	movq	%rbx, 48(%r10)
 	xorl	%ebx, %ebx
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rdi
-	adoxq	%r13, %rbx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
 	adcq	$0, %rbx
 	movq	%rbp, 56(%r10)
 	xorl	%ebp, %ebp
@@ -4022,9 +4113,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -4034,9 +4125,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rbp
-	adoxq	%r13, %r11
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rbp
+	adoxq	%rdx, %r11
 	adcq	$0, %r11
 	movq	8(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4051,9 +4142,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rsi
-	adoxq	%r14, %rdi
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rsi
+	adoxq	%r13, %rdi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
@@ -4063,9 +4154,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r11
-	adoxq	%r13, %r9
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r11
+	adoxq	%rdx, %r9
 	adcq	$0, %r9
 	movq	16(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4080,9 +4171,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r13, %r14
 	adcxq	%r13, %rsi
 	adoxq	%r14, %rdi
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
@@ -4092,9 +4183,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r9
-	adoxq	%r13, %r8
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r9
+	adoxq	%rdx, %r8
 	adcq	$0, %r8
 	movq	24(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4121,9 +4212,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %r8
-	adoxq	%r13, %rcx
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	movq	32(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4138,9 +4229,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
@@ -4150,9 +4241,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rcx
-	adoxq	%r13, %rsi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rcx
+	adoxq	%rdx, %rsi
 	adcq	$0, %rsi
 	movq	40(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4167,21 +4258,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rsi
-	adoxq	%r13, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rsi
+	adoxq	%rdx, %rdi
 	adcq	$0, %rdi
 	movq	48(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4196,21 +4287,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	56(%r12), %rdx, %r13
-	adcxq	%rdx, %rdi
-	adoxq	%r13, %rbx
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	56(%r12), %r13, %rdx
+	adcxq	%r13, %rdi
+	adoxq	%rdx, %rbx
 	adcq	$0, %rbx
 	movq	56(%rax), %rdx
 	xorl	%r13d, %r13d
@@ -4225,9 +4316,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	24(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	24(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -4237,9 +4328,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	48(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rbx
-	adoxq	%rdx, %rbp
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbx
+	adoxq	%r13, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver3_group_block
@@ -4313,13 +4404,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jne	.Llf_mpn_montmul_adx__znver3_final_multi
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r10
-	movq	%r11, (%rax)
-	movq	8(%rax), %r11
+	mulxq	%rdx, %r10, %r11
+	movq	%r10, (%rax)
+	movq	8(%rax), %r10
 	xorl	%r9d, %r9d
-	adcxq	%r11, %r11
-	adoxq	%r10, %r11
-	movq	%r11, 8(%rax)
+	adcxq	%r10, %r10
+	adoxq	%r11, %r10
+	movq	%r10, 8(%rax)
 	jmp	.Llf_mpn_montmul_adx__znver3_final_done
 .Llf_mpn_montmul_adx__znver3_final_multi:
 	movq	%r11, %rcx
@@ -4340,13 +4431,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_final_even:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r9, %r11
-	movq	%r9, (%rax)
-	movq	8(%rax), %r9
+	mulxq	%rdx, %r11, %r9
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
 	xorl	%r8d, %r8d
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rax)
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 8(%rax)
 	leaq	(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver3_final_b
 .Llf_mpn_montmul_adx__znver3_final_a:
@@ -4386,7 +4477,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	leaq	(%rsp), %rax
 #endif
 	cmpq	$16, %r9
-	ja	.Llf_mpn_montmul_adx__znver3_large
+	ja	.Llf_mpn_montmul_adx__znver3_large_2
 	cmpq	$1, %r9
 	ja	.Llf_mpn_montmul_adx__znver3_multi
 	leaq	16(%rax), %r10
@@ -4460,7 +4551,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jmp	.Llf_mpn_montmul_adx__znver3_corner_row14
 .Llf_mpn_montmul_adx__znver3_n_gt15:
 	jmp	.Llf_mpn_montmul_adx__znver3_corner_row15
-.Llf_mpn_montmul_adx__znver3_large:
+.Llf_mpn_montmul_adx__znver3_large_2:
 	xorl	%r10d, %r10d
 	leaq	8(%rax), %r11
 	leaq	8(%rsi), %r8
@@ -4493,12 +4584,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
-	movq	%rdi, (%r11)
-	mulxq	8(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 8(%r11)
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	mulxq	8(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
@@ -4512,24 +4603,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_5
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
-	movq	%rdi, (%r11)
-	mulxq	8(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 8(%r11)
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	mulxq	8(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
 	mulxq	24(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 24(%r11)
-	mulxq	32(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 32(%r11)
-	mulxq	40(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 40(%r11)
+	mulxq	32(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 32(%r11)
+	mulxq	40(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 40(%r11)
 	mulxq	48(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 48(%r11)
@@ -4545,48 +4636,48 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_top_5:
 /* LLVM-MCA-BEGIN mul_row limbs=16 */
 	xorl	%edi, %edi
-	mulxq	(%r8), %rdi, %rbx
-	addq	%r10, %rdi
-	movq	%rdi, (%r11)
-	mulxq	8(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 8(%r11)
+	mulxq	(%r8), %rbx, %rdi
+	addq	%r10, %rbx
+	movq	%rbx, (%r11)
+	mulxq	8(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 8(%r11)
 	mulxq	16(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 16(%r11)
 	mulxq	24(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 24(%r11)
-	mulxq	32(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 32(%r11)
-	mulxq	40(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 40(%r11)
+	mulxq	32(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 32(%r11)
+	mulxq	40(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 40(%r11)
 	mulxq	48(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 48(%r11)
 	mulxq	56(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 56(%r11)
-	mulxq	64(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 64(%r11)
-	mulxq	72(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 72(%r11)
+	mulxq	64(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 64(%r11)
+	mulxq	72(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 72(%r11)
 	mulxq	80(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 80(%r11)
 	mulxq	88(%r8), %rbx, %r10
 	adcq	%rdi, %rbx
 	movq	%rbx, 88(%r11)
-	mulxq	96(%r8), %rdi, %rbx
-	adcq	%r10, %rdi
-	movq	%rdi, 96(%r11)
-	mulxq	104(%r8), %rdi, %r10
-	adcq	%rbx, %rdi
-	movq	%rdi, 104(%r11)
+	mulxq	96(%r8), %rbx, %rdi
+	adcq	%r10, %rbx
+	movq	%rbx, 96(%r11)
+	mulxq	104(%r8), %rbx, %r10
+	adcq	%rdi, %rbx
+	movq	%rbx, 104(%r11)
 	mulxq	112(%r8), %rbx, %rdi
 	adcq	%r10, %rbx
 	movq	%rbx, 112(%r11)
@@ -4646,14 +4737,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$4, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	mulxq	8(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	8(%r11), %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	mulxq	8(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4670,14 +4761,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	testq	$8, %rcx
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_6
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	mulxq	8(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	8(%r11), %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	mulxq	8(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4686,14 +4777,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	24(%r11), %r12
 	movq	%r12, 24(%r11)
-	mulxq	32(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	mulxq	40(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	40(%r11), %rbp
-	movq	%rbp, 40(%r11)
+	mulxq	32(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	mulxq	40(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	40(%r11), %r12
+	movq	%r12, 40(%r11)
 	mulxq	48(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	48(%r11), %r12
@@ -4712,14 +4803,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_top_7:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%ebx, %ebx
-	mulxq	(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	(%r11), %rbp
-	movq	%rbp, (%r11)
-	mulxq	8(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	8(%r11), %rbp
-	movq	%rbp, 8(%r11)
+	mulxq	(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	(%r11), %r12
+	movq	%r12, (%r11)
+	mulxq	8(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	8(%r11), %r12
+	movq	%r12, 8(%r11)
 	mulxq	16(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	16(%r11), %r12
@@ -4728,14 +4819,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	24(%r11), %r12
 	movq	%r12, 24(%r11)
-	mulxq	32(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	32(%r11), %rbp
-	movq	%rbp, 32(%r11)
-	mulxq	40(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	40(%r11), %rbp
-	movq	%rbp, 40(%r11)
+	mulxq	32(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	32(%r11), %r12
+	movq	%r12, 32(%r11)
+	mulxq	40(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	40(%r11), %r12
+	movq	%r12, 40(%r11)
 	mulxq	48(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	48(%r11), %r12
@@ -4744,14 +4835,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	56(%r11), %r12
 	movq	%r12, 56(%r11)
-	mulxq	64(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	64(%r11), %rbp
-	movq	%rbp, 64(%r11)
-	mulxq	72(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	72(%r11), %rbp
-	movq	%rbp, 72(%r11)
+	mulxq	64(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	64(%r11), %r12
+	movq	%r12, 64(%r11)
+	mulxq	72(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	72(%r11), %r12
+	movq	%r12, 72(%r11)
 	mulxq	80(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	80(%r11), %r12
@@ -4760,14 +4851,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rbp, %r12
 	adoxq	88(%r11), %r12
 	movq	%r12, 88(%r11)
-	mulxq	96(%r8), %rbp, %r12
-	adcxq	%r10, %rbp
-	adoxq	96(%r11), %rbp
-	movq	%rbp, 96(%r11)
-	mulxq	104(%r8), %rbp, %r10
-	adcxq	%r12, %rbp
-	adoxq	104(%r11), %rbp
-	movq	%rbp, 104(%r11)
+	mulxq	96(%r8), %r12, %rbp
+	adcxq	%r10, %r12
+	adoxq	96(%r11), %r12
+	movq	%r12, 96(%r11)
+	mulxq	104(%r8), %r12, %r10
+	adcxq	%rbp, %r12
+	adoxq	104(%r11), %r12
+	movq	%r12, 104(%r11)
 	mulxq	112(%r8), %r12, %rbp
 	adcxq	%r10, %r12
 	adoxq	112(%r11), %r12
@@ -4799,14 +4890,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	-120(%r11), %rdi, %rcx
 	adoxq	-248(%r10), %rdi
 	movq	%rdi, -248(%r10)
-	mulxq	-112(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-240(%r10), %rbx
-	movq	%rbx, -240(%r10)
-	mulxq	-104(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-232(%r10), %rbx
-	movq	%rbx, -232(%r10)
+	mulxq	-112(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-240(%r10), %rdi
+	movq	%rdi, -240(%r10)
+	mulxq	-104(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-232(%r10), %rdi
+	movq	%rdi, -232(%r10)
 	mulxq	-96(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-224(%r10), %rbx
@@ -4815,14 +4906,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-216(%r10), %rbx
 	movq	%rbx, -216(%r10)
-	mulxq	-80(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-208(%r10), %rbx
-	movq	%rbx, -208(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-200(%r10), %rbx
-	movq	%rbx, -200(%r10)
+	mulxq	-80(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-208(%r10), %rdi
+	movq	%rdi, -208(%r10)
+	mulxq	-72(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-200(%r10), %rdi
+	movq	%rdi, -200(%r10)
 	mulxq	-64(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-192(%r10), %rbx
@@ -4831,14 +4922,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-184(%r10), %rbx
 	movq	%rbx, -184(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-168(%r10), %rbx
-	movq	%rbx, -168(%r10)
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-168(%r10), %rdi
+	movq	%rdi, -168(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
@@ -4847,12 +4938,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
+	mulxq	-16(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	adcxq	%rbx, %rdx
 	adoxq	-136(%r10), %rdx
 	movq	%rdx, -136(%r10)
 	adcxq	%r8, %rcx
@@ -4868,114 +4959,114 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-224(%r10), %rbx
 	movq	%rbx, -224(%r10)
-	mulxq	-96(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-216(%r10), %rbx
-	movq	%rbx, -216(%r10)
-	mulxq	-88(%r11), %rbx, %rdi
+	mulxq	-96(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-216(%r10), %rcx
+	movq	%rcx, -216(%r10)
+	mulxq	-88(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-208(%r10), %rdi
+	movq	%rdi, -208(%r10)
+	mulxq	-80(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-208(%r10), %rbx
-	movq	%rbx, -208(%r10)
-	mulxq	-80(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
+	mulxq	-64(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-128(%r10), %rdi
-	movq	%rdi, -128(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -120(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-128(%r10), %rdx
+	movq	%rdx, -128(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -120(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row13:
 	movq	-112(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-104(%r11), %rdi, %rcx
-	adoxq	-216(%r10), %rdi
-	movq	%rdi, -216(%r10)
-	mulxq	-96(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-104(%r11), %rcx, %rdi
+	adoxq	-216(%r10), %rcx
+	movq	%rcx, -216(%r10)
+	mulxq	-96(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-208(%r10), %rbx
 	movq	%rbx, -208(%r10)
-	mulxq	-88(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-88(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-200(%r10), %rbx
 	movq	%rbx, -200(%r10)
-	mulxq	-80(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-80(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-192(%r10), %rbx
 	movq	%rbx, -192(%r10)
-	mulxq	-72(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-184(%r10), %rbx
-	movq	%rbx, -184(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
+	mulxq	-72(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-184(%r10), %rdi
+	movq	%rdi, -184(%r10)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-48(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-128(%r10), %rbx
 	movq	%rbx, -128(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
 	adoxq	-120(%r10), %rdx
 	movq	%rdx, -120(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -112(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -112(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row12:
 	movq	-104(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -4990,14 +5081,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-184(%r10), %rbx
 	movq	%rbx, -184(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-176(%r10), %rbx
-	movq	%rbx, -176(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-168(%r10), %rbx
-	movq	%rbx, -168(%r10)
+	mulxq	-72(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-176(%r10), %rdi
+	movq	%rdi, -176(%r10)
+	mulxq	-64(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-168(%r10), %rdi
+	movq	%rdi, -168(%r10)
 	mulxq	-56(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-160(%r10), %rbx
@@ -5006,14 +5097,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-144(%r10), %rbx
-	movq	%rbx, -144(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
+	mulxq	-40(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-144(%r10), %rdi
+	movq	%rdi, -144(%r10)
+	mulxq	-32(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
 	mulxq	-24(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-128(%r10), %rbx
@@ -5022,13 +5113,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-112(%r10), %rdi
-	movq	%rdi, -112(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -104(%r10)
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
+	adoxq	-112(%r10), %rdx
+	movq	%rdx, -112(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -104(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row11:
 	movq	-96(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5043,14 +5134,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-168(%r10), %rbx
 	movq	%rbx, -168(%r10)
-	mulxq	-64(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-160(%r10), %rbx
-	movq	%rbx, -160(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-152(%r10), %rbx
-	movq	%rbx, -152(%r10)
+	mulxq	-64(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-160(%r10), %rdi
+	movq	%rdi, -160(%r10)
+	mulxq	-56(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-152(%r10), %rdi
+	movq	%rdi, -152(%r10)
 	mulxq	-48(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
@@ -5059,14 +5150,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-136(%r10), %rbx
 	movq	%rbx, -136(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-120(%r10), %rbx
-	movq	%rbx, -120(%r10)
+	mulxq	-32(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
 	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
@@ -5081,48 +5172,48 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_corner_row10:
 	movq	-88(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-80(%r11), %rdi, %rcx
-	adoxq	-168(%r10), %rdi
-	movq	%rdi, -168(%r10)
-	mulxq	-72(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-80(%r11), %rcx, %rdi
+	adoxq	-168(%r10), %rcx
+	movq	%rcx, -168(%r10)
+	mulxq	-72(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-160(%r10), %rbx
 	movq	%rbx, -160(%r10)
-	mulxq	-64(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-64(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-152(%r10), %rbx
 	movq	%rbx, -152(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-56(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
-	mulxq	-40(%r11), %rbx, %rdi
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-136(%r10), %rdi
+	movq	%rdi, -136(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-24(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
+	mulxq	-16(%r11), %rdi, %rbx
 	adcxq	%rcx, %rdi
-	adoxq	-96(%r10), %rdi
-	movq	%rdi, -96(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -88(%r10)
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rbx, %rdx
+	adoxq	-96(%r10), %rdx
+	movq	%rdx, -96(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -88(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row9:
 	movq	-80(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5133,51 +5224,51 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-144(%r10), %rbx
 	movq	%rbx, -144(%r10)
-	mulxq	-56(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-136(%r10), %rbx
-	movq	%rbx, -136(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
+	mulxq	-56(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-136(%r10), %rcx
+	movq	%rcx, -136(%r10)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-120(%r10), %rbx
 	movq	%rbx, -120(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-112(%r10), %rbx
 	movq	%rbx, -112(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-96(%r10), %rbx
-	movq	%rbx, -96(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
-	adoxq	-88(%r10), %rdx
-	movq	%rdx, -88(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -80(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	mulxq	-8(%r11), %rdi, %rdx
+	adcxq	%rcx, %rdi
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
+	adcxq	%r8, %rdx
+	adoxq	%r8, %rdx
+	movq	%rdx, -80(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row8:
 	movq	-72(%r11), %rdx
 	xorl	%r8d, %r8d
 	mulxq	-64(%r11), %rdi, %rcx
 	adoxq	-136(%r10), %rdi
 	movq	%rdi, -136(%r10)
-	mulxq	-56(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-128(%r10), %rbx
-	movq	%rbx, -128(%r10)
-	mulxq	-48(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-120(%r10), %rbx
-	movq	%rbx, -120(%r10)
+	mulxq	-56(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-128(%r10), %rdi
+	movq	%rdi, -128(%r10)
+	mulxq	-48(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-120(%r10), %rdi
+	movq	%rdi, -120(%r10)
 	mulxq	-40(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-112(%r10), %rbx
@@ -5186,14 +5277,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-104(%r10), %rbx
 	movq	%rbx, -104(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-96(%r10), %rbx
-	movq	%rbx, -96(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-88(%r10), %rbx
-	movq	%rbx, -88(%r10)
+	mulxq	-24(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-96(%r10), %rdi
+	movq	%rdi, -96(%r10)
+	mulxq	-16(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-88(%r10), %rdi
+	movq	%rdi, -88(%r10)
 	mulxq	-8(%r11), %rdi, %rdx
 	adcxq	%rcx, %rdi
 	adoxq	-80(%r10), %rdi
@@ -5207,14 +5298,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	-56(%r11), %rdi, %rcx
 	adoxq	-120(%r10), %rdi
 	movq	%rdi, -120(%r10)
-	mulxq	-48(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-112(%r10), %rbx
-	movq	%rbx, -112(%r10)
-	mulxq	-40(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-104(%r10), %rbx
-	movq	%rbx, -104(%r10)
+	mulxq	-48(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-112(%r10), %rdi
+	movq	%rdi, -112(%r10)
+	mulxq	-40(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-104(%r10), %rdi
+	movq	%rdi, -104(%r10)
 	mulxq	-32(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
@@ -5223,12 +5314,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-88(%r10), %rbx
 	movq	%rbx, -88(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
-	adoxq	-80(%r10), %rbx
-	movq	%rbx, -80(%r10)
+	mulxq	-16(%r11), %rdi, %rbx
+	adcxq	%rcx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
 	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	adcxq	%rbx, %rdx
 	adoxq	-72(%r10), %rdx
 	movq	%rdx, -72(%r10)
 	adcxq	%r8, %rcx
@@ -5244,50 +5335,50 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rcx, %rbx
 	adoxq	-96(%r10), %rbx
 	movq	%rbx, -96(%r10)
-	mulxq	-32(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
-	adoxq	-88(%r10), %rbx
-	movq	%rbx, -88(%r10)
-	mulxq	-24(%r11), %rbx, %rdi
+	mulxq	-32(%r11), %rcx, %rbx
+	adcxq	%rdi, %rcx
+	adoxq	-88(%r10), %rcx
+	movq	%rcx, -88(%r10)
+	mulxq	-24(%r11), %rdi, %rcx
+	adcxq	%rbx, %rdi
+	adoxq	-80(%r10), %rdi
+	movq	%rdi, -80(%r10)
+	mulxq	-16(%r11), %rbx, %rdi
 	adcxq	%rcx, %rbx
-	adoxq	-80(%r10), %rbx
-	movq	%rbx, -80(%r10)
-	mulxq	-16(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-64(%r10), %rdi
-	movq	%rdi, -64(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -56(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-64(%r10), %rdx
+	movq	%rdx, -64(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -56(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row5:
 	movq	-48(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-40(%r11), %rdi, %rcx
-	adoxq	-88(%r10), %rdi
-	movq	%rdi, -88(%r10)
-	mulxq	-32(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-40(%r11), %rcx, %rdi
+	adoxq	-88(%r10), %rcx
+	movq	%rcx, -88(%r10)
+	mulxq	-32(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-80(%r10), %rbx
 	movq	%rbx, -80(%r10)
-	mulxq	-24(%r11), %rbx, %rcx
-	adcxq	%rdi, %rbx
+	mulxq	-24(%r11), %rbx, %rdi
+	adcxq	%rcx, %rbx
 	adoxq	-72(%r10), %rbx
 	movq	%rbx, -72(%r10)
-	mulxq	-16(%r11), %rbx, %rdi
-	adcxq	%rcx, %rbx
+	mulxq	-16(%r11), %rbx, %rcx
+	adcxq	%rdi, %rbx
 	adoxq	-64(%r10), %rbx
 	movq	%rbx, -64(%r10)
-	mulxq	-8(%r11), %rdx, %rcx
-	adcxq	%rdi, %rdx
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
 	adoxq	-56(%r10), %rdx
 	movq	%rdx, -56(%r10)
-	adcxq	%r8, %rcx
-	adoxq	%r8, %rcx
-	movq	%rcx, -48(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -48(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row4:
 	movq	-40(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5302,13 +5393,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%rdi, %rbx
 	adoxq	-56(%r10), %rbx
 	movq	%rbx, -56(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-48(%r10), %rdi
-	movq	%rdi, -48(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -40(%r10)
+	mulxq	-8(%r11), %rdx, %rdi
+	adcxq	%rcx, %rdx
+	adoxq	-48(%r10), %rdx
+	movq	%rdx, -48(%r10)
+	adcxq	%r8, %rdi
+	adoxq	%r8, %rdi
+	movq	%rdi, -40(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row3:
 	movq	-32(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5329,16 +5420,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_corner_row2:
 	movq	-24(%r11), %rdx
 	xorl	%r8d, %r8d
-	mulxq	-16(%r11), %rdi, %rcx
-	adoxq	-40(%r10), %rdi
-	movq	%rdi, -40(%r10)
-	mulxq	-8(%r11), %rdi, %rdx
-	adcxq	%rcx, %rdi
-	adoxq	-32(%r10), %rdi
-	movq	%rdi, -32(%r10)
-	adcxq	%r8, %rdx
-	adoxq	%r8, %rdx
-	movq	%rdx, -24(%r10)
+	mulxq	-16(%r11), %rcx, %rdi
+	adoxq	-40(%r10), %rcx
+	movq	%rcx, -40(%r10)
+	mulxq	-8(%r11), %rdx, %rcx
+	adcxq	%rdi, %rdx
+	adoxq	-32(%r10), %rdx
+	movq	%rdx, -32(%r10)
+	adcxq	%r8, %rcx
+	adoxq	%r8, %rcx
+	movq	%rcx, -24(%r10)
 .Llf_mpn_montmul_adx__znver3_corner_row1:
 	movq	-16(%r11), %rdx
 	xorl	%r8d, %r8d
@@ -5370,13 +5461,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jz	.Llf_mpn_montmul_adx__znver3_final_even_2
 	movq	(%rsi), %rdx
 	leaq	8(%rsi), %r10
-	mulxq	%rdx, %r9, %r11
-	movq	%r9, (%rax)
-	movq	8(%rax), %r9
+	mulxq	%rdx, %r11, %r9
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
 	xorl	%r8d, %r8d
-	adcxq	%r9, %r9
-	adoxq	%r11, %r9
-	movq	%r9, 8(%rax)
+	adcxq	%r11, %r11
+	adoxq	%r9, %r11
+	movq	%r11, 8(%rax)
 	leaq	16(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver3_final_a_2
 .Llf_mpn_montmul_adx__znver3_final_even_2:
@@ -5483,9 +5574,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
@@ -5495,9 +5586,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rbp
 	adoxq	%rdx, %r11
@@ -5514,12 +5605,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adcxq	%r12, %r9
 	adoxq	%r13, %r8
 	movq	$0, %r9
-	mulxq	8(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rcx
-	adoxq	%r13, %rsi
+	mulxq	8(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
@@ -5529,9 +5620,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r11
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r11
 	adoxq	%rdx, %r9
@@ -5551,9 +5642,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
-	mulxq	16(%r10), %r13, %r12
-	adcxq	%r13, %rsi
-	adoxq	%r12, %rdi
+	mulxq	16(%r10), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
@@ -5563,9 +5654,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r9
 	adoxq	%rdx, %r8
@@ -5585,9 +5676,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rdi
-	adoxq	%r13, %rbx
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
@@ -5597,9 +5688,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r9
-	adoxq	%r13, %r8
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %r8
 	adoxq	%rdx, %rcx
@@ -5619,21 +5710,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rdi
 	adoxq	%r12, %rbx
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rbx
-	adoxq	%r13, %rbp
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rbx
+	adoxq	%r12, %rbp
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	32(%r10), %r13, %r12
-	adcxq	%r13, %r11
-	adoxq	%r12, %r9
+	mulxq	32(%r10), %r12, %r13
+	adcxq	%r12, %r11
+	adoxq	%r13, %r9
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %r8
-	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %r8
+	adoxq	%r12, %rcx
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rcx
 	adoxq	%rdx, %rsi
@@ -5653,21 +5744,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbx
 	adoxq	%r12, %rbp
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %rbp
-	adoxq	%r13, %r11
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %rbp
+	adoxq	%r12, %r11
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
 	mulxq	32(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
-	mulxq	40(%r10), %r13, %r12
-	adcxq	%r13, %r8
-	adoxq	%r12, %rcx
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rcx
-	adoxq	%r13, %rsi
+	mulxq	40(%r10), %r12, %r13
+	adcxq	%r12, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rcx
+	adoxq	%r12, %rsi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rsi
 	adoxq	%rdx, %rdi
@@ -5687,9 +5778,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %rbp
 	adoxq	%r12, %r11
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r11
-	adoxq	%r13, %r9
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r11
+	adoxq	%r12, %r9
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r9
 	adoxq	%r12, %r8
@@ -5699,9 +5790,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rcx
 	adoxq	%r12, %rsi
-	mulxq	48(%r10), %r13, %r12
-	adcxq	%r13, %rsi
-	adoxq	%r12, %rdi
+	mulxq	48(%r10), %r12, %r13
+	adcxq	%r12, %rsi
+	adoxq	%r13, %rdi
 	mulxq	56(%r10), %r12, %rdx
 	adcxq	%r12, %rdi
 	adoxq	%rdx, %rbx
@@ -5721,9 +5812,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r13, %r12
 	adcxq	%r13, %r11
 	adoxq	%r12, %r9
-	mulxq	16(%r10), %r12, %r13
-	adcxq	%r12, %r9
-	adoxq	%r13, %r8
+	mulxq	16(%r10), %r13, %r12
+	adcxq	%r13, %r9
+	adoxq	%r12, %r8
 	mulxq	24(%r10), %r13, %r12
 	adcxq	%r13, %r8
 	adoxq	%r12, %rcx
@@ -5733,9 +5824,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r13, %r12
 	adcxq	%r13, %rsi
 	adoxq	%r12, %rdi
-	mulxq	48(%r10), %r12, %r13
-	adcxq	%r12, %rdi
-	adoxq	%r13, %rbx
+	mulxq	48(%r10), %r13, %r12
+	adcxq	%r13, %rdi
+	adoxq	%r12, %rbx
 	mulxq	56(%r10), %rdx, %r12
 	adcxq	%rdx, %rbx
 	adoxq	%r12, %rbp
@@ -5785,9 +5876,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
@@ -5797,9 +5888,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -5811,12 +5902,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r8
 	movq	%r9, 8(%r12)
 	movq	$0, %r9
-	mulxq	8(%r10), %r14, %r13
-	adcxq	%r14, %r8
-	adoxq	%r13, %rcx
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	8(%r10), %r13, %r14
+	adcxq	%r13, %r8
+	adoxq	%r14, %rcx
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
@@ -5826,9 +5917,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -5855,9 +5946,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -5872,21 +5963,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
-	mulxq	24(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	24(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -5901,9 +5992,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
@@ -5913,9 +6004,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -5930,21 +6021,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
 	mulxq	32(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
-	mulxq	40(%r10), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	40(%r10), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -5959,9 +6050,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
@@ -5988,9 +6079,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r10), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
-	mulxq	16(%r10), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	16(%r10), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r10), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
@@ -6000,9 +6091,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r10), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	48(%r10), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	48(%r10), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	56(%r10), %r13, %rdx
 	adcxq	%r13, %rbx
 	adoxq	%rdx, %rbp
@@ -6089,10 +6180,10 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	imulq	-8(%rsp), %rdx
 	movq	-40(%rsp), %r9
 #endif
-	mulxq	(%r9), %rcx, %r8
-	addq	(%r10), %rcx
-	adcq	$0, %r8
-	leaq	8(%r10), %rcx
+	mulxq	(%r9), %r8, %rcx
+	addq	(%r10), %r8
+	adcq	$0, %rcx
+	leaq	8(%r10), %r8
 	leaq	8(%r9), %r9
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rsi
@@ -6104,173 +6195,173 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jz	.Llf_mpn_montmul_adx__znver3_skip1_7
 	xorl	%edi, %edi
 	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
+	adcxq	%rcx, %rbp
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
 	adcxq	%rdi, %rbx
 	adoxq	%rdi, %rbx
-	movq	%rbx, %r8
+	movq	%rbx, %rcx
 	leaq	8(%r9), %r9
-	leaq	8(%rcx), %rcx
+	leaq	8(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip1_7:
 	testq	$2, %rsi
 	jz	.Llf_mpn_montmul_adx__znver3_skip2_7
 	xorl	%edi, %edi
 	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	mulxq	8(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	(%r8), %rbp
+	movq	%rbp, (%r8)
+	mulxq	8(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	8(%rcx), %rbp
-	movq	%rbp, 8(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	8(%r8), %rbp
+	movq	%rbp, 8(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	16(%r9), %r9
-	leaq	16(%rcx), %rcx
+	leaq	16(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip2_7:
 	testq	$4, %rsi
 	jz	.Llf_mpn_montmul_adx__znver3_skip4_7
 	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	mulxq	8(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	8(%rcx), %rbp
-	movq	%rbp, 8(%rcx)
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	mulxq	8(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	8(%r8), %rbx
+	movq	%rbx, 8(%r8)
 	mulxq	16(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	16(%rcx), %rbp
-	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
+	mulxq	24(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	24(%rcx), %rbp
-	movq	%rbp, 24(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	24(%r8), %rbp
+	movq	%rbp, 24(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	32(%r9), %r9
-	leaq	32(%rcx), %rcx
+	leaq	32(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip4_7:
 	testq	$8, %rsi
 	jz	.Llf_mpn_montmul_adx__znver3_skip8_7
 	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	mulxq	8(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	8(%rcx), %rbp
-	movq	%rbp, 8(%rcx)
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	mulxq	8(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	8(%r8), %rbx
+	movq	%rbx, 8(%r8)
 	mulxq	16(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	16(%rcx), %rbp
-	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
+	mulxq	24(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	24(%rcx), %rbp
-	movq	%rbp, 24(%rcx)
-	mulxq	32(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	32(%rcx), %rbp
-	movq	%rbp, 32(%rcx)
-	mulxq	40(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	40(%rcx), %rbp
-	movq	%rbp, 40(%rcx)
+	adoxq	24(%r8), %rbp
+	movq	%rbp, 24(%r8)
+	mulxq	32(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	32(%r8), %rbx
+	movq	%rbx, 32(%r8)
+	mulxq	40(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	40(%r8), %rbx
+	movq	%rbx, 40(%r8)
 	mulxq	48(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	48(%rcx), %rbp
-	movq	%rbp, 48(%rcx)
-	mulxq	56(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	48(%r8), %rbp
+	movq	%rbp, 48(%r8)
+	mulxq	56(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	56(%rcx), %rbp
-	movq	%rbp, 56(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	56(%r8), %rbp
+	movq	%rbp, 56(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	64(%r9), %r9
-	leaq	64(%rcx), %rcx
+	leaq	64(%r8), %r8
 .Llf_mpn_montmul_adx__znver3_skip8_7:
 	shrq	$4, %rsi
 	jz	.Llf_mpn_montmul_adx__znver3_done_8
 .Llf_mpn_montmul_adx__znver3_top_8:
 /* LLVM-MCA-BEGIN addmul_row limbs=16 */
 	xorl	%edi, %edi
-	mulxq	(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	(%rcx), %rbp
-	movq	%rbp, (%rcx)
-	mulxq	8(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	8(%rcx), %rbp
-	movq	%rbp, 8(%rcx)
+	mulxq	(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	(%r8), %rbx
+	movq	%rbx, (%r8)
+	mulxq	8(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	8(%r8), %rbx
+	movq	%rbx, 8(%r8)
 	mulxq	16(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	16(%rcx), %rbp
-	movq	%rbp, 16(%rcx)
-	mulxq	24(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	16(%r8), %rbp
+	movq	%rbp, 16(%r8)
+	mulxq	24(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	24(%rcx), %rbp
-	movq	%rbp, 24(%rcx)
-	mulxq	32(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	32(%rcx), %rbp
-	movq	%rbp, 32(%rcx)
-	mulxq	40(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	40(%rcx), %rbp
-	movq	%rbp, 40(%rcx)
+	adoxq	24(%r8), %rbp
+	movq	%rbp, 24(%r8)
+	mulxq	32(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	32(%r8), %rbx
+	movq	%rbx, 32(%r8)
+	mulxq	40(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	40(%r8), %rbx
+	movq	%rbx, 40(%r8)
 	mulxq	48(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	48(%rcx), %rbp
-	movq	%rbp, 48(%rcx)
-	mulxq	56(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	48(%r8), %rbp
+	movq	%rbp, 48(%r8)
+	mulxq	56(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	56(%rcx), %rbp
-	movq	%rbp, 56(%rcx)
-	mulxq	64(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	64(%rcx), %rbp
-	movq	%rbp, 64(%rcx)
-	mulxq	72(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	72(%rcx), %rbp
-	movq	%rbp, 72(%rcx)
+	adoxq	56(%r8), %rbp
+	movq	%rbp, 56(%r8)
+	mulxq	64(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	64(%r8), %rbx
+	movq	%rbx, 64(%r8)
+	mulxq	72(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	72(%r8), %rbx
+	movq	%rbx, 72(%r8)
 	mulxq	80(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	80(%rcx), %rbp
-	movq	%rbp, 80(%rcx)
-	mulxq	88(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	80(%r8), %rbp
+	movq	%rbp, 80(%r8)
+	mulxq	88(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	88(%rcx), %rbp
-	movq	%rbp, 88(%rcx)
-	mulxq	96(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	96(%rcx), %rbp
-	movq	%rbp, 96(%rcx)
-	mulxq	104(%r9), %rbp, %r8
-	adcxq	%rbx, %rbp
-	adoxq	104(%rcx), %rbp
-	movq	%rbp, 104(%rcx)
+	adoxq	88(%r8), %rbp
+	movq	%rbp, 88(%r8)
+	mulxq	96(%r9), %rbx, %rbp
+	adcxq	%rcx, %rbx
+	adoxq	96(%r8), %rbx
+	movq	%rbx, 96(%r8)
+	mulxq	104(%r9), %rbx, %rcx
+	adcxq	%rbp, %rbx
+	adoxq	104(%r8), %rbx
+	movq	%rbx, 104(%r8)
 	mulxq	112(%r9), %rbp, %rbx
-	adcxq	%r8, %rbp
-	adoxq	112(%rcx), %rbp
-	movq	%rbp, 112(%rcx)
-	mulxq	120(%r9), %rbp, %r8
+	adcxq	%rcx, %rbp
+	adoxq	112(%r8), %rbp
+	movq	%rbp, 112(%r8)
+	mulxq	120(%r9), %rbp, %rcx
 	adcxq	%rbx, %rbp
-	adoxq	120(%rcx), %rbp
-	movq	%rbp, 120(%rcx)
-	adcxq	%rdi, %r8
-	adoxq	%rdi, %r8
+	adoxq	120(%r8), %rbp
+	movq	%rbp, 120(%r8)
+	adcxq	%rdi, %rcx
+	adoxq	%rdi, %rcx
 	leaq	128(%r9), %r9
-	leaq	128(%rcx), %rcx
+	leaq	128(%r8), %r8
 	decq	%rsi
 	jnz	.Llf_mpn_montmul_adx__znver3_top_8
 /* LLVM-MCA-END */
 .Llf_mpn_montmul_adx__znver3_done_8:
-	movq	%r8, (%r10)
+	movq	%rcx, (%r10)
 	leaq	8(%r10), %r10
 	decq	%r11
 	jnz	.Llf_mpn_montmul_adx__znver3_redc_row
@@ -6316,7 +6407,6 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 #else
 	movq	-56(%rsp), %r10
 #endif
-	clc
 	movq	%rax, %r11
 #if defined(LF_WIN64)
 	movq	24(%rsp), %r9
@@ -6327,38 +6417,130 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	movq	-24(%rsp), %r8
 	movq	-16(%rsp), %rcx
 #endif
-.Llf_mpn_montmul_adx__znver3_subtract_d:
+	addq	$3, %rcx
+	shrq	$2, %rcx
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rdx
+#else
+	movq	-16(%rsp), %rdx
+#endif
+	andq	$3, %rdx
+	jz	.Llf_mpn_montmul_adx__znver3_subtract_d_in0
+	cmpq	$1, %rdx
+	je	.Llf_mpn_montmul_adx__znver3_subtract_d_in3
+	cmpq	$2, %rdx
+	je	.Llf_mpn_montmul_adx__znver3_subtract_d_in2
+	leaq	-8(%r11), %r11
+	leaq	-8(%r9), %r9
+	leaq	-8(%r8), %r8
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_d_1
+.Llf_mpn_montmul_adx__znver3_subtract_d_in2:
+	leaq	-16(%r11), %r11
+	leaq	-16(%r9), %r9
+	leaq	-16(%r8), %r8
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_d_2
+.Llf_mpn_montmul_adx__znver3_subtract_d_in3:
+	leaq	-24(%r11), %r11
+	leaq	-24(%r9), %r9
+	leaq	-24(%r8), %r8
+	clc
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_d_3
+.Llf_mpn_montmul_adx__znver3_subtract_d_in0:
+	clc
+.Llf_mpn_montmul_adx__znver3_subtract_d_0:
 	movq	(%r11), %rdx
 	sbbq	(%r9), %rdx
 	movq	%rdx, (%r8)
-	leaq	8(%r11), %r11
-	leaq	8(%r9), %r9
-	leaq	8(%r8), %r8
+.Llf_mpn_montmul_adx__znver3_subtract_d_1:
+	movq	8(%r11), %rdx
+	sbbq	8(%r9), %rdx
+	movq	%rdx, 8(%r8)
+.Llf_mpn_montmul_adx__znver3_subtract_d_2:
+	movq	16(%r11), %rdx
+	sbbq	16(%r9), %rdx
+	movq	%rdx, 16(%r8)
+.Llf_mpn_montmul_adx__znver3_subtract_d_3:
+	movq	24(%r11), %rdx
+	sbbq	24(%r9), %rdx
+	movq	%rdx, 24(%r8)
+	leaq	32(%r11), %r11
+	leaq	32(%r9), %r9
+	leaq	32(%r8), %r8
 	decq	%rcx
-	jnz	.Llf_mpn_montmul_adx__znver3_subtract_d
+	jnz	.Llf_mpn_montmul_adx__znver3_subtract_d_0
 	sbbq	$0, %r10
 	sarq	$63, %r10
-	xorl	%r9d, %r9d
-	movq	%rax, %r11
+	xorl	%r11d, %r11d
 #if defined(LF_WIN64)
-	movq	32(%rsp), %r8
+	movq	32(%rsp), %r9
+	movq	8(%rsp), %r8
+#else
+	movq	-24(%rsp), %r9
+	movq	-16(%rsp), %r8
+#endif
+	addq	$3, %r8
+	shrq	$2, %r8
+#if defined(LF_WIN64)
 	movq	8(%rsp), %rcx
 #else
-	movq	-24(%rsp), %r8
 	movq	-16(%rsp), %rcx
 #endif
-.Llf_mpn_montmul_adx__znver3_subtract_select:
-	movq	(%r8), %rdx
-	movq	(%r11), %rax
-	xorq	%rdx, %rax
-	andq	%r10, %rax
-	xorq	%rax, %rdx
-	movq	%rdx, (%r8)
-	movq	%r9, (%r11)
-	leaq	8(%r11), %r11
-	leaq	8(%r8), %r8
-	decq	%rcx
-	jnz	.Llf_mpn_montmul_adx__znver3_subtract_select
+	andq	$3, %rcx
+	jz	.Llf_mpn_montmul_adx__znver3_subtract_select_in0
+	cmpq	$1, %rcx
+	je	.Llf_mpn_montmul_adx__znver3_subtract_select_in3
+	cmpq	$2, %rcx
+	je	.Llf_mpn_montmul_adx__znver3_subtract_select_in2
+	leaq	-8(%rax), %rax
+	leaq	-8(%r9), %r9
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_select_1
+.Llf_mpn_montmul_adx__znver3_subtract_select_in2:
+	leaq	-16(%rax), %rax
+	leaq	-16(%r9), %r9
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_select_2
+.Llf_mpn_montmul_adx__znver3_subtract_select_in3:
+	leaq	-24(%rax), %rax
+	leaq	-24(%r9), %r9
+	jmp	.Llf_mpn_montmul_adx__znver3_subtract_select_3
+.Llf_mpn_montmul_adx__znver3_subtract_select_in0:
+.Llf_mpn_montmul_adx__znver3_subtract_select_0:
+	movq	(%r9), %rdx
+	movq	(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, (%r9)
+	movq	%r11, (%rax)
+.Llf_mpn_montmul_adx__znver3_subtract_select_1:
+	movq	8(%r9), %rdx
+	movq	8(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, 8(%r9)
+	movq	%r11, 8(%rax)
+.Llf_mpn_montmul_adx__znver3_subtract_select_2:
+	movq	16(%r9), %rdx
+	movq	16(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, 16(%r9)
+	movq	%r11, 16(%rax)
+.Llf_mpn_montmul_adx__znver3_subtract_select_3:
+	movq	24(%r9), %rdx
+	movq	24(%rax), %rcx
+	xorq	%rdx, %rcx
+	andq	%r10, %rcx
+	xorq	%rcx, %rdx
+	movq	%rdx, 24(%r9)
+	movq	%r11, 24(%rax)
+	leaq	32(%rax), %rax
+	leaq	32(%r9), %r9
+	decq	%r8
+	jnz	.Llf_mpn_montmul_adx__znver3_subtract_select_0
 	jmp	.Llf_mpn_montmul_adx__znver3_exit
 .Llf_mpn_montmul_adx__znver3_product:
 #if defined(LF_WIN64)
@@ -6373,17 +6555,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
 	movq	%rax, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%rax, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
-	movq	%r10, %r9
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shrq	$2, %rax
+	movq	%r10, %r11
 .Llf_mpn_montmul_adx__znver3_clear_2:
-	movq	%rax, (%r9)
-	movq	%rax, 8(%r9)
-	leaq	16(%r9), %r9
-	decq	%r11
+	movdqu	%xmm0, (%r11)
+	movdqu	%xmm0, 16(%r11)
+	movdqu	%xmm0, 32(%r11)
+	movdqu	%xmm0, 48(%r11)
+	leaq	64(%r11), %r11
+	decq	%rax
 	jnz	.Llf_mpn_montmul_adx__znver3_clear_2
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -6468,24 +6657,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r9
 	movq	%r11, (%r10)
 	movq	$0, %r11
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rbp
 	adoxq	%rdx, %r11
@@ -6500,21 +6689,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	8(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rsi
 	adoxq	%r13, %rdi
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r11
 	adoxq	%rdx, %r9
@@ -6526,24 +6715,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %rcx
 	movq	%r8, 16(%r10)
 	movq	$0, %r8
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
-	mulxq	16(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	16(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rdi
 	adoxq	%r13, %rbx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbx
 	adoxq	%r13, %rbp
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r9
 	adoxq	%rdx, %r8
@@ -6555,24 +6744,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %rsi
 	movq	%rcx, 24(%r10)
 	movq	$0, %rcx
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
 	mulxq	24(%r12), %r13, %r14
 	adcxq	%r13, %rbx
 	adoxq	%r14, %rbp
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %r8
 	adoxq	%rdx, %rcx
@@ -6584,24 +6773,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %rdi
 	movq	%rsi, 32(%r10)
 	movq	$0, %rsi
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rdi
-	adoxq	%r13, %rbx
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rbx
-	adoxq	%r14, %rbp
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rdi
+	adoxq	%r14, %rbx
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbx
+	adoxq	%r13, %rbp
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %rbp
 	adoxq	%r13, %r11
-	mulxq	32(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %r9
-	adoxq	%r13, %r8
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %r8
-	adoxq	%r14, %rcx
+	mulxq	32(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %r9
+	adoxq	%r14, %r8
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %r8
+	adoxq	%r13, %rcx
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rcx
 	adoxq	%rdx, %rsi
@@ -6613,12 +6802,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %rbx
 	movq	%rdi, 40(%r10)
 	movq	$0, %rdi
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rbx
-	adoxq	%r13, %rbp
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %rbp
-	adoxq	%r14, %r11
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rbx
+	adoxq	%r14, %rbp
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %rbp
+	adoxq	%r13, %r11
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r11
 	adoxq	%r13, %r9
@@ -6628,9 +6817,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	40(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rcx
-	adoxq	%r14, %rsi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rcx
+	adoxq	%r13, %rsi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rsi
 	adoxq	%rdx, %rdi
@@ -6642,24 +6831,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %rbp
 	movq	%rbx, 48(%r10)
 	movq	$0, %rbx
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %rbp
-	adoxq	%r13, %r11
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r11
-	adoxq	%r14, %r9
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %rbp
+	adoxq	%r14, %r11
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r11
+	adoxq	%r13, %r9
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r9
 	adoxq	%r13, %r8
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rcx
-	adoxq	%r13, %rsi
-	mulxq	48(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rcx
+	adoxq	%r14, %rsi
+	mulxq	48(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
 	mulxq	56(%r12), %r13, %rdx
 	adcxq	%r13, %rdi
 	adoxq	%rdx, %rbx
@@ -6671,27 +6860,27 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%r14, %r11
 	movq	%rbp, 56(%r10)
 	movq	$0, %rbp
-	mulxq	8(%r12), %r14, %r13
-	adcxq	%r14, %r11
-	adoxq	%r13, %r9
-	mulxq	16(%r12), %r13, %r14
-	adcxq	%r13, %r9
-	adoxq	%r14, %r8
+	mulxq	8(%r12), %r13, %r14
+	adcxq	%r13, %r11
+	adoxq	%r14, %r9
+	mulxq	16(%r12), %r14, %r13
+	adcxq	%r14, %r9
+	adoxq	%r13, %r8
 	mulxq	24(%r12), %r14, %r13
 	adcxq	%r14, %r8
 	adoxq	%r13, %rcx
 	mulxq	32(%r12), %r14, %r13
 	adcxq	%r14, %rcx
 	adoxq	%r13, %rsi
-	mulxq	40(%r12), %r14, %r13
-	adcxq	%r14, %rsi
-	adoxq	%r13, %rdi
-	mulxq	48(%r12), %r13, %r14
-	adcxq	%r13, %rdi
-	adoxq	%r14, %rbx
-	mulxq	56(%r12), %r13, %rdx
-	adcxq	%r13, %rbx
-	adoxq	%rdx, %rbp
+	mulxq	40(%r12), %r13, %r14
+	adcxq	%r13, %rsi
+	adoxq	%r14, %rdi
+	mulxq	48(%r12), %r14, %r13
+	adcxq	%r14, %rdi
+	adoxq	%r13, %rbx
+	mulxq	56(%r12), %rdx, %r13
+	adcxq	%rdx, %rbx
+	adoxq	%r13, %rbp
 	adcq	$0, %rbp
 	leaq	64(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver3_group_block_3
@@ -6767,16 +6956,23 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	xorl	%r10d, %r10d
 #if defined(LF_WIN64)
 	movq	%r10, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%r10, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %r10
+#else
+	movq	-16(%rsp), %r10
+#endif
+	shrq	$2, %r10
 .Llf_mpn_montmul_adx__znver3_clear_3:
-	movq	%r10, (%rax)
-	movq	%r10, 8(%rax)
-	leaq	16(%rax), %rax
-	decq	%r11
+	movdqu	%xmm0, (%rax)
+	movdqu	%xmm0, 16(%rax)
+	movdqu	%xmm0, 32(%rax)
+	movdqu	%xmm0, 48(%rax)
+	leaq	64(%rax), %rax
+	decq	%r10
 	jnz	.Llf_mpn_montmul_adx__znver3_clear_3
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -6996,13 +7192,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	jne	.Llf_mpn_montmul_adx__znver3_final_multi_3
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r10, %r11
-	movq	%r10, (%rax)
-	movq	8(%rax), %r10
+	mulxq	%rdx, %r11, %r10
+	movq	%r11, (%rax)
+	movq	8(%rax), %r11
 	xorl	%r9d, %r9d
-	adcxq	%r10, %r10
-	adoxq	%r11, %r10
-	movq	%r10, 8(%rax)
+	adcxq	%r11, %r11
+	adoxq	%r10, %r11
+	movq	%r11, 8(%rax)
 	jmp	.Llf_mpn_montmul_adx__znver3_final_done_3
 .Llf_mpn_montmul_adx__znver3_final_multi_3:
 	movq	%r11, %rcx
@@ -7023,13 +7219,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 .Llf_mpn_montmul_adx__znver3_final_even_3:
 	movq	(%r10), %rdx
 	leaq	8(%r10), %r10
-	mulxq	%rdx, %r11, %r9
-	movq	%r11, (%rax)
-	movq	8(%rax), %r11
+	mulxq	%rdx, %r9, %r11
+	movq	%r9, (%rax)
+	movq	8(%rax), %r9
 	xorl	%r8d, %r8d
-	adcxq	%r11, %r11
-	adoxq	%r9, %r11
-	movq	%r11, 8(%rax)
+	adcxq	%r9, %r9
+	adoxq	%r11, %r9
+	movq	%r9, 8(%rax)
 	leaq	(%rax), %rax
 	jmp	.Llf_mpn_montmul_adx__znver3_final_b_3
 .Llf_mpn_montmul_adx__znver3_final_a_3:
@@ -7278,9 +7474,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	mulxq	16(%r10), %rbx, %rdi
 	adcxq	%rbx, %r9
 	adoxq	%rdi, %r8
-	mulxq	24(%r10), %rdx, %rdi
-	adcxq	%rdx, %r8
-	adoxq	%rdi, %rcx
+	mulxq	24(%r10), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	leaq	32(%rsi), %rsi
 	jmp	.Llf_mpn_montmul_adx__znver3_group_block_5
@@ -7340,17 +7536,24 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	xorl	%eax, %eax
 #if defined(LF_WIN64)
 	movq	%rax, 48(%rsp)
-	movq	8(%rsp), %r11
 #else
 	movq	%rax, -56(%rsp)
-	movq	-16(%rsp), %r11
 #endif
-	movq	%r10, %r9
+	pxor	%xmm0, %xmm0
+#if defined(LF_WIN64)
+	movq	8(%rsp), %rax
+#else
+	movq	-16(%rsp), %rax
+#endif
+	shrq	$2, %rax
+	movq	%r10, %r11
 .Llf_mpn_montmul_adx__znver3_clear_4:
-	movq	%rax, (%r9)
-	movq	%rax, 8(%r9)
-	leaq	16(%r9), %r9
-	decq	%r11
+	movdqu	%xmm0, (%r11)
+	movdqu	%xmm0, 16(%r11)
+	movdqu	%xmm0, 32(%r11)
+	movdqu	%xmm0, 48(%r11)
+	leaq	64(%r11), %r11
+	decq	%rax
 	jnz	.Llf_mpn_montmul_adx__znver3_clear_4
 #if defined(LF_WIN64)
 	movq	8(%rsp), %rax
@@ -7427,9 +7630,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%rbx, %r9
 	movq	%r11, (%r10)
 	movq	$0, %r11
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %r9
-	adoxq	%rbx, %r8
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r9
+	adoxq	%rdi, %r8
 	mulxq	16(%rsi), %rbx, %rdi
 	adcxq	%rbx, %r8
 	adoxq	%rdi, %rcx
@@ -7444,9 +7647,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%rbx, %r8
 	movq	%r9, 8(%r10)
 	movq	$0, %r9
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %r8
-	adoxq	%rbx, %rcx
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r8
+	adoxq	%rdi, %rcx
 	mulxq	16(%rsi), %rbx, %rdi
 	adcxq	%rbx, %rcx
 	adoxq	%rdi, %r11
@@ -7461,9 +7664,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%rbx, %rcx
 	movq	%r8, 16(%r10)
 	movq	$0, %r8
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %rcx
-	adoxq	%rbx, %r11
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %rcx
+	adoxq	%rdi, %r11
 	mulxq	16(%rsi), %rdi, %rbx
 	adcxq	%rdi, %r11
 	adoxq	%rbx, %r9
@@ -7478,15 +7681,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_adx__znver3)
 	adoxq	%rbx, %r11
 	movq	%rcx, 24(%r10)
 	movq	$0, %rcx
-	mulxq	8(%rsi), %rdi, %rbx
-	adcxq	%rdi, %r11
-	adoxq	%rbx, %r9
+	mulxq	8(%rsi), %rbx, %rdi
+	adcxq	%rbx, %r11
+	adoxq	%rdi, %r9
 	mulxq	16(%rsi), %rbx, %rdi
 	adcxq	%rbx, %r9
 	adoxq	%rdi, %r8
-	mulxq	24(%rsi), %rdx, %rdi
-	adcxq	%rdx, %r8
-	adoxq	%rdi, %rcx
+	mulxq	24(%rsi), %rdi, %rdx
+	adcxq	%rdi, %r8
+	adoxq	%rdx, %rcx
 	adcq	$0, %rcx
 	leaq	32(%r10), %r10
 	jmp	.Llf_mpn_montmul_adx__znver3_group_block_6

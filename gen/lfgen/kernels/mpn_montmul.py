@@ -87,6 +87,21 @@ znver1 schedule with alt_min = 0): a b at 12 / 20 / 28 / 36 / 44 / 60 / 100 limb
 a^2 1.27 / 1.12 / 1.13 / 1.12 / 1.11 / 1.07 / 1.03x the code before (CIOS at 12 limbs, from
 16 mpn_sqr's rows and REDC rows; 0.88x -> 1.11x OpenSSL at 12).
 
+The final subtractions (final_subtract, subtract_from) run their loops tail_unroll (4) limbs
+per iteration, entered in the middle for n mod tail_unroll (_limb_loop: every decision
+before the borrow chain starts, then only LEA and DEC, which keep CF); the buffer is zeroed
+by 16-byte stores (_zero); and n > small_max costs one comparison before the chain of
+small-n cases. A 16-limb square, instructions per call (valgrind --tool=callgrind, 1000
+calls of adx@znver3): 2365 -> 2202, of which the final subtraction about 320 -> 230 and the
+zeroing 93 -> 33 (OpenSSL 3.0's BN_mod_mul_montgomery(a, a) with its MULX/ADX code forced
+on, OPENSSL_ia32cap=":0x80128": about 2250). AMD Zen 3 (2026-12-07, `limbforge-bench
+--kernel mpn_montmul,mpn_montsqr --variant adx@znver3,adx@znver1 --baseline adx@znver1
+--repeats 31` with a throwaway znver1 schedule equal to znver3's but for tail_unroll = 1,
+paired): a b at 9 / 12 / 16 / 17 / 24 / 32 / 64 limbs 1.03 / 1.03 / 1.03 / 1.06 / 1.01 /
+1.01 / 1.01x, a^2 1.01 / 1.02 / 1.02 / 1.00 / 1.00 / 1.01 / 1.00x; against OpenSSL
+afterwards (101 rounds) a b 0.97x at 12 limbs, 1.10-1.41x elsewhere from 8 to 64, a^2 0.96 /
+0.98x at 16 / 24 limbs, 1.04-1.21x elsewhere.
+
 AArch64 "a64" -- product scanning (Comba), as HotSpot's MontgomeryMultiplyGenerator (Andrew
 Haley, stubGenerator_aarch64.cpp): the result is built one column (limb weight B^i) at a time
 in a three-limb accumulator t = t2:t1:t0, and m_i is found when column i is complete:
@@ -192,6 +207,9 @@ ADX_PARAMS = dict(X86_PARAMS, small_max=Param(
     "redc_rows > 1 divides n and n >= group_sqr_min, T = a^2 by K rows per pass "
     "(_sqr_groups); else, and for 0, mpn_sqr's rows (x86_sqr.square)", kind="size",
     sizes=(16, 24, 32, 48, 64)),
+    tail_unroll=Param(4, (1, 2, 4, 8), "the final subtraction's loops (the borrow of t - N, "
+    "then t - N bit, or d = t - N then the selection): limbs per iteration, the loop entered "
+    "in the middle for n mod tail_unroll (_limb_loop)", kind="size", sizes=(9, 16, 32, 64)),
     alt_min=Param(12, (0, 12, 20, 28, 36), "redc_rows = 8, n = 4 mod 8 and alt_min <= n <= %d: "
     "a b and a^2 by the grouped passes with K = 4 (_sqr_groups / _mul_groups, then "
     "_redc_groups), whatever sqr_min and group_mul_min say; 0: never" % SQR_MAX, kind="size",
@@ -223,96 +241,127 @@ SPEC = KernelSpec(
 )
 
 
-def _keep(f, name, o, a, ln, x, t, np, n, top, r=None, rp=None):
+def _limb_loop(f, name, n, ptrs, body, U, start=None):
+    """for limb i = 0 .. n-1 (n >= 1, a register or slot, public): body(k) over the arrays at
+    the registers ptrs, limb i at [p + 8 k], U limbs per iteration (a power of two). The
+    loop is entered in the middle for n mod U = r != 0 (Duff's device: the pointers moved
+    back U - r limbs, the first iteration begun at slot U - r), so every decision is taken
+    before start() (e.g. CLC) and a carry chain in body runs through the loop: its control
+    is LEA and DEC, which keep CF. Registers ptrs are clobbered (past the arrays at the end)."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, ADD, SHR, AND, CMP, LEA, \
+        DEC, JE, JZ, JNZ, JMP
+    assert U & (U - 1) == 0
+    cnt = G()
+    MOV(cnt, n)
+    slots = [f.new_label("%s_%d" % (name, k)) for k in range(U)]
+    if U > 1:
+        ADD(cnt, U - 1)
+        SHR(cnt, U.bit_length() - 1)            # ceil(n / U) iterations
+        r, entries = G(), [f.new_label("%s_in%d" % (name, j)) for j in range(U)]
+        MOV(r, n)
+        AND(r, U - 1)
+        JZ(entries[0])
+        for k in range(1, U - 1):
+            CMP(r, k)
+            JE(entries[U - k])
+        for j in range(1, U):                   # (n mod U = U - 1 falls into entries[1])
+            f.bind(entries[j])
+            for p in ptrs:
+                LEA(p, [p - 8 * j])
+            if start:
+                start()
+            JMP(slots[j])
+        f.bind(entries[0])
+    if start:
+        start()
+    for k in range(U):
+        f.bind(slots[k])
+        body(k)
+    for p in ptrs:
+        LEA(p, [p + 8 * U])
+    DEC(cnt)
+    JNZ(slots[0])
+
+
+def _keep(f, name, x, t, np, n, top, U, rp=None):
     """top = -1 if t + top R < N (keep t), else 0 (top in {0, 1}): the borrow of t - N by one
-    SBB chain (LEA and DEC keep CF), the difference stored through r from rp if r is given.
-    o, a, ln (and r) end past the arrays; x is scratch."""
-    from peachpy.x86_64 import MOV, SBB, SAR, CLC, LEA, DEC, JNZ
-    CLC()
+    SBB chain through _limb_loop, the difference stored at rp if rp is given. x is scratch."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, SBB, SAR, CLC
+    o, a = G(), G()
     MOV(o, t)
     MOV(a, np)
-    if r is not None:
+    ptrs = [o, a]
+    if rp is not None:
+        r = G()
         MOV(r, rp)
-    MOV(ln, n)
-    scan = f.new_label(name)
-    f.bind(scan)
-    MOV(x, [o])
-    SBB(x, [a])
-    if r is not None:
-        MOV([r], x)
-    LEA(o, [o + 8])
-    LEA(a, [a + 8])
-    if r is not None:
-        LEA(r, [r + 8])
-    DEC(ln)
-    JNZ(scan)
+        ptrs.append(r)
+
+    def body(k):
+        MOV(x, [o + 8 * k])
+        SBB(x, [a + 8 * k])
+        if rp is not None:
+            MOV([r + 8 * k], x)
+    _limb_loop(f, name, n, ptrs, body, U, start=CLC)
     SBB(top, 0)                                     # 1, 0: t - N; -1: keep t
     SAR(top, 63)
 
 
-def final_subtract(f, rp, t, np, n, top):
+def final_subtract(f, rp, t, np, n, top, U):
     """{rp,n} = t + top R minus N if that is >= N, else t (top in {0, 1}; clobbered), in
     constant time: the borrow of t - N first (_keep), then rp = t - N bit, where
     bit = 1 - keep is 1 or 0 and N bit is made by MULX (N_i times bit), which leaves the
     flags alone, so the subtraction is one SBB chain (an AND would clear CF: a borrow kept
-    in a register by NEG/SBB/SBB made a chain of 3 cycles a limb). rp may be t. np and n
-    may be memory; rdx is clobbered. AMD Zen 5 (2026-12-02, the CIOS path, against the
-    NEG/SBB/SBB form in one session): 20 limbs 1318 -> 1283 core cycles, 65 limbs 13312 ->
-    13089, 9..15 limbs within 1%."""
-    from peachpy.x86_64 import GeneralPurposeRegister64, MOV, SBB, MULX, CLC, LEA, DEC, JNZ, rdx
-    o, a, ln, x, y, hi = (GeneralPurposeRegister64() for _ in range(6))
-    _keep(f, "borrow", o, a, ln, x, t, np, n, top)
+    in a register by NEG/SBB/SBB made a chain of 3 cycles a limb). Both loops take U limbs
+    per iteration (_limb_loop). rp may be t. np and n may be memory; rdx is clobbered. AMD
+    Zen 5 (2026-12-02, the CIOS path, against the NEG/SBB/SBB form in one session): 20 limbs
+    1318 -> 1283 core cycles, 65 limbs 13312 -> 13089, 9..15 limbs within 1%."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, SBB, MULX, CLC, LEA, rdx
+    x, y, hi = G(), G(), G()
+    _keep(f, "borrow", x, t, np, n, top, U)
     LEA(rdx, [top + 1])                             # bit: 1 subtract, 0 keep
+    o, a = G(), G()
     MOV(o, t)
     MOV(a, np)
-    MOV(ln, n)
+    ptrs = [o, a]
     if rp is t:
         r = o
     else:
-        r = GeneralPurposeRegister64()
+        r = G()
         MOV(r, rp)
-    CLC()
-    sub = f.new_label("subtract")
-    f.bind(sub)
-    MULX(hi, x, [a])                                # N_i bit (MULX keeps the flags)
-    MOV(y, [o])
-    SBB(y, x)
-    MOV([r], y)
-    LEA(o, [o + 8])
-    if r is not o:
-        LEA(r, [r + 8])
-    LEA(a, [a + 8])
-    DEC(ln)
-    JNZ(sub)
+        ptrs.append(r)
+
+    def body(k):
+        MULX(hi, x, [a + 8 * k])                    # N_i bit (MULX keeps the flags)
+        MOV(y, [o + 8 * k])
+        SBB(y, x)
+        MOV([r + 8 * k], y)
+    _limb_loop(f, "subtract", n, ptrs, body, U, start=CLC)
 
 
-def subtract_from(f, rp, t, np, n, top):
+def subtract_from(f, rp, t, np, n, top, U):
     """{rp,n} = t + top R minus N if that is >= N, else t (top in {0, 1}; clobbered), for a
     t that is not rp (the buffer of _buffered), which is zeroed behind: d = t - N by one
-    SBB chain into rp (LEA and DEC keep CF), the borrow and top make keep = -(t < N), then
-    rp = d ^ ((d ^ t) & keep) limb by limb, no carry chain. The same instructions and
-    addresses for every value. t, np and n may be memory; rp a register or memory."""
-    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, AND, LEA, DEC, JNZ)
-    o, a, r, ln, x, y = (G() for _ in range(6))
-    _keep(f, "subtract_d", o, a, ln, x, t, np, n, top, r, rp)
-    zero = G()
+    SBB chain into rp, the borrow and top make keep = -(t < N), then rp = d ^ ((d ^ t) &
+    keep) limb by limb, no carry chain; both loops U limbs per iteration (_limb_loop). The
+    same instructions and addresses for every value. t, np and n may be memory; rp a
+    register or memory."""
+    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, AND
+    x, y = G(), G()
+    _keep(f, "subtract_d", x, t, np, n, top, U, rp)
+    zero, o, r = G(), G(), G()
     XOR(zero.as_dword, zero.as_dword)
     MOV(o, t)
     MOV(r, rp)
-    MOV(ln, n)
-    sel = f.new_label("subtract_select")
-    f.bind(sel)
-    MOV(x, [r])
-    MOV(y, [o])
-    XOR(y, x)
-    AND(y, top)
-    XOR(x, y)
-    MOV([r], x)
-    MOV([o], zero)
-    LEA(o, [o + 8])
-    LEA(r, [r + 8])
-    DEC(ln)
-    JNZ(sel)
+
+    def body(k):
+        MOV(x, [r + 8 * k])
+        MOV(y, [o + 8 * k])
+        XOR(y, x)
+        AND(y, top)
+        XOR(x, y)
+        MOV([r + 8 * k], x)
+        MOV([o + 8 * k], zero)
+    _limb_loop(f, "subtract_select", n, [o, r], body, U)
 
 
 def row_of_n(f, p, t, out, s_n0inv, s_np, s_n, o, a, ln, cy, region=None):
@@ -364,9 +413,14 @@ def build_adx(symbol, p):
         MOV(s_ap, ap)
         MOV(s_np, np)
         small = {k: f.new_label("small_%d" % k) for k in range(1, p.small_max + 1)}
-        for k in small:
-            CMP(n, k)
-            JE(small[k])
+        if small:
+            large = f.new_label("large")
+            CMP(n, p.small_max)
+            JA(large)
+            for k in small:
+                CMP(n, k)
+                JE(small[k])
+            f.bind(large)
         # pointer equality and n are public: these branches depend on no value
         square = f.new_label("square") if p.sqr_min else None
         K = p.redc_rows
@@ -441,7 +495,7 @@ def build_adx(symbol, p):
             else:
                 JNZ(loop)
         f.bind(final)
-        final_subtract(f, rp, rp, s_np, s_n, top)
+        final_subtract(f, rp, rp, s_np, s_n, top, p.tail_unroll)
         for k, label in small.items():
             JMP(f.exit_label)
             f.bind(label)
@@ -564,7 +618,7 @@ def _buffered(f, p, rp, ap, bp, n, s_n0inv, s_ap, s_np, s_n, s_rp, spare, square
     LEA(T, buf)
     ADD(t, T)
     MOV(top, s_top)
-    subtract_from(f, s_rp, t, s_np, s_n, top)
+    subtract_from(f, s_rp, t, s_np, s_n, top, p.tail_unroll)
     if product:
         JMP(f.exit_label)
         f.bind(product)
@@ -771,18 +825,22 @@ def _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_bend):
 
 
 def _zero(f, T, s_n, s_top):
-    """T[0 .. 2n) = 0 and s_top = 0."""
-    from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, LEA, DEC, JNZ
-    z, ptr, cnt = G(), G(), G()
+    """T[0 .. 2n) = 0 and s_top = 0, for n a multiple of 4 (K divides n): 64 bytes per
+    iteration by four MOVDQU (SSE2)."""
+    from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, PXOR, MOVDQU, SHR,
+                                LEA, DEC, JNZ, xmm0)
+    z, ptr, cnt, v = G(), G(), G(), xmm0             # (xmm0: no Win64 save)
     XOR(z.as_dword, z.as_dword)
     MOV(s_top, z)
+    PXOR(v, v)
     MOV(cnt, s_n)
+    SHR(cnt, 2)
     MOV(ptr, T)
     clear = f.new_label("clear")
     f.bind(clear)
-    MOV([ptr], z)
-    MOV([ptr + 8], z)
-    LEA(ptr, [ptr + 16])
+    for k in range(4):
+        MOVDQU([ptr + 16 * k], v)
+    LEA(ptr, [ptr + 64])
     DEC(cnt)
     JNZ(clear)
 
