@@ -802,7 +802,7 @@ def _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_bend):
     takes the zeros of T there and the last carry; its carry out is 0 (the partial product
     is below B^(n+i0+K))."""
     from peachpy.x86_64 import GeneralPurposeRegister64 as G, MOV, XOR, LEA, CMP, JNE, NEG
-    _zero(f, T, s_n, s_top)
+    _zero(f, T, s_n, s_top, K)
     _ends(f, s_n, (s_ap, s_nend), (s_bp, s_bend))
     Bg, Q, Nb, x = G(), G(), G(), G()
     MOV(Bg, s_bp)
@@ -824,11 +824,12 @@ def _mul_groups(f, K, T, s_ap, s_bp, s_n, s_top, s_c1, s_nend, s_bend):
     JNE(group)
 
 
-def _zero(f, T, s_n, s_top):
-    """T[0 .. 2n) = 0 and s_top = 0, for n a multiple of 4 (K divides n): 64 bytes per
+def _zero(f, T, s_n, s_top, K):
+    """T[0 .. 2n) = 0 and s_top = 0, for n a multiple of K, which 4 divides: 64 bytes per
     iteration by four MOVDQU (SSE2)."""
     from peachpy.x86_64 import (GeneralPurposeRegister64 as G, MOV, XOR, PXOR, MOVDQU, SHR,
                                 LEA, DEC, JNZ, xmm0)
+    assert K % 4 == 0, "the 16-byte clearing takes 2n limbs by eights"
     z, ptr, cnt, v = G(), G(), G(), xmm0             # (xmm0: no Win64 save)
     XOR(z.as_dword, z.as_dword)
     MOV(s_top, z)
@@ -863,7 +864,7 @@ def _sqr_groups(f, K, buf, s_ap, s_n, s_top, s_c1, s_nend):
     from . import x86_sqr
     T = G()
     LEA(T, buf)
-    _zero(f, T, s_n, s_top)
+    _zero(f, T, s_n, s_top, K)
     _ends(f, s_n, (s_ap, s_nend))
     Bg, Q, Nb, x = G(), G(), G(), G()
     MOV(Bg, s_ap)
