@@ -51,7 +51,7 @@
  * entry that saves rdi, rsi, xmm6-xmm15 (written here or by lf_poly1305_blocks_mulx), moves
  * its arguments (rcx, rdx, r8, r9) into the SysV registers and calls this body,
  * lf_poly1305_blocks_avx2__znver1_sysv.
- * 506 instructions.
+ * 512 instructions.
  */
 #include "lf_asm.h"
 
@@ -245,213 +245,219 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver1)
 	vmovq	%rdx, %xmm8
 	vpbroadcastq	%xmm8, %ymm8
 	vmovdqu	%ymm8, 544(%rdi)
-	vmovdqu	(%rsi), %ymm8
-	vmovdqu	32(%rsi), %ymm9
-	vpunpcklqdq	%ymm9, %ymm8, %ymm10
-	vpunpckhqdq	%ymm9, %ymm8, %ymm8
-	vpand	512(%rdi), %ymm10, %ymm9
-	vpsrlq	$26, %ymm10, %ymm11
-	vpand	512(%rdi), %ymm11, %ymm11
-	vpsrlq	$52, %ymm10, %ymm10
-	vpsllq	$12, %ymm8, %ymm12
-	vpor	%ymm12, %ymm10, %ymm10
-	vpand	512(%rdi), %ymm10, %ymm10
-	vpsrlq	$14, %ymm8, %ymm12
-	vpand	512(%rdi), %ymm12, %ymm12
-	vpsrlq	$40, %ymm8, %ymm8
-	vpor	544(%rdi), %ymm8, %ymm8
+	vmovdqu	512(%rdi), %ymm8
+	vmovdqu	544(%rdi), %ymm9
+	vmovdqu	224(%rdi), %ymm10
+	vmovdqu	256(%rdi), %ymm11
+	vmovdqu	480(%rdi), %ymm12
+	vmovdqu	288(%rdi), %ymm13
+	vmovdqu	(%rsi), %ymm14
+	vmovdqu	32(%rsi), %ymm15
+	vpunpcklqdq	%ymm15, %ymm14, %ymm7
+	vpunpckhqdq	%ymm15, %ymm14, %ymm14
+	vpand	%ymm8, %ymm7, %ymm15
+	vpsrlq	$26, %ymm7, %ymm6
+	vpand	%ymm8, %ymm6, %ymm6
+	vpsrlq	$52, %ymm7, %ymm7
+	vpsllq	$12, %ymm14, %ymm5
+	vpor	%ymm5, %ymm7, %ymm7
+	vpand	%ymm8, %ymm7, %ymm7
+	vpsrlq	$14, %ymm14, %ymm5
+	vpand	%ymm8, %ymm5, %ymm5
+	vpsrlq	$40, %ymm14, %ymm14
+	vpor	%ymm9, %ymm14, %ymm14
 	movq	$67108863, %rdx
 	movq	%r8, %r12
 	andq	%rdx, %r12
-	vmovq	%r12, %xmm13
-	vpaddq	%ymm13, %ymm9, %ymm9
+	vmovq	%r12, %xmm4
+	vpaddq	%ymm4, %ymm15, %ymm15
 	movq	%r8, %r12
 	shrq	$26, %r12
 	andq	%rdx, %r12
-	vmovq	%r12, %xmm13
-	vpaddq	%ymm13, %ymm11, %ymm11
+	vmovq	%r12, %xmm4
+	vpaddq	%ymm4, %ymm6, %ymm6
 	shrdq	$52, %rbx, %r8
 	andq	%rdx, %r8
-	vmovq	%r8, %xmm13
-	vpaddq	%ymm13, %ymm10, %ymm10
+	vmovq	%r8, %xmm4
+	vpaddq	%ymm4, %ymm7, %ymm7
 	movq	%rbx, %r8
 	shrq	$14, %r8
 	andq	%rdx, %r8
-	vmovq	%r8, %xmm13
-	vpaddq	%ymm13, %ymm12, %ymm12
+	vmovq	%r8, %xmm4
+	vpaddq	%ymm4, %ymm5, %ymm5
 	movq	%rbx, %r8
 	shrdq	$40, %rbp, %r8
-	vmovq	%r8, %xmm13
-	vpaddq	%ymm13, %ymm8, %ymm8
+	vmovq	%r8, %xmm4
+	vpaddq	%ymm4, %ymm14, %ymm14
 	addq	$64, %rsi
 	subq	$4, %rax
 	cmpq	$4, %rax
 	jb	.Llf_poly1305_blocks_avx2__znver1_fold
 .Llf_poly1305_blocks_avx2__znver1_chunks:
 /* LLVM-MCA-BEGIN poly1305_blocks blocks=4 */
-	vpmuludq	224(%rdi), %ymm9, %ymm13
-	vpmuludq	480(%rdi), %ymm11, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	448(%rdi), %ymm10, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	416(%rdi), %ymm12, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	384(%rdi), %ymm8, %ymm14
-	vpaddq	%ymm14, %ymm13, %ymm13
-	vpmuludq	256(%rdi), %ymm9, %ymm14
-	vpmuludq	224(%rdi), %ymm11, %ymm15
+	vpmuludq	%ymm10, %ymm15, %ymm4
+	vpmuludq	%ymm12, %ymm6, %ymm3
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpmuludq	448(%rdi), %ymm7, %ymm3
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpmuludq	416(%rdi), %ymm5, %ymm3
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpmuludq	384(%rdi), %ymm14, %ymm3
+	vpaddq	%ymm3, %ymm4, %ymm4
+	vpmuludq	%ymm11, %ymm15, %ymm3
+	vpmuludq	%ymm10, %ymm6, %ymm2
+	vpaddq	%ymm2, %ymm3, %ymm3
+	vpmuludq	%ymm12, %ymm7, %ymm2
+	vpaddq	%ymm2, %ymm3, %ymm3
+	vpmuludq	448(%rdi), %ymm5, %ymm2
+	vpaddq	%ymm2, %ymm3, %ymm3
+	vpmuludq	416(%rdi), %ymm14, %ymm2
+	vpaddq	%ymm2, %ymm3, %ymm3
+	vpmuludq	%ymm13, %ymm15, %ymm2
+	vpmuludq	%ymm11, %ymm6, %ymm1
+	vpaddq	%ymm1, %ymm2, %ymm2
+	vpmuludq	%ymm10, %ymm7, %ymm1
+	vpaddq	%ymm1, %ymm2, %ymm2
+	vpmuludq	%ymm12, %ymm5, %ymm1
+	vpaddq	%ymm1, %ymm2, %ymm2
+	vpmuludq	448(%rdi), %ymm14, %ymm1
+	vpaddq	%ymm1, %ymm2, %ymm2
+	vpmuludq	320(%rdi), %ymm15, %ymm1
+	vpmuludq	%ymm13, %ymm6, %ymm0
+	vpaddq	%ymm0, %ymm1, %ymm1
+	vpmuludq	%ymm11, %ymm7, %ymm0
+	vpaddq	%ymm0, %ymm1, %ymm1
+	vpmuludq	%ymm10, %ymm5, %ymm0
+	vpaddq	%ymm0, %ymm1, %ymm1
+	vpmuludq	%ymm12, %ymm14, %ymm0
+	vpaddq	%ymm0, %ymm1, %ymm1
+	vpmuludq	352(%rdi), %ymm15, %ymm0
+	vpmuludq	320(%rdi), %ymm6, %ymm15
+	vpaddq	%ymm15, %ymm0, %ymm0
+	vpmuludq	%ymm13, %ymm7, %ymm15
+	vpaddq	%ymm15, %ymm0, %ymm0
+	vpmuludq	%ymm11, %ymm5, %ymm15
+	vpaddq	%ymm15, %ymm0, %ymm0
+	vpmuludq	%ymm10, %ymm14, %ymm14
+	vpaddq	%ymm14, %ymm0, %ymm0
+	vpsrlq	$26, %ymm4, %ymm14
+	vpand	%ymm8, %ymm4, %ymm4
+	vpaddq	%ymm14, %ymm3, %ymm3
+	vpsrlq	$26, %ymm1, %ymm14
+	vpand	%ymm8, %ymm1, %ymm1
+	vpaddq	%ymm14, %ymm0, %ymm0
+	vpsrlq	$26, %ymm3, %ymm14
+	vpand	%ymm8, %ymm3, %ymm3
+	vpaddq	%ymm14, %ymm2, %ymm2
+	vpsrlq	$26, %ymm0, %ymm14
+	vpand	%ymm8, %ymm0, %ymm0
+	vpsllq	$2, %ymm14, %ymm15
 	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	480(%rdi), %ymm10, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	448(%rdi), %ymm12, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	416(%rdi), %ymm8, %ymm15
-	vpaddq	%ymm15, %ymm14, %ymm14
-	vpmuludq	288(%rdi), %ymm9, %ymm15
-	vpmuludq	256(%rdi), %ymm11, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	224(%rdi), %ymm10, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	480(%rdi), %ymm12, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	448(%rdi), %ymm8, %ymm7
-	vpaddq	%ymm7, %ymm15, %ymm15
-	vpmuludq	320(%rdi), %ymm9, %ymm7
-	vpmuludq	288(%rdi), %ymm11, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	256(%rdi), %ymm10, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	224(%rdi), %ymm12, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	480(%rdi), %ymm8, %ymm6
-	vpaddq	%ymm6, %ymm7, %ymm7
-	vpmuludq	352(%rdi), %ymm9, %ymm6
-	vpmuludq	320(%rdi), %ymm11, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	288(%rdi), %ymm10, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	256(%rdi), %ymm12, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	224(%rdi), %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm13, %ymm8
-	vpand	512(%rdi), %ymm13, %ymm13
-	vpaddq	%ymm8, %ymm14, %ymm14
-	vpsrlq	$26, %ymm7, %ymm8
-	vpand	512(%rdi), %ymm7, %ymm7
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm14, %ymm8
-	vpand	512(%rdi), %ymm14, %ymm14
-	vpaddq	%ymm8, %ymm15, %ymm15
-	vpsrlq	$26, %ymm6, %ymm8
-	vpand	512(%rdi), %ymm6, %ymm6
-	vpsllq	$2, %ymm8, %ymm9
-	vpaddq	%ymm9, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm13, %ymm13
-	vpsrlq	$26, %ymm15, %ymm8
-	vpand	512(%rdi), %ymm15, %ymm15
-	vpaddq	%ymm8, %ymm7, %ymm7
-	vpsrlq	$26, %ymm13, %ymm8
-	vpand	512(%rdi), %ymm13, %ymm13
-	vpaddq	%ymm8, %ymm14, %ymm14
-	vpsrlq	$26, %ymm7, %ymm8
-	vpand	512(%rdi), %ymm7, %ymm7
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vmovdqu	(%rsi), %ymm8
-	vmovdqu	32(%rsi), %ymm9
-	vpunpcklqdq	%ymm9, %ymm8, %ymm10
-	vpunpckhqdq	%ymm9, %ymm8, %ymm8
-	vpand	512(%rdi), %ymm10, %ymm9
-	vpaddq	%ymm9, %ymm13, %ymm9
-	vpsrlq	$26, %ymm10, %ymm11
-	vpand	512(%rdi), %ymm11, %ymm11
-	vpaddq	%ymm11, %ymm14, %ymm11
-	vpsrlq	$52, %ymm10, %ymm10
-	vpsllq	$12, %ymm8, %ymm12
-	vpor	%ymm12, %ymm10, %ymm10
-	vpand	512(%rdi), %ymm10, %ymm10
-	vpaddq	%ymm10, %ymm15, %ymm10
-	vpsrlq	$14, %ymm8, %ymm12
-	vpand	512(%rdi), %ymm12, %ymm12
-	vpaddq	%ymm12, %ymm7, %ymm12
-	vpsrlq	$40, %ymm8, %ymm8
-	vpor	544(%rdi), %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm6, %ymm8
+	vpaddq	%ymm14, %ymm4, %ymm4
+	vpsrlq	$26, %ymm2, %ymm14
+	vpand	%ymm8, %ymm2, %ymm2
+	vpaddq	%ymm14, %ymm1, %ymm1
+	vpsrlq	$26, %ymm4, %ymm14
+	vpand	%ymm8, %ymm4, %ymm4
+	vpaddq	%ymm14, %ymm3, %ymm3
+	vpsrlq	$26, %ymm1, %ymm14
+	vpand	%ymm8, %ymm1, %ymm1
+	vpaddq	%ymm14, %ymm0, %ymm0
+	vmovdqu	(%rsi), %ymm14
+	vmovdqu	32(%rsi), %ymm15
+	vpunpcklqdq	%ymm15, %ymm14, %ymm7
+	vpunpckhqdq	%ymm15, %ymm14, %ymm14
+	vpand	%ymm8, %ymm7, %ymm15
+	vpaddq	%ymm15, %ymm4, %ymm15
+	vpsrlq	$26, %ymm7, %ymm6
+	vpand	%ymm8, %ymm6, %ymm6
+	vpaddq	%ymm6, %ymm3, %ymm6
+	vpsrlq	$52, %ymm7, %ymm7
+	vpsllq	$12, %ymm14, %ymm5
+	vpor	%ymm5, %ymm7, %ymm7
+	vpand	%ymm8, %ymm7, %ymm7
+	vpaddq	%ymm7, %ymm2, %ymm7
+	vpsrlq	$14, %ymm14, %ymm5
+	vpand	%ymm8, %ymm5, %ymm5
+	vpaddq	%ymm5, %ymm1, %ymm5
+	vpsrlq	$40, %ymm14, %ymm14
+	vpor	%ymm9, %ymm14, %ymm14
+	vpaddq	%ymm14, %ymm0, %ymm14
 	addq	$64, %rsi
 	subq	$4, %rax
 	cmpq	$4, %rax
 	jae	.Llf_poly1305_blocks_avx2__znver1_chunks
 /* LLVM-MCA-END */
 .Llf_poly1305_blocks_avx2__znver1_fold:
-	vmovdqu	64(%rdi), %ymm13
-	vmovdqu	96(%rdi), %ymm14
-	vmovdqu	128(%rdi), %ymm15
-	vmovdqu	160(%rdi), %ymm7
-	vmovdqu	192(%rdi), %ymm6
-	vpsllq	$2, %ymm14, %ymm5
-	vpaddq	%ymm14, %ymm5, %ymm5
-	vpsllq	$2, %ymm15, %ymm4
-	vpaddq	%ymm15, %ymm4, %ymm4
-	vpsllq	$2, %ymm7, %ymm3
-	vpaddq	%ymm7, %ymm3, %ymm3
-	vpsllq	$2, %ymm6, %ymm2
-	vpaddq	%ymm6, %ymm2, %ymm2
-	vpmuludq	%ymm13, %ymm9, %ymm1
-	vpmuludq	%ymm2, %ymm11, %ymm0
+	vmovdqu	64(%rdi), %ymm8
+	vmovdqu	96(%rdi), %ymm9
+	vmovdqu	128(%rdi), %ymm10
+	vmovdqu	160(%rdi), %ymm11
+	vmovdqu	192(%rdi), %ymm12
+	vpsllq	$2, %ymm9, %ymm13
+	vpaddq	%ymm9, %ymm13, %ymm13
+	vpsllq	$2, %ymm10, %ymm4
+	vpaddq	%ymm10, %ymm4, %ymm4
+	vpsllq	$2, %ymm11, %ymm3
+	vpaddq	%ymm11, %ymm3, %ymm3
+	vpsllq	$2, %ymm12, %ymm2
+	vpaddq	%ymm12, %ymm2, %ymm2
+	vpmuludq	%ymm8, %ymm15, %ymm1
+	vpmuludq	%ymm2, %ymm6, %ymm0
 	vpaddq	%ymm0, %ymm1, %ymm1
-	vpmuludq	%ymm3, %ymm10, %ymm0
+	vpmuludq	%ymm3, %ymm7, %ymm0
 	vpaddq	%ymm0, %ymm1, %ymm1
-	vpmuludq	%ymm4, %ymm12, %ymm0
+	vpmuludq	%ymm4, %ymm5, %ymm0
 	vpaddq	%ymm0, %ymm1, %ymm1
-	vpmuludq	%ymm5, %ymm8, %ymm5
-	vpaddq	%ymm5, %ymm1, %ymm1
-	vpmuludq	%ymm14, %ymm9, %ymm5
-	vpmuludq	%ymm13, %ymm11, %ymm0
-	vpaddq	%ymm0, %ymm5, %ymm5
-	vpmuludq	%ymm2, %ymm10, %ymm0
-	vpaddq	%ymm0, %ymm5, %ymm5
-	vpmuludq	%ymm3, %ymm12, %ymm0
-	vpaddq	%ymm0, %ymm5, %ymm5
-	vpmuludq	%ymm4, %ymm8, %ymm4
-	vpaddq	%ymm4, %ymm5, %ymm5
-	vpmuludq	%ymm15, %ymm9, %ymm4
-	vpmuludq	%ymm14, %ymm11, %ymm0
+	vpmuludq	%ymm13, %ymm14, %ymm13
+	vpaddq	%ymm13, %ymm1, %ymm1
+	vpmuludq	%ymm9, %ymm15, %ymm13
+	vpmuludq	%ymm8, %ymm6, %ymm0
+	vpaddq	%ymm0, %ymm13, %ymm13
+	vpmuludq	%ymm2, %ymm7, %ymm0
+	vpaddq	%ymm0, %ymm13, %ymm13
+	vpmuludq	%ymm3, %ymm5, %ymm0
+	vpaddq	%ymm0, %ymm13, %ymm13
+	vpmuludq	%ymm4, %ymm14, %ymm4
+	vpaddq	%ymm4, %ymm13, %ymm13
+	vpmuludq	%ymm10, %ymm15, %ymm4
+	vpmuludq	%ymm9, %ymm6, %ymm0
 	vpaddq	%ymm0, %ymm4, %ymm4
-	vpmuludq	%ymm13, %ymm10, %ymm0
+	vpmuludq	%ymm8, %ymm7, %ymm0
 	vpaddq	%ymm0, %ymm4, %ymm4
-	vpmuludq	%ymm2, %ymm12, %ymm0
+	vpmuludq	%ymm2, %ymm5, %ymm0
 	vpaddq	%ymm0, %ymm4, %ymm4
-	vpmuludq	%ymm3, %ymm8, %ymm3
+	vpmuludq	%ymm3, %ymm14, %ymm3
 	vpaddq	%ymm3, %ymm4, %ymm4
-	vpmuludq	%ymm7, %ymm9, %ymm3
-	vpmuludq	%ymm15, %ymm11, %ymm0
+	vpmuludq	%ymm11, %ymm15, %ymm3
+	vpmuludq	%ymm10, %ymm6, %ymm0
 	vpaddq	%ymm0, %ymm3, %ymm3
-	vpmuludq	%ymm14, %ymm10, %ymm0
+	vpmuludq	%ymm9, %ymm7, %ymm0
 	vpaddq	%ymm0, %ymm3, %ymm3
-	vpmuludq	%ymm13, %ymm12, %ymm0
+	vpmuludq	%ymm8, %ymm5, %ymm0
 	vpaddq	%ymm0, %ymm3, %ymm3
-	vpmuludq	%ymm2, %ymm8, %ymm2
+	vpmuludq	%ymm2, %ymm14, %ymm2
 	vpaddq	%ymm2, %ymm3, %ymm3
-	vpmuludq	%ymm6, %ymm9, %ymm6
-	vpmuludq	%ymm7, %ymm11, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	%ymm15, %ymm10, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	%ymm14, %ymm12, %ymm9
-	vpaddq	%ymm9, %ymm6, %ymm6
-	vpmuludq	%ymm13, %ymm8, %ymm8
-	vpaddq	%ymm8, %ymm6, %ymm6
+	vpmuludq	%ymm12, %ymm15, %ymm12
+	vpmuludq	%ymm11, %ymm6, %ymm11
+	vpaddq	%ymm11, %ymm12, %ymm12
+	vpmuludq	%ymm10, %ymm7, %ymm10
+	vpaddq	%ymm10, %ymm12, %ymm12
+	vpmuludq	%ymm9, %ymm5, %ymm9
+	vpaddq	%ymm9, %ymm12, %ymm12
+	vpmuludq	%ymm8, %ymm14, %ymm8
+	vpaddq	%ymm8, %ymm12, %ymm12
 	vpsrlq	$26, %ymm1, %ymm8
 	vpand	512(%rdi), %ymm1, %ymm1
-	vpaddq	%ymm8, %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm13, %ymm13
 	vpsrlq	$26, %ymm3, %ymm8
 	vpand	512(%rdi), %ymm3, %ymm3
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vpsrlq	$26, %ymm5, %ymm8
-	vpand	512(%rdi), %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm12, %ymm12
+	vpsrlq	$26, %ymm13, %ymm8
+	vpand	512(%rdi), %ymm13, %ymm13
 	vpaddq	%ymm8, %ymm4, %ymm4
-	vpsrlq	$26, %ymm6, %ymm8
-	vpand	512(%rdi), %ymm6, %ymm6
+	vpsrlq	$26, %ymm12, %ymm8
+	vpand	512(%rdi), %ymm12, %ymm12
 	vpsllq	$2, %ymm8, %ymm9
 	vpaddq	%ymm9, %ymm8, %ymm8
 	vpaddq	%ymm8, %ymm1, %ymm1
@@ -460,32 +466,32 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver1)
 	vpaddq	%ymm8, %ymm3, %ymm3
 	vpsrlq	$26, %ymm1, %ymm8
 	vpand	512(%rdi), %ymm1, %ymm1
-	vpaddq	%ymm8, %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm13, %ymm13
 	vpsrlq	$26, %ymm3, %ymm8
 	vpand	512(%rdi), %ymm3, %ymm3
-	vpaddq	%ymm8, %ymm6, %ymm6
-	vmovdqa	%ymm1, %ymm9
-	vmovdqa	%ymm5, %ymm11
-	vmovdqa	%ymm4, %ymm10
-	vmovdqa	%ymm3, %ymm12
-	vmovdqa	%ymm6, %ymm8
+	vpaddq	%ymm8, %ymm12, %ymm12
+	vmovdqa	%ymm1, %ymm15
+	vmovdqa	%ymm13, %ymm6
+	vmovdqa	%ymm4, %ymm7
+	vmovdqa	%ymm3, %ymm5
+	vmovdqa	%ymm12, %ymm14
 	movq	$0, %r8
 	movq	$0, %rbx
 	movq	$0, %rbp
 	movq	$0, %rdx
-	vextracti128	$1, %ymm9, %xmm13
-	vpaddq	%xmm13, %xmm9, %xmm9
-	vpsrldq	$8, %xmm9, %xmm13
-	vpaddq	%xmm13, %xmm9, %xmm9
-	vmovq	%xmm9, %rbp
+	vextracti128	$1, %ymm15, %xmm8
+	vpaddq	%xmm8, %xmm15, %xmm15
+	vpsrldq	$8, %xmm15, %xmm8
+	vpaddq	%xmm8, %xmm15, %xmm15
+	vmovq	%xmm15, %rbp
 	addq	%rbp, %r8
 	adcq	$0, %rbx
 	adcq	$0, %rdx
-	vextracti128	$1, %ymm11, %xmm9
-	vpaddq	%xmm9, %xmm11, %xmm11
-	vpsrldq	$8, %xmm11, %xmm9
-	vpaddq	%xmm9, %xmm11, %xmm11
-	vmovq	%xmm11, %rbp
+	vextracti128	$1, %ymm6, %xmm8
+	vpaddq	%xmm8, %xmm6, %xmm6
+	vpsrldq	$8, %xmm6, %xmm8
+	vpaddq	%xmm8, %xmm6, %xmm6
+	vmovq	%xmm6, %rbp
 	movq	%rbp, %r12
 	shrq	$38, %r12
 	shlq	$26, %rbp
@@ -494,11 +500,11 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver1)
 	adcq	$0, %rdx
 	addq	%r12, %rbx
 	adcq	$0, %rdx
-	vextracti128	$1, %ymm10, %xmm9
-	vpaddq	%xmm9, %xmm10, %xmm10
-	vpsrldq	$8, %xmm10, %xmm9
-	vpaddq	%xmm9, %xmm10, %xmm10
-	vmovq	%xmm10, %rbp
+	vextracti128	$1, %ymm7, %xmm8
+	vpaddq	%xmm8, %xmm7, %xmm7
+	vpsrldq	$8, %xmm7, %xmm8
+	vpaddq	%xmm8, %xmm7, %xmm7
+	vmovq	%xmm7, %rbp
 	movq	%rbp, %r12
 	shrq	$12, %r12
 	shlq	$52, %rbp
@@ -507,22 +513,22 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver1)
 	adcq	$0, %rdx
 	addq	%r12, %rbx
 	adcq	$0, %rdx
-	vextracti128	$1, %ymm12, %xmm9
-	vpaddq	%xmm9, %xmm12, %xmm12
-	vpsrldq	$8, %xmm12, %xmm9
-	vpaddq	%xmm9, %xmm12, %xmm12
-	vmovq	%xmm12, %rbp
+	vextracti128	$1, %ymm5, %xmm8
+	vpaddq	%xmm8, %xmm5, %xmm5
+	vpsrldq	$8, %xmm5, %xmm8
+	vpaddq	%xmm8, %xmm5, %xmm5
+	vmovq	%xmm5, %rbp
 	movq	%rbp, %r12
 	shrq	$50, %r12
 	shlq	$14, %rbp
 	addq	%rbp, %rbx
 	adcq	$0, %rdx
 	addq	%r12, %rdx
-	vextracti128	$1, %ymm8, %xmm9
-	vpaddq	%xmm9, %xmm8, %xmm8
-	vpsrldq	$8, %xmm8, %xmm9
-	vpaddq	%xmm9, %xmm8, %xmm8
-	vmovq	%xmm8, %rbp
+	vextracti128	$1, %ymm14, %xmm8
+	vpaddq	%xmm8, %xmm14, %xmm14
+	vpsrldq	$8, %xmm14, %xmm8
+	vpaddq	%xmm8, %xmm14, %xmm14
+	vmovq	%xmm14, %rbp
 	movq	%rbp, %r12
 	shrq	$24, %r12
 	shlq	$40, %rbp
