@@ -356,7 +356,7 @@ static const char *modpow_verify(const struct bench_buf *b)
 
 /* ---- the drivers (listed in kernels.c's bench_drivers through these) --------------------- */
 
-const size_t bench_mont_sizes[] = { 8, 16, 32, 48, 64, 0 };
+const size_t bench_mont_sizes[] = { 8, 16, 32, 48, 64, 96, 128, 0 };
 const size_t bench_modpow_sizes[] = { 16, 32, 48, 64, 0 };
 /* --check: a full exponentiation per case, so fewer and smaller sizes than the kernels' */
 const size_t bench_modpow_check_sizes[] = { 0, 1, 2, 3, 5, 8, 15, 16, 17, 32, 0 };

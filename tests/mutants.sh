@@ -153,6 +153,11 @@ mutant asm_p1305_mask_register_wrong generated/x86_64/poly1305_blocks_avx2__znve
 mutant asm_p1305_multiplier_register_wrong generated/x86_64/poly1305_blocks_avx2__znver3.S 's/(\tvmovdqu\t224\(%rdi\), %ymm\d+\n\tvmovdqu\t)256(\(%rdi\), %ymm\d+\n)/${1}224$2/' poly1305
 # the IFMA finish: a lane above 2^52 - 1 after the first carry round never generates a carry
 mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpuq\t\$6, /vpcmpuq\t\$3, /g' montmul
+# the IFMA Montgomery from 13 accumulators (79..128 limbs): t - N's second digit row read
+# back from the first (only where the final subtraction is due); from 11 (66..128 limbs):
+# the in-place cut of b 2^k, last block first, stepping 48 bytes down instead of 52
+mutant asm_ifma_spill_reload_wrong_row generated/x86_64/mpn_montmul_ifma.S 's/vmovdqa64\t2624\((%r\w+)\), %zmm/vmovdqa64\t2560($1), %zmm/g' montmul
+mutant asm_ifma_cut_b_step_wrong generated/x86_64/mpn_montmul_ifma.S 's/(addq\t\$52, %\w+\n\taddq\t)\$-52,/${1}\$-48,/g' montmul
 # Karatsuba (runtime/karatsuba.c): the middle term's sign, the square's top carry
 KA=runtime/karatsuba.c
 mutant karatsuba_middle_sign $KA 's/if \(sa \^ sb\)/if (!(sa ^ sb))/' mpn_mul

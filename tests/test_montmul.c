@@ -20,7 +20,8 @@
  *   - inputs in [N, R) (allowed): both there, the result must be congruent mod N (n limbs,
  *     so < R); one there and the other below N (lf_bi_mod_pow's x * 1), fully reduced;
  *   - the IFMA variant's radix-2^52 packing and its size dispatch: every n in 1..70 (it
- *     runs itself for 16..64 and jumps to adx outside), and 72..128 by 8, 127, 129, 256 limbs;
+ *     runs itself for ifma_min..128, ifma_min 10 in the schedules here, and jumps to adx
+ *     outside), both ends of every accumulator count V up to 20 (128 limbs), 129, 256 limbs;
  *   - reads outside ap/bp/np, writes outside {rp,n} (guard pages, canaries), writes into
  *     an input, an rp limb never written (rp starts as garbage); alignment assumptions
  *     (every 8-byte offset mod 64); ap == bp (squaring) read wrongly;
@@ -324,16 +325,22 @@ START_TEST(test_mont_carries)
 }
 END_TEST
 
+/* the lengths above 70 of test_mont_lengths and test_mont_square: every multiple of 8 to 128
+ * (the adx grouped passes), the first and last n of every IFMA accumulator count V =
+ * ceil(ceil(16 n / 13) / 8) from 11 to 20 (71..128 limbs; V = 11 is 66..71), 129 (adx again)
+ * and 256 */
+static const size_t long_ns[] = { 71, 72, 78, 79, 80, 84, 85, 88, 91, 92, 96, 97, 98, 104, 105, 110,
+	                      111, 112, 117, 118, 120, 123, 124, 127, 128, 129, 256 };
+
 START_TEST(test_mont_lengths)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 72, 80, 88, 96, 104, 112, 120, 127, 128, 129, 256 };
 	uint64_t N[MAXN], a[MAXN], b[MAXN];
 	size_t subtract = 0, nosub = 0;
 	rng_t rng;
 	rng_init(&rng, t->label, 84);
-	for (size_t i = 1; i <= 70 + NLEN(big); i++) {
-		size_t n = i <= 70 ? i : big[i - 71];
+	for (size_t i = 1; i <= 70 + NLEN(long_ns); i++) {
+		size_t n = i <= 70 ? i : long_ns[i - 71];
 		for (int rep = 0; rep < 3; rep++) {
 			struct or_mont_info info = { 0, 0, 0, 0, 0, NULL };
 			make_mod(N, n, rep == 2 ? M_1MOD32 : M_RANDOM, &rng);
@@ -379,13 +386,12 @@ END_TEST
 START_TEST(test_mont_square)
 {
 	const struct tvar *t = var(_i);
-	static const size_t big[] = { 72, 80, 88, 96, 104, 112, 120, 127, 128, 129, 256 };
 	uint64_t N[MAXN], a[MAXN];
 	size_t subtract = 0, nosub = 0;
 	rng_t rng;
 	rng_init(&rng, t->label, 88);
-	for (size_t i = 1; i <= 70 + NLEN(big); i++) {
-		size_t n = i <= 70 ? i : big[i - 71];
+	for (size_t i = 1; i <= 70 + NLEN(long_ns); i++) {
+		size_t n = i <= 70 ? i : long_ns[i - 71];
 		/* random operands below random (and N = 1 mod 2^32) moduli */
 		for (int rep = 0; rep < 3; rep++) {
 			struct or_mont_info info = { 0, 0, 0, 0, 0, NULL };
@@ -433,7 +439,8 @@ END_TEST
 START_TEST(test_mont_random)
 {
 	const struct tvar *t = var(_i);
-	static const size_t hot[] = { 1, 2, 15, 16, 17, 18, 19, 31, 32, 33, 63, 64, 65 };
+	static const size_t hot[] = { 1, 2, 15, 16, 17, 18, 19, 31, 32, 33, 63, 64, 65, 97, 98,
+	                              127, 128, 129 };
 	const char *e = getenv("LF_TEST_MONT_RANDOM");
 	size_t cases = e ? (size_t)strtoull(e, NULL, 0) : 2000;
 	uint64_t N[MAXN], a[MAXN], b[MAXN];
@@ -441,7 +448,7 @@ START_TEST(test_mont_random)
 	rng_init(&rng, t->label, 86);
 	for (size_t k = 0; k < cases; k++) {
 		uint64_t r = rng_next(&rng);
-		size_t n = r & 1 ? hot[(r >> 1) % NLEN(hot)] : 1 + (r >> 8) % 80;
+		size_t n = r & 1 ? hot[(r >> 1) % NLEN(hot)] : 1 + (r >> 8) % 140;
 		int same = (r >> 20) % 3 == 0;
 		make_mod(N, n, (enum modkind)((r >> 24) % N_MOD), &rng);
 		make_op(a, N, n, (int)((r >> 32) % N_OP), &rng);

@@ -37,17 +37,17 @@
  *
  * Schedule: gen/schedules/x86_64/znver5.toml [mpn_montmul.ifma] (not in the file: generic's values)
  *   used on: AuthenticAMD family 0x1a model 0x2
- *   ifma_max = 64
+ *   ifma_max = 128
  *   ifma_min = 10
  *   lookahead_upto = 6
  *   split_upto = 0
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver5) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-01)
- * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 2792 bytes of stack below them (SysV form: the kernel's buffers and slots)
+ * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 4024 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_montmul_ifma__znver5 is an entry
- * that saves rdi, rsi, xmm8-xmm15 (written here or by lf_mpn_montmul_adx__znver5), moves its
+ * that saves rdi, rsi, xmm6-xmm15 (written here or by lf_mpn_montmul_adx__znver5), moves its
  * arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV registers and calls this body,
  * lf_mpn_montmul_ifma__znver5_sysv.
- * 6322 instructions.
+ * 15851 instructions.
  */
 #include "lf_asm.h"
 
@@ -56,7 +56,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vzeroupper
 	cmpq	$10, %r9
 	jb	LF_BODY(lf_mpn_montmul_adx__znver5)
-	cmpq	$64, %r9
+	cmpq	$128, %r9
 	ja	LF_BODY(lf_mpn_montmul_adx__znver5)
 	/* end of size dispatch */
 	pushq	%r13
@@ -75,9 +75,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
-	subq	$2792, %rsp
-	.cfi_adjust_cfa_offset 2792
-	LF_SEH_STACKALLOC(2792)
+	subq	$4024, %rsp
+	.cfi_adjust_cfa_offset 4024
+	LF_SEH_STACKALLOC(4024)
 	LF_SEH_ENDPROLOGUE
 	leaq	112(%rsp), %rax
 	addq	$63, %rax
@@ -122,7 +122,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpsllq	%xmm8, %zmm10, %zmm10
 	vpsrlq	%xmm9, %zmm11, %zmm11
 	vporq	%zmm11, %zmm10, %zmm10
-	vmovdqa64	%zmm10, 1920(%rax,%r8,8)
+	vmovdqa64	%zmm10, 2560(%rax,%r8,8)
 	movl	$255, %r12d
 	addq	$8, %r8
 	subq	$8, %rbx
@@ -162,122 +162,142 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	je	.Llf_mpn_montmul_ifma__znver5_v8
 	cmpq	$9, %r8
 	je	.Llf_mpn_montmul_ifma__znver5_v9
-	jmp	.Llf_mpn_montmul_ifma__znver5_v10
+	cmpq	$10, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v10
+	cmpq	$11, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v11
+	cmpq	$12, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v12
+	cmpq	$13, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v13
+	cmpq	$14, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v14
+	cmpq	$15, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v15
+	cmpq	$16, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v16
+	cmpq	$17, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v17
+	cmpq	$18, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v18
+	cmpq	$19, %r8
+	je	.Llf_mpn_montmul_ifma__znver5_v19
+	jmp	.Llf_mpn_montmul_ifma__znver5_v20
 .Llf_mpn_montmul_ifma__znver5_v2:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	52(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	movq	$4503599627370495, %r9
-	movq	640(%rax), %r8
+	movq	1280(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 24(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 32(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	imulq	%r10, %r8
 	movq	%r8, 40(%rsp)
 	vpbroadcastq	8(%rax), %zmm12
 	vpbroadcastq	16(%rax), %zmm13
 	vpxorq	%zmm14, %zmm14, %zmm14
-	vpmadd52luq	1280(%rax), %zmm13, %zmm14
-	vpmadd52huq	1280(%rax), %zmm12, %zmm14
-	vmovdqa64	%zmm14, 1920(%rax)
+	vpmadd52luq	2560(%rax), %zmm13, %zmm14
+	vpmadd52huq	2560(%rax), %zmm12, %zmm14
+	vmovdqa64	%zmm14, 384(%rax)
 	vpxorq	%zmm14, %zmm14, %zmm14
-	vpmadd52luq	1344(%rax), %zmm13, %zmm14
-	vpmadd52huq	1344(%rax), %zmm12, %zmm14
-	vmovdqa64	%zmm14, 1984(%rax)
+	vpmadd52luq	2624(%rax), %zmm13, %zmm14
+	vpmadd52huq	2624(%rax), %zmm12, %zmm14
+	vmovdqa64	%zmm14, 448(%rax)
 	xorl	%r8d, %r8d
 	xorl	%ecx, %ecx
-	leaq	1280(%rax), %rsi
+	leaq	2560(%rax), %rsi
 	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm12
 	mulxq	(%rax), %rbx, %rdi
@@ -305,10 +325,10 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	64(%rax), %zmm12, %zmm16
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbp
-	vpmadd52luq	640(%rax), %zmm17, %zmm13
-	vpmadd52luq	704(%rax), %zmm17, %zmm14
-	vpmadd52huq	640(%rax), %zmm17, %zmm15
-	vpmadd52huq	704(%rax), %zmm17, %zmm16
+	vpmadd52luq	1280(%rax), %zmm17, %zmm13
+	vpmadd52luq	1344(%rax), %zmm17, %zmm14
+	vpmadd52huq	1280(%rax), %zmm17, %zmm15
+	vpmadd52huq	1344(%rax), %zmm17, %zmm16
 	vpaddq	%zmm13, %zmm10, %zmm10
 	vpaddq	%zmm14, %zmm11, %zmm11
 	valignq	$1, %zmm10, %zmm11, %zmm10
@@ -328,13 +348,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm18, %rcx
 	addq	%rdi, %rcx
 	addq	%rbp, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm12
 	mulxq	(%rax), %rbp, %rdi
@@ -357,10 +377,10 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	64(%rax), %zmm12, %zmm14
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbx
-	vpmadd52luq	640(%rax), %zmm17, %zmm15
-	vpmadd52luq	704(%rax), %zmm17, %zmm16
-	vpmadd52huq	640(%rax), %zmm17, %zmm13
-	vpmadd52huq	704(%rax), %zmm17, %zmm14
+	vpmadd52luq	1280(%rax), %zmm17, %zmm15
+	vpmadd52luq	1344(%rax), %zmm17, %zmm16
+	vpmadd52huq	1280(%rax), %zmm17, %zmm13
+	vpmadd52huq	1344(%rax), %zmm17, %zmm14
 	vpaddq	%zmm15, %zmm10, %zmm10
 	vpaddq	%zmm16, %zmm11, %zmm11
 	valignq	$1, %zmm10, %zmm11, %zmm10
@@ -380,13 +400,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm18, %rcx
 	addq	%rdi, %rcx
 	addq	%rbx, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm12
 	mulxq	(%rax), %rbx, %rdi
@@ -461,7 +481,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm11, %zmm11
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm12
+	vpsubq	1280(%rax), %zmm10, %zmm12
 	vpcmpq	$1, %zmm9, %zmm12, %k1
 	vpcmpeqq	%zmm9, %zmm12, %k2
 	kmovb	%k1, %r8d
@@ -474,7 +494,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm13, %zmm12, %zmm12{%k1}
 	vpandq	%zmm8, %zmm12, %zmm12
-	vpsubq	704(%rax), %zmm11, %zmm14
+	vpsubq	1344(%rax), %zmm11, %zmm14
 	vpcmpq	$1, %zmm9, %zmm14, %k1
 	vpcmpeqq	%zmm9, %zmm14, %k2
 	kmovb	%k1, %r8d
@@ -532,163 +552,163 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v3:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	104(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
 	movq	$4503599627370495, %r9
-	movq	640(%rax), %r8
+	movq	1280(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 24(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 32(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	imulq	%r10, %r8
 	movq	%r8, 40(%rsp)
 	vpbroadcastq	8(%rax), %zmm13
 	vpbroadcastq	16(%rax), %zmm14
 	vpxorq	%zmm15, %zmm15, %zmm15
-	vpmadd52luq	1280(%rax), %zmm14, %zmm15
-	vpmadd52huq	1280(%rax), %zmm13, %zmm15
-	vmovdqa64	%zmm15, 1920(%rax)
+	vpmadd52luq	2560(%rax), %zmm14, %zmm15
+	vpmadd52huq	2560(%rax), %zmm13, %zmm15
+	vmovdqa64	%zmm15, 384(%rax)
 	vpxorq	%zmm15, %zmm15, %zmm15
-	vpmadd52luq	1344(%rax), %zmm14, %zmm15
-	vpmadd52huq	1344(%rax), %zmm13, %zmm15
-	vmovdqa64	%zmm15, 1984(%rax)
+	vpmadd52luq	2624(%rax), %zmm14, %zmm15
+	vpmadd52huq	2624(%rax), %zmm13, %zmm15
+	vmovdqa64	%zmm15, 448(%rax)
 	vpxorq	%zmm15, %zmm15, %zmm15
-	vpmadd52luq	1408(%rax), %zmm14, %zmm15
-	vpmadd52huq	1408(%rax), %zmm13, %zmm15
-	vmovdqa64	%zmm15, 2048(%rax)
+	vpmadd52luq	2688(%rax), %zmm14, %zmm15
+	vpmadd52huq	2688(%rax), %zmm13, %zmm15
+	vmovdqa64	%zmm15, 512(%rax)
 	xorl	%r8d, %r8d
 	xorl	%ecx, %ecx
-	leaq	1280(%rax), %rsi
+	leaq	2560(%rax), %rsi
 	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm13
 	mulxq	(%rax), %rbx, %rdi
@@ -721,12 +741,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	128(%rax), %zmm13, %zmm19
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbp
-	vpmadd52luq	640(%rax), %zmm20, %zmm14
-	vpmadd52luq	704(%rax), %zmm20, %zmm15
-	vpmadd52luq	768(%rax), %zmm20, %zmm16
-	vpmadd52huq	640(%rax), %zmm20, %zmm17
-	vpmadd52huq	704(%rax), %zmm20, %zmm18
-	vpmadd52huq	768(%rax), %zmm20, %zmm19
+	vpmadd52luq	1280(%rax), %zmm20, %zmm14
+	vpmadd52luq	1344(%rax), %zmm20, %zmm15
+	vpmadd52luq	1408(%rax), %zmm20, %zmm16
+	vpmadd52huq	1280(%rax), %zmm20, %zmm17
+	vpmadd52huq	1344(%rax), %zmm20, %zmm18
+	vpmadd52huq	1408(%rax), %zmm20, %zmm19
 	vpaddq	%zmm14, %zmm10, %zmm10
 	vpaddq	%zmm15, %zmm11, %zmm11
 	vpaddq	%zmm16, %zmm12, %zmm12
@@ -748,13 +768,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm21, %rcx
 	addq	%rdi, %rcx
 	addq	%rbp, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm13
 	mulxq	(%rax), %rbp, %rdi
@@ -780,12 +800,12 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	128(%rax), %zmm13, %zmm16
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbx
-	vpmadd52luq	640(%rax), %zmm20, %zmm17
-	vpmadd52luq	704(%rax), %zmm20, %zmm18
-	vpmadd52luq	768(%rax), %zmm20, %zmm19
-	vpmadd52huq	640(%rax), %zmm20, %zmm14
-	vpmadd52huq	704(%rax), %zmm20, %zmm15
-	vpmadd52huq	768(%rax), %zmm20, %zmm16
+	vpmadd52luq	1280(%rax), %zmm20, %zmm17
+	vpmadd52luq	1344(%rax), %zmm20, %zmm18
+	vpmadd52luq	1408(%rax), %zmm20, %zmm19
+	vpmadd52huq	1280(%rax), %zmm20, %zmm14
+	vpmadd52huq	1344(%rax), %zmm20, %zmm15
+	vpmadd52huq	1408(%rax), %zmm20, %zmm16
 	vpaddq	%zmm17, %zmm10, %zmm10
 	vpaddq	%zmm18, %zmm11, %zmm11
 	vpaddq	%zmm19, %zmm12, %zmm12
@@ -807,13 +827,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm21, %rcx
 	addq	%rdi, %rcx
 	addq	%rbx, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm13
 	mulxq	(%rax), %rbx, %rdi
@@ -905,7 +925,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm12, %zmm12
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm13
+	vpsubq	1280(%rax), %zmm10, %zmm13
 	vpcmpq	$1, %zmm9, %zmm13, %k1
 	vpcmpeqq	%zmm9, %zmm13, %k2
 	kmovb	%k1, %r8d
@@ -918,7 +938,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm14, %zmm13, %zmm13{%k1}
 	vpandq	%zmm8, %zmm13, %zmm13
-	vpsubq	704(%rax), %zmm11, %zmm15
+	vpsubq	1344(%rax), %zmm11, %zmm15
 	vpcmpq	$1, %zmm9, %zmm15, %k1
 	vpcmpeqq	%zmm9, %zmm15, %k2
 	kmovb	%k1, %r8d
@@ -931,7 +951,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm14, %zmm15, %zmm15{%k1}
 	vpandq	%zmm8, %zmm15, %zmm15
-	vpsubq	768(%rax), %zmm12, %zmm16
+	vpsubq	1408(%rax), %zmm12, %zmm16
 	vpcmpq	$1, %zmm9, %zmm16, %k1
 	vpcmpeqq	%zmm9, %zmm16, %k2
 	kmovb	%k1, %r8d
@@ -1005,207 +1025,207 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v4:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	156(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
 	vmovdqa64	%zmm9, %zmm13
 	movq	$4503599627370495, %r9
-	movq	640(%rax), %r8
+	movq	1280(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 24(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 32(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	imulq	%r10, %r8
 	movq	%r8, 40(%rsp)
 	vpbroadcastq	8(%rax), %zmm14
 	vpbroadcastq	16(%rax), %zmm15
 	vpxorq	%zmm16, %zmm16, %zmm16
-	vpmadd52luq	1280(%rax), %zmm15, %zmm16
-	vpmadd52huq	1280(%rax), %zmm14, %zmm16
-	vmovdqa64	%zmm16, 1920(%rax)
+	vpmadd52luq	2560(%rax), %zmm15, %zmm16
+	vpmadd52huq	2560(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 384(%rax)
 	vpxorq	%zmm16, %zmm16, %zmm16
-	vpmadd52luq	1344(%rax), %zmm15, %zmm16
-	vpmadd52huq	1344(%rax), %zmm14, %zmm16
-	vmovdqa64	%zmm16, 1984(%rax)
+	vpmadd52luq	2624(%rax), %zmm15, %zmm16
+	vpmadd52huq	2624(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 448(%rax)
 	vpxorq	%zmm16, %zmm16, %zmm16
-	vpmadd52luq	1408(%rax), %zmm15, %zmm16
-	vpmadd52huq	1408(%rax), %zmm14, %zmm16
-	vmovdqa64	%zmm16, 2048(%rax)
+	vpmadd52luq	2688(%rax), %zmm15, %zmm16
+	vpmadd52huq	2688(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 512(%rax)
 	vpxorq	%zmm16, %zmm16, %zmm16
-	vpmadd52luq	1472(%rax), %zmm15, %zmm16
-	vpmadd52huq	1472(%rax), %zmm14, %zmm16
-	vmovdqa64	%zmm16, 2112(%rax)
+	vpmadd52luq	2752(%rax), %zmm15, %zmm16
+	vpmadd52huq	2752(%rax), %zmm14, %zmm16
+	vmovdqa64	%zmm16, 576(%rax)
 	xorl	%r8d, %r8d
 	xorl	%ecx, %ecx
-	leaq	1280(%rax), %rsi
+	leaq	2560(%rax), %rsi
 	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm14
 	mulxq	(%rax), %rbx, %rdi
@@ -1243,14 +1263,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	192(%rax), %zmm14, %zmm22
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbp
-	vpmadd52luq	640(%rax), %zmm23, %zmm15
-	vpmadd52luq	704(%rax), %zmm23, %zmm16
-	vpmadd52luq	768(%rax), %zmm23, %zmm17
-	vpmadd52luq	832(%rax), %zmm23, %zmm18
-	vpmadd52huq	640(%rax), %zmm23, %zmm19
-	vpmadd52huq	704(%rax), %zmm23, %zmm20
-	vpmadd52huq	768(%rax), %zmm23, %zmm21
-	vpmadd52huq	832(%rax), %zmm23, %zmm22
+	vpmadd52luq	1280(%rax), %zmm23, %zmm15
+	vpmadd52luq	1344(%rax), %zmm23, %zmm16
+	vpmadd52luq	1408(%rax), %zmm23, %zmm17
+	vpmadd52luq	1472(%rax), %zmm23, %zmm18
+	vpmadd52huq	1280(%rax), %zmm23, %zmm19
+	vpmadd52huq	1344(%rax), %zmm23, %zmm20
+	vpmadd52huq	1408(%rax), %zmm23, %zmm21
+	vpmadd52huq	1472(%rax), %zmm23, %zmm22
 	vpaddq	%zmm15, %zmm10, %zmm10
 	vpaddq	%zmm16, %zmm11, %zmm11
 	vpaddq	%zmm17, %zmm12, %zmm12
@@ -1274,13 +1294,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm24, %rcx
 	addq	%rdi, %rcx
 	addq	%rbp, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm14
 	mulxq	(%rax), %rbp, %rdi
@@ -1309,14 +1329,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	192(%rax), %zmm14, %zmm18
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbx
-	vpmadd52luq	640(%rax), %zmm23, %zmm19
-	vpmadd52luq	704(%rax), %zmm23, %zmm20
-	vpmadd52luq	768(%rax), %zmm23, %zmm21
-	vpmadd52luq	832(%rax), %zmm23, %zmm22
-	vpmadd52huq	640(%rax), %zmm23, %zmm15
-	vpmadd52huq	704(%rax), %zmm23, %zmm16
-	vpmadd52huq	768(%rax), %zmm23, %zmm17
-	vpmadd52huq	832(%rax), %zmm23, %zmm18
+	vpmadd52luq	1280(%rax), %zmm23, %zmm19
+	vpmadd52luq	1344(%rax), %zmm23, %zmm20
+	vpmadd52luq	1408(%rax), %zmm23, %zmm21
+	vpmadd52luq	1472(%rax), %zmm23, %zmm22
+	vpmadd52huq	1280(%rax), %zmm23, %zmm15
+	vpmadd52huq	1344(%rax), %zmm23, %zmm16
+	vpmadd52huq	1408(%rax), %zmm23, %zmm17
+	vpmadd52huq	1472(%rax), %zmm23, %zmm18
 	vpaddq	%zmm19, %zmm10, %zmm10
 	vpaddq	%zmm20, %zmm11, %zmm11
 	vpaddq	%zmm21, %zmm12, %zmm12
@@ -1340,13 +1360,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm24, %rcx
 	addq	%rdi, %rcx
 	addq	%rbx, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm14
 	mulxq	(%rax), %rbx, %rdi
@@ -1455,7 +1475,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm13, %zmm13
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm14
+	vpsubq	1280(%rax), %zmm10, %zmm14
 	vpcmpq	$1, %zmm9, %zmm14, %k1
 	vpcmpeqq	%zmm9, %zmm14, %k2
 	kmovb	%k1, %r8d
@@ -1468,7 +1488,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm15, %zmm14, %zmm14{%k1}
 	vpandq	%zmm8, %zmm14, %zmm14
-	vpsubq	704(%rax), %zmm11, %zmm16
+	vpsubq	1344(%rax), %zmm11, %zmm16
 	vpcmpq	$1, %zmm9, %zmm16, %k1
 	vpcmpeqq	%zmm9, %zmm16, %k2
 	kmovb	%k1, %r8d
@@ -1481,7 +1501,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm15, %zmm16, %zmm16{%k1}
 	vpandq	%zmm8, %zmm16, %zmm16
-	vpsubq	768(%rax), %zmm12, %zmm17
+	vpsubq	1408(%rax), %zmm12, %zmm17
 	vpcmpq	$1, %zmm9, %zmm17, %k1
 	vpcmpeqq	%zmm9, %zmm17, %k2
 	kmovb	%k1, %r8d
@@ -1494,7 +1514,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm15, %zmm17, %zmm17{%k1}
 	vpandq	%zmm8, %zmm17, %zmm17
-	vpsubq	832(%rax), %zmm13, %zmm18
+	vpsubq	1472(%rax), %zmm13, %zmm18
 	vpcmpq	$1, %zmm9, %zmm18, %k1
 	vpcmpeqq	%zmm9, %zmm18, %k2
 	kmovb	%k1, %r8d
@@ -1584,251 +1604,251 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v5:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 256(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-208(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	208(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 2816(%rax)
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
 	vmovdqa64	%zmm9, %zmm13
 	vmovdqa64	%zmm9, %zmm14
 	movq	$4503599627370495, %r9
-	movq	640(%rax), %r8
+	movq	1280(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 24(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 32(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	imulq	%r10, %r8
 	movq	%r8, 40(%rsp)
 	vpbroadcastq	8(%rax), %zmm15
 	vpbroadcastq	16(%rax), %zmm16
 	vpxorq	%zmm17, %zmm17, %zmm17
-	vpmadd52luq	1280(%rax), %zmm16, %zmm17
-	vpmadd52huq	1280(%rax), %zmm15, %zmm17
-	vmovdqa64	%zmm17, 1920(%rax)
+	vpmadd52luq	2560(%rax), %zmm16, %zmm17
+	vpmadd52huq	2560(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 384(%rax)
 	vpxorq	%zmm17, %zmm17, %zmm17
-	vpmadd52luq	1344(%rax), %zmm16, %zmm17
-	vpmadd52huq	1344(%rax), %zmm15, %zmm17
-	vmovdqa64	%zmm17, 1984(%rax)
+	vpmadd52luq	2624(%rax), %zmm16, %zmm17
+	vpmadd52huq	2624(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 448(%rax)
 	vpxorq	%zmm17, %zmm17, %zmm17
-	vpmadd52luq	1408(%rax), %zmm16, %zmm17
-	vpmadd52huq	1408(%rax), %zmm15, %zmm17
-	vmovdqa64	%zmm17, 2048(%rax)
+	vpmadd52luq	2688(%rax), %zmm16, %zmm17
+	vpmadd52huq	2688(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 512(%rax)
 	vpxorq	%zmm17, %zmm17, %zmm17
-	vpmadd52luq	1472(%rax), %zmm16, %zmm17
-	vpmadd52huq	1472(%rax), %zmm15, %zmm17
-	vmovdqa64	%zmm17, 2112(%rax)
+	vpmadd52luq	2752(%rax), %zmm16, %zmm17
+	vpmadd52huq	2752(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 576(%rax)
 	vpxorq	%zmm17, %zmm17, %zmm17
-	vpmadd52luq	1536(%rax), %zmm16, %zmm17
-	vpmadd52huq	1536(%rax), %zmm15, %zmm17
-	vmovdqa64	%zmm17, 2176(%rax)
+	vpmadd52luq	2816(%rax), %zmm16, %zmm17
+	vpmadd52huq	2816(%rax), %zmm15, %zmm17
+	vmovdqa64	%zmm17, 640(%rax)
 	xorl	%r8d, %r8d
 	xorl	%ecx, %ecx
-	leaq	1280(%rax), %rsi
+	leaq	2560(%rax), %rsi
 	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm15
 	mulxq	(%rax), %rdi, %rbx
@@ -1871,16 +1891,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	256(%rax), %zmm15, %zmm25
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbp
-	vpmadd52luq	640(%rax), %zmm26, %zmm16
-	vpmadd52luq	704(%rax), %zmm26, %zmm17
-	vpmadd52luq	768(%rax), %zmm26, %zmm18
-	vpmadd52luq	832(%rax), %zmm26, %zmm19
-	vpmadd52luq	896(%rax), %zmm26, %zmm20
-	vpmadd52huq	640(%rax), %zmm26, %zmm21
-	vpmadd52huq	704(%rax), %zmm26, %zmm22
-	vpmadd52huq	768(%rax), %zmm26, %zmm23
-	vpmadd52huq	832(%rax), %zmm26, %zmm24
-	vpmadd52huq	896(%rax), %zmm26, %zmm25
+	vpmadd52luq	1280(%rax), %zmm26, %zmm16
+	vpmadd52luq	1344(%rax), %zmm26, %zmm17
+	vpmadd52luq	1408(%rax), %zmm26, %zmm18
+	vpmadd52luq	1472(%rax), %zmm26, %zmm19
+	vpmadd52luq	1536(%rax), %zmm26, %zmm20
+	vpmadd52huq	1280(%rax), %zmm26, %zmm21
+	vpmadd52huq	1344(%rax), %zmm26, %zmm22
+	vpmadd52huq	1408(%rax), %zmm26, %zmm23
+	vpmadd52huq	1472(%rax), %zmm26, %zmm24
+	vpmadd52huq	1536(%rax), %zmm26, %zmm25
 	vpaddq	%zmm16, %zmm10, %zmm10
 	vpaddq	%zmm17, %zmm11, %zmm11
 	vpaddq	%zmm18, %zmm12, %zmm12
@@ -1906,13 +1926,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rbx
+	movq	1296(%rax), %rbx
 	imulq	%rdx, %rbx
 	andq	%r9, %rbx
 	vmovq	%xmm27, %rcx
 	addq	%rbx, %rcx
 	addq	%rbp, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm15
 	mulxq	(%rax), %rbp, %rbx
@@ -1944,16 +1964,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	256(%rax), %zmm15, %zmm20
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rdi
-	vpmadd52luq	640(%rax), %zmm26, %zmm21
-	vpmadd52luq	704(%rax), %zmm26, %zmm22
-	vpmadd52luq	768(%rax), %zmm26, %zmm23
-	vpmadd52luq	832(%rax), %zmm26, %zmm24
-	vpmadd52luq	896(%rax), %zmm26, %zmm25
-	vpmadd52huq	640(%rax), %zmm26, %zmm16
-	vpmadd52huq	704(%rax), %zmm26, %zmm17
-	vpmadd52huq	768(%rax), %zmm26, %zmm18
-	vpmadd52huq	832(%rax), %zmm26, %zmm19
-	vpmadd52huq	896(%rax), %zmm26, %zmm20
+	vpmadd52luq	1280(%rax), %zmm26, %zmm21
+	vpmadd52luq	1344(%rax), %zmm26, %zmm22
+	vpmadd52luq	1408(%rax), %zmm26, %zmm23
+	vpmadd52luq	1472(%rax), %zmm26, %zmm24
+	vpmadd52luq	1536(%rax), %zmm26, %zmm25
+	vpmadd52huq	1280(%rax), %zmm26, %zmm16
+	vpmadd52huq	1344(%rax), %zmm26, %zmm17
+	vpmadd52huq	1408(%rax), %zmm26, %zmm18
+	vpmadd52huq	1472(%rax), %zmm26, %zmm19
+	vpmadd52huq	1536(%rax), %zmm26, %zmm20
 	vpaddq	%zmm21, %zmm10, %zmm10
 	vpaddq	%zmm22, %zmm11, %zmm11
 	vpaddq	%zmm23, %zmm12, %zmm12
@@ -1979,13 +1999,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rbx
+	movq	1296(%rax), %rbx
 	imulq	%rdx, %rbx
 	andq	%r9, %rbx
 	vmovq	%xmm27, %rcx
 	addq	%rbx, %rcx
 	addq	%rdi, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm15
 	mulxq	(%rax), %rdi, %rbx
@@ -2111,7 +2131,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm14, %zmm14
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm15
+	vpsubq	1280(%rax), %zmm10, %zmm15
 	vpcmpq	$1, %zmm9, %zmm15, %k1
 	vpcmpeqq	%zmm9, %zmm15, %k2
 	kmovb	%k1, %r8d
@@ -2124,7 +2144,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm16, %zmm15, %zmm15{%k1}
 	vpandq	%zmm8, %zmm15, %zmm15
-	vpsubq	704(%rax), %zmm11, %zmm17
+	vpsubq	1344(%rax), %zmm11, %zmm17
 	vpcmpq	$1, %zmm9, %zmm17, %k1
 	vpcmpeqq	%zmm9, %zmm17, %k2
 	kmovb	%k1, %r8d
@@ -2137,7 +2157,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm16, %zmm17, %zmm17{%k1}
 	vpandq	%zmm8, %zmm17, %zmm17
-	vpsubq	768(%rax), %zmm12, %zmm18
+	vpsubq	1408(%rax), %zmm12, %zmm18
 	vpcmpq	$1, %zmm9, %zmm18, %k1
 	vpcmpeqq	%zmm9, %zmm18, %k2
 	kmovb	%k1, %r8d
@@ -2150,7 +2170,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm16, %zmm18, %zmm18{%k1}
 	vpandq	%zmm8, %zmm18, %zmm18
-	vpsubq	832(%rax), %zmm13, %zmm19
+	vpsubq	1472(%rax), %zmm13, %zmm19
 	vpcmpq	$1, %zmm9, %zmm19, %k1
 	vpcmpeqq	%zmm9, %zmm19, %k2
 	kmovb	%k1, %r8d
@@ -2163,7 +2183,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm16, %zmm19, %zmm19{%k1}
 	vpandq	%zmm8, %zmm19, %zmm19
-	vpsubq	896(%rax), %zmm14, %zmm20
+	vpsubq	1536(%rax), %zmm14, %zmm20
 	vpcmpq	$1, %zmm9, %zmm20, %k1
 	vpcmpeqq	%zmm9, %zmm20, %k2
 	kmovb	%k1, %r8d
@@ -2269,250 +2289,250 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v6:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 256(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 320(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1600(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	208(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-260(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	260(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 2880(%rax)
+	leaq	-208(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2816(%rax)
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -2520,44 +2540,44 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovdqa64	%zmm9, %zmm14
 	vmovdqa64	%zmm9, %zmm15
 	movq	$4503599627370495, %r9
-	movq	640(%rax), %r8
+	movq	1280(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 24(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	shlq	$12, %r8
 	movq	%r8, 32(%rsp)
-	movq	648(%rax), %r8
+	movq	1288(%rax), %r8
 	imulq	%r10, %r8
 	movq	%r8, 40(%rsp)
 	vpbroadcastq	8(%rax), %zmm16
 	vpbroadcastq	16(%rax), %zmm17
 	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	1280(%rax), %zmm17, %zmm18
-	vpmadd52huq	1280(%rax), %zmm16, %zmm18
-	vmovdqa64	%zmm18, 1920(%rax)
+	vpmadd52luq	2560(%rax), %zmm17, %zmm18
+	vpmadd52huq	2560(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 384(%rax)
 	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	1344(%rax), %zmm17, %zmm18
-	vpmadd52huq	1344(%rax), %zmm16, %zmm18
-	vmovdqa64	%zmm18, 1984(%rax)
+	vpmadd52luq	2624(%rax), %zmm17, %zmm18
+	vpmadd52huq	2624(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 448(%rax)
 	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	1408(%rax), %zmm17, %zmm18
-	vpmadd52huq	1408(%rax), %zmm16, %zmm18
-	vmovdqa64	%zmm18, 2048(%rax)
+	vpmadd52luq	2688(%rax), %zmm17, %zmm18
+	vpmadd52huq	2688(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 512(%rax)
 	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	1472(%rax), %zmm17, %zmm18
-	vpmadd52huq	1472(%rax), %zmm16, %zmm18
-	vmovdqa64	%zmm18, 2112(%rax)
+	vpmadd52luq	2752(%rax), %zmm17, %zmm18
+	vpmadd52huq	2752(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 576(%rax)
 	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	1536(%rax), %zmm17, %zmm18
-	vpmadd52huq	1536(%rax), %zmm16, %zmm18
-	vmovdqa64	%zmm18, 2176(%rax)
+	vpmadd52luq	2816(%rax), %zmm17, %zmm18
+	vpmadd52huq	2816(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 640(%rax)
 	vpxorq	%zmm18, %zmm18, %zmm18
-	vpmadd52luq	1600(%rax), %zmm17, %zmm18
-	vpmadd52huq	1600(%rax), %zmm16, %zmm18
-	vmovdqa64	%zmm18, 2240(%rax)
+	vpmadd52luq	2880(%rax), %zmm17, %zmm18
+	vpmadd52huq	2880(%rax), %zmm16, %zmm18
+	vmovdqa64	%zmm18, 704(%rax)
 	xorl	%r8d, %r8d
 	xorl	%ecx, %ecx
-	leaq	1280(%rax), %rsi
+	leaq	2560(%rax), %rsi
 	movq	(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm16
 	mulxq	(%rax), %rbx, %rdi
@@ -2605,18 +2625,18 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	320(%rax), %zmm16, %zmm28
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbp
-	vpmadd52luq	640(%rax), %zmm29, %zmm17
-	vpmadd52luq	704(%rax), %zmm29, %zmm18
-	vpmadd52luq	768(%rax), %zmm29, %zmm19
-	vpmadd52luq	832(%rax), %zmm29, %zmm20
-	vpmadd52luq	896(%rax), %zmm29, %zmm21
-	vpmadd52luq	960(%rax), %zmm29, %zmm22
-	vpmadd52huq	640(%rax), %zmm29, %zmm23
-	vpmadd52huq	704(%rax), %zmm29, %zmm24
-	vpmadd52huq	768(%rax), %zmm29, %zmm25
-	vpmadd52huq	832(%rax), %zmm29, %zmm26
-	vpmadd52huq	896(%rax), %zmm29, %zmm27
-	vpmadd52huq	960(%rax), %zmm29, %zmm28
+	vpmadd52luq	1280(%rax), %zmm29, %zmm17
+	vpmadd52luq	1344(%rax), %zmm29, %zmm18
+	vpmadd52luq	1408(%rax), %zmm29, %zmm19
+	vpmadd52luq	1472(%rax), %zmm29, %zmm20
+	vpmadd52luq	1536(%rax), %zmm29, %zmm21
+	vpmadd52luq	1600(%rax), %zmm29, %zmm22
+	vpmadd52huq	1280(%rax), %zmm29, %zmm23
+	vpmadd52huq	1344(%rax), %zmm29, %zmm24
+	vpmadd52huq	1408(%rax), %zmm29, %zmm25
+	vpmadd52huq	1472(%rax), %zmm29, %zmm26
+	vpmadd52huq	1536(%rax), %zmm29, %zmm27
+	vpmadd52huq	1600(%rax), %zmm29, %zmm28
 	vpaddq	%zmm17, %zmm10, %zmm10
 	vpaddq	%zmm18, %zmm11, %zmm11
 	vpaddq	%zmm19, %zmm12, %zmm12
@@ -2644,13 +2664,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm30, %rcx
 	addq	%rdi, %rcx
 	addq	%rbp, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm16
 	mulxq	(%rax), %rbp, %rdi
@@ -2685,18 +2705,18 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpmadd52huq	320(%rax), %zmm16, %zmm22
 	mulxq	24(%rsp), %r12, %r12
 	mulxq	32(%rsp), %r13, %rbx
-	vpmadd52luq	640(%rax), %zmm29, %zmm23
-	vpmadd52luq	704(%rax), %zmm29, %zmm24
-	vpmadd52luq	768(%rax), %zmm29, %zmm25
-	vpmadd52luq	832(%rax), %zmm29, %zmm26
-	vpmadd52luq	896(%rax), %zmm29, %zmm27
-	vpmadd52luq	960(%rax), %zmm29, %zmm28
-	vpmadd52huq	640(%rax), %zmm29, %zmm17
-	vpmadd52huq	704(%rax), %zmm29, %zmm18
-	vpmadd52huq	768(%rax), %zmm29, %zmm19
-	vpmadd52huq	832(%rax), %zmm29, %zmm20
-	vpmadd52huq	896(%rax), %zmm29, %zmm21
-	vpmadd52huq	960(%rax), %zmm29, %zmm22
+	vpmadd52luq	1280(%rax), %zmm29, %zmm23
+	vpmadd52luq	1344(%rax), %zmm29, %zmm24
+	vpmadd52luq	1408(%rax), %zmm29, %zmm25
+	vpmadd52luq	1472(%rax), %zmm29, %zmm26
+	vpmadd52luq	1536(%rax), %zmm29, %zmm27
+	vpmadd52luq	1600(%rax), %zmm29, %zmm28
+	vpmadd52huq	1280(%rax), %zmm29, %zmm17
+	vpmadd52huq	1344(%rax), %zmm29, %zmm18
+	vpmadd52huq	1408(%rax), %zmm29, %zmm19
+	vpmadd52huq	1472(%rax), %zmm29, %zmm20
+	vpmadd52huq	1536(%rax), %zmm29, %zmm21
+	vpmadd52huq	1600(%rax), %zmm29, %zmm22
 	vpaddq	%zmm23, %zmm10, %zmm10
 	vpaddq	%zmm24, %zmm11, %zmm11
 	vpaddq	%zmm25, %zmm12, %zmm12
@@ -2724,13 +2744,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%r12, %r8
 	movq	40(%rsp), %r13
 	imulq	%rdx, %r13
-	movq	656(%rax), %rdi
+	movq	1296(%rax), %rdi
 	imulq	%rdx, %rdi
 	andq	%r9, %rdi
 	vmovq	%xmm30, %rcx
 	addq	%rdi, %rcx
 	addq	%rbx, %rcx
-	addq	640(%rsi), %rcx
+	addq	-2176(%rsi), %rcx
 	movq	8(%rsi), %rdx
 	vpbroadcastq	%rdx, %zmm16
 	mulxq	(%rax), %rbx, %rdi
@@ -2873,7 +2893,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm15, %zmm15
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm16
+	vpsubq	1280(%rax), %zmm10, %zmm16
 	vpcmpq	$1, %zmm9, %zmm16, %k1
 	vpcmpeqq	%zmm9, %zmm16, %k2
 	kmovb	%k1, %r8d
@@ -2886,7 +2906,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm17, %zmm16, %zmm16{%k1}
 	vpandq	%zmm8, %zmm16, %zmm16
-	vpsubq	704(%rax), %zmm11, %zmm18
+	vpsubq	1344(%rax), %zmm11, %zmm18
 	vpcmpq	$1, %zmm9, %zmm18, %k1
 	vpcmpeqq	%zmm9, %zmm18, %k2
 	kmovb	%k1, %r8d
@@ -2899,7 +2919,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm17, %zmm18, %zmm18{%k1}
 	vpandq	%zmm8, %zmm18, %zmm18
-	vpsubq	768(%rax), %zmm12, %zmm19
+	vpsubq	1408(%rax), %zmm12, %zmm19
 	vpcmpq	$1, %zmm9, %zmm19, %k1
 	vpcmpeqq	%zmm9, %zmm19, %k2
 	kmovb	%k1, %r8d
@@ -2912,7 +2932,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm17, %zmm19, %zmm19{%k1}
 	vpandq	%zmm8, %zmm19, %zmm19
-	vpsubq	832(%rax), %zmm13, %zmm20
+	vpsubq	1472(%rax), %zmm13, %zmm20
 	vpcmpq	$1, %zmm9, %zmm20, %k1
 	vpcmpeqq	%zmm9, %zmm20, %k2
 	kmovb	%k1, %r8d
@@ -2925,7 +2945,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm17, %zmm20, %zmm20{%k1}
 	vpandq	%zmm8, %zmm20, %zmm20
-	vpsubq	896(%rax), %zmm14, %zmm21
+	vpsubq	1536(%rax), %zmm14, %zmm21
 	vpcmpq	$1, %zmm9, %zmm21, %k1
 	vpcmpeqq	%zmm9, %zmm21, %k2
 	kmovb	%k1, %r8d
@@ -2938,7 +2958,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm17, %zmm21, %zmm21{%k1}
 	vpandq	%zmm8, %zmm21, %zmm21
-	vpsubq	960(%rax), %zmm15, %zmm22
+	vpsubq	1600(%rax), %zmm15, %zmm22
 	vpcmpq	$1, %zmm9, %zmm22, %k1
 	vpcmpeqq	%zmm9, %zmm22, %k2
 	kmovb	%k1, %r8d
@@ -3060,289 +3080,289 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v7:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 256(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 320(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	312(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 384(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1600(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1664(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	208(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	260(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-312(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	312(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 2944(%rax)
+	leaq	-260(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2880(%rax)
+	leaq	-208(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2816(%rax)
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -3352,9 +3372,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovdqa64	%zmm9, %zmm16
 	xorl	%r9d, %r9d
 	movq	(%rax), %r8
-	movq	640(%rax), %rcx
+	movq	1280(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%rax), %rdi
+	leaq	2560(%rax), %rdi
 .Llf_mpn_montmul_ifma__znver5_digit_v7:
 /* LLVM-MCA-BEGIN amm52 digits=56 */
 	movq	(%rdi), %rdx
@@ -3377,13 +3397,13 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%rdx, %r9
 	adcq	%rbp, %rbx
 	shrdq	$52, %rbx, %r9
-	vpmadd52luq	640(%rax), %zmm18, %zmm10
-	vpmadd52luq	704(%rax), %zmm18, %zmm11
-	vpmadd52luq	768(%rax), %zmm18, %zmm12
-	vpmadd52luq	832(%rax), %zmm18, %zmm13
-	vpmadd52luq	896(%rax), %zmm18, %zmm14
-	vpmadd52luq	960(%rax), %zmm18, %zmm15
-	vpmadd52luq	1024(%rax), %zmm18, %zmm16
+	vpmadd52luq	1280(%rax), %zmm18, %zmm10
+	vpmadd52luq	1344(%rax), %zmm18, %zmm11
+	vpmadd52luq	1408(%rax), %zmm18, %zmm12
+	vpmadd52luq	1472(%rax), %zmm18, %zmm13
+	vpmadd52luq	1536(%rax), %zmm18, %zmm14
+	vpmadd52luq	1600(%rax), %zmm18, %zmm15
+	vpmadd52luq	1664(%rax), %zmm18, %zmm16
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -3394,19 +3414,19 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovq	%xmm10, %rdx
 	addq	%rdx, %r9
 	vpmadd52huq	(%rax), %zmm17, %zmm10
-	vpmadd52huq	640(%rax), %zmm18, %zmm10
+	vpmadd52huq	1280(%rax), %zmm18, %zmm10
 	vpmadd52huq	64(%rax), %zmm17, %zmm11
-	vpmadd52huq	704(%rax), %zmm18, %zmm11
+	vpmadd52huq	1344(%rax), %zmm18, %zmm11
 	vpmadd52huq	128(%rax), %zmm17, %zmm12
-	vpmadd52huq	768(%rax), %zmm18, %zmm12
+	vpmadd52huq	1408(%rax), %zmm18, %zmm12
 	vpmadd52huq	192(%rax), %zmm17, %zmm13
-	vpmadd52huq	832(%rax), %zmm18, %zmm13
+	vpmadd52huq	1472(%rax), %zmm18, %zmm13
 	vpmadd52huq	256(%rax), %zmm17, %zmm14
-	vpmadd52huq	896(%rax), %zmm18, %zmm14
+	vpmadd52huq	1536(%rax), %zmm18, %zmm14
 	vpmadd52huq	320(%rax), %zmm17, %zmm15
-	vpmadd52huq	960(%rax), %zmm18, %zmm15
+	vpmadd52huq	1600(%rax), %zmm18, %zmm15
 	vpmadd52huq	384(%rax), %zmm17, %zmm16
-	vpmadd52huq	1024(%rax), %zmm18, %zmm16
+	vpmadd52huq	1664(%rax), %zmm18, %zmm16
 	addq	$8, %rdi
 	decq	%r11
 	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v7
@@ -3551,7 +3571,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm16, %zmm16
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm17
+	vpsubq	1280(%rax), %zmm10, %zmm17
 	vpcmpq	$1, %zmm9, %zmm17, %k1
 	vpcmpeqq	%zmm9, %zmm17, %k2
 	kmovb	%k1, %r8d
@@ -3564,7 +3584,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm18, %zmm17, %zmm17{%k1}
 	vpandq	%zmm8, %zmm17, %zmm17
-	vpsubq	704(%rax), %zmm11, %zmm19
+	vpsubq	1344(%rax), %zmm11, %zmm19
 	vpcmpq	$1, %zmm9, %zmm19, %k1
 	vpcmpeqq	%zmm9, %zmm19, %k2
 	kmovb	%k1, %r8d
@@ -3577,7 +3597,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm18, %zmm19, %zmm19{%k1}
 	vpandq	%zmm8, %zmm19, %zmm19
-	vpsubq	768(%rax), %zmm12, %zmm20
+	vpsubq	1408(%rax), %zmm12, %zmm20
 	vpcmpq	$1, %zmm9, %zmm20, %k1
 	vpcmpeqq	%zmm9, %zmm20, %k2
 	kmovb	%k1, %r8d
@@ -3590,7 +3610,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm18, %zmm20, %zmm20{%k1}
 	vpandq	%zmm8, %zmm20, %zmm20
-	vpsubq	832(%rax), %zmm13, %zmm21
+	vpsubq	1472(%rax), %zmm13, %zmm21
 	vpcmpq	$1, %zmm9, %zmm21, %k1
 	vpcmpeqq	%zmm9, %zmm21, %k2
 	kmovb	%k1, %r8d
@@ -3603,7 +3623,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm18, %zmm21, %zmm21{%k1}
 	vpandq	%zmm8, %zmm21, %zmm21
-	vpsubq	896(%rax), %zmm14, %zmm22
+	vpsubq	1536(%rax), %zmm14, %zmm22
 	vpcmpq	$1, %zmm9, %zmm22, %k1
 	vpcmpeqq	%zmm9, %zmm22, %k2
 	kmovb	%k1, %r8d
@@ -3616,7 +3636,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm18, %zmm22, %zmm22{%k1}
 	vpandq	%zmm8, %zmm22, %zmm22
-	vpsubq	960(%rax), %zmm15, %zmm23
+	vpsubq	1600(%rax), %zmm15, %zmm23
 	vpcmpq	$1, %zmm9, %zmm23, %k1
 	vpcmpeqq	%zmm9, %zmm23, %k2
 	kmovb	%k1, %r8d
@@ -3629,7 +3649,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm18, %zmm23, %zmm23{%k1}
 	vpandq	%zmm8, %zmm23, %zmm23
-	vpsubq	1024(%rax), %zmm16, %zmm24
+	vpsubq	1664(%rax), %zmm16, %zmm24
 	vpcmpq	$1, %zmm9, %zmm24, %k1
 	vpcmpeqq	%zmm9, %zmm24, %k2
 	kmovb	%k1, %r8d
@@ -3767,328 +3787,328 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v8:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 256(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 320(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	312(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 384(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	364(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 448(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1600(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1664(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	364(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1088(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1728(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	208(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	260(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	312(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-364(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	364(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1728(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 3008(%rax)
+	leaq	-312(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2944(%rax)
+	leaq	-260(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2880(%rax)
+	leaq	-208(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2816(%rax)
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -4099,9 +4119,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovdqa64	%zmm9, %zmm17
 	xorl	%r9d, %r9d
 	movq	(%rax), %r8
-	movq	640(%rax), %rcx
+	movq	1280(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%rax), %rdi
+	leaq	2560(%rax), %rdi
 .Llf_mpn_montmul_ifma__znver5_digit_v8:
 /* LLVM-MCA-BEGIN amm52 digits=64 */
 	movq	(%rdi), %rdx
@@ -4125,14 +4145,14 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%rbp, %r9
 	adcq	%rdx, %rbx
 	shrdq	$52, %rbx, %r9
-	vpmadd52luq	640(%rax), %zmm19, %zmm10
-	vpmadd52luq	704(%rax), %zmm19, %zmm11
-	vpmadd52luq	768(%rax), %zmm19, %zmm12
-	vpmadd52luq	832(%rax), %zmm19, %zmm13
-	vpmadd52luq	896(%rax), %zmm19, %zmm14
-	vpmadd52luq	960(%rax), %zmm19, %zmm15
-	vpmadd52luq	1024(%rax), %zmm19, %zmm16
-	vpmadd52luq	1088(%rax), %zmm19, %zmm17
+	vpmadd52luq	1280(%rax), %zmm19, %zmm10
+	vpmadd52luq	1344(%rax), %zmm19, %zmm11
+	vpmadd52luq	1408(%rax), %zmm19, %zmm12
+	vpmadd52luq	1472(%rax), %zmm19, %zmm13
+	vpmadd52luq	1536(%rax), %zmm19, %zmm14
+	vpmadd52luq	1600(%rax), %zmm19, %zmm15
+	vpmadd52luq	1664(%rax), %zmm19, %zmm16
+	vpmadd52luq	1728(%rax), %zmm19, %zmm17
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -4144,21 +4164,21 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovq	%xmm10, %rdx
 	addq	%rdx, %r9
 	vpmadd52huq	(%rax), %zmm18, %zmm10
-	vpmadd52huq	640(%rax), %zmm19, %zmm10
+	vpmadd52huq	1280(%rax), %zmm19, %zmm10
 	vpmadd52huq	64(%rax), %zmm18, %zmm11
-	vpmadd52huq	704(%rax), %zmm19, %zmm11
+	vpmadd52huq	1344(%rax), %zmm19, %zmm11
 	vpmadd52huq	128(%rax), %zmm18, %zmm12
-	vpmadd52huq	768(%rax), %zmm19, %zmm12
+	vpmadd52huq	1408(%rax), %zmm19, %zmm12
 	vpmadd52huq	192(%rax), %zmm18, %zmm13
-	vpmadd52huq	832(%rax), %zmm19, %zmm13
+	vpmadd52huq	1472(%rax), %zmm19, %zmm13
 	vpmadd52huq	256(%rax), %zmm18, %zmm14
-	vpmadd52huq	896(%rax), %zmm19, %zmm14
+	vpmadd52huq	1536(%rax), %zmm19, %zmm14
 	vpmadd52huq	320(%rax), %zmm18, %zmm15
-	vpmadd52huq	960(%rax), %zmm19, %zmm15
+	vpmadd52huq	1600(%rax), %zmm19, %zmm15
 	vpmadd52huq	384(%rax), %zmm18, %zmm16
-	vpmadd52huq	1024(%rax), %zmm19, %zmm16
+	vpmadd52huq	1664(%rax), %zmm19, %zmm16
 	vpmadd52huq	448(%rax), %zmm18, %zmm17
-	vpmadd52huq	1088(%rax), %zmm19, %zmm17
+	vpmadd52huq	1728(%rax), %zmm19, %zmm17
 	addq	$8, %rdi
 	decq	%r11
 	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v8
@@ -4319,7 +4339,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm17, %zmm17
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm18
+	vpsubq	1280(%rax), %zmm10, %zmm18
 	vpcmpq	$1, %zmm9, %zmm18, %k1
 	vpcmpeqq	%zmm9, %zmm18, %k2
 	kmovb	%k1, %r8d
@@ -4332,7 +4352,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm18, %zmm18{%k1}
 	vpandq	%zmm8, %zmm18, %zmm18
-	vpsubq	704(%rax), %zmm11, %zmm20
+	vpsubq	1344(%rax), %zmm11, %zmm20
 	vpcmpq	$1, %zmm9, %zmm20, %k1
 	vpcmpeqq	%zmm9, %zmm20, %k2
 	kmovb	%k1, %r8d
@@ -4345,7 +4365,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm20, %zmm20{%k1}
 	vpandq	%zmm8, %zmm20, %zmm20
-	vpsubq	768(%rax), %zmm12, %zmm21
+	vpsubq	1408(%rax), %zmm12, %zmm21
 	vpcmpq	$1, %zmm9, %zmm21, %k1
 	vpcmpeqq	%zmm9, %zmm21, %k2
 	kmovb	%k1, %r8d
@@ -4358,7 +4378,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm21, %zmm21{%k1}
 	vpandq	%zmm8, %zmm21, %zmm21
-	vpsubq	832(%rax), %zmm13, %zmm22
+	vpsubq	1472(%rax), %zmm13, %zmm22
 	vpcmpq	$1, %zmm9, %zmm22, %k1
 	vpcmpeqq	%zmm9, %zmm22, %k2
 	kmovb	%k1, %r8d
@@ -4371,7 +4391,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm22, %zmm22{%k1}
 	vpandq	%zmm8, %zmm22, %zmm22
-	vpsubq	896(%rax), %zmm14, %zmm23
+	vpsubq	1536(%rax), %zmm14, %zmm23
 	vpcmpq	$1, %zmm9, %zmm23, %k1
 	vpcmpeqq	%zmm9, %zmm23, %k2
 	kmovb	%k1, %r8d
@@ -4384,7 +4404,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm23, %zmm23{%k1}
 	vpandq	%zmm8, %zmm23, %zmm23
-	vpsubq	960(%rax), %zmm15, %zmm24
+	vpsubq	1600(%rax), %zmm15, %zmm24
 	vpcmpq	$1, %zmm9, %zmm24, %k1
 	vpcmpeqq	%zmm9, %zmm24, %k2
 	kmovb	%k1, %r8d
@@ -4397,7 +4417,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm24, %zmm24{%k1}
 	vpandq	%zmm8, %zmm24, %zmm24
-	vpsubq	1024(%rax), %zmm16, %zmm25
+	vpsubq	1664(%rax), %zmm16, %zmm25
 	vpcmpq	$1, %zmm9, %zmm25, %k1
 	vpcmpeqq	%zmm9, %zmm25, %k2
 	kmovb	%k1, %r8d
@@ -4410,7 +4430,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm19, %zmm25, %zmm25{%k1}
 	vpandq	%zmm8, %zmm25, %zmm25
-	vpsubq	1088(%rax), %zmm17, %zmm26
+	vpsubq	1728(%rax), %zmm17, %zmm26
 	vpcmpq	$1, %zmm9, %zmm26, %k1
 	vpcmpeqq	%zmm9, %zmm26, %k2
 	kmovb	%k1, %r8d
@@ -4564,367 +4584,367 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v9:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 256(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 320(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	312(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 384(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	364(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 448(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	416(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 512(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1600(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1664(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	364(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1088(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1728(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	416(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1152(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1792(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	208(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	260(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	312(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	364(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1728(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-416(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	416(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1792(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 3072(%rax)
+	leaq	-364(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	364(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 3008(%rax)
+	leaq	-312(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2944(%rax)
+	leaq	-260(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2880(%rax)
+	leaq	-208(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2816(%rax)
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -4936,9 +4956,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovdqa64	%zmm9, %zmm18
 	xorl	%r9d, %r9d
 	movq	(%rax), %r8
-	movq	640(%rax), %rcx
+	movq	1280(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%rax), %rdi
+	leaq	2560(%rax), %rdi
 .Llf_mpn_montmul_ifma__znver5_digit_v9:
 /* LLVM-MCA-BEGIN amm52 digits=72 */
 	movq	(%rdi), %rdx
@@ -4963,15 +4983,15 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%rdx, %r9
 	adcq	%rbp, %rbx
 	shrdq	$52, %rbx, %r9
-	vpmadd52luq	640(%rax), %zmm20, %zmm10
-	vpmadd52luq	704(%rax), %zmm20, %zmm11
-	vpmadd52luq	768(%rax), %zmm20, %zmm12
-	vpmadd52luq	832(%rax), %zmm20, %zmm13
-	vpmadd52luq	896(%rax), %zmm20, %zmm14
-	vpmadd52luq	960(%rax), %zmm20, %zmm15
-	vpmadd52luq	1024(%rax), %zmm20, %zmm16
-	vpmadd52luq	1088(%rax), %zmm20, %zmm17
-	vpmadd52luq	1152(%rax), %zmm20, %zmm18
+	vpmadd52luq	1280(%rax), %zmm20, %zmm10
+	vpmadd52luq	1344(%rax), %zmm20, %zmm11
+	vpmadd52luq	1408(%rax), %zmm20, %zmm12
+	vpmadd52luq	1472(%rax), %zmm20, %zmm13
+	vpmadd52luq	1536(%rax), %zmm20, %zmm14
+	vpmadd52luq	1600(%rax), %zmm20, %zmm15
+	vpmadd52luq	1664(%rax), %zmm20, %zmm16
+	vpmadd52luq	1728(%rax), %zmm20, %zmm17
+	vpmadd52luq	1792(%rax), %zmm20, %zmm18
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -4984,23 +5004,23 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovq	%xmm10, %rdx
 	addq	%rdx, %r9
 	vpmadd52huq	(%rax), %zmm19, %zmm10
-	vpmadd52huq	640(%rax), %zmm20, %zmm10
+	vpmadd52huq	1280(%rax), %zmm20, %zmm10
 	vpmadd52huq	64(%rax), %zmm19, %zmm11
-	vpmadd52huq	704(%rax), %zmm20, %zmm11
+	vpmadd52huq	1344(%rax), %zmm20, %zmm11
 	vpmadd52huq	128(%rax), %zmm19, %zmm12
-	vpmadd52huq	768(%rax), %zmm20, %zmm12
+	vpmadd52huq	1408(%rax), %zmm20, %zmm12
 	vpmadd52huq	192(%rax), %zmm19, %zmm13
-	vpmadd52huq	832(%rax), %zmm20, %zmm13
+	vpmadd52huq	1472(%rax), %zmm20, %zmm13
 	vpmadd52huq	256(%rax), %zmm19, %zmm14
-	vpmadd52huq	896(%rax), %zmm20, %zmm14
+	vpmadd52huq	1536(%rax), %zmm20, %zmm14
 	vpmadd52huq	320(%rax), %zmm19, %zmm15
-	vpmadd52huq	960(%rax), %zmm20, %zmm15
+	vpmadd52huq	1600(%rax), %zmm20, %zmm15
 	vpmadd52huq	384(%rax), %zmm19, %zmm16
-	vpmadd52huq	1024(%rax), %zmm20, %zmm16
+	vpmadd52huq	1664(%rax), %zmm20, %zmm16
 	vpmadd52huq	448(%rax), %zmm19, %zmm17
-	vpmadd52huq	1088(%rax), %zmm20, %zmm17
+	vpmadd52huq	1728(%rax), %zmm20, %zmm17
 	vpmadd52huq	512(%rax), %zmm19, %zmm18
-	vpmadd52huq	1152(%rax), %zmm20, %zmm18
+	vpmadd52huq	1792(%rax), %zmm20, %zmm18
 	addq	$8, %rdi
 	decq	%r11
 	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v9
@@ -5177,7 +5197,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm18, %zmm18
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm19
+	vpsubq	1280(%rax), %zmm10, %zmm19
 	vpcmpq	$1, %zmm9, %zmm19, %k1
 	vpcmpeqq	%zmm9, %zmm19, %k2
 	kmovb	%k1, %r8d
@@ -5190,7 +5210,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm19, %zmm19{%k1}
 	vpandq	%zmm8, %zmm19, %zmm19
-	vpsubq	704(%rax), %zmm11, %zmm21
+	vpsubq	1344(%rax), %zmm11, %zmm21
 	vpcmpq	$1, %zmm9, %zmm21, %k1
 	vpcmpeqq	%zmm9, %zmm21, %k2
 	kmovb	%k1, %r8d
@@ -5203,7 +5223,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm21, %zmm21{%k1}
 	vpandq	%zmm8, %zmm21, %zmm21
-	vpsubq	768(%rax), %zmm12, %zmm22
+	vpsubq	1408(%rax), %zmm12, %zmm22
 	vpcmpq	$1, %zmm9, %zmm22, %k1
 	vpcmpeqq	%zmm9, %zmm22, %k2
 	kmovb	%k1, %r8d
@@ -5216,7 +5236,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm22, %zmm22{%k1}
 	vpandq	%zmm8, %zmm22, %zmm22
-	vpsubq	832(%rax), %zmm13, %zmm23
+	vpsubq	1472(%rax), %zmm13, %zmm23
 	vpcmpq	$1, %zmm9, %zmm23, %k1
 	vpcmpeqq	%zmm9, %zmm23, %k2
 	kmovb	%k1, %r8d
@@ -5229,7 +5249,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm23, %zmm23{%k1}
 	vpandq	%zmm8, %zmm23, %zmm23
-	vpsubq	896(%rax), %zmm14, %zmm24
+	vpsubq	1536(%rax), %zmm14, %zmm24
 	vpcmpq	$1, %zmm9, %zmm24, %k1
 	vpcmpeqq	%zmm9, %zmm24, %k2
 	kmovb	%k1, %r8d
@@ -5242,7 +5262,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm24, %zmm24{%k1}
 	vpandq	%zmm8, %zmm24, %zmm24
-	vpsubq	960(%rax), %zmm15, %zmm25
+	vpsubq	1600(%rax), %zmm15, %zmm25
 	vpcmpq	$1, %zmm9, %zmm25, %k1
 	vpcmpeqq	%zmm9, %zmm25, %k2
 	kmovb	%k1, %r8d
@@ -5255,7 +5275,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm25, %zmm25{%k1}
 	vpandq	%zmm8, %zmm25, %zmm25
-	vpsubq	1024(%rax), %zmm16, %zmm26
+	vpsubq	1664(%rax), %zmm16, %zmm26
 	vpcmpq	$1, %zmm9, %zmm26, %k1
 	vpcmpeqq	%zmm9, %zmm26, %k2
 	kmovb	%k1, %r8d
@@ -5268,7 +5288,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm26, %zmm26{%k1}
 	vpandq	%zmm8, %zmm26, %zmm26
-	vpsubq	1088(%rax), %zmm17, %zmm27
+	vpsubq	1728(%rax), %zmm17, %zmm27
 	vpcmpq	$1, %zmm9, %zmm27, %k1
 	vpcmpeqq	%zmm9, %zmm27, %k2
 	kmovb	%k1, %r8d
@@ -5281,7 +5301,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm20, %zmm27, %zmm27{%k1}
 	vpandq	%zmm8, %zmm27, %zmm27
-	vpsubq	1152(%rax), %zmm18, %zmm28
+	vpsubq	1792(%rax), %zmm18, %zmm28
 	vpcmpq	$1, %zmm9, %zmm28, %k1
 	vpcmpeqq	%zmm9, %zmm28, %k2
 	kmovb	%k1, %r8d
@@ -5451,406 +5471,406 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_v10:
 	leaq	(,%r9,8), %r9
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%edi, %edi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, (%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	52(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 64(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	104(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 128(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	156(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 192(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	208(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 256(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	260(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 320(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	312(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 384(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	364(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 448(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	416(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 512(%rax)
-	subq	$52, %r8
+	subq	$52, %rdi
 	movq	$64, %rbx
-	cmpq	$64, %r8
-	cmovb	%r8, %rbx
-	cmpq	$0, %r8
-	cmovl	%rdi, %rbx
-	bzhi	%rbx, %rdx, %rbx
+	cmpq	$64, %rdi
+	cmovb	%rdi, %rbx
+	cmpq	$0, %rdi
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %r8, %rbx
 	kmovq	%rbx, %k1
 	vmovdqu8	468(%rsi), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
 	vmovdqa64	%zmm12, 576(%rax)
-	subq	$52, %r8
-	movq	%r9, %r8
-	movq	$-1, %rdx
-	xorl	%esi, %esi
+	subq	$52, %rdi
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	movq	%r9, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 640(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1280(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	52(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 704(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1344(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	104(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 768(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1408(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	156(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 832(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1472(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	208(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 896(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1536(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	260(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 960(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1600(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	312(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1024(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1664(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	364(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1088(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1728(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	416(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1152(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1792(%rax)
+	subq	$52, %rsi
 	movq	$64, %rdi
-	cmpq	$64, %r8
-	cmovb	%r8, %rdi
-	cmpq	$0, %r8
-	cmovl	%rsi, %rdi
-	bzhi	%rdi, %rdx, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %r8, %rdi
 	kmovq	%rdi, %k1
 	vmovdqu8	468(%rcx), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1216(%rax)
-	subq	$52, %r8
+	vmovdqa64	%zmm12, 1856(%rax)
+	subq	$52, %rsi
 	addq	$8, %r9
-	leaq	1920(%rax), %r8
+	leaq	2560(%rax), %r8
 	movq	$-1, %rcx
 	xorl	%edx, %edx
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1280(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	52(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1344(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	104(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1408(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	156(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1472(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	208(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1536(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	260(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1600(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	312(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1664(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	364(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1728(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
-	vmovdqu8	416(%r8), %zmm12{%k1}{z}
-	vpermb	%zmm12, %zmm10, %zmm12
-	vpsrlvq	%zmm11, %zmm12, %zmm12
-	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1792(%rax)
-	subq	$52, %r9
-	movq	$64, %rsi
-	cmpq	$64, %r9
-	cmovb	%r9, %rsi
-	cmpq	$0, %r9
-	cmovl	%rdx, %rsi
-	bzhi	%rsi, %rcx, %rsi
-	kmovq	%rsi, %k1
+	leaq	-468(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
 	vmovdqu8	468(%r8), %zmm12{%k1}{z}
 	vpermb	%zmm12, %zmm10, %zmm12
 	vpsrlvq	%zmm11, %zmm12, %zmm12
 	vpandq	%zmm8, %zmm12, %zmm12
-	vmovdqa64	%zmm12, 1856(%rax)
-	subq	$52, %r9
+	vmovdqa64	%zmm12, 3136(%rax)
+	leaq	-416(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	416(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 3072(%rax)
+	leaq	-364(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	364(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 3008(%rax)
+	leaq	-312(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	312(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2944(%rax)
+	leaq	-260(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	260(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2880(%rax)
+	leaq	-208(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	208(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2816(%rax)
+	leaq	-156(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	156(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2752(%rax)
+	leaq	-104(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	104(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2688(%rax)
+	leaq	-52(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	52(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2624(%rax)
+	leaq	(%r9), %rsi
+	movq	$64, %rdi
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rdi
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rdi
+	bzhi	%rdi, %rcx, %rdi
+	kmovq	%rdi, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, 2560(%rax)
 	vmovdqa64	%zmm9, %zmm10
 	vmovdqa64	%zmm9, %zmm11
 	vmovdqa64	%zmm9, %zmm12
@@ -5863,9 +5883,9 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovdqa64	%zmm9, %zmm19
 	xorl	%r9d, %r9d
 	movq	(%rax), %r8
-	movq	640(%rax), %rcx
+	movq	1280(%rax), %rcx
 	movq	$4503599627370495, %rsi
-	leaq	1280(%rax), %rdi
+	leaq	2560(%rax), %rdi
 .Llf_mpn_montmul_ifma__znver5_digit_v10:
 /* LLVM-MCA-BEGIN amm52 digits=80 */
 	movq	(%rdi), %rdx
@@ -5891,16 +5911,16 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	addq	%rdx, %r9
 	adcq	%rbp, %rbx
 	shrdq	$52, %rbx, %r9
-	vpmadd52luq	640(%rax), %zmm21, %zmm10
-	vpmadd52luq	704(%rax), %zmm21, %zmm11
-	vpmadd52luq	768(%rax), %zmm21, %zmm12
-	vpmadd52luq	832(%rax), %zmm21, %zmm13
-	vpmadd52luq	896(%rax), %zmm21, %zmm14
-	vpmadd52luq	960(%rax), %zmm21, %zmm15
-	vpmadd52luq	1024(%rax), %zmm21, %zmm16
-	vpmadd52luq	1088(%rax), %zmm21, %zmm17
-	vpmadd52luq	1152(%rax), %zmm21, %zmm18
-	vpmadd52luq	1216(%rax), %zmm21, %zmm19
+	vpmadd52luq	1280(%rax), %zmm21, %zmm10
+	vpmadd52luq	1344(%rax), %zmm21, %zmm11
+	vpmadd52luq	1408(%rax), %zmm21, %zmm12
+	vpmadd52luq	1472(%rax), %zmm21, %zmm13
+	vpmadd52luq	1536(%rax), %zmm21, %zmm14
+	vpmadd52luq	1600(%rax), %zmm21, %zmm15
+	vpmadd52luq	1664(%rax), %zmm21, %zmm16
+	vpmadd52luq	1728(%rax), %zmm21, %zmm17
+	vpmadd52luq	1792(%rax), %zmm21, %zmm18
+	vpmadd52luq	1856(%rax), %zmm21, %zmm19
 	valignq	$1, %zmm10, %zmm11, %zmm10
 	valignq	$1, %zmm11, %zmm12, %zmm11
 	valignq	$1, %zmm12, %zmm13, %zmm12
@@ -5914,25 +5934,25 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovq	%xmm10, %rdx
 	addq	%rdx, %r9
 	vpmadd52huq	(%rax), %zmm20, %zmm10
-	vpmadd52huq	640(%rax), %zmm21, %zmm10
+	vpmadd52huq	1280(%rax), %zmm21, %zmm10
 	vpmadd52huq	64(%rax), %zmm20, %zmm11
-	vpmadd52huq	704(%rax), %zmm21, %zmm11
+	vpmadd52huq	1344(%rax), %zmm21, %zmm11
 	vpmadd52huq	128(%rax), %zmm20, %zmm12
-	vpmadd52huq	768(%rax), %zmm21, %zmm12
+	vpmadd52huq	1408(%rax), %zmm21, %zmm12
 	vpmadd52huq	192(%rax), %zmm20, %zmm13
-	vpmadd52huq	832(%rax), %zmm21, %zmm13
+	vpmadd52huq	1472(%rax), %zmm21, %zmm13
 	vpmadd52huq	256(%rax), %zmm20, %zmm14
-	vpmadd52huq	896(%rax), %zmm21, %zmm14
+	vpmadd52huq	1536(%rax), %zmm21, %zmm14
 	vpmadd52huq	320(%rax), %zmm20, %zmm15
-	vpmadd52huq	960(%rax), %zmm21, %zmm15
+	vpmadd52huq	1600(%rax), %zmm21, %zmm15
 	vpmadd52huq	384(%rax), %zmm20, %zmm16
-	vpmadd52huq	1024(%rax), %zmm21, %zmm16
+	vpmadd52huq	1664(%rax), %zmm21, %zmm16
 	vpmadd52huq	448(%rax), %zmm20, %zmm17
-	vpmadd52huq	1088(%rax), %zmm21, %zmm17
+	vpmadd52huq	1728(%rax), %zmm21, %zmm17
 	vpmadd52huq	512(%rax), %zmm20, %zmm18
-	vpmadd52huq	1152(%rax), %zmm21, %zmm18
+	vpmadd52huq	1792(%rax), %zmm21, %zmm18
 	vpmadd52huq	576(%rax), %zmm20, %zmm19
-	vpmadd52huq	1216(%rax), %zmm21, %zmm19
+	vpmadd52huq	1856(%rax), %zmm21, %zmm19
 	addq	$8, %rdi
 	decq	%r11
 	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v10
@@ -6125,7 +6145,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vpandq	%zmm8, %zmm19, %zmm19
 	addq	%r9, %r11
 	xorl	%r9d, %r9d
-	vpsubq	640(%rax), %zmm10, %zmm20
+	vpsubq	1280(%rax), %zmm10, %zmm20
 	vpcmpq	$1, %zmm9, %zmm20, %k1
 	vpcmpeqq	%zmm9, %zmm20, %k2
 	kmovb	%k1, %r8d
@@ -6138,7 +6158,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm20, %zmm20{%k1}
 	vpandq	%zmm8, %zmm20, %zmm20
-	vpsubq	704(%rax), %zmm11, %zmm22
+	vpsubq	1344(%rax), %zmm11, %zmm22
 	vpcmpq	$1, %zmm9, %zmm22, %k1
 	vpcmpeqq	%zmm9, %zmm22, %k2
 	kmovb	%k1, %r8d
@@ -6151,7 +6171,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm22, %zmm22{%k1}
 	vpandq	%zmm8, %zmm22, %zmm22
-	vpsubq	768(%rax), %zmm12, %zmm23
+	vpsubq	1408(%rax), %zmm12, %zmm23
 	vpcmpq	$1, %zmm9, %zmm23, %k1
 	vpcmpeqq	%zmm9, %zmm23, %k2
 	kmovb	%k1, %r8d
@@ -6164,7 +6184,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm23, %zmm23{%k1}
 	vpandq	%zmm8, %zmm23, %zmm23
-	vpsubq	832(%rax), %zmm13, %zmm24
+	vpsubq	1472(%rax), %zmm13, %zmm24
 	vpcmpq	$1, %zmm9, %zmm24, %k1
 	vpcmpeqq	%zmm9, %zmm24, %k2
 	kmovb	%k1, %r8d
@@ -6177,7 +6197,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm24, %zmm24{%k1}
 	vpandq	%zmm8, %zmm24, %zmm24
-	vpsubq	896(%rax), %zmm14, %zmm25
+	vpsubq	1536(%rax), %zmm14, %zmm25
 	vpcmpq	$1, %zmm9, %zmm25, %k1
 	vpcmpeqq	%zmm9, %zmm25, %k2
 	kmovb	%k1, %r8d
@@ -6190,7 +6210,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm25, %zmm25{%k1}
 	vpandq	%zmm8, %zmm25, %zmm25
-	vpsubq	960(%rax), %zmm15, %zmm26
+	vpsubq	1600(%rax), %zmm15, %zmm26
 	vpcmpq	$1, %zmm9, %zmm26, %k1
 	vpcmpeqq	%zmm9, %zmm26, %k2
 	kmovb	%k1, %r8d
@@ -6203,7 +6223,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm26, %zmm26{%k1}
 	vpandq	%zmm8, %zmm26, %zmm26
-	vpsubq	1024(%rax), %zmm16, %zmm27
+	vpsubq	1664(%rax), %zmm16, %zmm27
 	vpcmpq	$1, %zmm9, %zmm27, %k1
 	vpcmpeqq	%zmm9, %zmm27, %k2
 	kmovb	%k1, %r8d
@@ -6216,7 +6236,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm27, %zmm27{%k1}
 	vpandq	%zmm8, %zmm27, %zmm27
-	vpsubq	1088(%rax), %zmm17, %zmm28
+	vpsubq	1728(%rax), %zmm17, %zmm28
 	vpcmpq	$1, %zmm9, %zmm28, %k1
 	vpcmpeqq	%zmm9, %zmm28, %k2
 	kmovb	%k1, %r8d
@@ -6229,7 +6249,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm28, %zmm28{%k1}
 	vpandq	%zmm8, %zmm28, %zmm28
-	vpsubq	1152(%rax), %zmm18, %zmm29
+	vpsubq	1792(%rax), %zmm18, %zmm29
 	vpcmpq	$1, %zmm9, %zmm29, %k1
 	vpcmpeqq	%zmm9, %zmm29, %k2
 	kmovb	%k1, %r8d
@@ -6242,7 +6262,7 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	kmovb	%r8d, %k1
 	vpsubq	%zmm21, %zmm29, %zmm29{%k1}
 	vpandq	%zmm8, %zmm29, %zmm29
-	vpsubq	1216(%rax), %zmm19, %zmm30
+	vpsubq	1856(%rax), %zmm19, %zmm30
 	vpcmpq	$1, %zmm9, %zmm30, %k1
 	vpcmpeqq	%zmm9, %zmm30, %k2
 	kmovb	%k1, %r8d
@@ -6426,10 +6446,9589 @@ LF_FUNC_BEGIN(lf_mpn_montmul_ifma__znver5)
 	vmovdqu8	%zmm9, 468(%rax){%k7}
 	subq	$52, %r10
 	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v11:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$11, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$11, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_2:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_2
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-520(%r9), %r9
+	leaq	520(%r8), %r8
+	leaq	3200(%rax), %rsi
+	movl	$11, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_3:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_3
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v11:
+/* LLVM-MCA-BEGIN amm52 digits=88 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm21
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm21, %zmm10
+	vpmadd52luq	64(%rax), %zmm21, %zmm11
+	vpmadd52luq	128(%rax), %zmm21, %zmm12
+	vpmadd52luq	192(%rax), %zmm21, %zmm13
+	vpmadd52luq	256(%rax), %zmm21, %zmm14
+	vpmadd52luq	320(%rax), %zmm21, %zmm15
+	vpmadd52luq	384(%rax), %zmm21, %zmm16
+	vpmadd52luq	448(%rax), %zmm21, %zmm17
+	vpmadd52luq	512(%rax), %zmm21, %zmm18
+	vpmadd52luq	576(%rax), %zmm21, %zmm19
+	vpmadd52luq	640(%rax), %zmm21, %zmm20
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm22
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm22, %zmm10
+	vpmadd52luq	1344(%rax), %zmm22, %zmm11
+	vpmadd52luq	1408(%rax), %zmm22, %zmm12
+	vpmadd52luq	1472(%rax), %zmm22, %zmm13
+	vpmadd52luq	1536(%rax), %zmm22, %zmm14
+	vpmadd52luq	1600(%rax), %zmm22, %zmm15
+	vpmadd52luq	1664(%rax), %zmm22, %zmm16
+	vpmadd52luq	1728(%rax), %zmm22, %zmm17
+	vpmadd52luq	1792(%rax), %zmm22, %zmm18
+	vpmadd52luq	1856(%rax), %zmm22, %zmm19
+	vpmadd52luq	1920(%rax), %zmm22, %zmm20
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm9, %zmm20
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm21, %zmm10
+	vpmadd52huq	1280(%rax), %zmm22, %zmm10
+	vpmadd52huq	64(%rax), %zmm21, %zmm11
+	vpmadd52huq	1344(%rax), %zmm22, %zmm11
+	vpmadd52huq	128(%rax), %zmm21, %zmm12
+	vpmadd52huq	1408(%rax), %zmm22, %zmm12
+	vpmadd52huq	192(%rax), %zmm21, %zmm13
+	vpmadd52huq	1472(%rax), %zmm22, %zmm13
+	vpmadd52huq	256(%rax), %zmm21, %zmm14
+	vpmadd52huq	1536(%rax), %zmm22, %zmm14
+	vpmadd52huq	320(%rax), %zmm21, %zmm15
+	vpmadd52huq	1600(%rax), %zmm22, %zmm15
+	vpmadd52huq	384(%rax), %zmm21, %zmm16
+	vpmadd52huq	1664(%rax), %zmm22, %zmm16
+	vpmadd52huq	448(%rax), %zmm21, %zmm17
+	vpmadd52huq	1728(%rax), %zmm22, %zmm17
+	vpmadd52huq	512(%rax), %zmm21, %zmm18
+	vpmadd52huq	1792(%rax), %zmm22, %zmm18
+	vpmadd52huq	576(%rax), %zmm21, %zmm19
+	vpmadd52huq	1856(%rax), %zmm22, %zmm19
+	vpmadd52huq	640(%rax), %zmm21, %zmm20
+	vpmadd52huq	1920(%rax), %zmm22, %zmm20
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v11
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm21
+	vmovdqa64	%zmm21, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm22
+	vpsrlq	$52, %zmm10, %zmm21
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm21, %zmm23
+	vpaddq	%zmm23, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm23
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm21, %zmm23, %zmm21
+	vpaddq	%zmm21, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm21
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm23, %zmm21, %zmm23
+	vpaddq	%zmm23, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm23
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm21, %zmm23, %zmm21
+	vpaddq	%zmm21, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm21
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm23, %zmm21, %zmm23
+	vpaddq	%zmm23, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm23
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm21, %zmm23, %zmm21
+	vpaddq	%zmm21, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm21
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm23, %zmm21, %zmm23
+	vpaddq	%zmm23, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm23
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm21, %zmm23, %zmm21
+	vpaddq	%zmm21, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm21
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm23, %zmm21, %zmm23
+	vpaddq	%zmm23, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm23
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm21, %zmm23, %zmm21
+	vpaddq	%zmm21, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm21
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm23, %zmm21, %zmm23
+	vpaddq	%zmm23, %zmm20, %zmm20
+	valignq	$7, %zmm21, %zmm9, %zmm21
+	vmovq	%xmm21, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm22, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm21
+	vpcmpq	$1, %zmm9, %zmm21, %k1
+	vpcmpeqq	%zmm9, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpsubq	1344(%rax), %zmm11, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpsubq	1408(%rax), %zmm12, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpsubq	1472(%rax), %zmm13, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpsubq	1536(%rax), %zmm14, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpsubq	1600(%rax), %zmm15, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vpsubq	1664(%rax), %zmm16, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vpsubq	1728(%rax), %zmm17, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vpsubq	1792(%rax), %zmm18, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vpsubq	1856(%rax), %zmm19, %zmm31
+	vpcmpq	$1, %zmm9, %zmm31, %k1
+	vpcmpeqq	%zmm9, %zmm31, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm31, %zmm31{%k1}
+	vpandq	%zmm8, %zmm31, %zmm31
+	vpsubq	1920(%rax), %zmm20, %zmm7
+	vpcmpq	$1, %zmm9, %zmm7, %k1
+	vpcmpeqq	%zmm9, %zmm7, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm22, %zmm7, %zmm7{%k1}
+	vpandq	%zmm8, %zmm7, %zmm7
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm21{%k1}
+	vpsllq	$52, %zmm21, %zmm9
+	vpsrlq	$12, %zmm21, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm21, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm23{%k1}
+	vpsllq	$52, %zmm23, %zmm9
+	vpsrlq	$12, %zmm23, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm23, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm24{%k1}
+	vpsllq	$52, %zmm24, %zmm9
+	vpsrlq	$12, %zmm24, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm24, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm25{%k1}
+	vpsllq	$52, %zmm25, %zmm9
+	vpsrlq	$12, %zmm25, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm25, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm26{%k1}
+	vpsllq	$52, %zmm26, %zmm9
+	vpsrlq	$12, %zmm26, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm26, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm27{%k1}
+	vpsllq	$52, %zmm27, %zmm9
+	vpsrlq	$12, %zmm27, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm27, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm16, %zmm28{%k1}
+	vpsllq	$52, %zmm28, %zmm9
+	vpsrlq	$12, %zmm28, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm28, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 312(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm17, %zmm29{%k1}
+	vpsllq	$52, %zmm29, %zmm9
+	vpsrlq	$12, %zmm29, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm29, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 364(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm18, %zmm30{%k1}
+	vpsllq	$52, %zmm30, %zmm9
+	vpsrlq	$12, %zmm30, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm30, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 416(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm19, %zmm31{%k1}
+	vpsllq	$52, %zmm31, %zmm9
+	vpsrlq	$12, %zmm31, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm31, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 468(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm20, %zmm7{%k1}
+	vpsllq	$52, %zmm7, %zmm9
+	vpsrlq	$12, %zmm7, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm7, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 520(%rax){%k7}
+	subq	$52, %r10
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v12:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$12, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_4:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_4
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$12, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_5:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_5
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-572(%r9), %r9
+	leaq	572(%r8), %r8
+	leaq	3264(%rax), %rsi
+	movl	$12, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_6:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_6
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v12:
+/* LLVM-MCA-BEGIN amm52 digits=96 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm22
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm22, %zmm10
+	vpmadd52luq	64(%rax), %zmm22, %zmm11
+	vpmadd52luq	128(%rax), %zmm22, %zmm12
+	vpmadd52luq	192(%rax), %zmm22, %zmm13
+	vpmadd52luq	256(%rax), %zmm22, %zmm14
+	vpmadd52luq	320(%rax), %zmm22, %zmm15
+	vpmadd52luq	384(%rax), %zmm22, %zmm16
+	vpmadd52luq	448(%rax), %zmm22, %zmm17
+	vpmadd52luq	512(%rax), %zmm22, %zmm18
+	vpmadd52luq	576(%rax), %zmm22, %zmm19
+	vpmadd52luq	640(%rax), %zmm22, %zmm20
+	vpmadd52luq	704(%rax), %zmm22, %zmm21
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm23
+	mulxq	%rcx, %rdx, %rbp
+	addq	%rdx, %r9
+	adcq	%rbp, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm23, %zmm10
+	vpmadd52luq	1344(%rax), %zmm23, %zmm11
+	vpmadd52luq	1408(%rax), %zmm23, %zmm12
+	vpmadd52luq	1472(%rax), %zmm23, %zmm13
+	vpmadd52luq	1536(%rax), %zmm23, %zmm14
+	vpmadd52luq	1600(%rax), %zmm23, %zmm15
+	vpmadd52luq	1664(%rax), %zmm23, %zmm16
+	vpmadd52luq	1728(%rax), %zmm23, %zmm17
+	vpmadd52luq	1792(%rax), %zmm23, %zmm18
+	vpmadd52luq	1856(%rax), %zmm23, %zmm19
+	vpmadd52luq	1920(%rax), %zmm23, %zmm20
+	vpmadd52luq	1984(%rax), %zmm23, %zmm21
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm9, %zmm21
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm22, %zmm10
+	vpmadd52huq	1280(%rax), %zmm23, %zmm10
+	vpmadd52huq	64(%rax), %zmm22, %zmm11
+	vpmadd52huq	1344(%rax), %zmm23, %zmm11
+	vpmadd52huq	128(%rax), %zmm22, %zmm12
+	vpmadd52huq	1408(%rax), %zmm23, %zmm12
+	vpmadd52huq	192(%rax), %zmm22, %zmm13
+	vpmadd52huq	1472(%rax), %zmm23, %zmm13
+	vpmadd52huq	256(%rax), %zmm22, %zmm14
+	vpmadd52huq	1536(%rax), %zmm23, %zmm14
+	vpmadd52huq	320(%rax), %zmm22, %zmm15
+	vpmadd52huq	1600(%rax), %zmm23, %zmm15
+	vpmadd52huq	384(%rax), %zmm22, %zmm16
+	vpmadd52huq	1664(%rax), %zmm23, %zmm16
+	vpmadd52huq	448(%rax), %zmm22, %zmm17
+	vpmadd52huq	1728(%rax), %zmm23, %zmm17
+	vpmadd52huq	512(%rax), %zmm22, %zmm18
+	vpmadd52huq	1792(%rax), %zmm23, %zmm18
+	vpmadd52huq	576(%rax), %zmm22, %zmm19
+	vpmadd52huq	1856(%rax), %zmm23, %zmm19
+	vpmadd52huq	640(%rax), %zmm22, %zmm20
+	vpmadd52huq	1920(%rax), %zmm23, %zmm20
+	vpmadd52huq	704(%rax), %zmm22, %zmm21
+	vpmadd52huq	1984(%rax), %zmm23, %zmm21
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v12
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm22
+	vmovdqa64	%zmm22, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm23
+	vpsrlq	$52, %zmm10, %zmm22
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm22, %zmm24
+	vpaddq	%zmm24, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm24
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm22, %zmm24, %zmm22
+	vpaddq	%zmm22, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm22
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm24, %zmm22, %zmm24
+	vpaddq	%zmm24, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm24
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm22, %zmm24, %zmm22
+	vpaddq	%zmm22, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm22
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm24, %zmm22, %zmm24
+	vpaddq	%zmm24, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm24
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm22, %zmm24, %zmm22
+	vpaddq	%zmm22, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm22
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm24, %zmm22, %zmm24
+	vpaddq	%zmm24, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm24
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm22, %zmm24, %zmm22
+	vpaddq	%zmm22, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm22
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm24, %zmm22, %zmm24
+	vpaddq	%zmm24, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm24
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm22, %zmm24, %zmm22
+	vpaddq	%zmm22, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm22
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm24, %zmm22, %zmm24
+	vpaddq	%zmm24, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm24
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm22, %zmm24, %zmm22
+	vpaddq	%zmm22, %zmm21, %zmm21
+	valignq	$7, %zmm24, %zmm9, %zmm22
+	vmovq	%xmm22, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm23, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm22
+	vpcmpq	$1, %zmm9, %zmm22, %k1
+	vpcmpeqq	%zmm9, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpsubq	1344(%rax), %zmm11, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpsubq	1408(%rax), %zmm12, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpsubq	1472(%rax), %zmm13, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpsubq	1536(%rax), %zmm14, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vpsubq	1600(%rax), %zmm15, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vpsubq	1664(%rax), %zmm16, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vpsubq	1728(%rax), %zmm17, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vpsubq	1792(%rax), %zmm18, %zmm31
+	vpcmpq	$1, %zmm9, %zmm31, %k1
+	vpcmpeqq	%zmm9, %zmm31, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm31, %zmm31{%k1}
+	vpandq	%zmm8, %zmm31, %zmm31
+	vpsubq	1856(%rax), %zmm19, %zmm7
+	vpcmpq	$1, %zmm9, %zmm7, %k1
+	vpcmpeqq	%zmm9, %zmm7, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm7, %zmm7{%k1}
+	vpandq	%zmm8, %zmm7, %zmm7
+	vpsubq	1920(%rax), %zmm20, %zmm6
+	vpcmpq	$1, %zmm9, %zmm6, %k1
+	vpcmpeqq	%zmm9, %zmm6, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm6, %zmm6{%k1}
+	vpandq	%zmm8, %zmm6, %zmm6
+	vpsubq	1984(%rax), %zmm21, %zmm5
+	vpcmpq	$1, %zmm9, %zmm5, %k1
+	vpcmpeqq	%zmm9, %zmm5, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm23, %zmm5, %zmm5{%k1}
+	vpandq	%zmm8, %zmm5, %zmm5
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %rax
+	movq	16(%rsp), %r10
+	shlq	$3, %r10
+	movq	$-1, %r9
+	vmovdqa64	%zmm10, %zmm22{%k1}
+	vpsllq	$52, %zmm22, %zmm9
+	vpsrlq	$12, %zmm22, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm22, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, (%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm11, %zmm24{%k1}
+	vpsllq	$52, %zmm24, %zmm9
+	vpsrlq	$12, %zmm24, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm24, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 52(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm12, %zmm25{%k1}
+	vpsllq	$52, %zmm25, %zmm9
+	vpsrlq	$12, %zmm25, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm25, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 104(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm13, %zmm26{%k1}
+	vpsllq	$52, %zmm26, %zmm9
+	vpsrlq	$12, %zmm26, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm26, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 156(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm14, %zmm27{%k1}
+	vpsllq	$52, %zmm27, %zmm9
+	vpsrlq	$12, %zmm27, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm27, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 208(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm15, %zmm28{%k1}
+	vpsllq	$52, %zmm28, %zmm9
+	vpsrlq	$12, %zmm28, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm28, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 260(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm16, %zmm29{%k1}
+	vpsllq	$52, %zmm29, %zmm9
+	vpsrlq	$12, %zmm29, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm29, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 312(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm17, %zmm30{%k1}
+	vpsllq	$52, %zmm30, %zmm9
+	vpsrlq	$12, %zmm30, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm30, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 364(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm18, %zmm31{%k1}
+	vpsllq	$52, %zmm31, %zmm9
+	vpsrlq	$12, %zmm31, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm31, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 416(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm19, %zmm7{%k1}
+	vpsllq	$52, %zmm7, %zmm9
+	vpsrlq	$12, %zmm7, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm7, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 468(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm20, %zmm6{%k1}
+	vpsllq	$52, %zmm6, %zmm9
+	vpsrlq	$12, %zmm6, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm6, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 520(%rax){%k7}
+	subq	$52, %r10
+	vmovdqa64	%zmm21, %zmm5{%k1}
+	vpsllq	$52, %zmm5, %zmm9
+	vpsrlq	$12, %zmm5, %zmm10
+	vpunpckhqdq	%zmm10, %zmm9, %zmm9
+	vporq	%zmm5, %zmm9, %zmm9{%k2}
+	vpermb	%zmm9, %zmm8, %zmm9
+	movq	$52, %r8
+	cmpq	$52, %r10
+	cmovb	%r10, %r8
+	xorl	%r11d, %r11d
+	cmpq	$0, %r10
+	cmovl	%r11, %r8
+	bzhi	%r8, %r9, %r8
+	kmovq	%r8, %k7
+	vmovdqu8	%zmm9, 572(%rax){%k7}
+	subq	$52, %r10
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v13:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$13, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_7:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_7
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$13, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_8:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_8
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-624(%r9), %r9
+	leaq	624(%r8), %r8
+	leaq	3328(%rax), %rsi
+	movl	$13, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_9:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_9
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v13:
+/* LLVM-MCA-BEGIN amm52 digits=104 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm23
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm23, %zmm10
+	vpmadd52luq	64(%rax), %zmm23, %zmm11
+	vpmadd52luq	128(%rax), %zmm23, %zmm12
+	vpmadd52luq	192(%rax), %zmm23, %zmm13
+	vpmadd52luq	256(%rax), %zmm23, %zmm14
+	vpmadd52luq	320(%rax), %zmm23, %zmm15
+	vpmadd52luq	384(%rax), %zmm23, %zmm16
+	vpmadd52luq	448(%rax), %zmm23, %zmm17
+	vpmadd52luq	512(%rax), %zmm23, %zmm18
+	vpmadd52luq	576(%rax), %zmm23, %zmm19
+	vpmadd52luq	640(%rax), %zmm23, %zmm20
+	vpmadd52luq	704(%rax), %zmm23, %zmm21
+	vpmadd52luq	768(%rax), %zmm23, %zmm22
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm24
+	mulxq	%rcx, %rdx, %rbp
+	addq	%rdx, %r9
+	adcq	%rbp, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm24, %zmm10
+	vpmadd52luq	1344(%rax), %zmm24, %zmm11
+	vpmadd52luq	1408(%rax), %zmm24, %zmm12
+	vpmadd52luq	1472(%rax), %zmm24, %zmm13
+	vpmadd52luq	1536(%rax), %zmm24, %zmm14
+	vpmadd52luq	1600(%rax), %zmm24, %zmm15
+	vpmadd52luq	1664(%rax), %zmm24, %zmm16
+	vpmadd52luq	1728(%rax), %zmm24, %zmm17
+	vpmadd52luq	1792(%rax), %zmm24, %zmm18
+	vpmadd52luq	1856(%rax), %zmm24, %zmm19
+	vpmadd52luq	1920(%rax), %zmm24, %zmm20
+	vpmadd52luq	1984(%rax), %zmm24, %zmm21
+	vpmadd52luq	2048(%rax), %zmm24, %zmm22
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm9, %zmm22
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm23, %zmm10
+	vpmadd52huq	1280(%rax), %zmm24, %zmm10
+	vpmadd52huq	64(%rax), %zmm23, %zmm11
+	vpmadd52huq	1344(%rax), %zmm24, %zmm11
+	vpmadd52huq	128(%rax), %zmm23, %zmm12
+	vpmadd52huq	1408(%rax), %zmm24, %zmm12
+	vpmadd52huq	192(%rax), %zmm23, %zmm13
+	vpmadd52huq	1472(%rax), %zmm24, %zmm13
+	vpmadd52huq	256(%rax), %zmm23, %zmm14
+	vpmadd52huq	1536(%rax), %zmm24, %zmm14
+	vpmadd52huq	320(%rax), %zmm23, %zmm15
+	vpmadd52huq	1600(%rax), %zmm24, %zmm15
+	vpmadd52huq	384(%rax), %zmm23, %zmm16
+	vpmadd52huq	1664(%rax), %zmm24, %zmm16
+	vpmadd52huq	448(%rax), %zmm23, %zmm17
+	vpmadd52huq	1728(%rax), %zmm24, %zmm17
+	vpmadd52huq	512(%rax), %zmm23, %zmm18
+	vpmadd52huq	1792(%rax), %zmm24, %zmm18
+	vpmadd52huq	576(%rax), %zmm23, %zmm19
+	vpmadd52huq	1856(%rax), %zmm24, %zmm19
+	vpmadd52huq	640(%rax), %zmm23, %zmm20
+	vpmadd52huq	1920(%rax), %zmm24, %zmm20
+	vpmadd52huq	704(%rax), %zmm23, %zmm21
+	vpmadd52huq	1984(%rax), %zmm24, %zmm21
+	vpmadd52huq	768(%rax), %zmm23, %zmm22
+	vpmadd52huq	2048(%rax), %zmm24, %zmm22
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v13
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm23
+	vmovdqa64	%zmm23, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm24
+	vpsrlq	$52, %zmm10, %zmm23
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm25
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm23, %zmm25, %zmm23
+	vpaddq	%zmm23, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm23
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm25, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm25
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm23, %zmm25, %zmm23
+	vpaddq	%zmm23, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm23
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm25, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm25
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm23, %zmm25, %zmm23
+	vpaddq	%zmm23, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm23
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm25, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm25
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm23, %zmm25, %zmm23
+	vpaddq	%zmm23, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm23
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm25, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm25
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm23, %zmm25, %zmm23
+	vpaddq	%zmm23, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm23
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm25, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm25
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm23, %zmm25, %zmm23
+	vpaddq	%zmm23, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm23
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm25, %zmm23, %zmm25
+	vpaddq	%zmm25, %zmm22, %zmm22
+	valignq	$7, %zmm23, %zmm9, %zmm23
+	vmovq	%xmm23, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm24, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm23
+	vpcmpq	$1, %zmm9, %zmm23, %k1
+	vpcmpeqq	%zmm9, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm24, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vmovdqa64	%zmm23, 3328(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm23
+	vpunpckhqdq	%zmm23, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v14:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$14, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_10:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_10
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$14, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_11:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_11
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-676(%r9), %r9
+	leaq	676(%r8), %r8
+	leaq	3392(%rax), %rsi
+	movl	$14, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_12:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_12
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v14:
+/* LLVM-MCA-BEGIN amm52 digits=112 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm24
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm24, %zmm10
+	vpmadd52luq	64(%rax), %zmm24, %zmm11
+	vpmadd52luq	128(%rax), %zmm24, %zmm12
+	vpmadd52luq	192(%rax), %zmm24, %zmm13
+	vpmadd52luq	256(%rax), %zmm24, %zmm14
+	vpmadd52luq	320(%rax), %zmm24, %zmm15
+	vpmadd52luq	384(%rax), %zmm24, %zmm16
+	vpmadd52luq	448(%rax), %zmm24, %zmm17
+	vpmadd52luq	512(%rax), %zmm24, %zmm18
+	vpmadd52luq	576(%rax), %zmm24, %zmm19
+	vpmadd52luq	640(%rax), %zmm24, %zmm20
+	vpmadd52luq	704(%rax), %zmm24, %zmm21
+	vpmadd52luq	768(%rax), %zmm24, %zmm22
+	vpmadd52luq	832(%rax), %zmm24, %zmm23
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm25
+	mulxq	%rcx, %rdx, %rbp
+	addq	%rdx, %r9
+	adcq	%rbp, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm25, %zmm10
+	vpmadd52luq	1344(%rax), %zmm25, %zmm11
+	vpmadd52luq	1408(%rax), %zmm25, %zmm12
+	vpmadd52luq	1472(%rax), %zmm25, %zmm13
+	vpmadd52luq	1536(%rax), %zmm25, %zmm14
+	vpmadd52luq	1600(%rax), %zmm25, %zmm15
+	vpmadd52luq	1664(%rax), %zmm25, %zmm16
+	vpmadd52luq	1728(%rax), %zmm25, %zmm17
+	vpmadd52luq	1792(%rax), %zmm25, %zmm18
+	vpmadd52luq	1856(%rax), %zmm25, %zmm19
+	vpmadd52luq	1920(%rax), %zmm25, %zmm20
+	vpmadd52luq	1984(%rax), %zmm25, %zmm21
+	vpmadd52luq	2048(%rax), %zmm25, %zmm22
+	vpmadd52luq	2112(%rax), %zmm25, %zmm23
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm9, %zmm23
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm24, %zmm10
+	vpmadd52huq	1280(%rax), %zmm25, %zmm10
+	vpmadd52huq	64(%rax), %zmm24, %zmm11
+	vpmadd52huq	1344(%rax), %zmm25, %zmm11
+	vpmadd52huq	128(%rax), %zmm24, %zmm12
+	vpmadd52huq	1408(%rax), %zmm25, %zmm12
+	vpmadd52huq	192(%rax), %zmm24, %zmm13
+	vpmadd52huq	1472(%rax), %zmm25, %zmm13
+	vpmadd52huq	256(%rax), %zmm24, %zmm14
+	vpmadd52huq	1536(%rax), %zmm25, %zmm14
+	vpmadd52huq	320(%rax), %zmm24, %zmm15
+	vpmadd52huq	1600(%rax), %zmm25, %zmm15
+	vpmadd52huq	384(%rax), %zmm24, %zmm16
+	vpmadd52huq	1664(%rax), %zmm25, %zmm16
+	vpmadd52huq	448(%rax), %zmm24, %zmm17
+	vpmadd52huq	1728(%rax), %zmm25, %zmm17
+	vpmadd52huq	512(%rax), %zmm24, %zmm18
+	vpmadd52huq	1792(%rax), %zmm25, %zmm18
+	vpmadd52huq	576(%rax), %zmm24, %zmm19
+	vpmadd52huq	1856(%rax), %zmm25, %zmm19
+	vpmadd52huq	640(%rax), %zmm24, %zmm20
+	vpmadd52huq	1920(%rax), %zmm25, %zmm20
+	vpmadd52huq	704(%rax), %zmm24, %zmm21
+	vpmadd52huq	1984(%rax), %zmm25, %zmm21
+	vpmadd52huq	768(%rax), %zmm24, %zmm22
+	vpmadd52huq	2048(%rax), %zmm25, %zmm22
+	vpmadd52huq	832(%rax), %zmm24, %zmm23
+	vpmadd52huq	2112(%rax), %zmm25, %zmm23
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v14
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm24
+	vmovdqa64	%zmm24, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm25
+	vpsrlq	$52, %zmm10, %zmm24
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm26
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm24
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm26, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm26
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm24
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm26, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm26
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm24
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm26, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm26
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm24
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm26, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm26
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm24
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm26, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm26
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm24
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm26, %zmm24, %zmm26
+	vpaddq	%zmm26, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm26
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm24, %zmm26, %zmm24
+	vpaddq	%zmm24, %zmm23, %zmm23
+	valignq	$7, %zmm26, %zmm9, %zmm24
+	vmovq	%xmm24, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm25, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm24
+	vpcmpq	$1, %zmm9, %zmm24, %k1
+	vpcmpeqq	%zmm9, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm25, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vmovdqa64	%zmm24, 3392(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm24
+	vpunpckhqdq	%zmm24, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v15:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$15, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_13:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_13
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$15, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_14:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_14
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-728(%r9), %r9
+	leaq	728(%r8), %r8
+	leaq	3456(%rax), %rsi
+	movl	$15, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_15:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_15
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v15:
+/* LLVM-MCA-BEGIN amm52 digits=120 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm25
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm25, %zmm10
+	vpmadd52luq	64(%rax), %zmm25, %zmm11
+	vpmadd52luq	128(%rax), %zmm25, %zmm12
+	vpmadd52luq	192(%rax), %zmm25, %zmm13
+	vpmadd52luq	256(%rax), %zmm25, %zmm14
+	vpmadd52luq	320(%rax), %zmm25, %zmm15
+	vpmadd52luq	384(%rax), %zmm25, %zmm16
+	vpmadd52luq	448(%rax), %zmm25, %zmm17
+	vpmadd52luq	512(%rax), %zmm25, %zmm18
+	vpmadd52luq	576(%rax), %zmm25, %zmm19
+	vpmadd52luq	640(%rax), %zmm25, %zmm20
+	vpmadd52luq	704(%rax), %zmm25, %zmm21
+	vpmadd52luq	768(%rax), %zmm25, %zmm22
+	vpmadd52luq	832(%rax), %zmm25, %zmm23
+	vpmadd52luq	896(%rax), %zmm25, %zmm24
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm26
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm26, %zmm10
+	vpmadd52luq	1344(%rax), %zmm26, %zmm11
+	vpmadd52luq	1408(%rax), %zmm26, %zmm12
+	vpmadd52luq	1472(%rax), %zmm26, %zmm13
+	vpmadd52luq	1536(%rax), %zmm26, %zmm14
+	vpmadd52luq	1600(%rax), %zmm26, %zmm15
+	vpmadd52luq	1664(%rax), %zmm26, %zmm16
+	vpmadd52luq	1728(%rax), %zmm26, %zmm17
+	vpmadd52luq	1792(%rax), %zmm26, %zmm18
+	vpmadd52luq	1856(%rax), %zmm26, %zmm19
+	vpmadd52luq	1920(%rax), %zmm26, %zmm20
+	vpmadd52luq	1984(%rax), %zmm26, %zmm21
+	vpmadd52luq	2048(%rax), %zmm26, %zmm22
+	vpmadd52luq	2112(%rax), %zmm26, %zmm23
+	vpmadd52luq	2176(%rax), %zmm26, %zmm24
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm24, %zmm23
+	valignq	$1, %zmm24, %zmm9, %zmm24
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm25, %zmm10
+	vpmadd52huq	1280(%rax), %zmm26, %zmm10
+	vpmadd52huq	64(%rax), %zmm25, %zmm11
+	vpmadd52huq	1344(%rax), %zmm26, %zmm11
+	vpmadd52huq	128(%rax), %zmm25, %zmm12
+	vpmadd52huq	1408(%rax), %zmm26, %zmm12
+	vpmadd52huq	192(%rax), %zmm25, %zmm13
+	vpmadd52huq	1472(%rax), %zmm26, %zmm13
+	vpmadd52huq	256(%rax), %zmm25, %zmm14
+	vpmadd52huq	1536(%rax), %zmm26, %zmm14
+	vpmadd52huq	320(%rax), %zmm25, %zmm15
+	vpmadd52huq	1600(%rax), %zmm26, %zmm15
+	vpmadd52huq	384(%rax), %zmm25, %zmm16
+	vpmadd52huq	1664(%rax), %zmm26, %zmm16
+	vpmadd52huq	448(%rax), %zmm25, %zmm17
+	vpmadd52huq	1728(%rax), %zmm26, %zmm17
+	vpmadd52huq	512(%rax), %zmm25, %zmm18
+	vpmadd52huq	1792(%rax), %zmm26, %zmm18
+	vpmadd52huq	576(%rax), %zmm25, %zmm19
+	vpmadd52huq	1856(%rax), %zmm26, %zmm19
+	vpmadd52huq	640(%rax), %zmm25, %zmm20
+	vpmadd52huq	1920(%rax), %zmm26, %zmm20
+	vpmadd52huq	704(%rax), %zmm25, %zmm21
+	vpmadd52huq	1984(%rax), %zmm26, %zmm21
+	vpmadd52huq	768(%rax), %zmm25, %zmm22
+	vpmadd52huq	2048(%rax), %zmm26, %zmm22
+	vpmadd52huq	832(%rax), %zmm25, %zmm23
+	vpmadd52huq	2112(%rax), %zmm26, %zmm23
+	vpmadd52huq	896(%rax), %zmm25, %zmm24
+	vpmadd52huq	2176(%rax), %zmm26, %zmm24
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v15
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm25
+	vmovdqa64	%zmm25, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm26
+	vpsrlq	$52, %zmm10, %zmm25
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm27
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm25
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm27
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm25
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm27
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm25
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm27
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm25
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm27
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm25
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm27
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm25
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm27
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm25, %zmm27, %zmm25
+	vpaddq	%zmm25, %zmm23, %zmm23
+	vpsrlq	$52, %zmm24, %zmm25
+	vpandq	%zmm8, %zmm24, %zmm24
+	valignq	$7, %zmm27, %zmm25, %zmm27
+	vpaddq	%zmm27, %zmm24, %zmm24
+	valignq	$7, %zmm25, %zmm9, %zmm25
+	vmovq	%xmm25, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpcmpuq	$6, %zmm8, %zmm24, %k1
+	vpcmpeqq	%zmm8, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm26, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3392(%rax)
+	vpsubq	2176(%rax), %zmm24, %zmm25
+	vpcmpq	$1, %zmm9, %zmm25, %k1
+	vpcmpeqq	%zmm9, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm26, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vmovdqa64	%zmm25, 3456(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm25
+	vpunpckhqdq	%zmm25, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3456(%rax), %zmm9
+	vmovdqa64	%zmm24, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 728(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v16:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$16, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_16:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_16
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$16, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_17:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_17
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-780(%r9), %r9
+	leaq	780(%r8), %r8
+	leaq	3520(%rax), %rsi
+	movl	$16, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_18:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_18
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v16:
+/* LLVM-MCA-BEGIN amm52 digits=128 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm26
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm26, %zmm10
+	vpmadd52luq	64(%rax), %zmm26, %zmm11
+	vpmadd52luq	128(%rax), %zmm26, %zmm12
+	vpmadd52luq	192(%rax), %zmm26, %zmm13
+	vpmadd52luq	256(%rax), %zmm26, %zmm14
+	vpmadd52luq	320(%rax), %zmm26, %zmm15
+	vpmadd52luq	384(%rax), %zmm26, %zmm16
+	vpmadd52luq	448(%rax), %zmm26, %zmm17
+	vpmadd52luq	512(%rax), %zmm26, %zmm18
+	vpmadd52luq	576(%rax), %zmm26, %zmm19
+	vpmadd52luq	640(%rax), %zmm26, %zmm20
+	vpmadd52luq	704(%rax), %zmm26, %zmm21
+	vpmadd52luq	768(%rax), %zmm26, %zmm22
+	vpmadd52luq	832(%rax), %zmm26, %zmm23
+	vpmadd52luq	896(%rax), %zmm26, %zmm24
+	vpmadd52luq	960(%rax), %zmm26, %zmm25
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm27
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm27, %zmm10
+	vpmadd52luq	1344(%rax), %zmm27, %zmm11
+	vpmadd52luq	1408(%rax), %zmm27, %zmm12
+	vpmadd52luq	1472(%rax), %zmm27, %zmm13
+	vpmadd52luq	1536(%rax), %zmm27, %zmm14
+	vpmadd52luq	1600(%rax), %zmm27, %zmm15
+	vpmadd52luq	1664(%rax), %zmm27, %zmm16
+	vpmadd52luq	1728(%rax), %zmm27, %zmm17
+	vpmadd52luq	1792(%rax), %zmm27, %zmm18
+	vpmadd52luq	1856(%rax), %zmm27, %zmm19
+	vpmadd52luq	1920(%rax), %zmm27, %zmm20
+	vpmadd52luq	1984(%rax), %zmm27, %zmm21
+	vpmadd52luq	2048(%rax), %zmm27, %zmm22
+	vpmadd52luq	2112(%rax), %zmm27, %zmm23
+	vpmadd52luq	2176(%rax), %zmm27, %zmm24
+	vpmadd52luq	2240(%rax), %zmm27, %zmm25
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm24, %zmm23
+	valignq	$1, %zmm24, %zmm25, %zmm24
+	valignq	$1, %zmm25, %zmm9, %zmm25
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm26, %zmm10
+	vpmadd52huq	1280(%rax), %zmm27, %zmm10
+	vpmadd52huq	64(%rax), %zmm26, %zmm11
+	vpmadd52huq	1344(%rax), %zmm27, %zmm11
+	vpmadd52huq	128(%rax), %zmm26, %zmm12
+	vpmadd52huq	1408(%rax), %zmm27, %zmm12
+	vpmadd52huq	192(%rax), %zmm26, %zmm13
+	vpmadd52huq	1472(%rax), %zmm27, %zmm13
+	vpmadd52huq	256(%rax), %zmm26, %zmm14
+	vpmadd52huq	1536(%rax), %zmm27, %zmm14
+	vpmadd52huq	320(%rax), %zmm26, %zmm15
+	vpmadd52huq	1600(%rax), %zmm27, %zmm15
+	vpmadd52huq	384(%rax), %zmm26, %zmm16
+	vpmadd52huq	1664(%rax), %zmm27, %zmm16
+	vpmadd52huq	448(%rax), %zmm26, %zmm17
+	vpmadd52huq	1728(%rax), %zmm27, %zmm17
+	vpmadd52huq	512(%rax), %zmm26, %zmm18
+	vpmadd52huq	1792(%rax), %zmm27, %zmm18
+	vpmadd52huq	576(%rax), %zmm26, %zmm19
+	vpmadd52huq	1856(%rax), %zmm27, %zmm19
+	vpmadd52huq	640(%rax), %zmm26, %zmm20
+	vpmadd52huq	1920(%rax), %zmm27, %zmm20
+	vpmadd52huq	704(%rax), %zmm26, %zmm21
+	vpmadd52huq	1984(%rax), %zmm27, %zmm21
+	vpmadd52huq	768(%rax), %zmm26, %zmm22
+	vpmadd52huq	2048(%rax), %zmm27, %zmm22
+	vpmadd52huq	832(%rax), %zmm26, %zmm23
+	vpmadd52huq	2112(%rax), %zmm27, %zmm23
+	vpmadd52huq	896(%rax), %zmm26, %zmm24
+	vpmadd52huq	2176(%rax), %zmm27, %zmm24
+	vpmadd52huq	960(%rax), %zmm26, %zmm25
+	vpmadd52huq	2240(%rax), %zmm27, %zmm25
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v16
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm26
+	vmovdqa64	%zmm26, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm27
+	vpsrlq	$52, %zmm10, %zmm26
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm28
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm26
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm28
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm26
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm28
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm26
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm28
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm26
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm28
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm26
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm28
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm26
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm28
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm23, %zmm23
+	vpsrlq	$52, %zmm24, %zmm26
+	vpandq	%zmm8, %zmm24, %zmm24
+	valignq	$7, %zmm28, %zmm26, %zmm28
+	vpaddq	%zmm28, %zmm24, %zmm24
+	vpsrlq	$52, %zmm25, %zmm28
+	vpandq	%zmm8, %zmm25, %zmm25
+	valignq	$7, %zmm26, %zmm28, %zmm26
+	vpaddq	%zmm26, %zmm25, %zmm25
+	valignq	$7, %zmm28, %zmm9, %zmm26
+	vmovq	%xmm26, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpcmpuq	$6, %zmm8, %zmm24, %k1
+	vpcmpeqq	%zmm8, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpcmpuq	$6, %zmm8, %zmm25, %k1
+	vpcmpeqq	%zmm8, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm27, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3392(%rax)
+	vpsubq	2176(%rax), %zmm24, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3456(%rax)
+	vpsubq	2240(%rax), %zmm25, %zmm26
+	vpcmpq	$1, %zmm9, %zmm26, %k1
+	vpcmpeqq	%zmm9, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm27, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vmovdqa64	%zmm26, 3520(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm26
+	vpunpckhqdq	%zmm26, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3456(%rax), %zmm9
+	vmovdqa64	%zmm24, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 728(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3520(%rax), %zmm9
+	vmovdqa64	%zmm25, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 780(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v17:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$17, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_19:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_19
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$17, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_20:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_20
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-832(%r9), %r9
+	leaq	832(%r8), %r8
+	leaq	3584(%rax), %rsi
+	movl	$17, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_21:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_21
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v17:
+/* LLVM-MCA-BEGIN amm52 digits=136 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm27
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm27, %zmm10
+	vpmadd52luq	64(%rax), %zmm27, %zmm11
+	vpmadd52luq	128(%rax), %zmm27, %zmm12
+	vpmadd52luq	192(%rax), %zmm27, %zmm13
+	vpmadd52luq	256(%rax), %zmm27, %zmm14
+	vpmadd52luq	320(%rax), %zmm27, %zmm15
+	vpmadd52luq	384(%rax), %zmm27, %zmm16
+	vpmadd52luq	448(%rax), %zmm27, %zmm17
+	vpmadd52luq	512(%rax), %zmm27, %zmm18
+	vpmadd52luq	576(%rax), %zmm27, %zmm19
+	vpmadd52luq	640(%rax), %zmm27, %zmm20
+	vpmadd52luq	704(%rax), %zmm27, %zmm21
+	vpmadd52luq	768(%rax), %zmm27, %zmm22
+	vpmadd52luq	832(%rax), %zmm27, %zmm23
+	vpmadd52luq	896(%rax), %zmm27, %zmm24
+	vpmadd52luq	960(%rax), %zmm27, %zmm25
+	vpmadd52luq	1024(%rax), %zmm27, %zmm26
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm28
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm28, %zmm10
+	vpmadd52luq	1344(%rax), %zmm28, %zmm11
+	vpmadd52luq	1408(%rax), %zmm28, %zmm12
+	vpmadd52luq	1472(%rax), %zmm28, %zmm13
+	vpmadd52luq	1536(%rax), %zmm28, %zmm14
+	vpmadd52luq	1600(%rax), %zmm28, %zmm15
+	vpmadd52luq	1664(%rax), %zmm28, %zmm16
+	vpmadd52luq	1728(%rax), %zmm28, %zmm17
+	vpmadd52luq	1792(%rax), %zmm28, %zmm18
+	vpmadd52luq	1856(%rax), %zmm28, %zmm19
+	vpmadd52luq	1920(%rax), %zmm28, %zmm20
+	vpmadd52luq	1984(%rax), %zmm28, %zmm21
+	vpmadd52luq	2048(%rax), %zmm28, %zmm22
+	vpmadd52luq	2112(%rax), %zmm28, %zmm23
+	vpmadd52luq	2176(%rax), %zmm28, %zmm24
+	vpmadd52luq	2240(%rax), %zmm28, %zmm25
+	vpmadd52luq	2304(%rax), %zmm28, %zmm26
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm24, %zmm23
+	valignq	$1, %zmm24, %zmm25, %zmm24
+	valignq	$1, %zmm25, %zmm26, %zmm25
+	valignq	$1, %zmm26, %zmm9, %zmm26
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm27, %zmm10
+	vpmadd52huq	1280(%rax), %zmm28, %zmm10
+	vpmadd52huq	64(%rax), %zmm27, %zmm11
+	vpmadd52huq	1344(%rax), %zmm28, %zmm11
+	vpmadd52huq	128(%rax), %zmm27, %zmm12
+	vpmadd52huq	1408(%rax), %zmm28, %zmm12
+	vpmadd52huq	192(%rax), %zmm27, %zmm13
+	vpmadd52huq	1472(%rax), %zmm28, %zmm13
+	vpmadd52huq	256(%rax), %zmm27, %zmm14
+	vpmadd52huq	1536(%rax), %zmm28, %zmm14
+	vpmadd52huq	320(%rax), %zmm27, %zmm15
+	vpmadd52huq	1600(%rax), %zmm28, %zmm15
+	vpmadd52huq	384(%rax), %zmm27, %zmm16
+	vpmadd52huq	1664(%rax), %zmm28, %zmm16
+	vpmadd52huq	448(%rax), %zmm27, %zmm17
+	vpmadd52huq	1728(%rax), %zmm28, %zmm17
+	vpmadd52huq	512(%rax), %zmm27, %zmm18
+	vpmadd52huq	1792(%rax), %zmm28, %zmm18
+	vpmadd52huq	576(%rax), %zmm27, %zmm19
+	vpmadd52huq	1856(%rax), %zmm28, %zmm19
+	vpmadd52huq	640(%rax), %zmm27, %zmm20
+	vpmadd52huq	1920(%rax), %zmm28, %zmm20
+	vpmadd52huq	704(%rax), %zmm27, %zmm21
+	vpmadd52huq	1984(%rax), %zmm28, %zmm21
+	vpmadd52huq	768(%rax), %zmm27, %zmm22
+	vpmadd52huq	2048(%rax), %zmm28, %zmm22
+	vpmadd52huq	832(%rax), %zmm27, %zmm23
+	vpmadd52huq	2112(%rax), %zmm28, %zmm23
+	vpmadd52huq	896(%rax), %zmm27, %zmm24
+	vpmadd52huq	2176(%rax), %zmm28, %zmm24
+	vpmadd52huq	960(%rax), %zmm27, %zmm25
+	vpmadd52huq	2240(%rax), %zmm28, %zmm25
+	vpmadd52huq	1024(%rax), %zmm27, %zmm26
+	vpmadd52huq	2304(%rax), %zmm28, %zmm26
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v17
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm27
+	vmovdqa64	%zmm27, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm28
+	vpsrlq	$52, %zmm10, %zmm27
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm29
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm27
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm29
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm27
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm29
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm27
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm29
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm27
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm29
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm27
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm29
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm27
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm29
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm23, %zmm23
+	vpsrlq	$52, %zmm24, %zmm27
+	vpandq	%zmm8, %zmm24, %zmm24
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm24, %zmm24
+	vpsrlq	$52, %zmm25, %zmm29
+	vpandq	%zmm8, %zmm25, %zmm25
+	valignq	$7, %zmm27, %zmm29, %zmm27
+	vpaddq	%zmm27, %zmm25, %zmm25
+	vpsrlq	$52, %zmm26, %zmm27
+	vpandq	%zmm8, %zmm26, %zmm26
+	valignq	$7, %zmm29, %zmm27, %zmm29
+	vpaddq	%zmm29, %zmm26, %zmm26
+	valignq	$7, %zmm27, %zmm9, %zmm27
+	vmovq	%xmm27, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpcmpuq	$6, %zmm8, %zmm24, %k1
+	vpcmpeqq	%zmm8, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpcmpuq	$6, %zmm8, %zmm25, %k1
+	vpcmpeqq	%zmm8, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpcmpuq	$6, %zmm8, %zmm26, %k1
+	vpcmpeqq	%zmm8, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm28, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3392(%rax)
+	vpsubq	2176(%rax), %zmm24, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3456(%rax)
+	vpsubq	2240(%rax), %zmm25, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3520(%rax)
+	vpsubq	2304(%rax), %zmm26, %zmm27
+	vpcmpq	$1, %zmm9, %zmm27, %k1
+	vpcmpeqq	%zmm9, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm28, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vmovdqa64	%zmm27, 3584(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm27
+	vpunpckhqdq	%zmm27, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3456(%rax), %zmm9
+	vmovdqa64	%zmm24, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 728(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3520(%rax), %zmm9
+	vmovdqa64	%zmm25, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 780(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3584(%rax), %zmm9
+	vmovdqa64	%zmm26, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 832(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v18:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$18, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_22:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_22
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$18, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_23:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_23
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-884(%r9), %r9
+	leaq	884(%r8), %r8
+	leaq	3648(%rax), %rsi
+	movl	$18, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_24:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_24
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	vmovdqa64	%zmm9, %zmm27
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v18:
+/* LLVM-MCA-BEGIN amm52 digits=144 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm28
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm28, %zmm10
+	vpmadd52luq	64(%rax), %zmm28, %zmm11
+	vpmadd52luq	128(%rax), %zmm28, %zmm12
+	vpmadd52luq	192(%rax), %zmm28, %zmm13
+	vpmadd52luq	256(%rax), %zmm28, %zmm14
+	vpmadd52luq	320(%rax), %zmm28, %zmm15
+	vpmadd52luq	384(%rax), %zmm28, %zmm16
+	vpmadd52luq	448(%rax), %zmm28, %zmm17
+	vpmadd52luq	512(%rax), %zmm28, %zmm18
+	vpmadd52luq	576(%rax), %zmm28, %zmm19
+	vpmadd52luq	640(%rax), %zmm28, %zmm20
+	vpmadd52luq	704(%rax), %zmm28, %zmm21
+	vpmadd52luq	768(%rax), %zmm28, %zmm22
+	vpmadd52luq	832(%rax), %zmm28, %zmm23
+	vpmadd52luq	896(%rax), %zmm28, %zmm24
+	vpmadd52luq	960(%rax), %zmm28, %zmm25
+	vpmadd52luq	1024(%rax), %zmm28, %zmm26
+	vpmadd52luq	1088(%rax), %zmm28, %zmm27
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm29
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm29, %zmm10
+	vpmadd52luq	1344(%rax), %zmm29, %zmm11
+	vpmadd52luq	1408(%rax), %zmm29, %zmm12
+	vpmadd52luq	1472(%rax), %zmm29, %zmm13
+	vpmadd52luq	1536(%rax), %zmm29, %zmm14
+	vpmadd52luq	1600(%rax), %zmm29, %zmm15
+	vpmadd52luq	1664(%rax), %zmm29, %zmm16
+	vpmadd52luq	1728(%rax), %zmm29, %zmm17
+	vpmadd52luq	1792(%rax), %zmm29, %zmm18
+	vpmadd52luq	1856(%rax), %zmm29, %zmm19
+	vpmadd52luq	1920(%rax), %zmm29, %zmm20
+	vpmadd52luq	1984(%rax), %zmm29, %zmm21
+	vpmadd52luq	2048(%rax), %zmm29, %zmm22
+	vpmadd52luq	2112(%rax), %zmm29, %zmm23
+	vpmadd52luq	2176(%rax), %zmm29, %zmm24
+	vpmadd52luq	2240(%rax), %zmm29, %zmm25
+	vpmadd52luq	2304(%rax), %zmm29, %zmm26
+	vpmadd52luq	2368(%rax), %zmm29, %zmm27
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm24, %zmm23
+	valignq	$1, %zmm24, %zmm25, %zmm24
+	valignq	$1, %zmm25, %zmm26, %zmm25
+	valignq	$1, %zmm26, %zmm27, %zmm26
+	valignq	$1, %zmm27, %zmm9, %zmm27
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm28, %zmm10
+	vpmadd52huq	1280(%rax), %zmm29, %zmm10
+	vpmadd52huq	64(%rax), %zmm28, %zmm11
+	vpmadd52huq	1344(%rax), %zmm29, %zmm11
+	vpmadd52huq	128(%rax), %zmm28, %zmm12
+	vpmadd52huq	1408(%rax), %zmm29, %zmm12
+	vpmadd52huq	192(%rax), %zmm28, %zmm13
+	vpmadd52huq	1472(%rax), %zmm29, %zmm13
+	vpmadd52huq	256(%rax), %zmm28, %zmm14
+	vpmadd52huq	1536(%rax), %zmm29, %zmm14
+	vpmadd52huq	320(%rax), %zmm28, %zmm15
+	vpmadd52huq	1600(%rax), %zmm29, %zmm15
+	vpmadd52huq	384(%rax), %zmm28, %zmm16
+	vpmadd52huq	1664(%rax), %zmm29, %zmm16
+	vpmadd52huq	448(%rax), %zmm28, %zmm17
+	vpmadd52huq	1728(%rax), %zmm29, %zmm17
+	vpmadd52huq	512(%rax), %zmm28, %zmm18
+	vpmadd52huq	1792(%rax), %zmm29, %zmm18
+	vpmadd52huq	576(%rax), %zmm28, %zmm19
+	vpmadd52huq	1856(%rax), %zmm29, %zmm19
+	vpmadd52huq	640(%rax), %zmm28, %zmm20
+	vpmadd52huq	1920(%rax), %zmm29, %zmm20
+	vpmadd52huq	704(%rax), %zmm28, %zmm21
+	vpmadd52huq	1984(%rax), %zmm29, %zmm21
+	vpmadd52huq	768(%rax), %zmm28, %zmm22
+	vpmadd52huq	2048(%rax), %zmm29, %zmm22
+	vpmadd52huq	832(%rax), %zmm28, %zmm23
+	vpmadd52huq	2112(%rax), %zmm29, %zmm23
+	vpmadd52huq	896(%rax), %zmm28, %zmm24
+	vpmadd52huq	2176(%rax), %zmm29, %zmm24
+	vpmadd52huq	960(%rax), %zmm28, %zmm25
+	vpmadd52huq	2240(%rax), %zmm29, %zmm25
+	vpmadd52huq	1024(%rax), %zmm28, %zmm26
+	vpmadd52huq	2304(%rax), %zmm29, %zmm26
+	vpmadd52huq	1088(%rax), %zmm28, %zmm27
+	vpmadd52huq	2368(%rax), %zmm29, %zmm27
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v18
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm28
+	vmovdqa64	%zmm28, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm29
+	vpsrlq	$52, %zmm10, %zmm28
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm30
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm28
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm30
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm28
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm30
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm28
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm30
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm28
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm30
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm28
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm30
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm28
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm30
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm23, %zmm23
+	vpsrlq	$52, %zmm24, %zmm28
+	vpandq	%zmm8, %zmm24, %zmm24
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm24, %zmm24
+	vpsrlq	$52, %zmm25, %zmm30
+	vpandq	%zmm8, %zmm25, %zmm25
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm25, %zmm25
+	vpsrlq	$52, %zmm26, %zmm28
+	vpandq	%zmm8, %zmm26, %zmm26
+	valignq	$7, %zmm30, %zmm28, %zmm30
+	vpaddq	%zmm30, %zmm26, %zmm26
+	vpsrlq	$52, %zmm27, %zmm30
+	vpandq	%zmm8, %zmm27, %zmm27
+	valignq	$7, %zmm28, %zmm30, %zmm28
+	vpaddq	%zmm28, %zmm27, %zmm27
+	valignq	$7, %zmm30, %zmm9, %zmm28
+	vmovq	%xmm28, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpcmpuq	$6, %zmm8, %zmm24, %k1
+	vpcmpeqq	%zmm8, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpcmpuq	$6, %zmm8, %zmm25, %k1
+	vpcmpeqq	%zmm8, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpcmpuq	$6, %zmm8, %zmm26, %k1
+	vpcmpeqq	%zmm8, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpcmpuq	$6, %zmm8, %zmm27, %k1
+	vpcmpeqq	%zmm8, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm29, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3392(%rax)
+	vpsubq	2176(%rax), %zmm24, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3456(%rax)
+	vpsubq	2240(%rax), %zmm25, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3520(%rax)
+	vpsubq	2304(%rax), %zmm26, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3584(%rax)
+	vpsubq	2368(%rax), %zmm27, %zmm28
+	vpcmpq	$1, %zmm9, %zmm28, %k1
+	vpcmpeqq	%zmm9, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm29, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vmovdqa64	%zmm28, 3648(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm28
+	vpunpckhqdq	%zmm28, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3456(%rax), %zmm9
+	vmovdqa64	%zmm24, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 728(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3520(%rax), %zmm9
+	vmovdqa64	%zmm25, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 780(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3584(%rax), %zmm9
+	vmovdqa64	%zmm26, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 832(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3648(%rax), %zmm9
+	vmovdqa64	%zmm27, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 884(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v19:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$19, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_25:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_25
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$19, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_26:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_26
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-936(%r9), %r9
+	leaq	936(%r8), %r8
+	leaq	3712(%rax), %rsi
+	movl	$19, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_27:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_27
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	vmovdqa64	%zmm9, %zmm27
+	vmovdqa64	%zmm9, %zmm28
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v19:
+/* LLVM-MCA-BEGIN amm52 digits=152 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm29
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm29, %zmm10
+	vpmadd52luq	64(%rax), %zmm29, %zmm11
+	vpmadd52luq	128(%rax), %zmm29, %zmm12
+	vpmadd52luq	192(%rax), %zmm29, %zmm13
+	vpmadd52luq	256(%rax), %zmm29, %zmm14
+	vpmadd52luq	320(%rax), %zmm29, %zmm15
+	vpmadd52luq	384(%rax), %zmm29, %zmm16
+	vpmadd52luq	448(%rax), %zmm29, %zmm17
+	vpmadd52luq	512(%rax), %zmm29, %zmm18
+	vpmadd52luq	576(%rax), %zmm29, %zmm19
+	vpmadd52luq	640(%rax), %zmm29, %zmm20
+	vpmadd52luq	704(%rax), %zmm29, %zmm21
+	vpmadd52luq	768(%rax), %zmm29, %zmm22
+	vpmadd52luq	832(%rax), %zmm29, %zmm23
+	vpmadd52luq	896(%rax), %zmm29, %zmm24
+	vpmadd52luq	960(%rax), %zmm29, %zmm25
+	vpmadd52luq	1024(%rax), %zmm29, %zmm26
+	vpmadd52luq	1088(%rax), %zmm29, %zmm27
+	vpmadd52luq	1152(%rax), %zmm29, %zmm28
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm30
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm30, %zmm10
+	vpmadd52luq	1344(%rax), %zmm30, %zmm11
+	vpmadd52luq	1408(%rax), %zmm30, %zmm12
+	vpmadd52luq	1472(%rax), %zmm30, %zmm13
+	vpmadd52luq	1536(%rax), %zmm30, %zmm14
+	vpmadd52luq	1600(%rax), %zmm30, %zmm15
+	vpmadd52luq	1664(%rax), %zmm30, %zmm16
+	vpmadd52luq	1728(%rax), %zmm30, %zmm17
+	vpmadd52luq	1792(%rax), %zmm30, %zmm18
+	vpmadd52luq	1856(%rax), %zmm30, %zmm19
+	vpmadd52luq	1920(%rax), %zmm30, %zmm20
+	vpmadd52luq	1984(%rax), %zmm30, %zmm21
+	vpmadd52luq	2048(%rax), %zmm30, %zmm22
+	vpmadd52luq	2112(%rax), %zmm30, %zmm23
+	vpmadd52luq	2176(%rax), %zmm30, %zmm24
+	vpmadd52luq	2240(%rax), %zmm30, %zmm25
+	vpmadd52luq	2304(%rax), %zmm30, %zmm26
+	vpmadd52luq	2368(%rax), %zmm30, %zmm27
+	vpmadd52luq	2432(%rax), %zmm30, %zmm28
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm24, %zmm23
+	valignq	$1, %zmm24, %zmm25, %zmm24
+	valignq	$1, %zmm25, %zmm26, %zmm25
+	valignq	$1, %zmm26, %zmm27, %zmm26
+	valignq	$1, %zmm27, %zmm28, %zmm27
+	valignq	$1, %zmm28, %zmm9, %zmm28
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm29, %zmm10
+	vpmadd52huq	1280(%rax), %zmm30, %zmm10
+	vpmadd52huq	64(%rax), %zmm29, %zmm11
+	vpmadd52huq	1344(%rax), %zmm30, %zmm11
+	vpmadd52huq	128(%rax), %zmm29, %zmm12
+	vpmadd52huq	1408(%rax), %zmm30, %zmm12
+	vpmadd52huq	192(%rax), %zmm29, %zmm13
+	vpmadd52huq	1472(%rax), %zmm30, %zmm13
+	vpmadd52huq	256(%rax), %zmm29, %zmm14
+	vpmadd52huq	1536(%rax), %zmm30, %zmm14
+	vpmadd52huq	320(%rax), %zmm29, %zmm15
+	vpmadd52huq	1600(%rax), %zmm30, %zmm15
+	vpmadd52huq	384(%rax), %zmm29, %zmm16
+	vpmadd52huq	1664(%rax), %zmm30, %zmm16
+	vpmadd52huq	448(%rax), %zmm29, %zmm17
+	vpmadd52huq	1728(%rax), %zmm30, %zmm17
+	vpmadd52huq	512(%rax), %zmm29, %zmm18
+	vpmadd52huq	1792(%rax), %zmm30, %zmm18
+	vpmadd52huq	576(%rax), %zmm29, %zmm19
+	vpmadd52huq	1856(%rax), %zmm30, %zmm19
+	vpmadd52huq	640(%rax), %zmm29, %zmm20
+	vpmadd52huq	1920(%rax), %zmm30, %zmm20
+	vpmadd52huq	704(%rax), %zmm29, %zmm21
+	vpmadd52huq	1984(%rax), %zmm30, %zmm21
+	vpmadd52huq	768(%rax), %zmm29, %zmm22
+	vpmadd52huq	2048(%rax), %zmm30, %zmm22
+	vpmadd52huq	832(%rax), %zmm29, %zmm23
+	vpmadd52huq	2112(%rax), %zmm30, %zmm23
+	vpmadd52huq	896(%rax), %zmm29, %zmm24
+	vpmadd52huq	2176(%rax), %zmm30, %zmm24
+	vpmadd52huq	960(%rax), %zmm29, %zmm25
+	vpmadd52huq	2240(%rax), %zmm30, %zmm25
+	vpmadd52huq	1024(%rax), %zmm29, %zmm26
+	vpmadd52huq	2304(%rax), %zmm30, %zmm26
+	vpmadd52huq	1088(%rax), %zmm29, %zmm27
+	vpmadd52huq	2368(%rax), %zmm30, %zmm27
+	vpmadd52huq	1152(%rax), %zmm29, %zmm28
+	vpmadd52huq	2432(%rax), %zmm30, %zmm28
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v19
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm29
+	vmovdqa64	%zmm29, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm30
+	vpsrlq	$52, %zmm10, %zmm29
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm31
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm29
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm31
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm29
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm31
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm29
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm31
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm29
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm31
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm29
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm31
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm29
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm31
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm23, %zmm23
+	vpsrlq	$52, %zmm24, %zmm29
+	vpandq	%zmm8, %zmm24, %zmm24
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm24, %zmm24
+	vpsrlq	$52, %zmm25, %zmm31
+	vpandq	%zmm8, %zmm25, %zmm25
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm25, %zmm25
+	vpsrlq	$52, %zmm26, %zmm29
+	vpandq	%zmm8, %zmm26, %zmm26
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm26, %zmm26
+	vpsrlq	$52, %zmm27, %zmm31
+	vpandq	%zmm8, %zmm27, %zmm27
+	valignq	$7, %zmm29, %zmm31, %zmm29
+	vpaddq	%zmm29, %zmm27, %zmm27
+	vpsrlq	$52, %zmm28, %zmm29
+	vpandq	%zmm8, %zmm28, %zmm28
+	valignq	$7, %zmm31, %zmm29, %zmm31
+	vpaddq	%zmm31, %zmm28, %zmm28
+	valignq	$7, %zmm29, %zmm9, %zmm29
+	vmovq	%xmm29, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpcmpuq	$6, %zmm8, %zmm24, %k1
+	vpcmpeqq	%zmm8, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpcmpuq	$6, %zmm8, %zmm25, %k1
+	vpcmpeqq	%zmm8, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpcmpuq	$6, %zmm8, %zmm26, %k1
+	vpcmpeqq	%zmm8, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpcmpuq	$6, %zmm8, %zmm27, %k1
+	vpcmpeqq	%zmm8, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vpcmpuq	$6, %zmm8, %zmm28, %k1
+	vpcmpeqq	%zmm8, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm30, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3392(%rax)
+	vpsubq	2176(%rax), %zmm24, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3456(%rax)
+	vpsubq	2240(%rax), %zmm25, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3520(%rax)
+	vpsubq	2304(%rax), %zmm26, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3584(%rax)
+	vpsubq	2368(%rax), %zmm27, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3648(%rax)
+	vpsubq	2432(%rax), %zmm28, %zmm29
+	vpcmpq	$1, %zmm9, %zmm29, %k1
+	vpcmpeqq	%zmm9, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm30, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	vmovdqa64	%zmm29, 3712(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm29
+	vpunpckhqdq	%zmm29, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3456(%rax), %zmm9
+	vmovdqa64	%zmm24, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 728(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3520(%rax), %zmm9
+	vmovdqa64	%zmm25, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 780(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3584(%rax), %zmm9
+	vmovdqa64	%zmm26, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 832(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3648(%rax), %zmm9
+	vmovdqa64	%zmm27, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 884(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3712(%rax), %zmm9
+	vmovdqa64	%zmm28, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 936(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
+.Llf_mpn_montmul_ifma__znver5_v20:
+	leaq	(,%r9,8), %r9
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rdi
+	leaq	(%rsi), %rsi
+	leaq	(%rax), %rbx
+	movl	$20, %ebp
+.Llf_mpn_montmul_ifma__znver5_cut_28:
+	movq	$64, %r12
+	cmpq	$64, %rdi
+	cmovb	%rdi, %r12
+	cmpq	$0, %rdi
+	cmovl	%rdx, %r12
+	bzhi	%r12, %r8, %r12
+	kmovq	%r12, %k1
+	vmovdqu8	(%rsi), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rbx)
+	addq	$-52, %rdi
+	addq	$52, %rsi
+	addq	$64, %rbx
+	decq	%rbp
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_28
+	movq	$-1, %r8
+	xorl	%edx, %edx
+	leaq	(%r9), %rsi
+	leaq	(%rcx), %rcx
+	leaq	1280(%rax), %rdi
+	movl	$20, %ebx
+.Llf_mpn_montmul_ifma__znver5_cut_29:
+	movq	$64, %rbp
+	cmpq	$64, %rsi
+	cmovb	%rsi, %rbp
+	cmpq	$0, %rsi
+	cmovl	%rdx, %rbp
+	bzhi	%rbp, %r8, %rbp
+	kmovq	%rbp, %k1
+	vmovdqu8	(%rcx), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rdi)
+	addq	$-52, %rsi
+	addq	$52, %rcx
+	addq	$64, %rdi
+	decq	%rbx
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_29
+	addq	$8, %r9
+	leaq	2560(%rax), %r8
+	movq	$-1, %rcx
+	xorl	%edx, %edx
+	leaq	-988(%r9), %r9
+	leaq	988(%r8), %r8
+	leaq	3776(%rax), %rsi
+	movl	$20, %edi
+.Llf_mpn_montmul_ifma__znver5_cut_30:
+	movq	$64, %rbx
+	cmpq	$64, %r9
+	cmovb	%r9, %rbx
+	cmpq	$0, %r9
+	cmovl	%rdx, %rbx
+	bzhi	%rbx, %rcx, %rbx
+	kmovq	%rbx, %k1
+	vmovdqu8	(%r8), %zmm12{%k1}{z}
+	vpermb	%zmm12, %zmm10, %zmm12
+	vpsrlvq	%zmm11, %zmm12, %zmm12
+	vpandq	%zmm8, %zmm12, %zmm12
+	vmovdqa64	%zmm12, (%rsi)
+	addq	$52, %r9
+	addq	$-52, %r8
+	addq	$-64, %rsi
+	decq	%rdi
+	jnz	.Llf_mpn_montmul_ifma__znver5_cut_30
+	vmovdqa64	%zmm9, %zmm10
+	vmovdqa64	%zmm9, %zmm11
+	vmovdqa64	%zmm9, %zmm12
+	vmovdqa64	%zmm9, %zmm13
+	vmovdqa64	%zmm9, %zmm14
+	vmovdqa64	%zmm9, %zmm15
+	vmovdqa64	%zmm9, %zmm16
+	vmovdqa64	%zmm9, %zmm17
+	vmovdqa64	%zmm9, %zmm18
+	vmovdqa64	%zmm9, %zmm19
+	vmovdqa64	%zmm9, %zmm20
+	vmovdqa64	%zmm9, %zmm21
+	vmovdqa64	%zmm9, %zmm22
+	vmovdqa64	%zmm9, %zmm23
+	vmovdqa64	%zmm9, %zmm24
+	vmovdqa64	%zmm9, %zmm25
+	vmovdqa64	%zmm9, %zmm26
+	vmovdqa64	%zmm9, %zmm27
+	vmovdqa64	%zmm9, %zmm28
+	vmovdqa64	%zmm9, %zmm29
+	xorl	%r9d, %r9d
+	movq	(%rax), %r8
+	movq	1280(%rax), %rcx
+	movq	$4503599627370495, %rsi
+	leaq	2560(%rax), %rdi
+.Llf_mpn_montmul_ifma__znver5_digit_v20:
+/* LLVM-MCA-BEGIN amm52 digits=160 */
+	movq	(%rdi), %rdx
+	vpbroadcastq	%rdx, %zmm30
+	mulxq	%r8, %rdx, %rbx
+	vpmadd52luq	(%rax), %zmm30, %zmm10
+	vpmadd52luq	64(%rax), %zmm30, %zmm11
+	vpmadd52luq	128(%rax), %zmm30, %zmm12
+	vpmadd52luq	192(%rax), %zmm30, %zmm13
+	vpmadd52luq	256(%rax), %zmm30, %zmm14
+	vpmadd52luq	320(%rax), %zmm30, %zmm15
+	vpmadd52luq	384(%rax), %zmm30, %zmm16
+	vpmadd52luq	448(%rax), %zmm30, %zmm17
+	vpmadd52luq	512(%rax), %zmm30, %zmm18
+	vpmadd52luq	576(%rax), %zmm30, %zmm19
+	vpmadd52luq	640(%rax), %zmm30, %zmm20
+	vpmadd52luq	704(%rax), %zmm30, %zmm21
+	vpmadd52luq	768(%rax), %zmm30, %zmm22
+	vpmadd52luq	832(%rax), %zmm30, %zmm23
+	vpmadd52luq	896(%rax), %zmm30, %zmm24
+	vpmadd52luq	960(%rax), %zmm30, %zmm25
+	vpmadd52luq	1024(%rax), %zmm30, %zmm26
+	vpmadd52luq	1088(%rax), %zmm30, %zmm27
+	vpmadd52luq	1152(%rax), %zmm30, %zmm28
+	vpmadd52luq	1216(%rax), %zmm30, %zmm29
+	addq	%rdx, %r9
+	adcq	$0, %rbx
+	movq	%r9, %rdx
+	imulq	%r10, %rdx
+	andq	%rsi, %rdx
+	vpbroadcastq	%rdx, %zmm31
+	mulxq	%rcx, %rbp, %rdx
+	addq	%rbp, %r9
+	adcq	%rdx, %rbx
+	shrdq	$52, %rbx, %r9
+	vpmadd52luq	1280(%rax), %zmm31, %zmm10
+	vpmadd52luq	1344(%rax), %zmm31, %zmm11
+	vpmadd52luq	1408(%rax), %zmm31, %zmm12
+	vpmadd52luq	1472(%rax), %zmm31, %zmm13
+	vpmadd52luq	1536(%rax), %zmm31, %zmm14
+	vpmadd52luq	1600(%rax), %zmm31, %zmm15
+	vpmadd52luq	1664(%rax), %zmm31, %zmm16
+	vpmadd52luq	1728(%rax), %zmm31, %zmm17
+	vpmadd52luq	1792(%rax), %zmm31, %zmm18
+	vpmadd52luq	1856(%rax), %zmm31, %zmm19
+	vpmadd52luq	1920(%rax), %zmm31, %zmm20
+	vpmadd52luq	1984(%rax), %zmm31, %zmm21
+	vpmadd52luq	2048(%rax), %zmm31, %zmm22
+	vpmadd52luq	2112(%rax), %zmm31, %zmm23
+	vpmadd52luq	2176(%rax), %zmm31, %zmm24
+	vpmadd52luq	2240(%rax), %zmm31, %zmm25
+	vpmadd52luq	2304(%rax), %zmm31, %zmm26
+	vpmadd52luq	2368(%rax), %zmm31, %zmm27
+	vpmadd52luq	2432(%rax), %zmm31, %zmm28
+	vpmadd52luq	2496(%rax), %zmm31, %zmm29
+	valignq	$1, %zmm10, %zmm11, %zmm10
+	valignq	$1, %zmm11, %zmm12, %zmm11
+	valignq	$1, %zmm12, %zmm13, %zmm12
+	valignq	$1, %zmm13, %zmm14, %zmm13
+	valignq	$1, %zmm14, %zmm15, %zmm14
+	valignq	$1, %zmm15, %zmm16, %zmm15
+	valignq	$1, %zmm16, %zmm17, %zmm16
+	valignq	$1, %zmm17, %zmm18, %zmm17
+	valignq	$1, %zmm18, %zmm19, %zmm18
+	valignq	$1, %zmm19, %zmm20, %zmm19
+	valignq	$1, %zmm20, %zmm21, %zmm20
+	valignq	$1, %zmm21, %zmm22, %zmm21
+	valignq	$1, %zmm22, %zmm23, %zmm22
+	valignq	$1, %zmm23, %zmm24, %zmm23
+	valignq	$1, %zmm24, %zmm25, %zmm24
+	valignq	$1, %zmm25, %zmm26, %zmm25
+	valignq	$1, %zmm26, %zmm27, %zmm26
+	valignq	$1, %zmm27, %zmm28, %zmm27
+	valignq	$1, %zmm28, %zmm29, %zmm28
+	valignq	$1, %zmm29, %zmm9, %zmm29
+	vmovq	%xmm10, %rdx
+	addq	%rdx, %r9
+	vpmadd52huq	(%rax), %zmm30, %zmm10
+	vpmadd52huq	1280(%rax), %zmm31, %zmm10
+	vpmadd52huq	64(%rax), %zmm30, %zmm11
+	vpmadd52huq	1344(%rax), %zmm31, %zmm11
+	vpmadd52huq	128(%rax), %zmm30, %zmm12
+	vpmadd52huq	1408(%rax), %zmm31, %zmm12
+	vpmadd52huq	192(%rax), %zmm30, %zmm13
+	vpmadd52huq	1472(%rax), %zmm31, %zmm13
+	vpmadd52huq	256(%rax), %zmm30, %zmm14
+	vpmadd52huq	1536(%rax), %zmm31, %zmm14
+	vpmadd52huq	320(%rax), %zmm30, %zmm15
+	vpmadd52huq	1600(%rax), %zmm31, %zmm15
+	vpmadd52huq	384(%rax), %zmm30, %zmm16
+	vpmadd52huq	1664(%rax), %zmm31, %zmm16
+	vpmadd52huq	448(%rax), %zmm30, %zmm17
+	vpmadd52huq	1728(%rax), %zmm31, %zmm17
+	vpmadd52huq	512(%rax), %zmm30, %zmm18
+	vpmadd52huq	1792(%rax), %zmm31, %zmm18
+	vpmadd52huq	576(%rax), %zmm30, %zmm19
+	vpmadd52huq	1856(%rax), %zmm31, %zmm19
+	vpmadd52huq	640(%rax), %zmm30, %zmm20
+	vpmadd52huq	1920(%rax), %zmm31, %zmm20
+	vpmadd52huq	704(%rax), %zmm30, %zmm21
+	vpmadd52huq	1984(%rax), %zmm31, %zmm21
+	vpmadd52huq	768(%rax), %zmm30, %zmm22
+	vpmadd52huq	2048(%rax), %zmm31, %zmm22
+	vpmadd52huq	832(%rax), %zmm30, %zmm23
+	vpmadd52huq	2112(%rax), %zmm31, %zmm23
+	vpmadd52huq	896(%rax), %zmm30, %zmm24
+	vpmadd52huq	2176(%rax), %zmm31, %zmm24
+	vpmadd52huq	960(%rax), %zmm30, %zmm25
+	vpmadd52huq	2240(%rax), %zmm31, %zmm25
+	vpmadd52huq	1024(%rax), %zmm30, %zmm26
+	vpmadd52huq	2304(%rax), %zmm31, %zmm26
+	vpmadd52huq	1088(%rax), %zmm30, %zmm27
+	vpmadd52huq	2368(%rax), %zmm31, %zmm27
+	vpmadd52huq	1152(%rax), %zmm30, %zmm28
+	vpmadd52huq	2432(%rax), %zmm31, %zmm28
+	vpmadd52huq	1216(%rax), %zmm30, %zmm29
+	vpmadd52huq	2496(%rax), %zmm31, %zmm29
+	addq	$8, %rdi
+	decq	%r11
+	jnz	.Llf_mpn_montmul_ifma__znver5_digit_v20
+/* LLVM-MCA-END */
+	leaq	48(%rsp), %r10
+	movq	$506097522914230528, %r11
+	movq	%r11, (%r10)
+	movq	$1301839411197643016, %r11
+	movq	%r11, 8(%r10)
+	movq	$1880560806837687315, %r11
+	movq	%r11, 16(%r10)
+	movq	$2676302708056529947, %r11
+	movq	%r11, 24(%r10)
+	movq	$3471196872874927910, %r11
+	movq	%r11, 32(%r10)
+	movq	$4050765991979987505, %r11
+	movq	%r11, 40(%r10)
+	movq	$1010514489, %r11
+	movq	%r11, 48(%r10)
+	movq	$0, %r11
+	movq	%r11, 56(%r10)
+	movl	$1, %r11d
+	kmovb	%r11d, %k1
+	vpbroadcastq	%r9, %zmm30
+	vmovdqa64	%zmm30, %zmm10{%k1}
+	movl	$1, %r11d
+	vpbroadcastq	%r11, %zmm31
+	vpsrlq	$52, %zmm10, %zmm30
+	vpandq	%zmm8, %zmm10, %zmm10
+	valignq	$7, %zmm9, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm10, %zmm10
+	vpsrlq	$52, %zmm11, %zmm7
+	vpandq	%zmm8, %zmm11, %zmm11
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm11, %zmm11
+	vpsrlq	$52, %zmm12, %zmm30
+	vpandq	%zmm8, %zmm12, %zmm12
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm12, %zmm12
+	vpsrlq	$52, %zmm13, %zmm7
+	vpandq	%zmm8, %zmm13, %zmm13
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm13, %zmm13
+	vpsrlq	$52, %zmm14, %zmm30
+	vpandq	%zmm8, %zmm14, %zmm14
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm14, %zmm14
+	vpsrlq	$52, %zmm15, %zmm7
+	vpandq	%zmm8, %zmm15, %zmm15
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm15, %zmm15
+	vpsrlq	$52, %zmm16, %zmm30
+	vpandq	%zmm8, %zmm16, %zmm16
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm16, %zmm16
+	vpsrlq	$52, %zmm17, %zmm7
+	vpandq	%zmm8, %zmm17, %zmm17
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm17, %zmm17
+	vpsrlq	$52, %zmm18, %zmm30
+	vpandq	%zmm8, %zmm18, %zmm18
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm18, %zmm18
+	vpsrlq	$52, %zmm19, %zmm7
+	vpandq	%zmm8, %zmm19, %zmm19
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm19, %zmm19
+	vpsrlq	$52, %zmm20, %zmm30
+	vpandq	%zmm8, %zmm20, %zmm20
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm20, %zmm20
+	vpsrlq	$52, %zmm21, %zmm7
+	vpandq	%zmm8, %zmm21, %zmm21
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm21, %zmm21
+	vpsrlq	$52, %zmm22, %zmm30
+	vpandq	%zmm8, %zmm22, %zmm22
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm22, %zmm22
+	vpsrlq	$52, %zmm23, %zmm7
+	vpandq	%zmm8, %zmm23, %zmm23
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm23, %zmm23
+	vpsrlq	$52, %zmm24, %zmm30
+	vpandq	%zmm8, %zmm24, %zmm24
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm24, %zmm24
+	vpsrlq	$52, %zmm25, %zmm7
+	vpandq	%zmm8, %zmm25, %zmm25
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm25, %zmm25
+	vpsrlq	$52, %zmm26, %zmm30
+	vpandq	%zmm8, %zmm26, %zmm26
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm26, %zmm26
+	vpsrlq	$52, %zmm27, %zmm7
+	vpandq	%zmm8, %zmm27, %zmm27
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm27, %zmm27
+	vpsrlq	$52, %zmm28, %zmm30
+	vpandq	%zmm8, %zmm28, %zmm28
+	valignq	$7, %zmm7, %zmm30, %zmm7
+	vpaddq	%zmm7, %zmm28, %zmm28
+	vpsrlq	$52, %zmm29, %zmm7
+	vpandq	%zmm8, %zmm29, %zmm29
+	valignq	$7, %zmm30, %zmm7, %zmm30
+	vpaddq	%zmm30, %zmm29, %zmm29
+	valignq	$7, %zmm7, %zmm9, %zmm30
+	vmovq	%xmm30, %r11
+	xorl	%r9d, %r9d
+	vpcmpuq	$6, %zmm8, %zmm10, %k1
+	vpcmpeqq	%zmm8, %zmm10, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm10, %zmm10{%k1}
+	vpandq	%zmm8, %zmm10, %zmm10
+	vpcmpuq	$6, %zmm8, %zmm11, %k1
+	vpcmpeqq	%zmm8, %zmm11, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm11, %zmm11{%k1}
+	vpandq	%zmm8, %zmm11, %zmm11
+	vpcmpuq	$6, %zmm8, %zmm12, %k1
+	vpcmpeqq	%zmm8, %zmm12, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm12, %zmm12{%k1}
+	vpandq	%zmm8, %zmm12, %zmm12
+	vpcmpuq	$6, %zmm8, %zmm13, %k1
+	vpcmpeqq	%zmm8, %zmm13, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm13, %zmm13{%k1}
+	vpandq	%zmm8, %zmm13, %zmm13
+	vpcmpuq	$6, %zmm8, %zmm14, %k1
+	vpcmpeqq	%zmm8, %zmm14, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm14, %zmm14{%k1}
+	vpandq	%zmm8, %zmm14, %zmm14
+	vpcmpuq	$6, %zmm8, %zmm15, %k1
+	vpcmpeqq	%zmm8, %zmm15, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm15, %zmm15{%k1}
+	vpandq	%zmm8, %zmm15, %zmm15
+	vpcmpuq	$6, %zmm8, %zmm16, %k1
+	vpcmpeqq	%zmm8, %zmm16, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm16, %zmm16{%k1}
+	vpandq	%zmm8, %zmm16, %zmm16
+	vpcmpuq	$6, %zmm8, %zmm17, %k1
+	vpcmpeqq	%zmm8, %zmm17, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm17, %zmm17{%k1}
+	vpandq	%zmm8, %zmm17, %zmm17
+	vpcmpuq	$6, %zmm8, %zmm18, %k1
+	vpcmpeqq	%zmm8, %zmm18, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm18, %zmm18{%k1}
+	vpandq	%zmm8, %zmm18, %zmm18
+	vpcmpuq	$6, %zmm8, %zmm19, %k1
+	vpcmpeqq	%zmm8, %zmm19, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm19, %zmm19{%k1}
+	vpandq	%zmm8, %zmm19, %zmm19
+	vpcmpuq	$6, %zmm8, %zmm20, %k1
+	vpcmpeqq	%zmm8, %zmm20, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm20, %zmm20{%k1}
+	vpandq	%zmm8, %zmm20, %zmm20
+	vpcmpuq	$6, %zmm8, %zmm21, %k1
+	vpcmpeqq	%zmm8, %zmm21, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm21, %zmm21{%k1}
+	vpandq	%zmm8, %zmm21, %zmm21
+	vpcmpuq	$6, %zmm8, %zmm22, %k1
+	vpcmpeqq	%zmm8, %zmm22, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm22, %zmm22{%k1}
+	vpandq	%zmm8, %zmm22, %zmm22
+	vpcmpuq	$6, %zmm8, %zmm23, %k1
+	vpcmpeqq	%zmm8, %zmm23, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm23, %zmm23{%k1}
+	vpandq	%zmm8, %zmm23, %zmm23
+	vpcmpuq	$6, %zmm8, %zmm24, %k1
+	vpcmpeqq	%zmm8, %zmm24, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm24, %zmm24{%k1}
+	vpandq	%zmm8, %zmm24, %zmm24
+	vpcmpuq	$6, %zmm8, %zmm25, %k1
+	vpcmpeqq	%zmm8, %zmm25, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm25, %zmm25{%k1}
+	vpandq	%zmm8, %zmm25, %zmm25
+	vpcmpuq	$6, %zmm8, %zmm26, %k1
+	vpcmpeqq	%zmm8, %zmm26, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm26, %zmm26{%k1}
+	vpandq	%zmm8, %zmm26, %zmm26
+	vpcmpuq	$6, %zmm8, %zmm27, %k1
+	vpcmpeqq	%zmm8, %zmm27, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm27, %zmm27{%k1}
+	vpandq	%zmm8, %zmm27, %zmm27
+	vpcmpuq	$6, %zmm8, %zmm28, %k1
+	vpcmpeqq	%zmm8, %zmm28, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm28, %zmm28{%k1}
+	vpandq	%zmm8, %zmm28, %zmm28
+	vpcmpuq	$6, %zmm8, %zmm29, %k1
+	vpcmpeqq	%zmm8, %zmm29, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpaddq	%zmm31, %zmm29, %zmm29{%k1}
+	vpandq	%zmm8, %zmm29, %zmm29
+	addq	%r9, %r11
+	xorl	%r9d, %r9d
+	vpsubq	1280(%rax), %zmm10, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2560(%rax)
+	vpsubq	1344(%rax), %zmm11, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2624(%rax)
+	vpsubq	1408(%rax), %zmm12, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2688(%rax)
+	vpsubq	1472(%rax), %zmm13, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2752(%rax)
+	vpsubq	1536(%rax), %zmm14, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2816(%rax)
+	vpsubq	1600(%rax), %zmm15, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2880(%rax)
+	vpsubq	1664(%rax), %zmm16, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 2944(%rax)
+	vpsubq	1728(%rax), %zmm17, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3008(%rax)
+	vpsubq	1792(%rax), %zmm18, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3072(%rax)
+	vpsubq	1856(%rax), %zmm19, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3136(%rax)
+	vpsubq	1920(%rax), %zmm20, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3200(%rax)
+	vpsubq	1984(%rax), %zmm21, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3264(%rax)
+	vpsubq	2048(%rax), %zmm22, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3328(%rax)
+	vpsubq	2112(%rax), %zmm23, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3392(%rax)
+	vpsubq	2176(%rax), %zmm24, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3456(%rax)
+	vpsubq	2240(%rax), %zmm25, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3520(%rax)
+	vpsubq	2304(%rax), %zmm26, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3584(%rax)
+	vpsubq	2368(%rax), %zmm27, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3648(%rax)
+	vpsubq	2432(%rax), %zmm28, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3712(%rax)
+	vpsubq	2496(%rax), %zmm29, %zmm30
+	vpcmpq	$1, %zmm9, %zmm30, %k1
+	vpcmpeqq	%zmm9, %zmm30, %k2
+	kmovb	%k1, %r8d
+	kmovb	%k2, %ecx
+	leaq	(%r9,%r8,2), %r8
+	addq	%rcx, %r8
+	xorq	%rcx, %r8
+	movq	%r8, %r9
+	shrq	$8, %r9
+	kmovb	%r8d, %k1
+	vpsubq	%zmm31, %zmm30, %zmm30{%k1}
+	vpandq	%zmm8, %zmm30, %zmm30
+	vmovdqa64	%zmm30, 3776(%rax)
+	subq	%r9, %r11
+	sarq	$63, %r11
+	kmovb	%r11d, %k1
+	vmovdqu64	(%r10), %zmm8
+	movl	$85, %r11d
+	kmovb	%r11d, %k2
+	movq	(%rsp), %r10
+	movq	16(%rsp), %r9
+	shlq	$3, %r9
+	movq	$-1, %r8
+	vmovdqa64	2560(%rax), %zmm9
+	vmovdqa64	%zmm10, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm30
+	vpunpckhqdq	%zmm30, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, (%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2624(%rax), %zmm9
+	vmovdqa64	%zmm11, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 52(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2688(%rax), %zmm9
+	vmovdqa64	%zmm12, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 104(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2752(%rax), %zmm9
+	vmovdqa64	%zmm13, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 156(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2816(%rax), %zmm9
+	vmovdqa64	%zmm14, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 208(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2880(%rax), %zmm9
+	vmovdqa64	%zmm15, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 260(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	2944(%rax), %zmm9
+	vmovdqa64	%zmm16, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 312(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3008(%rax), %zmm9
+	vmovdqa64	%zmm17, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 364(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3072(%rax), %zmm9
+	vmovdqa64	%zmm18, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 416(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3136(%rax), %zmm9
+	vmovdqa64	%zmm19, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 468(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3200(%rax), %zmm9
+	vmovdqa64	%zmm20, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 520(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3264(%rax), %zmm9
+	vmovdqa64	%zmm21, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 572(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3328(%rax), %zmm9
+	vmovdqa64	%zmm22, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 624(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3392(%rax), %zmm9
+	vmovdqa64	%zmm23, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 676(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3456(%rax), %zmm9
+	vmovdqa64	%zmm24, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 728(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3520(%rax), %zmm9
+	vmovdqa64	%zmm25, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 780(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3584(%rax), %zmm9
+	vmovdqa64	%zmm26, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 832(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3648(%rax), %zmm9
+	vmovdqa64	%zmm27, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 884(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3712(%rax), %zmm9
+	vmovdqa64	%zmm28, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 936(%r10){%k7}
+	subq	$52, %r9
+	vmovdqa64	3776(%rax), %zmm9
+	vmovdqa64	%zmm29, %zmm9{%k1}
+	vpsllq	$52, %zmm9, %zmm10
+	vpsrlq	$12, %zmm9, %zmm11
+	vpunpckhqdq	%zmm11, %zmm10, %zmm10
+	vporq	%zmm9, %zmm10, %zmm10{%k2}
+	vpermb	%zmm10, %zmm8, %zmm10
+	movq	$52, %rcx
+	cmpq	$52, %r9
+	cmovb	%r9, %rcx
+	xorl	%r11d, %r11d
+	cmpq	$0, %r9
+	cmovl	%r11, %rcx
+	bzhi	%rcx, %r8, %rcx
+	kmovq	%rcx, %k7
+	vmovdqu8	%zmm10, 988(%r10){%k7}
+	subq	$52, %r9
+	jmp	.Llf_mpn_montmul_ifma__znver5_mont_done
 .Llf_mpn_montmul_ifma__znver5_mont_done:
 	vzeroupper
-	addq	$2792, %rsp
-	.cfi_adjust_cfa_offset -2792
+	addq	$4024, %rsp
+	.cfi_adjust_cfa_offset -4024
 	popq	%rbx
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rbx
@@ -6456,43 +16055,49 @@ LF_WIN64_ENTRY(lf_mpn_montmul_ifma__znver5)
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rdi, 0
 	.seh_pushreg %rdi
-	subq	$136, %rsp
-	.cfi_adjust_cfa_offset 136
-	.seh_stackalloc 136
-	vmovaps	%xmm8, (%rsp)
-	.seh_savexmm %xmm8, 0
-	vmovaps	%xmm9, 16(%rsp)
-	.seh_savexmm %xmm9, 16
-	vmovaps	%xmm10, 32(%rsp)
-	.seh_savexmm %xmm10, 32
-	vmovaps	%xmm11, 48(%rsp)
-	.seh_savexmm %xmm11, 48
-	vmovaps	%xmm12, 64(%rsp)
-	.seh_savexmm %xmm12, 64
-	vmovaps	%xmm13, 80(%rsp)
-	.seh_savexmm %xmm13, 80
-	vmovaps	%xmm14, 96(%rsp)
-	.seh_savexmm %xmm14, 96
-	vmovaps	%xmm15, 112(%rsp)
-	.seh_savexmm %xmm15, 112
+	subq	$168, %rsp
+	.cfi_adjust_cfa_offset 168
+	.seh_stackalloc 168
+	vmovaps	%xmm6, (%rsp)
+	.seh_savexmm %xmm6, 0
+	vmovaps	%xmm7, 16(%rsp)
+	.seh_savexmm %xmm7, 16
+	vmovaps	%xmm8, 32(%rsp)
+	.seh_savexmm %xmm8, 32
+	vmovaps	%xmm9, 48(%rsp)
+	.seh_savexmm %xmm9, 48
+	vmovaps	%xmm10, 64(%rsp)
+	.seh_savexmm %xmm10, 64
+	vmovaps	%xmm11, 80(%rsp)
+	.seh_savexmm %xmm11, 80
+	vmovaps	%xmm12, 96(%rsp)
+	.seh_savexmm %xmm12, 96
+	vmovaps	%xmm13, 112(%rsp)
+	.seh_savexmm %xmm13, 112
+	vmovaps	%xmm14, 128(%rsp)
+	.seh_savexmm %xmm14, 128
+	vmovaps	%xmm15, 144(%rsp)
+	.seh_savexmm %xmm15, 144
 	.seh_endprologue
 	movq	%rcx, %rdi
 	movq	%rdx, %rsi
 	movq	%r8, %rdx
 	movq	%r9, %rcx
-	movq	192(%rsp), %r8
-	movq	200(%rsp), %r9
+	movq	224(%rsp), %r8
+	movq	232(%rsp), %r9
 	call	LF_BODY(lf_mpn_montmul_ifma__znver5)
-	vmovaps	(%rsp), %xmm8
-	vmovaps	16(%rsp), %xmm9
-	vmovaps	32(%rsp), %xmm10
-	vmovaps	48(%rsp), %xmm11
-	vmovaps	64(%rsp), %xmm12
-	vmovaps	80(%rsp), %xmm13
-	vmovaps	96(%rsp), %xmm14
-	vmovaps	112(%rsp), %xmm15
-	addq	$136, %rsp
-	.cfi_adjust_cfa_offset -136
+	vmovaps	(%rsp), %xmm6
+	vmovaps	16(%rsp), %xmm7
+	vmovaps	32(%rsp), %xmm8
+	vmovaps	48(%rsp), %xmm9
+	vmovaps	64(%rsp), %xmm10
+	vmovaps	80(%rsp), %xmm11
+	vmovaps	96(%rsp), %xmm12
+	vmovaps	112(%rsp), %xmm13
+	vmovaps	128(%rsp), %xmm14
+	vmovaps	144(%rsp), %xmm15
+	addq	$168, %rsp
+	.cfi_adjust_cfa_offset -168
 	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %rdi
