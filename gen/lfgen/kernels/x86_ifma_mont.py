@@ -269,6 +269,21 @@ class _Layout:
             self.size = 24 * nq
 
 
+def _cut_block(dst, src, rem, cnt, ones, zero, kl, cidx, csh, m52):
+    """One block of 8 digits: the bytes at src (min(max(rem, 0), 64) of them, by a byte mask)
+    cut into dst (both memory operands)."""
+    MOV(cnt, 64)
+    CMP(rem, 64)
+    CMOVB(cnt, rem)
+    CMP(rem, 0)
+    CMOVL(cnt, zero)
+    BZHI(cnt, ones, cnt)
+    KMOVQ(kl, cnt)
+    x = ZMMRegister()
+    unpack_block(x, kl, src, cidx, csh, m52)
+    VMOVDQA64(dst, x)
+
+
 def _unpack(f, dst, src, nbytes, nblocks, cidx, csh, m52, descending=False):
     # dst: an address expression (base + offset), src: a register
     """nblocks blocks of 8 digits from the first `nbytes` (a register) bytes at src: block j
@@ -284,16 +299,7 @@ def _unpack(f, dst, src, nbytes, nblocks, cidx, csh, m52, descending=False):
     for j in (range(nblocks - 1, -1, -1) if descending else range(nblocks)):
         if descending:
             LEA(rem, [nbytes - 52 * j])
-        MOV(cnt, 64)
-        CMP(rem, 64)
-        CMOVB(cnt, rem)
-        CMP(rem, 0)
-        CMOVL(cnt, zero)
-        BZHI(cnt, ones, cnt)
-        KMOVQ(kl, cnt)
-        x = ZMMRegister()
-        unpack_block(x, kl, [src + 52 * j], cidx, csh, m52)
-        VMOVDQA64([dst + 64 * j], x)
+        _cut_block([dst + 64 * j], [src + 52 * j], rem, cnt, ones, zero, kl, cidx, csh, m52)
         if not descending:
             SUB(rem, 52)
 
@@ -312,16 +318,7 @@ def _unpack_loop(f, dst, src, nbytes, nblocks, cidx, csh, m52, descending=False)
     MOV(j.as_dword, nblocks)
     loop = f.new_label("cut")
     f.bind(loop)
-    MOV(cnt, 64)
-    CMP(rem, 64)
-    CMOVB(cnt, rem)
-    CMP(rem, 0)
-    CMOVL(cnt, zero)
-    BZHI(cnt, ones, cnt)
-    KMOVQ(kl, cnt)
-    x = ZMMRegister()
-    unpack_block(x, kl, [s], cidx, csh, m52)
-    VMOVDQA64([d], x)
+    _cut_block([d], [s], rem, cnt, ones, zero, kl, cidx, csh, m52)
     step = -1 if descending else 1
     ADD(rem, -52 * step)
     ADD(s, 52 * step)
