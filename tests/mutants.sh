@@ -149,7 +149,7 @@ mutant asm_montmul_tail_entry_wrong generated/x86_64/mpn_montmul_adx.S 's/\tje\t
 mutant asm_montmul_clear_short generated/x86_64/mpn_montmul_adx.S 's/(_clear:\n(?:\tmovdqu\t[^\n]+\n){3})\tmovdqu\t[^\n]+\n/$1/' montmul
 # Poly1305 avx2 with one chain: the loop's mask register loaded from the pad row, and its r^4
 # digit 1 register from digit 0's row
-mutant asm_p1305_mask_register_wrong generated/x86_64/poly1305_blocks_avx2__znver3.S 's/\tvmovdqu\t512\(%rdi\), (%ymm\d+)\n(\tvmovdqu\t544\(%rdi\))/\tvmovdqu\t544(%rdi), $1\n$2/' poly1305
+mutant asm_p1305_mask_register_wrong generated/x86_64/poly1305_blocks_avx2__znver3.S 's/\tvmovdqu\t512\(%rdi\), (%ymm\d+)\n(\tvmovdqu\t224\(%rdi\))/\tvmovdqu\t544(%rdi), $1\n$2/' poly1305
 mutant asm_p1305_multiplier_register_wrong generated/x86_64/poly1305_blocks_avx2__znver3.S 's/(\tvmovdqu\t224\(%rdi\), %ymm\d+\n\tvmovdqu\t)256(\(%rdi\), %ymm\d+\n)/${1}224$2/' poly1305
 # the IFMA finish: a lane above 2^52 - 1 after the first carry round never generates a carry
 mutant asm_ifma_finish_no_generate generated/x86_64/mpn_montmul_ifma.S 's/vpcmpuq\t\$6, /vpcmpuq\t\$3, /g' montmul

@@ -51,7 +51,7 @@
  * entry that saves rdi, rsi, xmm6-xmm15 (written here or by lf_poly1305_blocks_mulx), moves
  * its arguments (rcx, rdx, r8, r9) into the SysV registers and calls this body,
  * lf_poly1305_blocks_avx2__znver3_sysv.
- * 512 instructions.
+ * 511 instructions.
  */
 #include "lf_asm.h"
 
@@ -245,8 +245,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver3)
 	vmovq	%rdx, %xmm8
 	vpbroadcastq	%xmm8, %ymm8
 	vmovdqu	%ymm8, 544(%rdi)
-	vmovdqu	512(%rdi), %ymm8
-	vmovdqu	544(%rdi), %ymm9
+	vmovdqu	512(%rdi), %ymm9
 	vmovdqu	224(%rdi), %ymm10
 	vmovdqu	256(%rdi), %ymm11
 	vmovdqu	480(%rdi), %ymm12
@@ -255,17 +254,17 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver3)
 	vmovdqu	32(%rsi), %ymm15
 	vpunpcklqdq	%ymm15, %ymm14, %ymm7
 	vpunpckhqdq	%ymm15, %ymm14, %ymm14
-	vpand	%ymm8, %ymm7, %ymm15
+	vpand	%ymm9, %ymm7, %ymm15
 	vpsrlq	$26, %ymm7, %ymm6
-	vpand	%ymm8, %ymm6, %ymm6
+	vpand	%ymm9, %ymm6, %ymm6
 	vpsrlq	$52, %ymm7, %ymm7
 	vpsllq	$12, %ymm14, %ymm5
 	vpor	%ymm5, %ymm7, %ymm7
-	vpand	%ymm8, %ymm7, %ymm7
+	vpand	%ymm9, %ymm7, %ymm7
 	vpsrlq	$14, %ymm14, %ymm5
-	vpand	%ymm8, %ymm5, %ymm5
+	vpand	%ymm9, %ymm5, %ymm5
 	vpsrlq	$40, %ymm14, %ymm14
-	vpor	%ymm9, %ymm14, %ymm14
+	vpor	%ymm8, %ymm14, %ymm14
 	movq	$67108863, %rdx
 	movq	%r8, %r12
 	andq	%rdx, %r12
@@ -341,47 +340,47 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_avx2__znver3)
 	vpmuludq	%ymm10, %ymm14, %ymm14
 	vpaddq	%ymm14, %ymm0, %ymm0
 	vpsrlq	$26, %ymm4, %ymm14
-	vpand	%ymm8, %ymm4, %ymm4
+	vpand	%ymm9, %ymm4, %ymm4
 	vpaddq	%ymm14, %ymm3, %ymm3
 	vpsrlq	$26, %ymm1, %ymm14
-	vpand	%ymm8, %ymm1, %ymm1
+	vpand	%ymm9, %ymm1, %ymm1
 	vpaddq	%ymm14, %ymm0, %ymm0
 	vpsrlq	$26, %ymm3, %ymm14
-	vpand	%ymm8, %ymm3, %ymm3
+	vpand	%ymm9, %ymm3, %ymm3
 	vpaddq	%ymm14, %ymm2, %ymm2
 	vpsrlq	$26, %ymm0, %ymm14
-	vpand	%ymm8, %ymm0, %ymm0
+	vpand	%ymm9, %ymm0, %ymm0
 	vpsllq	$2, %ymm14, %ymm15
 	vpaddq	%ymm15, %ymm14, %ymm14
 	vpaddq	%ymm14, %ymm4, %ymm4
 	vpsrlq	$26, %ymm2, %ymm14
-	vpand	%ymm8, %ymm2, %ymm2
+	vpand	%ymm9, %ymm2, %ymm2
 	vpaddq	%ymm14, %ymm1, %ymm1
 	vpsrlq	$26, %ymm4, %ymm14
-	vpand	%ymm8, %ymm4, %ymm4
+	vpand	%ymm9, %ymm4, %ymm4
 	vpaddq	%ymm14, %ymm3, %ymm3
 	vpsrlq	$26, %ymm1, %ymm14
-	vpand	%ymm8, %ymm1, %ymm1
+	vpand	%ymm9, %ymm1, %ymm1
 	vpaddq	%ymm14, %ymm0, %ymm0
 	vmovdqu	(%rsi), %ymm14
 	vmovdqu	32(%rsi), %ymm15
 	vpunpcklqdq	%ymm15, %ymm14, %ymm7
 	vpunpckhqdq	%ymm15, %ymm14, %ymm14
-	vpand	%ymm8, %ymm7, %ymm15
+	vpand	%ymm9, %ymm7, %ymm15
 	vpaddq	%ymm15, %ymm4, %ymm15
 	vpsrlq	$26, %ymm7, %ymm6
-	vpand	%ymm8, %ymm6, %ymm6
+	vpand	%ymm9, %ymm6, %ymm6
 	vpaddq	%ymm6, %ymm3, %ymm6
 	vpsrlq	$52, %ymm7, %ymm7
 	vpsllq	$12, %ymm14, %ymm5
 	vpor	%ymm5, %ymm7, %ymm7
-	vpand	%ymm8, %ymm7, %ymm7
+	vpand	%ymm9, %ymm7, %ymm7
 	vpaddq	%ymm7, %ymm2, %ymm7
 	vpsrlq	$14, %ymm14, %ymm5
-	vpand	%ymm8, %ymm5, %ymm5
+	vpand	%ymm9, %ymm5, %ymm5
 	vpaddq	%ymm5, %ymm1, %ymm5
 	vpsrlq	$40, %ymm14, %ymm14
-	vpor	%ymm9, %ymm14, %ymm14
+	vpor	%ymm8, %ymm14, %ymm14
 	vpaddq	%ymm14, %ymm0, %ymm14
 	addq	$64, %rsi
 	subq	$4, %rax

@@ -168,7 +168,8 @@ class _Consts:
             t = GeneralPurposeRegister64()
             MOV(t, pad)
             SHL(t, 24)
-            isa.LOADU(_row(isa, ctx, 5 * C + 10), isa.broadcast_gpr(t))
+            self.pad_reg = isa.broadcast_gpr(t)       # blocks() keeps it for one AVX2 chain
+            isa.LOADU(_row(isa, ctx, 5 * C + 10), self.pad_reg)
             self.pad = _row(isa, ctx, 5 * C + 10)
 
 
@@ -266,8 +267,7 @@ def blocks(f, ctx, m, nblocks, pad, p, zmm):
         k.m26 = isa.reg()
         isa.LOADU(k.m26, rows[0])
         if rows[1] is not None:
-            k.pad = isa.reg()
-            isa.LOADU(k.pad, rows[1])
+            k.pad = k.pad_reg                   # the broadcast, not a reload of its row
         for ops, j in ((R, 0), (R, 1), (S, 4), (R, 2)):
             x = isa.reg()
             isa.LOADU(x, ops[j])
