@@ -74,7 +74,7 @@ ffdhe8192 groups); the plain loop holds V accumulators and three more zmm, so V 
 cutting B in place (_Layout). Above SPILL_V accumulators _finish parks t - N in B's rows
 (t and t - N side by side would need 2V registers); above CUT_UNROLLED_V the digits are cut
 by loops. On AMD Zen 5 (2026-12-07, `limbforge-bench --kernel mpn_montmul,bi_mod_pow_ct
---sizes 64,65,80,96,112,128,129`) 65..128 limbs took 4.0-4.9x less time than the adx code
+--sizes 64,65,80,96,112,128,129`) 65..128 limbs took 3.5-4.9x less time than the adx code
 they ran before (128 limbs: 9,484 against 40,380 core cycles, 5.7x OpenSSL's
 BN_mod_mul_montgomery), and lf_bi_mod_pow_consttime at 6144 and 8192 bits 3.8x and 4.0x
 OpenSSL's BN_mod_exp_mont_consttime (1.2x before).
