@@ -163,7 +163,7 @@ class _Consts:
 
     def __init__(self, isa, ctx, C, pad=None):
         self.m26 = _row(isa, ctx, 5 * C + 9)
-        self.pad = None
+        self.pad = self.pad_reg = None
         if pad is not None:
             t = GeneralPurposeRegister64()
             MOV(t, pad)
