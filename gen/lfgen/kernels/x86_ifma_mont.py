@@ -257,6 +257,8 @@ class _Layout:
         xq = 8 * (limbs // 8) + 8
         self.A, self.N, self.B = 0, 8 * nq, 16 * nq
         wide = 8 * (3 * nq + max(xq, 8 * lookahead_upto))
+        # beside the buffer the frame holds its 64-byte alignment slack and the other locals
+        # (pack index, three lookahead constants, three parked arguments; under 256 bytes)
         self.compact = wide + 64 + 256 >= 4096
         if not self.compact:
             self.X = self.C2 = 24 * nq
