@@ -30,6 +30,10 @@ static const struct lf_schedule_id lf_schedule_ids_znver1[] = {
 static const struct lf_schedule_id lf_schedule_ids_znver3[] = {
 	{ 0x19, 0x1 },
 };
+/* znver4: AuthenticAMD family 0x19 model 0x11 */
+static const struct lf_schedule_id lf_schedule_ids_znver4[] = {
+	{ 0x19, 0x11 },
+};
 /* znver5: AuthenticAMD family 0x1a model 0x2 */
 static const struct lf_schedule_id lf_schedule_ids_znver5[] = {
 	{ 0x1a, 0x2 },
@@ -46,6 +50,9 @@ const struct lf_schedule lf_schedule_table[] = {
 	{ "znver3", "gen/schedules/x86_64/znver3.toml", "AuthenticAMD",
 	  lf_schedule_ids_znver3,
 	  sizeof lf_schedule_ids_znver3 / sizeof lf_schedule_ids_znver3[0] },
+	{ "znver4", "gen/schedules/x86_64/znver4.toml", "AuthenticAMD",
+	  lf_schedule_ids_znver4,
+	  sizeof lf_schedule_ids_znver4 / sizeof lf_schedule_ids_znver4[0] },
 	{ "znver5", "gen/schedules/x86_64/znver5.toml", "AuthenticAMD",
 	  lf_schedule_ids_znver5,
 	  sizeof lf_schedule_ids_znver5 / sizeof lf_schedule_ids_znver5[0] },
@@ -110,12 +117,14 @@ static const uint8_t lf_mpn_mul_1_order_generic[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_sapphirerapids[] = { 1, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_znver1[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_1_order_znver4[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_mpn_mul_1_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_1_orders[] = {
 	lf_mpn_mul_1_order_generic,
 	lf_mpn_mul_1_order_sapphirerapids,
 	lf_mpn_mul_1_order_znver1,
 	lf_mpn_mul_1_order_znver3,
+	lf_mpn_mul_1_order_znver4,
 	lf_mpn_mul_1_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -149,6 +158,7 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "mulx@znver1", (lf_fnptr)lf_mpn_addmul_1_mulx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver3", (lf_fnptr)lf_mpn_addmul_1_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
 	{ "mulx@znver3", (lf_fnptr)lf_mpn_addmul_1_mulx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "mulx@znver4", (lf_fnptr)lf_mpn_addmul_1_mulx__znver4, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_mpn_addmul_1_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -157,16 +167,18 @@ static const struct lf_variant lf_mpn_addmul_1_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_addmul_1_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 7, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 7, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_znver1[] = { 2, 3, 7, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_znver3[] = { 4, 5, 7, LF_ORDER_END };
-static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 6, 7, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_generic[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_sapphirerapids[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver1[] = { 2, 3, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver3[] = { 4, 5, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver4[] = { 0, 6, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_addmul_1_order_znver5[] = { 0, 7, 8, LF_ORDER_END };
 static const uint8_t *const lf_mpn_addmul_1_orders[] = {
 	lf_mpn_addmul_1_order_generic,
 	lf_mpn_addmul_1_order_sapphirerapids,
 	lf_mpn_addmul_1_order_znver1,
 	lf_mpn_addmul_1_order_znver3,
+	lf_mpn_addmul_1_order_znver4,
 	lf_mpn_addmul_1_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -198,6 +210,8 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "adx", (lf_fnptr)lf_mpn_sqr_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_mpn_sqr_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver3", (lf_fnptr)lf_mpn_sqr_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_mpn_sqr_ifma__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "adx@znver4", (lf_fnptr)lf_mpn_sqr_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_sqr_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_mpn_sqr_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
@@ -207,16 +221,18 @@ static const struct lf_variant lf_mpn_sqr_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_sqr_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_znver3[] = { 0, 3, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_sqr_order_znver5[] = { 4, 5, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_generic[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_sapphirerapids[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver1[] = { 0, 2, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver3[] = { 0, 3, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver4[] = { 4, 5, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_sqr_order_znver5[] = { 6, 7, 8, LF_ORDER_END };
 static const uint8_t *const lf_mpn_sqr_orders[] = {
 	lf_mpn_sqr_order_generic,
 	lf_mpn_sqr_order_sapphirerapids,
 	lf_mpn_sqr_order_znver1,
 	lf_mpn_sqr_order_znver3,
+	lf_mpn_sqr_order_znver4,
 	lf_mpn_sqr_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -248,6 +264,9 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "mulx", (lf_fnptr)lf_bi_mul_add_mulx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_bi_mul_add_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_bi_mul_add_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "avx512@znver4", (lf_fnptr)lf_bi_mul_add_avx512__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "mulx@znver4", (lf_fnptr)lf_bi_mul_add_mulx__znver4, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "adx@znver4", (lf_fnptr)lf_bi_mul_add_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "avx512@znver5", (lf_fnptr)lf_bi_mul_add_avx512__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "mulx@znver5", (lf_fnptr)lf_bi_mul_add_mulx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_bi_mul_add_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
@@ -262,16 +281,18 @@ static const struct lf_variant lf_bi_mul_add_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_mul_add_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 7, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 7, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_znver1[] = { 3, 0, 1, 7, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_znver3[] = { 2, 0, 1, 7, LF_ORDER_END };
-static const uint8_t lf_bi_mul_add_order_znver5[] = { 4, 5, 6, 7, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_generic[] = { 0, 1, 2, 10, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_sapphirerapids[] = { 0, 1, 2, 10, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver1[] = { 3, 0, 1, 10, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver3[] = { 2, 0, 1, 10, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver4[] = { 4, 5, 6, 10, LF_ORDER_END };
+static const uint8_t lf_bi_mul_add_order_znver5[] = { 7, 8, 9, 10, LF_ORDER_END };
 static const uint8_t *const lf_bi_mul_add_orders[] = {
 	lf_bi_mul_add_order_generic,
 	lf_bi_mul_add_order_sapphirerapids,
 	lf_bi_mul_add_order_znver1,
 	lf_bi_mul_add_order_znver3,
+	lf_bi_mul_add_order_znver4,
 	lf_bi_mul_add_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -312,12 +333,14 @@ static const uint8_t lf_bi_square_to_len_order_generic[] = { 0, 1, 2, LF_ORDER_E
 static const uint8_t lf_bi_square_to_len_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_bi_square_to_len_order_znver4[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_bi_square_to_len_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_bi_square_to_len_orders[] = {
 	lf_bi_square_to_len_order_generic,
 	lf_bi_square_to_len_order_sapphirerapids,
 	lf_bi_square_to_len_order_znver1,
 	lf_bi_square_to_len_order_znver3,
+	lf_bi_square_to_len_order_znver4,
 	lf_bi_square_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -353,6 +376,9 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "avx512f@sapphirerapids", (lf_fnptr)lf_poly1305_blocks_avx512f__sapphirerapids, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/sapphirerapids", 0 },
 	{ "avx2@znver1", (lf_fnptr)lf_poly1305_blocks_avx2__znver1, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "avx2@znver3", (lf_fnptr)lf_poly1305_blocks_avx2__znver3, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_poly1305_blocks_ifma__znver4, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "avx512f@znver4", (lf_fnptr)lf_poly1305_blocks_avx512f__znver4, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "avx2@znver4", (lf_fnptr)lf_poly1305_blocks_avx2__znver4, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "avx512f@znver5", (lf_fnptr)lf_poly1305_blocks_avx512f__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX512F | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -362,16 +388,18 @@ static const struct lf_variant lf_poly1305_blocks_variants[] = {
 	{ "ref", (lf_fnptr)lf_poly1305_blocks_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 9, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 9, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_znver1[] = { 0, 1, 6, 3, 9, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_znver3[] = { 0, 1, 7, 3, 9, LF_ORDER_END };
-static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 8, 2, 3, 9, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_generic[] = { 0, 1, 2, 3, 12, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_sapphirerapids[] = { 4, 5, 2, 3, 12, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver1[] = { 0, 1, 6, 3, 12, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver3[] = { 0, 1, 7, 3, 12, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver4[] = { 8, 9, 10, 3, 12, LF_ORDER_END };
+static const uint8_t lf_poly1305_blocks_order_znver5[] = { 0, 11, 2, 3, 12, LF_ORDER_END };
 static const uint8_t *const lf_poly1305_blocks_orders[] = {
 	lf_poly1305_blocks_order_generic,
 	lf_poly1305_blocks_order_sapphirerapids,
 	lf_poly1305_blocks_order_znver1,
 	lf_poly1305_blocks_order_znver3,
+	lf_poly1305_blocks_order_znver4,
 	lf_poly1305_blocks_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -402,6 +430,8 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 	{ "ifma", (lf_fnptr)lf_mpn_mul_ifma, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_mpn_mul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_mpn_mul_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_mpn_mul_ifma__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "adx@znver4", (lf_fnptr)lf_mpn_mul_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_mul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -410,16 +440,18 @@ static const struct lf_variant lf_mpn_mul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_mul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_znver1[] = { 0, 2, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_znver3[] = { 0, 1, 4, LF_ORDER_END };
-static const uint8_t lf_mpn_mul_order_znver5[] = { 3, 1, 4, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_generic[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver3[] = { 0, 1, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver4[] = { 3, 4, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_mul_order_znver5[] = { 5, 1, 6, LF_ORDER_END };
 static const uint8_t *const lf_mpn_mul_orders[] = {
 	lf_mpn_mul_order_generic,
 	lf_mpn_mul_order_sapphirerapids,
 	lf_mpn_mul_order_znver1,
 	lf_mpn_mul_order_znver3,
+	lf_mpn_mul_order_znver4,
 	lf_mpn_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -451,6 +483,8 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "adx", (lf_fnptr)lf_mpn_montmul_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_mpn_montmul_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver3", (lf_fnptr)lf_mpn_montmul_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_mpn_montmul_ifma__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver4", 0 },
+	{ "adx@znver4", (lf_fnptr)lf_mpn_montmul_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_mpn_montmul_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_mpn_montmul_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
@@ -461,16 +495,18 @@ static const struct lf_variant lf_mpn_montmul_variants[] = {
 	{ "ref", (lf_fnptr)lf_mpn_montmul_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_znver3[] = { 0, 3, 6, LF_ORDER_END };
-static const uint8_t lf_mpn_montmul_order_znver5[] = { 4, 5, 6, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_generic[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_sapphirerapids[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver1[] = { 0, 2, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver3[] = { 0, 3, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver4[] = { 4, 5, 8, LF_ORDER_END };
+static const uint8_t lf_mpn_montmul_order_znver5[] = { 6, 7, 8, LF_ORDER_END };
 static const uint8_t *const lf_mpn_montmul_orders[] = {
 	lf_mpn_montmul_order_generic,
 	lf_mpn_montmul_order_sapphirerapids,
 	lf_mpn_montmul_order_znver1,
 	lf_mpn_montmul_order_znver3,
+	lf_mpn_montmul_order_znver4,
 	lf_mpn_montmul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -502,6 +538,8 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "adx", (lf_fnptr)lf_bi_multiply_to_len_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 12 },
 	{ "adx@znver1", (lf_fnptr)lf_bi_multiply_to_len_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 16 },
 	{ "adx@znver3", (lf_fnptr)lf_bi_multiply_to_len_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 16 },
+	{ "ifma@znver4", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver4", 256 },
+	{ "adx@znver4", (lf_fnptr)lf_bi_multiply_to_len_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 12 },
 	{ "ifma@znver5", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 256 },
 	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 16 },
 #endif
@@ -511,16 +549,18 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "ref", (lf_fnptr)lf_bi_multiply_to_len_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 6, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 6, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 2, 6, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver3[] = { 0, 3, 6, LF_ORDER_END };
-static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 4, 5, 6, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_generic[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_sapphirerapids[] = { 0, 1, 8, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver1[] = { 0, 2, 8, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver3[] = { 0, 3, 8, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver4[] = { 4, 5, 8, LF_ORDER_END };
+static const uint8_t lf_bi_multiply_to_len_order_znver5[] = { 6, 7, 8, LF_ORDER_END };
 static const uint8_t *const lf_bi_multiply_to_len_orders[] = {
 	lf_bi_multiply_to_len_order_generic,
 	lf_bi_multiply_to_len_order_sapphirerapids,
 	lf_bi_multiply_to_len_order_znver1,
 	lf_bi_multiply_to_len_order_znver3,
+	lf_bi_multiply_to_len_order_znver4,
 	lf_bi_multiply_to_len_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -551,6 +591,7 @@ static const struct lf_variant lf_p256_mul_mont_variants[] = {
 	{ "adx", (lf_fnptr)lf_p256_mul_mont_adx, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_p256_mul_mont_adx__znver1, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver3", (lf_fnptr)lf_p256_mul_mont_adx__znver3, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "adx@znver4", (lf_fnptr)lf_p256_mul_mont_adx__znver4, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_p256_mul_mont_adx__znver5, LF_CPU_ASM | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -559,16 +600,18 @@ static const struct lf_variant lf_p256_mul_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_mul_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 4, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_znver1[] = { 1, 4, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_znver3[] = { 2, 4, LF_ORDER_END };
-static const uint8_t lf_p256_mul_mont_order_znver5[] = { 3, 4, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_generic[] = { 0, 5, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_sapphirerapids[] = { 0, 5, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver1[] = { 1, 5, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver3[] = { 2, 5, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver4[] = { 3, 5, LF_ORDER_END };
+static const uint8_t lf_p256_mul_mont_order_znver5[] = { 4, 5, LF_ORDER_END };
 static const uint8_t *const lf_p256_mul_mont_orders[] = {
 	lf_p256_mul_mont_order_generic,
 	lf_p256_mul_mont_order_sapphirerapids,
 	lf_p256_mul_mont_order_znver1,
 	lf_p256_mul_mont_order_znver3,
+	lf_p256_mul_mont_order_znver4,
 	lf_p256_mul_mont_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -599,6 +642,7 @@ static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 	{ "adx", (lf_fnptr)lf_p256_sqr_mont_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx@znver1", (lf_fnptr)lf_p256_sqr_mont_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 0 },
 	{ "adx@znver3", (lf_fnptr)lf_p256_sqr_mont_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 0 },
+	{ "adx@znver4", (lf_fnptr)lf_p256_sqr_mont_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "adx@znver5", (lf_fnptr)lf_p256_sqr_mont_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 #if defined(__aarch64__)
@@ -607,16 +651,18 @@ static const struct lf_variant lf_p256_sqr_mont_variants[] = {
 	{ "ref", (lf_fnptr)lf_p256_sqr_mont_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 4, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_znver1[] = { 1, 4, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_znver3[] = { 2, 4, LF_ORDER_END };
-static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 3, 4, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_generic[] = { 0, 5, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_sapphirerapids[] = { 0, 5, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver1[] = { 1, 5, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver3[] = { 2, 5, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver4[] = { 3, 5, LF_ORDER_END };
+static const uint8_t lf_p256_sqr_mont_order_znver5[] = { 4, 5, LF_ORDER_END };
 static const uint8_t *const lf_p256_sqr_mont_orders[] = {
 	lf_p256_sqr_mont_order_generic,
 	lf_p256_sqr_mont_order_sapphirerapids,
 	lf_p256_sqr_mont_order_znver1,
 	lf_p256_sqr_mont_order_znver3,
+	lf_p256_sqr_mont_order_znver4,
 	lf_p256_sqr_mont_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -659,12 +705,14 @@ static const uint8_t lf_conditional_assign_order_generic[] = { 0, 1, 4, LF_ORDER
 static const uint8_t lf_conditional_assign_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_znver1[] = { 1, 0, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_znver3[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_conditional_assign_order_znver4[] = { 0, 1, 4, LF_ORDER_END };
 static const uint8_t lf_conditional_assign_order_znver5[] = { 2, 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_conditional_assign_orders[] = {
 	lf_conditional_assign_order_generic,
 	lf_conditional_assign_order_sapphirerapids,
 	lf_conditional_assign_order_znver1,
 	lf_conditional_assign_order_znver3,
+	lf_conditional_assign_order_znver4,
 	lf_conditional_assign_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -708,12 +756,14 @@ static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END
 static const uint8_t lf_p256_mont_mult_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_znver4[] = { 1, 0, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,
 	lf_p256_mont_mult_order_sapphirerapids,
 	lf_p256_mont_mult_order_znver1,
 	lf_p256_mont_mult_order_znver3,
+	lf_p256_mont_mult_order_znver4,
 	lf_p256_mont_mult_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -757,12 +807,14 @@ static const uint8_t lf_p256_mont_square_order_generic[] = { 0, 1, 2, LF_ORDER_E
 static const uint8_t lf_p256_mont_square_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_square_order_znver4[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_square_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_square_orders[] = {
 	lf_p256_mont_square_order_generic,
 	lf_p256_mont_square_order_sapphirerapids,
 	lf_p256_mont_square_order_znver1,
 	lf_p256_mont_square_order_znver3,
+	lf_p256_mont_square_order_znver4,
 	lf_p256_mont_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -800,12 +852,14 @@ static const uint8_t lf_p256_mont_mult_x8_order_generic[] = { 0, 1, 2, LF_ORDER_
 static const uint8_t lf_p256_mont_mult_x8_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_x8_order_znver4[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_x8_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_x8_orders[] = {
 	lf_p256_mont_mult_x8_order_generic,
 	lf_p256_mont_mult_x8_order_sapphirerapids,
 	lf_p256_mont_mult_x8_order_znver1,
 	lf_p256_mont_mult_x8_order_znver3,
+	lf_p256_mont_mult_x8_order_znver4,
 	lf_p256_mont_mult_x8_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -848,12 +902,14 @@ static const uint8_t lf_fe_c25519_r51_mul_order_generic[] = { 0, 4, LF_ORDER_END
 static const uint8_t lf_fe_c25519_r51_mul_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_order_znver1[] = { 1, 4, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_order_znver4[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_mul_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_orders[] = {
 	lf_fe_c25519_r51_mul_order_generic,
 	lf_fe_c25519_r51_mul_order_sapphirerapids,
 	lf_fe_c25519_r51_mul_order_znver1,
 	lf_fe_c25519_r51_mul_order_znver3,
+	lf_fe_c25519_r51_mul_order_znver4,
 	lf_fe_c25519_r51_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -896,12 +952,14 @@ static const uint8_t lf_fe_c25519_r51_square_order_generic[] = { 0, 4, LF_ORDER_
 static const uint8_t lf_fe_c25519_r51_square_order_sapphirerapids[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_square_order_znver1[] = { 1, 4, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_square_order_znver3[] = { 2, 4, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_square_order_znver4[] = { 0, 4, LF_ORDER_END };
 static const uint8_t lf_fe_c25519_r51_square_order_znver5[] = { 3, 4, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_square_orders[] = {
 	lf_fe_c25519_r51_square_order_generic,
 	lf_fe_c25519_r51_square_order_sapphirerapids,
 	lf_fe_c25519_r51_square_order_znver1,
 	lf_fe_c25519_r51_square_order_znver3,
+	lf_fe_c25519_r51_square_order_znver4,
 	lf_fe_c25519_r51_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -938,12 +996,14 @@ static const uint8_t lf_fe_c448_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_mul_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_mul_orders[] = {
 	lf_fe_c448_r56_mul_order_generic,
 	lf_fe_c448_r56_mul_order_sapphirerapids,
 	lf_fe_c448_r56_mul_order_znver1,
 	lf_fe_c448_r56_mul_order_znver3,
+	lf_fe_c448_r56_mul_order_znver4,
 	lf_fe_c448_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -980,12 +1040,14 @@ static const uint8_t lf_fe_c448_r56_square_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t lf_fe_c448_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_c448_r56_square_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_c448_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_c448_r56_square_orders[] = {
 	lf_fe_c448_r56_square_order_generic,
 	lf_fe_c448_r56_square_order_sapphirerapids,
 	lf_fe_c448_r56_square_order_znver1,
 	lf_fe_c448_r56_square_order_znver3,
+	lf_fe_c448_r56_square_order_znver4,
 	lf_fe_c448_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1022,12 +1084,14 @@ static const uint8_t lf_fe_p521_r58_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_mul_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_mul_orders[] = {
 	lf_fe_p521_r58_mul_order_generic,
 	lf_fe_p521_r58_mul_order_sapphirerapids,
 	lf_fe_p521_r58_mul_order_znver1,
 	lf_fe_p521_r58_mul_order_znver3,
+	lf_fe_p521_r58_mul_order_znver4,
 	lf_fe_p521_r58_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1064,12 +1128,14 @@ static const uint8_t lf_fe_p521_r58_square_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t lf_fe_p521_r58_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p521_r58_square_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p521_r58_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p521_r58_square_orders[] = {
 	lf_fe_p521_r58_square_order_generic,
 	lf_fe_p521_r58_square_order_sapphirerapids,
 	lf_fe_p521_r58_square_order_znver1,
 	lf_fe_p521_r58_square_order_znver3,
+	lf_fe_p521_r58_square_order_znver4,
 	lf_fe_p521_r58_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1106,12 +1172,14 @@ static const uint8_t lf_fe_p256_r52_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_mul_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_mul_orders[] = {
 	lf_fe_p256_r52_mul_order_generic,
 	lf_fe_p256_r52_mul_order_sapphirerapids,
 	lf_fe_p256_r52_mul_order_znver1,
 	lf_fe_p256_r52_mul_order_znver3,
+	lf_fe_p256_r52_mul_order_znver4,
 	lf_fe_p256_r52_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1148,12 +1216,14 @@ static const uint8_t lf_fe_p256_r52_square_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t lf_fe_p256_r52_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p256_r52_square_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p256_r52_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p256_r52_square_orders[] = {
 	lf_fe_p256_r52_square_order_generic,
 	lf_fe_p256_r52_square_order_sapphirerapids,
 	lf_fe_p256_r52_square_order_znver1,
 	lf_fe_p256_r52_square_order_znver3,
+	lf_fe_p256_r52_square_order_znver4,
 	lf_fe_p256_r52_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1190,12 +1260,14 @@ static const uint8_t lf_fe_p384_r56_mul_order_generic[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_mul_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_mul_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_mul_orders[] = {
 	lf_fe_p384_r56_mul_order_generic,
 	lf_fe_p384_r56_mul_order_sapphirerapids,
 	lf_fe_p384_r56_mul_order_znver1,
 	lf_fe_p384_r56_mul_order_znver3,
+	lf_fe_p384_r56_mul_order_znver4,
 	lf_fe_p384_r56_mul_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1232,12 +1304,14 @@ static const uint8_t lf_fe_p384_r56_square_order_generic[] = { 0, LF_ORDER_END }
 static const uint8_t lf_fe_p384_r56_square_order_sapphirerapids[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_znver1[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_znver3[] = { 0, LF_ORDER_END };
+static const uint8_t lf_fe_p384_r56_square_order_znver4[] = { 0, LF_ORDER_END };
 static const uint8_t lf_fe_p384_r56_square_order_znver5[] = { 0, LF_ORDER_END };
 static const uint8_t *const lf_fe_p384_r56_square_orders[] = {
 	lf_fe_p384_r56_square_order_generic,
 	lf_fe_p384_r56_square_order_sapphirerapids,
 	lf_fe_p384_r56_square_order_znver1,
 	lf_fe_p384_r56_square_order_znver3,
+	lf_fe_p384_r56_square_order_znver4,
 	lf_fe_p384_r56_square_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1266,21 +1340,24 @@ static void lf_fe_p384_r56_square_first(int64_t *r, const int64_t *a)
 static const struct lf_variant lf_fe_c25519_r51_mul_x4_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/generic", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma__znver4, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/znver4", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL, "x86_64/znver5", 0 },
 #endif
 	{ "ref", (lf_fnptr)lf_fe_c25519_r51_mul_x4_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver1[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver3[] = { 0, 2, LF_ORDER_END };
-static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver5[] = { 1, 2, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_generic[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_sapphirerapids[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver1[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver3[] = { 0, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver4[] = { 1, 3, LF_ORDER_END };
+static const uint8_t lf_fe_c25519_r51_mul_x4_order_znver5[] = { 2, 3, LF_ORDER_END };
 static const uint8_t *const lf_fe_c25519_r51_mul_x4_orders[] = {
 	lf_fe_c25519_r51_mul_x4_order_generic,
 	lf_fe_c25519_r51_mul_x4_order_sapphirerapids,
 	lf_fe_c25519_r51_mul_x4_order_znver1,
 	lf_fe_c25519_r51_mul_x4_order_znver3,
+	lf_fe_c25519_r51_mul_x4_order_znver4,
 	lf_fe_c25519_r51_mul_x4_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1310,21 +1387,24 @@ static const struct lf_variant lf_x25519_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x25519_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_x25519_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_x25519_ladder_ifma__znver4, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_x25519_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 	{ "ref", (lf_fnptr)lf_x25519_ladder_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x25519_ladder_order_znver1[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x25519_ladder_order_znver3[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x25519_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver1[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver3[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver4[] = { 2, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x25519_ladder_order_znver5[] = { 3, 1, 4, LF_ORDER_END };
 static const uint8_t *const lf_x25519_ladder_orders[] = {
 	lf_x25519_ladder_order_generic,
 	lf_x25519_ladder_order_sapphirerapids,
 	lf_x25519_ladder_order_znver1,
 	lf_x25519_ladder_order_znver3,
+	lf_x25519_ladder_order_znver4,
 	lf_x25519_ladder_order_znver5,
 };
 #elif defined(__aarch64__)
@@ -1354,21 +1434,24 @@ static const struct lf_variant lf_x448_ladder_variants[] = {
 #if defined(__x86_64__)
 	{ "ifma", (lf_fnptr)lf_x448_ladder_ifma, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/generic", 0 },
 	{ "adx", (lf_fnptr)lf_x448_ladder_adx, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/generic", 0 },
+	{ "ifma@znver4", (lf_fnptr)lf_x448_ladder_ifma__znver4, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver4", 0 },
 	{ "ifma@znver5", (lf_fnptr)lf_x448_ladder_ifma__znver5, LF_CPU_ASM | LF_CPU_AVX | LF_CPU_AVX2 | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VL | LF_CPU_BMI2, "x86_64/znver5", 0 },
 #endif
 	{ "ref", (lf_fnptr)lf_x448_ladder_ref, 0, "portable C", 0 },
 };
 #if defined(__x86_64__)
-static const uint8_t lf_x448_ladder_order_generic[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_znver1[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_znver3[] = { 0, 1, 3, LF_ORDER_END };
-static const uint8_t lf_x448_ladder_order_znver5[] = { 2, 1, 3, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_generic[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_sapphirerapids[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver1[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver3[] = { 0, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver4[] = { 2, 1, 4, LF_ORDER_END };
+static const uint8_t lf_x448_ladder_order_znver5[] = { 3, 1, 4, LF_ORDER_END };
 static const uint8_t *const lf_x448_ladder_orders[] = {
 	lf_x448_ladder_order_generic,
 	lf_x448_ladder_order_sapphirerapids,
 	lf_x448_ladder_order_znver1,
 	lf_x448_ladder_order_znver3,
+	lf_x448_ladder_order_znver4,
 	lf_x448_ladder_order_znver5,
 };
 #elif defined(__aarch64__)

@@ -12,16 +12,21 @@ LF_INCLUDE_DIRS := $(LIMBFORGE_DIR)/runtime/include $(LIMBFORGE_DIR)/runtime $(L
 LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_avx512__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_mul_add_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_multiply_to_len_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/bi_square_to_len_ifma.S \
@@ -34,6 +39,7 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx__znver3.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_mul_x4_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/fe_c25519_r51_square_mulx__znver1.S \
@@ -45,12 +51,15 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_addmul_1_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_montmul_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__sapphirerapids.S \
@@ -58,13 +67,17 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_1_mulx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx__znver1.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_mul_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/mpn_sqr_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mont_mult_mulx.S \
@@ -75,25 +88,32 @@ LF_ASM_x86_64 := \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_mul_mont_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/p256_sqr_mont_adx__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2__znver1.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2__znver3.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx2__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__sapphirerapids.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_avx512f__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma__sapphirerapids.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/poly1305_blocks_mulx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x25519_ladder_ifma__znver5.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_adx.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma.S \
+	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma__znver4.S \
 	$(LIMBFORGE_DIR)/generated/x86_64/x448_ladder_ifma__znver5.S
 
 LF_ASM_aarch64 := \

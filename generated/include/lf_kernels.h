@@ -95,6 +95,8 @@ LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver1(uint64_t *rp, const uint64_
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_adx__znver3(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@znver3 requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver3(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
+/* mulx@znver4 requires: bmi2 */
+LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver4(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 /* mulx@znver5 requires: bmi2 */
 LF_KERNEL_DECL uint64_t lf_mpn_addmul_1_mulx__znver5(uint64_t *rp, const uint64_t *ap, size_t n, uint64_t b);
 #endif
@@ -115,6 +117,10 @@ LF_KERNEL_DECL void lf_mpn_sqr_adx(uint64_t *rp, const uint64_t *ap, size_t n);
 LF_KERNEL_DECL void lf_mpn_sqr_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx@znver3 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_adx__znver3(uint64_t *rp, const uint64_t *ap, size_t n);
+/* ifma@znver4 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_ifma__znver4(uint64_t *rp, const uint64_t *ap, size_t n);
+/* adx@znver4 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_sqr_adx__znver4(uint64_t *rp, const uint64_t *ap, size_t n);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_mpn_sqr_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t n);
 /* adx@znver5 requires: adx bmi2 */
@@ -137,6 +143,12 @@ LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx(uint32_t *out, size_t out_len, const 
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* adx@znver1 requires: adx bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx__znver1(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* avx512@znver4 requires: adx avx avx512dq avx512f bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512__znver4(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* mulx@znver4 requires: bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_mulx__znver4(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
+/* adx@znver4 requires: adx bmi2 */
+LF_KERNEL_DECL uint32_t lf_bi_mul_add_adx__znver4(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* avx512@znver5 requires: adx avx avx512dq avx512f bmi2 */
 LF_KERNEL_DECL uint32_t lf_bi_mul_add_avx512__znver5(uint32_t *out, size_t out_len, const uint32_t *in, size_t offset, size_t len, uint32_t k);
 /* mulx@znver5 requires: bmi2 */
@@ -191,6 +203,12 @@ LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__sapphirerapids(uint64_t *ctx, co
 LF_KERNEL_DECL void lf_poly1305_blocks_avx2__znver1(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx2@znver3 requires: avx avx2 bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx2__znver3(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* ifma@znver4 requires: avx avx2 avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_ifma__znver4(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx512f@znver4 requires: avx avx512f avx512vl bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__znver4(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
+/* avx2@znver4 requires: avx avx2 bmi2 */
+LF_KERNEL_DECL void lf_poly1305_blocks_avx2__znver4(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 /* avx512f@znver5 requires: avx avx512f avx512vl bmi2 */
 LF_KERNEL_DECL void lf_poly1305_blocks_avx512f__znver5(uint64_t *ctx, const uint8_t *m, size_t nblocks, uint64_t pad);
 #endif
@@ -211,6 +229,10 @@ LF_KERNEL_DECL void lf_mpn_mul_ifma(uint64_t *rp, const uint64_t *ap, size_t an,
 LF_KERNEL_DECL void lf_mpn_mul_adx(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* adx@znver1 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_mul_adx__znver1(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+/* ifma@znver4 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_mpn_mul_ifma__znver4(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
+/* adx@znver4 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_mul_adx__znver4(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_mpn_mul_ifma__znver5(uint64_t *rp, const uint64_t *ap, size_t an, const uint64_t *bp, size_t bn);
 #endif
@@ -231,6 +253,10 @@ LF_KERNEL_DECL void lf_mpn_montmul_adx(uint64_t *rp, const uint64_t *ap, const u
 LF_KERNEL_DECL void lf_mpn_montmul_adx__znver1(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx@znver3 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_adx__znver3(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* ifma@znver4 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_ifma__znver4(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
+/* adx@znver4 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_mpn_montmul_adx__znver4(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi avx512vl bmi2 */
 LF_KERNEL_DECL void lf_mpn_montmul_ifma__znver5(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np, uint64_t n0inv, size_t n);
 /* adx@znver5 requires: adx bmi2 */
@@ -255,6 +281,10 @@ LF_KERNEL_DECL void lf_bi_multiply_to_len_adx(const uint32_t *x, size_t xlen, co
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver1(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx@znver3 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver3(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+/* ifma@znver4 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma__znver4(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
+/* adx@znver4 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_bi_multiply_to_len_adx__znver4(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* ifma@znver5 requires: adx avx avx512bw avx512dq avx512f avx512ifma avx512vbmi bmi2 */
 LF_KERNEL_DECL void lf_bi_multiply_to_len_ifma__znver5(const uint32_t *x, size_t xlen, const uint32_t *y, size_t ylen, uint32_t *z);
 /* adx@znver5 requires: adx bmi2 */
@@ -276,6 +306,8 @@ LF_KERNEL_DECL void lf_p256_mul_mont_adx(uint64_t *r, const uint64_t *a, const u
 LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver1(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* adx@znver3 requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver3(uint64_t *r, const uint64_t *a, const uint64_t *b);
+/* adx@znver4 requires: bmi2 */
+LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver4(uint64_t *r, const uint64_t *a, const uint64_t *b);
 /* adx@znver5 requires: bmi2 */
 LF_KERNEL_DECL void lf_p256_mul_mont_adx__znver5(uint64_t *r, const uint64_t *a, const uint64_t *b);
 #endif
@@ -295,6 +327,8 @@ LF_KERNEL_DECL void lf_p256_sqr_mont_adx(uint64_t *r, const uint64_t *a);
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver1(uint64_t *r, const uint64_t *a);
 /* adx@znver3 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver3(uint64_t *r, const uint64_t *a);
+/* adx@znver4 requires: adx bmi2 */
+LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver4(uint64_t *r, const uint64_t *a);
 /* adx@znver5 requires: adx bmi2 */
 LF_KERNEL_DECL void lf_p256_sqr_mont_adx__znver5(uint64_t *r, const uint64_t *a);
 #endif
@@ -479,6 +513,8 @@ LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ref(int64_t *r, const int64_t *a, co
 #if defined(__x86_64__)
 /* ifma requires: avx avx2 avx512f avx512ifma avx512vl */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ifma(int64_t *r, const int64_t *a, const int64_t *b);
+/* ifma@znver4 requires: avx avx2 avx512f avx512ifma avx512vl */
+LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ifma__znver4(int64_t *r, const int64_t *a, const int64_t *b);
 /* ifma@znver5 requires: avx avx2 avx512f avx512ifma avx512vl */
 LF_KERNEL_DECL void lf_fe_c25519_r51_mul_x4_ifma__znver5(int64_t *r, const int64_t *a, const int64_t *b);
 #endif
@@ -492,6 +528,8 @@ LF_KERNEL_DECL void lf_x25519_ladder_ref(int64_t *xz, const uint8_t *k, const in
 LF_KERNEL_DECL void lf_x25519_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_x25519_ladder_adx(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+/* ifma@znver4 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_x25519_ladder_ifma__znver4(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 /* ifma@znver5 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_x25519_ladder_ifma__znver5(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif
@@ -505,6 +543,8 @@ LF_KERNEL_DECL void lf_x448_ladder_ref(int64_t *xz, const uint8_t *k, const int6
 LF_KERNEL_DECL void lf_x448_ladder_ifma(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 /* adx requires: adx bmi2 */
 LF_KERNEL_DECL void lf_x448_ladder_adx(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
+/* ifma@znver4 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
+LF_KERNEL_DECL void lf_x448_ladder_ifma__znver4(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 /* ifma@znver5 requires: avx avx2 avx512dq avx512f avx512ifma avx512vl bmi2 */
 LF_KERNEL_DECL void lf_x448_ladder_ifma__znver5(int64_t *xz, const uint8_t *k, const int64_t *u, int64_t *tmp);
 #endif

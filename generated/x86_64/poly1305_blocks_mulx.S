@@ -142,7 +142,7 @@ LF_FUNC_BEGIN(lf_poly1305_blocks_mulx)
 LF_FUNC_END(lf_poly1305_blocks_mulx)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_poly1305_blocks_mulx)	/* lf_poly1305_blocks_avx2, lf_poly1305_blocks_avx2__znver1, lf_poly1305_blocks_avx2__znver3, lf_poly1305_blocks_avx512f, lf_poly1305_blocks_avx512f__sapphirerapids, lf_poly1305_blocks_avx512f__znver5, lf_poly1305_blocks_ifma, lf_poly1305_blocks_ifma__sapphirerapids jump here */
+LF_WIN64_BODY_EXTERN(lf_poly1305_blocks_mulx)	/* lf_poly1305_blocks_avx2, lf_poly1305_blocks_avx2__znver1, lf_poly1305_blocks_avx2__znver3, lf_poly1305_blocks_avx2__znver4, lf_poly1305_blocks_avx512f, lf_poly1305_blocks_avx512f__sapphirerapids, lf_poly1305_blocks_avx512f__znver4, lf_poly1305_blocks_avx512f__znver5, lf_poly1305_blocks_ifma, lf_poly1305_blocks_ifma__sapphirerapids, lf_poly1305_blocks_ifma__znver4 jump here */
 LF_WIN64_ENTRY(lf_poly1305_blocks_mulx)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8
