@@ -756,7 +756,7 @@ static const uint8_t lf_p256_mont_mult_order_generic[] = { 0, 1, 2, LF_ORDER_END
 static const uint8_t lf_p256_mont_mult_order_sapphirerapids[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver1[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver3[] = { 0, 1, 2, LF_ORDER_END };
-static const uint8_t lf_p256_mont_mult_order_znver4[] = { 1, 0, 2, LF_ORDER_END };
+static const uint8_t lf_p256_mont_mult_order_znver4[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t lf_p256_mont_mult_order_znver5[] = { 0, 1, 2, LF_ORDER_END };
 static const uint8_t *const lf_p256_mont_mult_orders[] = {
 	lf_p256_mont_mult_order_generic,

@@ -35,7 +35,7 @@
  *   ahead = 2
  *   small = 15
  *   unroll = 16
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: saves and restores callee-saved rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_mulx__znver4 is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV

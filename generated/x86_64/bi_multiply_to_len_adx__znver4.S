@@ -36,7 +36,7 @@
  *   unroll = 16
  *   ybuf = 448
  *   zfinal = 1
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx__znver4_small, SysV) saves r12, rbp, rbx, allocates no stack and parks values in the red zone below rsp
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx__znver4 is an
  * entry that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1

@@ -33,7 +33,7 @@
  *   blocks = 5
  *   ifma_max = 256
  *   ifma_min = 13
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx; 3464 bytes of stack below them (SysV form: the kernel's buffers and slots)
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_ifma__znver4 is
  * an entry that saves rdi, rsi, xmm6-xmm15 (written here or by

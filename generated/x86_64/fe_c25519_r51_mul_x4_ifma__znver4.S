@@ -33,7 +33,7 @@ products, c25519_r51)
  * Schedule: gen/schedules/x86_64/znver4.toml [fe_c25519_r51_mul_x4.ifma]
  *   used on: AuthenticAMD family 0x19 model 0x11
  *   split = 1
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_fe_c25519_r51_mul_x4_ifma__znver4 is
  * an entry that saves rdi, rsi, xmm8-xmm15 (written here), moves its arguments (rcx, rdx, r8)

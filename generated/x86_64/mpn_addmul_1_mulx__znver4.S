@@ -29,7 +29,7 @@
  *   ahead = 1
  *   short = 4
  *   unroll = 16
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: no stack frame; no callee-saved register is used
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_addmul_1_mulx__znver4 is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9) into the SysV registers

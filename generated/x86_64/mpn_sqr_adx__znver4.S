@@ -28,7 +28,7 @@
  *   corner = 24
  *   small = 8
  *   unroll = 16
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: saves and restores callee-saved r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_mpn_sqr_adx__znver4 is an entry that
  * saves rdi, rsi, moves its arguments (rcx, rdx, r8) into the SysV registers and calls this

@@ -33,14 +33,14 @@ squaring)
  *
  * Schedule: gen/schedules/x86_64/znver4.toml [p256_sqr_mont.adx]
  *   used on: AuthenticAMD family 0x19 model 0x11
- *   mp3 = sub
+ *   mp3 = mulx
  *   shift32 = shift
- *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-07)
+ *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: saves and restores callee-saved r15, r14, r13, r12, rbp, rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_p256_sqr_mont_adx__znver4 is an
  * entry that saves rdi, rsi, moves its arguments (rcx, rdx) into the SysV registers and calls
  * this body, lf_p256_sqr_mont_adx__znver4_sysv.
- * 127 instructions.
+ * 123 instructions.
  */
 #include "lf_asm.h"
 
@@ -122,9 +122,8 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx__znver4)
 	shlq	$32, %rcx
 	movq	%rsi, %r12
 	shrq	$32, %r12
-	movq	%rsi, %rdx
-	subq	%rcx, %rdx
-	sbbq	%r12, %rsi
+	movq	$18446744069414584321, %rdx
+	mulxq	%rsi, %rdx, %rsi
 	addq	%rcx, %r9
 	adcq	%r12, %r8
 	adcq	%rdx, %rbx
@@ -134,9 +133,8 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx__znver4)
 	shlq	$32, %rcx
 	movq	%r9, %r12
 	shrq	$32, %r12
-	movq	%r9, %rdx
-	subq	%rcx, %rdx
-	sbbq	%r12, %r9
+	movq	$18446744069414584321, %rdx
+	mulxq	%r9, %rdx, %r9
 	addq	%rcx, %r8
 	adcq	%r12, %rbx
 	adcq	%rdx, %rsi
@@ -146,9 +144,8 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx__znver4)
 	shlq	$32, %rcx
 	movq	%r8, %r12
 	shrq	$32, %r12
-	movq	%r8, %rdx
-	subq	%rcx, %rdx
-	sbbq	%r12, %r8
+	movq	$18446744069414584321, %rdx
+	mulxq	%r8, %rdx, %r8
 	addq	%rcx, %rbx
 	adcq	%r12, %rsi
 	adcq	%rdx, %r9
@@ -158,9 +155,8 @@ LF_FUNC_BEGIN(lf_p256_sqr_mont_adx__znver4)
 	shlq	$32, %rcx
 	movq	%rbx, %r12
 	shrq	$32, %r12
-	movq	%rbx, %rdx
-	subq	%rcx, %rdx
-	sbbq	%r12, %rbx
+	movq	$18446744069414584321, %rdx
+	mulxq	%rbx, %rdx, %rbx
 	addq	%rcx, %rsi
 	adcq	%r12, %r9
 	adcq	%rdx, %r8

@@ -220,7 +220,7 @@ def _figures(mode, records):
                 f, t = r["figure"], r["figure_typical"]
                 cyc = output.cycles_text(r)
                 parts.append("%s %.3fx generic [%.3f, %.3f] at the typical sizes%s, %.3fx over "
-                             "all %d tuned sizes, worst size %d %.3fx (%s vs %s)" % (
+                             "all %d tuned sizes, worst size %s %.3fx (%s vs %s)" % (
                                  k, t["ratio"], t["low"], t["high"],
                                  " (core cycles per unit: %s)" % cyc if cyc else "", f["ratio"],
                                  len(f["sizes"]), r["figure_worst"][0], r["figure_worst"][1],
@@ -277,7 +277,9 @@ def write_outputs(a, name, mode, match, ident, tuner, runner, complete, elapsed,
             measured = tomllib.load(f).get("provenance", {}).get(
                 "method", "").startswith("make tune CPU=native")
     publish = complete and not measured
-    mca_v = runner.mca_version() if runner.llvm_mca or mode != "native" else "not used"
+    # a resumed run may take every model figure from the state file: llvm-mca was still used
+    mca_v = runner.mca_version() if runner.llvm_mca or mode != "native" or \
+        tuner.counts.get("modelled") else "not used"
     cc = mca.cross_cc(a.arch)
     methods = {
         "native": "make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=%s) when "

@@ -143,7 +143,7 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
         if r.get("figure"):
             f = r["figure"]
             L.append("**Figure**: tuned %s against generic %s: **%s** at the kernel's typical "
-                     "sizes (%s); %s over every size tuned (%s); worst size %d: %.3f (median "
+                     "sizes (%s); %s over every size tuned (%s); worst size %s: %.3f (median "
                      "of %d runs in fresh processes)"
                      % (r["figure_from"]["tuned"], r["figure_from"]["generic"],
                         _est(r["figure_typical"]),
@@ -158,7 +158,7 @@ def report_text(arch, cpu, mode, meta, records, counts, complete):
             L.append("| size | ratio generic/tuned | p25 | p75 |")
             L.append("|---:|---:|---:|---:|")
             for s, med, p25, p75, n in f["sizes"]:
-                L.append("| %d | %.3f | %.3f | %.3f |" % (s, med, p25, p75))
+                L.append("| %s | %.3f | %.3f | %.3f |" % (s, med, p25, p75))
             L.append("")
         elif r.get("figure_note"):
             L += ["**Figure**: %s." % r["figure_note"], ""]

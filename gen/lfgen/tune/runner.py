@@ -55,6 +55,7 @@ class Runner:
         self.batches = 0
         self._generic_builds = {}
         self.llvm_mca = None
+        self.drivers = None             # the bench's driver names (runnable() reads them)
 
     # ---- make ----------------------------------------------------------------------------
     def make(self, target, check=True, timeout=None, **variables):
@@ -87,7 +88,23 @@ class Runner:
             parts = line.split()
             if len(parts) >= 2 and parts[1] == "driver:":
                 out[parts[0]] = {p for p in parts[2:] if p not in ("ref", "+", "GMP", "peer")}
+        self.drivers = set(out)
         return out
+
+    def chain_driver(self, kernel):
+        """The bench's chained driver of a kernel (`<kernel>_chain`: each call's output is the
+        next call's input, so it times latency), or None.  Where there is one, every timing
+        runs it beside the kernel's own driver and its rows count as sizes of their own
+        ("chained 5"): a candidate that buys throughput with latency regresses there."""
+        if self.drivers is None:
+            self.runnable()
+        name = kernel + "_chain"
+        return name if name in self.drivers else None
+
+    def sizes_key(self, kernel, sizes):
+        """What a timing's state key says of its sizes (and of a chained driver)."""
+        return "sizes=" + ",".join(str(s) for s in sizes) + \
+            (";chained" if self.chain_driver(kernel) else "")
 
     # ---- building --------------------------------------------------------------------------
     def generic_builds(self, mod):
@@ -222,9 +239,12 @@ class Runner:
     # ---- timing ------------------------------------------------------------------------------
     def time(self, d, kernel, baseline, names, sizes):
         """({name: [(size, median, p25, p75, n)]}, {name: {size: cycles per call}}): paired
-        ratios baseline/name per size, and the median core cycles of every contender."""
+        ratios baseline/name per size, and the median core cycles of every contender; with
+        a chained driver (chain_driver) also its rows, as sizes "chained <size>"."""
         js = os.path.join(d, "time.json")
-        args = ["--kernel", kernel, "--variant", ",".join([baseline] + list(names)),
+        chain = self.chain_driver(kernel)
+        args = ["--kernel", ",".join([kernel] + ([chain] if chain else [])),
+                "--variant", ",".join([baseline] + list(names)),
                 "--sizes", ",".join(str(s) for s in sizes), "--baseline", baseline,
                 "--no-gmp", "--json", os.path.relpath(js, gen.ROOT)]
         args += ["--repeats", "31", "--batch-us", "5"] if self.quick else \
@@ -239,12 +259,13 @@ class Runner:
         out = {n: [] for n in names}
         cycles = {n: {} for n in [baseline] + list(names)}
         for row in rows:
-            if row["kernel"] != kernel or row["variant"] not in cycles:
+            if row["kernel"] not in (kernel, chain) or row["variant"] not in cycles:
                 continue
-            cycles[row["variant"]][row["size"]] = row["cycles_per_call"]["median"]
+            size = row["size"] if row["kernel"] == kernel else "chained %d" % row["size"]
+            cycles[row["variant"]][size] = row["cycles_per_call"]["median"]
             if row["variant"] in out:
                 b = row["ratio_vs_base"]
-                out[row["variant"]].append((row["size"], b["paired_median"], b["paired_p25"],
+                out[row["variant"]].append((size, b["paired_median"], b["paired_p25"],
                                             b["paired_p75"], b["n"]))
         os.remove(js)
         return out, cycles
