@@ -539,7 +539,7 @@ static const struct lf_variant lf_bi_multiply_to_len_variants[] = {
 	{ "adx@znver1", (lf_fnptr)lf_bi_multiply_to_len_adx__znver1, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver1", 16 },
 	{ "adx@znver3", (lf_fnptr)lf_bi_multiply_to_len_adx__znver3, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver3", 16 },
 	{ "ifma@znver4", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver4", 256 },
-	{ "adx@znver4", (lf_fnptr)lf_bi_multiply_to_len_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 12 },
+	{ "adx@znver4", (lf_fnptr)lf_bi_multiply_to_len_adx__znver4, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver4", 16 },
 	{ "ifma@znver5", (lf_fnptr)lf_bi_multiply_to_len_ifma__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512BW | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_AVX512IFMA | LF_CPU_AVX512VBMI | LF_CPU_BMI2, "x86_64/znver5", 256 },
 	{ "adx@znver5", (lf_fnptr)lf_bi_multiply_to_len_adx__znver5, LF_CPU_ASM | LF_CPU_ADX | LF_CPU_BMI2, "x86_64/znver5", 16 },
 #endif

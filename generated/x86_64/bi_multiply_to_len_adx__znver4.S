@@ -32,12 +32,12 @@
  * Schedule: gen/schedules/x86_64/znver4.toml [bi_multiply_to_len.adx]
  *   used on: AuthenticAMD family 0x19 model 0x11
  *   ahead = 0
- *   small = 6
+ *   small = 8
  *   unroll = 16
  *   ybuf = 448
  *   zfinal = 1
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
- * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx__znver4_small, SysV) saves r12, rbp, rbx, allocates no stack and parks values in the red zone below rsp
+ * Frame: saves and restores callee-saved rbp, rbx; 3592 bytes of stack below them (SysV form: the kernel's buffers and slots); the code before the frame (lf_bi_multiply_to_len_adx__znver4_small, SysV) saves r14, r13, r12, rbp, rbx, allocates no stack and parks values in the red zone below rsp
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_multiply_to_len_adx__znver4 is an
  * entry that saves rdi, rsi, xmm8 (written here), moves its arguments (rcx, rdx, r8, r9, 1
  * from the stack) into the SysV registers and calls this body,
@@ -46,18 +46,24 @@
  * lines); the code before the frame (lf_bi_multiply_to_len_adx__znver4_small) is SysV-only:
  * Windows' unwind tables describe one prologue, at the entry, so under Win64 those sizes run
  * in the body, after its prologue.
- * 2970 instructions.
+ * 6619 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 #if !defined(LF_WIN64)
-	/* code before the frame: %rsi and %rcx at most 12 run lf_bi_multiply_to_len_adx__znver4_small */
-	cmpq	$12, %rsi
+	/* code before the frame: %rsi and %rcx at most 16 run lf_bi_multiply_to_len_adx__znver4_small */
+	cmpq	$16, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver4_frame
-	cmpq	$12, %rcx
+	cmpq	$16, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_frame
 	/* lf_bi_multiply_to_len_adx__znver4_small */
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -120,14 +126,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	shrq	$32, %rbx
 	movl	%ebx, (%r8)
 .Llf_bi_multiply_to_len_adx__znver4_small_s_c0_done:
-	cmpq	$6, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3
+	cmpq	$8, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4
 	cmpq	$4, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2
 	cmpq	$2, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_2
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_2
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_2
 	cmpq	$2, %rcx
@@ -146,6 +152,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%r10, -16(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_2:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3
 	rorxq	$32, -8(%rdi), %r10
 	mulxq	%r10, %r11, %r10
 	addq	%rax, %r11
@@ -160,11 +168,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_2:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3:
 	rorxq	$32, -8(%rdi), %r10
 	mulxq	%r10, %r11, %r10
 	addq	%rax, %r11
@@ -184,7 +188,11 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r10, %r10
 	movq	%r10, -32(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4:
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_2:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5
 	rorxq	$32, -8(%rdi), %r10
 	mulxq	%r10, %r11, %r10
 	addq	%rax, %r11
@@ -239,22 +247,99 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r10, %r10
 	movq	%r10, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rdi), %r11
+	mulxq	%r11, %rcx, %r11
+	adcq	%rax, %rcx
+	rorxq	$32, -32(%rdi), %rax
+	mulxq	%rax, %rsi, %rax
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rdi), %r11
+	mulxq	%r11, %rbx, %r11
+	adcq	%rax, %rbx
+	rorxq	$32, -48(%rdi), %rax
+	mulxq	%rax, %rdx, %rax
+	adcq	%r11, %rdx
+	adcq	$0, %rax
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7:
+	rorxq	$32, -8(%rdi), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	rorxq	$32, -24(%rdi), %r10
+	mulxq	%r10, %r10, %rcx
+	adcq	%rax, %r10
+	rorxq	$32, -32(%rdi), %rax
+	mulxq	%rax, %rsi, %rax
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rdi), %rcx
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%rax, %rbx
+	rorxq	$32, -48(%rdi), %rax
+	mulxq	%rax, %rbp, %rax
+	adcq	%rcx, %rbp
+	rorxq	$32, -56(%rdi), %rcx
+	mulxq	%rcx, %rdx, %rcx
+	adcq	%rax, %rdx
+	adcq	$0, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt1:
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_3
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_3
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_3
 	cmpq	$2, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_3
 	movq	%r10, %rdx
 	rorxq	$32, -8(%r9), %r10
-	mulxq	%r10, %r10, %r11
-	addq	%rax, %r10
-	adcq	$0, %r11
-	rorxq	$32, %r10, %r10
-	movq	%r10, -8(%r8)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	adcq	$0, %r10
 	rorxq	$32, %r11, %r11
-	movq	%r11, -16(%r8)
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_3:
 	movq	%r10, -8(%rsp)
@@ -268,18 +353,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-8(%rsp), %rcx, %r9
 	adoxq	%rcx, %r11
 	adcxq	%r9, %r10
-	mulxq	-16(%rsp), %r9, %rcx
-	adoxq	%r9, %r10
-	adcxq	%rax, %rcx
-	adoxq	%rax, %rcx
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, %r10, %r10
 	movq	%r10, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_3:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_2
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -292,9 +379,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	$0, %rax
 	rorxq	$32, -8(%r9), %rdx
 	xorl	%r10d, %r10d
-	mulxq	-8(%rsp), %rsi, %r9
-	adoxq	%rsi, %r11
-	adcxq	%r9, %rcx
+	mulxq	-8(%rsp), %r9, %rsi
+	adoxq	%r9, %r11
+	adcxq	%rsi, %rcx
 	mulxq	-16(%rsp), %rsi, %r9
 	adoxq	%rsi, %rcx
 	adcxq	%r9, %rax
@@ -311,11 +398,102 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -32(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_3:
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %rdi
+	adoxq	%r9, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %r9, %rdi
+	adoxq	%r9, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %r9
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_3:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_2
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_2
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_2
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-24(%rsp), %rbx, %r9
+	adoxq	%rbx, %rsi
+	adcxq	%r9, %rdi
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %rdi
+	adcxq	%r9, %rax
+	mulxq	-40(%rsp), %rdx, %r9
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_2:
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -329,19 +507,33 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%r11, -32(%rsp)
 	mulxq	%r11, %rsi, %r11
 	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%rdi), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %rdi, %r11
+	adcq	%rax, %rdi
 	adcq	$0, %r11
 	rorxq	$32, -8(%r9), %rdx
 	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rdi, %r9
-	adoxq	%rdi, %r10
+	mulxq	-8(%rsp), %rbp, %r9
+	adoxq	%rbp, %r10
 	adcxq	%r9, %rcx
-	mulxq	-16(%rsp), %r9, %rdi
-	adoxq	%r9, %rcx
-	adcxq	%rdi, %rsi
-	mulxq	-24(%rsp), %rdi, %r9
-	adoxq	%rdi, %rsi
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-24(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %rbp, %r9
+	adoxq	%rbp, %rdi
 	adcxq	%r9, %r11
-	mulxq	-32(%rsp), %rdx, %r9
+	mulxq	-48(%rsp), %rdx, %r9
 	adoxq	%rdx, %r11
 	adcxq	%rax, %r9
 	adoxq	%rax, %r9
@@ -351,62 +543,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rcx, -16(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -24(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -32(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -40(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_2:
-	movq	%r10, -8(%rsp)
-	rorxq	$32, -8(%rdi), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%rdi), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%rdi), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
-	rorxq	$32, -32(%rdi), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rdi, %rax
-	adcq	%rsi, %rdi
-	adcq	$0, %rax
-	rorxq	$32, -8(%r9), %rdx
-	xorl	%r9d, %r9d
-	mulxq	-8(%rsp), %rbx, %rsi
-	adoxq	%rbx, %r11
-	adcxq	%rsi, %rcx
-	mulxq	-16(%rsp), %rsi, %rbx
-	adoxq	%rsi, %rcx
-	adcxq	%rbx, %r10
-	mulxq	-24(%rsp), %rbx, %rsi
-	adoxq	%rbx, %r10
-	adcxq	%rsi, %rdi
-	mulxq	-32(%rsp), %rbx, %rsi
-	adoxq	%rbx, %rdi
-	adcxq	%rsi, %rax
-	mulxq	-40(%rsp), %rsi, %rdx
-	adoxq	%rsi, %rax
-	adcxq	%r9, %rdx
-	adoxq	%r9, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
 	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -32(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -40(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -48(%r8)
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_2:
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_2:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_2
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -426,30 +574,37 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%r10, %rbx
 	rorxq	$32, -40(%rdi), %r10
 	movq	%r10, -48(%rsp)
-	mulxq	%r10, %rdi, %r10
-	adcq	%rax, %rdi
-	adcq	$0, %r10
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%rbp, %rdi
+	adcq	$0, %rax
 	rorxq	$32, -8(%r9), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r9, %rbp
-	adoxq	%r9, %r11
+	xorl	%r9d, %r9d
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
 	adcxq	%rbp, %rcx
-	mulxq	-16(%rsp), %rbp, %r9
+	mulxq	-16(%rsp), %rbp, %r12
 	adoxq	%rbp, %rcx
-	adcxq	%r9, %rsi
-	mulxq	-24(%rsp), %rbp, %r9
-	adoxq	%rbp, %rsi
-	adcxq	%r9, %rbx
-	mulxq	-32(%rsp), %rbp, %r9
-	adoxq	%rbp, %rbx
-	adcxq	%r9, %rdi
-	mulxq	-40(%rsp), %r9, %rbp
-	adoxq	%r9, %rdi
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
 	adcxq	%rbp, %r10
-	mulxq	-48(%rsp), %rdx, %r9
-	adoxq	%rdx, %r10
-	adcxq	%rax, %r9
-	adoxq	%rax, %r9
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rdi
+	mulxq	-48(%rsp), %rbp, %r12
+	adoxq	%rbp, %rdi
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rbp, %rdx
+	adoxq	%rbp, %rax
+	adcxq	%r9, %rdx
+	adoxq	%r9, %rdx
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, %rcx, %rcx
@@ -458,16 +613,97 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rsi, -24(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -32(%r8)
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r8)
 	rorxq	$32, %r10, %r10
-	movq	%r10, -48(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -56(%r8)
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_2:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%rdi), %rcx
+	movq	%rcx, -40(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rcx, %rbp
+	rorxq	$32, -48(%rdi), %rcx
+	movq	%rcx, -56(%rsp)
+	mulxq	%rcx, %r12, %rcx
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rcx, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r9d, %r9d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %r11
+	adcxq	%rcx, %rax
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %rsi
+	mulxq	-24(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %rdi
+	mulxq	-56(%rsp), %r13, %rcx
+	adoxq	%r13, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r10
+	adcxq	%r9, %rcx
+	adoxq	%r9, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt2:
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_4
+	cmpq	$6, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_3
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_4
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_4
 	cmpq	$2, %rcx
@@ -477,15 +713,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%r10, %r11, %r10
 	addq	%rax, %r11
 	rorxq	$32, -16(%r9), %rax
-	mulxq	%rax, %rax, %r9
-	adcq	%r10, %rax
-	adcq	$0, %r9
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -16(%r8)
 	rorxq	$32, %r9, %r9
-	movq	%r9, -24(%r8)
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_4:
 	movq	%rdx, %r11
@@ -502,9 +738,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-	mulxq	-8(%rsp), %rsi, %rcx
-	adoxq	%rsi, %r11
-	adcxq	%rcx, %r9
+	mulxq	-8(%rsp), %rcx, %rsi
+	adoxq	%rcx, %r11
+	adcxq	%rsi, %r9
 	mulxq	-16(%rsp), %rsi, %rcx
 	adoxq	%rsi, %r9
 	adcxq	%rcx, %rax
@@ -522,6 +758,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rcx, -32(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_4:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_4
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -551,27 +789,23 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-8(%rsp), %r9, %r11
 	adoxq	%r9, %rcx
 	adcxq	%r11, %rax
-	mulxq	-16(%rsp), %r11, %r9
-	adoxq	%r11, %rax
-	adcxq	%r9, %rsi
-	mulxq	-24(%rsp), %r9, %r11
-	adoxq	%r9, %rsi
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rax
+	adcxq	%r11, %rsi
+	mulxq	-24(%rsp), %r11, %r9
+	adoxq	%r11, %rsi
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -16(%r8)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -24(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -32(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_4:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_3
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_3
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -579,47 +813,47 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	addq	%rax, %r11
 	rorxq	$32, -16(%rdi), %rax
 	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rax, %rcx
-	adcq	%r10, %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
 	rorxq	$32, -24(%rdi), %r10
 	movq	%r10, -32(%rsp)
 	mulxq	%r10, %rsi, %r10
-	adcq	%rcx, %rsi
+	adcq	%rax, %rsi
 	adcq	$0, %r10
 	rorxq	$32, -8(%r9), %rdx
-	xorl	%ecx, %ecx
+	xorl	%eax, %eax
 	mulxq	-8(%rsp), %rbx, %rdi
 	adoxq	%rbx, %r11
-	adcxq	%rdi, %rax
+	adcxq	%rdi, %rcx
 	mulxq	-16(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rax
+	adoxq	%rbx, %rcx
 	adcxq	%rdi, %rsi
-	mulxq	-24(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rsi
-	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rsi
+	adcxq	%rbx, %r10
 	mulxq	-32(%rsp), %rdx, %rdi
 	adoxq	%rdx, %r10
-	adcxq	%rcx, %rdi
-	adoxq	%rcx, %rdi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%r9), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %rcx, %r9
-	adoxq	%rcx, %rax
-	adcxq	%r9, %rsi
-	mulxq	-16(%rsp), %rcx, %r9
-	adoxq	%rcx, %rsi
-	adcxq	%r9, %r10
-	mulxq	-24(%rsp), %rcx, %r9
-	adoxq	%rcx, %r10
-	adcxq	%r9, %rdi
-	mulxq	-32(%rsp), %rcx, %r9
-	adoxq	%rcx, %rdi
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	rorxq	$32, %rax, %rax
-	movq	%rax, -16(%r8)
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %r10
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %r10
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r11, %r9
+	adoxq	%r11, %rdi
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -24(%r8)
 	rorxq	$32, %r10, %r10
@@ -629,45 +863,49 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_3:
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_4:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_3
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_3
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r10, %r11
-	addq	%rax, %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
 	rorxq	$32, -16(%rdi), %rax
 	movq	%rax, -24(%rsp)
 	mulxq	%rax, %rcx, %rax
-	adcq	%r11, %rcx
-	rorxq	$32, -24(%rdi), %r11
-	movq	%r11, -32(%rsp)
-	mulxq	%r11, %rsi, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
 	adcq	%rax, %rsi
 	rorxq	$32, -32(%rdi), %rax
 	movq	%rax, -40(%rsp)
 	mulxq	%rax, %rdi, %rax
-	adcq	%r11, %rdi
+	adcq	%r10, %rdi
 	adcq	$0, %rax
 	rorxq	$32, -8(%r9), %rdx
-	xorl	%r11d, %r11d
+	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %rbp, %rbx
-	adoxq	%rbp, %r10
+	adoxq	%rbp, %r11
 	adcxq	%rbx, %rcx
 	mulxq	-16(%rsp), %rbp, %rbx
 	adoxq	%rbp, %rcx
 	adcxq	%rbx, %rsi
-	mulxq	-24(%rsp), %rbx, %rbp
-	adoxq	%rbx, %rsi
-	adcxq	%rbp, %rdi
-	mulxq	-32(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rdi
-	adcxq	%rbx, %rax
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %rbx, %rbp
+	adoxq	%rbx, %rdi
+	adcxq	%rbp, %rax
 	mulxq	-40(%rsp), %rdx, %rbx
 	adoxq	%rdx, %rax
-	adcxq	%r11, %rbx
-	adoxq	%r11, %rbx
-	rorxq	$32, %r10, %r10
-	movq	%r10, -8(%r8)
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%r9), %rdx
 	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %r9, %r11
@@ -703,388 +941,87 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
 	rorxq	$32, -16(%rdi), %rax
 	movq	%rax, -24(%rsp)
 	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%rdi), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
 	rorxq	$32, -32(%rdi), %rax
 	movq	%rax, -40(%rsp)
 	mulxq	%rax, %rbx, %rax
-	adcq	%rsi, %rbx
-	rorxq	$32, -40(%rdi), %rsi
-	movq	%rsi, -48(%rsp)
-	mulxq	%rsi, %rdi, %rsi
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%rdi), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %rdi, %r11
 	adcq	%rax, %rdi
-	adcq	$0, %rsi
+	adcq	$0, %r11
 	rorxq	$32, -8(%r9), %rdx
 	xorl	%eax, %eax
 	mulxq	-8(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
+	adoxq	%r12, %r10
 	adcxq	%rbp, %rcx
 	mulxq	-16(%rsp), %r12, %rbp
 	adoxq	%r12, %rcx
-	adcxq	%rbp, %r10
+	adcxq	%rbp, %rsi
 	mulxq	-24(%rsp), %r12, %rbp
-	adoxq	%r12, %r10
+	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
 	mulxq	-32(%rsp), %r12, %rbp
 	adoxq	%r12, %rbx
 	adcxq	%rbp, %rdi
 	mulxq	-40(%rsp), %r12, %rbp
 	adoxq	%r12, %rdi
-	adcxq	%rbp, %rsi
+	adcxq	%rbp, %r11
 	mulxq	-48(%rsp), %rdx, %rbp
-	adoxq	%rdx, %rsi
+	adoxq	%rdx, %r11
 	adcxq	%rax, %rbp
 	adoxq	%rax, %rbp
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%r9), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r9, %r11
-	adoxq	%r9, %rcx
-	adcxq	%r11, %r10
-	mulxq	-16(%rsp), %r9, %r11
-	adoxq	%r9, %r10
-	adcxq	%r11, %rbx
-	mulxq	-24(%rsp), %r9, %r11
-	adoxq	%r9, %rbx
-	adcxq	%r11, %rdi
-	mulxq	-32(%rsp), %r9, %r11
-	adoxq	%r9, %rdi
-	adcxq	%r11, %rsi
-	mulxq	-40(%rsp), %r9, %r11
-	adoxq	%r9, %rsi
-	adcxq	%r11, %rbp
-	mulxq	-48(%rsp), %r11, %r9
-	adoxq	%r11, %rbp
-	adcxq	%rax, %r9
-	adoxq	%rax, %r9
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -32(%r8)
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -64(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3:
-	cmpq	$10, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_4
-	cmpq	$8, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_4
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_5
-	cmpq	$4, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_5
-	cmpq	$2, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_5
-	movq	%r10, %rdx
-	rorxq	$32, -8(%r9), %r10
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%r9), %rax
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%r9), %r10
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	adcq	$0, %r10
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -24(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -32(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_5:
-	movq	%rdx, %r11
-	movq	%r10, %rdx
-	movq	%r11, -8(%rsp)
-	rorxq	$32, -8(%r9), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%r9), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rax, %rcx
-	adcq	%r10, %rax
-	rorxq	$32, -24(%r9), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rcx, %r9
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%ecx, %ecx
-	mulxq	-8(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r11
-	adcxq	%rsi, %rax
-	mulxq	-16(%rsp), %rdi, %rsi
-	adoxq	%rdi, %rax
-	adcxq	%rsi, %r9
-	mulxq	-24(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r9
-	adcxq	%rsi, %r10
-	mulxq	-32(%rsp), %rsi, %rdx
-	adoxq	%rsi, %r10
-	adcxq	%rcx, %rdx
-	adoxq	%rcx, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -16(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -24(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -32(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -40(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_5:
-	movq	%rdx, %r11
-	movq	%r10, %rdx
-	movq	%r11, -8(%rsp)
-	rorxq	$32, -8(%r9), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r10, %r11
-	addq	%rax, %r10
-	rorxq	$32, -16(%r9), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r11, %rcx
-	rorxq	$32, -24(%r9), %r11
-	movq	%r11, -32(%rsp)
-	mulxq	%r11, %r9, %r11
-	adcq	%rax, %r9
-	adcq	$0, %r11
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rbx, %rsi
-	adoxq	%rbx, %r10
-	adcxq	%rsi, %rcx
-	mulxq	-16(%rsp), %rsi, %rbx
-	adoxq	%rsi, %rcx
-	adcxq	%rbx, %r9
-	mulxq	-24(%rsp), %rbx, %rsi
-	adoxq	%rbx, %r9
-	adcxq	%rsi, %r11
-	mulxq	-32(%rsp), %rdx, %rsi
-	adoxq	%rdx, %r11
-	adcxq	%rax, %rsi
-	adoxq	%rax, %rsi
 	rorxq	$32, %r10, %r10
 	movq	%r10, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
+	rorxq	$32, -16(%r9), %rdx
 	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rdi, %r10
-	adoxq	%rdi, %rcx
-	adcxq	%r10, %r9
-	mulxq	-16(%rsp), %rdi, %r10
-	adoxq	%rdi, %r9
-	adcxq	%r10, %r11
-	mulxq	-24(%rsp), %rdi, %r10
-	adoxq	%rdi, %r11
+	mulxq	-8(%rsp), %r9, %r10
+	adoxq	%r9, %rcx
 	adcxq	%r10, %rsi
-	mulxq	-32(%rsp), %rdx, %r10
-	adoxq	%rdx, %rsi
+	mulxq	-16(%rsp), %r9, %r10
+	adoxq	%r9, %rsi
+	adcxq	%r10, %rbx
+	mulxq	-24(%rsp), %r10, %r9
+	adoxq	%r10, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-32(%rsp), %r9, %r10
+	adoxq	%r9, %rdi
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r9, %r10
+	adoxq	%r9, %r11
+	adcxq	%r10, %rbp
+	mulxq	-48(%rsp), %r9, %r10
+	adoxq	%r9, %rbp
 	adcxq	%rax, %r10
 	adoxq	%rax, %r10
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -16(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -24(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -32(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -40(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -48(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_5:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_5
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_5
-	movq	%r10, -8(%rsp)
-	rorxq	$32, -8(%rdi), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%rdi), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%rdi), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	adcq	$0, %r10
-	rorxq	$32, -8(%r9), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r11
-	adcxq	%rdi, %rcx
-	mulxq	-16(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rcx
-	adcxq	%rdi, %rsi
-	mulxq	-24(%rsp), %rdi, %rbx
-	adoxq	%rdi, %rsi
-	adcxq	%rbx, %r10
-	mulxq	-32(%rsp), %rdx, %rdi
-	adoxq	%rdx, %r10
-	adcxq	%rax, %rdi
-	adoxq	%rax, %rdi
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%r9), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rbx, %r11
-	adoxq	%rbx, %rcx
-	adcxq	%r11, %rsi
-	mulxq	-16(%rsp), %rbx, %r11
-	adoxq	%rbx, %rsi
-	adcxq	%r11, %r10
-	mulxq	-24(%rsp), %rbx, %r11
-	adoxq	%rbx, %r10
-	adcxq	%r11, %rdi
-	mulxq	-32(%rsp), %rdx, %r11
-	adoxq	%rdx, %rdi
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, -24(%r9), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rcx, %r9
-	adoxq	%rcx, %rsi
-	adcxq	%r9, %r10
-	mulxq	-16(%rsp), %r9, %rcx
-	adoxq	%r9, %r10
-	adcxq	%rcx, %rdi
-	mulxq	-24(%rsp), %rcx, %r9
-	adoxq	%rcx, %rdi
-	adcxq	%r9, %r11
-	mulxq	-32(%rsp), %r9, %rcx
-	adoxq	%r9, %r11
-	adcxq	%rax, %rcx
-	adoxq	%rax, %rcx
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -24(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -40(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -48(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -56(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_5:
-	movq	%r10, -8(%rsp)
-	rorxq	$32, -8(%rdi), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%rdi), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%rdi), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -32(%rdi), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rax, %rdi
-	adcq	%r10, %rax
-	adcq	$0, %rdi
-	rorxq	$32, -8(%r9), %rdx
-	xorl	%r10d, %r10d
-	mulxq	-8(%rsp), %rbp, %rbx
-	adoxq	%rbp, %r11
-	adcxq	%rbx, %rcx
-	mulxq	-16(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rcx
-	adcxq	%rbx, %rsi
-	mulxq	-24(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rsi
-	adcxq	%rbx, %rax
-	mulxq	-32(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rax
-	adcxq	%rbx, %rdi
-	mulxq	-40(%rsp), %rdx, %rbx
-	adoxq	%rdx, %rdi
-	adcxq	%r10, %rbx
-	adoxq	%r10, %rbx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%r9), %rdx
-	xorl	%r10d, %r10d
-	mulxq	-8(%rsp), %rbp, %r11
-	adoxq	%rbp, %rcx
-	adcxq	%r11, %rsi
-	mulxq	-16(%rsp), %r11, %rbp
-	adoxq	%r11, %rsi
-	adcxq	%rbp, %rax
-	mulxq	-24(%rsp), %rbp, %r11
-	adoxq	%rbp, %rax
-	adcxq	%r11, %rdi
-	mulxq	-32(%rsp), %rbp, %r11
-	adoxq	%rbp, %rdi
-	adcxq	%r11, %rbx
-	mulxq	-40(%rsp), %rdx, %r11
-	adoxq	%rdx, %rbx
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, -24(%r9), %rdx
-	xorl	%r10d, %r10d
-	mulxq	-8(%rsp), %rcx, %r9
-	adoxq	%rcx, %rsi
-	adcxq	%r9, %rax
-	mulxq	-16(%rsp), %rcx, %r9
-	adoxq	%rcx, %rax
-	adcxq	%r9, %rdi
-	mulxq	-24(%rsp), %rcx, %r9
-	adoxq	%rcx, %rdi
-	adcxq	%r9, %rbx
-	mulxq	-32(%rsp), %rcx, %r9
-	adoxq	%rcx, %rbx
-	adcxq	%r9, %r11
-	mulxq	-40(%rsp), %rcx, %r9
-	adoxq	%rcx, %r11
-	adcxq	%r10, %r9
-	adoxq	%r10, %r9
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -48(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -56(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -64(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_5:
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_3:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_3
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -1104,14 +1041,515 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%r10, %rbx
 	rorxq	$32, -40(%rdi), %r10
 	movq	%r10, -48(%rsp)
-	mulxq	%r10, %r10, %rdi
-	adcq	%rax, %r10
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rax, %rdi
+	adcq	%r10, %rax
 	adcq	$0, %rdi
 	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rax
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rdi
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r9, %r11
+	adoxq	%r9, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r9, %r11
+	adoxq	%r9, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r9, %r11
+	adoxq	%r9, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r11, %r9
+	adoxq	%r11, %rbp
+	adcxq	%r9, %rax
+	mulxq	-40(%rsp), %r9, %r11
+	adoxq	%r9, %rax
+	adcxq	%r11, %rdi
+	mulxq	-48(%rsp), %r9, %r11
+	adoxq	%r9, %rdi
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %r9, %r11
+	adoxq	%r9, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_3:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rax, %r12
+	adcq	%r10, %rax
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%r12, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r12d, %r12d
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r14
+	adoxq	%r13, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rax
+	mulxq	-48(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %rdi
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rdi
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%r12, %r13
+	adoxq	%r12, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r12, %r9
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-16(%rsp), %r12, %r9
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-24(%rsp), %r12, %r9
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-32(%rsp), %r12, %r9
+	adoxq	%r12, %rbp
+	adcxq	%r9, %rax
+	mulxq	-40(%rsp), %r12, %r9
+	adoxq	%r12, %rax
+	adcxq	%r9, %rdi
+	mulxq	-48(%rsp), %r12, %r9
+	adoxq	%r12, %rdi
+	adcxq	%r9, %r10
+	mulxq	-56(%rsp), %r12, %r9
+	adoxq	%r12, %r10
+	adcxq	%r9, %r13
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %r13
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_3:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_5
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_5
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_5
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%r9), %r11
+	mulxq	%r11, %r9, %r11
+	adcq	%rax, %r9
+	adcq	$0, %r11
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_5:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-16(%rsp), %rsi, %rdi
+	adoxq	%rsi, %rcx
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r9
+	mulxq	-32(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_5:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_5
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-8(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r11
+	adcxq	%rsi, %rax
+	mulxq	-16(%rsp), %rbx, %rsi
+	adoxq	%rbx, %rax
+	adcxq	%rsi, %r9
+	mulxq	-24(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r9
+	adcxq	%rsi, %r10
+	mulxq	-32(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %rsi
+	adoxq	%rcx, %rsi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %r9
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rsi
+	mulxq	-32(%rsp), %rcx, %rdx
+	adoxq	%rcx, %rsi
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_5:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%rdi), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	adcq	$0, %r11
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %r11
+	mulxq	-32(%rsp), %rdx, %rdi
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r10
+	adoxq	%rbx, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-16(%rsp), %rbx, %r10
+	adoxq	%rbx, %rsi
+	adcxq	%r10, %r11
+	mulxq	-24(%rsp), %rbx, %r10
+	adoxq	%rbx, %r11
+	adcxq	%r10, %rdi
+	mulxq	-32(%rsp), %rdx, %r10
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %r11
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_5:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_4
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_4
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %rbp
+	adoxq	%rbx, %r11
 	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rdi
+	adcxq	%rbx, %rax
+	mulxq	-40(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rax
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rbp, %r11
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %rdi
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %rdi
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %rbp, %r11
+	adoxq	%rbp, %rax
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %r9, %rcx
+	adoxq	%r9, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rbx
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_4:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r12
+	adoxq	%rbp, %r11
+	adcxq	%r12, %rcx
 	mulxq	-16(%rsp), %r12, %rbp
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
@@ -1120,33 +1558,33 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rbp, %rbx
 	mulxq	-32(%rsp), %r12, %rbp
 	adoxq	%r12, %rbx
-	adcxq	%rbp, %r10
-	mulxq	-40(%rsp), %r12, %rbp
-	adoxq	%r12, %r10
 	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %rbp, %r12
+	adoxq	%rbp, %rdi
+	adcxq	%r12, %r10
 	mulxq	-48(%rsp), %rdx, %rbp
-	adoxq	%rdx, %rdi
+	adoxq	%rdx, %r10
 	adcxq	%rax, %rbp
 	adoxq	%rax, %rbp
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%r9), %rdx
 	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r11, %r12
-	adoxq	%r11, %rcx
-	adcxq	%r12, %rsi
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
 	mulxq	-16(%rsp), %r12, %r11
 	adoxq	%r12, %rsi
 	adcxq	%r11, %rbx
 	mulxq	-24(%rsp), %r12, %r11
 	adoxq	%r12, %rbx
-	adcxq	%r11, %r10
-	mulxq	-32(%rsp), %r12, %r11
-	adoxq	%r12, %r10
 	adcxq	%r11, %rdi
-	mulxq	-40(%rsp), %r11, %r12
-	adoxq	%r11, %rdi
-	adcxq	%r12, %rbp
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %rdi
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
 	mulxq	-48(%rsp), %rdx, %r11
 	adoxq	%rdx, %rbp
 	adcxq	%rax, %r11
@@ -1160,13 +1598,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%r9, %rbx
 	mulxq	-16(%rsp), %rcx, %r9
 	adoxq	%rcx, %rbx
-	adcxq	%r9, %r10
-	mulxq	-24(%rsp), %rcx, %r9
-	adoxq	%rcx, %r10
 	adcxq	%r9, %rdi
-	mulxq	-32(%rsp), %rcx, %r9
+	mulxq	-24(%rsp), %rcx, %r9
 	adoxq	%rcx, %rdi
-	adcxq	%r9, %rbp
+	adcxq	%r9, %r10
+	mulxq	-32(%rsp), %r9, %rcx
+	adoxq	%r9, %r10
+	adcxq	%rcx, %rbp
 	mulxq	-40(%rsp), %rcx, %r9
 	adoxq	%rcx, %rbp
 	adcxq	%r9, %r11
@@ -1178,10 +1616,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rsi, -24(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -32(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
 	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -48(%r8)
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
 	rorxq	$32, %rbp, %rbp
 	movq	%rbp, -56(%r8)
 	rorxq	$32, %r11, %r11
@@ -1189,9 +1627,270 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_4:
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_6
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_4:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_4
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rbx, %rbp
+	rorxq	$32, -48(%rdi), %rdi
+	movq	%rdi, -56(%rsp)
+	mulxq	%rdi, %rbx, %rdi
+	adcq	%r10, %rbx
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rax
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rdi
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r11, %r13
+	adoxq	%r11, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rax
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rax
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
+	adcxq	%r9, %rbp
+	mulxq	-24(%rsp), %r9, %rcx
+	adoxq	%r9, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r12
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %r12
+	adcxq	%r9, %r11
+	mulxq	-56(%rsp), %rcx, %r9
+	adoxq	%rcx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_4:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r10, %rdi
+	adcq	%rax, %r10
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r10
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %rdi
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r14
+	adoxq	%r11, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-32(%rsp), %r11, %r14
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %r10
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %rdi
+	mulxq	-56(%rsp), %r11, %r14
+	adoxq	%r11, %rdi
+	adcxq	%r14, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-16(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-24(%rsp), %rcx, %r9
+	adoxq	%rcx, %rbp
+	adcxq	%r9, %r12
+	mulxq	-32(%rsp), %rcx, %r9
+	adoxq	%rcx, %r12
+	adcxq	%r9, %r10
+	mulxq	-40(%rsp), %rcx, %r9
+	adoxq	%rcx, %r10
+	adcxq	%r9, %rdi
+	mulxq	-48(%rsp), %rcx, %r9
+	adoxq	%rcx, %rdi
+	adcxq	%r9, %r13
+	mulxq	-56(%rsp), %rcx, %r9
+	adoxq	%rcx, %r13
+	adcxq	%r9, %r11
+	mulxq	-64(%rsp), %r9, %rcx
+	adoxq	%r9, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4:
+	cmpq	$12, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_5
+	cmpq	$10, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_5
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_6
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_6
 	cmpq	$2, %rcx
@@ -1204,18 +1903,18 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%rax, %rcx, %rax
 	adcq	%r10, %rcx
 	rorxq	$32, -24(%r9), %r10
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
 	rorxq	$32, -32(%r9), %rax
 	mulxq	%rax, %r9, %rax
-	adcq	%rsi, %r9
+	adcq	%r10, %r9
 	adcq	$0, %rax
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -32(%r8)
 	rorxq	$32, %rax, %rax
@@ -1239,9 +1938,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%rax, %rsi
 	rorxq	$32, -32(%r9), %rax
 	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rax, %r9
-	adcq	%r10, %rax
-	adcq	$0, %r9
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %rbx, %rdi
@@ -1252,12 +1951,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rdi, %rsi
 	mulxq	-24(%rsp), %rbx, %rdi
 	adoxq	%rbx, %rsi
-	adcxq	%rdi, %rax
-	mulxq	-32(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rax
 	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rax
 	mulxq	-40(%rsp), %rdi, %rdx
-	adoxq	%rdi, %r9
+	adoxq	%rdi, %rax
 	adcxq	%r10, %rdx
 	adoxq	%r10, %rdx
 	rorxq	$32, %r11, %r11
@@ -1266,14 +1965,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rcx, -16(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -24(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
 	rorxq	$32, %r9, %r9
-	movq	%r9, -40(%r8)
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
 	rorxq	$32, %rdx, %rdx
 	movq	%rdx, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_6:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_6
 	movq	%rdx, %r11
 	movq	%r10, %rdx
 	movq	%r11, -8(%rsp)
@@ -1291,9 +1992,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%rax, %rsi
 	rorxq	$32, -32(%r9), %rax
 	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rax, %r9
-	adcq	%r10, %rax
-	adcq	$0, %r9
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %rbp, %rbx
@@ -1304,12 +2005,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rbx, %rsi
 	mulxq	-24(%rsp), %rbp, %rbx
 	adoxq	%rbp, %rsi
-	adcxq	%rbx, %rax
-	mulxq	-32(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rax
 	adcxq	%rbx, %r9
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r9
+	adcxq	%rbx, %rax
 	mulxq	-40(%rsp), %rdx, %rbx
-	adoxq	%rdx, %r9
+	adoxq	%rdx, %rax
 	adcxq	%r10, %rbx
 	adoxq	%r10, %rbx
 	rorxq	$32, %r11, %r11
@@ -1319,15 +2020,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-8(%rsp), %rdi, %r11
 	adoxq	%rdi, %rcx
 	adcxq	%r11, %rsi
-	mulxq	-16(%rsp), %r11, %rdi
-	adoxq	%r11, %rsi
-	adcxq	%rdi, %rax
-	mulxq	-24(%rsp), %rdi, %r11
-	adoxq	%rdi, %rax
+	mulxq	-16(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
 	adcxq	%r11, %r9
-	mulxq	-32(%rsp), %rdi, %r11
+	mulxq	-24(%rsp), %rdi, %r11
 	adoxq	%rdi, %r9
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r11, %rdi
+	adoxq	%r11, %rax
+	adcxq	%rdi, %rbx
 	mulxq	-40(%rsp), %rdx, %r11
 	adoxq	%rdx, %rbx
 	adcxq	%r10, %r11
@@ -1336,20 +2037,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rcx, -16(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -24(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
 	rorxq	$32, %r9, %r9
-	movq	%r9, -40(%r8)
+	movq	%r9, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_6:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_6
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_6
 	movq	%rdx, %r11
 	movq	%r10, %rdx
 	movq	%r11, -8(%rsp)
@@ -1363,85 +2060,89 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%r10, %rcx
 	rorxq	$32, -24(%r9), %r10
 	movq	%r10, -32(%rsp)
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
 	rorxq	$32, -32(%r9), %rax
 	movq	%rax, -40(%rsp)
 	mulxq	%rax, %r9, %rax
-	adcq	%rsi, %r9
+	adcq	%r10, %r9
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
-	xorl	%esi, %esi
+	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %rbp, %rbx
 	adoxq	%rbp, %r11
 	adcxq	%rbx, %rcx
-	mulxq	-16(%rsp), %rbx, %rbp
-	adoxq	%rbx, %rcx
-	adcxq	%rbp, %r10
+	mulxq	-16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
 	mulxq	-24(%rsp), %rbp, %rbx
-	adoxq	%rbp, %r10
+	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r9
-	mulxq	-32(%rsp), %rbp, %rbx
-	adoxq	%rbp, %r9
-	adcxq	%rbx, %rax
+	mulxq	-32(%rsp), %rbx, %rbp
+	adoxq	%rbx, %r9
+	adcxq	%rbp, %rax
 	mulxq	-40(%rsp), %rdx, %rbx
 	adoxq	%rdx, %rax
-	adcxq	%rsi, %rbx
-	adoxq	%rsi, %rbx
+	adcxq	%r10, %rbx
+	adoxq	%r10, %rbx
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %rbp, %rsi
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbp, %r11
 	adoxq	%rbp, %rcx
-	adcxq	%rsi, %r10
-	mulxq	-16(%rsp), %rbp, %rsi
-	adoxq	%rbp, %r10
-	adcxq	%rsi, %r9
-	mulxq	-24(%rsp), %rbp, %rsi
-	adoxq	%rbp, %r9
-	adcxq	%rsi, %rax
-	mulxq	-32(%rsp), %rbp, %rsi
-	adoxq	%rbp, %rax
-	adcxq	%rsi, %rbx
-	mulxq	-40(%rsp), %rdx, %rsi
-	adoxq	%rdx, %rbx
 	adcxq	%r11, %rsi
-	adoxq	%r11, %rsi
+	mulxq	-16(%rsp), %rbp, %r11
+	adoxq	%rbp, %rsi
+	adcxq	%r11, %r9
+	mulxq	-24(%rsp), %rbp, %r11
+	adoxq	%rbp, %r9
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %rbp, %r11
+	adoxq	%rbp, %rax
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %rdi, %rcx
-	adoxq	%rdi, %r10
-	adcxq	%rcx, %r9
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rsi
+	adcxq	%rdi, %r9
 	mulxq	-16(%rsp), %rdi, %rcx
 	adoxq	%rdi, %r9
 	adcxq	%rcx, %rax
-	mulxq	-24(%rsp), %rcx, %rdi
-	adoxq	%rcx, %rax
-	adcxq	%rdi, %rbx
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rbx
 	mulxq	-32(%rsp), %rdi, %rcx
 	adoxq	%rdi, %rbx
-	adcxq	%rcx, %rsi
-	mulxq	-40(%rsp), %rdx, %rcx
-	adoxq	%rdx, %rsi
-	adcxq	%r11, %rcx
-	adoxq	%r11, %rcx
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
+	adcxq	%rcx, %r11
+	mulxq	-40(%rsp), %rcx, %rdx
+	adoxq	%rcx, %r11
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -32(%r8)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -56(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_6:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_6
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_6
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -1457,9 +2158,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%rax, %rsi
 	rorxq	$32, -32(%rdi), %rax
 	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rax, %rdi
-	adcq	%r10, %rax
-	adcq	$0, %rdi
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
 	rorxq	$32, -8(%r9), %rdx
 	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %rbp, %rbx
@@ -1470,12 +2171,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rbx, %rsi
 	mulxq	-24(%rsp), %rbp, %rbx
 	adoxq	%rbp, %rsi
-	adcxq	%rbx, %rax
-	mulxq	-32(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rax
 	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rdi
+	adcxq	%rbx, %rax
 	mulxq	-40(%rsp), %rdx, %rbx
-	adoxq	%rdx, %rdi
+	adoxq	%rdx, %rax
 	adcxq	%r10, %rbx
 	adoxq	%r10, %rbx
 	rorxq	$32, %r11, %r11
@@ -1485,15 +2186,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-8(%rsp), %rbp, %r11
 	adoxq	%rbp, %rcx
 	adcxq	%r11, %rsi
-	mulxq	-16(%rsp), %r11, %rbp
-	adoxq	%r11, %rsi
-	adcxq	%rbp, %rax
-	mulxq	-24(%rsp), %rbp, %r11
-	adoxq	%rbp, %rax
+	mulxq	-16(%rsp), %rbp, %r11
+	adoxq	%rbp, %rsi
 	adcxq	%r11, %rdi
-	mulxq	-32(%rsp), %rbp, %r11
+	mulxq	-24(%rsp), %rbp, %r11
 	adoxq	%rbp, %rdi
-	adcxq	%r11, %rbx
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r11, %rbp
+	adoxq	%r11, %rax
+	adcxq	%rbp, %rbx
 	mulxq	-40(%rsp), %rdx, %r11
 	adoxq	%rdx, %rbx
 	adcxq	%r10, %r11
@@ -1504,12 +2205,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	xorl	%r10d, %r10d
 	mulxq	-8(%rsp), %rbp, %rcx
 	adoxq	%rbp, %rsi
-	adcxq	%rcx, %rax
-	mulxq	-16(%rsp), %rbp, %rcx
-	adoxq	%rbp, %rax
 	adcxq	%rcx, %rdi
-	mulxq	-24(%rsp), %rbp, %rcx
+	mulxq	-16(%rsp), %rbp, %rcx
 	adoxq	%rbp, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-24(%rsp), %rbp, %rcx
+	adoxq	%rbp, %rax
 	adcxq	%rcx, %rbx
 	mulxq	-32(%rsp), %rbp, %rcx
 	adoxq	%rbp, %rbx
@@ -1522,587 +2223,36 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rsi, -24(%r8)
 	rorxq	$32, -32(%r9), %rdx
 	xorl	%r10d, %r10d
-	mulxq	-8(%rsp), %rsi, %r9
-	adoxq	%rsi, %rax
-	adcxq	%r9, %rdi
+	mulxq	-8(%rsp), %r9, %rsi
+	adoxq	%r9, %rdi
+	adcxq	%rsi, %rax
 	mulxq	-16(%rsp), %rsi, %r9
-	adoxq	%rsi, %rdi
+	adoxq	%rsi, %rax
 	adcxq	%r9, %rbx
-	mulxq	-24(%rsp), %r9, %rsi
-	adoxq	%r9, %rbx
-	adcxq	%rsi, %r11
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %r11
 	mulxq	-32(%rsp), %rsi, %r9
 	adoxq	%rsi, %r11
 	adcxq	%r9, %rcx
-	mulxq	-40(%rsp), %rdx, %r9
-	adoxq	%rdx, %rcx
-	adcxq	%r10, %r9
-	adoxq	%r10, %r9
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
+	mulxq	-40(%rsp), %r9, %rdx
+	adoxq	%r9, %rcx
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
 	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r8)
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -56(%r8)
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -64(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -72(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_6:
-	movq	%r10, -8(%rsp)
-	rorxq	$32, -8(%rdi), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%rdi), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%rdi), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -32(%rdi), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rax, %rbx
-	adcq	%r10, %rax
-	rorxq	$32, -40(%rdi), %r10
-	movq	%r10, -48(%rsp)
-	mulxq	%r10, %rdi, %r10
-	adcq	%rbx, %rdi
-	adcq	$0, %r10
-	rorxq	$32, -8(%r9), %rdx
-	xorl	%ebx, %ebx
-	mulxq	-8(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
-	adcxq	%rbp, %rcx
-	mulxq	-16(%rsp), %rbp, %r12
-	adoxq	%rbp, %rcx
-	adcxq	%r12, %rsi
-	mulxq	-24(%rsp), %r12, %rbp
-	adoxq	%r12, %rsi
-	adcxq	%rbp, %rax
-	mulxq	-32(%rsp), %r12, %rbp
-	adoxq	%r12, %rax
-	adcxq	%rbp, %rdi
-	mulxq	-40(%rsp), %r12, %rbp
-	adoxq	%r12, %rdi
-	adcxq	%rbp, %r10
-	mulxq	-48(%rsp), %rdx, %rbp
-	adoxq	%rdx, %r10
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%r9), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %r12, %rbx
-	adoxq	%r12, %rcx
-	adcxq	%rbx, %rsi
-	mulxq	-16(%rsp), %r12, %rbx
-	adoxq	%r12, %rsi
-	adcxq	%rbx, %rax
-	mulxq	-24(%rsp), %r12, %rbx
-	adoxq	%r12, %rax
-	adcxq	%rbx, %rdi
-	mulxq	-32(%rsp), %r12, %rbx
-	adoxq	%r12, %rdi
-	adcxq	%rbx, %r10
-	mulxq	-40(%rsp), %r12, %rbx
-	adoxq	%r12, %r10
-	adcxq	%rbx, %rbp
-	mulxq	-48(%rsp), %rdx, %rbx
-	adoxq	%rdx, %rbp
-	adcxq	%r11, %rbx
-	adoxq	%r11, %rbx
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, -24(%r9), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %rcx, %r12
-	adoxq	%rcx, %rsi
-	adcxq	%r12, %rax
-	mulxq	-16(%rsp), %r12, %rcx
-	adoxq	%r12, %rax
-	adcxq	%rcx, %rdi
-	mulxq	-24(%rsp), %r12, %rcx
-	adoxq	%r12, %rdi
-	adcxq	%rcx, %r10
-	mulxq	-32(%rsp), %r12, %rcx
-	adoxq	%r12, %r10
-	adcxq	%rcx, %rbp
-	mulxq	-40(%rsp), %rcx, %r12
-	adoxq	%rcx, %rbp
-	adcxq	%r12, %rbx
-	mulxq	-48(%rsp), %rdx, %rcx
-	adoxq	%rdx, %rbx
-	adcxq	%r11, %rcx
-	adoxq	%r11, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r8)
-	rorxq	$32, -32(%r9), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %rsi, %r9
-	adoxq	%rsi, %rax
-	adcxq	%r9, %rdi
-	mulxq	-16(%rsp), %rsi, %r9
-	adoxq	%rsi, %rdi
-	adcxq	%r9, %r10
-	mulxq	-24(%rsp), %rsi, %r9
-	adoxq	%rsi, %r10
-	adcxq	%r9, %rbp
-	mulxq	-32(%rsp), %rsi, %r9
-	adoxq	%rsi, %rbp
-	adcxq	%r9, %rbx
-	mulxq	-40(%rsp), %rsi, %r9
-	adoxq	%rsi, %rbx
-	adcxq	%r9, %rcx
-	mulxq	-48(%rsp), %rdx, %r9
-	adoxq	%rdx, %rcx
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -40(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -64(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -72(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -80(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_4:
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_7
-	cmpq	$4, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_7
-	cmpq	$2, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_7
-	movq	%r10, %rdx
-	rorxq	$32, -8(%r9), %r10
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%r9), %rax
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%r9), %r10
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
-	rorxq	$32, -32(%r9), %rax
-	mulxq	%rax, %rdi, %rax
-	adcq	%rsi, %rdi
-	rorxq	$32, -40(%r9), %r9
-	mulxq	%r9, %rdx, %r9
-	adcq	%rax, %rdx
-	adcq	$0, %r9
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
-	rorxq	$32, %rdi, %rdi
-	movq	%rdi, -32(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -40(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -48(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_7:
-	movq	%rdx, %r11
-	movq	%r10, %rdx
-	movq	%r11, -8(%rsp)
-	rorxq	$32, -8(%r9), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%r9), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%r9), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
-	rorxq	$32, -32(%r9), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rbx, %rax
-	adcq	%rsi, %rbx
-	rorxq	$32, -40(%r9), %r9
-	movq	%r9, -48(%rsp)
-	mulxq	%r9, %rsi, %r9
-	adcq	%rax, %rsi
-	adcq	$0, %r9
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rbp, %rdi
-	adoxq	%rbp, %r11
-	adcxq	%rdi, %rcx
-	mulxq	-16(%rsp), %rbp, %rdi
-	adoxq	%rbp, %rcx
-	adcxq	%rdi, %r10
-	mulxq	-24(%rsp), %rbp, %rdi
-	adoxq	%rbp, %r10
-	adcxq	%rdi, %rbx
-	mulxq	-32(%rsp), %rbp, %rdi
-	adoxq	%rbp, %rbx
-	adcxq	%rdi, %rsi
-	mulxq	-40(%rsp), %rbp, %rdi
-	adoxq	%rbp, %rsi
-	adcxq	%rdi, %r9
-	mulxq	-48(%rsp), %rdi, %rdx
-	adoxq	%rdi, %r9
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -32(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -40(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_7:
-	movq	%rdx, %r11
-	movq	%r10, %rdx
-	movq	%r11, -8(%rsp)
-	rorxq	$32, -8(%r9), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%r9), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%r9), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -32(%r9), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rax, %rbx
-	adcq	%r10, %rax
-	rorxq	$32, -40(%r9), %r10
-	movq	%r10, -48(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rbx, %r9
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%ebx, %ebx
-	mulxq	-8(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
-	adcxq	%rbp, %rcx
-	mulxq	-16(%rsp), %rbp, %r12
-	adoxq	%rbp, %rcx
-	adcxq	%r12, %rsi
-	mulxq	-24(%rsp), %r12, %rbp
-	adoxq	%r12, %rsi
-	adcxq	%rbp, %rax
-	mulxq	-32(%rsp), %r12, %rbp
-	adoxq	%r12, %rax
-	adcxq	%rbp, %r9
-	mulxq	-40(%rsp), %r12, %rbp
-	adoxq	%r12, %r9
-	adcxq	%rbp, %r10
-	mulxq	-48(%rsp), %rdx, %rbp
-	adoxq	%rdx, %r10
-	adcxq	%rbx, %rbp
-	adoxq	%rbx, %rbp
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
-	xorl	%r11d, %r11d
-	mulxq	-8(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rcx
-	adcxq	%rdi, %rsi
-	mulxq	-16(%rsp), %rdi, %rbx
-	adoxq	%rdi, %rsi
-	adcxq	%rbx, %rax
-	mulxq	-24(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rax
-	adcxq	%rdi, %r9
-	mulxq	-32(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r9
-	adcxq	%rdi, %r10
-	mulxq	-40(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r10
-	adcxq	%rdi, %rbp
-	mulxq	-48(%rsp), %rdi, %rdx
-	adoxq	%rdi, %rbp
-	adcxq	%r11, %rdx
-	adoxq	%r11, %rdx
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -40(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -64(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_7:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_7
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_7
-	movq	%rdx, %r11
-	movq	%r10, %rdx
-	movq	%r11, -8(%rsp)
-	rorxq	$32, -8(%r9), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r11, %r10
-	addq	%rax, %r11
-	rorxq	$32, -16(%r9), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -24(%r9), %r10
-	movq	%r10, -32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -32(%r9), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rbx, %rax
-	adcq	%r10, %rbx
-	rorxq	$32, -40(%r9), %r10
-	movq	%r10, -48(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rbp, %r12
-	adoxq	%rbp, %r11
-	adcxq	%r12, %rcx
-	mulxq	-16(%rsp), %r12, %rbp
-	adoxq	%r12, %rcx
-	adcxq	%rbp, %rsi
-	mulxq	-24(%rsp), %r12, %rbp
-	adoxq	%r12, %rsi
-	adcxq	%rbp, %rbx
-	mulxq	-32(%rsp), %r12, %rbp
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %r9
-	mulxq	-40(%rsp), %rbp, %r12
-	adoxq	%rbp, %r9
-	adcxq	%r12, %r10
-	mulxq	-48(%rsp), %rdx, %rbp
-	adoxq	%rdx, %r10
-	adcxq	%rax, %rbp
-	adoxq	%rax, %rbp
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r12, %r11
-	adoxq	%r12, %rcx
-	adcxq	%r11, %rsi
-	mulxq	-16(%rsp), %r11, %r12
-	adoxq	%r11, %rsi
-	adcxq	%r12, %rbx
-	mulxq	-24(%rsp), %r12, %r11
-	adoxq	%r12, %rbx
-	adcxq	%r11, %r9
-	mulxq	-32(%rsp), %r12, %r11
-	adoxq	%r12, %r9
-	adcxq	%r11, %r10
-	mulxq	-40(%rsp), %r12, %r11
-	adoxq	%r12, %r10
-	adcxq	%r11, %rbp
-	mulxq	-48(%rsp), %rdx, %r11
-	adoxq	%rdx, %rbp
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, -24(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rsi
-	adcxq	%rcx, %rbx
-	mulxq	-16(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rbx
-	adcxq	%rcx, %r9
-	mulxq	-24(%rsp), %rdi, %rcx
-	adoxq	%rdi, %r9
-	adcxq	%rcx, %r10
-	mulxq	-32(%rsp), %rcx, %rdi
-	adoxq	%rcx, %r10
-	adcxq	%rdi, %rbp
-	mulxq	-40(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rbp
-	adcxq	%rcx, %r11
-	mulxq	-48(%rsp), %rdx, %rcx
-	adoxq	%rdx, %r11
-	adcxq	%rax, %rcx
-	adoxq	%rax, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -32(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -40(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -64(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -72(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_7:
-	movq	%rdx, %r11
-	movq	%r10, %rdx
-	movq	%r11, -8(%rsp)
-	rorxq	$32, -8(%r9), %r10
-	movq	%r10, -16(%rsp)
-	mulxq	%r10, %r10, %r11
-	addq	%rax, %r10
-	rorxq	$32, -16(%r9), %rax
-	movq	%rax, -24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r11, %rcx
-	rorxq	$32, -24(%r9), %r11
-	movq	%r11, -32(%rsp)
-	mulxq	%r11, %rsi, %r11
-	adcq	%rax, %rsi
-	rorxq	$32, -32(%r9), %rax
-	movq	%rax, -40(%rsp)
-	mulxq	%rax, %rbx, %rax
-	adcq	%r11, %rbx
-	rorxq	$32, -40(%r9), %r11
-	movq	%r11, -48(%rsp)
-	mulxq	%r11, %r9, %r11
-	adcq	%rax, %r9
-	adcq	$0, %r11
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r12, %rbp
-	adoxq	%r12, %r10
-	adcxq	%rbp, %rcx
-	mulxq	-16(%rsp), %r12, %rbp
-	adoxq	%r12, %rcx
-	adcxq	%rbp, %rsi
-	mulxq	-24(%rsp), %r12, %rbp
-	adoxq	%r12, %rsi
-	adcxq	%rbp, %rbx
-	mulxq	-32(%rsp), %r12, %rbp
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %r9
-	mulxq	-40(%rsp), %r12, %rbp
-	adoxq	%r12, %r9
-	adcxq	%rbp, %r11
-	mulxq	-48(%rsp), %rdx, %rbp
-	adoxq	%rdx, %r11
-	adcxq	%rax, %rbp
-	adoxq	%rax, %rbp
-	rorxq	$32, %r10, %r10
-	movq	%r10, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r12, %r10
-	adoxq	%r12, %rcx
-	adcxq	%r10, %rsi
-	mulxq	-16(%rsp), %r12, %r10
-	adoxq	%r12, %rsi
-	adcxq	%r10, %rbx
-	mulxq	-24(%rsp), %r10, %r12
-	adoxq	%r10, %rbx
-	adcxq	%r12, %r9
-	mulxq	-32(%rsp), %r12, %r10
-	adoxq	%r12, %r9
-	adcxq	%r10, %r11
-	mulxq	-40(%rsp), %r12, %r10
-	adoxq	%r12, %r11
-	adcxq	%r10, %rbp
-	mulxq	-48(%rsp), %rdx, %r10
-	adoxq	%rdx, %rbp
-	adcxq	%rax, %r10
-	adoxq	%rax, %r10
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -16(%r8)
-	rorxq	$32, -24(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %r12, %rcx
-	adoxq	%r12, %rsi
-	adcxq	%rcx, %rbx
-	mulxq	-16(%rsp), %r12, %rcx
-	adoxq	%r12, %rbx
-	adcxq	%rcx, %r9
-	mulxq	-24(%rsp), %r12, %rcx
-	adoxq	%r12, %r9
-	adcxq	%rcx, %r11
-	mulxq	-32(%rsp), %r12, %rcx
-	adoxq	%r12, %r11
-	adcxq	%rcx, %rbp
-	mulxq	-40(%rsp), %r12, %rcx
-	adoxq	%r12, %rbp
-	adcxq	%rcx, %r10
-	mulxq	-48(%rsp), %rdx, %rcx
-	adoxq	%rdx, %r10
-	adcxq	%rax, %rcx
-	adoxq	%rax, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -24(%r8)
-	rorxq	$32, -32(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	-8(%rsp), %rdi, %rsi
-	adoxq	%rdi, %rbx
-	adcxq	%rsi, %r9
-	mulxq	-16(%rsp), %rsi, %rdi
-	adoxq	%rsi, %r9
-	adcxq	%rdi, %r11
-	mulxq	-24(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r11
-	adcxq	%rsi, %rbp
-	mulxq	-32(%rsp), %rdi, %rsi
-	adoxq	%rdi, %rbp
-	adcxq	%rsi, %r10
-	mulxq	-40(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r10
-	adcxq	%rsi, %rcx
-	mulxq	-48(%rsp), %rdx, %rsi
-	adoxq	%rdx, %rcx
-	adcxq	%rax, %rsi
-	adoxq	%rax, %rsi
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -32(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -40(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -64(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -72(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -80(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
-.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_7:
 	movq	%r10, -8(%rsp)
 	rorxq	$32, -8(%rdi), %r10
 	movq	%r10, -16(%rsp)
@@ -2196,15 +2346,880 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rsi, -24(%r8)
 	rorxq	$32, -32(%r9), %rdx
 	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %r10
+	adcxq	%r9, %rbp
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_5
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r12, %r13
+	adoxq	%r12, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r12, %r13
+	adoxq	%r12, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rdi
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-24(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %rcx, %r13
+	adoxq	%rcx, %r12
+	adcxq	%r13, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %rbp
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %rax
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rax
+	adcxq	%r9, %r12
+	mulxq	-40(%rsp), %r9, %rsi
+	adoxq	%r9, %r12
+	adcxq	%rsi, %r11
+	mulxq	-48(%rsp), %rsi, %r9
+	adoxq	%rsi, %r11
+	adcxq	%r9, %rcx
+	mulxq	-56(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_5:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%rdi), %rdi
+	movq	%rdi, -64(%rsp)
+	mulxq	%rdi, %rbp, %rdi
+	adcq	%rax, %rbp
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbp
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rdi
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbx
+	adcxq	%r9, %r10
+	mulxq	-16(%rsp), %rsi, %r9
+	adoxq	%rsi, %r10
+	adcxq	%r9, %r12
+	mulxq	-24(%rsp), %r9, %rsi
+	adoxq	%r9, %r12
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rsi, %r9
+	adoxq	%rsi, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-40(%rsp), %rsi, %r9
+	adoxq	%rsi, %rdi
+	adcxq	%r9, %r13
+	mulxq	-48(%rsp), %rsi, %r9
+	adoxq	%rsi, %r13
+	adcxq	%r9, %r11
+	mulxq	-56(%rsp), %r9, %rsi
+	adoxq	%r9, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_5:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_7
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_7
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_7
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%r9), %rcx
+	mulxq	%rcx, %rdi, %rcx
+	adcq	%r10, %rdi
+	rorxq	$32, -40(%r9), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%r9), %rcx
+	movq	%rcx, -40(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rcx, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	-8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %rax
+	mulxq	-16(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rax
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %rdi, %rbp
+	adoxq	%rdi, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %r9
+	mulxq	-40(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %r10
+	mulxq	-48(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rdx
+	adoxq	%rcx, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_7:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_7
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %r9
+	movq	%r9, -48(%rsp)
+	mulxq	%r9, %rsi, %r9
+	adcq	%rax, %rsi
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %r10
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rsi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %r9
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %r10
+	mulxq	-16(%rsp), %rdi, %r11
+	adoxq	%rdi, %r10
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rsi
+	mulxq	-32(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r11, %rdx
+	adoxq	%r11, %rbp
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_7:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %r10
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %r9
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r11, %r12
+	adoxq	%r11, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %r11, %r12
+	adoxq	%r11, %r9
+	adcxq	%r12, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r9
+	mulxq	-32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_7:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_7
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_7
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %rbp, %r12
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %r9
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %r9
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %r9
+	mulxq	-32(%rsp), %r12, %r11
+	adoxq	%r12, %r9
+	adcxq	%r11, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %r9
+	mulxq	-24(%rsp), %rcx, %r12
+	adoxq	%rcx, %r9
+	adcxq	%r12, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r9
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r10
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r11
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-48(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_7:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %rcx
+	mulxq	-16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	-32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rdi
+	mulxq	-40(%rsp), %r12, %rbp
+	adoxq	%r12, %rdi
+	adcxq	%rbp, %r10
+	mulxq	-48(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rbp
+	adoxq	%rax, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r11, %r12
+	adoxq	%r11, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rdi
+	mulxq	-32(%rsp), %r11, %r12
+	adoxq	%r11, %rdi
+	adcxq	%r12, %r10
+	mulxq	-40(%rsp), %r12, %r11
+	adoxq	%r12, %r10
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbp
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %rcx
+	adoxq	%r12, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r12, %rcx
+	adoxq	%r12, %rbx
+	adcxq	%rcx, %rdi
+	mulxq	-24(%rsp), %r12, %rcx
+	adoxq	%r12, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-32(%rsp), %r12, %rcx
+	adoxq	%r12, %r10
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r12, %rcx
+	adoxq	%r12, %rbp
+	adcxq	%rcx, %r11
+	mulxq	-48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
 	mulxq	-8(%rsp), %r12, %rsi
 	adoxq	%r12, %rbx
 	adcxq	%rsi, %rdi
 	mulxq	-16(%rsp), %r12, %rsi
 	adoxq	%r12, %rdi
 	adcxq	%rsi, %r10
-	mulxq	-24(%rsp), %r12, %rsi
-	adoxq	%r12, %r10
-	adcxq	%rsi, %rbp
+	mulxq	-24(%rsp), %rsi, %r12
+	adoxq	%rsi, %r10
+	adcxq	%r12, %rbp
 	mulxq	-32(%rsp), %r12, %rsi
 	adoxq	%r12, %rbp
 	adcxq	%rsi, %r11
@@ -2222,9 +3237,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-8(%rsp), %rbx, %r9
 	adoxq	%rbx, %rdi
 	adcxq	%r9, %r10
-	mulxq	-16(%rsp), %rbx, %r9
-	adoxq	%rbx, %r10
-	adcxq	%r9, %rbp
+	mulxq	-16(%rsp), %r9, %rbx
+	adoxq	%r9, %r10
+	adcxq	%rbx, %rbp
 	mulxq	-24(%rsp), %rbx, %r9
 	adoxq	%rbx, %rbp
 	adcxq	%r9, %r11
@@ -2234,10 +3249,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-40(%rsp), %rbx, %r9
 	adoxq	%rbx, %rcx
 	adcxq	%r9, %rsi
-	mulxq	-48(%rsp), %r9, %rdx
-	adoxq	%r9, %rsi
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
+	mulxq	-48(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
 	rorxq	$32, %rdi, %rdi
 	movq	%rdi, -40(%r8)
 	rorxq	$32, %r10, %r10
@@ -2250,8 +3265,2672 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rcx, -72(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_7:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_6
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	adcq	$0, %rax
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r12, %r13
+	adoxq	%r12, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r12, %r13
+	adoxq	%r12, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rdi
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-24(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %rdi
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %rcx, %r13
+	adoxq	%rcx, %r12
+	adcxq	%r13, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rsi
+	adoxq	%r13, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r13, %rsi
+	adoxq	%r13, %rbp
+	adcxq	%rsi, %rdi
+	mulxq	-24(%rsp), %r13, %rsi
+	adoxq	%r13, %rdi
+	adcxq	%rsi, %rax
+	mulxq	-32(%rsp), %r13, %rsi
+	adoxq	%r13, %rax
+	adcxq	%rsi, %r12
+	mulxq	-40(%rsp), %rsi, %r13
+	adoxq	%rsi, %r12
+	adcxq	%r13, %r11
+	mulxq	-48(%rsp), %r13, %rsi
+	adoxq	%r13, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %rdi
+	adcxq	%r9, %rax
+	mulxq	-24(%rsp), %r9, %rbx
+	adoxq	%r9, %rax
+	adcxq	%rbx, %r12
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %r12
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rbx, %r9
+	adoxq	%rbx, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-56(%rsp), %r9, %rdx
+	adoxq	%r9, %rsi
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_6:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rdi
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rdi
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rdi
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %rcx, %r14
+	adoxq	%rcx, %r12
+	adcxq	%r14, %rdi
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %rdi
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %r9
+	adoxq	%rbx, %rbp
+	adcxq	%r9, %r12
+	mulxq	-16(%rsp), %rbx, %r9
+	adoxq	%rbx, %r12
+	adcxq	%r9, %rdi
+	mulxq	-24(%rsp), %r9, %rbx
+	adoxq	%r9, %rdi
+	adcxq	%rbx, %r10
+	mulxq	-32(%rsp), %rbx, %r9
+	adoxq	%rbx, %r10
+	adcxq	%r9, %r13
+	mulxq	-40(%rsp), %rbx, %r9
+	adoxq	%rbx, %r13
+	adcxq	%r9, %r11
+	mulxq	-48(%rsp), %rbx, %r9
+	adoxq	%rbx, %r11
+	adcxq	%r9, %rcx
+	mulxq	-56(%rsp), %r9, %rbx
+	adoxq	%r9, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_5:
+	cmpq	$14, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_7
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_8
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_8
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_8
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -32(%r9), %rcx
+	mulxq	%rcx, %rdi, %rcx
+	adcq	%r10, %rdi
+	rorxq	$32, -40(%r9), %r10
+	mulxq	%r10, %rbx, %r10
+	adcq	%rcx, %rbx
+	rorxq	$32, -48(%r9), %r9
+	mulxq	%r9, %rcx, %r9
+	adcq	%r10, %rcx
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_8:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r10, %r11
+	addq	%rax, %r10
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r11, %rcx
+	rorxq	$32, -24(%r9), %r11
+	movq	%r11, -32(%rsp)
+	mulxq	%r11, %rsi, %r11
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r11, %rbx
+	rorxq	$32, -40(%r9), %r11
+	movq	%r11, -48(%rsp)
+	mulxq	%r11, %rbp, %r11
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r11, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r12, %rdi
+	adoxq	%r12, %r10
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %r12, %rdi
+	adoxq	%r12, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %r12, %rdi
+	adoxq	%r12, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	-32(%rsp), %rdi, %r12
+	adoxq	%rdi, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r12, %rdi
+	adoxq	%r12, %rbp
+	adcxq	%rdi, %r9
+	mulxq	-48(%rsp), %r12, %rdi
+	adoxq	%r12, %r9
+	adcxq	%rdi, %rax
+	mulxq	-56(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_8:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_8
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %rsi
+	movq	%rsi, -48(%rsp)
+	mulxq	%rsi, %rbp, %rsi
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%rsi, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %r10
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r12
+	adoxq	%rsi, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rbx
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rax
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %r12
+	mulxq	-56(%rsp), %rsi, %rdx
+	adoxq	%rsi, %r12
+	adcxq	%r11, %rdx
+	adoxq	%r11, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_8:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rbp
+	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rax
+	adcxq	%rdi, %r12
+	mulxq	-48(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r12
+	adcxq	%rcx, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_8:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_8
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_8
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%r10, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %r13
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r9
+	mulxq	-40(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r9
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %r9
+	adcxq	%rcx, %rax
+	mulxq	-40(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rax
+	mulxq	-32(%rsp), %rsi, %rdi
+	adoxq	%rsi, %rax
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r12
+	adcxq	%rdi, %r11
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-56(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
 	rorxq	$32, %rdx, %rdx
 	movq	%rdx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_8:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	rorxq	$32, -40(%r9), %rsi
+	movq	%rsi, -48(%rsp)
+	mulxq	%rsi, %rbp, %rsi
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r9, %rax
+	adcq	%rsi, %r9
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %r10
+	mulxq	-24(%rsp), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r12
+	adoxq	%rsi, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r13, %rsi
+	adoxq	%r13, %rcx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %r13, %rsi
+	adoxq	%r13, %r10
+	adcxq	%rsi, %rbx
+	mulxq	-24(%rsp), %r13, %rsi
+	adoxq	%r13, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-32(%rsp), %r13, %rsi
+	adoxq	%r13, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %r13, %rsi
+	adoxq	%r13, %r9
+	adcxq	%rsi, %rax
+	mulxq	-48(%rsp), %r13, %rsi
+	adoxq	%r13, %rax
+	adcxq	%rsi, %r12
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %r10
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r9
+	mulxq	-32(%rsp), %rcx, %r13
+	adoxq	%rcx, %r9
+	adcxq	%r13, %rax
+	mulxq	-40(%rsp), %rcx, %r13
+	adoxq	%rcx, %rax
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %rsi
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %r9
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rax
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r11, %r13
+	adoxq	%r11, %r12
+	adcxq	%r13, %rsi
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rcx
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rbp
+	adcxq	%rbx, %r9
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rax
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rax
+	adcxq	%rdi, %r12
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r12
+	adcxq	%rdi, %rsi
+	mulxq	-40(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rsi
+	adcxq	%rdi, %rcx
+	mulxq	-48(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %r11
+	mulxq	-56(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r11
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_8:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_8
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rbx, %rbp
+	rorxq	$32, -48(%rdi), %rdi
+	movq	%rdi, -56(%rsp)
+	mulxq	%rdi, %rbx, %rdi
+	adcq	%r10, %rbx
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %rcx
+	mulxq	-16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-24(%rsp), %r12, %r13
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rax
+	mulxq	-32(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rbp
+	mulxq	-40(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	-48(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %rdi
+	mulxq	-56(%rsp), %rdx, %r12
+	adoxq	%rdx, %rdi
+	adcxq	%r10, %r12
+	adoxq	%r10, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r11, %r13
+	adoxq	%r11, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rax
+	mulxq	-24(%rsp), %r13, %r11
+	adoxq	%r13, %rax
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+	mulxq	-40(%rsp), %r11, %r13
+	adoxq	%r11, %rbx
+	adcxq	%r13, %rdi
+	mulxq	-48(%rsp), %r13, %r11
+	adoxq	%r13, %rdi
+	adcxq	%r11, %r12
+	mulxq	-56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rax
+	mulxq	-16(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %rbp
+	mulxq	-24(%rsp), %rcx, %r13
+	adoxq	%rcx, %rbp
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %rdi
+	mulxq	-40(%rsp), %rcx, %r13
+	adoxq	%rcx, %rdi
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+	mulxq	-56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%r10d, %r10d
+	mulxq	-8(%rsp), %r13, %rsi
+	adoxq	%r13, %rax
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %rsi, %r13
+	adoxq	%rsi, %rbp
+	adcxq	%r13, %rbx
+	mulxq	-24(%rsp), %r13, %rsi
+	adoxq	%r13, %rbx
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %r13, %rsi
+	adoxq	%r13, %rdi
+	adcxq	%rsi, %r12
+	mulxq	-40(%rsp), %r13, %rsi
+	adoxq	%r13, %r12
+	adcxq	%rsi, %r11
+	mulxq	-48(%rsp), %rsi, %r13
+	adoxq	%rsi, %r11
+	adcxq	%r13, %rcx
+	mulxq	-56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r10
+	adoxq	%r13, %rbp
+	adcxq	%r10, %rbx
+	mulxq	-16(%rsp), %r13, %r10
+	adoxq	%r13, %rbx
+	adcxq	%r10, %rdi
+	mulxq	-24(%rsp), %r13, %r10
+	adoxq	%r13, %rdi
+	adcxq	%r10, %r12
+	mulxq	-32(%rsp), %r13, %r10
+	adoxq	%r13, %r12
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r10, %r13
+	adoxq	%r10, %r11
+	adcxq	%r13, %rcx
+	mulxq	-48(%rsp), %r13, %r10
+	adoxq	%r13, %rcx
+	adcxq	%r10, %rsi
+	mulxq	-56(%rsp), %rdx, %r10
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r9
+	adoxq	%rbp, %rbx
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rdi
+	adcxq	%r9, %r12
+	mulxq	-24(%rsp), %r9, %rbp
+	adoxq	%r9, %r12
+	adcxq	%rbp, %r11
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %r9, %rbp
+	adoxq	%r9, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	-48(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %r10
+	mulxq	-56(%rsp), %r9, %rdx
+	adoxq	%r9, %r10
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -88(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -96(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_8:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%rdi), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %rdi, %r10
+	adcq	%rax, %rdi
+	adcq	$0, %r10
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rdi
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rdi
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rdi
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %rcx, %r14
+	adoxq	%rcx, %r12
+	adcxq	%r14, %rdi
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rdi
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %rdi
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rbx
+	adoxq	%r14, %rbp
+	adcxq	%rbx, %r12
+	mulxq	-16(%rsp), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %rdi
+	mulxq	-24(%rsp), %rbx, %r14
+	adoxq	%rbx, %rdi
+	adcxq	%r14, %r10
+	mulxq	-32(%rsp), %r14, %rbx
+	adoxq	%r14, %r10
+	adcxq	%rbx, %r13
+	mulxq	-40(%rsp), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r11
+	mulxq	-48(%rsp), %r14, %rbx
+	adoxq	%r14, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-56(%rsp), %rbx, %r14
+	adoxq	%rbx, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-64(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbp, %r9
+	adoxq	%rbp, %r12
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rdi
+	adcxq	%r9, %r10
+	mulxq	-24(%rsp), %rbp, %r9
+	adoxq	%rbp, %r10
+	adcxq	%r9, %r13
+	mulxq	-32(%rsp), %rbp, %r9
+	adoxq	%rbp, %r13
+	adcxq	%r9, %r11
+	mulxq	-40(%rsp), %rbp, %r9
+	adoxq	%rbp, %r11
+	adcxq	%r9, %rcx
+	mulxq	-48(%rsp), %rbp, %r9
+	adoxq	%rbp, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-56(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-64(%rsp), %r9, %rdx
+	adoxq	%r9, %rbx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -112(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_7:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_9
+	cmpq	$4, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_9
+	cmpq	$2, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_9
+	movq	%r10, %rdx
+	rorxq	$32, -8(%r9), %r10
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	mulxq	%rax, %rdi, %rax
+	adcq	%r10, %rdi
+	rorxq	$32, -40(%r9), %r10
+	mulxq	%r10, %rbx, %r10
+	adcq	%rax, %rbx
+	rorxq	$32, -48(%r9), %rax
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -56(%r9), %r10
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt1_9:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%r9), %r9
+	movq	%r9, -64(%rsp)
+	mulxq	%r9, %rbp, %r9
+	adcq	%rax, %rbp
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %rdi
+	adoxq	%r13, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-16(%rsp), %r13, %rdi
+	adoxq	%r13, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-24(%rsp), %r13, %rdi
+	adoxq	%r13, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	-32(%rsp), %r13, %rdi
+	adoxq	%r13, %rbx
+	adcxq	%rdi, %r10
+	mulxq	-40(%rsp), %r13, %rdi
+	adoxq	%r13, %r10
+	adcxq	%rdi, %r12
+	mulxq	-48(%rsp), %rdi, %r13
+	adoxq	%rdi, %r12
+	adcxq	%r13, %rbp
+	mulxq	-56(%rsp), %r13, %rdi
+	adoxq	%r13, %rbp
+	adcxq	%rdi, %r9
+	mulxq	-64(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r9
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt2_9:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_9
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r9
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r11, %rdi
+	adoxq	%r11, %rbp
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rdi, %r11
+	adoxq	%rdi, %r12
+	adcxq	%r11, %r9
+	mulxq	-48(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %rdi, %r11
+	adoxq	%rdi, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %r11, %rdx
+	adoxq	%r11, %r13
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt3_9:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r13, %r14
+	adoxq	%r13, %r11
+	adcxq	%r14, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r13, %r14
+	adoxq	%r13, %rbp
+	adcxq	%r14, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r9
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rbp
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %r9
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %r10
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rbx
+	adcxq	%rdi, %rbp
+	mulxq	-24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %rcx, %rdi
+	adoxq	%rcx, %r12
+	adcxq	%rdi, %r9
+	mulxq	-40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %r10
+	mulxq	-48(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt4_9:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_9
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_9
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%r9), %r9
+	movq	%r9, -64(%rsp)
+	mulxq	%r9, %rbp, %r9
+	adcq	%rax, %rbp
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbp
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r9
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %r9
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r10
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r9
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r9
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r12
+	adcxq	%rdi, %rbp
+	mulxq	-32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %rsi, %rdi
+	adoxq	%rsi, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-64(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt5_9:
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%r10, %r12
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	adcq	$0, %r9
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %r10
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r9
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r11, %r14
+	adoxq	%r11, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-32(%rsp), %r11, %r14
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %r10
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r9
+	mulxq	-56(%rsp), %r11, %r14
+	adoxq	%r11, %r9
+	adcxq	%r14, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %r10
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r9
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r9
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %rsi, %r14
+	adoxq	%rsi, %rbp
+	adcxq	%r14, %r12
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %r10
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r9
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %rsi, %r14
+	adoxq	%rsi, %r13
+	adcxq	%r14, %r11
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rbp
+	adcxq	%rdi, %r12
+	mulxq	-16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r12
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r10
+	adcxq	%rdi, %r9
+	mulxq	-32(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %r13
+	mulxq	-40(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r13
+	adcxq	%rdi, %r11
+	mulxq	-48(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %rcx
+	mulxq	-56(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-64(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rdi
+	adoxq	%rax, %rdi
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt6_9:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_9
+	movq	%rdx, %r11
+	movq	%r10, %rdx
+	movq	%r11, -8(%rsp)
+	rorxq	$32, -8(%r9), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%r9), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%r9), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%r9), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%r9), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %rbp, %r10
+	adcq	%rax, %rbp
+	rorxq	$32, -48(%r9), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %rax, %r12
+	adcq	%r10, %rax
+	rorxq	$32, -56(%r9), %r10
+	movq	%r10, -64(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%r12, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r12d, %r12d
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r13, %r14
+	adoxq	%r13, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rbp
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rax
+	mulxq	-48(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %r9
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %r10
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %r10
+	adcxq	%r12, %r13
+	adoxq	%r12, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r14, %r12
+	adoxq	%r14, %rcx
+	adcxq	%r12, %rsi
+	mulxq	-16(%rsp), %r14, %r12
+	adoxq	%r14, %rsi
+	adcxq	%r12, %rbx
+	mulxq	-24(%rsp), %r14, %r12
+	adoxq	%r14, %rbx
+	adcxq	%r12, %rbp
+	mulxq	-32(%rsp), %r14, %r12
+	adoxq	%r14, %rbp
+	adcxq	%r12, %rax
+	mulxq	-40(%rsp), %r14, %r12
+	adoxq	%r14, %rax
+	adcxq	%r12, %r9
+	mulxq	-48(%rsp), %r14, %r12
+	adoxq	%r14, %r9
+	adcxq	%r12, %r10
+	mulxq	-56(%rsp), %r14, %r12
+	adoxq	%r14, %r10
+	adcxq	%r12, %r13
+	mulxq	-64(%rsp), %rdx, %r12
+	adoxq	%rdx, %r13
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rcx, %r14
+	adoxq	%rcx, %rsi
+	adcxq	%r14, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %rbp
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rax
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %rax
+	adcxq	%rcx, %r9
+	mulxq	-40(%rsp), %rcx, %r14
+	adoxq	%rcx, %r9
+	adcxq	%r14, %r10
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r12
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rbp
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %rax
+	mulxq	-24(%rsp), %r14, %rsi
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r9
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %r10
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r12
+	mulxq	-56(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %r14, %rbx
+	adoxq	%r14, %rbp
+	adcxq	%rbx, %rax
+	mulxq	-16(%rsp), %r14, %rbx
+	adoxq	%r14, %rax
+	adcxq	%rbx, %r9
+	mulxq	-24(%rsp), %r14, %rbx
+	adoxq	%r14, %r9
+	adcxq	%rbx, %r10
+	mulxq	-32(%rsp), %rbx, %r14
+	adoxq	%rbx, %r10
+	adcxq	%r14, %r13
+	mulxq	-40(%rsp), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r12
+	mulxq	-48(%rsp), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %rcx
+	mulxq	-56(%rsp), %r14, %rbx
+	adoxq	%r14, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-64(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %rbx
+	adoxq	%r11, %rbx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	-8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rax
+	adcxq	%rdi, %r9
+	mulxq	-16(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %r10
+	mulxq	-24(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %r13
+	mulxq	-32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r13
+	adcxq	%rdi, %r12
+	mulxq	-40(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r12
+	adcxq	%rdi, %rcx
+	mulxq	-48(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	-56(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	-64(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rbx
+	adcxq	%r11, %rdi
+	adoxq	%r11, %rdi
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -112(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
+.Llf_bi_multiply_to_len_adx__znver4_small_s_gt7_9:
+	movq	%r10, -8(%rsp)
+	rorxq	$32, -8(%rdi), %r10
+	movq	%r10, -16(%rsp)
+	mulxq	%r10, %r11, %r10
+	addq	%rax, %r11
+	rorxq	$32, -16(%rdi), %rax
+	movq	%rax, -24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -24(%rdi), %r10
+	movq	%r10, -32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -32(%rdi), %rax
+	movq	%rax, -40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r10, %rbx
+	rorxq	$32, -40(%rdi), %r10
+	movq	%r10, -48(%rsp)
+	mulxq	%r10, %r10, %rbp
+	adcq	%rax, %r10
+	rorxq	$32, -48(%rdi), %rax
+	movq	%rax, -56(%rsp)
+	mulxq	%rax, %r12, %rax
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%rdi), %rdi
+	movq	%rdi, -64(%rsp)
+	mulxq	%rdi, %rbp, %rdi
+	adcq	%rax, %rbp
+	adcq	$0, %rdi
+	rorxq	$32, -8(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %rcx
+	mulxq	-16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	-24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbx
+	mulxq	-32(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r10
+	mulxq	-40(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %r12
+	mulxq	-48(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbp
+	mulxq	-56(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rdi
+	mulxq	-64(%rsp), %rdx, %r13
+	adoxq	%rdx, %rdi
+	adcxq	%rax, %r13
+	adoxq	%rax, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	-16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rbx
+	mulxq	-24(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r10
+	mulxq	-32(%rsp), %r14, %r11
+	adoxq	%r14, %r10
+	adcxq	%r11, %r12
+	mulxq	-40(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	-48(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %rdi
+	mulxq	-56(%rsp), %r14, %r11
+	adoxq	%r14, %rdi
+	adcxq	%r11, %r13
+	mulxq	-64(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r8)
+	rorxq	$32, -24(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbx
+	mulxq	-16(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbx
+	adcxq	%r14, %r10
+	mulxq	-24(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %r12
+	mulxq	-32(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbp
+	mulxq	-40(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rdi
+	mulxq	-48(%rsp), %r14, %rcx
+	adoxq	%r14, %rdi
+	adcxq	%rcx, %r13
+	mulxq	-56(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	-64(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r11
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r8)
+	rorxq	$32, -32(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %r10
+	mulxq	-16(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %r12
+	mulxq	-24(%rsp), %rsi, %r14
+	adoxq	%rsi, %r12
+	adcxq	%r14, %rbp
+	mulxq	-32(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %rdi
+	mulxq	-40(%rsp), %r14, %rsi
+	adoxq	%r14, %rdi
+	adcxq	%rsi, %r13
+	mulxq	-48(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	-56(%rsp), %rsi, %r14
+	adoxq	%rsi, %r11
+	adcxq	%r14, %rcx
+	mulxq	-64(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -32(%r8)
+	rorxq	$32, -40(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %rbx
+	adoxq	%r14, %r10
+	adcxq	%rbx, %r12
+	mulxq	-16(%rsp), %r14, %rbx
+	adoxq	%r14, %r12
+	adcxq	%rbx, %rbp
+	mulxq	-24(%rsp), %r14, %rbx
+	adoxq	%r14, %rbp
+	adcxq	%rbx, %rdi
+	mulxq	-32(%rsp), %r14, %rbx
+	adoxq	%r14, %rdi
+	adcxq	%rbx, %r13
+	mulxq	-40(%rsp), %r14, %rbx
+	adoxq	%r14, %r13
+	adcxq	%rbx, %r11
+	mulxq	-48(%rsp), %r14, %rbx
+	adoxq	%r14, %r11
+	adcxq	%rbx, %rcx
+	mulxq	-56(%rsp), %r14, %rbx
+	adoxq	%r14, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	-64(%rsp), %rdx, %rbx
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, -48(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r14, %r10
+	adoxq	%r14, %r12
+	adcxq	%r10, %rbp
+	mulxq	-16(%rsp), %r10, %r14
+	adoxq	%r10, %rbp
+	adcxq	%r14, %rdi
+	mulxq	-24(%rsp), %r14, %r10
+	adoxq	%r14, %rdi
+	adcxq	%r10, %r13
+	mulxq	-32(%rsp), %r14, %r10
+	adoxq	%r14, %r13
+	adcxq	%r10, %r11
+	mulxq	-40(%rsp), %r14, %r10
+	adoxq	%r14, %r11
+	adcxq	%r10, %rcx
+	mulxq	-48(%rsp), %r10, %r14
+	adoxq	%r10, %rcx
+	adcxq	%r14, %rsi
+	mulxq	-56(%rsp), %r14, %r10
+	adoxq	%r14, %rsi
+	adcxq	%r10, %rbx
+	mulxq	-64(%rsp), %rdx, %r10
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, -56(%r9), %rdx
+	xorl	%eax, %eax
+	mulxq	-8(%rsp), %r12, %r9
+	adoxq	%r12, %rbp
+	adcxq	%r9, %rdi
+	mulxq	-16(%rsp), %r12, %r9
+	adoxq	%r12, %rdi
+	adcxq	%r9, %r13
+	mulxq	-24(%rsp), %r12, %r9
+	adoxq	%r12, %r13
+	adcxq	%r9, %r11
+	mulxq	-32(%rsp), %r12, %r9
+	adoxq	%r12, %r11
+	adcxq	%r9, %rcx
+	mulxq	-40(%rsp), %r12, %r9
+	adoxq	%r12, %rcx
+	adcxq	%r9, %rsi
+	mulxq	-48(%rsp), %r12, %r9
+	adoxq	%r12, %rsi
+	adcxq	%r9, %rbx
+	mulxq	-56(%rsp), %r12, %r9
+	adoxq	%r12, %rbx
+	adcxq	%r9, %r10
+	mulxq	-64(%rsp), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -104(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -112(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -120(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_small_exit
 .Llf_bi_multiply_to_len_adx__znver4_small_exit:
 	popq	%rbx
@@ -2263,11 +5942,25 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
 	ret
 .Llf_bi_multiply_to_len_adx__znver4_frame:
 	/* end of the code before the frame */
 #endif
 #if defined(LF_WIN64)
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r14, 0
+	LF_SEH_PUSHREG(%r14)
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %r13, 0
+	LF_SEH_PUSHREG(%r13)
 	pushq	%r12
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %r12, 0
@@ -2282,9 +5975,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	.cfi_rel_offset %rbx, 0
 	LF_SEH_PUSHREG(%rbx)
 #if defined(LF_WIN64)
-	subq	$3680, %rsp
-	.cfi_adjust_cfa_offset 3680
-	LF_SEH_STACKALLOC(3680)
+	subq	$3696, %rsp
+	.cfi_adjust_cfa_offset 3696
+	LF_SEH_STACKALLOC(3696)
 #else
 	subq	$3592, %rsp
 	.cfi_adjust_cfa_offset 3592
@@ -2322,7 +6015,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	addq	%r9, %rax
 	leaq	-8(%r8,%rax,4), %r8
 #if defined(LF_WIN64)
-	cmpq	$12, %rcx
+	cmpq	$16, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_generic
 	testq	%r11, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver4_d0_even
@@ -2351,14 +6044,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	shrq	$32, %r11
 	movl	%r11d, (%r8)
 .Llf_bi_multiply_to_len_adx__znver4_s_c0_done:
-	cmpq	$6, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3
+	cmpq	$8, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4
 	cmpq	$4, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt2
 	cmpq	$2, %rsi
 	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt1
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3_2
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_2
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt2_2
 	cmpq	$2, %rcx
@@ -2377,6 +6070,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rax, -16(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_s_gt2_2:
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3
 	rorxq	$32, -8(%rbx), %rax
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
@@ -2391,11 +6086,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r10, %r10
 	movq	%r10, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt3_2:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4
+.Llf_bi_multiply_to_len_adx__znver4_s_gt3:
 	rorxq	$32, -8(%rbx), %rax
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
@@ -2415,7 +6106,11 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -32(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt4:
+.Llf_bi_multiply_to_len_adx__znver4_s_gt4_2:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5
 	rorxq	$32, -8(%rbx), %rax
 	mulxq	%rax, %r11, %rax
 	addq	%r10, %r11
@@ -2470,36 +6165,454 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %rax, %rax
 	movq	%rax, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+	mulxq	%r11, %rdi, %r11
+	adcq	%r10, %rdi
+	rorxq	$32, -48(%rbx), %r10
+	mulxq	%r10, %rdx, %r10
+	adcq	%r11, %rdx
+	adcq	$0, %r10
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7:
+	rorxq	$32, -8(%rbx), %rax
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	mulxq	%rcx, %rdi, %rcx
+	adcq	%r10, %rdi
+	rorxq	$32, -48(%rbx), %r10
+	mulxq	%r10, %rbp, %r10
+	adcq	%rcx, %rbp
+	rorxq	$32, -56(%rbx), %rcx
+	mulxq	%rcx, %rdx, %rcx
+	adcq	%r10, %rdx
+	adcq	$0, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -40(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_s_gt1:
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_2
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_2
 	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3_3
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3_2
 	cmpq	$4, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt2_3
 	movq	%rax, (%rsp)
 	rorxq	$32, -8(%rbx), %rax
 	movq	%rax, 8(%rsp)
-	mulxq	%rax, %rax, %r11
-	addq	%r10, %rax
-	adcq	$0, %r11
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
 	mulxq	(%rsp), %rcx, %r9
-	adoxq	%rcx, %rax
-	adcxq	%r9, %r11
-	mulxq	8(%rsp), %rcx, %r9
 	adoxq	%rcx, %r11
+	adcxq	%r9, %rax
+	mulxq	8(%rsp), %rcx, %r9
+	adoxq	%rcx, %rax
 	adcxq	%r10, %r9
 	adoxq	%r10, %r9
-	rorxq	$32, %rax, %rax
-	movq	%rax, -8(%r8)
 	rorxq	$32, %r11, %r11
-	movq	%r11, -16(%r8)
+	movq	%r11, -8(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -16(%r8)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -24(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_s_gt2_3:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r11
+	adcxq	%rcx, %r9
+	mulxq	8(%rsp), %rsi, %rcx
+	adoxq	%rsi, %r9
+	adcxq	%rcx, %r10
+	mulxq	16(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r10
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -24(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt3_2:
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_3
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+	mulxq	8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+	mulxq	16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rcx
+	adcxq	%rsi, %rax
+	mulxq	24(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rax
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -32(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -40(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt4_3:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r11
+	adcxq	%rdi, %r9
+	mulxq	8(%rsp), %rbx, %rdi
+	adoxq	%rbx, %r9
+	adcxq	%rdi, %rcx
+	mulxq	16(%rsp), %rbx, %rdi
+	adoxq	%rbx, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	24(%rsp), %rdi, %rbx
+	adoxq	%rdi, %rsi
+	adcxq	%rbx, %r10
+	mulxq	32(%rsp), %rdi, %rdx
+	adoxq	%rdi, %r10
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -40(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -48(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt5_2:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_2
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6_2
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r10, %r9
+	adcq	%rax, %r10
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r9, %rcx
+	rorxq	$32, -32(%rbx), %r9
+	movq	%r9, 32(%rsp)
+	mulxq	%r9, %rsi, %r9
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%r9, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r9d, %r9d
+	mulxq	(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %r10
+	mulxq	8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %rcx
+	mulxq	16(%rsp), %rdi, %rbp
+	adoxq	%rdi, %rcx
+	adcxq	%rbp, %rsi
+	mulxq	24(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rsi
+	adcxq	%rdi, %rbx
+	mulxq	32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %rax
+	mulxq	40(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rax
+	adcxq	%r9, %rdx
+	adoxq	%r9, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -56(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6_2:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r10, %rbx
+	adcq	%rax, %r10
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r12, %rdi
+	adoxq	%r12, %r11
+	adcxq	%rdi, %r9
+	mulxq	8(%rsp), %r12, %rdi
+	adoxq	%r12, %r9
+	adcxq	%rdi, %rcx
+	mulxq	16(%rsp), %r12, %rdi
+	adoxq	%r12, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	24(%rsp), %r12, %rdi
+	adoxq	%r12, %rsi
+	adcxq	%rdi, %rbp
+	mulxq	32(%rsp), %r12, %rdi
+	adoxq	%r12, %rbp
+	adcxq	%rdi, %r10
+	mulxq	40(%rsp), %r12, %rdi
+	adoxq	%r12, %r10
+	adcxq	%rdi, %rbx
+	mulxq	48(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rbx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_2:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	movq	%rcx, 40(%rsp)
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r12, %r10
+	adcq	%rcx, %r12
+	rorxq	$32, -56(%rbx), %rcx
+	movq	%rcx, 56(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	adcq	$0, %rcx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r13, %rdi
+	adoxq	%r13, %r11
+	adcxq	%rdi, %r9
+	mulxq	8(%rsp), %r13, %rdi
+	adoxq	%r13, %r9
+	adcxq	%rdi, %rax
+	mulxq	16(%rsp), %r13, %rdi
+	adoxq	%r13, %rax
+	adcxq	%rdi, %rsi
+	mulxq	24(%rsp), %r13, %rdi
+	adoxq	%r13, %rsi
+	adcxq	%rdi, %rbp
+	mulxq	32(%rsp), %r13, %rdi
+	adoxq	%r13, %rbp
+	adcxq	%rdi, %r12
+	mulxq	40(%rsp), %rdi, %r13
+	adoxq	%rdi, %r12
+	adcxq	%r13, %rbx
+	mulxq	48(%rsp), %r13, %rdi
+	adoxq	%r13, %rbx
+	adcxq	%rdi, %rcx
+	mulxq	56(%rsp), %rdx, %rdi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rdi
+	adoxq	%r10, %rdi
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	rorxq	$32, %rdi, %rdi
+	movq	%rdi, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt2:
+	cmpq	$6, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3_3
+	cmpq	$10, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_3
+	cmpq	$8, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_4
+	cmpq	$6, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3_4
 	movq	%rax, (%rsp)
 	rorxq	$32, -8(%rbx), %rax
 	movq	%rax, 8(%rsp)
@@ -2524,194 +6637,6 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adoxq	%r11, %rcx
 	rorxq	$32, %rax, %rax
 	movq	%rax, -8(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -24(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -32(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt3_3:
-	movq	%rax, (%rsp)
-	rorxq	$32, -8(%rbx), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %r10, %r9
-	adcq	%rax, %r10
-	rorxq	$32, -24(%rbx), %rax
-	movq	%rax, 24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r9, %rcx
-	adcq	$0, %rax
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r9d, %r9d
-	mulxq	(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r11
-	adcxq	%rsi, %r10
-	mulxq	8(%rsp), %rdi, %rsi
-	adoxq	%rdi, %r10
-	adcxq	%rsi, %rcx
-	mulxq	16(%rsp), %rdi, %rsi
-	adoxq	%rdi, %rcx
-	adcxq	%rsi, %rax
-	mulxq	24(%rsp), %rdx, %rsi
-	adoxq	%rdx, %rax
-	adcxq	%r9, %rsi
-	adoxq	%r9, %rsi
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -32(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -40(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt4_2:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_2
-	movq	%rax, (%rsp)
-	rorxq	$32, -8(%rbx), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	rorxq	$32, -24(%rbx), %rax
-	movq	%rax, 24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-	movq	%r10, 32(%rsp)
-	mulxq	%r10, %r10, %rsi
-	adcq	%rax, %r10
-	adcq	$0, %rsi
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r11
-	adcxq	%rdi, %r9
-	mulxq	8(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r9
-	adcxq	%rdi, %rcx
-	mulxq	16(%rsp), %rbx, %rdi
-	adoxq	%rbx, %rcx
-	adcxq	%rdi, %r10
-	mulxq	24(%rsp), %rbx, %rdi
-	adoxq	%rbx, %r10
-	adcxq	%rdi, %rsi
-	mulxq	32(%rsp), %rdi, %rdx
-	adoxq	%rdi, %rsi
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -32(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -40(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -48(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt5_2:
-	movq	%rax, (%rsp)
-	rorxq	$32, -8(%rbx), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	rorxq	$32, -24(%rbx), %rax
-	movq	%rax, 24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-	movq	%r10, 32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -40(%rbx), %rax
-	movq	%rax, 40(%rsp)
-	mulxq	%rax, %rbx, %rax
-	adcq	%r10, %rbx
-	adcq	$0, %rax
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	(%rsp), %rbp, %rdi
-	adoxq	%rbp, %r11
-	adcxq	%rdi, %r9
-	mulxq	8(%rsp), %rbp, %rdi
-	adoxq	%rbp, %r9
-	adcxq	%rdi, %rcx
-	mulxq	16(%rsp), %rbp, %rdi
-	adoxq	%rbp, %rcx
-	adcxq	%rdi, %rsi
-	mulxq	24(%rsp), %rbp, %rdi
-	adoxq	%rbp, %rsi
-	adcxq	%rdi, %rbx
-	mulxq	32(%rsp), %rbp, %rdi
-	adoxq	%rbp, %rbx
-	adcxq	%rdi, %rax
-	mulxq	40(%rsp), %rdi, %rdx
-	adoxq	%rdi, %rax
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -40(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt2:
-	cmpq	$8, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_3
-	cmpq	$6, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt3_4
-	movq	%rax, (%rsp)
-	rorxq	$32, -8(%rbx), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	(%rsp), %rcx, %rsi
-	adoxq	%rcx, %r11
-	adcxq	%rsi, %r9
-	mulxq	8(%rsp), %rsi, %rcx
-	adoxq	%rsi, %r9
-	adcxq	%rcx, %r10
-	mulxq	16(%rsp), %rdx, %rcx
-	adoxq	%rdx, %r10
-	adcxq	%rax, %rcx
-	adoxq	%rax, %rcx
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
 	mulxq	(%rsp), %rsi, %r11
@@ -2753,9 +6678,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	(%rsp), %rbx, %rsi
 	adoxq	%rbx, %r11
 	adcxq	%rsi, %r9
-	mulxq	8(%rsp), %rsi, %rbx
-	adoxq	%rsi, %r9
-	adcxq	%rbx, %rcx
+	mulxq	8(%rsp), %rbx, %rsi
+	adoxq	%rbx, %r9
+	adcxq	%rsi, %rcx
 	mulxq	16(%rsp), %rbx, %rsi
 	adoxq	%rbx, %rcx
 	adcxq	%rsi, %rax
@@ -2767,19 +6692,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%r10d, %r10d
-	mulxq	(%rsp), %r11, %rdi
-	adoxq	%r11, %r9
-	adcxq	%rdi, %rcx
-	mulxq	8(%rsp), %rdi, %r11
-	adoxq	%rdi, %rcx
-	adcxq	%r11, %rax
+	mulxq	(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r11, %rdi
+	adoxq	%r11, %rcx
+	adcxq	%rdi, %rax
 	mulxq	16(%rsp), %rdi, %r11
 	adoxq	%rdi, %rax
 	adcxq	%r11, %rsi
-	mulxq	24(%rsp), %r11, %rdx
-	adoxq	%r11, %rsi
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
+	mulxq	24(%rsp), %rdx, %r11
+	adoxq	%rdx, %rsi
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
 	rorxq	$32, %r9, %r9
 	movq	%r9, -16(%r8)
 	rorxq	$32, %rcx, %rcx
@@ -2788,12 +6713,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rax, -32(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -40(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -48(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt4_3:
-	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_3
+.Llf_bi_multiply_to_len_adx__znver4_s_gt4_4:
 	movq	%rax, (%rsp)
 	rorxq	$32, -8(%rbx), %rax
 	movq	%rax, 8(%rsp)
@@ -2809,9 +6732,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
 	movq	%r10, 32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	adcq	$0, %r10
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
 	mulxq	(%rsp), %rbp, %rbx
@@ -2822,48 +6745,52 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rbx, %rcx
 	mulxq	16(%rsp), %rbp, %rbx
 	adoxq	%rbp, %rcx
-	adcxq	%rbx, %rsi
-	mulxq	24(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r10
+	mulxq	24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rsi
 	mulxq	32(%rsp), %rdx, %rbx
-	adoxq	%rdx, %r10
+	adoxq	%rdx, %rsi
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
 	xorl	%eax, %eax
-	mulxq	(%rsp), %r11, %rdi
-	adoxq	%r11, %r9
-	adcxq	%rdi, %rcx
-	mulxq	8(%rsp), %rdi, %r11
-	adoxq	%rdi, %rcx
-	adcxq	%r11, %rsi
+	mulxq	(%rsp), %rdi, %r11
+	adoxq	%rdi, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r11, %rdi
+	adoxq	%r11, %rcx
+	adcxq	%rdi, %r10
 	mulxq	16(%rsp), %rdi, %r11
-	adoxq	%rdi, %rsi
-	adcxq	%r11, %r10
-	mulxq	24(%rsp), %rdi, %r11
 	adoxq	%rdi, %r10
+	adcxq	%r11, %rsi
+	mulxq	24(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbx
-	mulxq	32(%rsp), %r11, %rdx
-	adoxq	%r11, %rbx
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
+	mulxq	32(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
 	rorxq	$32, %r9, %r9
 	movq	%r9, -16(%r8)
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -24(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
 	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_s_gt5_3:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_3
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6_3
 	movq	%rax, (%rsp)
 	rorxq	$32, -8(%rbx), %rax
 	movq	%rax, 8(%rsp)
@@ -2888,21 +6815,21 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-	mulxq	(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
-	adcxq	%rbp, %r9
+	mulxq	(%rsp), %rbp, %r12
+	adoxq	%rbp, %r11
+	adcxq	%r12, %r9
 	mulxq	8(%rsp), %r12, %rbp
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
 	mulxq	16(%rsp), %r12, %rbp
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-	mulxq	24(%rsp), %rbp, %r12
-	adoxq	%rbp, %rsi
-	adcxq	%r12, %rbx
-	mulxq	32(%rsp), %r12, %rbp
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	mulxq	24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	32(%rsp), %rbp, %r12
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %rax
 	mulxq	40(%rsp), %rdx, %rbp
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
@@ -2914,9 +6841,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	(%rsp), %rdi, %r11
 	adoxq	%rdi, %r9
 	adcxq	%r11, %rcx
-	mulxq	8(%rsp), %r11, %rdi
-	adoxq	%r11, %rcx
-	adcxq	%rdi, %rsi
+	mulxq	8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %rsi
 	mulxq	16(%rsp), %rdi, %r11
 	adoxq	%rdi, %rsi
 	adcxq	%r11, %rbx
@@ -2945,13 +6872,211 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -64(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt3:
-	cmpq	$10, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_4
-	cmpq	$8, %rsi
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_4
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6_3:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	movq	%rcx, 40(%rsp)
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %rbx, %r10
+	adcq	%rcx, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %r9
+	mulxq	8(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	16(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rsi
+	mulxq	24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbp
+	mulxq	32(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	40(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+	mulxq	48(%rsp), %rdx, %r12
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %r12
+	adoxq	%rcx, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r9
+	adcxq	%rcx, %rax
+	mulxq	8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rsi
+	mulxq	16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %rbp
+	mulxq	24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r10
+	mulxq	40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r12
+	mulxq	48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_3:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	movq	%rcx, 40(%rsp)
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r12, %r10
+	adcq	%rcx, %r12
+	rorxq	$32, -56(%rbx), %rcx
+	movq	%rcx, 56(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	adcq	$0, %rcx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+	mulxq	8(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %rax
+	mulxq	16(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %rsi
+	mulxq	24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbx
+	mulxq	48(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %rcx
+	mulxq	56(%rsp), %rdx, %r13
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r11, %rdi
+	adoxq	%r11, %r9
+	adcxq	%rdi, %rax
+	mulxq	8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rax
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbp
+	mulxq	24(%rsp), %r11, %rdi
+	adoxq	%r11, %rbp
+	adcxq	%rdi, %r12
+	mulxq	32(%rsp), %r11, %rdi
+	adoxq	%r11, %r12
+	adcxq	%rdi, %rbx
+	mulxq	40(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %rcx
+	mulxq	48(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %r13
+	mulxq	56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt3_3:
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6_4
 	cmpq	$10, %rcx
-	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_5
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_4
 	cmpq	$8, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt4_5
 	movq	%rax, (%rsp)
@@ -2990,9 +7115,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	(%rsp), %rbx, %r11
 	adoxq	%rbx, %r9
 	adcxq	%r11, %rcx
-	mulxq	8(%rsp), %r11, %rbx
-	adoxq	%r11, %rcx
-	adcxq	%rbx, %rax
+	mulxq	8(%rsp), %rbx, %r11
+	adoxq	%rbx, %rcx
+	adcxq	%r11, %rax
 	mulxq	16(%rsp), %rbx, %r11
 	adoxq	%rbx, %rax
 	adcxq	%r11, %rsi
@@ -3010,13 +7135,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	8(%rsp), %rdi, %r9
 	adoxq	%rdi, %rax
 	adcxq	%r9, %rsi
-	mulxq	16(%rsp), %rdi, %r9
-	adoxq	%rdi, %rsi
-	adcxq	%r9, %r11
-	mulxq	24(%rsp), %r9, %rdx
-	adoxq	%r9, %r11
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
+	mulxq	16(%rsp), %r9, %rdi
+	adoxq	%r9, %rsi
+	adcxq	%rdi, %r11
+	mulxq	24(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
 	rorxq	$32, %rcx, %rcx
 	movq	%rcx, -24(%r8)
 	rorxq	$32, %rax, %rax
@@ -3025,100 +7150,10 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rsi, -40(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -48(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -56(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -56(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_s_gt4_5:
-	movq	%rax, (%rsp)
-	rorxq	$32, -8(%rbx), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %rax, %r11
-	addq	%r10, %rax
-	rorxq	$32, -16(%rbx), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%r11, %r9
-	rorxq	$32, -24(%rbx), %r11
-	movq	%r11, 24(%rsp)
-	mulxq	%r11, %rcx, %r11
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-	movq	%r10, 32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%r11, %rsi
-	adcq	$0, %r10
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r11d, %r11d
-	mulxq	(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rax
-	adcxq	%rbx, %r9
-	mulxq	8(%rsp), %rbp, %rbx
-	adoxq	%rbp, %r9
-	adcxq	%rbx, %rcx
-	mulxq	16(%rsp), %rbx, %rbp
-	adoxq	%rbx, %rcx
-	adcxq	%rbp, %rsi
-	mulxq	24(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rsi
-	adcxq	%rbx, %r10
-	mulxq	32(%rsp), %rdx, %rbx
-	adoxq	%rdx, %r10
-	adcxq	%r11, %rbx
-	adoxq	%r11, %rbx
-	rorxq	$32, %rax, %rax
-	movq	%rax, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	(%rsp), %rbp, %r11
-	adoxq	%rbp, %r9
-	adcxq	%r11, %rcx
-	mulxq	8(%rsp), %rbp, %r11
-	adoxq	%rbp, %rcx
-	adcxq	%r11, %rsi
-	mulxq	16(%rsp), %rbp, %r11
-	adoxq	%rbp, %rsi
-	adcxq	%r11, %r10
-	mulxq	24(%rsp), %rbp, %r11
-	adoxq	%rbp, %r10
-	adcxq	%r11, %rbx
-	mulxq	32(%rsp), %rdx, %r11
-	adoxq	%rdx, %rbx
-	adcxq	%rax, %r11
-	adoxq	%rax, %r11
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, -24(%rdi), %rdx
-	xorl	%eax, %eax
-	mulxq	(%rsp), %rdi, %r9
-	adoxq	%rdi, %rcx
-	adcxq	%r9, %rsi
-	mulxq	8(%rsp), %rdi, %r9
-	adoxq	%rdi, %rsi
-	adcxq	%r9, %r10
-	mulxq	16(%rsp), %rdi, %r9
-	adoxq	%rdi, %r10
-	adcxq	%r9, %rbx
-	mulxq	24(%rsp), %r9, %rdi
-	adoxq	%r9, %rbx
-	adcxq	%rdi, %r11
-	mulxq	32(%rsp), %rdx, %r9
-	adoxq	%rdx, %r11
-	adcxq	%rax, %r9
-	adoxq	%rax, %r9
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
-	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -48(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -56(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -64(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt5_5:
 	movq	%rax, (%rsp)
 	rorxq	$32, -8(%rbx), %rax
 	movq	%rax, 8(%rsp)
@@ -3136,94 +7171,447 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%r9, 32(%rsp)
 	mulxq	%r9, %rsi, %r9
 	adcq	%rax, %rsi
-	rorxq	$32, -40(%rbx), %rax
-	movq	%rax, 40(%rsp)
-	mulxq	%rax, %rbx, %rax
-	adcq	%r9, %rbx
-	adcq	$0, %rax
+	adcq	$0, %r9
 	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r9d, %r9d
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r11
+	adcxq	%rbx, %r10
+	mulxq	8(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rcx
+	mulxq	16(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rcx
+	adcxq	%rbx, %rsi
+	mulxq	24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %rsi
+	adcxq	%rbx, %r9
+	mulxq	32(%rsp), %rdx, %rbx
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rbx
+	adoxq	%rax, %rbx
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rbp, %r11
+	adoxq	%rbp, %r10
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %rbp, %r11
+	adoxq	%rbp, %rcx
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r11, %rbp
+	adoxq	%r11, %rsi
+	adcxq	%rbp, %r9
+	mulxq	24(%rsp), %rbp, %r11
+	adoxq	%rbp, %r9
+	adcxq	%r11, %rbx
+	mulxq	32(%rsp), %rdx, %r11
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r10, %r10
+	movq	%r10, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rdi, %r10
+	adoxq	%rdi, %rcx
+	adcxq	%r10, %rsi
+	mulxq	8(%rsp), %rdi, %r10
+	adoxq	%rdi, %rsi
+	adcxq	%r10, %r9
+	mulxq	16(%rsp), %rdi, %r10
+	adoxq	%rdi, %r9
+	adcxq	%r10, %rbx
+	mulxq	24(%rsp), %rdi, %r10
+	adoxq	%rdi, %rbx
+	adcxq	%r10, %r11
+	mulxq	32(%rsp), %rdx, %r10
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -56(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -64(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt5_4:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	movq	%rcx, 40(%rsp)
+	mulxq	%rcx, %rbx, %rcx
+	adcq	%r10, %rbx
+	adcq	$0, %rcx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
 	mulxq	(%rsp), %r12, %rbp
 	adoxq	%r12, %r11
-	adcxq	%rbp, %r10
+	adcxq	%rbp, %r9
 	mulxq	8(%rsp), %r12, %rbp
-	adoxq	%r12, %r10
-	adcxq	%rbp, %rcx
-	mulxq	16(%rsp), %rbp, %r12
-	adoxq	%rbp, %rcx
-	adcxq	%r12, %rsi
+	adoxq	%r12, %r9
+	adcxq	%rbp, %rax
+	mulxq	16(%rsp), %r12, %rbp
+	adoxq	%r12, %rax
+	adcxq	%rbp, %rsi
 	mulxq	24(%rsp), %r12, %rbp
 	adoxq	%r12, %rsi
 	adcxq	%rbp, %rbx
 	mulxq	32(%rsp), %r12, %rbp
 	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	adcxq	%rbp, %rcx
 	mulxq	40(%rsp), %rdx, %rbp
-	adoxq	%rdx, %rax
-	adcxq	%r9, %rbp
-	adoxq	%r9, %rbp
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
 	rorxq	$32, %r11, %r11
 	movq	%r11, -8(%r8)
 	rorxq	$32, -16(%rdi), %rdx
-	xorl	%r11d, %r11d
-	mulxq	(%rsp), %r12, %r9
-	adoxq	%r12, %r10
-	adcxq	%r9, %rcx
-	mulxq	8(%rsp), %r12, %r9
-	adoxq	%r12, %rcx
-	adcxq	%r9, %rsi
-	mulxq	16(%rsp), %r12, %r9
-	adoxq	%r12, %rsi
-	adcxq	%r9, %rbx
-	mulxq	24(%rsp), %r12, %r9
-	adoxq	%r12, %rbx
-	adcxq	%r9, %rax
-	mulxq	32(%rsp), %r12, %r9
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r12, %r11
+	adoxq	%r12, %r9
+	adcxq	%r11, %rax
+	mulxq	8(%rsp), %r12, %r11
 	adoxq	%r12, %rax
-	adcxq	%r9, %rbp
-	mulxq	40(%rsp), %rdx, %r9
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r12, %r11
+	adoxq	%r12, %rsi
+	adcxq	%r11, %rbx
+	mulxq	24(%rsp), %r12, %r11
+	adoxq	%r12, %rbx
+	adcxq	%r11, %rcx
+	mulxq	32(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rbp
+	mulxq	40(%rsp), %rdx, %r11
 	adoxq	%rdx, %rbp
-	adcxq	%r11, %r9
-	adoxq	%r11, %r9
-	rorxq	$32, %r10, %r10
-	movq	%r10, -16(%r8)
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
 	rorxq	$32, -24(%rdi), %rdx
 	xorl	%r10d, %r10d
-	mulxq	(%rsp), %rdi, %r11
-	adoxq	%rdi, %rcx
-	adcxq	%r11, %rsi
-	mulxq	8(%rsp), %r11, %rdi
-	adoxq	%r11, %rsi
-	adcxq	%rdi, %rbx
-	mulxq	16(%rsp), %rdi, %r11
-	adoxq	%rdi, %rbx
-	adcxq	%r11, %rax
-	mulxq	24(%rsp), %rdi, %r11
+	mulxq	(%rsp), %rdi, %r9
 	adoxq	%rdi, %rax
-	adcxq	%r11, %rbp
-	mulxq	32(%rsp), %rdi, %r11
+	adcxq	%r9, %rsi
+	mulxq	8(%rsp), %rdi, %r9
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %rbx
+	mulxq	16(%rsp), %rdi, %r9
+	adoxq	%rdi, %rbx
+	adcxq	%r9, %rcx
+	mulxq	24(%rsp), %rdi, %r9
+	adoxq	%rdi, %rcx
+	adcxq	%r9, %rbp
+	mulxq	32(%rsp), %rdi, %r9
 	adoxq	%rdi, %rbp
-	adcxq	%r11, %r9
-	mulxq	40(%rsp), %r11, %rdx
-	adoxq	%r11, %r9
-	adcxq	%r10, %rdx
-	adoxq	%r10, %rdx
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
+	adcxq	%r9, %r11
+	mulxq	40(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
 	rorxq	$32, %rsi, %rsi
 	movq	%rsi, -32(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -40(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -48(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -48(%r8)
 	rorxq	$32, %rbp, %rbp
 	movq	%rbp, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
 	rorxq	$32, %r9, %r9
-	movq	%r9, -64(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -72(%r8)
+	movq	%r9, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt4_4:
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6_4:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_4
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+	movq	%r11, 24(%rsp)
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+	movq	%r11, 40(%rsp)
+	mulxq	%r11, %rbp, %r11
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %rbx, %r10
+	adcq	%r11, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %r9
+	mulxq	8(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rcx
+	mulxq	16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	24(%rsp), %r12, %r13
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	40(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+	mulxq	48(%rsp), %rdx, %r12
+	adoxq	%rdx, %r10
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbp
+	mulxq	24(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+	mulxq	32(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %r10
+	mulxq	40(%rsp), %r13, %r11
+	adoxq	%r13, %r10
+	adcxq	%r11, %r12
+	mulxq	48(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r9, %rdi
+	adoxq	%r9, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	8(%rsp), %rdi, %r9
+	adoxq	%rdi, %rsi
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %r9, %rdi
+	adoxq	%r9, %rbp
+	adcxq	%rdi, %rbx
+	mulxq	24(%rsp), %rdi, %r9
+	adoxq	%rdi, %rbx
+	adcxq	%r9, %r10
+	mulxq	32(%rsp), %rdi, %r9
+	adoxq	%rdi, %r10
+	adcxq	%r9, %r12
+	mulxq	40(%rsp), %rdi, %r9
+	adoxq	%rdi, %r12
+	adcxq	%r9, %r11
+	mulxq	48(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_4:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbp, %rax
+	adcq	%rsi, %rbp
+	rorxq	$32, -48(%rbx), %rsi
+	movq	%rsi, 48(%rsp)
+	mulxq	%rsi, %r12, %rsi
+	adcq	%rax, %r12
+	rorxq	$32, -56(%rbx), %rax
+	movq	%rax, 56(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+	mulxq	8(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+	mulxq	16(%rsp), %r13, %r14
+	adoxq	%r13, %rcx
+	adcxq	%r14, %r10
+	mulxq	24(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r13, %r14
+	adoxq	%r13, %r12
+	adcxq	%r14, %rbx
+	mulxq	48(%rsp), %r13, %r14
+	adoxq	%r13, %rbx
+	adcxq	%r14, %rax
+	mulxq	56(%rsp), %rdx, %r13
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r13
+	adoxq	%rsi, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %rcx
+	mulxq	8(%rsp), %r14, %rsi
+	adoxq	%r14, %rcx
+	adcxq	%rsi, %r10
+	mulxq	16(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %rbp
+	mulxq	24(%rsp), %rsi, %r14
+	adoxq	%rsi, %rbp
+	adcxq	%r14, %r12
+	mulxq	32(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rbx
+	mulxq	40(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rax
+	mulxq	48(%rsp), %r14, %rsi
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r13
+	mulxq	56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r13
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %rdi, %r9
+	adoxq	%rdi, %rcx
+	adcxq	%r9, %r10
+	mulxq	8(%rsp), %rdi, %r9
+	adoxq	%rdi, %r10
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %rdi, %r9
+	adoxq	%rdi, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsp), %rdi, %r9
+	adoxq	%rdi, %r12
+	adcxq	%r9, %rbx
+	mulxq	32(%rsp), %rdi, %r9
+	adoxq	%rdi, %rbx
+	adcxq	%r9, %rax
+	mulxq	40(%rsp), %r9, %rdi
+	adoxq	%r9, %rax
+	adcxq	%rdi, %r13
+	mulxq	48(%rsp), %rdi, %r9
+	adoxq	%rdi, %r13
+	adcxq	%r9, %rsi
+	mulxq	56(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt4:
+	cmpq	$12, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6_5
+	cmpq	$10, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_5
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6_6
 	cmpq	$10, %rcx
 	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt5_6
 	movq	%rax, (%rsp)
@@ -3241,9 +7629,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	%r10, %rcx
 	rorxq	$32, -32(%rbx), %r10
 	movq	%r10, 32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	adcq	$0, %r10
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	adcq	$0, %rsi
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%eax, %eax
 	mulxq	(%rsp), %rbp, %rbx
@@ -3254,12 +7642,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rbx, %rcx
 	mulxq	16(%rsp), %rbp, %rbx
 	adoxq	%rbp, %rcx
-	adcxq	%rbx, %rsi
-	mulxq	24(%rsp), %rbp, %rbx
-	adoxq	%rbp, %rsi
 	adcxq	%rbx, %r10
+	mulxq	24(%rsp), %rbp, %rbx
+	adoxq	%rbp, %r10
+	adcxq	%rbx, %rsi
 	mulxq	32(%rsp), %rdx, %rbx
-	adoxq	%rdx, %r10
+	adoxq	%rdx, %rsi
 	adcxq	%rax, %rbx
 	adoxq	%rax, %rbx
 	rorxq	$32, %r11, %r11
@@ -3269,15 +7657,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	(%rsp), %rbp, %r11
 	adoxq	%rbp, %r9
 	adcxq	%r11, %rcx
-	mulxq	8(%rsp), %rbp, %r11
-	adoxq	%rbp, %rcx
-	adcxq	%r11, %rsi
+	mulxq	8(%rsp), %r11, %rbp
+	adoxq	%r11, %rcx
+	adcxq	%rbp, %r10
 	mulxq	16(%rsp), %rbp, %r11
+	adoxq	%rbp, %r10
+	adcxq	%r11, %rsi
+	mulxq	24(%rsp), %rbp, %r11
 	adoxq	%rbp, %rsi
-	adcxq	%r11, %r10
-	mulxq	24(%rsp), %r11, %rbp
-	adoxq	%r11, %r10
-	adcxq	%rbp, %rbx
+	adcxq	%r11, %rbx
 	mulxq	32(%rsp), %rdx, %r11
 	adoxq	%rdx, %rbx
 	adcxq	%rax, %r11
@@ -3288,12 +7676,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	xorl	%eax, %eax
 	mulxq	(%rsp), %rbp, %r9
 	adoxq	%rbp, %rcx
-	adcxq	%r9, %rsi
-	mulxq	8(%rsp), %rbp, %r9
-	adoxq	%rbp, %rsi
 	adcxq	%r9, %r10
-	mulxq	16(%rsp), %rbp, %r9
+	mulxq	8(%rsp), %rbp, %r9
 	adoxq	%rbp, %r10
+	adcxq	%r9, %rsi
+	mulxq	16(%rsp), %rbp, %r9
+	adoxq	%rbp, %rsi
 	adcxq	%r9, %rbx
 	mulxq	24(%rsp), %rbp, %r9
 	adoxq	%rbp, %rbx
@@ -3306,36 +7694,480 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rcx, -24(%r8)
 	rorxq	$32, -32(%rdi), %rdx
 	xorl	%eax, %eax
-	mulxq	(%rsp), %rcx, %rdi
-	adoxq	%rcx, %rsi
-	adcxq	%rdi, %r10
-	mulxq	8(%rsp), %rdi, %rcx
+	mulxq	(%rsp), %rdi, %rcx
 	adoxq	%rdi, %r10
+	adcxq	%rcx, %rsi
+	mulxq	8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
 	adcxq	%rcx, %rbx
-	mulxq	16(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rbx
-	adcxq	%rcx, %r11
+	mulxq	16(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rbx
+	adcxq	%rdi, %r11
 	mulxq	24(%rsp), %rdi, %rcx
 	adoxq	%rdi, %r11
 	adcxq	%rcx, %r9
-	mulxq	32(%rsp), %rcx, %rdx
-	adoxq	%rcx, %r9
-	adcxq	%rax, %rdx
-	adoxq	%rax, %rdx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
+	mulxq	32(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
 	rorxq	$32, %r10, %r10
-	movq	%r10, -40(%r8)
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r8)
 	rorxq	$32, %rbx, %rbx
 	movq	%rbx, -48(%r8)
 	rorxq	$32, %r11, %r11
 	movq	%r11, -56(%r8)
 	rorxq	$32, %r9, %r9
 	movq	%r9, -64(%r8)
-	rorxq	$32, %rdx, %rdx
-	movq	%rdx, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_s_gt5_6:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	(%rsp), %r12, %rbp
+	adoxq	%r12, %r11
+	adcxq	%rbp, %r9
+	mulxq	8(%rsp), %rbp, %r12
+	adoxq	%rbp, %r9
+	adcxq	%r12, %rcx
+	mulxq	16(%rsp), %r12, %rbp
+	adoxq	%r12, %rcx
+	adcxq	%rbp, %r10
+	mulxq	24(%rsp), %r12, %rbp
+	adoxq	%r12, %r10
+	adcxq	%rbp, %rbx
+	mulxq	32(%rsp), %r12, %rbp
+	adoxq	%r12, %rbx
+	adcxq	%rbp, %rax
+	mulxq	40(%rsp), %rdx, %rbp
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %rbp
+	adoxq	%rsi, %rbp
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r12, %rsi
+	adoxq	%r12, %r9
+	adcxq	%rsi, %rcx
+	mulxq	8(%rsp), %rsi, %r12
+	adoxq	%rsi, %rcx
+	adcxq	%r12, %r10
+	mulxq	16(%rsp), %r12, %rsi
+	adoxq	%r12, %r10
+	adcxq	%rsi, %rbx
+	mulxq	24(%rsp), %r12, %rsi
+	adoxq	%r12, %rbx
+	adcxq	%rsi, %rax
+	mulxq	32(%rsp), %r12, %rsi
+	adoxq	%r12, %rax
+	adcxq	%rsi, %rbp
+	mulxq	40(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rbp
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r9, %r12
+	adoxq	%r9, %rcx
+	adcxq	%r12, %r10
+	mulxq	8(%rsp), %r12, %r9
+	adoxq	%r12, %r10
+	adcxq	%r9, %rbx
+	mulxq	16(%rsp), %r12, %r9
+	adoxq	%r12, %rbx
+	adcxq	%r9, %rax
+	mulxq	24(%rsp), %r12, %r9
+	adoxq	%r12, %rax
+	adcxq	%r9, %rbp
+	mulxq	32(%rsp), %r9, %r12
+	adoxq	%r9, %rbp
+	adcxq	%r12, %rsi
+	mulxq	40(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %rbx
+	mulxq	8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %rax
+	mulxq	16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rax
+	adcxq	%rcx, %rbp
+	mulxq	24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %rsi
+	mulxq	32(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rsi
+	adcxq	%rcx, %r9
+	mulxq	40(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -40(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -64(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -72(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -80(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6_6:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_5
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rax, %rcx
+	adcq	%r10, %rax
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rcx, %rsi
+	rorxq	$32, -40(%rbx), %rcx
+	movq	%rcx, 40(%rsp)
+	mulxq	%rcx, %rbp, %rcx
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %rbx, %r10
+	adcq	%rcx, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%ecx, %ecx
+	mulxq	(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %r9
+	mulxq	8(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rax
+	mulxq	16(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %rsi
+	mulxq	24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbp
+	mulxq	32(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	40(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+	mulxq	48(%rsp), %rdx, %r12
+	adoxq	%rdx, %r10
+	adcxq	%rcx, %r12
+	adoxq	%rcx, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r13, %rcx
+	adoxq	%r13, %r9
+	adcxq	%rcx, %rax
+	mulxq	8(%rsp), %r13, %rcx
+	adoxq	%r13, %rax
+	adcxq	%rcx, %rsi
+	mulxq	16(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbp
+	mulxq	24(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	32(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %r10
+	mulxq	40(%rsp), %r13, %rcx
+	adoxq	%r13, %r10
+	adcxq	%rcx, %r12
+	mulxq	48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r12
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r13, %r9
+	adoxq	%r13, %rax
+	adcxq	%r9, %rsi
+	mulxq	8(%rsp), %r13, %r9
+	adoxq	%r13, %rsi
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %r9, %r13
+	adoxq	%r9, %rbp
+	adcxq	%r13, %rbx
+	mulxq	24(%rsp), %r9, %r13
+	adoxq	%r9, %rbx
+	adcxq	%r13, %r10
+	mulxq	32(%rsp), %r9, %r13
+	adoxq	%r9, %r10
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r13, %r9
+	adoxq	%r13, %r12
+	adcxq	%r9, %rcx
+	mulxq	48(%rsp), %rdx, %r9
+	adoxq	%rdx, %rcx
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rax, %rax
+	movq	%rax, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rdi, %r11
+	adoxq	%rdi, %rsi
+	adcxq	%r11, %rbp
+	mulxq	8(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbp
+	adcxq	%r11, %rbx
+	mulxq	16(%rsp), %rdi, %r11
+	adoxq	%rdi, %rbx
+	adcxq	%r11, %r10
+	mulxq	24(%rsp), %rdi, %r11
+	adoxq	%rdi, %r10
+	adcxq	%r11, %r12
+	mulxq	32(%rsp), %r11, %rdi
+	adoxq	%r11, %r12
+	adcxq	%rdi, %rcx
+	mulxq	40(%rsp), %rdi, %r11
+	adoxq	%rdi, %rcx
+	adcxq	%r11, %r9
+	mulxq	48(%rsp), %rdx, %r11
+	adoxq	%rdx, %r9
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -88(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_5:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+	movq	%r11, 24(%rsp)
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+	movq	%r11, 40(%rsp)
+	mulxq	%r11, %rbp, %r11
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r12, %r10
+	adcq	%r11, %r12
+	rorxq	$32, -56(%rbx), %r11
+	movq	%r11, 56(%rsp)
+	mulxq	%r11, %rbx, %r11
+	adcq	%r10, %rbx
+	adcq	$0, %r11
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %r9
+	mulxq	8(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+	mulxq	16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbx
+	mulxq	48(%rsp), %r14, %r13
+	adoxq	%r14, %rbx
+	adcxq	%r13, %r11
+	mulxq	56(%rsp), %rdx, %r13
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r14, %r10
+	adoxq	%r14, %r9
+	adcxq	%r10, %rcx
+	mulxq	8(%rsp), %r10, %r14
+	adoxq	%r10, %rcx
+	adcxq	%r14, %rsi
+	mulxq	16(%rsp), %r14, %r10
+	adoxq	%r14, %rsi
+	adcxq	%r10, %rbp
+	mulxq	24(%rsp), %r14, %r10
+	adoxq	%r14, %rbp
+	adcxq	%r10, %r12
+	mulxq	32(%rsp), %r14, %r10
+	adoxq	%r14, %r12
+	adcxq	%r10, %rbx
+	mulxq	40(%rsp), %r10, %r14
+	adoxq	%r10, %rbx
+	adcxq	%r14, %r11
+	mulxq	48(%rsp), %r14, %r10
+	adoxq	%r14, %r11
+	adcxq	%r10, %r13
+	mulxq	56(%rsp), %rdx, %r10
+	adoxq	%rdx, %r13
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r14, %r9
+	adoxq	%r14, %rcx
+	adcxq	%r9, %rsi
+	mulxq	8(%rsp), %r9, %r14
+	adoxq	%r9, %rsi
+	adcxq	%r14, %rbp
+	mulxq	16(%rsp), %r14, %r9
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsp), %r14, %r9
+	adoxq	%r14, %r12
+	adcxq	%r9, %rbx
+	mulxq	32(%rsp), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r11
+	mulxq	40(%rsp), %r14, %r9
+	adoxq	%r14, %r11
+	adcxq	%r9, %r13
+	mulxq	48(%rsp), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %r10
+	mulxq	56(%rsp), %rdx, %r9
+	adoxq	%rdx, %r10
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rcx, %rdi
+	adoxq	%rcx, %rsi
+	adcxq	%rdi, %rbp
+	mulxq	8(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbp
+	adcxq	%rcx, %r12
+	mulxq	16(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r12
+	adcxq	%rcx, %rbx
+	mulxq	24(%rsp), %rdi, %rcx
+	adoxq	%rdi, %rbx
+	adcxq	%rcx, %r11
+	mulxq	32(%rsp), %rcx, %rdi
+	adoxq	%rcx, %r11
+	adcxq	%rdi, %r13
+	mulxq	40(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r13
+	adcxq	%rcx, %r10
+	mulxq	48(%rsp), %rdi, %rcx
+	adoxq	%rdi, %r10
+	adcxq	%rcx, %r9
+	mulxq	56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt5_5:
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_6
+	cmpq	$12, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt6_7
 	movq	%rax, (%rsp)
 	rorxq	$32, -8(%rbx), %rax
 	movq	%rax, 8(%rsp)
@@ -3360,21 +8192,21 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcq	$0, %rax
 	rorxq	$32, -8(%rdi), %rdx
 	xorl	%r10d, %r10d
-	mulxq	(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
-	adcxq	%rbp, %r9
+	mulxq	(%rsp), %rbp, %r12
+	adoxq	%rbp, %r11
+	adcxq	%r12, %r9
 	mulxq	8(%rsp), %r12, %rbp
 	adoxq	%r12, %r9
 	adcxq	%rbp, %rcx
 	mulxq	16(%rsp), %r12, %rbp
 	adoxq	%r12, %rcx
 	adcxq	%rbp, %rsi
-	mulxq	24(%rsp), %rbp, %r12
-	adoxq	%rbp, %rsi
-	adcxq	%r12, %rbx
-	mulxq	32(%rsp), %r12, %rbp
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
+	mulxq	24(%rsp), %r12, %rbp
+	adoxq	%r12, %rsi
+	adcxq	%rbp, %rbx
+	mulxq	32(%rsp), %rbp, %r12
+	adoxq	%rbp, %rbx
+	adcxq	%r12, %rax
 	mulxq	40(%rsp), %rdx, %rbp
 	adoxq	%rdx, %rax
 	adcxq	%r10, %rbp
@@ -3386,9 +8218,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	(%rsp), %r12, %r11
 	adoxq	%r12, %r9
 	adcxq	%r11, %rcx
-	mulxq	8(%rsp), %r11, %r12
-	adoxq	%r11, %rcx
-	adcxq	%r12, %rsi
+	mulxq	8(%rsp), %r12, %r11
+	adoxq	%r12, %rcx
+	adcxq	%r11, %rsi
 	mulxq	16(%rsp), %r12, %r11
 	adoxq	%r12, %rsi
 	adcxq	%r11, %rbx
@@ -3412,140 +8244,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	8(%rsp), %r12, %r9
 	adoxq	%r12, %rsi
 	adcxq	%r9, %rbx
-	mulxq	16(%rsp), %r9, %r12
-	adoxq	%r9, %rbx
-	adcxq	%r12, %rax
-	mulxq	24(%rsp), %r12, %r9
-	adoxq	%r12, %rax
-	adcxq	%r9, %rbp
-	mulxq	32(%rsp), %r12, %r9
-	adoxq	%r12, %rbp
-	adcxq	%r9, %r11
-	mulxq	40(%rsp), %rdx, %r9
-	adoxq	%rdx, %r11
-	adcxq	%r10, %r9
-	adoxq	%r10, %r9
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -24(%r8)
-	rorxq	$32, -32(%rdi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rsi
-	adcxq	%rcx, %rbx
-	mulxq	8(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rbx
-	adcxq	%rcx, %rax
-	mulxq	16(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rax
-	adcxq	%rcx, %rbp
-	mulxq	24(%rsp), %rdi, %rcx
-	adoxq	%rdi, %rbp
-	adcxq	%rcx, %r11
-	mulxq	32(%rsp), %rdi, %rcx
-	adoxq	%rdi, %r11
-	adcxq	%rcx, %r9
-	mulxq	40(%rsp), %rdx, %rcx
-	adoxq	%rdx, %r9
-	adcxq	%r10, %rcx
-	adoxq	%r10, %rcx
-	rorxq	$32, %rsi, %rsi
-	movq	%rsi, -32(%r8)
-	rorxq	$32, %rbx, %rbx
-	movq	%rbx, -40(%r8)
-	rorxq	$32, %rax, %rax
-	movq	%rax, -48(%r8)
-	rorxq	$32, %rbp, %rbp
-	movq	%rbp, -56(%r8)
-	rorxq	$32, %r11, %r11
-	movq	%r11, -64(%r8)
-	rorxq	$32, %r9, %r9
-	movq	%r9, -72(%r8)
-	rorxq	$32, %rcx, %rcx
-	movq	%rcx, -80(%r8)
-	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
-.Llf_bi_multiply_to_len_adx__znver4_s_gt5_4:
-	movq	%rax, (%rsp)
-	rorxq	$32, -8(%rbx), %rax
-	movq	%rax, 8(%rsp)
-	mulxq	%rax, %r11, %rax
-	addq	%r10, %r11
-	rorxq	$32, -16(%rbx), %r10
-	movq	%r10, 16(%rsp)
-	mulxq	%r10, %r9, %r10
-	adcq	%rax, %r9
-	rorxq	$32, -24(%rbx), %rax
-	movq	%rax, 24(%rsp)
-	mulxq	%rax, %rcx, %rax
-	adcq	%r10, %rcx
-	rorxq	$32, -32(%rbx), %r10
-	movq	%r10, 32(%rsp)
-	mulxq	%r10, %rsi, %r10
-	adcq	%rax, %rsi
-	rorxq	$32, -40(%rbx), %rax
-	movq	%rax, 40(%rsp)
-	mulxq	%rax, %rbx, %rax
-	adcq	%r10, %rbx
-	adcq	$0, %rax
-	rorxq	$32, -8(%rdi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	(%rsp), %r12, %rbp
-	adoxq	%r12, %r11
-	adcxq	%rbp, %r9
-	mulxq	8(%rsp), %r12, %rbp
-	adoxq	%r12, %r9
-	adcxq	%rbp, %rcx
-	mulxq	16(%rsp), %r12, %rbp
-	adoxq	%r12, %rcx
-	adcxq	%rbp, %rsi
-	mulxq	24(%rsp), %r12, %rbp
-	adoxq	%r12, %rsi
-	adcxq	%rbp, %rbx
-	mulxq	32(%rsp), %r12, %rbp
-	adoxq	%r12, %rbx
-	adcxq	%rbp, %rax
-	mulxq	40(%rsp), %rdx, %rbp
-	adoxq	%rdx, %rax
-	adcxq	%r10, %rbp
-	adoxq	%r10, %rbp
-	rorxq	$32, %r11, %r11
-	movq	%r11, -8(%r8)
-	rorxq	$32, -16(%rdi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	(%rsp), %r12, %r11
-	adoxq	%r12, %r9
-	adcxq	%r11, %rcx
-	mulxq	8(%rsp), %r12, %r11
-	adoxq	%r12, %rcx
-	adcxq	%r11, %rsi
-	mulxq	16(%rsp), %r12, %r11
-	adoxq	%r12, %rsi
-	adcxq	%r11, %rbx
-	mulxq	24(%rsp), %r11, %r12
-	adoxq	%r11, %rbx
-	adcxq	%r12, %rax
-	mulxq	32(%rsp), %r12, %r11
-	adoxq	%r12, %rax
-	adcxq	%r11, %rbp
-	mulxq	40(%rsp), %rdx, %r11
-	adoxq	%rdx, %rbp
-	adcxq	%r10, %r11
-	adoxq	%r10, %r11
-	rorxq	$32, %r9, %r9
-	movq	%r9, -16(%r8)
-	rorxq	$32, -24(%rdi), %rdx
-	xorl	%r10d, %r10d
-	mulxq	(%rsp), %r12, %r9
-	adoxq	%r12, %rcx
-	adcxq	%r9, %rsi
-	mulxq	8(%rsp), %r12, %r9
-	adoxq	%r12, %rsi
-	adcxq	%r9, %rbx
 	mulxq	16(%rsp), %r12, %r9
 	adoxq	%r12, %rbx
 	adcxq	%r9, %rax
-	mulxq	24(%rsp), %r12, %r9
-	adoxq	%r12, %rax
-	adcxq	%r9, %rbp
+	mulxq	24(%rsp), %r9, %r12
+	adoxq	%r9, %rax
+	adcxq	%r12, %rbp
 	mulxq	32(%rsp), %r12, %r9
 	adoxq	%r12, %rbp
 	adcxq	%r9, %r11
@@ -3563,9 +8267,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	8(%rsp), %r12, %rcx
 	adoxq	%r12, %rbx
 	adcxq	%rcx, %rax
-	mulxq	16(%rsp), %rcx, %r12
-	adoxq	%rcx, %rax
-	adcxq	%r12, %rbp
+	mulxq	16(%rsp), %r12, %rcx
+	adoxq	%r12, %rax
+	adcxq	%rcx, %rbp
 	mulxq	24(%rsp), %r12, %rcx
 	adoxq	%r12, %rbp
 	adcxq	%rcx, %r11
@@ -3583,12 +8287,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	(%rsp), %rdi, %rsi
 	adoxq	%rdi, %rbx
 	adcxq	%rsi, %rax
-	mulxq	8(%rsp), %rsi, %rdi
-	adoxq	%rsi, %rax
-	adcxq	%rdi, %rbp
-	mulxq	16(%rsp), %rdi, %rsi
-	adoxq	%rdi, %rbp
-	adcxq	%rsi, %r11
+	mulxq	8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %rbp
+	mulxq	16(%rsp), %rsi, %rdi
+	adoxq	%rsi, %rbp
+	adcxq	%rdi, %r11
 	mulxq	24(%rsp), %rdi, %rsi
 	adoxq	%rdi, %r11
 	adcxq	%rsi, %r9
@@ -3614,12 +8318,1052 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, %rdx, %rdx
 	movq	%rdx, -88(%r8)
 	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6_7:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r10, %rbx
+	adcq	%rax, %r10
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %r12
+	adoxq	%r13, %r11
+	adcxq	%r12, %r9
+	mulxq	8(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rcx
+	mulxq	16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	24(%rsp), %r13, %r12
+	adoxq	%r13, %rsi
+	adcxq	%r12, %rbp
+	mulxq	32(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %r10
+	mulxq	40(%rsp), %r13, %r12
+	adoxq	%r13, %r10
+	adcxq	%r12, %rbx
+	mulxq	48(%rsp), %rdx, %r12
+	adoxq	%rdx, %rbx
+	adcxq	%rax, %r12
+	adoxq	%rax, %r12
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbp
+	mulxq	24(%rsp), %r11, %r13
+	adoxq	%r11, %rbp
+	adcxq	%r13, %r10
+	mulxq	32(%rsp), %r13, %r11
+	adoxq	%r13, %r10
+	adcxq	%r11, %rbx
+	mulxq	40(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %r12
+	mulxq	48(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %r9
+	adoxq	%r13, %rcx
+	adcxq	%r9, %rsi
+	mulxq	8(%rsp), %r13, %r9
+	adoxq	%r13, %rsi
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %r13, %r9
+	adoxq	%r13, %rbp
+	adcxq	%r9, %r10
+	mulxq	24(%rsp), %r13, %r9
+	adoxq	%r13, %r10
+	adcxq	%r9, %rbx
+	mulxq	32(%rsp), %r9, %r13
+	adoxq	%r9, %rbx
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r13, %r9
+	adoxq	%r13, %r12
+	adcxq	%r9, %r11
+	mulxq	48(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rcx, %r13
+	adoxq	%rcx, %rsi
+	adcxq	%r13, %rbp
+	mulxq	8(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %r10
+	mulxq	16(%rsp), %r13, %rcx
+	adoxq	%r13, %r10
+	adcxq	%rcx, %rbx
+	mulxq	24(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %r12
+	mulxq	32(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+	mulxq	40(%rsp), %r13, %rcx
+	adoxq	%r13, %r11
+	adcxq	%rcx, %r9
+	mulxq	48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r10
+	mulxq	8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r10
+	adcxq	%rsi, %rbx
+	mulxq	16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r12
+	mulxq	24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %r11
+	mulxq	32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+	mulxq	40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+	mulxq	48(%rsp), %rsi, %rdx
+	adoxq	%rsi, %rcx
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -48(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -96(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_6:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbp, %rax
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r12, %r10
+	adcq	%rax, %r12
+	rorxq	$32, -56(%rbx), %rax
+	movq	%rax, 56(%rsp)
+	mulxq	%rax, %rax, %rbx
+	adcq	%r10, %rax
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+	mulxq	8(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+	mulxq	16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %rax
+	mulxq	48(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %rbx
+	mulxq	56(%rsp), %rdx, %r13
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r11, %r14
+	adoxq	%r11, %rsi
+	adcxq	%r14, %rbp
+	mulxq	24(%rsp), %r11, %r14
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+	mulxq	32(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rax
+	mulxq	40(%rsp), %r14, %r11
+	adoxq	%r14, %rax
+	adcxq	%r11, %rbx
+	mulxq	48(%rsp), %r11, %r14
+	adoxq	%r11, %rbx
+	adcxq	%r14, %r13
+	mulxq	56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r9
+	adoxq	%r14, %rcx
+	adcxq	%r9, %rsi
+	mulxq	8(%rsp), %r14, %r9
+	adoxq	%r14, %rsi
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %r14, %r9
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsp), %r14, %r9
+	adoxq	%r14, %r12
+	adcxq	%r9, %rax
+	mulxq	32(%rsp), %r14, %r9
+	adoxq	%r14, %rax
+	adcxq	%r9, %rbx
+	mulxq	40(%rsp), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r13
+	mulxq	48(%rsp), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %r11
+	mulxq	56(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rbp
+	mulxq	8(%rsp), %rcx, %r14
+	adoxq	%rcx, %rbp
+	adcxq	%r14, %r12
+	mulxq	16(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rax
+	mulxq	24(%rsp), %r14, %rcx
+	adoxq	%r14, %rax
+	adcxq	%rcx, %rbx
+	mulxq	32(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r13
+	mulxq	40(%rsp), %rcx, %r14
+	adoxq	%rcx, %r13
+	adcxq	%r14, %r11
+	mulxq	48(%rsp), %r14, %rcx
+	adoxq	%r14, %r11
+	adcxq	%rcx, %r9
+	mulxq	56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbp
+	adcxq	%rsi, %r12
+	mulxq	8(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r12
+	adcxq	%rsi, %rax
+	mulxq	16(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rax
+	adcxq	%rsi, %rbx
+	mulxq	24(%rsp), %rdi, %rsi
+	adoxq	%rdi, %rbx
+	adcxq	%rsi, %r13
+	mulxq	32(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r13
+	adcxq	%rsi, %r11
+	mulxq	40(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r11
+	adcxq	%rsi, %r9
+	mulxq	48(%rsp), %rdi, %rsi
+	adoxq	%rdi, %r9
+	adcxq	%rsi, %rcx
+	mulxq	56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -56(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt6_5:
+	cmpq	$14, %rsi
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_7
+	cmpq	$14, %rcx
+	ja	.Llf_bi_multiply_to_len_adx__znver4_s_gt7_8
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %rax, %r11
+	addq	%r10, %rax
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%r11, %r9
+	rorxq	$32, -24(%rbx), %r11
+	movq	%r11, 24(%rsp)
+	mulxq	%r11, %rcx, %r11
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%r11, %rsi
+	rorxq	$32, -40(%rbx), %r11
+	movq	%r11, 40(%rsp)
+	mulxq	%r11, %rbp, %r11
+	adcq	%r10, %rbp
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %rbx, %r10
+	adcq	%r11, %rbx
+	adcq	$0, %r10
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r13, %r12
+	adoxq	%r13, %rax
+	adcxq	%r12, %r9
+	mulxq	8(%rsp), %r13, %r12
+	adoxq	%r13, %r9
+	adcxq	%r12, %rcx
+	mulxq	16(%rsp), %r13, %r12
+	adoxq	%r13, %rcx
+	adcxq	%r12, %rsi
+	mulxq	24(%rsp), %r12, %r13
+	adoxq	%r12, %rsi
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r13, %r12
+	adoxq	%r13, %rbp
+	adcxq	%r12, %rbx
+	mulxq	40(%rsp), %r13, %r12
+	adoxq	%r13, %rbx
+	adcxq	%r12, %r10
+	mulxq	48(%rsp), %rdx, %r12
+	adoxq	%rdx, %r10
+	adcxq	%r11, %r12
+	adoxq	%r11, %r12
+	rorxq	$32, %rax, %rax
+	movq	%rax, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %r11
+	adoxq	%r13, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r13, %r11
+	adoxq	%r13, %rcx
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r13, %r11
+	adoxq	%r13, %rsi
+	adcxq	%r11, %rbp
+	mulxq	24(%rsp), %r13, %r11
+	adoxq	%r13, %rbp
+	adcxq	%r11, %rbx
+	mulxq	32(%rsp), %r13, %r11
+	adoxq	%r13, %rbx
+	adcxq	%r11, %r10
+	mulxq	40(%rsp), %r13, %r11
+	adoxq	%r13, %r10
+	adcxq	%r11, %r12
+	mulxq	48(%rsp), %rdx, %r11
+	adoxq	%rdx, %r12
+	adcxq	%rax, %r11
+	adoxq	%rax, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r9, %r13
+	adoxq	%r9, %rcx
+	adcxq	%r13, %rsi
+	mulxq	8(%rsp), %r13, %r9
+	adoxq	%r13, %rsi
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %r9, %r13
+	adoxq	%r9, %rbp
+	adcxq	%r13, %rbx
+	mulxq	24(%rsp), %r13, %r9
+	adoxq	%r13, %rbx
+	adcxq	%r9, %r10
+	mulxq	32(%rsp), %r13, %r9
+	adoxq	%r13, %r10
+	adcxq	%r9, %r12
+	mulxq	40(%rsp), %r13, %r9
+	adoxq	%r13, %r12
+	adcxq	%r9, %r11
+	mulxq	48(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%rax, %r9
+	adoxq	%rax, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %rcx
+	adoxq	%r13, %rsi
+	adcxq	%rcx, %rbp
+	mulxq	8(%rsp), %r13, %rcx
+	adoxq	%r13, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	16(%rsp), %r13, %rcx
+	adoxq	%r13, %rbx
+	adcxq	%rcx, %r10
+	mulxq	24(%rsp), %r13, %rcx
+	adoxq	%r13, %r10
+	adcxq	%rcx, %r12
+	mulxq	32(%rsp), %r13, %rcx
+	adoxq	%r13, %r12
+	adcxq	%rcx, %r11
+	mulxq	40(%rsp), %r13, %rcx
+	adoxq	%r13, %r11
+	adcxq	%rcx, %r9
+	mulxq	48(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%rax, %rcx
+	adoxq	%rax, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %r13, %rsi
+	adoxq	%r13, %rbp
+	adcxq	%rsi, %rbx
+	mulxq	8(%rsp), %rsi, %r13
+	adoxq	%rsi, %rbx
+	adcxq	%r13, %r10
+	mulxq	16(%rsp), %r13, %rsi
+	adoxq	%r13, %r10
+	adcxq	%rsi, %r12
+	mulxq	24(%rsp), %r13, %rsi
+	adoxq	%r13, %r12
+	adcxq	%rsi, %r11
+	mulxq	32(%rsp), %r13, %rsi
+	adoxq	%r13, %r11
+	adcxq	%rsi, %r9
+	mulxq	40(%rsp), %rsi, %r13
+	adoxq	%rsi, %r9
+	adcxq	%r13, %rcx
+	mulxq	48(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%rax, %rsi
+	adoxq	%rax, %rsi
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rbx
+	adcxq	%rdi, %r10
+	mulxq	8(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r10
+	adcxq	%rdi, %r12
+	mulxq	16(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r12
+	adcxq	%rdi, %r11
+	mulxq	24(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r11
+	adcxq	%rdi, %r9
+	mulxq	32(%rsp), %rbp, %rdi
+	adoxq	%rbp, %r9
+	adcxq	%rdi, %rcx
+	mulxq	40(%rsp), %rbp, %rdi
+	adoxq	%rbp, %rcx
+	adcxq	%rdi, %rsi
+	mulxq	48(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rsi
+	adcxq	%rax, %rdx
+	adoxq	%rax, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -48(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -56(%r8)
+	rorxq	$32, %r12, %r12
+	movq	%r12, -64(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -72(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -80(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -88(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -96(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -104(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_8:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %rsi, %r10
+	adcq	%rax, %rsi
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rax, %rbp
+	adcq	%r10, %rax
+	rorxq	$32, -48(%rbx), %r10
+	movq	%r10, 48(%rsp)
+	mulxq	%r10, %r12, %r10
+	adcq	%rbp, %r12
+	rorxq	$32, -56(%rbx), %rbx
+	movq	%rbx, 56(%rsp)
+	mulxq	%rbx, %rbp, %rbx
+	adcq	%r10, %rbp
+	adcq	$0, %rbx
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+	mulxq	8(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+	mulxq	16(%rsp), %r14, %r13
+	adoxq	%r14, %rcx
+	adcxq	%r13, %rsi
+	mulxq	24(%rsp), %r14, %r13
+	adoxq	%r14, %rsi
+	adcxq	%r13, %rax
+	mulxq	32(%rsp), %r14, %r13
+	adoxq	%r14, %rax
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbp
+	mulxq	48(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %rbx
+	mulxq	56(%rsp), %rdx, %r13
+	adoxq	%rdx, %rbx
+	adcxq	%r10, %r13
+	adoxq	%r10, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %rcx
+	mulxq	8(%rsp), %r14, %r11
+	adoxq	%r14, %rcx
+	adcxq	%r11, %rsi
+	mulxq	16(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %rax
+	mulxq	24(%rsp), %r14, %r11
+	adoxq	%r14, %rax
+	adcxq	%r11, %r12
+	mulxq	32(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbp
+	mulxq	40(%rsp), %r14, %r11
+	adoxq	%r14, %rbp
+	adcxq	%r11, %rbx
+	mulxq	48(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %r13
+	mulxq	56(%rsp), %rdx, %r11
+	adoxq	%rdx, %r13
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %r9
+	adoxq	%r14, %rcx
+	adcxq	%r9, %rsi
+	mulxq	8(%rsp), %r14, %r9
+	adoxq	%r14, %rsi
+	adcxq	%r9, %rax
+	mulxq	16(%rsp), %r14, %r9
+	adoxq	%r14, %rax
+	adcxq	%r9, %r12
+	mulxq	24(%rsp), %r14, %r9
+	adoxq	%r14, %r12
+	adcxq	%r9, %rbp
+	mulxq	32(%rsp), %r14, %r9
+	adoxq	%r14, %rbp
+	adcxq	%r9, %rbx
+	mulxq	40(%rsp), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %r13
+	mulxq	48(%rsp), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %r11
+	mulxq	56(%rsp), %rdx, %r9
+	adoxq	%rdx, %r11
+	adcxq	%r10, %r9
+	adoxq	%r10, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %rax
+	mulxq	8(%rsp), %r14, %rcx
+	adoxq	%r14, %rax
+	adcxq	%rcx, %r12
+	mulxq	16(%rsp), %rcx, %r14
+	adoxq	%rcx, %r12
+	adcxq	%r14, %rbp
+	mulxq	24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %rbx
+	mulxq	32(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %r13
+	mulxq	40(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %r11
+	mulxq	48(%rsp), %rcx, %r14
+	adoxq	%rcx, %r11
+	adcxq	%r14, %r9
+	mulxq	56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%r10, %rcx
+	adoxq	%r10, %rcx
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %rsi
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r12
+	mulxq	8(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rbp
+	mulxq	16(%rsp), %r14, %rsi
+	adoxq	%r14, %rbp
+	adcxq	%rsi, %rbx
+	mulxq	24(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %r13
+	mulxq	32(%rsp), %r14, %rsi
+	adoxq	%r14, %r13
+	adcxq	%rsi, %r11
+	mulxq	40(%rsp), %r14, %rsi
+	adoxq	%r14, %r11
+	adcxq	%rsi, %r9
+	mulxq	48(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %rcx
+	mulxq	56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %rsi
+	adoxq	%r10, %rsi
+	rorxq	$32, %rax, %rax
+	movq	%rax, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%eax, %eax
+	mulxq	(%rsp), %rdi, %r10
+	adoxq	%rdi, %r12
+	adcxq	%r10, %rbp
+	mulxq	8(%rsp), %r10, %rdi
+	adoxq	%r10, %rbp
+	adcxq	%rdi, %rbx
+	mulxq	16(%rsp), %rdi, %r10
+	adoxq	%rdi, %rbx
+	adcxq	%r10, %r13
+	mulxq	24(%rsp), %rdi, %r10
+	adoxq	%rdi, %r13
+	adcxq	%r10, %r11
+	mulxq	32(%rsp), %rdi, %r10
+	adoxq	%rdi, %r11
+	adcxq	%r10, %r9
+	mulxq	40(%rsp), %r10, %rdi
+	adoxq	%r10, %r9
+	adcxq	%rdi, %rcx
+	mulxq	48(%rsp), %rdi, %r10
+	adoxq	%rdi, %rcx
+	adcxq	%r10, %rsi
+	mulxq	56(%rsp), %rdx, %r10
+	adoxq	%rdx, %rsi
+	adcxq	%rax, %r10
+	adoxq	%rax, %r10
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -56(%r8)
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -104(%r8)
+	rorxq	$32, %r10, %r10
+	movq	%r10, -112(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
+.Llf_bi_multiply_to_len_adx__znver4_s_gt7_7:
+	movq	%rax, (%rsp)
+	rorxq	$32, -8(%rbx), %rax
+	movq	%rax, 8(%rsp)
+	mulxq	%rax, %r11, %rax
+	addq	%r10, %r11
+	rorxq	$32, -16(%rbx), %r10
+	movq	%r10, 16(%rsp)
+	mulxq	%r10, %r9, %r10
+	adcq	%rax, %r9
+	rorxq	$32, -24(%rbx), %rax
+	movq	%rax, 24(%rsp)
+	mulxq	%rax, %rcx, %rax
+	adcq	%r10, %rcx
+	rorxq	$32, -32(%rbx), %r10
+	movq	%r10, 32(%rsp)
+	mulxq	%r10, %r10, %rsi
+	adcq	%rax, %r10
+	rorxq	$32, -40(%rbx), %rax
+	movq	%rax, 40(%rsp)
+	mulxq	%rax, %rbp, %rax
+	adcq	%rsi, %rbp
+	rorxq	$32, -48(%rbx), %rsi
+	movq	%rsi, 48(%rsp)
+	mulxq	%rsi, %r12, %rsi
+	adcq	%rax, %r12
+	rorxq	$32, -56(%rbx), %rax
+	movq	%rax, 56(%rsp)
+	mulxq	%rax, %rbx, %rax
+	adcq	%rsi, %rbx
+	adcq	$0, %rax
+	rorxq	$32, -8(%rdi), %rdx
+	xorl	%esi, %esi
+	mulxq	(%rsp), %r14, %r13
+	adoxq	%r14, %r11
+	adcxq	%r13, %r9
+	mulxq	8(%rsp), %r14, %r13
+	adoxq	%r14, %r9
+	adcxq	%r13, %rcx
+	mulxq	16(%rsp), %r13, %r14
+	adoxq	%r13, %rcx
+	adcxq	%r14, %r10
+	mulxq	24(%rsp), %r14, %r13
+	adoxq	%r14, %r10
+	adcxq	%r13, %rbp
+	mulxq	32(%rsp), %r14, %r13
+	adoxq	%r14, %rbp
+	adcxq	%r13, %r12
+	mulxq	40(%rsp), %r14, %r13
+	adoxq	%r14, %r12
+	adcxq	%r13, %rbx
+	mulxq	48(%rsp), %r13, %r14
+	adoxq	%r13, %rbx
+	adcxq	%r14, %rax
+	mulxq	56(%rsp), %rdx, %r13
+	adoxq	%rdx, %rax
+	adcxq	%rsi, %r13
+	adoxq	%rsi, %r13
+	rorxq	$32, %r11, %r11
+	movq	%r11, -8(%r8)
+	rorxq	$32, -16(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r14, %rsi
+	adoxq	%r14, %r9
+	adcxq	%rsi, %rcx
+	mulxq	8(%rsp), %r14, %rsi
+	adoxq	%r14, %rcx
+	adcxq	%rsi, %r10
+	mulxq	16(%rsp), %r14, %rsi
+	adoxq	%r14, %r10
+	adcxq	%rsi, %rbp
+	mulxq	24(%rsp), %rsi, %r14
+	adoxq	%rsi, %rbp
+	adcxq	%r14, %r12
+	mulxq	32(%rsp), %r14, %rsi
+	adoxq	%r14, %r12
+	adcxq	%rsi, %rbx
+	mulxq	40(%rsp), %r14, %rsi
+	adoxq	%r14, %rbx
+	adcxq	%rsi, %rax
+	mulxq	48(%rsp), %r14, %rsi
+	adoxq	%r14, %rax
+	adcxq	%rsi, %r13
+	mulxq	56(%rsp), %rdx, %rsi
+	adoxq	%rdx, %r13
+	adcxq	%r11, %rsi
+	adoxq	%r11, %rsi
+	rorxq	$32, %r9, %r9
+	movq	%r9, -16(%r8)
+	rorxq	$32, -24(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r14, %r9
+	adoxq	%r14, %rcx
+	adcxq	%r9, %r10
+	mulxq	8(%rsp), %r14, %r9
+	adoxq	%r14, %r10
+	adcxq	%r9, %rbp
+	mulxq	16(%rsp), %r14, %r9
+	adoxq	%r14, %rbp
+	adcxq	%r9, %r12
+	mulxq	24(%rsp), %r14, %r9
+	adoxq	%r14, %r12
+	adcxq	%r9, %rbx
+	mulxq	32(%rsp), %r14, %r9
+	adoxq	%r14, %rbx
+	adcxq	%r9, %rax
+	mulxq	40(%rsp), %r9, %r14
+	adoxq	%r9, %rax
+	adcxq	%r14, %r13
+	mulxq	48(%rsp), %r14, %r9
+	adoxq	%r14, %r13
+	adcxq	%r9, %rsi
+	mulxq	56(%rsp), %rdx, %r9
+	adoxq	%rdx, %rsi
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r8)
+	rorxq	$32, -32(%rdi), %rdx
+	xorl	%r11d, %r11d
+	mulxq	(%rsp), %r14, %rcx
+	adoxq	%r14, %r10
+	adcxq	%rcx, %rbp
+	mulxq	8(%rsp), %r14, %rcx
+	adoxq	%r14, %rbp
+	adcxq	%rcx, %r12
+	mulxq	16(%rsp), %r14, %rcx
+	adoxq	%r14, %r12
+	adcxq	%rcx, %rbx
+	mulxq	24(%rsp), %r14, %rcx
+	adoxq	%r14, %rbx
+	adcxq	%rcx, %rax
+	mulxq	32(%rsp), %r14, %rcx
+	adoxq	%r14, %rax
+	adcxq	%rcx, %r13
+	mulxq	40(%rsp), %r14, %rcx
+	adoxq	%r14, %r13
+	adcxq	%rcx, %rsi
+	mulxq	48(%rsp), %r14, %rcx
+	adoxq	%r14, %rsi
+	adcxq	%rcx, %r9
+	mulxq	56(%rsp), %rdx, %rcx
+	adoxq	%rdx, %r9
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	rorxq	$32, %r10, %r10
+	movq	%r10, -32(%r8)
+	rorxq	$32, -40(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r11, %r14
+	adoxq	%r11, %rbp
+	adcxq	%r14, %r12
+	mulxq	8(%rsp), %r14, %r11
+	adoxq	%r14, %r12
+	adcxq	%r11, %rbx
+	mulxq	16(%rsp), %r14, %r11
+	adoxq	%r14, %rbx
+	adcxq	%r11, %rax
+	mulxq	24(%rsp), %r14, %r11
+	adoxq	%r14, %rax
+	adcxq	%r11, %r13
+	mulxq	32(%rsp), %r11, %r14
+	adoxq	%r11, %r13
+	adcxq	%r14, %rsi
+	mulxq	40(%rsp), %r14, %r11
+	adoxq	%r14, %rsi
+	adcxq	%r11, %r9
+	mulxq	48(%rsp), %r14, %r11
+	adoxq	%r14, %r9
+	adcxq	%r11, %rcx
+	mulxq	56(%rsp), %rdx, %r11
+	adoxq	%rdx, %rcx
+	adcxq	%r10, %r11
+	adoxq	%r10, %r11
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -40(%r8)
+	rorxq	$32, -48(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r14, %rbp
+	adoxq	%r14, %r12
+	adcxq	%rbp, %rbx
+	mulxq	8(%rsp), %r14, %rbp
+	adoxq	%r14, %rbx
+	adcxq	%rbp, %rax
+	mulxq	16(%rsp), %r14, %rbp
+	adoxq	%r14, %rax
+	adcxq	%rbp, %r13
+	mulxq	24(%rsp), %r14, %rbp
+	adoxq	%r14, %r13
+	adcxq	%rbp, %rsi
+	mulxq	32(%rsp), %r14, %rbp
+	adoxq	%r14, %rsi
+	adcxq	%rbp, %r9
+	mulxq	40(%rsp), %r14, %rbp
+	adoxq	%r14, %r9
+	adcxq	%rbp, %rcx
+	mulxq	48(%rsp), %r14, %rbp
+	adoxq	%r14, %rcx
+	adcxq	%rbp, %r11
+	mulxq	56(%rsp), %rdx, %rbp
+	adoxq	%rdx, %r11
+	adcxq	%r10, %rbp
+	adoxq	%r10, %rbp
+	rorxq	$32, %r12, %r12
+	movq	%r12, -48(%r8)
+	rorxq	$32, -56(%rdi), %rdx
+	xorl	%r10d, %r10d
+	mulxq	(%rsp), %r12, %rdi
+	adoxq	%r12, %rbx
+	adcxq	%rdi, %rax
+	mulxq	8(%rsp), %r12, %rdi
+	adoxq	%r12, %rax
+	adcxq	%rdi, %r13
+	mulxq	16(%rsp), %r12, %rdi
+	adoxq	%r12, %r13
+	adcxq	%rdi, %rsi
+	mulxq	24(%rsp), %rdi, %r12
+	adoxq	%rdi, %rsi
+	adcxq	%r12, %r9
+	mulxq	32(%rsp), %r12, %rdi
+	adoxq	%r12, %r9
+	adcxq	%rdi, %rcx
+	mulxq	40(%rsp), %r12, %rdi
+	adoxq	%r12, %rcx
+	adcxq	%rdi, %r11
+	mulxq	48(%rsp), %r12, %rdi
+	adoxq	%r12, %r11
+	adcxq	%rdi, %rbp
+	mulxq	56(%rsp), %rdi, %rdx
+	adoxq	%rdi, %rbp
+	adcxq	%r10, %rdx
+	adoxq	%r10, %rdx
+	rorxq	$32, %rbx, %rbx
+	movq	%rbx, -56(%r8)
+	rorxq	$32, %rax, %rax
+	movq	%rax, -64(%r8)
+	rorxq	$32, %r13, %r13
+	movq	%r13, -72(%r8)
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -80(%r8)
+	rorxq	$32, %r9, %r9
+	movq	%r9, -88(%r8)
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -96(%r8)
+	rorxq	$32, %r11, %r11
+	movq	%r11, -104(%r8)
+	rorxq	$32, %rbp, %rbp
+	movq	%rbp, -112(%r8)
+	rorxq	$32, %rdx, %rdx
+	movq	%rdx, -120(%r8)
+	jmp	.Llf_bi_multiply_to_len_adx__znver4_exit
 .Llf_bi_multiply_to_len_adx__znver4_generic:
 #endif
 	leaq	-1(%rcx), %rax
 	shrq	$1, %rax
 #if defined(LF_WIN64)
-	movq	%rax, 48(%rsp)
+	movq	%rax, 64(%rsp)
 #else
 	movq	%rax, -24(%rsp)
 #endif
@@ -3641,7 +9385,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, (%rbx), %r11
 #if defined(LF_WIN64)
 .Llf_bi_multiply_to_len_adx__znver4_d0_done_3:
-	movq	%r11, 56(%rsp)
+	movq	%r11, 72(%rsp)
 #else
 .Llf_bi_multiply_to_len_adx__znver4_d0_done:
 	movq	%r11, -8(%rsp)
@@ -3649,13 +9393,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	cmpq	$447, %rax
 	ja	.Llf_bi_multiply_to_len_adx__znver4_y_in_place
 #if defined(LF_WIN64)
-	leaq	96(%rsp), %rbx
+	leaq	112(%rsp), %rbx
 #else
 	leaq	(%rsp), %rbx
 #endif
 	leaq	-8(%rbx,%rax,8), %rbp
 #if defined(LF_WIN64)
-	movq	%rbp, 64(%rsp)
+	movq	%rbp, 80(%rsp)
 #else
 	movq	%rbp, -16(%rsp)
 #endif
@@ -3683,7 +9427,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_y_in_place:
 	leaq	-8(%rbx), %rax
 #if defined(LF_WIN64)
-	movq	%rax, 64(%rsp)
+	movq	%rax, 80(%rsp)
 #else
 	movq	%rax, -16(%rsp)
 #endif
@@ -3694,7 +9438,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rdi, %r11
 	subq	%rax, %r11
 #if defined(LF_WIN64)
-	movq	%r11, 72(%rsp)
+	movq	%r11, 88(%rsp)
 #else
 	movq	%r11, -32(%rsp)
 #endif
@@ -3703,7 +9447,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	shrq	$1, %r11
 	decq	%r11
 #if defined(LF_WIN64)
-	movq	%r11, 80(%rsp)
+	movq	%r11, 96(%rsp)
 #else
 	movq	%r11, -48(%rsp)
 #endif
@@ -3725,7 +9469,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, (%rdi), %rdx
 #if defined(LF_WIN64)
 .Llf_bi_multiply_to_len_adx__znver4_d0_done_4:
-	mulxq	56(%rsp), %rax, %r10
+	mulxq	72(%rsp), %rax, %r10
 #else
 .Llf_bi_multiply_to_len_adx__znver4_d0_done_2:
 	mulxq	-8(%rsp), %rax, %r10
@@ -3741,8 +9485,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movl	%eax, (%r8)
 .Llf_bi_multiply_to_len_adx__znver4_c0_done:
 #if defined(LF_WIN64)
-	movq	%rdi, 88(%rsp)
-	movq	48(%rsp), %rax
+	movq	%rdi, 104(%rsp)
+	movq	64(%rsp), %rax
 #else
 	movq	%rdi, -40(%rsp)
 	movq	-24(%rsp), %rax
@@ -3751,8 +9495,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	ja	.Llf_bi_multiply_to_len_adx__znver4_rows_y_rotating
 	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
-	movq	48(%rsp), %r11
+	movq	80(%rsp), %rax
+	movq	64(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r11
@@ -3792,21 +9536,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	testq	$4, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver4_skip4
 	xorl	%r8d, %r8d
-#if defined(LF_WIN64)
-	mulxq	(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, (%r9)
-	mulxq	-8(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -8(%r9)
-#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	mulxq	-8(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
-#endif
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, -16(%r9)
@@ -3828,21 +9563,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	testq	$8, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver4_skip8
 	xorl	%r8d, %r8d
-#if defined(LF_WIN64)
-	mulxq	(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, (%r9)
-	mulxq	-8(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -8(%r9)
-#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	mulxq	-8(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
-#endif
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, -16(%r9)
@@ -3850,30 +9576,29 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-24(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -24(%r9)
-	mulxq	-32(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -32(%r9)
-	mulxq	-40(%rax), %rcx, %r10
+	mulxq	-32(%rax), %rsi, %rcx
 #else
 	mulxq	-24(%rax), %r10, %rsi
 	adcxq	%rcx, %r10
 	movq	%r10, -24(%r9)
 	mulxq	-32(%rax), %rcx, %r10
-#endif
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, -40(%r9)
-	mulxq	-48(%rax), %rsi, %rcx
-#else
 	movq	%rcx, -32(%r9)
 	mulxq	-40(%rax), %rsi, %rcx
 #endif
 	adcxq	%r10, %rsi
 #if defined(LF_WIN64)
+	movq	%rsi, -32(%r9)
+	mulxq	-40(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+#endif
+	movq	%rsi, -40(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
 	movq	%rsi, -48(%r9)
 	mulxq	-56(%rax), %rsi, %r10
 #else
-	movq	%rsi, -40(%r9)
 	mulxq	-48(%rax), %rsi, %r10
 #endif
 	adcxq	%rcx, %rsi
@@ -3896,21 +9621,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_top:
 /* LLVM-MCA-BEGIN mul_row words=32 */
 	xorl	%r8d, %r8d
-#if defined(LF_WIN64)
-	mulxq	(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, (%r9)
-	mulxq	-8(%rax), %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -8(%r9)
-#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	mulxq	-8(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -8(%r9)
-#endif
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, -16(%r9)
@@ -3918,94 +9634,87 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	-24(%rax), %rsi, %r10
 	adcxq	%rcx, %rsi
 	movq	%rsi, -24(%r9)
-	mulxq	-32(%rax), %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -32(%r9)
-	mulxq	-40(%rax), %rcx, %r10
+	mulxq	-32(%rax), %rsi, %rcx
 #else
 	mulxq	-24(%rax), %r10, %rsi
 	adcxq	%rcx, %r10
 	movq	%r10, -24(%r9)
 	mulxq	-32(%rax), %rcx, %r10
-#endif
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, -40(%r9)
-	mulxq	-48(%rax), %rsi, %rcx
-#else
 	movq	%rcx, -32(%r9)
 	mulxq	-40(%rax), %rsi, %rcx
 #endif
 	adcxq	%r10, %rsi
 #if defined(LF_WIN64)
+	movq	%rsi, -32(%r9)
+	mulxq	-40(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+#endif
+	movq	%rsi, -40(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
 	movq	%rsi, -48(%r9)
 	mulxq	-56(%rax), %rsi, %r10
 #else
-	movq	%rsi, -40(%r9)
 	mulxq	-48(%rax), %rsi, %r10
 #endif
 	adcxq	%rcx, %rsi
 #if defined(LF_WIN64)
 	movq	%rsi, -56(%r9)
-	mulxq	-64(%rax), %rcx, %rsi
+	mulxq	-64(%rax), %rsi, %rcx
 #else
 	movq	%rsi, -48(%r9)
 	mulxq	-56(%rax), %rcx, %rsi
-#endif
 	adcxq	%r10, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, -64(%r9)
-	mulxq	-72(%rax), %rcx, %r10
-#else
 	movq	%rcx, -56(%r9)
 	mulxq	-64(%rax), %rcx, %r10
-#endif
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, -72(%r9)
-	mulxq	-80(%rax), %rsi, %rcx
-#else
 	movq	%rcx, -64(%r9)
 	mulxq	-72(%rax), %rsi, %rcx
 #endif
 	adcxq	%r10, %rsi
 #if defined(LF_WIN64)
+	movq	%rsi, -64(%r9)
+	mulxq	-72(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+#endif
+	movq	%rsi, -72(%r9)
+#if defined(LF_WIN64)
+	mulxq	-80(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
 	movq	%rsi, -80(%r9)
 	mulxq	-88(%rax), %rsi, %r10
 #else
-	movq	%rsi, -72(%r9)
 	mulxq	-80(%rax), %rsi, %r10
 #endif
 	adcxq	%rcx, %rsi
 #if defined(LF_WIN64)
 	movq	%rsi, -88(%r9)
-	mulxq	-96(%rax), %rcx, %rsi
+	mulxq	-96(%rax), %rsi, %rcx
 #else
 	movq	%rsi, -80(%r9)
 	mulxq	-88(%rax), %rcx, %rsi
-#endif
 	adcxq	%r10, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, -96(%r9)
-	mulxq	-104(%rax), %rcx, %r10
-#else
 	movq	%rcx, -88(%r9)
 	mulxq	-96(%rax), %rcx, %r10
-#endif
 	adcxq	%rsi, %rcx
-#if defined(LF_WIN64)
-	movq	%rcx, -104(%r9)
-	mulxq	-112(%rax), %rsi, %rcx
-#else
 	movq	%rcx, -96(%r9)
 	mulxq	-104(%rax), %rsi, %rcx
 #endif
 	adcxq	%r10, %rsi
 #if defined(LF_WIN64)
+	movq	%rsi, -96(%r9)
+	mulxq	-104(%rax), %rsi, %r10
+	adcxq	%rcx, %rsi
+#endif
+	movq	%rsi, -104(%r9)
+#if defined(LF_WIN64)
+	mulxq	-112(%rax), %rsi, %rcx
+	adcxq	%r10, %rsi
 	movq	%rsi, -112(%r9)
 	mulxq	-120(%rax), %rsi, %r10
 #else
-	movq	%rsi, -104(%r9)
 	mulxq	-112(%rax), %rsi, %r10
 #endif
 	adcxq	%rcx, %rsi
@@ -4028,14 +9737,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_done:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -4043,13 +9752,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	je	.Llf_bi_multiply_to_len_adx__znver4_final
 .Llf_bi_multiply_to_len_adx__znver4_rows:
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
+	movq	104(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 #endif
 	leaq	-8(%rdi), %rdi
 #if defined(LF_WIN64)
-	movq	%rdi, 88(%rsp)
+	movq	%rdi, 104(%rsp)
 #else
 	movq	%rdi, -40(%rsp)
 #endif
@@ -4057,13 +9766,13 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	xorl	%r10d, %r10d
 	movq	%r8, %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
+	movq	80(%rsp), %rax
 #else
 	movq	-16(%rsp), %rax
 #endif
 	leaq	8(%rax), %rax
 #if defined(LF_WIN64)
-	movq	48(%rsp), %r11
+	movq	64(%rsp), %r11
 #else
 	movq	-24(%rsp), %r11
 #endif
@@ -4084,6 +9793,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	testq	$2, %r11
 	jz	.Llf_bi_multiply_to_len_adx__znver4_skip2_2
 	xorl	%r8d, %r8d
+#if defined(LF_WIN64)
+	mulxq	(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	mulxq	-8(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-8(%r9), %rcx
+	movq	%rcx, -8(%r9)
+#else
 	mulxq	(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	(%r9), %rsi
@@ -4092,6 +9811,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-16(%rax), %rax
@@ -4108,6 +9828,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+#else
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-16(%r9), %rsi
@@ -4116,6 +9846,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-32(%rax), %rax
@@ -4132,6 +9863,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+#else
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-16(%r9), %rsi
@@ -4140,6 +9881,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
+#endif
 	mulxq	-32(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-32(%r9), %rsi
@@ -4148,6 +9890,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-48(%r9), %rcx
+	movq	%rcx, -48(%r9)
+	mulxq	-56(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-56(%r9), %rcx
+	movq	%rcx, -56(%r9)
+#else
 	mulxq	-48(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
@@ -4156,6 +9908,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-64(%rax), %rax
@@ -4174,6 +9927,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-8(%r9), %rsi
 	movq	%rsi, -8(%r9)
+#if defined(LF_WIN64)
+	mulxq	-16(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-16(%r9), %rcx
+	movq	%rcx, -16(%r9)
+	mulxq	-24(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-24(%r9), %rcx
+	movq	%rcx, -24(%r9)
+#else
 	mulxq	-16(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-16(%r9), %rsi
@@ -4182,6 +9945,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
+#endif
 	mulxq	-32(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-32(%r9), %rsi
@@ -4190,6 +9954,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
+#if defined(LF_WIN64)
+	mulxq	-48(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-48(%r9), %rcx
+	movq	%rcx, -48(%r9)
+	mulxq	-56(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-56(%r9), %rcx
+	movq	%rcx, -56(%r9)
+#else
 	mulxq	-48(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-48(%r9), %rsi
@@ -4198,6 +9972,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
+#endif
 	mulxq	-64(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-64(%r9), %rsi
@@ -4206,6 +9981,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-72(%r9), %rsi
 	movq	%rsi, -72(%r9)
+#if defined(LF_WIN64)
+	mulxq	-80(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-80(%r9), %rcx
+	movq	%rcx, -80(%r9)
+	mulxq	-88(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-88(%r9), %rcx
+	movq	%rcx, -88(%r9)
+#else
 	mulxq	-80(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-80(%r9), %rsi
@@ -4214,6 +9999,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-88(%r9), %rsi
 	movq	%rsi, -88(%r9)
+#endif
 	mulxq	-96(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-96(%r9), %rsi
@@ -4222,6 +10008,16 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-104(%r9), %rsi
 	movq	%rsi, -104(%r9)
+#if defined(LF_WIN64)
+	mulxq	-112(%rax), %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-112(%r9), %rcx
+	movq	%rcx, -112(%r9)
+	mulxq	-120(%rax), %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-120(%r9), %rcx
+	movq	%rcx, -120(%r9)
+#else
 	mulxq	-112(%rax), %rsi, %rcx
 	adcxq	%r10, %rsi
 	adoxq	-112(%r9), %rsi
@@ -4230,6 +10026,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rcx, %rsi
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
+#endif
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
 	leaq	-128(%rax), %rax
@@ -4240,14 +10037,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_done_2:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -4257,8 +10054,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_rows_y_rotating:
 	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
-	movq	48(%rsp), %r11
+	movq	80(%rsp), %rax
+	movq	64(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r11
@@ -4267,19 +10064,11 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	jz	.Llf_bi_multiply_to_len_adx__znver4_skip1_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-#if defined(LF_WIN64)
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, (%r9)
-	adcxq	%r8, %rsi
-	movq	%rsi, %r10
-#else
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
-#endif
 	leaq	-8(%rax), %rax
 	leaq	-8(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver4_skip1_3:
@@ -4287,14 +10076,20 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	jz	.Llf_bi_multiply_to_len_adx__znver4_skip2_3
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, (%r9)
+#else
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
+#endif
 	rorxq	$32, -8(%rax), %r10
 #if defined(LF_WIN64)
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -8(%r9)
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -8(%r9)
 	adcxq	%r8, %r10
 #else
 	mulxq	%r10, %r10, %rsi
@@ -4337,29 +10132,30 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	rorxq	$32, -8(%rax), %r10
-#if defined(LF_WIN64)
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	movq	%r10, -8(%r9)
-	rorxq	$32, -16(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -16(%r9)
-	rorxq	$32, -24(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -24(%r9)
-	rorxq	$32, -32(%rax), %r10
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
-	movq	%rsi, -32(%r9)
-#else
 	movq	%rsi, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+#else
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
 	mulxq	%r10, %r10, %rsi
@@ -4369,21 +10165,32 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
 	movq	%rcx, -32(%r9)
-#endif
 	rorxq	$32, -40(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+#else
 	movq	%rsi, -40(%r9)
 	rorxq	$32, -48(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
 	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	movq	%rsi, -56(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-64(%rax), %rax
 	leaq	-64(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver4_skip8_3:
@@ -4397,80 +10204,104 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%r10, %rsi
 	movq	%rsi, (%r9)
 	rorxq	$32, -8(%rax), %r10
-#if defined(LF_WIN64)
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	movq	%r10, -8(%r9)
-	rorxq	$32, -16(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -16(%r9)
-	rorxq	$32, -24(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -24(%r9)
-	rorxq	$32, -32(%rax), %r10
-#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
-#if defined(LF_WIN64)
-	movq	%rsi, -32(%r9)
-#else
 	movq	%rsi, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
+#if defined(LF_WIN64)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -16(%r9)
+	rorxq	$32, -24(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	movq	%rcx, -24(%r9)
+	rorxq	$32, -32(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -64(%r9)
+	rorxq	$32, -72(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	movq	%rsi, -72(%r9)
+	rorxq	$32, -80(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	movq	%rcx, -80(%r9)
+	rorxq	$32, -88(%rax), %r10
+#else
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
 	mulxq	%r10, %r10, %rsi
 	adcxq	%rcx, %r10
 	movq	%r10, -24(%r9)
 	rorxq	$32, -32(%rax), %r10
+#endif
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
-	movq	%rcx, -32(%r9)
-#endif
-	rorxq	$32, -40(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -40(%r9)
-	rorxq	$32, -48(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -48(%r9)
-	rorxq	$32, -56(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	movq	%rsi, -56(%r9)
-	rorxq	$32, -64(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	movq	%rsi, -64(%r9)
-	rorxq	$32, -72(%rax), %rcx
 #if defined(LF_WIN64)
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
-	movq	%rcx, -72(%r9)
-	rorxq	$32, -80(%rax), %r10
-	mulxq	%r10, %rcx, %r10
-	adcxq	%rsi, %rcx
-	movq	%rcx, -80(%r9)
-	rorxq	$32, -88(%rax), %rcx
-#endif
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-#if defined(LF_WIN64)
-	movq	%rsi, -88(%r9)
-	rorxq	$32, -96(%rax), %r10
+	movq	%rcx, -88(%r9)
+	rorxq	$32, -96(%rax), %rcx
 #else
-	movq	%rsi, -72(%r9)
-	rorxq	$32, -80(%rax), %r10
+	movq	%rcx, -32(%r9)
+	rorxq	$32, -40(%rax), %rcx
 #endif
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
 #if defined(LF_WIN64)
 	movq	%rsi, -96(%r9)
+	rorxq	$32, -104(%rax), %r10
 #else
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -104(%r9)
+	rorxq	$32, -112(%rax), %rcx
+#else
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %rcx
+#endif
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	movq	%rsi, -112(%r9)
+	rorxq	$32, -120(%rax), %r10
+#else
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %r10
+#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
+	movq	%rsi, -64(%r9)
+	rorxq	$32, -72(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	adcxq	%r10, %rsi
+	movq	%rsi, -72(%r9)
+	rorxq	$32, -80(%rax), %r10
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
 	movq	%rsi, -80(%r9)
 	rorxq	$32, -88(%rax), %rcx
 	mulxq	%rcx, %rcx, %rsi
@@ -4480,7 +10311,6 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
 	movq	%rcx, -96(%r9)
-#endif
 	rorxq	$32, -104(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
@@ -4492,9 +10322,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	rorxq	$32, -120(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	movq	%rsi, -120(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	movq	%rcx, %r10
+#endif
 	leaq	-128(%rax), %rax
 	leaq	-128(%r9), %r9
 	decq	%r11
@@ -4503,14 +10338,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_done_3:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -4518,19 +10353,19 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	je	.Llf_bi_multiply_to_len_adx__znver4_final
 .Llf_bi_multiply_to_len_adx__znver4_rows_2:
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
+	movq	104(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 #endif
 	leaq	-8(%rdi), %rdi
 #if defined(LF_WIN64)
-	movq	%rdi, 88(%rsp)
+	movq	%rdi, 104(%rsp)
 #else
 	movq	%rdi, -40(%rsp)
 #endif
 	rorxq	$32, (%rdi), %rdx
 #if defined(LF_WIN64)
-	mulxq	56(%rsp), %rax, %r10
+	mulxq	72(%rsp), %rax, %r10
 #else
 	mulxq	-8(%rsp), %rax, %r10
 #endif
@@ -4539,8 +10374,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	movq	%rax, (%r8)
 	leaq	-8(%r8), %r9
 #if defined(LF_WIN64)
-	movq	64(%rsp), %rax
-	movq	48(%rsp), %r11
+	movq	80(%rsp), %rax
+	movq	64(%rsp), %r11
 #else
 	movq	-16(%rsp), %rax
 	movq	-24(%rsp), %r11
@@ -4606,22 +10441,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
-#if defined(LF_WIN64)
-	mulxq	%r10, %r10, %rsi
-	adcxq	%rcx, %r10
-	adoxq	-24(%r9), %r10
-	movq	%r10, -24(%r9)
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	movq	%rsi, %r10
-#else
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
 	adcxq	%r8, %r10
 	adoxq	%r8, %r10
-#endif
 	leaq	-32(%rax), %rax
 	leaq	-32(%r9), %r9
 .Llf_bi_multiply_to_len_adx__znver4_skip4_4:
@@ -4629,19 +10454,21 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	jz	.Llf_bi_multiply_to_len_adx__znver4_skip8_4
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
 #if defined(LF_WIN64)
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-8(%r9), %rcx
+	movq	%rcx, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
@@ -4650,31 +10477,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
 	rorxq	$32, -32(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	-32(%r9), %rsi
-	movq	%rsi, -32(%r9)
-	rorxq	$32, -40(%rax), %r10
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-40(%r9), %rsi
-	movq	%rsi, -40(%r9)
-	rorxq	$32, -48(%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	-48(%r9), %rsi
-	movq	%rsi, -48(%r9)
-	rorxq	$32, -56(%rax), %r10
-#endif
+#else
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	rorxq	$32, -8(%rax), %r10
 	mulxq	%r10, %r10, %rsi
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
-	adoxq	-56(%r9), %r10
-	movq	%r10, -56(%r9)
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	movq	%rsi, %r10
-#else
 	adoxq	-8(%r9), %r10
 	movq	%r10, -8(%r9)
 	rorxq	$32, -16(%rax), %r10
@@ -4683,30 +10491,55 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adoxq	-16(%r9), %rcx
 	movq	%rcx, -16(%r9)
 	rorxq	$32, -24(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-32(%r9), %rsi
+	movq	%rsi, -32(%r9)
+	rorxq	$32, -40(%rax), %r10
+#else
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
 	rorxq	$32, -32(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	adoxq	-40(%r9), %rsi
+	movq	%rsi, -40(%r9)
+	rorxq	$32, -48(%rax), %rcx
+#else
 	adoxq	-32(%r9), %rsi
 	movq	%rsi, -32(%r9)
 	rorxq	$32, -40(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-48(%r9), %rsi
+	movq	%rsi, -48(%r9)
+	rorxq	$32, -56(%rax), %r10
+#else
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
 	rorxq	$32, -48(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
@@ -4720,19 +10553,21 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 /* LLVM-MCA-BEGIN addmul_yrot_row words=32 */
 	xorl	%r8d, %r8d
 	rorxq	$32, (%rax), %rcx
-	mulxq	%rcx, %rsi, %rcx
-	adcxq	%r10, %rsi
-	adoxq	(%r9), %rsi
-	movq	%rsi, (%r9)
-	rorxq	$32, -8(%rax), %r10
 #if defined(LF_WIN64)
-	mulxq	%r10, %rsi, %r10
-	adcxq	%rcx, %rsi
-	adoxq	-8(%r9), %rsi
-	movq	%rsi, -8(%r9)
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	(%r9), %rcx
+	movq	%rcx, (%r9)
+	rorxq	$32, -8(%rax), %r10
+	mulxq	%r10, %rcx, %r10
+	adcxq	%rsi, %rcx
+	adoxq	-8(%r9), %rcx
+	movq	%rcx, -8(%r9)
 	rorxq	$32, -16(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
 	adoxq	-16(%r9), %rsi
 	movq	%rsi, -16(%r9)
 	rorxq	$32, -24(%rax), %r10
@@ -4756,14 +10591,22 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %r10
-#endif
+	mulxq	%r10, %rsi, %r10
+	adcxq	%rcx, %rsi
+	adoxq	-56(%r9), %rsi
+	movq	%rsi, -56(%r9)
+	rorxq	$32, -64(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	adcxq	%r10, %rcx
+	adoxq	-64(%r9), %rcx
+	movq	%rcx, -64(%r9)
+	rorxq	$32, -72(%rax), %r10
+#else
+	adoxq	(%r9), %rsi
+	movq	%rsi, (%r9)
+	rorxq	$32, -8(%rax), %r10
 	mulxq	%r10, %r10, %rsi
 	adcxq	%rcx, %r10
-#if defined(LF_WIN64)
-	adoxq	-56(%r9), %r10
-	movq	%r10, -56(%r9)
-	rorxq	$32, -64(%rax), %r10
-#else
 	adoxq	-8(%r9), %r10
 	movq	%r10, -8(%r9)
 	rorxq	$32, -16(%rax), %r10
@@ -4771,9 +10614,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%r10, %rcx, %r10
 	adcxq	%rsi, %rcx
 #if defined(LF_WIN64)
-	adoxq	-64(%r9), %rcx
-	movq	%rcx, -64(%r9)
-	rorxq	$32, -72(%rax), %rcx
+	adoxq	-72(%r9), %rcx
+	movq	%rcx, -72(%r9)
+	rorxq	$32, -80(%rax), %rcx
 #else
 	adoxq	-16(%r9), %rcx
 	movq	%rcx, -16(%r9)
@@ -4782,9 +10625,9 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
 #if defined(LF_WIN64)
-	adoxq	-72(%r9), %rsi
-	movq	%rsi, -72(%r9)
-	rorxq	$32, -80(%rax), %r10
+	adoxq	-80(%r9), %rsi
+	movq	%rsi, -80(%r9)
+	rorxq	$32, -88(%rax), %r10
 #else
 	adoxq	-24(%r9), %rsi
 	movq	%rsi, -24(%r9)
@@ -4793,29 +10636,50 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
 #if defined(LF_WIN64)
-	adoxq	-80(%r9), %rsi
-	movq	%rsi, -80(%r9)
+	adoxq	-88(%r9), %rsi
+	movq	%rsi, -88(%r9)
+	rorxq	$32, -96(%rax), %rcx
 #else
 	adoxq	-32(%r9), %rsi
 	movq	%rsi, -32(%r9)
 	rorxq	$32, -40(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-96(%r9), %rsi
+	movq	%rsi, -96(%r9)
+	rorxq	$32, -104(%rax), %r10
+#else
 	adoxq	-40(%r9), %rsi
 	movq	%rsi, -40(%r9)
 	rorxq	$32, -48(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if defined(LF_WIN64)
+	adoxq	-104(%r9), %rsi
+	movq	%rsi, -104(%r9)
+	rorxq	$32, -112(%rax), %rcx
+#else
 	adoxq	-48(%r9), %rsi
 	movq	%rsi, -48(%r9)
 	rorxq	$32, -56(%rax), %rcx
+#endif
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#if defined(LF_WIN64)
+	adoxq	-112(%r9), %rsi
+	movq	%rsi, -112(%r9)
+	rorxq	$32, -120(%rax), %r10
+#else
 	adoxq	-56(%r9), %rsi
 	movq	%rsi, -56(%r9)
 	rorxq	$32, -64(%rax), %r10
+#endif
 	mulxq	%r10, %rsi, %r10
 	adcxq	%rcx, %rsi
+#if !defined(LF_WIN64)
 	adoxq	-64(%r9), %rsi
 	movq	%rsi, -64(%r9)
 	rorxq	$32, -72(%rax), %rcx
@@ -4828,7 +10692,6 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adcxq	%rsi, %rcx
 	adoxq	-80(%r9), %rcx
 	movq	%rcx, -80(%r9)
-#endif
 	rorxq	$32, -88(%rax), %rcx
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
@@ -4850,19 +10713,15 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	adoxq	-112(%r9), %rsi
 	movq	%rsi, -112(%r9)
 	rorxq	$32, -120(%rax), %rcx
-#if defined(LF_WIN64)
-	mulxq	%rcx, %rcx, %rsi
-	adcxq	%r10, %rcx
-	adoxq	-120(%r9), %rcx
-	movq	%rcx, -120(%r9)
-	adcxq	%r8, %rsi
-	adoxq	%r8, %rsi
-	movq	%rsi, %r10
-#else
 	mulxq	%rcx, %rsi, %rcx
 	adcxq	%r10, %rsi
+#endif
 	adoxq	-120(%r9), %rsi
 	movq	%rsi, -120(%r9)
+#if defined(LF_WIN64)
+	adcxq	%r8, %r10
+	adoxq	%r8, %r10
+#else
 	adcxq	%r8, %rcx
 	adoxq	%r8, %rcx
 	movq	%rcx, %r10
@@ -4875,14 +10734,14 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_done_4:
 	movq	%r10, (%r9)
 #if defined(LF_WIN64)
-	movq	48(%rsp), %rax
+	movq	64(%rsp), %rax
 #else
 	movq	-24(%rsp), %rax
 #endif
 	leaq	(%r9,%rax,8), %r8
 #if defined(LF_WIN64)
-	movq	88(%rsp), %rdi
-	cmpq	72(%rsp), %rdi
+	movq	104(%rsp), %rdi
+	cmpq	88(%rsp), %rdi
 #else
 	movq	-40(%rsp), %rdi
 	cmpq	-32(%rsp), %rdi
@@ -4890,7 +10749,7 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	jnz	.Llf_bi_multiply_to_len_adx__znver4_rows_2
 .Llf_bi_multiply_to_len_adx__znver4_final:
 #if defined(LF_WIN64)
-	movq	80(%rsp), %r11
+	movq	96(%rsp), %r11
 #else
 	movq	-48(%rsp), %r11
 #endif
@@ -4916,8 +10775,8 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 .Llf_bi_multiply_to_len_adx__znver4_final_done:
 .Llf_bi_multiply_to_len_adx__znver4_exit:
 #if defined(LF_WIN64)
-	addq	$3680, %rsp
-	.cfi_adjust_cfa_offset -3680
+	addq	$3696, %rsp
+	.cfi_adjust_cfa_offset -3696
 #else
 	addq	$3592, %rsp
 	.cfi_adjust_cfa_offset -3592
@@ -4932,6 +10791,12 @@ LF_FUNC_BEGIN(lf_bi_multiply_to_len_adx__znver4)
 	popq	%r12
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore %r12
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
 #endif
 	ret
 LF_FUNC_END(lf_bi_multiply_to_len_adx__znver4)
