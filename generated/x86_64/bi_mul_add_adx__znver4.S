@@ -17,7 +17,6 @@
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: adx bmi2 (LF_CPU_ADX | LF_CPU_BMI2)
- *   (including lf_bi_mul_add_mulx__znver4, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs
@@ -30,26 +29,381 @@
  *    hi_(j-1) on the CF chain and + out_j on the OF chain (one carry instruction a
  *    digit on each, where mulx has two dependent ones).
  *
- * Schedule: gen/schedules/x86_64/znver4.toml [bi_mul_add.adx] (not in the file: generic's values)
+ * Schedule: gen/schedules/x86_64/znver4.toml [bi_mul_add.adx]
  *   used on: AuthenticAMD family 0x19 model 0x11
  *   ahead = 1
- *   short_to_mulx = 16
- *   small = 0
+ *   short_to_mulx = 0
+ *   small = 15
  *   unroll = 16
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
- * Frame: saves and restores callee-saved rbx
+ * Frame: saves and restores callee-saved rbx; the code before the frame (lf_bi_mul_add_adx__znver4_small, SysV) uses no callee-saved register, allocates no stack
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_adx__znver4 is an entry
  * that saves rdi, rsi, moves its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV
- * registers and calls this body, lf_bi_mul_add_adx__znver4_sysv.
- * 283 instructions.
+ * registers and calls this body, lf_bi_mul_add_adx__znver4_sysv; the code before the frame
+ * (lf_bi_mul_add_adx__znver4_small) is SysV-only: Windows' unwind tables describe one
+ * prologue, at the entry, so under Win64 those sizes run in the body, after its prologue.
+ * 617 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_mul_add_adx__znver4)
-	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx__znver4 */
-	cmpq	$16, %r8
-	jb	LF_BODY(lf_bi_mul_add_mulx__znver4)
-	/* end of size dispatch */
+#if !defined(LF_WIN64)
+	/* code before the frame: %r8 at most 15 run lf_bi_mul_add_adx__znver4_small */
+	cmpq	$15, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_frame
+	/* lf_bi_mul_add_adx__znver4_small */
+	movq	%rdx, %rax
+	movl	%r9d, %r9d
+	xorl	%r10d, %r10d
+	testq	%r8, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_exit
+	movl	%r9d, %edx
+	subq	%rcx, %rsi
+	leaq	-8(%rdi,%rsi,4), %r10
+	leaq	-8(%rax,%r8,4), %rax
+	cmpq	$7, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt3
+	cmpq	$3, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt1
+	cmpq	$1, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt0
+	movl	4(%r10), %r11d
+	movl	4(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	movl	%eax, 4(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt0:
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r10)
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even1
+	movl	-4(%r10), %r11d
+	movl	-4(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%rcx, %rax
+	movl	%eax, -4(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even1:
+	movq	%rcx, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt1:
+	cmpq	$5, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt2
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r10)
+	rorxq	$32, -8(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -8(%r10)
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even2
+	movl	-12(%r10), %r11d
+	movl	-12(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%rcx, %rax
+	movl	%eax, -12(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even2:
+	movq	%rcx, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt2:
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r10)
+	rorxq	$32, -8(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -8(%r10)
+	rorxq	$32, -16(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -16(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -16(%r10)
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even3
+	movl	-20(%r10), %r11d
+	movl	-20(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%r9, %rax
+	movl	%eax, -20(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even3:
+	movq	%r9, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt3:
+	cmpq	$11, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt5
+	cmpq	$9, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt4
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %r9, %rcx
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %r9
+	rorxq	$32, %r9, %r9
+	movq	%r9, (%r10)
+	rorxq	$32, -8(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -8(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -8(%r10)
+	rorxq	$32, -16(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	rorxq	$32, -16(%r10), %rdi
+	adcxq	%r9, %rcx
+	adoxq	%rdi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r10)
+	rorxq	$32, -24(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -24(%r10), %rdi
+	adcxq	%rsi, %rcx
+	adoxq	%rdi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r10)
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even4
+	movl	-28(%r10), %r11d
+	movl	-28(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%r9, %rax
+	movl	%eax, -28(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even4:
+	movq	%r9, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt4:
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r10)
+	rorxq	$32, -8(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	rorxq	$32, -8(%r10), %rdi
+	adcxq	%r9, %rcx
+	adoxq	%rdi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -8(%r10)
+	rorxq	$32, -16(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -16(%r10), %rdi
+	adcxq	%rsi, %rcx
+	adoxq	%rdi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -16(%r10)
+	rorxq	$32, -24(%rax), %rcx
+	mulxq	%rcx, %rcx, %rsi
+	rorxq	$32, -24(%r10), %rdi
+	adcxq	%r9, %rcx
+	adoxq	%rdi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -24(%r10)
+	rorxq	$32, -32(%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, -32(%r10), %rdi
+	adcxq	%rsi, %rcx
+	adoxq	%rdi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, -32(%r10)
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even5
+	movl	-36(%r10), %r11d
+	movl	-36(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%r9, %rax
+	movl	%eax, -36(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even5:
+	movq	%r9, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt5:
+	cmpq	$13, %r8
+	ja	.Llf_bi_mul_add_adx__znver4_small_s_gt6
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r10)
+	rorxq	$32, -8(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -8(%r10)
+	rorxq	$32, -16(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -16(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -16(%r10)
+	rorxq	$32, -24(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -24(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r10)
+	rorxq	$32, -32(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -32(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r10)
+	rorxq	$32, -40(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -40(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r10)
+	adcxq	%r11, %rcx
+	adoxq	%r11, %rcx
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even6
+	movl	-44(%r10), %r11d
+	movl	-44(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%rcx, %rax
+	movl	%eax, -44(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even6:
+	movq	%rcx, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_gt6:
+	xorl	%r11d, %r11d
+	rorxq	$32, (%rax), %r9
+	mulxq	%r9, %rcx, %r9
+	rorxq	$32, (%r10), %rsi
+	adoxq	%rsi, %rcx
+	rorxq	$32, %rcx, %rcx
+	movq	%rcx, (%r10)
+	rorxq	$32, -8(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -8(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -8(%r10)
+	rorxq	$32, -16(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -16(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -16(%r10)
+	rorxq	$32, -24(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -24(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -24(%r10)
+	rorxq	$32, -32(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -32(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -32(%r10)
+	rorxq	$32, -40(%rax), %rcx
+	mulxq	%rcx, %rsi, %rcx
+	rorxq	$32, -40(%r10), %rdi
+	adcxq	%r9, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -40(%r10)
+	rorxq	$32, -48(%rax), %r9
+	mulxq	%r9, %rsi, %r9
+	rorxq	$32, -48(%r10), %rdi
+	adcxq	%rcx, %rsi
+	adoxq	%rdi, %rsi
+	rorxq	$32, %rsi, %rsi
+	movq	%rsi, -48(%r10)
+	adcxq	%r11, %r9
+	adoxq	%r11, %r9
+	testq	$1, %r8
+	jz	.Llf_bi_mul_add_adx__znver4_small_s_even7
+	movl	-52(%r10), %r11d
+	movl	-52(%rax), %eax
+	imulq	%rdx, %rax
+	addq	%r11, %rax
+	addq	%r9, %rax
+	movl	%eax, -52(%r10)
+	movq	%rax, %r10
+	shrq	$32, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_s_even7:
+	movq	%r9, %r10
+	jmp	.Llf_bi_mul_add_adx__znver4_small_exit
+.Llf_bi_mul_add_adx__znver4_small_exit:
+	movl	%r10d, %eax
+	ret
+.Llf_bi_mul_add_adx__znver4_frame:
+	/* end of the code before the frame */
+#endif
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
@@ -350,7 +704,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_adx__znver4)
 LF_FUNC_END(lf_bi_mul_add_adx__znver4)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_STATIC(lf_bi_mul_add_adx__znver4)
+LF_WIN64_BODY_EXTERN(lf_bi_mul_add_adx__znver4)	/* lf_bi_mul_add_avx512__znver4 jumps here */
 LF_WIN64_ENTRY(lf_bi_mul_add_adx__znver4)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8

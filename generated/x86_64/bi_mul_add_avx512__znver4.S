@@ -17,7 +17,7 @@
  *    other overlaps are undefined. The upper 32 bits of the k register are
  *    ignored.
  * Requires CPU features: adx avx avx512dq avx512f bmi2 (LF_CPU_ADX | LF_CPU_AVX | LF_CPU_AVX512DQ | LF_CPU_AVX512F | LF_CPU_BMI2)
- *   (including lf_bi_mul_add_mulx__znver4, reached by size dispatch)
+ *   (including lf_bi_mul_add_adx__znver4, reached by size dispatch)
  *   (derived from the instructions below, not declared by hand)
  * Follows:
  *    OpenJDK java.math.BigInteger.implMulAdd; HotSpot mulAdd stubs
@@ -31,34 +31,34 @@
  *    masks. Tails (len mod 16) up to scalar_tail words and windows below vec_min by
  *    the adx row, longer tails by one masked block.
  *
- * Schedule: gen/schedules/x86_64/znver4.toml [bi_mul_add.avx512] (not in the file: generic's values)
+ * Schedule: gen/schedules/x86_64/znver4.toml [bi_mul_add.avx512]
  *   used on: AuthenticAMD family 0x19 model 0x11
  *   row_ahead = 1
  *   row_unroll = 8
- *   scalar_tail = 11
+ *   scalar_tail = 15
  *   short_to_mulx = 1
- *   short_variant = mulx
+ *   short_variant = adx
  *   small_words = 5
  *   unroll = 2
- *   vec_min = 16
+ *   vec_min = 20
  *   word_tail = 7
  *   provenance: make tune CPU=native: loop parameters pruned by llvm-mca (-mcpu=znver4) when more than 8, then checked against ref and timed against the incumbent with limbforge-bench (round-robin, paired ratios, notch rule, a winner must win again in 2 fresh processes); size parameters one at a time, timed at their own sizes; variant order timed (2026-12-08)
  * Frame: saves and restores callee-saved rbx
  * Win64 flavour (PE/COFF, Microsoft x64): the exported lf_bi_mul_add_avx512__znver4 is an
- * entry that saves rdi, rsi, xmm6-xmm15 (written here or by lf_bi_mul_add_mulx__znver4), moves
+ * entry that saves rdi, rsi, xmm6-xmm15 (written here or by lf_bi_mul_add_adx__znver4), moves
  * its arguments (rcx, rdx, r8, r9, 2 from the stack) into the SysV registers and calls this
  * body, lf_bi_mul_add_avx512__znver4_sysv; Windows has no red zone, so the body's Win64 form
  * keeps what the SysV form parks below rsp in a frame of its own (the #if defined(LF_WIN64)
  * lines).
- * 477 instructions.
+ * 444 instructions.
  */
 #include "lf_asm.h"
 
 LF_FUNC_BEGIN(lf_bi_mul_add_avx512__znver4)
-	/* size dispatch before the frame: other sizes run lf_bi_mul_add_mulx__znver4 */
+	/* size dispatch before the frame: other sizes run lf_bi_mul_add_adx__znver4 */
 	vzeroupper
-	cmpq	$16, %r8
-	jb	LF_BODY(lf_bi_mul_add_mulx__znver4)
+	cmpq	$20, %r8
+	jb	LF_BODY(lf_bi_mul_add_adx__znver4)
 	/* end of size dispatch */
 	pushq	%rbx
 	.cfi_adjust_cfa_offset 8
@@ -94,9 +94,6 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512__znver4)
 	jz	.Llf_bi_mul_add_avx512__znver4_notail
 	cmpq	$7, %rcx
 	jbe	.Llf_bi_mul_add_avx512__znver4_word_tail
-	cmpq	$11, %rcx
-	ja	.Llf_bi_mul_add_avx512__znver4_vector_tail
-.Llf_bi_mul_add_avx512__znver4_scalar_tail:
 #if defined(LF_WIN64)
 	movq	%r11, (%rsp)
 	movq	%rax, 8(%rsp)
@@ -281,38 +278,6 @@ LF_FUNC_BEGIN(lf_bi_mul_add_avx512__znver4)
 	shlq	$32, %r10
 	vmovq	%r10, %xmm8
 	vpxorq	%zmm9, %zmm9, %zmm11
-	jmp	.Llf_bi_mul_add_avx512__znver4_blocks
-.Llf_bi_mul_add_avx512__znver4_vector_tail:
-	leaq	(%rax,%r9,4), %r10
-	leaq	(%r11,%r9,4), %rsi
-	movq	$-1, %rdi
-	bzhi	%rcx, %rdi, %rdi
-	kmovw	%edi, %k2
-	vmovdqu32	(%r10), %zmm13{%k2}{z}
-	vmovdqu32	(%rsi), %zmm8{%k2}{z}
-	vpmuludq	%zmm13, %zmm9, %zmm12
-	vmovdqu32	%zmm8, %zmm11{%k1}{z}
-	vpaddq	%zmm11, %zmm12, %zmm12
-	vpsrlq	$32, %zmm13, %zmm11
-	vpmuludq	%zmm11, %zmm9, %zmm13
-	vpsrlq	$32, %zmm8, %zmm11
-	vpaddq	%zmm11, %zmm13, %zmm13
-	vpxorq	%zmm9, %zmm9, %zmm8
-	vpxorq	%zmm9, %zmm9, %zmm11
-	vpermt2d	%zmm12, %zmm10, %zmm8
-	vpaddq	%zmm8, %zmm13, %zmm14
-	vpternlogq	$212, %zmm14, %zmm8, %zmm13
-	vpsrlq	$63, %zmm13, %zmm13
-	valignq	$1, %zmm13, %zmm11, %zmm11
-	vpaddq	%zmm11, %zmm14, %zmm14
-	vpcmpuq	$1, %zmm11, %zmm14, %k2
-	kortestb	%k2, %k2
-	jnz	.Llf_bi_mul_add_avx512__znver4_scalar_tail
-	vprorq	$32, %zmm14, %zmm14
-	kmovw	%edi, %k7
-	vmovdqu32	%zmm14, (%rsi){%k7}
-	vmovdqa64	%zmm12, %zmm8
-	vmovdqa64	%zmm13, %zmm11
 	jmp	.Llf_bi_mul_add_avx512__znver4_blocks
 .Llf_bi_mul_add_avx512__znver4_word_tail:
 	leaq	(%r11,%r9,4), %r8

@@ -771,7 +771,7 @@ LF_FUNC_BEGIN(lf_bi_mul_add_mulx__znver4)
 LF_FUNC_END(lf_bi_mul_add_mulx__znver4)
 
 #if defined(LF_WIN64)
-LF_WIN64_BODY_EXTERN(lf_bi_mul_add_mulx__znver4)	/* lf_bi_mul_add_adx__znver4, lf_bi_mul_add_avx512__znver4 jump here */
+LF_WIN64_BODY_STATIC(lf_bi_mul_add_mulx__znver4)
 LF_WIN64_ENTRY(lf_bi_mul_add_mulx__znver4)
 	pushq	%rsi
 	.cfi_adjust_cfa_offset 8
