@@ -5,7 +5,8 @@ Faults this is designed to catch: a space that misses or repeats combinations, o
 incumbent; a noise rule that crowns a candidate inside the noise, or one that is slower; a
 candidate that fails the check against ref reaching the schedule; a winner of a best-of-k
 run taken without the confirmation run; a resumed run that measures again or decides
-differently; a budget that is not honoured; a schedule file that does not read back, matches
+differently; a budget that is not honoured; throughput bought with latency where the bench
+has a chained driver; a schedule file that does not read back, matches
 the wrong CPUs or lists values equal to generic's.  The search runs against a fake runner
 whose "CPU" has a known optimum, so every decision has an independent expected answer."""
 
@@ -55,9 +56,10 @@ class FakeRunner:
     wrong results; `noise` widens the quartiles; `liar`: the first timing run of a batch
     flatters the candidates by `liar` (a best-of-k artefact the confirmation must catch)."""
 
-    def __init__(self, mod, speed, wrong=(), spread=0.002, liar=1.0, model=None):
+    def __init__(self, mod, speed, wrong=(), spread=0.002, liar=1.0, model=None, chained=None):
         self.mod = mod
         self.speed = speed
+        self.chained = chained              # speed of chained calls (latency), if the bench has them
         self.wrong = set(wrong)
         self.spread = spread
         self.liar = liar
@@ -92,6 +94,13 @@ class FakeRunner:
     def runnable(self):
         return {"k": {"fast", "slow"}}
 
+    def chain_driver(self, kernel):
+        return kernel + "_chain" if self.chained else None
+
+    def sizes_key(self, kernel, sizes):
+        from lfgen.tune.runner import Runner
+        return Runner.sizes_key(self, kernel, sizes)
+
     def batch(self, mod, entries, extra=()):
         self.calls["batch"] += 1
         d = "batch%d" % self.calls["batch"]
@@ -125,6 +134,11 @@ class FakeRunner:
             ratios[n] = [(s, r, r * (1 - self.spread), r * (1 + self.spread), 101)
                          for s in sizes]
             cycles[n] = {s: 100.0 / r for s in sizes}
+            if self.chained:                # the chained driver's rows, as the Runner gives them
+                rc = self.chained(v, vals) / self.chained(bv, bvals) * flatter
+                ratios[n] += [("chained %d" % s, rc, rc * (1 - self.spread),
+                               rc * (1 + self.spread), 101) for s in sizes]
+                cycles[n].update({"chained %d" % s: 100.0 / rc for s in sizes})
         return ratios, cycles
 
     def model(self, path, cpus_):
@@ -357,6 +371,21 @@ class Search(unittest.TestCase):
             nb = [c for ph in fast["phases"] for c in ph.get("not_built", [])]
             self.assertEqual([space.key(c["values"]) for c in nb],
                              ["ahead=2,small=8,unroll=16"])
+
+    def test_a_chained_driver_refuses_throughput_bought_with_latency(self):
+        # the fake CPU's chained calls lose 20% at unroll 8 and 16 (independent calls gain
+        # 20% at 8): with a chained driver the search keeps unroll 4 and still takes ahead 0
+        # and small 12, which chained calls do not mind
+        def chained(v, values):
+            return 1.0 if v.name == "slow" else 2.0 * (0.8 if values["unroll"] >= 8 else 1.0)
+        mod = fake_kernel()
+        with support.TempDir() as d:
+            r = FakeRunner(mod, speed_fast_best_at_u8_a0, chained=chained)
+            t, st, rec, logs = self.run_native(r, d)
+            self.assertEqual(rec["variants"]["fast"]["final"],
+                             {"unroll": 4, "ahead": 0, "small": 12})
+            self.assertIn("chained 32", [x[0] for x in rec["figure"]["sizes"]])
+            self.assertTrue(all(";chained" in k for k in st.data["results"] if "sizes=" in k))
 
     def test_pinned_values_are_kept_and_the_others_searched(self):
         # small = 4 pinned (the fake CPU prefers 12): the search starts there, never moves
